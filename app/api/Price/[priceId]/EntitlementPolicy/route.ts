@@ -1,0 +1,11 @@
+import { apiRoute } from '@/lib/http/api-route';
+import { createEntitlementPolicyOperation, listEntitlementPoliciesOperation } from '@/lib/catalog/api';
+import { createEntitlementPolicy, listEntitlementPolicies } from '@/lib/entitlements/policies';
+
+export const GET = apiRoute(listEntitlementPoliciesOperation, ({ db, merchantId, params, query }) =>
+  listEntitlementPolicies(db, merchantId, params.priceId, query),
+);
+
+export const POST = apiRoute(createEntitlementPolicyOperation, ({ db, merchantId, params, body }) =>
+  createEntitlementPolicy(db, merchantId, params.priceId, body),
+);

@@ -1,0 +1,18 @@
+import { eq } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { admins } from '../db/schema';
+import { newId } from '../ids';
+import { now } from '../clock';
+import { hashPassword } from '../auth/passwords';
+
+/** Creates the platform admin on first start; an existing admin keeps its password. */
+export async function ensureAdmin(db: Db, input: { name: string; password: string }) {
+  const [existing] = await db.select().from(admins).where(eq(admins.name, input.name));
+  if (existing) return existing;
+  const [row] = await db
+    .insert(admins)
+    .values({ id: newId('admin'), name: input.name, passwordHash: await hashPassword(input.password), createdAt: now() })
+    .onConflictDoNothing()
+    .returning();
+  return row;
+}

@@ -1,0 +1,107 @@
+import { and, eq, isNull, lt, or, desc } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { apiKeys, merchants } from '../db/schema';
+import { newId } from '../ids';
+import { now } from '../clock';
+import { randomToken, sha256Hex } from './secrets';
+import type { Scope } from './scopes';
+
+const SECRET_PREFIX = 'sk_';
+const VISIBLE_PREFIX_LENGTH = 11;
+
+export interface ApiKeyPrincipal {
+  apiKeyId: string;
+  merchantId: string;
+  scopes: string[];
+}
+
+export interface CreatedApiKey {
+  id: string;
+  name: string;
+  scopes: string[];
+  prefix: string;
+  /** The full secret: returned here once and never stored. */
+  secret: string;
+  createdAt: Date;
+}
+
+export function looksLikeApiKey(token: string): boolean {
+  return token.startsWith(SECRET_PREFIX);
+}
+
+/** Creates a key; only its SHA-256 hash and a short prefix are kept. Pass `secret` to fix its value (demo seeding). */
+export async function createApiKey(
+  db: Db,
+  input: { merchantId: string; name: string; scopes: readonly Scope[]; secret?: string },
+): Promise<CreatedApiKey> {
+  const secret = input.secret ?? `${SECRET_PREFIX}${randomToken(32)}`;
+  const [row] = await db
+    .insert(apiKeys)
+    .values({
+      id: newId('apiKey'),
+      merchantId: input.merchantId,
+      name: input.name,
+      scopes: [...input.scopes],
+      prefix: secret.slice(0, VISIBLE_PREFIX_LENGTH),
+      secretHash: sha256Hex(secret),
+      createdAt: now(),
+    })
+    .returning();
+  return { id: row!.id, name: row!.name, scopes: row!.scopes, prefix: row!.prefix, secret, createdAt: row!.createdAt };
+}
+
+/**
+ * Resolves a presented secret to its merchant and scopes. Revoked keys and keys of suspended
+ * merchants resolve to nothing, checked on every request so revocation is immediate.
+ */
+export async function authenticateApiKey(db: Db, secret: string): Promise<ApiKeyPrincipal | undefined> {
+  const [row] = await db
+    .select({ id: apiKeys.id, merchantId: apiKeys.merchantId, scopes: apiKeys.scopes, lastUsedAt: apiKeys.lastUsedAt })
+    .from(apiKeys)
+    .innerJoin(merchants, eq(merchants.id, apiKeys.merchantId))
+    .where(and(eq(apiKeys.secretHash, sha256Hex(secret)), isNull(apiKeys.revokedAt), eq(merchants.status, 'active')))
+    .limit(1);
+  if (!row) return undefined;
+  return { apiKeyId: row.id, merchantId: row.merchantId, scopes: row.scopes };
+}
+
+/** Records use at most once a minute per key, so busy keys do not write on every request. */
+export async function touchApiKey(db: Db, apiKeyId: string): Promise<void> {
+  const at = now();
+  await db
+    .update(apiKeys)
+    .set({ lastUsedAt: at })
+    .where(
+      and(eq(apiKeys.id, apiKeyId), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, new Date(at.getTime() - 60_000)))),
+    );
+}
+
+export async function revokeApiKey(db: Db, input: { merchantId: string; apiKeyId: string }): Promise<boolean> {
+  const rows = await db
+    .update(apiKeys)
+    .set({ revokedAt: now() })
+    .where(and(eq(apiKeys.id, input.apiKeyId), eq(apiKeys.merchantId, input.merchantId), isNull(apiKeys.revokedAt)))
+    .returning({ id: apiKeys.id });
+  return rows.length > 0;
+}
+
+export async function listApiKeys(db: Db, merchantId: string) {
+  return db
+    .select({
+      id: apiKeys.id,
+      name: apiKeys.name,
+      scopes: apiKeys.scopes,
+      prefix: apiKeys.prefix,
+      createdAt: apiKeys.createdAt,
+      lastUsedAt: apiKeys.lastUsedAt,
+      revokedAt: apiKeys.revokedAt,
+    })
+    .from(apiKeys)
+    .where(eq(apiKeys.merchantId, merchantId))
+    .orderBy(desc(apiKeys.createdAt));
+}
+
+export async function findApiKeyBySecret(db: Db, secret: string) {
+  const [row] = await db.select().from(apiKeys).where(eq(apiKeys.secretHash, sha256Hex(secret))).limit(1);
+  return row;
+}

@@ -1,0 +1,95 @@
+import { and, eq } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { Db } from '../db/client';
+import { prices } from '../db/schema';
+import { paginate, mapPage, type PageRequest } from '../db/paginate';
+import { newId } from '../ids';
+import { now } from '../clock';
+import { recordEvent } from '../events/record-event';
+import { notFound } from '../http/errors';
+import { findProductRow } from './products';
+import type { CreatePriceBody } from './schemas';
+
+export type PriceRow = typeof prices.$inferSelect;
+
+export function toPriceResponse(row: PriceRow) {
+  return {
+    id: row.id,
+    productId: row.productId,
+    type: row.type,
+    amount: row.amount,
+    currency: row.currency,
+    interval: row.interval,
+    intervalCount: row.intervalCount,
+    trialDays: row.trialDays,
+    active: row.active,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+export async function createPrice(tx: Db, merchantId: string, input: z.output<typeof CreatePriceBody>) {
+  await findProductRow(tx, merchantId, input.productId, 'productId');
+  const recurring = input.type === 'Recurring';
+  const at = now();
+  const [row] = await tx
+    .insert(prices)
+    .values({
+      id: newId('price'),
+      merchantId,
+      productId: input.productId,
+      type: input.type,
+      amount: input.amount,
+      currency: input.currency,
+      interval: recurring ? input.interval! : null,
+      intervalCount: recurring ? (input.intervalCount ?? 1) : null,
+      trialDays: recurring ? (input.trialDays ?? null) : null,
+      createdAt: at,
+      updatedAt: at,
+    })
+    .returning();
+  const price = toPriceResponse(row!);
+  await recordEvent(tx, { merchantId, type: 'price.created', object: price });
+  return price;
+}
+
+export async function findPriceRow(db: Db, merchantId: string, priceId: string, fieldPath?: string): Promise<PriceRow> {
+  const [row] = await db
+    .select()
+    .from(prices)
+    .where(and(eq(prices.id, priceId), eq(prices.merchantId, merchantId)));
+  if (!row) throw notFound('price', priceId, fieldPath);
+  return row;
+}
+
+export async function getPrice(db: Db, merchantId: string, priceId: string) {
+  return toPriceResponse(await findPriceRow(db, merchantId, priceId));
+}
+
+export async function listPrices(
+  db: Db,
+  merchantId: string,
+  query: PageRequest & { orderBy: 'createdAt' | 'amount'; productId?: string; active?: boolean; type?: 'OneTime' | 'Recurring' },
+) {
+  const page = await paginate(db, prices, {
+    ...query,
+    where: [
+      eq(prices.merchantId, merchantId),
+      query.productId ? eq(prices.productId, query.productId) : undefined,
+      query.active === undefined ? undefined : eq(prices.active, query.active),
+      query.type ? eq(prices.type, query.type) : undefined,
+    ],
+    orderBy: [query.orderBy === 'amount' ? prices.amount : prices.createdAt, prices.id],
+  });
+  return mapPage(page, toPriceResponse);
+}
+
+export async function setPriceActive(tx: Db, merchantId: string, priceId: string, active: boolean) {
+  await findPriceRow(tx, merchantId, priceId);
+  const [row] = await tx
+    .update(prices)
+    .set({ active, updatedAt: now() })
+    .where(and(eq(prices.id, priceId), eq(prices.merchantId, merchantId)))
+    .returning();
+  return toPriceResponse(row!);
+}

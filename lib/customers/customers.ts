@@ -1,0 +1,102 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { Db } from '../db/client';
+import { customers } from '../db/schema';
+import { paginate, mapPage, type PageRequest } from '../db/paginate';
+import { newId } from '../ids';
+import { now } from '../clock';
+import { recordEvent } from '../events/record-event';
+import { ApiError, notFound } from '../http/errors';
+import type { CreateCustomerBody, UpdateCustomerBody } from './schemas';
+
+type CustomerRow = typeof customers.$inferSelect;
+
+export function toCustomerResponse(row: CustomerRow) {
+  return {
+    id: row.id,
+    email: row.email,
+    name: row.name,
+    externalId: row.externalId,
+    status: row.status,
+    metadata: row.metadata,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+export async function createCustomer(tx: Db, merchantId: string, input: z.output<typeof CreateCustomerBody>) {
+  await assertExternalIdFree(tx, merchantId, input.externalId);
+  const at = now();
+  const [row] = await tx
+    .insert(customers)
+    .values({
+      id: newId('customer'),
+      merchantId,
+      email: input.email ?? null,
+      name: input.name ?? null,
+      externalId: input.externalId ?? null,
+      status: input.status,
+      metadata: input.metadata,
+      createdAt: at,
+      updatedAt: at,
+    })
+    .returning();
+  const customer = toCustomerResponse(row!);
+  await recordEvent(tx, { merchantId, type: 'customer.created', object: customer });
+  return customer;
+}
+
+export async function findCustomerRow(db: Db, merchantId: string, customerId: string, fieldPath?: string): Promise<CustomerRow> {
+  const [row] = await db
+    .select()
+    .from(customers)
+    .where(and(eq(customers.id, customerId), eq(customers.merchantId, merchantId)));
+  if (!row) throw notFound('customer', customerId, fieldPath);
+  return row;
+}
+
+export async function getCustomer(db: Db, merchantId: string, customerId: string) {
+  return toCustomerResponse(await findCustomerRow(db, merchantId, customerId));
+}
+
+export async function listCustomers(
+  db: Db,
+  merchantId: string,
+  query: PageRequest & { orderBy: 'createdAt' | 'name' | 'email'; email?: string; externalId?: string; status?: 'active' | 'archived' },
+) {
+  const page = await paginate(db, customers, {
+    ...query,
+    where: [
+      eq(customers.merchantId, merchantId),
+      query.email ? sql`lower(${customers.email}) = ${query.email.toLowerCase()}` : undefined,
+      query.externalId ? eq(customers.externalId, query.externalId) : undefined,
+      query.status ? eq(customers.status, query.status) : undefined,
+    ],
+    orderBy: [{ createdAt: customers.createdAt, name: customers.name, email: customers.email }[query.orderBy], customers.id],
+  });
+  return mapPage(page, toCustomerResponse);
+}
+
+export async function updateCustomer(tx: Db, merchantId: string, customerId: string, input: z.output<typeof UpdateCustomerBody>) {
+  const current = await findCustomerRow(tx, merchantId, customerId);
+  if (input.externalId && input.externalId !== current.externalId) await assertExternalIdFree(tx, merchantId, input.externalId);
+  const [row] = await tx
+    .update(customers)
+    .set({ ...input, updatedAt: now() })
+    .where(and(eq(customers.id, customerId), eq(customers.merchantId, merchantId)))
+    .returning();
+  return toCustomerResponse(row!);
+}
+
+async function assertExternalIdFree(db: Db, merchantId: string, externalId: string | null | undefined) {
+  if (!externalId) return;
+  const [existing] = await db
+    .select({ id: customers.id })
+    .from(customers)
+    .where(and(eq(customers.merchantId, merchantId), eq(customers.externalId, externalId)));
+  if (existing) {
+    throw new ApiError('CONFLICT', `Customer ${existing.id} already has externalId '${externalId}'.`, {
+      errors: [{ path: 'externalId', message: 'Already used by another customer.' }],
+    });
+  }
+}

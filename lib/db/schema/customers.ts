@@ -1,0 +1,60 @@
+import { pgTable, text, integer, jsonb, index, uniqueIndex, primaryKey, boolean } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { createdAt, timestampTz, updatedAt } from './columns';
+import type { Metadata } from './catalog';
+
+export const customers = pgTable(
+  'customers',
+  {
+    id: text().primaryKey(),
+    merchantId: text().notNull(),
+    email: text(),
+    name: text(),
+    externalId: text(),
+    status: text().notNull().$type<'active' | 'archived'>().default('active'),
+    metadata: jsonb().notNull().$type<Metadata>().default({}),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('customers_merchant_created_idx').on(t.merchantId, t.createdAt),
+    index('customers_merchant_email_idx').on(t.merchantId, sql`lower(${t.email})`),
+    uniqueIndex('customers_merchant_external_id_unique').on(t.merchantId, t.externalId).where(sql`${t.externalId} is not null`),
+  ],
+);
+
+export const customerCustomValues = pgTable(
+  'customer_custom_values',
+  {
+    merchantId: text().notNull(),
+    customerId: text()
+      .notNull()
+      .references(() => customers.id),
+    key: text().notNull(),
+    value: text().notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.customerId, t.key] })],
+);
+
+/** Saved payment method references: a processor token plus display details, never a card number. */
+export const paymentMethods = pgTable(
+  'payment_methods',
+  {
+    id: text().primaryKey(),
+    merchantId: text().notNull(),
+    customerId: text()
+      .notNull()
+      .references(() => customers.id),
+    processorToken: text().notNull(),
+    brand: text().notNull(),
+    last4: text().notNull(),
+    expMonth: integer().notNull(),
+    expYear: integer().notNull(),
+    isDefault: boolean().notNull().default(false),
+    createdAt: createdAt(),
+    detachedAt: timestampTz(),
+  },
+  (t) => [index('payment_methods_customer_idx').on(t.customerId)],
+);

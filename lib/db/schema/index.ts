@@ -1,0 +1,6 @@
+export * from './merchants';
+export * from './idempotency';
+export * from './events';
+export * from './catalog';
+export * from './customers';
+export * from './entitlements';

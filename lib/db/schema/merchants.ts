@@ -1,0 +1,43 @@
+import { pgTable, text, uniqueIndex, index } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { createdAt, timestampTz, updatedAt } from './columns';
+
+export const merchants = pgTable(
+  'merchants',
+  {
+    id: text().primaryKey(),
+    email: text().notNull(),
+    name: text().notNull(),
+    accountType: text().notNull().$type<'Business' | 'Individual'>(),
+    passwordHash: text().notNull(),
+    status: text().notNull().$type<'active' | 'suspended'>().default('active'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('merchants_email_unique').on(sql`lower(${t.email})`)],
+);
+
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: text().primaryKey(),
+    merchantId: text()
+      .notNull()
+      .references(() => merchants.id),
+    name: text().notNull(),
+    scopes: text().array().notNull(),
+    prefix: text().notNull(),
+    secretHash: text().notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: timestampTz(),
+    revokedAt: timestampTz(),
+  },
+  (t) => [uniqueIndex('api_keys_secret_hash_unique').on(t.secretHash), index('api_keys_merchant_idx').on(t.merchantId)],
+);
+
+export const admins = pgTable('admins', {
+  id: text().primaryKey(),
+  name: text().notNull().unique(),
+  passwordHash: text().notNull(),
+  createdAt: createdAt(),
+});

@@ -1,0 +1,173 @@
+import type { z } from 'zod';
+import { getDb, type Db } from '../db/client';
+import { log } from '../log';
+import { authenticateApiKey, touchApiKey } from '../auth/api-keys';
+import { looksLikeJwt } from '../auth/jwt-shape';
+import { hasScope } from '../auth/scopes';
+import { ApiError } from './errors';
+import type { Operation } from './operation';
+import { ApiResponse, jsonResponse, problemResponse } from './respond';
+import { bearerToken, newRequestId, queryObject, readJsonBody } from './request';
+import { validationError } from './zod-errors';
+import { claimIdempotencyKey, completeIdempotencyKey } from './idempotency';
+
+export interface ApiContext<TOp extends Operation> {
+  requestId: string;
+  merchantId: string;
+  apiKeyId: string;
+  params: InferOr<TOp['params']>;
+  query: InferOr<TOp['query']>;
+  body: InferOr<TOp['body']>;
+  /** A transaction for POST/PUT/DELETE (the whole state change commits or none of it does). */
+  db: Db;
+  request: Request;
+}
+
+type InferOr<T> = [NonNullable<T>] extends [z.ZodType] ? z.output<NonNullable<T>> : Record<string, never>;
+
+type RouteContext = { params: Promise<Record<string, string>> };
+
+const IDEMPOTENCY_KEY_MAX = 255;
+
+/**
+ * Wraps a developer-API handler with everything every endpoint shares: request id, API-key
+ * authentication, scope, zod parsing, idempotency, one transaction, problem+json and logging.
+ */
+export function apiRoute<TOp extends Operation>(
+  operation: TOp,
+  handler: (context: ApiContext<TOp>) => Promise<unknown>,
+) {
+  return async function route(request: Request, routeContext: RouteContext): Promise<Response> {
+    const requestId = newRequestId();
+    const startedAt = performance.now();
+    const url = new URL(request.url);
+    let merchantId: string | undefined;
+    let response: Response;
+    try {
+      const principal = await authenticate(request);
+      merchantId = principal.merchantId;
+      if (!hasScope(principal.scopes, operation.scope)) {
+        throw new ApiError('INSUFFICIENT_SCOPE', `This API key lacks the '${operation.scope}' scope.`, {
+          extra: { requiredScope: operation.scope },
+        });
+      }
+      const rawBody = operation.method === 'GET' ? '' : await request.text();
+      const input = await parseInput(operation, (await routeContext.params) ?? {}, url, rawBody);
+      const idempotencyKey = readIdempotencyKey(operation, request);
+      const execute = (db: Db) =>
+        handler({ ...input, requestId, merchantId: principal.merchantId, apiKeyId: principal.apiKeyId, db, request } as ApiContext<TOp>);
+
+      response = idempotencyKey
+        ? await executeIdempotently(operation, { merchantId: principal.merchantId, key: idempotencyKey, url, rawBody, requestId }, execute)
+        : await executeOnce(operation, requestId, execute);
+      void touchApiKey(getDb(), principal.apiKeyId).catch((error) => log.warn({ err: error, requestId }, 'could not record API key use'));
+    } catch (error) {
+      response = errorResponse(error, requestId);
+    }
+    log.info(
+      {
+        requestId,
+        method: request.method,
+        path: url.pathname,
+        status: response.status,
+        durationMs: Math.round(performance.now() - startedAt),
+        merchantId,
+      },
+      'request',
+    );
+    return response;
+  };
+}
+
+async function authenticate(request: Request) {
+  const token = bearerToken(request);
+  if (!token) throw new ApiError('UNAUTHENTICATED', 'Send an API key as "Authorization: Bearer <key>".');
+  if (looksLikeJwt(token)) {
+    throw new ApiError('WRONG_TOKEN_TYPE', 'The developer API takes an API key, not a sign-in access token.');
+  }
+  const principal = await authenticateApiKey(getDb(), token);
+  if (!principal) throw new ApiError('UNAUTHENTICATED', 'The API key is unknown or has been revoked.');
+  return principal;
+}
+
+async function parseInput(operation: Operation, params: Record<string, string>, url: URL, rawBody: string) {
+  const parse = (schema: z.ZodType | undefined, value: unknown, location: 'path' | 'query' | 'body') => {
+    if (!schema) return {};
+    const result = schema.safeParse(value);
+    if (!result.success) throw location === 'path' ? new ApiError('NOT_FOUND', 'No such resource.') : validationError(result.error, location);
+    return result.data;
+  };
+  return {
+    params: parse(operation.params, params, 'path'),
+    query: parse(operation.query, queryObject(url), 'query'),
+    body: operation.method === 'GET' ? {} : parse(operation.body, await readJsonBody(rawBody), 'body'),
+  };
+}
+
+function readIdempotencyKey(operation: Operation, request: Request): string | undefined {
+  if (!operation.idempotency || operation.method !== 'POST') return undefined;
+  const key = request.headers.get('idempotency-key');
+  if (key === null) {
+    if (operation.idempotency === 'required') {
+      throw new ApiError('IDEMPOTENCY_KEY_REQUIRED', 'This endpoint moves money or changes state once: send an Idempotency-Key header.');
+    }
+    return undefined;
+  }
+  if (key.length < 1 || key.length > IDEMPOTENCY_KEY_MAX) {
+    throw new ApiError('VALIDATION_FAILED', `Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX} characters.`, {
+      errors: [{ path: 'Idempotency-Key', message: `1 to ${IDEMPOTENCY_KEY_MAX} characters.` }],
+    });
+  }
+  return key;
+}
+
+type Execute = (db: Db) => Promise<unknown>;
+
+async function executeOnce(operation: Operation, requestId: string, execute: Execute): Promise<Response> {
+  const result = operation.method === 'GET' ? await execute(getDb()) : await getDb().transaction((tx) => execute(tx));
+  const [status, body] = shape(operation, result);
+  return jsonResponse(status, body, { 'X-Request-Id': requestId });
+}
+
+async function executeIdempotently(
+  operation: Operation,
+  request: { merchantId: string; key: string; url: URL; rawBody: string; requestId: string },
+  execute: Execute,
+): Promise<Response> {
+  const db = getDb();
+  const identity = { merchantId: request.merchantId, key: request.key };
+  const claim = await claimIdempotencyKey(db, {
+    ...identity,
+    method: operation.method,
+    path: request.url.pathname,
+    rawBody: request.rawBody,
+  });
+  if (claim.kind === 'replay') {
+    return jsonResponse(claim.status, claim.body, { 'X-Request-Id': request.requestId, 'Idempotent-Replayed': 'true' });
+  }
+  try {
+    const [status, body] = await db.transaction(async (tx) => {
+      const answer = shape(operation, await execute(tx));
+      await completeIdempotencyKey(tx, { ...identity, status: answer[0], body: answer[1] });
+      return answer;
+    });
+    return jsonResponse(status, body, { 'X-Request-Id': request.requestId });
+  } catch (error) {
+    // The request executed and failed: that failure is its answer, replayed like a success.
+    const failure = errorResponse(error, request.requestId);
+    const body = await failure.clone().text();
+    await completeIdempotencyKey(db, { ...identity, status: failure.status, body });
+    return failure;
+  }
+}
+
+function shape(operation: Operation, result: unknown): [number, string] {
+  if (result instanceof ApiResponse) return [result.status, JSON.stringify(result.body)];
+  return [operation.successStatus ?? 200, JSON.stringify(result)];
+}
+
+export function errorResponse(error: unknown, requestId: string): Response {
+  if (error instanceof ApiError) return problemResponse(error, requestId);
+  log.error({ err: error, requestId }, 'unhandled error');
+  return problemResponse(new ApiError('INTERNAL', 'Something went wrong on our side. The request id identifies it in our logs.'), requestId);
+}

@@ -1,0 +1,41 @@
+import type { z } from 'zod';
+import type { Scope } from '../auth/scopes';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/**
+ * The contract of one developer-API endpoint: everything the route wrapper enforces and the
+ * OpenAPI document describes comes from here, so the two cannot disagree.
+ */
+export interface Operation<
+  TParams extends z.ZodType = z.ZodType,
+  TQuery extends z.ZodType = z.ZodType,
+  TBody extends z.ZodType = z.ZodType,
+  TResponse extends z.ZodType = z.ZodType,
+> {
+  id: string;
+  method: HttpMethod;
+  path: string;
+  tag: string;
+  summary: string;
+  description?: string;
+  scope: Scope;
+  params?: TParams;
+  query?: TQuery;
+  body?: TBody;
+  response: TResponse;
+  successStatus?: number;
+  /** `required` marks the spec's IK endpoints; `optional` lets any create be retried safely. */
+  idempotency?: 'required' | 'optional';
+  /** Moves money (the spec's FM marker); documented in the API reference. */
+  financial?: boolean;
+}
+
+export function defineOperation<
+  TParams extends z.ZodType = z.ZodType,
+  TQuery extends z.ZodType = z.ZodType,
+  TBody extends z.ZodType = z.ZodType,
+  TResponse extends z.ZodType = z.ZodType,
+>(operation: Operation<TParams, TQuery, TBody, TResponse>): Operation<TParams, TQuery, TBody, TResponse> {
+  return operation;
+}

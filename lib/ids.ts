@@ -1,0 +1,34 @@
+import { monotonicFactory } from 'ulid';
+
+const ulid = monotonicFactory();
+
+export const ID_PREFIXES = {
+  product: 'prod',
+  price: 'price',
+  entitlementPolicy: 'entpol',
+  entitlementOverride: 'entovr',
+  customer: 'cus',
+  paymentMethod: 'pm',
+  subscription: 'sub',
+  subscriptionChange: 'subchg',
+  paymentLink: 'plink',
+  checkout: 'cs',
+  payment: 'pay',
+  refund: 're',
+  billingRecord: 'br',
+  webhookEndpoint: 'we',
+  event: 'evt',
+  delivery: 'wda',
+  apiKey: 'key',
+  merchant: 'mer',
+  member: 'mem',
+  admin: 'adm',
+  request: 'req',
+} as const;
+
+export type IdKind = keyof typeof ID_PREFIXES;
+
+/** Prefixed, random, URL-safe and sortable by creation time (ULID). */
+export function newId(kind: IdKind): string {
+  return `${ID_PREFIXES[kind]}_${ulid()}`;
+}

@@ -1,0 +1,125 @@
+import { z } from 'zod';
+import { SCOPES } from '../auth/scopes';
+import type { Operation } from '../http/operation';
+import { ALL_OPERATIONS } from './operations';
+
+type JsonSchema = Record<string, unknown>;
+
+const ProblemSchema = z.object({
+  type: z.string(),
+  title: z.string(),
+  status: z.int(),
+  detail: z.string(),
+  code: z.string().meta({ description: 'Stable UPPER_SNAKE error code.' }),
+  requestId: z.string(),
+  errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+});
+
+const ERROR_RESPONSES: Record<string, string> = {
+  '400': 'Invalid input (VALIDATION_FAILED, IDEMPOTENCY_KEY_REQUIRED)',
+  '401': 'Missing, unknown or revoked API key (UNAUTHENTICATED)',
+  '403': 'WRONG_TOKEN_TYPE (a sign-in token) or INSUFFICIENT_SCOPE',
+  '404': 'Not found, or owned by another merchant (NOT_FOUND)',
+};
+
+function toSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
+  return rest;
+}
+
+function parameters(operation: Operation) {
+  const result: JsonSchema[] = [];
+  for (const [location, schema] of [
+    ['path', operation.params],
+    ['query', operation.query],
+  ] as const) {
+    if (!schema) continue;
+    const json = toSchema(schema, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
+    for (const [name, property] of Object.entries(json.properties ?? {})) {
+      result.push({
+        name,
+        in: location,
+        required: location === 'path' || (json.required ?? []).includes(name),
+        schema: property,
+        ...(property.description ? { description: property.description } : {}),
+      });
+    }
+  }
+  if (operation.idempotency) {
+    result.push({
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: operation.idempotency === 'required',
+      schema: { type: 'string', minLength: 1, maxLength: 255 },
+      description: 'Repeats within 24 h replay the first answer (Idempotent-Replayed: true).',
+    });
+  }
+  return result;
+}
+
+function describe(operation: Operation): string {
+  const notes = [
+    operation.description,
+    `Scope: \`${operation.scope}\`.`,
+    operation.idempotency === 'required' ? 'Requires `Idempotency-Key`.' : undefined,
+    operation.financial ? 'Moves money.' : undefined,
+  ];
+  return notes.filter(Boolean).join(' ');
+}
+
+function toOpenApiOperation(operation: Operation) {
+  const errorCodes = { ...ERROR_RESPONSES };
+  if (operation.idempotency) {
+    errorCodes['409'] = 'Conflict, or a request with this Idempotency-Key is still running (IDEMPOTENCY_KEY_IN_USE)';
+    errorCodes['422'] = 'Idempotency-Key reused with a different request (IDEMPOTENCY_KEY_REUSED)';
+  }
+  return {
+    operationId: operation.id,
+    summary: operation.summary,
+    description: describe(operation),
+    tags: [operation.tag],
+    security: [{ apiKey: [operation.scope] }],
+    parameters: parameters(operation),
+    ...(operation.body
+      ? { requestBody: { required: true, content: { 'application/json': { schema: toSchema(operation.body, 'input') } } } }
+      : {}),
+    responses: {
+      [String(operation.successStatus ?? 200)]: {
+        description: 'Success',
+        content: { 'application/json': { schema: toSchema(operation.response, 'output') } },
+      },
+      ...Object.fromEntries(
+        Object.entries(errorCodes).map(([status, description]) => [
+          status,
+          { description, content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } },
+        ]),
+      ),
+    },
+  };
+}
+
+/** The OpenAPI 3.1 document of the developer API, generated from the same zod schemas that validate requests. */
+export function buildOpenApiDocument(serverUrl: string) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const operation of ALL_OPERATIONS) {
+    paths[operation.path] ??= {};
+    paths[operation.path]![operation.method.toLowerCase()] = toOpenApiOperation(operation);
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Paybase developer API',
+      version: '1.0.0',
+      description:
+        'Payments, subscriptions and webhooks for sellers. Authenticate with an API key: `Authorization: Bearer sk_...`. Amounts are integers in the currency minor unit.',
+    },
+    servers: [{ url: serverUrl }],
+    components: {
+      securitySchemes: {
+        apiKey: { type: 'http', scheme: 'bearer', description: `API key. Scopes: ${SCOPES.join(', ')}.` },
+      },
+      schemas: { Problem: toSchema(ProblemSchema, 'output') },
+    },
+    paths,
+  };
+}

@@ -1,0 +1,57 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Db } from './db/client';
+import { ensureAdmin } from './admins/admins';
+import { createMerchant, findMerchantByEmail } from './merchants/merchants';
+import { createApiKey, findApiKeyBySecret } from './auth/api-keys';
+import { SCOPES } from './auth/scopes';
+
+export const LOCAL_DEFAULTS = {
+  adminName: 'admin',
+  adminPassword: 'admin-password',
+  demoMerchantEmail: 'demo@example.com',
+  demoMerchantPassword: 'demo-password',
+} as const;
+
+export interface SeedResult {
+  admin?: { name: string; password: string };
+  demoMerchant?: { email: string; password: string };
+  demoApiKey?: string;
+}
+
+/**
+ * Seeds the platform admin and, outside production, a demo merchant with an all-scope API key.
+ * The demo key's secret is kept in the data directory (mode 0600) so every start can print it.
+ */
+export async function seed(db: Db, options: { dataDir: string; production: boolean }): Promise<SeedResult> {
+  const result: SeedResult = {};
+  const adminPassword = process.env.ADMIN_PASSWORD ?? (options.production ? undefined : LOCAL_DEFAULTS.adminPassword);
+  if (adminPassword) {
+    const name = process.env.ADMIN_NAME ?? LOCAL_DEFAULTS.adminName;
+    await ensureAdmin(db, { name, password: adminPassword });
+    result.admin = { name, password: adminPassword };
+  }
+  if (options.production && process.env.SEED_DEMO !== 'true') return result;
+
+  const email = process.env.DEMO_MERCHANT_EMAIL ?? LOCAL_DEFAULTS.demoMerchantEmail;
+  const password = process.env.DEMO_MERCHANT_PASSWORD ?? LOCAL_DEFAULTS.demoMerchantPassword;
+  const merchant =
+    (await findMerchantByEmail(db, email)) ??
+    (await createMerchant(db, { email, password, name: 'Demo Store', accountType: 'Business' }));
+  result.demoMerchant = { email, password };
+
+  const keyFile = path.join(options.dataDir, 'demo-api-key');
+  const secret = process.env.DEMO_API_KEY ?? (fs.existsSync(keyFile) ? fs.readFileSync(keyFile, 'utf8').trim() : undefined);
+  const existing = secret ? await findApiKeyBySecret(db, secret) : undefined;
+  if (existing && existing.merchantId === merchant.id && !existing.revokedAt) {
+    result.demoApiKey = secret;
+  } else if (!existing) {
+    const created = await createApiKey(db, { merchantId: merchant.id, name: 'Demo key (all scopes)', scopes: SCOPES, secret });
+    result.demoApiKey = created.secret;
+  }
+  if (result.demoApiKey && !process.env.DEMO_API_KEY) {
+    fs.mkdirSync(options.dataDir, { recursive: true });
+    fs.writeFileSync(keyFile, result.demoApiKey, { mode: 0o600 });
+  }
+  return result;
+}

@@ -1,0 +1,3 @@
+import { buildIfNeeded } from './build-state';
+
+buildIfNeeded({ force: process.argv.includes('--force') });

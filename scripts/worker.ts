@@ -1,0 +1,33 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { config } from '../lib/config';
+import { closeDb } from '../lib/db/client';
+import { startWorker } from '../lib/jobs/worker';
+import { log } from '../lib/log';
+
+/**
+ * An extra job worker against the same database as the server: DATABASE_URL, or the embedded
+ * database that a running `npm start` recorded in the data directory.
+ */
+async function main() {
+  if (!process.env.DATABASE_URL) {
+    const runtime = path.join(config.dataDir, 'runtime.json');
+    if (!fs.existsSync(runtime)) throw new Error('Set DATABASE_URL, or start the server first (npm start) to use its embedded database.');
+    process.env.DATABASE_URL = (JSON.parse(fs.readFileSync(runtime, 'utf8')) as { databaseUrl: string }).databaseUrl;
+  }
+  const worker = await startWorker({ concurrency: config.workerConcurrency });
+  log.info({ concurrency: config.workerConcurrency }, 'worker started');
+  const stop = async () => {
+    await worker.stop();
+    await closeDb();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+  await worker.promise;
+}
+
+main().catch((error) => {
+  log.fatal({ err: error }, 'worker failed');
+  process.exit(1);
+});
