@@ -1,0 +1,42 @@
+import { inject } from 'vitest';
+
+export interface ApiAnswer<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export const baseUrl = () => inject('baseUrl');
+
+/** Calls the running service over HTTP, as a seller's backend would. */
+export async function call<T = any>(
+  method: string,
+  path: string,
+  options: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+): Promise<ApiAnswer<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.key) headers.authorization = `Bearer ${options.key}`;
+  let body: string | undefined = options.rawBody;
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['content-type'] = 'application/json';
+  }
+  const response = await fetch(`${baseUrl()}${path}`, { method, headers, body });
+  const text = await response.text();
+  let parsed: unknown = undefined;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = text;
+  }
+  return { status: response.status, headers: response.headers, body: parsed as T, text };
+}
+
+export function client(key: string) {
+  return {
+    get: <T = any>(path: string, headers?: Record<string, string>) => call<T>('GET', path, { key, headers }),
+    post: <T = any>(path: string, body?: unknown, headers?: Record<string, string>) => call<T>('POST', path, { key, body, headers }),
+    put: <T = any>(path: string, body?: unknown, headers?: Record<string, string>) => call<T>('PUT', path, { key, body, headers }),
+  };
+}

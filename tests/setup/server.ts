@@ -1,0 +1,69 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { spawn, type ChildProcess } from 'node:child_process';
+
+export interface RunningServer {
+  baseUrl: string;
+  databaseUrl: string;
+  dataDir: string;
+  /** Everything the server printed so far (stdout and stderr). */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the real service (scripts/start.ts: embedded PostgreSQL, migrations, worker, Next.js)
+ * with its own data directory and port, exactly as `npm start` does.
+ */
+export async function startServer(options: { env?: Record<string, string> } = {}): Promise<RunningServer> {
+  const port = await freePort();
+  const dataDir = path.resolve('.data-test', `run-${process.pid}-${port}`);
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  await waitFor(() => output.includes('Press Ctrl-C to stop'), child, () => output);
+  const runtime = JSON.parse(fs.readFileSync(path.join(dataDir, 'runtime.json'), 'utf8')) as { databaseUrl: string };
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    databaseUrl: runtime.databaseUrl,
+    dataDir,
+    output: () => output,
+    stop: () => stopProcess(child, dataDir),
+  };
+}
+
+async function waitFor(ready: () => boolean, child: ChildProcess, output: () => string) {
+  const deadline = Date.now() + 240_000;
+  while (!ready()) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output()}`);
+    if (Date.now() > deadline) throw new Error(`server did not start in time:\n${output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+async function stopProcess(child: ChildProcess, dataDir: string) {
+  if (child.exitCode === null) {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGINT');
+    await exited;
+  }
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}

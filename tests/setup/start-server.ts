@@ -1,0 +1,17 @@
+import type { TestProject } from 'vitest/node';
+import { startServer } from './server';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    baseUrl: string;
+    databaseUrl: string;
+  }
+}
+
+/** One real server (and embedded PostgreSQL) for the whole integration run. */
+export default async function setup(project: TestProject) {
+  const server = await startServer();
+  project.provide('baseUrl', server.baseUrl);
+  project.provide('databaseUrl', server.databaseUrl);
+  return () => server.stop();
+}
