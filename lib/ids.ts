@@ -24,6 +24,7 @@ export const ID_PREFIXES = {
   member: 'mem',
   admin: 'adm',
   request: 'req',
+  email: 'email',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -1,9 +1,11 @@
 import { run, runMigrations, type Runner, type TaskList } from 'graphile-worker';
 import { getPool } from '../db/client';
 import { purgeIdempotencyKeys } from './tasks/purge-idempotency-keys';
+import { sendEmailTask } from './tasks/send-email';
 
 export const TASKS: TaskList = {
   'purge-idempotency-keys': purgeIdempotencyKeys,
+  'send-email': sendEmailTask,
 };
 
 const CRONTAB = ['0 * * * * purge-idempotency-keys'].join('\n');

@@ -4,3 +4,4 @@ export * from './events';
 export * from './catalog';
 export * from './customers';
 export * from './entitlements';
+export * from './email';
