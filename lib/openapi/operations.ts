@@ -2,5 +2,19 @@ import type { Operation } from '../http/operation';
 import * as catalog from '../catalog/api';
 import * as customers from '../customers/api';
 
-/** Every developer-API operation, in the order the reference lists them. */
-export const ALL_OPERATIONS: Operation[] = [...Object.values(catalog), ...Object.values(customers)];
+/** Resource groups in the order the reference presents them. */
+export const TAG_ORDER = ['Products', 'Prices', 'Entitlements', 'Customers'];
+
+const METHOD_ORDER = ['GET', 'POST', 'PUT', 'DELETE'];
+
+function rank(operation: Operation): [number, string, number] {
+  const tag = TAG_ORDER.indexOf(operation.tag);
+  return [tag === -1 ? TAG_ORDER.length : tag, operation.path, METHOD_ORDER.indexOf(operation.method)];
+}
+
+/** Every developer-API operation, grouped by resource, then by path and method. */
+export const ALL_OPERATIONS: Operation[] = [...Object.values(catalog), ...Object.values(customers)].sort((a, b) => {
+  const [ta, pa, ma] = rank(a);
+  const [tb, pb, mb] = rank(b);
+  return ta - tb || pa.localeCompare(pb) || ma - mb;
+});
