@@ -18,7 +18,7 @@ export async function sweepStuckDeliveries(db: Db): Promise<string[]> {
       and locked_by is not null`);
   const workerIds = result.rows.map((row) => row.locked_by);
   if (workerIds.length > 0) {
-    await db.execute(sql`select graphile_worker.force_unlock_workers(${workerIds}::text[])`);
+    await db.execute(sql`select graphile_worker.force_unlock_workers(array(select json_array_elements_text(${JSON.stringify(workerIds)}::json)))`);
   }
   return workerIds;
 }
