@@ -1,4 +1,4 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { events, webhookAttempts, webhookDeliveries, webhookEndpoints, type WebhookAttemptTrigger } from '../db/schema';
 import { now } from '../clock';
@@ -29,7 +29,7 @@ export interface AttemptOptions {
  * transaction. A crash after the claim leaves a lease that the sweeper (sweep.ts) recovers.
  */
 export async function attemptDelivery(db: Db, deliveryId: string, options: AttemptOptions): Promise<AttemptResult> {
-  const claim = await claimDelivery(db, deliveryId, options);
+  const claim = (await claimDeliveryFast(db, deliveryId, options)) ?? (await claimDelivery(db, deliveryId, options));
   if (claim.kind !== 'claimed') return claim.kind;
   const { delivery, endpoint, body } = claim;
 
@@ -53,13 +53,86 @@ export async function attemptDelivery(db: Db, deliveryId: string, options: Attem
     allowPrivate: config.webhooks.allowPrivateUrls,
     resolver: options.resolver,
   });
-  await db.transaction((tx) => recordAttempt(tx, { deliveryId, endpointUrl: endpoint.url, headers, startedAt, outcome, trigger: options.trigger }));
+  const attempt = { deliveryId, endpointUrl: endpoint.url, headers, startedAt, outcome, trigger: options.trigger };
+  if (outcome.succeeded) await recordSuccess(db, attempt, { endpointWasFailing: endpoint.failingSince !== null });
+  else await db.transaction((tx) => recordAttempt(tx, attempt));
   return 'sent';
 }
 
-type Claim =
-  | { kind: 'skipped' | 'postponed' }
-  | { kind: 'claimed'; delivery: typeof webhookDeliveries.$inferSelect; endpoint: WebhookEndpointRow; body: string };
+type ClaimedEndpoint = Pick<WebhookEndpointRow, 'id' | 'url' | 'failingSince' | 'secretCiphertext' | 'previousSecretCiphertext' | 'previousSecretExpiresAt'>;
+type ClaimedDelivery = Pick<typeof webhookDeliveries.$inferSelect, 'id' | 'endpointId' | 'eventId' | 'eventType' | 'attemptCount'>;
+
+type Claim = { kind: 'skipped' | 'postponed' } | { kind: 'claimed'; delivery: ClaimedDelivery; endpoint: ClaimedEndpoint; body: string };
+
+/**
+ * The common case in one statement (database round trips are what an attempt mostly costs):
+ * take the lease if no other attempt holds it and, for an automatic attempt, the delivery is
+ * still due and its endpoint enabled. Anything else falls back to `claimDelivery`.
+ */
+async function claimDeliveryFast(db: Db, deliveryId: string, options: AttemptOptions): Promise<Claim | undefined> {
+  const at = now();
+  const automatic = options.trigger === 'automatic';
+  const result = await db.execute<{
+    id: string;
+    endpoint_id: string;
+    event_id: string;
+    event_type: string;
+    attempt_count: number;
+    url: string;
+    failing_since: Date | null;
+    secret_ciphertext: string;
+    previous_secret_ciphertext: string | null;
+    previous_secret_expires_at: Date | null;
+    event_created_at: Date;
+    event_data: { object: Record<string, unknown> };
+  }>(sql`
+    update webhook_deliveries as d
+    set lease_until = ${new Date(at.getTime() + attemptLeaseMs()).toISOString()}::timestamptz, lease_worker_id = ${options.workerId ?? null}
+    from webhook_endpoints as e, events as ev
+    where d.id = ${deliveryId} and e.id = d.endpoint_id and ev.id = d.event_id
+      and (d.lease_until is null or d.lease_until <= ${at.toISOString()}::timestamptz)
+      and (${!automatic} or (d.status in ('pending', 'failed') and e.enabled))
+    returning d.id, d.endpoint_id, d.event_id, d.event_type, d.attempt_count, e.url, e.failing_since, e.secret_ciphertext,
+      e.previous_secret_ciphertext, e.previous_secret_expires_at, ev.created_at as event_created_at, ev.data as event_data`);
+  const row = result.rows[0];
+  if (!row) return undefined;
+  const toDate = (value: Date | string | null) => (value === null ? null : new Date(value));
+  return {
+    kind: 'claimed',
+    delivery: { id: row.id, endpointId: row.endpoint_id, eventId: row.event_id, eventType: row.event_type, attemptCount: row.attempt_count },
+    endpoint: {
+      id: row.endpoint_id,
+      url: row.url,
+      failingSince: toDate(row.failing_since),
+      secretCiphertext: row.secret_ciphertext,
+      previousSecretCiphertext: row.previous_secret_ciphertext,
+      previousSecretExpiresAt: toDate(row.previous_secret_expires_at),
+    },
+    body: eventBody({ id: row.event_id, type: row.event_type, createdAt: toDate(row.event_created_at)!, data: row.event_data }),
+  };
+}
+
+/** A 2xx: the attempt, the delivered state and a cleared failure streak, in one statement. */
+async function recordSuccess(db: Db, input: RecordInput, known: { endpointWasFailing: boolean }) {
+  const at = now();
+  const { outcome } = input;
+  const automatic = input.trigger === 'automatic';
+  await db.execute(sql`
+    with attempt as (
+      insert into webhook_attempts (delivery_id, trigger, url, request_headers, started_at, duration_ms, response_status, response_body, error, succeeded)
+      select id, ${input.trigger}, ${input.endpointUrl}, ${JSON.stringify(input.headers)}::jsonb, ${input.startedAt.toISOString()}::timestamptz,
+        ${outcome.durationMs}::int, ${outcome.status}::int, ${outcome.responseBody}, null, true
+      from webhook_deliveries where id = ${input.deliveryId}
+    ), endpoint as (
+      update webhook_endpoints set failing_since = null, updated_at = ${at.toISOString()}::timestamptz
+      where ${known.endpointWasFailing} and id = (select endpoint_id from webhook_deliveries where id = ${input.deliveryId}) and failing_since is not null
+    )
+    update webhook_deliveries
+    set status = 'delivered', delivered_at = ${at.toISOString()}::timestamptz, next_attempt_at = null, last_error = null,
+      attempt_count = attempt_count + ${automatic ? 1 : 0}, last_attempt_at = ${input.startedAt.toISOString()}::timestamptz,
+      last_response_status = ${outcome.status}, lease_until = null, lease_worker_id = null, updated_at = ${at.toISOString()}::timestamptz
+    where id = ${input.deliveryId}`);
+}
 
 async function claimDelivery(db: Db, deliveryId: string, options: AttemptOptions): Promise<Claim> {
   return db.transaction(async (tx): Promise<Claim> => {
@@ -91,17 +164,16 @@ async function claimDelivery(db: Db, deliveryId: string, options: AttemptOptions
   });
 }
 
-async function recordAttempt(
-  tx: Db,
-  input: {
-    deliveryId: string;
-    endpointUrl: string;
-    headers: Record<string, string>;
-    startedAt: Date;
-    outcome: SendOutcome;
-    trigger: WebhookAttemptTrigger;
-  },
-) {
+interface RecordInput {
+  deliveryId: string;
+  endpointUrl: string;
+  headers: Record<string, string>;
+  startedAt: Date;
+  outcome: SendOutcome;
+  trigger: WebhookAttemptTrigger;
+}
+
+async function recordAttempt(tx: Db, input: RecordInput) {
   const { outcome, trigger } = input;
   const [delivery] = await tx.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, input.deliveryId)).for('update');
   if (!delivery) return;

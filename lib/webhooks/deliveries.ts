@@ -21,11 +21,11 @@ export const RECOVER_BATCH_LIMIT = 1000;
  * The exact JSON every attempt of a delivery sends (DESIGN 4.8). Built from the stored event,
  * so it is byte-identical across attempts and processes.
  */
-export function eventBody(row: EventRow): string {
+export function eventBody(row: Pick<EventRow, 'id' | 'type' | 'createdAt' | 'data'>): string {
   return JSON.stringify(toWebhookEventResponse(row));
 }
 
-export function toWebhookEventResponse(row: EventRow) {
+export function toWebhookEventResponse(row: Pick<EventRow, 'id' | 'type' | 'createdAt' | 'data'>) {
   return { id: row.id, type: row.type, createdAt: row.createdAt.toISOString(), data: row.data };
 }
 

@@ -152,7 +152,10 @@ export async function rotateWebhookEndpointSecret(tx: Db, merchantId: string, en
 }
 
 /** Every secret that signs a delivery made now: the current one, then the previous while it overlaps. */
-export function liveSigningSecrets(row: WebhookEndpointRow, at: Date = now()): string[] {
+export function liveSigningSecrets(
+  row: Pick<WebhookEndpointRow, 'id' | 'secretCiphertext' | 'previousSecretCiphertext' | 'previousSecretExpiresAt'>,
+  at: Date = now(),
+): string[] {
   const secrets = [decryptSecret(row.secretCiphertext, row.id)];
   if (row.previousSecretCiphertext && row.previousSecretExpiresAt && row.previousSecretExpiresAt > at) {
     secrets.push(decryptSecret(row.previousSecretCiphertext, row.id));
