@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, count, eq, sql } from 'drizzle-orm';
 import { getDb } from '@/lib/db/client';
-import { webhookDeliveries, webhookAttempts } from '@/lib/db/schema';
+import { events, webhookDeliveries, webhookAttempts } from '@/lib/db/schema';
 import { recordEvent } from '@/lib/events/record-event';
 import { newMerchant } from '../helpers/merchants';
 import { eventually, startReceiver, type Receiver } from '../helpers/webhook-receiver';
@@ -63,4 +63,27 @@ describe('fan-out at volume', () => {
     expect(seen.size).toBe(3000);
     expect(Object.keys(endpointIds)).toHaveLength(3);
   }, 200_000);
+
+  it('writes the event, its deliveries and their jobs in the caller\'s transaction: a rollback leaves none of them', async () => {
+    const { api, merchant } = await newMerchant();
+    await api.post('/api/WebhookEndpoint', { url: `${receiver.url}/rollback`, events: ['*'] });
+    let eventId = '';
+    let deliveryIds: string[] = [];
+    await expect(
+      getDb().transaction(async (tx) => {
+        eventId = (await recordEvent(tx, { merchantId: merchant.id, type: 'customer.created', object: { id: 'cus_rolled_back' } })).id;
+        deliveryIds = (await tx.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(eq(webhookDeliveries.eventId, eventId))).map((r) => r.id);
+        const jobs = await tx.execute(sql`select count(*)::int as n from graphile_worker.jobs where key = ${deliveryIds[0]!}`);
+        expect(jobs.rows[0]).toEqual({ n: 1 });
+        throw new Error('the state change fails');
+      }),
+    ).rejects.toThrow('the state change fails');
+    expect(deliveryIds).toHaveLength(1);
+    expect(await getDb().select().from(events).where(eq(events.id, eventId))).toHaveLength(0);
+    expect(await getDb().select().from(webhookDeliveries).where(eq(webhookDeliveries.id, deliveryIds[0]!))).toHaveLength(0);
+    const jobs = await getDb().execute(sql`select count(*)::int as n from graphile_worker.jobs where key = ${deliveryIds[0]!}`);
+    expect(jobs.rows[0]).toEqual({ n: 0 });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(receiver.received.filter((r) => r.path === '/rollback')).toHaveLength(0);
+  });
 });
