@@ -1,9 +1,10 @@
 import type { Operation } from '../http/operation';
 import * as catalog from '../catalog/api';
 import * as customers from '../customers/api';
+import * as webhooks from '../webhooks/api';
 
 /** Resource groups in the order the reference presents them. */
-export const TAG_ORDER = ['Products', 'Prices', 'Entitlements', 'Customers'];
+export const TAG_ORDER = ['Products', 'Prices', 'Entitlements', 'Customers', 'Webhooks'];
 
 const METHOD_ORDER = ['GET', 'POST', 'PUT', 'DELETE'];
 
@@ -13,7 +14,11 @@ function rank(operation: Operation): [number, string, number] {
 }
 
 /** Every developer-API operation, grouped by resource, then by path and method. */
-export const ALL_OPERATIONS: Operation[] = [...Object.values(catalog), ...Object.values(customers)].sort((a, b) => {
+export const ALL_OPERATIONS: Operation[] = [
+  ...Object.values(catalog),
+  ...Object.values(customers),
+  ...Object.values(webhooks),
+].sort((a, b) => {
   const [ta, pa, ma] = rank(a);
   const [tb, pb, mb] = rank(b);
   return ta - tb || pa.localeCompare(pb) || ma - mb;
