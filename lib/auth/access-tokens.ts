@@ -3,8 +3,10 @@ import type { Audience } from '../db/schema';
 import { now } from '../clock';
 import { ApiError } from '../http/errors';
 import { derivedKey } from './secret-key';
+import { ACCESS_TOKEN_TTL_SECONDS } from './lifetimes';
 
-export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
+export { ACCESS_TOKEN_TTL_SECONDS };
+
 const ISSUER = 'paybase';
 const ALGORITHM = 'HS256';
 const AUDIENCES: readonly Audience[] = ['admin', 'merchant', 'member'];

@@ -3,6 +3,7 @@ import type { Audience } from '../db/schema';
 import { defineSessionOperation } from '../http/session-operation';
 import { listQuery, pageOf } from '../http/list';
 import { BooleanQuery, idParam } from '../http/schemas';
+import { AUTH_FAMILY } from './families';
 import {
   AdminLoginBody,
   ApiKeyResponse,
@@ -18,8 +19,6 @@ import {
   TokenPairResponse,
 } from './schemas';
 
-/** The sign-in API families: the path prefix of each audience. */
-export const AUTH_FAMILY: Record<Audience, string> = { admin: 'AdminAuth', merchant: 'MerchantAuth', member: 'MemberAuth' };
 
 export const adminLoginOperation = defineSessionOperation({
   id: 'adminLogin',

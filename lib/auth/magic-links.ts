@@ -11,8 +11,8 @@ import { randomToken, sha256Hex } from './secrets';
 import { startSession, type TokenPair } from './sessions';
 import { SIGN_IN_LIMITS, assertUnderLimit, consumeLimit, countAttempt } from './rate-limit';
 import type { ClientInfo } from './sign-in';
+import { LOGIN_TOKEN_TTL_SECONDS } from './lifetimes';
 
-export const LOGIN_TOKEN_TTL_SECONDS = 15 * 60;
 export const MEMBER_VERIFY_PATH = '/member/verify';
 
 /**

@@ -7,9 +7,10 @@ import { ApiError } from '../http/errors';
 import { randomToken, sha256Hex } from './secrets';
 import { ACCESS_TOKEN_TTL_SECONDS, issueAccessToken, verifyAccessToken } from './access-tokens';
 import { isSubjectActive } from './subjects';
+import { REFRESH_TOKEN_TTL_SECONDS } from './lifetimes';
 
-/** A refresh token works for 30 days after it was issued; every refresh issues a new one. */
-export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 60 * 60;
+export { REFRESH_TOKEN_TTL_SECONDS };
+
 const REFRESH_TOKEN_PREFIX = 'rt_';
 
 export interface TokenPair {
