@@ -61,10 +61,10 @@ function ScopePicker({ scopes }: { scopes: ScopeOption[] }) {
             <span className="flex gap-4">
               {(['read', 'write'] as const).map((access) => {
                 const option = scopes.find((scope) => scope.value === `${resource}:${access}`);
-                if (!option) return <span key={access} className="w-16" aria-hidden="true" />;
+                if (!option) return <span key={access} className="w-20" aria-hidden="true" />;
                 return (
-                  <label key={access} className="flex w-16 items-center gap-1.5 text-sm text-slate-700" title={option.description}>
-                    <input type="checkbox" name="scopes" value={option.value} aria-label={`${option.value}${option.description ? ` (${option.description})` : ''}`} className="h-4 w-4 accent-brand-600" />
+                  <label key={access} className="flex w-20 items-center gap-1.5 text-sm text-slate-700" title={option.description}>
+                    <input type="checkbox" name="scopes" value={option.value} aria-label={`${option.value}${option.description ? ` (${option.description})` : ''}`} className="h-4 w-4 shrink-0 accent-brand-600" />
                     {access}
                     {option.description?.startsWith('High risk') ? <span className="text-amber-600" aria-hidden="true">⚠</span> : null}
                   </label>

@@ -11,13 +11,20 @@ function useFieldError(name: string | undefined) {
   return name ? state.fieldErrors?.[name] : undefined;
 }
 
+const describedBy = (id: string, hint: ReactNode, error: string | undefined) =>
+  [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
+
 function Label({ htmlFor, label, hint, errorId, error }: { htmlFor: string; label: ReactNode; hint?: ReactNode; errorId: string; error?: string }) {
   return (
     <>
       <label htmlFor={htmlFor} className="block text-sm font-medium text-slate-800">
         {label}
       </label>
-      {hint ? <p className="mt-0.5 text-xs text-slate-600">{hint}</p> : null}
+      {hint ? (
+        <p id={`${htmlFor}-hint`} className="mt-0.5 text-xs text-slate-600">
+          {hint}
+        </p>
+      ) : null}
       {error ? (
         <p id={errorId} className="mt-1 text-sm text-red-700">
           {error}
@@ -34,7 +41,7 @@ export function TextField({ label, hint, name, className = '', ...props }: Compo
   return (
     <div className={className}>
       <Label htmlFor={id} label={label} hint={hint} errorId={`${id}-error`} error={error} />
-      <input id={id} name={name} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined} className={CONTROL} {...props} />
+      <input id={id} name={name} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, hint, error)} className={CONTROL} {...props} />
     </div>
   );
 }
@@ -52,7 +59,7 @@ export function SelectField({
   return (
     <div className={className}>
       <Label htmlFor={id} label={label} hint={hint} errorId={`${id}-error`} error={error} />
-      <select id={id} name={name} aria-invalid={error ? true : undefined} className={CONTROL} {...props}>
+      <select id={id} name={name} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, hint, error)} className={CONTROL} {...props}>
         {options.map((option) => {
           const { value, label: text } = typeof option === 'string' ? { value: option, label: option } : option;
           return (

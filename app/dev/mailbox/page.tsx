@@ -54,7 +54,7 @@ export default async function DevMailboxPage({ searchParams }: { searchParams: P
                   <h2 className="font-semibold text-slate-900">{email.subject}</h2>
                   <p className="text-xs text-slate-600">
                     {email.createdAt.toISOString().replace('T', ' ').slice(0, 19)} UTC · {email.category}
-                    {email.sentAt ? ' · sent by SMTP' : ''}
+                    {email.lastError ? ` · last delivery attempt failed: ${email.lastError}` : email.sentAt ? ' · processed' : ' · queued'}
                   </p>
                 </header>
                 <p className="mt-2 text-sm text-slate-700">

@@ -37,7 +37,7 @@ export default async function MerchantOverviewPage() {
           </span>
         }
       />
-      <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
+      <ul className="grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4">
         {stats.map((stat) => (
           <li key={stat.label}>
             <Link href={stat.href} prefetch={false} className="block rounded-lg border border-slate-200 bg-white p-5 shadow-sm hover:border-brand-600">

@@ -28,7 +28,7 @@ export default async function ApiKeysPage({ searchParams }: { searchParams: Prom
   return (
     <>
       <PageHeader title="API keys" description="Your backend calls the developer API with a key: Authorization: Bearer sk_…" />
-      <div className="grid gap-6 xl:grid-cols-[1fr_420px]">
+      <div className="grid gap-6 2xl:grid-cols-[minmax(0,1fr)_420px]">
         <div>
           {keys.totalCount === 0 ? (
             <EmptyState title="No API keys yet">Create one with the scopes your backend needs.</EmptyState>
@@ -67,7 +67,7 @@ export default async function ApiKeysPage({ searchParams }: { searchParams: Prom
             </>
           )}
         </div>
-        <Card title="New API key" className="h-fit">
+        <Card title="New API key" className="h-fit max-w-xl">
           <NewApiKeyForm action={createApiKeyAction} scopes={SCOPES.map((scope) => ({ value: scope, label: scope, description: SCOPE_NOTES[scope] }))} />
         </Card>
       </div>

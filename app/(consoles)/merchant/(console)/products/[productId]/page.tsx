@@ -56,7 +56,7 @@ export default async function ProductPage({
           </ActionForm>
         }
       />
-      <div className="grid gap-6 xl:grid-cols-[1fr_340px]">
+      <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_340px]">
         <div className="space-y-6">
           <Card title="Details">
             <DescriptionList
@@ -75,16 +75,18 @@ export default async function ProductPage({
               <EmptyState title="No prices yet">Add a one-time or recurring price with the form.</EmptyState>
             ) : (
               <>
-                <Table caption="Prices" head={['Amount', 'Billing', 'Status', 'Id', '']}>
+                <Table caption="Prices" head={['Price', 'Billing', 'Status', '']}>
                   {prices.data.map((price) => (
                     <tr key={price.id}>
-                      <Cell className="font-medium whitespace-nowrap">{formatMoney(price.amount, price.currency)}</Cell>
+                      <Cell className="whitespace-nowrap">
+                        <span className="font-medium">{formatMoney(price.amount, price.currency)}</span>
+                        <span className="block font-mono text-xs text-slate-600">{price.id}</span>
+                      </Cell>
                       <Cell className="whitespace-nowrap">
                         {price.type === 'OneTime' ? 'One time' : `Every ${price.intervalCount === 1 ? '' : `${price.intervalCount} `}${price.interval}${price.intervalCount === 1 ? '' : 's'}`}
                         {price.trialDays ? ` · ${price.trialDays}-day trial` : ''}
                       </Cell>
                       <Cell>{price.active ? <Badge tone="green">Active</Badge> : <Badge>Inactive</Badge>}</Cell>
-                      <Cell className="font-mono text-xs text-slate-600">{price.id}</Cell>
                       <Cell className="text-right">
                         <ActionForm action={setPriceActiveAction}>
                           <input type="hidden" name="priceId" value={price.id} />
@@ -111,9 +113,9 @@ export default async function ProductPage({
         <Card title="New price" className="h-fit">
           <ActionForm action={createPriceAction} className="space-y-4" ariaLabel="New price">
             <input type="hidden" name="productId" value={product.id} />
-            <div className="grid grid-cols-[1fr_100px] gap-3">
+            <div className="grid grid-cols-[minmax(0,1fr)_100px] gap-3">
               <TextField label="Amount" name="amount" inputMode="decimal" placeholder="12.00" required />
-              <TextField label="Currency" name="currency" defaultValue="USD" maxLength={3} required className="uppercase" />
+              <TextField label="Currency" name="currency" defaultValue="USD" maxLength={3} required className="[&_input]:uppercase" />
             </div>
             <SelectField
               label="Type"
