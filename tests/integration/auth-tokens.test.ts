@@ -236,3 +236,14 @@ describe('seller sign-up', () => {
     for (const field of ['email', 'password', 'name', 'accountType']) expect(paths.some((p: string) => p.includes(field))).toBe(true);
   });
 });
+
+describe('API reference', () => {
+  it('documents the sign-in APIs with their own bearer scheme', async () => {
+    const doc = (await call('GET', '/api/openapi.json')).body;
+    expect(doc.paths['/api/MerchantAuth/Login'].post.security).toEqual([]);
+    expect(doc.paths['/api/Auth/Identity'].get.security).toEqual([{ signInToken: ['admin', 'merchant', 'member'] }]);
+    expect(doc.paths['/api/MerchantApiKey/{apiKeyId}/Revoke'].post.security).toEqual([{ signInToken: ['merchant'] }]);
+    expect(doc.paths['/api/AdminAuth/Refresh'].post.requestBody.content['application/json'].schema.properties.refreshToken).toBeTruthy();
+    expect(doc.components.securitySchemes.signInToken.bearerFormat).toBe('JWT');
+  });
+});
