@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { getDb } from '@/lib/db/client';
-import { memberLoginTokens, members } from '@/lib/db/schema';
+import { memberLoginTokens, members, paymentMethods } from '@/lib/db/schema';
+import { newId } from '@/lib/ids';
+import { listWalletPaymentMethods } from '@/lib/payments/payment-methods';
 import { listRecentEmails } from '@/lib/email/send-email';
 import { sha256Hex } from '@/lib/auth/secrets';
 import { call } from '../helpers/api';
+import { newMerchant } from '../helpers/merchants';
 import { freshIp, latestLoginToken, signInMember, uniqueEmail } from '../helpers/sessions';
 
 describe('wallet member sign-in by emailed link', () => {
@@ -83,5 +86,51 @@ describe('wallet member sign-in by emailed link', () => {
     const answer = await call('POST', '/api/MemberAuth/Login', { body: { email: 'nope' }, headers: freshIp() });
     expect(answer.status).toBe(400);
     expect(answer.body.errors[0].path).toBe('email');
+  });
+});
+
+describe('wallet contents', () => {
+  it("lists the member's saved cards across sellers, by verified email, without detached ones", async () => {
+    const email = uniqueEmail('wallet');
+    const card = (merchantId: string, customerId: string, last4: string, detachedAt: Date | null = null) => ({
+      id: newId('paymentMethod'),
+      merchantId,
+      customerId,
+      processorToken: 'tok_visa',
+      brand: 'visa',
+      last4,
+      expMonth: 12,
+      expYear: 2030,
+      detachedAt,
+    });
+    const sellers = await Promise.all([newMerchant(), newMerchant()]);
+    const [first, second] = await Promise.all(
+      sellers.map(async (seller, i) => (await seller.api.post('/api/Customer', { email: i === 0 ? email : email.toUpperCase(), name: 'Me' })).body.id as string),
+    );
+    const stranger = (await sellers[0]!.api.post('/api/Customer', { email: uniqueEmail('other') })).body.id as string;
+    await getDb().insert(paymentMethods).values([
+      card(sellers[0]!.merchant.id, first!, '4242'),
+      card(sellers[1]!.merchant.id, second!, '1111'),
+      card(sellers[1]!.merchant.id, second!, '0000', new Date()),
+      card(sellers[0]!.merchant.id, stranger, '9999'),
+    ]);
+    const wallet = await listWalletPaymentMethods(getDb(), email, { page: 1, pageSize: 10 });
+    expect(wallet.totalCount).toBe(2);
+    expect(wallet.data.map((m) => m.last4).sort()).toEqual(['1111', '4242']);
+    expect(new Set(wallet.data.map((m) => m.sellerName))).toEqual(new Set(sellers.map((s) => s.merchant.name)));
+    const paged = await listWalletPaymentMethods(getDb(), email, { page: 2, pageSize: 1 });
+    expect(paged).toMatchObject({ totalCount: 2, hasMore: false });
+    expect(paged.data).toHaveLength(1);
+  });
+
+  it('lets only one of two concurrent verifications of the same link succeed', async () => {
+    const email = uniqueEmail('member');
+    await call('POST', '/api/MemberAuth/Login', { body: { email }, headers: freshIp() });
+    const loginToken = await latestLoginToken(email);
+    const answers = await Promise.all([
+      call('POST', '/api/MemberAuth/Verify', { body: { loginToken }, headers: freshIp() }),
+      call('POST', '/api/MemberAuth/Verify', { body: { loginToken }, headers: freshIp() }),
+    ]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 401]);
   });
 });
