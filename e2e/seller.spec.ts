@@ -96,6 +96,8 @@ test('a seller signs up, signs in, builds a catalog, and manages an API key used
   await expect(page.getByText('No saved payment methods')).toBeVisible();
   await shot(page, '07-merchant-customer-detail');
   await page.getByRole('link', { name: '← Customers' }).click();
+  await expect(page.getByRole('heading', { name: 'Customers', exact: true })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Grace Hopper' })).toBeVisible();
   await shot(page, '08-merchant-customers');
 
   // A reload no longer shows the secret; revoking (with confirmation) stops the next call.
