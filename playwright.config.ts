@@ -1,33 +1,26 @@
 import { defineConfig, devices } from '@playwright/test';
 
-const port = Number(process.env.E2E_PORT ?? 3999);
-const dataDir = '.data-test/e2e';
-
+/**
+ * Browser tests in Chromium against the real service, started once by e2e/global-setup.ts
+ * (embedded PostgreSQL, worker and Next.js, exactly as `npm start`). Debian's chromium is used
+ * where installed (no browser download); CHROMIUM_PATH overrides it.
+ */
 export default defineConfig({
   testDir: 'e2e',
   outputDir: 'test-results/e2e',
-  timeout: 60_000,
+  timeout: 90_000,
+  expect: { timeout: 15_000 },
   fullyParallel: false,
   workers: 1,
   reporter: [['list']],
+  globalSetup: './e2e/global-setup.ts',
   use: {
     ...devices['Desktop Chrome'],
-    baseURL: `http://127.0.0.1:${port}`,
-    screenshot: 'only-on-failure',
     trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
     launchOptions: {
-      // Debian's chromium: Playwright may not download browsers here.
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
     },
-  },
-  webServer: {
-    command: `rm -rf ${dataDir}; exec node --import tsx scripts/start.ts`,
-    url: `http://127.0.0.1:${port}/api/health`,
-    env: { PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '' },
-    timeout: 240_000,
-    reuseExistingServer: false,
-    stdout: 'pipe',
-    gracefulShutdown: { signal: 'SIGINT', timeout: 30_000 },
   },
 });

@@ -23,6 +23,20 @@ export default function HomePage() {
           OpenAPI document
         </a>
       </div>
+      <nav aria-label="Sign in" className="mt-6 flex flex-wrap gap-x-6 gap-y-2 text-sm">
+        <Link href="/merchant/sign-in" className="font-medium text-brand-700 underline">
+          Seller console
+        </Link>
+        <Link href="/merchant/sign-up" className="font-medium text-brand-700 underline">
+          Create a seller account
+        </Link>
+        <Link href="/member/sign-in" className="font-medium text-brand-700 underline">
+          Wallet
+        </Link>
+        <Link href="/admin/sign-in" className="font-medium text-brand-700 underline">
+          Platform admin
+        </Link>
+      </nav>
       <ul className="mt-12 grid gap-4 sm:grid-cols-2">
         {FEATURES.map((feature) => (
           <li key={feature.title} className="rounded-lg border border-slate-200 bg-white p-5">

@@ -27,10 +27,6 @@ export const config = {
   get runWorkerInProcess() {
     return process.env.RUN_WORKER !== 'false';
   },
-  /** Key for secrets encrypted at rest (webhook signing secrets); generated into the data dir when unset outside production. */
-  get secretKey() {
-    return process.env.SECRET_KEY || undefined;
-  },
   webhooks: {
     /** Delays after each failed attempt (DESIGN 5); e.g. `5s,5m,30m,2h,5h,10h,10h`. Tests compress it. */
     get retrySchedule() {

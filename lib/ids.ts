@@ -23,6 +23,9 @@ export const ID_PREFIXES = {
   merchant: 'mer',
   member: 'mem',
   admin: 'adm',
+  session: 'ses',
+  refreshToken: 'rt',
+  loginToken: 'mlt',
   request: 'req',
   email: 'email',
 } as const;

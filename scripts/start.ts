@@ -11,6 +11,8 @@ import { migrateDatabase } from '../lib/db/migrate';
 import { migrateJobQueue, startWorker } from '../lib/jobs/worker';
 import { seed, type SeedResult } from '../lib/seed';
 import { log } from '../lib/log';
+import { rootSecret } from '../lib/auth/secret-key';
+import { CLIENT_IP_HEADER, resolveClientIp } from '../lib/http/client-ip';
 
 /**
  * The one process of a local install: embedded PostgreSQL (unless DATABASE_URL is set),
@@ -27,6 +29,8 @@ async function main() {
     fs.writeFileSync(runtimeFile(), JSON.stringify({ databaseUrl: embedded.url, pid: process.pid }), { mode: 0o600 });
   }
 
+  // Read (or generate, once) the secret key before serving, so no two requests race to create it.
+  rootSecret();
   await migrateDatabase();
   await migrateJobQueue();
   const seeded = await seed(getDb(), { dataDir: config.dataDir, production: config.isProduction });
@@ -35,7 +39,10 @@ async function main() {
   const app = next({ dev: false, dir: process.cwd(), port: config.port, hostname: 'localhost' });
   await app.prepare();
   const handle = app.getRequestHandler();
-  const server = http.createServer((req, res) => void handle(req, res));
+  const server = http.createServer((req, res) => {
+    req.headers[CLIENT_IP_HEADER] = resolveClientIp(req);
+    void handle(req, res);
+  });
   await new Promise<void>((resolve) => server.listen(config.port, process.env.HOST ?? '0.0.0.0', resolve));
   printBanner(seeded, Boolean(embedded), Boolean(worker));
 

@@ -16,3 +16,17 @@ export async function ensureAdmin(db: Db, input: { name: string; password: strin
     .returning();
   return row;
 }
+
+export async function findAdminByName(db: Db, name: string) {
+  const [row] = await db.select().from(admins).where(eq(admins.name, name));
+  return row;
+}
+
+export async function findAdminById(db: Db, adminId: string) {
+  const [row] = await db.select().from(admins).where(eq(admins.id, adminId));
+  return row;
+}
+
+export function toAdminIdentity(row: typeof admins.$inferSelect) {
+  return { userType: 'Admin' as const, id: row.id, name: row.name, createdAt: row.createdAt.toISOString() };
+}

@@ -1,4 +1,6 @@
-import { and, eq, isNull, lt, or, desc } from 'drizzle-orm';
+import { and, eq, isNull, isNotNull, lt, or, desc } from 'drizzle-orm';
+import { paginate, mapPage, type PageRequest } from '../db/paginate';
+import { notFound } from '../http/errors';
 import type { Db } from '../db/client';
 import { apiKeys, merchants } from '../db/schema';
 import { newId } from '../ids';
@@ -104,4 +106,52 @@ export async function listApiKeys(db: Db, merchantId: string) {
 export async function findApiKeyBySecret(db: Db, secret: string) {
   const [row] = await db.select().from(apiKeys).where(eq(apiKeys.secretHash, sha256Hex(secret))).limit(1);
   return row;
+}
+
+type ApiKeyRow = typeof apiKeys.$inferSelect;
+
+/** A key as the console and the key-management API show it: never the secret or its hash. */
+export function toApiKeyResponse(row: Pick<ApiKeyRow, 'id' | 'name' | 'scopes' | 'prefix' | 'createdAt' | 'lastUsedAt' | 'revokedAt'>) {
+  return {
+    id: row.id,
+    name: row.name,
+    scopes: row.scopes,
+    prefix: row.prefix,
+    createdAt: row.createdAt.toISOString(),
+    lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+    revokedAt: row.revokedAt?.toISOString() ?? null,
+  };
+}
+
+export async function listApiKeyPage(
+  db: Db,
+  merchantId: string,
+  query: PageRequest & { orderBy: 'createdAt' | 'name'; revoked?: boolean },
+) {
+  const page = await paginate(db, apiKeys, {
+    ...query,
+    where: [
+      eq(apiKeys.merchantId, merchantId),
+      query.revoked === undefined ? undefined : query.revoked ? isNotNull(apiKeys.revokedAt) : isNull(apiKeys.revokedAt),
+    ],
+    orderBy: [query.orderBy === 'name' ? apiKeys.name : apiKeys.createdAt, apiKeys.id],
+  });
+  return mapPage(page, toApiKeyResponse);
+}
+
+/** Creates a key with the chosen scopes; the answer carries the full secret, this once. */
+export async function createMerchantApiKey(tx: Db, merchantId: string, input: { name: string; scopes: readonly Scope[] }) {
+  const created = await createApiKey(tx, { merchantId, name: input.name, scopes: [...new Set(input.scopes)] });
+  return { ...toApiKeyResponse({ ...created, lastUsedAt: null, revokedAt: null }), secret: created.secret };
+}
+
+/** Revokes a key; the next developer-API call with it answers 401. Revoking twice is harmless. */
+export async function revokeMerchantApiKey(tx: Db, merchantId: string, apiKeyId: string) {
+  await revokeApiKey(tx, { merchantId, apiKeyId });
+  const [row] = await tx
+    .select()
+    .from(apiKeys)
+    .where(and(eq(apiKeys.id, apiKeyId), eq(apiKeys.merchantId, merchantId)));
+  if (!row) throw notFound('API key', apiKeyId);
+  return toApiKeyResponse(row);
 }

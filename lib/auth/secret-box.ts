@@ -1,40 +1,11 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
-import { config } from '../config';
+import { derivedKey } from './secret-key';
 
-const KEY_FILE = 'secret-key';
 const VERSION = 'v1';
 
-let cachedKey: Buffer | undefined;
-
-/**
- * The AES-256 key for secrets that must be readable again (webhook signing secrets, DESIGN
- * 4.10): derived from SECRET_KEY, or — outside production — from a random key generated once
- * into the data directory (mode 0600). Production refuses to run without SECRET_KEY, because
- * every server and worker machine must share the same key.
- */
-function encryptionKey(): Buffer {
-  if (cachedKey) return cachedKey;
-  let material = config.secretKey;
-  if (!material) {
-    if (config.isProduction) throw new Error('SECRET_KEY must be set in production (it encrypts webhook signing secrets).');
-    material = readOrCreateKeyFile(path.join(config.dataDir, KEY_FILE));
-  }
-  cachedKey = crypto.createHash('sha256').update(material).digest();
-  return cachedKey;
-}
-
-function readOrCreateKeyFile(file: string): string {
-  if (fs.existsSync(file)) return fs.readFileSync(file, 'utf8').trim();
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  try {
-    // `wx`: if two processes race to create it, exactly one wins and the other reads its key.
-    fs.writeFileSync(file, crypto.randomBytes(32).toString('base64url'), { mode: 0o600, flag: 'wx' });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  }
-  return fs.readFileSync(file, 'utf8').trim();
+/** The AES-256 key for secrets that must be readable again (webhook signing secrets, DESIGN 4.10). */
+function encryptionKey(): Uint8Array {
+  return derivedKey('secret-box');
 }
 
 /**

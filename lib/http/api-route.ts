@@ -6,9 +6,9 @@ import { looksLikeJwt } from '../auth/jwt-shape';
 import { hasScope } from '../auth/scopes';
 import { ApiError } from './errors';
 import type { Operation } from './operation';
-import { ApiResponse, jsonResponse, problemResponse } from './respond';
-import { bearerToken, newRequestId, queryObject, readJsonBody } from './request';
-import { validationError } from './zod-errors';
+import { ApiResponse, jsonResponse } from './respond';
+import { bearerToken } from './request';
+import { errorResponse, handleRequest, parseInput } from './route-core';
 import { claimIdempotencyKey, completeIdempotencyKey } from './idempotency';
 
 export interface ApiContext<TOp extends Operation> {
@@ -37,15 +37,11 @@ export function apiRoute<TOp extends Operation>(
   operation: TOp,
   handler: (context: ApiContext<TOp>) => Promise<unknown>,
 ) {
-  return async function route(request: Request, routeContext: RouteContext): Promise<Response> {
-    const requestId = newRequestId();
-    const startedAt = performance.now();
-    const url = new URL(request.url);
-    let merchantId: string | undefined;
-    let response: Response;
-    try {
+  return (request: Request, routeContext: RouteContext): Promise<Response> =>
+    handleRequest(request, async (requestId, logFields) => {
+      const url = new URL(request.url);
       const principal = await authenticate(request);
-      merchantId = principal.merchantId;
+      logFields.merchantId = principal.merchantId;
       if (!hasScope(principal.scopes, operation.scope)) {
         throw new ApiError('INSUFFICIENT_SCOPE', `This API key lacks the '${operation.scope}' scope.`, {
           extra: { requiredScope: operation.scope },
@@ -57,26 +53,12 @@ export function apiRoute<TOp extends Operation>(
       const execute = (db: Db) =>
         handler({ ...input, requestId, merchantId: principal.merchantId, apiKeyId: principal.apiKeyId, db, request } as ApiContext<TOp>);
 
-      response = idempotencyKey
+      const response = idempotencyKey
         ? await executeIdempotently(operation, { merchantId: principal.merchantId, key: idempotencyKey, url, rawBody, requestId }, execute)
         : await executeOnce(operation, requestId, execute);
       void touchApiKey(getDb(), principal.apiKeyId).catch((error) => log.warn({ err: error, requestId }, 'could not record API key use'));
-    } catch (error) {
-      response = errorResponse(error, requestId);
-    }
-    log.info(
-      {
-        requestId,
-        method: request.method,
-        path: url.pathname,
-        status: response.status,
-        durationMs: Math.round(performance.now() - startedAt),
-        merchantId,
-      },
-      'request',
-    );
-    return response;
-  };
+      return response;
+    });
 }
 
 async function authenticate(request: Request) {
@@ -88,20 +70,6 @@ async function authenticate(request: Request) {
   const principal = await authenticateApiKey(getDb(), token);
   if (!principal) throw new ApiError('UNAUTHENTICATED', 'The API key is unknown or has been revoked.');
   return principal;
-}
-
-async function parseInput(operation: Operation, params: Record<string, string>, url: URL, rawBody: string) {
-  const parse = (schema: z.ZodType | undefined, value: unknown, location: 'path' | 'query' | 'body') => {
-    if (!schema) return {};
-    const result = schema.safeParse(value);
-    if (!result.success) throw location === 'path' ? new ApiError('NOT_FOUND', 'No such resource.') : validationError(result.error, location);
-    return result.data;
-  };
-  return {
-    params: parse(operation.params, params, 'path'),
-    query: parse(operation.query, queryObject(url), 'query'),
-    body: operation.method === 'GET' ? {} : parse(operation.body, await readJsonBody(rawBody), 'body'),
-  };
 }
 
 function readIdempotencyKey(operation: Operation, request: Request): string | undefined {
@@ -166,8 +134,4 @@ function shape(operation: Operation, result: unknown): [number, string] {
   return [operation.successStatus ?? 200, JSON.stringify(result)];
 }
 
-export function errorResponse(error: unknown, requestId: string): Response {
-  if (error instanceof ApiError) return problemResponse(error, requestId);
-  log.error({ err: error, requestId }, 'unhandled error');
-  return problemResponse(new ApiError('INTERNAL', 'Something went wrong on our side. The request id identifies it in our logs.'), requestId);
-}
+export { errorResponse };

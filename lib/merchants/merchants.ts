@@ -1,4 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
+import { paginate, mapPage, type PageRequest } from '../db/paginate';
 import type { Db } from '../db/client';
 import { merchants } from '../db/schema';
 import { newId } from '../ids';
@@ -39,7 +40,41 @@ export async function setMerchantStatus(db: Db, merchantId: string, status: 'act
   await db.update(merchants).set({ status, updatedAt: now() }).where(eq(merchants.id, merchantId));
 }
 
-export async function findMerchantById(db: Db, merchantId: string) {
+export type MerchantRow = typeof merchants.$inferSelect;
+
+export async function findMerchantById(db: Db, merchantId: string): Promise<MerchantRow | undefined> {
   const [row] = await db.select().from(merchants).where(eq(merchants.id, merchantId));
   return row;
+}
+
+/** The seller as the sign-in APIs and the admin console show it (never the password hash). */
+export function toMerchantResponse(row: MerchantRow) {
+  return {
+    id: row.id,
+    email: row.email,
+    name: row.name,
+    accountType: row.accountType,
+    status: row.status,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+export function toMerchantIdentity(row: MerchantRow) {
+  return { userType: 'Merchant' as const, ...toMerchantResponse(row) };
+}
+
+export async function listMerchants(
+  db: Db,
+  query: PageRequest & { orderBy: 'createdAt' | 'name' | 'email'; status?: 'active' | 'suspended'; email?: string },
+) {
+  const page = await paginate(db, merchants, {
+    ...query,
+    where: [
+      query.status ? eq(merchants.status, query.status) : undefined,
+      query.email ? sql`lower(${merchants.email}) like ${`%${query.email.toLowerCase().replace(/[%_\\]/g, '\\$&')}%`}` : undefined,
+    ],
+    orderBy: [{ createdAt: merchants.createdAt, name: merchants.name, email: merchants.email }[query.orderBy], merchants.id],
+  });
+  return mapPage(page, toMerchantResponse);
 }

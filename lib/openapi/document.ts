@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { SCOPES } from '../auth/scopes';
 import type { Operation } from '../http/operation';
 import { ALL_OPERATIONS } from './operations';
+import { SESSION_OPERATIONS } from './session-operations';
+import type { SessionOperation } from '../http/session-operation';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -27,7 +29,7 @@ function toSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   return rest;
 }
 
-function parameters(operation: Operation) {
+function parameters(operation: Pick<Operation, 'params' | 'query' | 'idempotency'>) {
   const result: JsonSchema[] = [];
   for (const [location, schema] of [
     ['path', operation.params],
@@ -98,12 +100,53 @@ function toOpenApiOperation(operation: Operation) {
   };
 }
 
+const SESSION_ERRORS: Record<string, string> = {
+  '400': 'Invalid input (VALIDATION_FAILED)',
+  '401': 'UNAUTHENTICATED, TOKEN_EXPIRED (refresh it) or INVALID_REFRESH_TOKEN',
+  '403': 'WRONG_TOKEN_TYPE: an API key, or a token of another audience',
+  '429': 'RATE_LIMITED, with Retry-After',
+};
+
+/** A sign-in-API operation (JWT family): documented with the bearer scheme of its audiences. */
+function toOpenApiSessionOperation(operation: SessionOperation) {
+  const who = operation.access === 'public' ? 'No access token.' : `Access token of audience: ${operation.access.join(', ')}.`;
+  return {
+    operationId: operation.id,
+    summary: operation.summary,
+    description: [operation.description, who, 'See docs/auth.md.'].filter(Boolean).join(' '),
+    tags: [operation.tag],
+    security: operation.access === 'public' ? [] : [{ signInToken: [...operation.access] }],
+    parameters: parameters(operation),
+    ...(operation.body
+      ? { requestBody: { required: true, content: { 'application/json': { schema: toSchema(operation.body, 'input') } } } }
+      : {}),
+    responses: {
+      [String(operation.successStatus ?? 200)]: {
+        description: 'Success',
+        ...(operation.response && operation.successStatus !== 204
+          ? { content: { 'application/json': { schema: toSchema(operation.response, 'output') } } }
+          : {}),
+      },
+      ...Object.fromEntries(
+        Object.entries(SESSION_ERRORS).map(([status, description]) => [
+          status,
+          { description, content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } },
+        ]),
+      ),
+    },
+  };
+}
+
 /** The OpenAPI 3.1 document of the developer API, generated from the same zod schemas that validate requests. */
 export function buildOpenApiDocument(serverUrl: string) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const operation of ALL_OPERATIONS) {
     paths[operation.path] ??= {};
     paths[operation.path]![operation.method.toLowerCase()] = toOpenApiOperation(operation);
+  }
+  for (const operation of SESSION_OPERATIONS) {
+    paths[operation.path] ??= {};
+    paths[operation.path]![operation.method.toLowerCase()] = toOpenApiSessionOperation(operation);
   }
   return {
     openapi: '3.1.0',
@@ -117,6 +160,7 @@ export function buildOpenApiDocument(serverUrl: string) {
     components: {
       securitySchemes: {
         apiKey: { type: 'http', scheme: 'bearer', description: `API key. Scopes: ${SCOPES.join(', ')}.` },
+        signInToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Sign-in access token (15 minutes) of an audience: admin, merchant or member.' },
       },
       schemas: { Problem: toSchema(ProblemSchema, 'output') },
     },

@@ -1,6 +1,6 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { paymentMethods } from '../db/schema';
+import { customers, merchants, paymentMethods } from '../db/schema';
 import { paginate, mapPage, type PageRequest } from '../db/paginate';
 import { findCustomerRow } from '../customers/customers';
 
@@ -29,4 +29,36 @@ export async function listPaymentMethods(db: Db, merchantId: string, customerId:
     orderBy: [paymentMethods.createdAt, paymentMethods.id],
   });
   return mapPage(page, toPaymentMethodResponse);
+}
+
+/**
+ * A wallet's saved cards across sellers: the payment methods of every customer record whose
+ * email is the member's verified email, with the seller's name.
+ */
+export async function listWalletPaymentMethods(db: Db, email: string, query: { page: number; pageSize: number }) {
+  const where = and(sql`lower(${customers.email}) = ${email.toLowerCase()}`, isNull(paymentMethods.detachedAt));
+  const [rows, [total]] = await Promise.all([
+    db
+      .select({ method: paymentMethods, sellerName: merchants.name })
+      .from(paymentMethods)
+      .innerJoin(customers, eq(customers.id, paymentMethods.customerId))
+      .innerJoin(merchants, eq(merchants.id, paymentMethods.merchantId))
+      .where(where)
+      .orderBy(desc(paymentMethods.createdAt), desc(paymentMethods.id))
+      .limit(query.pageSize)
+      .offset((query.page - 1) * query.pageSize),
+    db
+      .select({ value: count() })
+      .from(paymentMethods)
+      .innerJoin(customers, eq(customers.id, paymentMethods.customerId))
+      .where(where),
+  ]);
+  const totalCount = total?.value ?? 0;
+  return {
+    data: rows.map((row) => ({ ...toPaymentMethodResponse(row.method), sellerName: row.sellerName })),
+    page: query.page,
+    pageSize: query.pageSize,
+    totalCount,
+    hasMore: query.page * query.pageSize < totalCount,
+  };
 }

@@ -2,4 +2,6 @@ import { inject } from 'vitest';
 
 // Test helpers seed and inspect the same database the server uses.
 process.env.DATABASE_URL = inject('databaseUrl');
+// The same data directory, so tests can sign tokens with the server's key (lib/auth/secret-key).
+process.env.DATA_DIR = inject('dataDir');
 process.env.LOG_LEVEL ??= 'warn';

@@ -3,6 +3,12 @@ import path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { freePort } from '../../lib/net';
 
+/**
+ * Settings of the server under test: it trusts X-Forwarded-For (tests give each client its own
+ * address) and allows fewer failed sign-ins per address, so the limit is reached quickly.
+ */
+export const TEST_SERVER_ENV = { TRUST_PROXY: 'true', SIGN_IN_MAX_FAILURES_PER_IP: '12' } as const;
+
 export interface RunningServer {
   baseUrl: string;
   databaseUrl: string;
@@ -25,7 +31,7 @@ export async function startServer(options: { env?: Record<string, string>; dataD
   const dataDir = options.dataDir ?? path.resolve('.data-test', `run-${process.pid}-${port}`);
   if (!options.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', ...options.env },
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', ...TEST_SERVER_ENV, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });

@@ -5,6 +5,7 @@ declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string;
     databaseUrl: string;
+    dataDir: string;
   }
 }
 
@@ -24,5 +25,6 @@ export default async function setup(project: TestProject) {
   const server = await startServer({ env: WEBHOOK_TEST_ENV });
   project.provide('baseUrl', server.baseUrl);
   project.provide('databaseUrl', server.databaseUrl);
+  project.provide('dataDir', server.dataDir);
   return () => server.stop();
 }

@@ -6,3 +6,4 @@ export * from './customers';
 export * from './entitlements';
 export * from './email';
 export * from './webhooks';
+export * from './auth';

@@ -1,0 +1,18 @@
+import type { ReactNode } from 'react';
+import { redirect } from 'next/navigation';
+import { getDb } from '@/lib/db/client';
+import { findAdminById } from '@/lib/admins/admins';
+import { requireSession } from '@/lib/web/session';
+import { ConsoleShell } from '@/components/console/console-shell';
+import { signOutAction } from '../actions';
+
+export default async function AdminConsoleLayout({ children }: { children: ReactNode }) {
+  const principal = await requireSession('admin');
+  const admin = await findAdminById(getDb(), principal.subjectId);
+  if (!admin) redirect('/admin/sign-in');
+  return (
+    <ConsoleShell consoleName="Platform admin" home="/admin" nav={[{ href: '/admin', label: 'Sellers' }]} who={admin.name} signOut={signOutAction}>
+      {children}
+    </ConsoleShell>
+  );
+}

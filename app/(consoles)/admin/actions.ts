@@ -1,0 +1,34 @@
+'use server';
+
+import { redirect } from 'next/navigation';
+import { revalidatePath } from 'next/cache';
+import { getDb } from '@/lib/db/client';
+import { signInAdmin } from '@/lib/auth/sign-in';
+import { AdminLoginBody } from '@/lib/auth/schemas';
+import { reinstateMerchant, suspendMerchant } from '@/lib/merchants/suspension';
+import { endConsoleSession, requestClient, requireSession, storeSession } from '@/lib/web/session';
+import { field, formAction, type FormState } from '@/lib/web/form-state';
+import { parseForm } from '@/lib/web/parse-form';
+
+export async function signInAction(_: FormState, form: FormData): Promise<FormState> {
+  return formAction(async () => {
+    const body = parseForm(AdminLoginBody, { name: field(form, 'name'), password: form.get('password') });
+    await storeSession('admin', await signInAdmin(getDb(), { ...body, client: await requestClient() }));
+    redirect('/admin');
+  });
+}
+
+export async function signOutAction(): Promise<void> {
+  await endConsoleSession('admin');
+  redirect('/admin/sign-in');
+}
+
+export async function setMerchantStatusAction(_: FormState, form: FormData): Promise<FormState> {
+  return formAction(async () => {
+    await requireSession('admin');
+    const merchantId = field(form, 'merchantId');
+    const change = field(form, 'status') === 'suspended' ? suspendMerchant : reinstateMerchant;
+    await getDb().transaction((tx) => change(tx, merchantId));
+    revalidatePath('/admin');
+  });
+}

@@ -1,0 +1,59 @@
+import type { Metadata } from 'next';
+import { redirect } from 'next/navigation';
+import { getDb } from '@/lib/db/client';
+import { findMemberById } from '@/lib/members/members';
+import { listWalletPaymentMethods } from '@/lib/payments/payment-methods';
+import { requireSession } from '@/lib/web/session';
+import { Badge, Card, DescriptionList, EmptyState, PageHeader } from '@/components/ui/layout';
+import { Pagination, pageParam } from '@/components/ui/pagination';
+
+export const metadata: Metadata = { title: 'Wallet' };
+
+export default async function WalletPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const principal = await requireSession('member');
+  const member = await findMemberById(getDb(), principal.subjectId);
+  if (!member) redirect('/member/sign-in');
+  const page = pageParam((await searchParams).page);
+  const methods = await listWalletPaymentMethods(getDb(), member.email, { page, pageSize: 10 });
+  return (
+    <>
+      <PageHeader title="Your wallet" description="Your cards and subscriptions with every seller on Paybase that knows your email." />
+      <div className="grid gap-6 lg:grid-cols-2">
+        <Card title="Account">
+          <DescriptionList
+            items={[
+              ['Email', member.email],
+              ['Wallet id', <span className="font-mono" key="id">{member.id}</span>],
+              ['Since', member.createdAt.toISOString().slice(0, 10)],
+            ]}
+          />
+        </Card>
+        <Card title="Saved payment methods">
+          {methods.totalCount === 0 ? (
+            <EmptyState title="No saved payment methods">Cards you save at a seller’s checkout appear here.</EmptyState>
+          ) : (
+            <>
+              <ul className="divide-y divide-slate-100">
+                {methods.data.map((method) => (
+                  <li key={method.id} className="flex items-center justify-between gap-3 py-2 text-sm">
+                    <span>
+                      <span className="font-medium capitalize">{method.brand}</span> •••• {method.last4}
+                      <span className="ml-2 text-slate-600">
+                        {String(method.expMonth).padStart(2, '0')}/{method.expYear} · {method.sellerName}
+                      </span>
+                    </span>
+                    {method.isDefault ? <Badge tone="blue">Default</Badge> : null}
+                  </li>
+                ))}
+              </ul>
+              <Pagination {...methods} basePath="/member" />
+            </>
+          )}
+        </Card>
+        <Card title="Subscriptions" className="lg:col-span-2">
+          <EmptyState title="No subscriptions">Subscriptions you start with any seller will be listed here.</EmptyState>
+        </Card>
+      </div>
+    </>
+  );
+}

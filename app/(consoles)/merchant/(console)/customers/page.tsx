@@ -1,0 +1,63 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { getDb } from '@/lib/db/client';
+import { listCustomers } from '@/lib/customers/customers';
+import { buttonClass } from '@/components/ui/button';
+import { Badge, EmptyState, PageHeader } from '@/components/ui/layout';
+import { Cell, Table } from '@/components/ui/table';
+import { Pagination, pageParam } from '@/components/ui/pagination';
+import { currentMerchant } from '../../session';
+
+export const metadata: Metadata = { title: 'Customers' };
+
+export default async function CustomersPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const merchant = await currentMerchant();
+  const query = await searchParams;
+  const page = pageParam(query.page);
+  const email = typeof query.email === 'string' && query.email.trim() ? query.email.trim() : undefined;
+  const customers = await listCustomers(getDb(), merchant.id, { page, pageSize: 20, orderBy: 'createdAt', orderDirection: 'desc', email });
+  return (
+    <>
+      <PageHeader title="Customers" description="People and companies who bought from you, created at checkout or through the API." />
+      <form role="search" className="mb-4 flex flex-wrap items-end gap-2" action="/merchant/customers">
+        <div>
+          <label htmlFor="customer-email" className="block text-sm font-medium text-slate-800">
+            Find by email
+          </label>
+          <input id="customer-email" name="email" type="email" defaultValue={email} className="mt-1 w-72 max-w-full rounded-md border border-slate-300 px-3 py-2 text-sm" />
+        </div>
+        <button type="submit" className={buttonClass('secondary')}>
+          Search
+        </button>
+        {email ? (
+          <Link href="/merchant/customers" className={buttonClass('ghost')}>
+            Clear
+          </Link>
+        ) : null}
+      </form>
+      {customers.totalCount === 0 ? (
+        <EmptyState title={email ? 'No customer with that email' : 'No customers yet'}>
+          {email ? 'Check the address, or clear the search.' : 'Customers appear when a checkout completes or your backend creates them.'}
+        </EmptyState>
+      ) : (
+        <>
+          <Table caption="Customers" head={['Customer', 'Email', 'Status', 'Created']}>
+            {customers.data.map((customer) => (
+              <tr key={customer.id} className="hover:bg-slate-50">
+                <Cell>
+                  <Link href={`/merchant/customers/${customer.id}`} prefetch={false} className="font-medium text-brand-700 hover:underline">
+                    {customer.name ?? customer.id}
+                  </Link>
+                </Cell>
+                <Cell className="break-all">{customer.email ?? '—'}</Cell>
+                <Cell>{customer.status === 'active' ? <Badge tone="green">Active</Badge> : <Badge>Archived</Badge>}</Cell>
+                <Cell className="whitespace-nowrap">{customer.createdAt.slice(0, 10)}</Cell>
+              </tr>
+            ))}
+          </Table>
+          <Pagination {...customers} basePath="/merchant/customers" query={{ email }} />
+        </>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,76 @@
+import type { Metadata } from 'next';
+import { getDb } from '@/lib/db/client';
+import { listApiKeyPage } from '@/lib/auth/api-keys';
+import { SCOPES } from '@/lib/auth/scopes';
+import { ActionForm } from '@/components/ui/action-form';
+import { ConfirmButton } from '@/components/ui/confirm-button';
+import { Badge, Card, EmptyState, PageHeader } from '@/components/ui/layout';
+import { Cell, Table } from '@/components/ui/table';
+import { Pagination, pageParam } from '@/components/ui/pagination';
+import { NewApiKeyForm } from '@/components/console/new-api-key-form';
+import { currentMerchant } from '../../../session';
+import { createApiKeyAction, revokeApiKeyAction } from '../../../actions';
+
+export const metadata: Metadata = { title: 'API keys' };
+
+const SCOPE_NOTES: Partial<Record<string, string>> = {
+  'payments:write': 'High risk: moves money.',
+  'refunds:write': 'High risk: moves money.',
+  'payments:read': 'Saved payment method references.',
+};
+
+const when = (iso: string | null) => (iso ? iso.replace('T', ' ').slice(0, 16) : '—');
+
+export default async function ApiKeysPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const merchant = await currentMerchant();
+  const page = pageParam((await searchParams).page);
+  const keys = await listApiKeyPage(getDb(), merchant.id, { page, pageSize: 20, orderBy: 'createdAt', orderDirection: 'desc' });
+  return (
+    <>
+      <PageHeader title="API keys" description="Your backend calls the developer API with a key: Authorization: Bearer sk_…" />
+      <div className="grid gap-6 2xl:grid-cols-[minmax(0,1fr)_420px]">
+        <div>
+          {keys.totalCount === 0 ? (
+            <EmptyState title="No API keys yet">Create one with the scopes your backend needs.</EmptyState>
+          ) : (
+            <>
+              <Table caption="API keys" head={['Name', 'Key', 'Scopes', 'Last used', 'Status', '']}>
+                {keys.data.map((key) => (
+                  <tr key={key.id} data-testid={`api-key-row-${key.id}`}>
+                    <Cell className="font-medium">{key.name}</Cell>
+                    <Cell className="font-mono text-xs whitespace-nowrap">{key.prefix}…</Cell>
+                    <Cell>
+                      <span className="flex max-w-xs flex-wrap gap-1">
+                        {key.scopes.map((scope) => (
+                          <span key={scope} className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-[11px] text-slate-700">
+                            {scope}
+                          </span>
+                        ))}
+                      </span>
+                    </Cell>
+                    <Cell className="whitespace-nowrap">{when(key.lastUsedAt)}</Cell>
+                    <Cell>{key.revokedAt ? <Badge tone="red">Revoked</Badge> : <Badge tone="green">Active</Badge>}</Cell>
+                    <Cell className="text-right">
+                      {key.revokedAt ? null : (
+                        <ActionForm action={revokeApiKeyAction}>
+                          <input type="hidden" name="apiKeyId" value={key.id} />
+                          <ConfirmButton question="Revoke? Calls with it fail at once." confirmLabel="Revoke key">
+                            Revoke
+                          </ConfirmButton>
+                        </ActionForm>
+                      )}
+                    </Cell>
+                  </tr>
+                ))}
+              </Table>
+              <Pagination {...keys} basePath="/merchant/developers/api-keys" />
+            </>
+          )}
+        </div>
+        <Card title="New API key" className="h-fit max-w-xl">
+          <NewApiKeyForm action={createApiKeyAction} scopes={SCOPES.map((scope) => ({ value: scope, label: scope, description: SCOPE_NOTES[scope] }))} />
+        </Card>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,26 @@
+import type { ReactNode } from 'react';
+import { ConsoleShell } from '@/components/console/console-shell';
+import type { NavItem } from '@/components/console/nav-links';
+import { currentMerchant } from '../session';
+import { signOutAction } from '../actions';
+
+// Later issues replace the "soon" sections with their pages.
+const NAV: NavItem[] = [
+  { href: '/merchant', label: 'Overview' },
+  { href: '/merchant/products', label: 'Products', group: 'Catalog' },
+  { href: '/merchant/customers', label: 'Customers' },
+  { href: '/merchant/payments', label: 'Payments', group: 'Money', soon: true },
+  { href: '/merchant/payment-links', label: 'Payment links', soon: true },
+  { href: '/merchant/subscriptions', label: 'Subscriptions', soon: true },
+  { href: '/merchant/developers/api-keys', label: 'API keys', group: 'Developers' },
+  { href: '/merchant/webhooks', label: 'Webhooks', soon: true },
+];
+
+export default async function MerchantConsoleLayout({ children }: { children: ReactNode }) {
+  const merchant = await currentMerchant();
+  return (
+    <ConsoleShell consoleName="Seller console" home="/merchant" nav={NAV} who={`${merchant.name} · ${merchant.email}`} signOut={signOutAction}>
+      {children}
+    </ConsoleShell>
+  );
+}

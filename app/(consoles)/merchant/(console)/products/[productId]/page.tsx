@@ -1,0 +1,142 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { getDb } from '@/lib/db/client';
+import { ApiError } from '@/lib/http/errors';
+import { getProduct } from '@/lib/catalog/products';
+import { listPrices } from '@/lib/catalog/prices';
+import { PRICE_INTERVALS } from '@/lib/catalog/schemas';
+import { formatMoney } from '@/lib/money/format';
+import { ActionForm } from '@/components/ui/action-form';
+import { SelectField, TextField } from '@/components/ui/field';
+import { SubmitButton } from '@/components/ui/submit-button';
+import { ConfirmButton } from '@/components/ui/confirm-button';
+import { Badge, Card, DescriptionList, EmptyState, PageHeader } from '@/components/ui/layout';
+import { Cell, Table } from '@/components/ui/table';
+import { Pagination, pageParam } from '@/components/ui/pagination';
+import { currentMerchant } from '../../../session';
+import { createPriceAction, setPriceActiveAction, setProductActiveAction } from '../../../actions';
+
+export const metadata: Metadata = { title: 'Product' };
+
+export default async function ProductPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ productId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
+  const merchant = await currentMerchant();
+  const { productId } = await params;
+  const page = pageParam((await searchParams).page);
+  const db = getDb();
+  const product = await getProduct(db, merchant.id, productId).catch((error) => {
+    if (error instanceof ApiError && error.code === 'NOT_FOUND') notFound();
+    throw error;
+  });
+  const prices = await listPrices(db, merchant.id, { productId, page, pageSize: 20, orderBy: 'createdAt', orderDirection: 'desc' });
+
+  return (
+    <>
+      <p className="mb-2 text-sm">
+        <Link href="/merchant/products" className="text-brand-700 hover:underline">
+          ← Products
+        </Link>
+      </p>
+      <PageHeader
+        title={product.name}
+        description={product.description ?? undefined}
+        actions={
+          <ActionForm action={setProductActiveAction}>
+            <input type="hidden" name="productId" value={product.id} />
+            <input type="hidden" name="active" value={String(!product.active)} />
+            <SubmitButton variant="secondary" size="sm">
+              {product.active ? 'Deactivate product' : 'Activate product'}
+            </SubmitButton>
+          </ActionForm>
+        }
+      />
+      <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_340px]">
+        <div className="space-y-6">
+          <Card title="Details">
+            <DescriptionList
+              items={[
+                ['Id', <span className="font-mono" key="id">{product.id}</span>],
+                ['Status', product.active ? <Badge tone="green" key="s">Active</Badge> : <Badge key="s">Inactive</Badge>],
+                ['Created', product.createdAt.replace('T', ' ').slice(0, 16) + ' UTC'],
+              ]}
+            />
+          </Card>
+          <section aria-labelledby="prices-heading">
+            <h2 id="prices-heading" className="mb-3 text-lg font-semibold">
+              Prices
+            </h2>
+            {prices.totalCount === 0 ? (
+              <EmptyState title="No prices yet">Add a one-time or recurring price with the form.</EmptyState>
+            ) : (
+              <>
+                <Table caption="Prices" head={['Price', 'Billing', 'Status', '']}>
+                  {prices.data.map((price) => (
+                    <tr key={price.id}>
+                      <Cell className="whitespace-nowrap">
+                        <span className="font-medium">{formatMoney(price.amount, price.currency)}</span>
+                        <span className="block font-mono text-xs text-slate-600">{price.id}</span>
+                      </Cell>
+                      <Cell className="whitespace-nowrap">
+                        {price.type === 'OneTime' ? 'One time' : `Every ${price.intervalCount === 1 ? '' : `${price.intervalCount} `}${price.interval}${price.intervalCount === 1 ? '' : 's'}`}
+                        {price.trialDays ? ` · ${price.trialDays}-day trial` : ''}
+                      </Cell>
+                      <Cell>{price.active ? <Badge tone="green">Active</Badge> : <Badge>Inactive</Badge>}</Cell>
+                      <Cell className="text-right">
+                        <ActionForm action={setPriceActiveAction}>
+                          <input type="hidden" name="priceId" value={price.id} />
+                          <input type="hidden" name="active" value={String(!price.active)} />
+                          {price.active ? (
+                            <ConfirmButton question="Deactivate this price?" confirmLabel="Deactivate">
+                              Deactivate
+                            </ConfirmButton>
+                          ) : (
+                            <SubmitButton variant="secondary" size="sm">
+                              Activate
+                            </SubmitButton>
+                          )}
+                        </ActionForm>
+                      </Cell>
+                    </tr>
+                  ))}
+                </Table>
+                <Pagination {...prices} basePath={`/merchant/products/${product.id}`} />
+              </>
+            )}
+          </section>
+        </div>
+        <Card title="New price" className="h-fit">
+          <ActionForm action={createPriceAction} className="space-y-4" ariaLabel="New price">
+            <input type="hidden" name="productId" value={product.id} />
+            <div className="grid grid-cols-[minmax(0,1fr)_100px] gap-3">
+              <TextField label="Amount" name="amount" inputMode="decimal" placeholder="12.00" required />
+              <TextField label="Currency" name="currency" defaultValue="USD" maxLength={3} required className="[&_input]:uppercase" />
+            </div>
+            <SelectField
+              label="Type"
+              name="type"
+              options={[
+                { value: 'OneTime', label: 'One time' },
+                { value: 'Recurring', label: 'Recurring' },
+              ]}
+            />
+            <fieldset className="space-y-3 rounded-md border border-slate-200 p-3">
+              <legend className="px-1 text-xs font-medium text-slate-600">Recurring prices only</legend>
+              <div className="grid grid-cols-2 gap-3">
+                <TextField label="Every" name="intervalCount" type="number" min={1} defaultValue={1} />
+                <SelectField label="Interval" name="interval" options={PRICE_INTERVALS} defaultValue="month" />
+              </div>
+              <TextField label="Trial days" name="trialDays" type="number" min={0} max={730} hint="Optional." />
+            </fieldset>
+            <SubmitButton pendingText="Creating…">Create price</SubmitButton>
+          </ActionForm>
+        </Card>
+      </div>
+    </>
+  );
+}

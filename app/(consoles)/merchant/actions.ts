@@ -1,0 +1,124 @@
+'use server';
+
+import { redirect } from 'next/navigation';
+import { revalidatePath } from 'next/cache';
+import { getDb } from '@/lib/db/client';
+import { invalidField } from '@/lib/http/errors';
+import { signInMerchant, registerMerchant } from '@/lib/auth/sign-in';
+import { createMerchantApiKey, revokeMerchantApiKey } from '@/lib/auth/api-keys';
+import { CreateApiKeyBody, MerchantLoginBody, MerchantRegisterBody } from '@/lib/auth/schemas';
+import { createProduct, updateProduct } from '@/lib/catalog/products';
+import { createPrice, setPriceActive } from '@/lib/catalog/prices';
+import { CreatePriceBody, CreateProductBody } from '@/lib/catalog/schemas';
+import { parseMoney } from '@/lib/money/parse';
+import { normalizeCurrency } from '@/lib/money/currencies';
+import { endConsoleSession, requestClient, requireSession, storeSession } from '@/lib/web/session';
+import { field, formAction, type FormState } from '@/lib/web/form-state';
+import { parseForm } from '@/lib/web/parse-form';
+
+// Every action re-checks the session and takes the seller from it, never from the form.
+const sellerId = async () => (await requireSession('merchant')).subjectId;
+
+export async function signInAction(_: FormState, form: FormData): Promise<FormState> {
+  return formAction(async () => {
+    const body = parseForm(MerchantLoginBody, {
+      email: field(form, 'email'),
+      password: form.get('password'),
+      accountType: field(form, 'accountType') || undefined,
+    });
+    await storeSession('merchant', await signInMerchant(getDb(), { ...body, client: await requestClient() }));
+    redirect('/merchant');
+  });
+}
+
+export async function signUpAction(_: FormState, form: FormData): Promise<FormState> {
+  return formAction(async () => {
+    const body = parseForm(MerchantRegisterBody, {
+      email: field(form, 'email'),
+      password: form.get('password'),
+      name: field(form, 'name'),
+      accountType: field(form, 'accountType'),
+    });
+    const { tokens } = await registerMerchant(getDb(), { ...body, client: await requestClient() });
+    await storeSession('merchant', tokens);
+    redirect('/merchant');
+  });
+}
+
+export async function signOutAction(): Promise<void> {
+  await endConsoleSession('merchant');
+  redirect('/merchant/sign-in');
+}
+
+export async function createProductAction(_: FormState, form: FormData): Promise<FormState> {
+  return formAction(async () => {
+    const merchantId = await sellerId();
+    const body = parseForm(CreateProductBody, { name: field(form, 'name'), description: field(form, 'description') || null });
+    const product = await getDb().transaction((tx) => createProduct(tx, merchantId, body));
+    redirect(`/merchant/products/${product.id}`);
+  });
+}
+
+export async function setProductActiveAction(_: FormState, form: FormData): Promise<FormState> {
+  return formAction(async () => {
+    const merchantId = await sellerId();
+    const productId = field(form, 'productId');
+    await getDb().transaction((tx) => updateProduct(tx, merchantId, productId, { active: field(form, 'active') === 'true' }));
+    revalidatePath(`/merchant/products/${productId}`);
+  });
+}
+
+export async function createPriceAction(_: FormState, form: FormData): Promise<FormState> {
+  return formAction(async () => {
+    const merchantId = await sellerId();
+    const currency = normalizeCurrency(field(form, 'currency'));
+    if (!currency) throw invalidField('currency', 'Enter a three-letter ISO 4217 code, such as USD or EUR.');
+    const amount = parseMoney(field(form, 'amount'), currency);
+    if (amount === undefined) throw invalidField('amount', `Enter an amount in ${currency}, such as 12.00.`);
+    const type = field(form, 'type');
+    const recurring = type === 'Recurring';
+    const body = parseForm(CreatePriceBody, {
+      productId: field(form, 'productId'),
+      type,
+      amount,
+      currency,
+      ...(recurring
+        ? {
+            interval: field(form, 'interval'),
+            intervalCount: Number(field(form, 'intervalCount') || 1),
+            ...(field(form, 'trialDays') ? { trialDays: Number(field(form, 'trialDays')) } : {}),
+          }
+        : {}),
+    });
+    await getDb().transaction((tx) => createPrice(tx, merchantId, body));
+    revalidatePath(`/merchant/products/${body.productId}`);
+    return { notice: 'Price created.' };
+  });
+}
+
+export async function setPriceActiveAction(_: FormState, form: FormData): Promise<FormState> {
+  return formAction(async () => {
+    const merchantId = await sellerId();
+    const price = await getDb().transaction((tx) => setPriceActive(tx, merchantId, field(form, 'priceId'), field(form, 'active') === 'true'));
+    revalidatePath(`/merchant/products/${price.productId}`);
+  });
+}
+
+export async function createApiKeyAction(_: FormState, form: FormData): Promise<FormState> {
+  return formAction(async () => {
+    const merchantId = await sellerId();
+    const body = parseForm(CreateApiKeyBody, { name: field(form, 'name'), scopes: form.getAll('scopes') });
+    const key = await getDb().transaction((tx) => createMerchantApiKey(tx, merchantId, body));
+    revalidatePath('/merchant/developers/api-keys');
+    // The secret goes to this one answer and nowhere else (not the page, not a cookie).
+    return { result: { id: key.id, name: key.name, secret: key.secret } };
+  });
+}
+
+export async function revokeApiKeyAction(_: FormState, form: FormData): Promise<FormState> {
+  return formAction(async () => {
+    const merchantId = await sellerId();
+    await getDb().transaction((tx) => revokeMerchantApiKey(tx, merchantId, field(form, 'apiKeyId')));
+    revalidatePath('/merchant/developers/api-keys');
+  });
+}

@@ -1,0 +1,42 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { AuthCard } from '@/components/console/auth-card';
+import { ActionForm } from '@/components/ui/action-form';
+import { SelectField, TextField } from '@/components/ui/field';
+import { SubmitButton } from '@/components/ui/submit-button';
+import { PASSWORD_MIN_LENGTH } from '@/lib/auth/schemas';
+import { signUpAction } from '../actions';
+
+export const metadata: Metadata = { title: 'Create a seller account' };
+
+export default function MerchantSignUpPage() {
+  return (
+    <AuthCard
+      title="Create a seller account"
+      subtitle="Start selling with payment links, checkout and subscriptions."
+      footer={
+        <>
+          Already have an account?{' '}
+          <Link className="font-medium text-brand-700 underline" href="/merchant/sign-in">
+            Sign in
+          </Link>
+        </>
+      }
+    >
+      <ActionForm action={signUpAction} className="space-y-4" ariaLabel="Create a seller account">
+        <TextField label="Business or your name" name="name" autoComplete="organization" required />
+        <TextField label="Email" name="email" type="email" autoComplete="email" required />
+        <TextField label="Password" name="password" type="password" autoComplete="new-password" minLength={PASSWORD_MIN_LENGTH} hint={`At least ${PASSWORD_MIN_LENGTH} characters.`} required />
+        <SelectField
+          label="Account type"
+          name="accountType"
+          options={[
+            { value: 'Business', label: 'Business — a company or organisation' },
+            { value: 'Individual', label: 'Individual — selling as yourself' },
+          ]}
+        />
+        <SubmitButton pendingText="Creating account…">Create account</SubmitButton>
+      </ActionForm>
+    </AuthCard>
+  );
+}

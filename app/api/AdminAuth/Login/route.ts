@@ -1,0 +1,5 @@
+import { sessionRoute } from '@/lib/http/session-route';
+import { adminLoginOperation } from '@/lib/auth/api';
+import { signInAdmin } from '@/lib/auth/sign-in';
+
+export const POST = sessionRoute(adminLoginOperation, ({ db, body, client }) => signInAdmin(db, { ...body, client }));

@@ -1,0 +1,5 @@
+import { sessionRoute } from '@/lib/http/session-route';
+import { memberVerifyOperation } from '@/lib/auth/api';
+import { verifyMemberSignInLink } from '@/lib/auth/magic-links';
+
+export const POST = sessionRoute(memberVerifyOperation, ({ db, body, client }) => verifyMemberSignInLink(db, { loginToken: body.loginToken, client }));

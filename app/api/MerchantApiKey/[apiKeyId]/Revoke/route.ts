@@ -1,0 +1,7 @@
+import { sessionRoute } from '@/lib/http/session-route';
+import { revokeMerchantApiKeyOperation } from '@/lib/auth/api';
+import { revokeMerchantApiKey } from '@/lib/auth/api-keys';
+
+export const POST = sessionRoute(revokeMerchantApiKeyOperation, ({ db, principal, params }) =>
+  revokeMerchantApiKey(db, principal.subjectId, params.apiKeyId),
+);

@@ -1,0 +1,40 @@
+'use client';
+
+import Link from 'next/link';
+import { usePathname } from 'next/navigation';
+
+export interface NavItem {
+  href: string;
+  label: string;
+  /** Shown muted with a note: the section arrives with a later release. */
+  soon?: boolean;
+  /** Starts a group with this heading. */
+  group?: string;
+}
+
+export function NavLinks({ items, exact }: { items: NavItem[]; exact?: string }) {
+  const pathname = usePathname();
+  return (
+    <ul className="flex gap-1 overflow-x-auto md:flex-col md:overflow-visible">
+      {items.map((item) => {
+        const active = item.href === exact ? pathname === item.href : pathname === item.href || pathname.startsWith(`${item.href}/`);
+        return (
+          <li key={item.href} className="shrink-0">
+            {item.group ? <p className="mt-4 mb-1 hidden px-3 text-xs font-semibold tracking-wide text-slate-500 uppercase md:block">{item.group}</p> : null}
+            <Link
+              href={item.href}
+              aria-current={active ? 'page' : undefined}
+              prefetch={false}
+              className={`flex items-center justify-between gap-2 rounded-md px-3 py-2 text-sm whitespace-nowrap ${
+                active ? 'bg-brand-50 font-medium text-brand-700' : 'text-slate-700 hover:bg-slate-100'
+              }`}
+            >
+              {item.label}
+              {item.soon ? <span className="rounded bg-slate-100 px-1.5 text-[10px] font-medium text-slate-600 uppercase">Soon</span> : null}
+            </Link>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

@@ -1,0 +1,10 @@
+'use client';
+
+import { createContext, useContext } from 'react';
+import type { FormState } from '@/lib/web/form-state';
+
+export const FormStateContext = createContext<FormState & { pending?: boolean }>({});
+
+export function useFormState(): FormState & { pending?: boolean } {
+  return useContext(FormStateContext);
+}

@@ -1,0 +1,187 @@
+import { z } from 'zod';
+import type { Audience } from '../db/schema';
+import { defineSessionOperation } from '../http/session-operation';
+import { listQuery, pageOf } from '../http/list';
+import { BooleanQuery, idParam } from '../http/schemas';
+import { AUTH_FAMILY } from './families';
+import {
+  AdminLoginBody,
+  ApiKeyResponse,
+  CreateApiKeyBody,
+  CreatedApiKeyResponse,
+  LogoutBody,
+  MemberLinkSentResponse,
+  MemberLoginBody,
+  MemberVerifyBody,
+  MerchantLoginBody,
+  MerchantRegisterBody,
+  RefreshBody,
+  TokenPairResponse,
+} from './schemas';
+
+
+export const adminLoginOperation = defineSessionOperation({
+  id: 'adminLogin',
+  method: 'POST',
+  path: '/api/AdminAuth/Login',
+  tag: 'Sign-in',
+  summary: 'Platform admin sign-in',
+  access: 'public',
+  body: AdminLoginBody,
+  response: TokenPairResponse,
+});
+
+export const merchantLoginOperation = defineSessionOperation({
+  id: 'merchantLogin',
+  method: 'POST',
+  path: '/api/MerchantAuth/Login',
+  tag: 'Sign-in',
+  summary: 'Seller sign-in',
+  access: 'public',
+  body: MerchantLoginBody,
+  response: TokenPairResponse,
+});
+
+export const merchantRegisterOperation = defineSessionOperation({
+  id: 'merchantRegister',
+  method: 'POST',
+  path: '/api/MerchantAuth/Register',
+  tag: 'Sign-in',
+  summary: 'Seller sign-up (signs the new seller in)',
+  access: 'public',
+  body: MerchantRegisterBody,
+  successStatus: 201,
+});
+
+export const memberLoginOperation = defineSessionOperation({
+  id: 'memberLogin',
+  method: 'POST',
+  path: '/api/MemberAuth/Login',
+  tag: 'Sign-in',
+  summary: 'Mail a wallet sign-in link',
+  access: 'public',
+  body: MemberLoginBody,
+  response: MemberLinkSentResponse,
+  successStatus: 202,
+});
+
+export const memberVerifyOperation = defineSessionOperation({
+  id: 'memberVerify',
+  method: 'POST',
+  path: '/api/MemberAuth/Verify',
+  tag: 'Sign-in',
+  summary: "Exchange a sign-in link's loginToken for tokens",
+  access: 'public',
+  body: MemberVerifyBody,
+  response: TokenPairResponse,
+});
+
+const refresh = (audience: Audience) =>
+  defineSessionOperation({
+    id: `${audience}Refresh`,
+    method: 'POST',
+    path: `/api/${AUTH_FAMILY[audience]}/Refresh`,
+    tag: 'Sign-in',
+    summary: 'Rotate the refresh token and get a new token pair',
+    access: 'public',
+    body: RefreshBody,
+    response: TokenPairResponse,
+  });
+
+const logout = (audience: Audience) =>
+  defineSessionOperation({
+    id: `${audience}Logout`,
+    method: 'POST',
+    path: `/api/${AUTH_FAMILY[audience]}/Logout`,
+    tag: 'Sign-in',
+    summary: 'End the sign-in (revokes the refresh-token family)',
+    description: 'Send the refresh token in the body, or the access token as Bearer.',
+    access: 'public',
+    body: LogoutBody,
+    successStatus: 204,
+  });
+
+export const refreshOperations = { admin: refresh('admin'), merchant: refresh('merchant'), member: refresh('member') };
+export const logoutOperations = { admin: logout('admin'), merchant: logout('merchant'), member: logout('member') };
+
+export const identityOperation = defineSessionOperation({
+  id: 'identity',
+  method: 'GET',
+  path: '/api/Auth/Identity',
+  tag: 'Sign-in',
+  summary: 'The holder of the current access token',
+  access: ['admin', 'merchant', 'member'],
+});
+
+export const listMerchantApiKeysOperation = defineSessionOperation({
+  id: 'listMerchantApiKeys',
+  method: 'GET',
+  path: '/api/MerchantApiKey',
+  tag: 'Seller console',
+  summary: "List the seller's API keys (prefix only)",
+  access: ['merchant'],
+  query: listQuery(['createdAt', 'name'], { revoked: BooleanQuery.optional() }),
+  response: pageOf(ApiKeyResponse),
+});
+
+export const createMerchantApiKeyOperation = defineSessionOperation({
+  id: 'createMerchantApiKey',
+  method: 'POST',
+  path: '/api/MerchantApiKey',
+  tag: 'Seller console',
+  summary: 'Create an API key with chosen scopes (the secret is returned once)',
+  access: ['merchant'],
+  body: CreateApiKeyBody,
+  response: CreatedApiKeyResponse,
+  successStatus: 201,
+  transaction: true,
+});
+
+export const revokeMerchantApiKeyOperation = defineSessionOperation({
+  id: 'revokeMerchantApiKey',
+  method: 'POST',
+  path: '/api/MerchantApiKey/{apiKeyId}/Revoke',
+  tag: 'Seller console',
+  summary: 'Revoke an API key (effective on the next call)',
+  access: ['merchant'],
+  params: idParam('apiKeyId', 'key'),
+  response: ApiKeyResponse,
+  transaction: true,
+});
+
+export const listMerchantsOperation = defineSessionOperation({
+  id: 'adminListMerchants',
+  method: 'GET',
+  path: '/api/AdminMerchant',
+  tag: 'Platform admin',
+  summary: 'List sellers',
+  access: ['admin'],
+  query: listQuery(['createdAt', 'name', 'email'], {
+    status: z.enum(['active', 'suspended']).optional(),
+    email: z.string().min(1).max(320).optional().meta({ description: 'Part of the email, any case.' }),
+  }),
+});
+
+const MerchantParams = idParam('merchantId', 'mer');
+
+export const suspendMerchantOperation = defineSessionOperation({
+  id: 'adminSuspendMerchant',
+  method: 'POST',
+  path: '/api/AdminMerchant/{merchantId}/Suspend',
+  tag: 'Platform admin',
+  summary: "Suspend a seller: its API keys and sign-ins stop at once",
+  access: ['admin'],
+  params: MerchantParams,
+  transaction: true,
+});
+
+export const reinstateMerchantOperation = defineSessionOperation({
+  id: 'adminReinstateMerchant',
+  method: 'POST',
+  path: '/api/AdminMerchant/{merchantId}/Reinstate',
+  tag: 'Platform admin',
+  summary: 'Reinstate a suspended seller',
+  access: ['admin'],
+  params: MerchantParams,
+  transaction: true,
+});

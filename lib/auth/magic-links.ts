@@ -1,0 +1,76 @@
+import { and, eq, gt, isNull } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { memberLoginTokens } from '../db/schema';
+import { newId } from '../ids';
+import { now } from '../clock';
+import { config } from '../config';
+import { ApiError } from '../http/errors';
+import { sendEmail } from '../email/send-email';
+import { findOrCreateMember } from '../members/members';
+import { randomToken, sha256Hex } from './secrets';
+import { startSession, type TokenPair } from './sessions';
+import { SIGN_IN_LIMITS, assertUnderLimit, consumeLimit, countAttempt } from './rate-limit';
+import type { ClientInfo } from './sign-in';
+import { LOGIN_TOKEN_TTL_SECONDS } from './lifetimes';
+
+export const MEMBER_VERIFY_PATH = '/member/verify';
+
+/**
+ * Mails a single-use wallet sign-in link. The answer is the same whether or not a wallet exists
+ * for the address (a wallet is opened by its first verified sign-in).
+ */
+export async function requestMemberSignInLink(db: Db, input: { email: string; client: ClientInfo }): Promise<{ expiresIn: number }> {
+  await consumeLimit(db, SIGN_IN_LIMITS.requestsPerIp, input.client.ip);
+  await consumeLimit(db, SIGN_IN_LIMITS.linksPerEmail, input.email);
+  const loginToken = `mlt_${randomToken(32)}`;
+  const at = now();
+  const expiresAt = new Date(at.getTime() + LOGIN_TOKEN_TTL_SECONDS * 1000);
+  const link = `${config.publicUrl}${MEMBER_VERIFY_PATH}?token=${encodeURIComponent(loginToken)}`;
+  await db.transaction(async (tx) => {
+    await tx.insert(memberLoginTokens).values({
+      id: newId('loginToken'),
+      email: input.email.toLowerCase(),
+      tokenHash: sha256Hex(loginToken),
+      createdAt: at,
+      expiresAt,
+    });
+    await sendEmail(tx, {
+      to: input.email,
+      subject: 'Your Paybase wallet sign-in link',
+      category: 'member.login',
+      text: [
+        'Use this link to sign in to your Paybase wallet:',
+        '',
+        link,
+        '',
+        `It works once and expires in ${LOGIN_TOKEN_TTL_SECONDS / 60} minutes. If you did not ask for it, ignore this email.`,
+        '',
+        `Sign-in code (for apps): ${loginToken}`,
+      ].join('\n'),
+      html: `<p>Use this link to sign in to your Paybase wallet:</p><p><a href="${link}">Sign in to your wallet</a></p><p>It works once and expires in ${LOGIN_TOKEN_TTL_SECONDS / 60} minutes. If you did not ask for it, ignore this email.</p>`,
+    });
+  });
+  return { expiresIn: LOGIN_TOKEN_TTL_SECONDS };
+}
+
+/** Exchanges a sign-in link's token (once, within 15 minutes) for a token pair. */
+export async function verifyMemberSignInLink(db: Db, input: { loginToken: string; client: ClientInfo }): Promise<TokenPair> {
+  await assertUnderLimit(db, SIGN_IN_LIMITS.failuresPerIp, input.client.ip);
+  const pair = await db.transaction(async (tx) => {
+    const [token] = await tx
+      .update(memberLoginTokens)
+      .set({ usedAt: now() })
+      .where(
+        and(eq(memberLoginTokens.tokenHash, sha256Hex(input.loginToken)), isNull(memberLoginTokens.usedAt), gt(memberLoginTokens.expiresAt, now())),
+      )
+      .returning();
+    if (!token) return undefined;
+    const member = await findOrCreateMember(tx, token.email);
+    return startSession(tx, { audience: 'member', subjectId: member.id });
+  });
+  if (!pair) {
+    await countAttempt(db, SIGN_IN_LIMITS.failuresPerIp, input.client.ip);
+    throw new ApiError('UNAUTHENTICATED', 'This sign-in link is not valid: it was already used or has expired. Ask for a new one.');
+  }
+  return pair;
+}

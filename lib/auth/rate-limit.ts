@@ -1,0 +1,80 @@
+import { eq, sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { rateLimitBuckets } from '../db/schema';
+import { now } from '../clock';
+import { ApiError } from '../http/errors';
+import { sha256Hex } from './secrets';
+
+export interface RateLimit {
+  /** Names the bucket family, e.g. `login-account`. */
+  name: string;
+  max: number;
+  windowSeconds: number;
+}
+
+const envInt = (name: string, fallback: number) => {
+  const value = Number(process.env[name]);
+  return Number.isInteger(value) && value > 0 ? value : fallback;
+};
+
+/** Sign-in limits (docs/auth.md). Windows are fixed: the count resets when the window ends. */
+export const SIGN_IN_LIMITS = {
+  /** Failed password sign-ins for one account (admin name or seller email). */
+  failuresPerAccount: { name: 'login-account', max: envInt('SIGN_IN_MAX_FAILURES_PER_ACCOUNT', 5), windowSeconds: 15 * 60 },
+  /** Failed sign-ins of any kind from one client address. */
+  failuresPerIp: { name: 'login-ip', max: envInt('SIGN_IN_MAX_FAILURES_PER_IP', 50), windowSeconds: 15 * 60 },
+  /** Wallet sign-in links mailed to one address. */
+  linksPerEmail: { name: 'member-link-email', max: 5, windowSeconds: 15 * 60 },
+  /** Wallet sign-in links and seller sign-ups requested from one client address. */
+  requestsPerIp: { name: 'signup-ip', max: envInt('SIGN_UP_MAX_PER_IP', 30), windowSeconds: 15 * 60 },
+} satisfies Record<string, RateLimit>;
+
+// Identifiers are hashed so the table holds no email addresses or IPs in clear.
+const bucketKey = (limit: RateLimit, subject: string) => `${limit.name}:${sha256Hex(subject.toLowerCase())}`;
+
+/** Throws 429 RATE_LIMITED with Retry-After when the bucket is full; counts nothing. */
+export async function assertUnderLimit(db: Db, limit: RateLimit, subject: string): Promise<void> {
+  const [bucket] = await db.select().from(rateLimitBuckets).where(eq(rateLimitBuckets.key, bucketKey(limit, subject)));
+  if (!bucket) return;
+  const retryAfter = secondsLeft(bucket.windowStartedAt, limit);
+  if (retryAfter > 0 && bucket.count >= limit.max) throw rateLimited(retryAfter);
+}
+
+/** Adds one to the bucket, starting a new window when the last one ended. */
+export async function countAttempt(db: Db, limit: RateLimit, subject: string): Promise<{ count: number; windowStartedAt: Date }> {
+  const at = now();
+  const windowStart = new Date(at.getTime() - limit.windowSeconds * 1000);
+  const [row] = await db
+    .insert(rateLimitBuckets)
+    .values({ key: bucketKey(limit, subject), windowStartedAt: at, count: 1 })
+    .onConflictDoUpdate({
+      target: rateLimitBuckets.key,
+      set: {
+        count: sql`case when ${rateLimitBuckets.windowStartedAt} <= ${windowStart} then 1 else ${rateLimitBuckets.count} + 1 end`,
+        windowStartedAt: sql`case when ${rateLimitBuckets.windowStartedAt} <= ${windowStart} then ${at} else ${rateLimitBuckets.windowStartedAt} end`,
+      },
+    })
+    .returning();
+  return { count: row!.count, windowStartedAt: row!.windowStartedAt };
+}
+
+/** Counts one attempt and refuses it when it goes over the limit. */
+export async function consumeLimit(db: Db, limit: RateLimit, subject: string): Promise<void> {
+  const bucket = await countAttempt(db, limit, subject);
+  if (bucket.count > limit.max) throw rateLimited(secondsLeft(bucket.windowStartedAt, limit));
+}
+
+export async function clearLimit(db: Db, limit: RateLimit, subject: string): Promise<void> {
+  await db.delete(rateLimitBuckets).where(eq(rateLimitBuckets.key, bucketKey(limit, subject)));
+}
+
+function secondsLeft(windowStartedAt: Date, limit: RateLimit): number {
+  return Math.ceil((windowStartedAt.getTime() + limit.windowSeconds * 1000 - now().getTime()) / 1000);
+}
+
+function rateLimited(retryAfter: number): ApiError {
+  return new ApiError('RATE_LIMITED', `Too many attempts. Try again in ${Math.ceil(retryAfter / 60)} minute(s).`, {
+    headers: { 'Retry-After': String(retryAfter) },
+    extra: { retryAfter },
+  });
+}

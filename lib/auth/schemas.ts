@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { Email, Timestamp } from '../http/schemas';
+import { SCOPES } from './scopes';
+
+export const ACCOUNT_TYPES = ['Business', 'Individual'] as const;
+export const PASSWORD_MIN_LENGTH = 10;
+
+const Password = z.string().min(1).max(200);
+
+export const AdminLoginBody = z.strictObject({ name: z.string().min(1).max(200), password: Password });
+
+export const MerchantLoginBody = z.strictObject({
+  email: Email,
+  password: Password,
+  accountType: z.enum(ACCOUNT_TYPES).optional().meta({ description: 'Business or Individual; when sent it must match the account.' }),
+});
+
+export const MerchantRegisterBody = z.strictObject({
+  email: Email,
+  password: z.string().min(PASSWORD_MIN_LENGTH, `At least ${PASSWORD_MIN_LENGTH} characters.`).max(200),
+  name: z.string().trim().min(1).max(250).meta({ description: 'Business or personal name shown to customers.' }),
+  accountType: z.enum(ACCOUNT_TYPES),
+});
+
+export const MemberLoginBody = z.strictObject({ email: Email });
+export const MemberVerifyBody = z.strictObject({ loginToken: z.string().min(1).max(200) });
+
+export const RefreshBody = z.strictObject({ refreshToken: z.string().min(1).max(200) });
+export const LogoutBody = z.strictObject({ refreshToken: z.string().min(1).max(200).optional() });
+
+export const TokenPairResponse = z.object({
+  accessToken: z.string(),
+  refreshToken: z.string(),
+  expiresIn: z.int().meta({ description: 'Seconds until the access token expires (900).' }),
+  tokenType: z.literal('Bearer'),
+});
+
+export const MemberLinkSentResponse = z.object({ sent: z.literal(true), expiresIn: z.int() });
+
+export const CreateApiKeyBody = z.strictObject({
+  name: z.string().trim().min(1).max(100),
+  scopes: z.array(z.enum(SCOPES)).min(1, 'Choose at least one scope.').max(SCOPES.length),
+});
+
+export const ApiKeyResponse = z.object({
+  id: z.string(),
+  name: z.string(),
+  scopes: z.array(z.string()),
+  prefix: z.string(),
+  createdAt: Timestamp,
+  lastUsedAt: Timestamp.nullable(),
+  revokedAt: Timestamp.nullable(),
+});
+
+export const CreatedApiKeyResponse = ApiKeyResponse.extend({
+  secret: z.string().meta({ description: 'The full key. Shown only in this answer.' }),
+});

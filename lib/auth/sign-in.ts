@@ -1,0 +1,99 @@
+import type { Db } from '../db/client';
+import { ApiError } from '../http/errors';
+import { findAdminByName } from '../admins/admins';
+import { createMerchant, findMerchantByEmail, type AccountType } from '../merchants/merchants';
+import { hashPassword, verifyPassword } from './passwords';
+import { startSession, type TokenPair } from './sessions';
+import { SIGN_IN_LIMITS, assertUnderLimit, clearLimit, consumeLimit, countAttempt } from './rate-limit';
+
+/** Where a sign-in comes from, for per-address rate limits. */
+export interface ClientInfo {
+  ip: string;
+}
+
+// One answer for every credential failure, so a caller cannot learn which accounts exist.
+const badCredentials = () => new ApiError('UNAUTHENTICATED', 'The sign-in details are not correct.');
+
+let dummyHash: Promise<string> | undefined;
+/** Hashing against a throwaway hash when the account does not exist keeps both paths equally slow. */
+const timingDecoy = () => (dummyHash ??= hashPassword('paybase-timing-decoy'));
+
+/**
+ * Checks a password sign-in under both limits (per account, per address); failures count,
+ * and a success clears the account's counter.
+ */
+async function passwordSignIn<T>(
+  db: Db,
+  input: { account: string; password: string; client: ClientInfo },
+  find: () => Promise<{ row: T; passwordHash: string; allowed: boolean } | undefined>,
+): Promise<T> {
+  const accountKey = input.account.toLowerCase();
+  await assertUnderLimit(db, SIGN_IN_LIMITS.failuresPerIp, input.client.ip);
+  await assertUnderLimit(db, SIGN_IN_LIMITS.failuresPerAccount, accountKey);
+  const found = await find();
+  const passwordOk = await verifyPassword(input.password, found?.passwordHash ?? (await timingDecoy()));
+  if (!found || !passwordOk || !found.allowed) {
+    await countAttempt(db, SIGN_IN_LIMITS.failuresPerIp, input.client.ip);
+    await countAttempt(db, SIGN_IN_LIMITS.failuresPerAccount, accountKey);
+    throw badCredentials();
+  }
+  await clearLimit(db, SIGN_IN_LIMITS.failuresPerAccount, accountKey);
+  return found.row;
+}
+
+export async function signInAdmin(db: Db, input: { name: string; password: string; client: ClientInfo }): Promise<TokenPair> {
+  const admin = await passwordSignIn(db, { account: `admin:${input.name}`, password: input.password, client: input.client }, async () => {
+    const row = await findAdminByName(db, input.name);
+    return row && { row, passwordHash: row.passwordHash, allowed: true };
+  });
+  return db.transaction((tx) => startSession(tx, { audience: 'admin', subjectId: admin.id }));
+}
+
+/**
+ * A seller signs in with email, password and (optionally) the account type it registered with;
+ * a suspended seller or a different account type gets the same 401 as a wrong password.
+ */
+export async function signInMerchant(
+  db: Db,
+  input: { email: string; password: string; accountType?: AccountType; client: ClientInfo },
+): Promise<TokenPair> {
+  const merchant = await passwordSignIn(db, { account: `merchant:${input.email}`, password: input.password, client: input.client }, async () => {
+    const row = await findMerchantByEmail(db, input.email);
+    return (
+      row && {
+        row,
+        passwordHash: row.passwordHash,
+        allowed: row.status === 'active' && (!input.accountType || input.accountType === row.accountType),
+      }
+    );
+  });
+  return db.transaction((tx) => startSession(tx, { audience: 'merchant', subjectId: merchant.id }));
+}
+
+/** Seller sign-up: creates the account and signs it in. A taken email answers 409. */
+export async function registerMerchant(
+  db: Db,
+  input: { email: string; password: string; name: string; accountType: AccountType; client: ClientInfo },
+) {
+  await consumeLimit(db, SIGN_IN_LIMITS.requestsPerIp, input.client.ip);
+  if (await findMerchantByEmail(db, input.email)) throw emailTaken();
+  try {
+    return await db.transaction(async (tx) => {
+      const merchant = await createMerchant(tx, input);
+      return { merchant, tokens: await startSession(tx, { audience: 'merchant', subjectId: merchant.id }) };
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw emailTaken();
+    throw error;
+  }
+}
+
+const emailTaken = () =>
+  new ApiError('CONFLICT', 'An account with this email already exists: sign in instead.', {
+    errors: [{ path: 'email', message: 'Already registered.' }],
+  });
+
+function isUniqueViolation(error: unknown): boolean {
+  const candidates = [error, (error as { cause?: unknown } | undefined)?.cause];
+  return candidates.some((e) => (e as { code?: unknown } | undefined)?.code === '23505');
+}

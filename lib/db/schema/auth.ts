@@ -1,0 +1,71 @@
+import { pgTable, text, integer, index, uniqueIndex } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { createdAt, timestampTz } from './columns';
+
+export type Audience = 'admin' | 'merchant' | 'member';
+
+/** Wallet members (consumers): identified by an email they proved by a magic link. */
+export const members = pgTable(
+  'members',
+  {
+    id: text().primaryKey(),
+    email: text().notNull(),
+    createdAt: createdAt(),
+    lastSignInAt: timestampTz(),
+  },
+  (t) => [uniqueIndex('members_email_unique').on(sql`lower(${t.email})`)],
+);
+
+/**
+ * One sign-in: the family of refresh tokens rotated from it. Access tokens carry its id, so
+ * revoking the family (logout, refresh-token reuse, suspension) stops them too.
+ */
+export const authSessions = pgTable(
+  'auth_sessions',
+  {
+    id: text().primaryKey(),
+    audience: text().notNull().$type<Audience>(),
+    subjectId: text().notNull(),
+    createdAt: createdAt(),
+    revokedAt: timestampTz(),
+    revokedReason: text().$type<'logout' | 'refresh_token_reuse' | 'suspended' | 'expired'>(),
+  },
+  (t) => [index('auth_sessions_subject_idx').on(t.audience, t.subjectId)],
+);
+
+/** Opaque refresh tokens, stored as SHA-256 hashes; `usedAt` is set when rotated. */
+export const refreshTokens = pgTable(
+  'refresh_tokens',
+  {
+    id: text().primaryKey(),
+    sessionId: text()
+      .notNull()
+      .references(() => authSessions.id),
+    tokenHash: text().notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestampTz().notNull(),
+    usedAt: timestampTz(),
+  },
+  (t) => [uniqueIndex('refresh_tokens_hash_unique').on(t.tokenHash), index('refresh_tokens_session_idx').on(t.sessionId)],
+);
+
+/** Single-use wallet sign-in links (magic links), stored hashed. */
+export const memberLoginTokens = pgTable(
+  'member_login_tokens',
+  {
+    id: text().primaryKey(),
+    email: text().notNull(),
+    tokenHash: text().notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestampTz().notNull(),
+    usedAt: timestampTz(),
+  },
+  (t) => [uniqueIndex('member_login_tokens_hash_unique').on(t.tokenHash)],
+);
+
+/** Fixed-window counters for sign-in rate limits (shared by every server process). */
+export const rateLimitBuckets = pgTable('rate_limit_buckets', {
+  key: text().primaryKey(),
+  windowStartedAt: timestampTz().notNull(),
+  count: integer().notNull(),
+});

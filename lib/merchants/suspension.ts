@@ -1,0 +1,22 @@
+import type { Db } from '../db/client';
+import { notFound } from '../http/errors';
+import { endSubjectSessions } from '../auth/sessions';
+import { findMerchantById, setMerchantStatus, toMerchantResponse } from './merchants';
+
+/**
+ * Suspends a seller: its API keys stop at once (keys resolve only for active sellers) and every
+ * open console session is ended, so reinstating never revives an old sign-in.
+ */
+export async function suspendMerchant(tx: Db, merchantId: string) {
+  if (!(await findMerchantById(tx, merchantId))) throw notFound('merchant', merchantId);
+  await setMerchantStatus(tx, merchantId, 'suspended');
+  await endSubjectSessions(tx, { audience: 'merchant', subjectId: merchantId, reason: 'suspended' });
+  return toMerchantResponse((await findMerchantById(tx, merchantId))!);
+}
+
+/** Reinstates a seller: its unrevoked API keys work again; the seller signs in anew. */
+export async function reinstateMerchant(tx: Db, merchantId: string) {
+  if (!(await findMerchantById(tx, merchantId))) throw notFound('merchant', merchantId);
+  await setMerchantStatus(tx, merchantId, 'active');
+  return toMerchantResponse((await findMerchantById(tx, merchantId))!);
+}

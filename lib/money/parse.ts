@@ -1,0 +1,16 @@
+import { currencyExponent } from './currencies';
+
+/**
+ * Reads an amount typed by a person ("12.5", "1,299.00", "500") as integer minor units of the
+ * currency, by string arithmetic (no float). Undefined when it is not a valid amount for it.
+ */
+export function parseMoney(text: string, currency: string): number | undefined {
+  const exponent = currencyExponent(currency);
+  const cleaned = text.replaceAll(',', '').replaceAll(' ', '').trim();
+  const match = /^(\d+)(?:\.(\d*))?$/.exec(cleaned);
+  if (!match) return undefined;
+  const fraction = match[2] ?? '';
+  if (fraction.length > exponent) return undefined;
+  const minor = Number(`${match[1]}${fraction.padEnd(exponent, '0')}`);
+  return Number.isSafeInteger(minor) ? minor : undefined;
+}

@@ -1,0 +1,36 @@
+import { unstable_rethrow } from 'next/navigation';
+import { ApiError } from '../http/errors';
+import { log } from '../log';
+
+/** What a console form's server action answers: an error in words, per-field messages, or a result. */
+export interface FormState<T = unknown> {
+  error?: string;
+  fieldErrors?: Record<string, string>;
+  notice?: string;
+  result?: T;
+}
+
+/**
+ * Runs a server action's work and turns expected failures (ApiError) into words for the form;
+ * anything unexpected is logged and answered generically. Redirects pass through.
+ */
+export async function formAction<T>(work: () => Promise<FormState<T> | void>): Promise<FormState<T>> {
+  try {
+    return (await work()) ?? {};
+  } catch (error) {
+    unstable_rethrow(error);
+    if (error instanceof ApiError) {
+      const fieldErrors = Object.fromEntries((error.options.errors ?? []).map((e) => [e.path.split('.')[0]!, e.message]));
+      const detail = error.code === 'VALIDATION_FAILED' ? 'Please correct the highlighted fields.' : error.detail;
+      return { error: detail, fieldErrors };
+    }
+    log.error({ err: error }, 'console action failed');
+    return { error: 'Something went wrong on our side. Please try again.' };
+  }
+}
+
+/** Reads a form field as a trimmed string ('' when absent). */
+export function field(form: FormData, name: string): string {
+  const value = form.get(name);
+  return typeof value === 'string' ? value.trim() : '';
+}

@@ -1,0 +1,74 @@
+import crypto from 'node:crypto';
+import { expect } from 'vitest';
+import { getDb } from '@/lib/db/client';
+import { ensureAdmin } from '@/lib/admins/admins';
+import { listRecentEmails } from '@/lib/email/send-email';
+import { call } from './api';
+
+export const PASSWORD = 'correct horse battery staple';
+
+let ipCounter = 0;
+/**
+ * A client address of its own (the test server trusts X-Forwarded-For), so per-address rate
+ * limits of one test never touch another.
+ */
+export function freshIp(): Record<string, string> {
+  ipCounter += 1;
+  const bytes = crypto.randomBytes(2);
+  return { 'x-forwarded-for': `198.18.${bytes[0]}.${(bytes[1]! + ipCounter) % 256}` };
+}
+
+export const uniqueEmail = (label = 'seller') => `${label}-${crypto.randomBytes(6).toString('hex')}@example.com`;
+
+/** Registers a seller through the API and returns its first token pair. */
+export async function registerSeller(options: { accountType?: 'Business' | 'Individual' } = {}) {
+  const email = uniqueEmail();
+  const answer = await call('POST', '/api/MerchantAuth/Register', {
+    body: { email, password: PASSWORD, name: 'Test Seller', accountType: options.accountType ?? 'Business' },
+    headers: freshIp(),
+  });
+  expect(answer.status, answer.text).toBe(201);
+  return { email, merchantId: answer.body.merchant.id as string, tokens: pairOf(answer.body) };
+}
+
+export async function signInSeller(email: string, password = PASSWORD) {
+  const answer = await call('POST', '/api/MerchantAuth/Login', { body: { email, password }, headers: freshIp() });
+  expect(answer.status, answer.text).toBe(200);
+  return pairOf(answer.body);
+}
+
+/** A platform admin of its own (so failed-sign-in counters never lock the seeded admin). */
+export async function newAdmin() {
+  const name = `admin-${crypto.randomBytes(4).toString('hex')}`;
+  await ensureAdmin(getDb(), { name, password: PASSWORD });
+  const answer = await call('POST', '/api/AdminAuth/Login', { body: { name, password: PASSWORD }, headers: freshIp() });
+  expect(answer.status, answer.text).toBe(200);
+  return { name, tokens: pairOf(answer.body) };
+}
+
+/** Signs a wallet member in the way a person does: request a link, read the mail, verify. */
+export async function signInMember(email = uniqueEmail('member')) {
+  const sent = await call('POST', '/api/MemberAuth/Login', { body: { email }, headers: freshIp() });
+  expect(sent.status, sent.text).toBe(202);
+  const loginToken = await latestLoginToken(email);
+  const verified = await call('POST', '/api/MemberAuth/Verify', { body: { loginToken }, headers: freshIp() });
+  expect(verified.status, verified.text).toBe(200);
+  return { email, loginToken, tokens: pairOf(verified.body) };
+}
+
+export async function latestLoginToken(email: string): Promise<string> {
+  const [mail] = await listRecentEmails(getDb(), { to: email, limit: 1 });
+  const match = /[?&]token=([^\s&"]+)/.exec(mail?.textBody ?? '');
+  expect(match, `sign-in link in mail to ${email}`).toBeTruthy();
+  return decodeURIComponent(match![1]!);
+}
+
+export interface Pair {
+  accessToken: string;
+  refreshToken: string;
+  expiresIn: number;
+}
+
+function pairOf(body: any): Pair {
+  return { accessToken: body.accessToken, refreshToken: body.refreshToken, expiresIn: body.expiresIn };
+}

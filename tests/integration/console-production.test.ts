@@ -1,0 +1,50 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sessionCookies } from '@/lib/web/session-cookies';
+import { startServer, type RunningServer } from '../setup/server';
+
+describe('console cookies', () => {
+  it('are httpOnly, SameSite=Lax, scoped to their console, and Secure only in production', () => {
+    const previous = process.env.APP_ENV;
+    try {
+      delete process.env.APP_ENV;
+      const local = sessionCookies('merchant', { accessToken: 'a', refreshToken: 'r' });
+      expect(local.map((c) => [c.name, c.path, c.httpOnly, c.sameSite, c.secure, c.maxAge])).toEqual([
+        ['pb_merchant_at', '/merchant', true, 'lax', false, 900],
+        ['pb_merchant_rt', '/merchant', true, 'lax', false, 30 * 24 * 3600],
+      ]);
+      process.env.APP_ENV = 'production';
+      expect(sessionCookies('admin', { accessToken: 'a', refreshToken: 'r' }).every((c) => c.secure && c.path === '/admin')).toBe(true);
+    } finally {
+      if (previous === undefined) delete process.env.APP_ENV;
+      else process.env.APP_ENV = previous;
+    }
+  });
+});
+
+describe('in production (APP_ENV=production)', () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startServer({ env: { APP_ENV: 'production', ADMIN_PASSWORD: 'a production admin password', SECRET_KEY: 'x'.repeat(40) } });
+  }, 240_000);
+  afterAll(() => server?.stop(), 60_000);
+
+  it('serves no dev mailbox and no pointer to it', async () => {
+    const mailbox = await fetch(`${server.baseUrl}/dev/mailbox`);
+    expect(mailbox.status).toBe(404);
+    const signIn = await (await fetch(`${server.baseUrl}/member/sign-in`)).text();
+    expect(signIn).toContain('Sign in to your wallet');
+    expect(signIn).not.toContain('dev mailbox');
+  });
+
+  it('signs in with SECRET_KEY and seeds no demo seller', async () => {
+    const login = await fetch(`${server.baseUrl}/api/AdminAuth/Login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'admin', password: 'a production admin password' }),
+    });
+    expect(login.status).toBe(200);
+    const { accessToken } = (await login.json()) as { accessToken: string };
+    const sellers = await fetch(`${server.baseUrl}/api/AdminMerchant`, { headers: { authorization: `Bearer ${accessToken}` } });
+    expect(((await sellers.json()) as { totalCount: number }).totalCount).toBe(0);
+  });
+});
