@@ -5,3 +5,4 @@ export * from './catalog';
 export * from './customers';
 export * from './entitlements';
 export * from './email';
+export * from './payments';
