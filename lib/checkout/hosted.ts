@@ -173,8 +173,12 @@ export async function loadHostedCheckoutResult(db: Database, token: string, chec
     name: row.description,
     total: formatMoney(row.total, row.currency),
     status: checkout.paid ? 'paid' : checkout.status === 'failed' ? 'failed' : 'processing',
-    card: checkout.payment?.card ? `${checkout.payment.card.brand} •••• ${checkout.payment.card.last4}` : null,
+    card: checkout.payment?.card ? `${brandName(checkout.payment.card.brand)} •••• ${checkout.payment.card.last4}` : null,
     email: customer.email,
     continueUrl,
   };
+}
+
+function brandName(brand: string): string {
+  return { visa: 'Visa', mastercard: 'Mastercard' }[brand] ?? brand;
 }

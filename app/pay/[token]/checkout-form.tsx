@@ -71,7 +71,14 @@ export function CheckoutForm({ token, total }: { token: string; total: string })
   const invalid = (field: Field) => (fieldError?.field === field ? { 'aria-invalid': true, 'aria-describedby': `${field}-error` } : {});
 
   return (
-    <form action={submit} className="space-y-4 rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
+    // onSubmit rather than a form action: React resets a form after its action runs, and a
+    // customer retrying after a decline must keep what they typed.
+    <form
+      onSubmit={(event) => {
+        event.preventDefault();
+        submit(new FormData(event.currentTarget));
+      }}
+      className="space-y-4 rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
       <h2 className="text-lg font-semibold">Pay with card</h2>
       {declined && (
         <div role="alert" data-testid="decline" className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-800">

@@ -33,7 +33,7 @@ export default async function SuccessPage({
           {result.name} · <span data-testid="paid-total">{result.total}</span>
         </p>
         {result.card && <p className="mt-1 text-sm text-slate-500">Paid with {result.card}</p>}
-        {result.status === 'paid' && result.email && <p className="mt-4 text-sm text-slate-600">A receipt is on its way to {result.email}.</p>}
+        {result.email && <p className="mt-4 text-sm text-slate-600">Paid by {result.email}</p>}
         {result.status === 'processing' && (
           <p className="mt-4 text-sm text-slate-600">Your bank has not confirmed the payment yet. The seller will be told as soon as it does.</p>
         )}
