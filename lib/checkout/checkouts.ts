@@ -159,11 +159,8 @@ async function resolvePaymentMethod(tx: Db, merchantId: string, customerId: stri
  */
 export async function completeCheckout(tx: Db, merchantId: string, input: CheckoutInput, options: CheckoutOptions = {}) {
   if (options.attemptKey) {
-    const [earlier] = await tx
-      .select()
-      .from(checkouts)
-      .where(and(eq(checkouts.merchantId, merchantId), eq(checkouts.attemptKey, options.attemptKey)));
-    if (earlier) return outcomeOf(tx, earlier);
+    const earlier = await findCheckoutByAttempt(tx, merchantId, options.attemptKey);
+    if (earlier) return earlier;
   }
   const item = await resolveItem(tx, merchantId, input, options);
   const customer = await resolveCustomer(tx, merchantId, input);
@@ -262,6 +259,15 @@ export async function completeCheckout(tx: Db, merchantId: string, input: Checko
   }
   const [latest] = await tx.select().from(checkouts).where(eq(checkouts.id, checkoutId));
   return outcomeOf(tx, latest!);
+}
+
+/** The outcome of an earlier hosted-page attempt with this key, if it was recorded. */
+export async function findCheckoutByAttempt(db: Db, merchantId: string, attemptKey: string) {
+  const [earlier] = await db
+    .select()
+    .from(checkouts)
+    .where(and(eq(checkouts.merchantId, merchantId), eq(checkouts.attemptKey, attemptKey)));
+  return earlier ? outcomeOf(db, earlier) : undefined;
 }
 
 async function outcomeOf(db: Db, row: CheckoutRow) {

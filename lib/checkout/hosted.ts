@@ -10,7 +10,7 @@ import { paymentProcessor } from '../payments/processor';
 import { CardInputError } from '../payments/processor/types';
 import { findPublicPaymentLink, unpayableReason } from '../payment-links/payment-links';
 import { quotePromotionCode } from '../promotions/promotion-codes';
-import { completeCheckout, toCheckoutResponse } from './checkouts';
+import { completeCheckout, findCheckoutByAttempt, toCheckoutResponse } from './checkouts';
 
 /** Everything the public page /pay/{token} shows before payment. */
 export interface HostedCheckoutView {
@@ -112,21 +112,31 @@ export async function payHostedCheckout(db: Database, form: HostedPaymentForm): 
     throw error;
   }
 
+  const attemptKey = `hosted:${form.attemptKey}`;
   try {
-    const result = await db.transaction((tx) =>
-      completeCheckout(
-        tx,
-        found.link.merchantId,
-        {
-          paymentLinkToken: form.token,
-          customerEmail: email.data,
-          customerName: form.name.trim() || undefined,
-          tokenRef: card.token,
-          promotionCode: form.promotionCode.trim() || undefined,
-        },
-        { attemptKey: `hosted:${form.attemptKey}`, savePaymentMethod: form.saveCard },
-      ),
-    );
+    const result = await db
+      .transaction((tx) =>
+        completeCheckout(
+          tx,
+          found.link.merchantId,
+          {
+            paymentLinkToken: form.token,
+            customerEmail: email.data,
+            customerName: form.name.trim() || undefined,
+            tokenRef: card.token,
+            promotionCode: form.promotionCode.trim() || undefined,
+          },
+          { attemptKey, savePaymentMethod: form.saveCard },
+        ),
+      )
+      .catch(async (error: unknown) => {
+        // A double-submitted form: the twin attempt committed first (unique attempt key), so
+        // this one rolled back and answers with the twin's outcome.
+        if (error instanceof ApiError) throw error;
+        const twin = await findCheckoutByAttempt(db, found.link.merchantId, attemptKey);
+        if (!twin) throw error;
+        return twin;
+      });
     const { checkout } = result;
     if (result.declined) return { kind: 'declined', message: checkout.payment?.failureMessage ?? 'Your card was declined.' };
     return { kind: checkout.paid ? 'paid' : 'processing', checkoutId: checkout.id };
