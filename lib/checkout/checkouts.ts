@@ -172,6 +172,9 @@ export async function completeCheckout(tx: Db, merchantId: string, input: Checko
     ? await redeemPromotionCode(tx, merchantId, input.promotionCode, { currency: item.currency, subtotal })
     : null;
 
+  // Taken before the hand-off too, so maxCompletions also holds for links that sell subscriptions.
+  if (item.link) await reservePaymentLinkCompletion(tx, item.link);
+
   if (item.price?.type === 'Recurring') {
     await startSubscriptionFromCheckout(tx, {
       merchantId,
@@ -183,7 +186,6 @@ export async function completeCheckout(tx: Db, merchantId: string, input: Checko
       promotion: promotion && { promotionCodeId: promotion.promotionCodeId, couponId: promotion.couponId },
     });
   }
-  if (item.link) await reservePaymentLinkCompletion(tx, item.link);
 
   const total = subtotal - (promotion?.discount ?? 0);
   const at = now();

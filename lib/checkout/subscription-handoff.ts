@@ -15,8 +15,11 @@ export interface RecurringCheckoutRequest {
 /**
  * The hand-off point to subscriptions: a checkout of a Recurring price must end as a
  * subscription (with its own first charge, trial and coupon duration), not as a one-time
- * payment. The subscriptions module implements this; until then such checkouts answer 409 and
- * nothing is charged or written.
+ * payment. When it is called, the customer exists, the promotion code is redeemed and the
+ * payment link's completion slot is taken, all in `tx`; the implementation creates the
+ * subscription, charges its first period (or starts its trial), writes the checkout and calls
+ * `markCheckoutPaid`/`failCheckout` from ./checkouts. The subscriptions module implements this;
+ * until then such checkouts answer 409 and the transaction rolls back (nothing is charged or written).
  */
 export async function startSubscriptionFromCheckout(_tx: Db, request: RecurringCheckoutRequest): Promise<never> {
   throw new ApiError(

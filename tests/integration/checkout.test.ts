@@ -161,6 +161,11 @@ describe('POST /api/Checkout', () => {
     const answer = await api.post('/api/Checkout', { priceId: recurring.body.id, customerEmail: 'a@example.com', tokenRef: 'tok_visa' }, ik());
     expect(answer.status).toBe(409);
     expect(answer.body).toMatchObject({ code: 'INVALID_STATE', reason: 'recurring_checkout_not_supported' });
+    const link = await api.post('/api/PaymentLink', { priceId: recurring.body.id, maxCompletions: 1 });
+    const viaLink = await api.post(`/api/PaymentLink/${link.body.id}/Complete`, { customerEmail: 'a@example.com', tokenRef: 'tok_visa' }, ik());
+    expect(viaLink.status).toBe(409);
+    expect(viaLink.body.reason).toBe('recurring_checkout_not_supported');
+    expect((await api.get(`/api/PaymentLink/${link.body.id}`)).body).toMatchObject({ status: 'active', completionCount: 0 });
     expect(await paymentCount(merchant.id)).toBe(0);
     expect(await eventsOf(merchant.id, 'customer.created')).toHaveLength(0);
   });
