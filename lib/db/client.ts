@@ -32,7 +32,9 @@ function connection() {
     if (!connectionString) throw new Error('DATABASE_URL is not set');
     const pool = new pg.Pool({ connectionString, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
     // An idle client losing its connection (database restart) must not crash the process.
-    pool.on('error', (error) => console.error(JSON.stringify({ level: 50, msg: 'idle database client error', err: error.message })));
+    const report = (error: Error) => console.error(JSON.stringify({ level: 50, msg: 'database client error', err: error.message }));
+    pool.on('error', report);
+    pool.on('connect', (client) => client.on('error', report));
     globalForDb.__paybaseDb = { pool, db: drizzle(pool, { schema, casing: 'snake_case' }) };
   }
   return globalForDb.__paybaseDb;

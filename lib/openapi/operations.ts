@@ -6,7 +6,17 @@ import * as checkout from '../checkout/api';
 import * as payments from '../payments/api';
 import * as promotions from '../promotions/api';
 
-/** Every developer-API operation, in the order the reference lists them. */
+/** Resource groups in the order the reference presents them. */
+export const TAG_ORDER = ['Products', 'Prices', 'Entitlements', 'Customers', 'Payment links', 'Checkout', 'Payments', 'Promotion codes'];
+
+const METHOD_ORDER = ['GET', 'POST', 'PUT', 'DELETE'];
+
+function rank(operation: Operation): [number, string, number] {
+  const tag = TAG_ORDER.indexOf(operation.tag);
+  return [tag === -1 ? TAG_ORDER.length : tag, operation.path, METHOD_ORDER.indexOf(operation.method)];
+}
+
+/** Every developer-API operation, grouped by resource, then by path and method. */
 export const ALL_OPERATIONS: Operation[] = [
   ...Object.values(catalog),
   ...Object.values(customers),
@@ -14,4 +24,8 @@ export const ALL_OPERATIONS: Operation[] = [
   ...Object.values(checkout),
   ...Object.values(payments),
   ...Object.values(promotions),
-];
+].sort((a, b) => {
+  const [ta, pa, ma] = rank(a);
+  const [tb, pb, mb] = rank(b);
+  return ta - tb || pa.localeCompare(pb) || ma - mb;
+});

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { freePort } from '../../lib/net';
 
 export interface RunningServer {
   baseUrl: string;
@@ -55,15 +55,4 @@ async function stopProcess(child: ChildProcess, dataDir: string) {
     await exited;
   }
   fs.rmSync(dataDir, { recursive: true, force: true });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 }

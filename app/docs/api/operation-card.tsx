@@ -32,18 +32,37 @@ function typeLabel(schema: JsonSchema): string {
   return schema.format ? `${type} (${schema.format})` : type;
 }
 
+/** Renders `backticked` spans of a description as code. */
+export function InlineCode({ text }: { text: string }) {
+  return (
+    <>
+      {text.split('`').map((part, index) =>
+        index % 2 ? (
+          <code key={index} className="rounded bg-slate-100 px-1 font-mono text-[0.9em]">
+            {part}
+          </code>
+        ) : (
+          part
+        ),
+      )}
+    </>
+  );
+}
+
 function Fields({ rows }: { rows: { name: string; required: boolean; schema: JsonSchema; description?: string }[] }) {
   return (
     <table className="mt-2 w-full text-left text-sm">
       <tbody>
         {rows.map((row) => (
           <tr key={row.name} className="border-t border-slate-100 align-top">
-            <td className="py-1.5 pr-4 font-mono text-slate-900">
+            <td className="w-1/3 py-1.5 pr-4 font-mono text-slate-900">
               {row.name}
               {row.required ? <span className="ml-1 text-red-600" title="required">*</span> : null}
             </td>
-            <td className="py-1.5 pr-4 font-mono text-xs text-slate-500">{typeLabel(row.schema)}</td>
-            <td className="py-1.5 text-slate-600">{row.description ?? row.schema.description ?? ''}</td>
+            <td className="w-1/4 py-1.5 pr-4 font-mono text-xs text-slate-500">{typeLabel(row.schema)}</td>
+            <td className="py-1.5 text-slate-600">
+              <InlineCode text={row.description ?? row.schema.description ?? ''} />
+            </td>
           </tr>
         ))}
       </tbody>
@@ -65,7 +84,9 @@ export function OperationCard({ path, method, operation }: { path: string; metho
         <code className="font-mono text-sm font-semibold">{path}</code>
         <span className="text-sm text-slate-500">{operation.summary}</span>
       </header>
-      <p className="mt-2 text-sm text-slate-700">{operation.description}</p>
+      <p className="mt-2 text-sm text-slate-700">
+        <InlineCode text={operation.description} />
+      </p>
       {operation.parameters.length > 0 && (
         <>
           <h4 className="mt-4 text-xs font-semibold text-slate-500 uppercase">Parameters</h4>

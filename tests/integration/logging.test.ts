@@ -1,0 +1,40 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type RunningServer } from '../setup/server';
+
+let server: RunningServer;
+
+beforeAll(async () => {
+  server = await startServer({ env: { LOG_LEVEL: 'info' } });
+}, 240_000);
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+describe('request logs', () => {
+  it('are JSON lines with request id, status and duration, and never contain a secret', async () => {
+    const demoKey = /Demo API key\s+(\S+)/.exec(server.output())![1]!;
+    const answer = await fetch(`${server.baseUrl}/api/Customer`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${demoKey}`, 'content-type': 'application/json', 'Idempotency-Key': 'log-test-key' },
+      body: JSON.stringify({ email: 'logged@example.com', metadata: { password: 'hunter2' } }),
+    });
+    const requestId = answer.headers.get('x-request-id')!;
+    await fetch(`${server.baseUrl}/api/Product`, { headers: { authorization: 'Bearer sk_leaked_attempt_123' } });
+
+    await expect.poll(() => server.output().includes(requestId)).toBe(true);
+    const lines = server
+      .output()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const requestLine = lines.find((line) => line.requestId === requestId)!;
+    expect(requestLine).toMatchObject({ method: 'POST', path: '/api/Customer', status: 201, msg: 'request' });
+    expect(typeof requestLine.durationMs).toBe('number');
+    const json = lines.map((line) => JSON.stringify(line)).join('\n');
+    expect(json).not.toContain(demoKey);
+    expect(json).not.toContain('sk_leaked_attempt_123');
+    expect(json).not.toContain('hunter2');
+    expect(json).not.toContain('logged@example.com');
+  });
+});
