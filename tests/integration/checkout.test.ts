@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { and, count, eq } from 'drizzle-orm';
 import { getDb } from '@/lib/db/client';
-import { customers, paymentMethods, payments } from '@/lib/db/schema';
+import { billingRecords, customers, paymentMethods, payments } from '@/lib/db/schema';
+import { reconcilePayment } from '@/lib/checkout/reconcile';
 import { savePaymentMethod } from '@/lib/payments/payment-methods';
 import { SandboxProcessor } from '@/lib/payments/processor/sandbox';
 import { newMerchant } from '../helpers/merchants';
@@ -288,5 +289,35 @@ describe('POST /api/PaymentLink/{id}/Complete', () => {
     expect(extra.status).toBe(400);
     expect(extra.body.errors[0].path).toBe('quantity');
     await expectAuthFailures(owner.merchant.id, 'POST', `/api/PaymentLink/${link.id}/Complete`, 'payment_links:write', body);
+  });
+});
+
+describe('reconciliation of unknown payments', () => {
+  it('settles a timed-out charge that did not go through as failed and gives back what it held', async () => {
+    const { api, merchant } = await newMerchant();
+    const coupon = await api.post('/api/Coupon', { percentOff: 10, maxRedemptions: 1 });
+    await api.post('/api/PromotionCode', { couponId: coupon.body.id, code: 'HELD' });
+    const link = await adHocLink(api, { maxCompletions: 1 });
+    const answer = await api.post(`/api/PaymentLink/${link.id}/Complete`, { customerEmail: 'u@example.com', tokenRef: 'tok_unknown', promotionCode: 'HELD' }, ik());
+    expect(answer.body).toMatchObject({ status: 'open', paid: false, total: 4500, payment: { status: 'unknown' } });
+    // While unknown, the payment holds the link's only slot and the coupon's only redemption.
+    expect((await api.get(`/api/PaymentLink/${link.id}`)).body).toMatchObject({ status: 'completed', completionCount: 1 });
+    expect((await api.get(`/api/Coupon/${coupon.body.id}`)).body.timesRedeemed).toBe(1);
+
+    // The processor's answer for this charge: it was declined after all.
+    const paymentId = answer.body.payment.id;
+    await getDb().update(payments).set({ processorReference: `ch_sbx_decline_${paymentId}` }).where(eq(payments.id, paymentId));
+    expect(await reconcilePayment(getDb(), paymentId)).toBe('failed');
+    expect(await reconcilePayment(getDb(), paymentId)).toBe('not_unknown');
+
+    const checkout = (await api.get(`/api/Checkout/${answer.body.id}`)).body;
+    expect(checkout).toMatchObject({ status: 'failed', paid: false, payment: { status: 'failed', failureCode: 'card_declined' } });
+    const [record] = await getDb().select().from(billingRecords).where(eq(billingRecords.paymentId, paymentId));
+    expect(record!.status).toBe('void');
+    expect((await api.get(`/api/PaymentLink/${link.id}`)).body).toMatchObject({ status: 'active', completionCount: 0 });
+    expect((await api.get(`/api/Coupon/${coupon.body.id}`)).body.timesRedeemed).toBe(0);
+    expect(await eventsOf(merchant.id, 'payment.failed')).toHaveLength(1);
+    expect(await eventsOf(merchant.id, 'billing_record.paid')).toHaveLength(0);
+    expect(await eventsOf(merchant.id, 'payment_link.completed')).toHaveLength(0);
   });
 });
