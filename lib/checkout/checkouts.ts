@@ -113,6 +113,7 @@ async function resolveItem(tx: Db, merchantId: string, input: CheckoutInput, opt
     if (reason) throw new ApiError('INVALID_STATE', reason, { extra: { status: link.status } });
     if (input.priceId && input.priceId !== link.priceId) throw invalidField('priceId', `Payment link ${link.id} does not sell price ${input.priceId}.`);
     const price = link.priceId ? await findPriceRow(tx, merchantId, link.priceId) : null;
+    if (price && !price.active) throw new ApiError('INVALID_STATE', `The price this link sells (${price.id}) is inactive.`);
     return {
       link,
       price,

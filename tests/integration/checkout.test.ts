@@ -155,9 +155,13 @@ describe('POST /api/Checkout', () => {
   it('refuses inactive and Recurring prices with 409, charging nothing', async () => {
     const { api, merchant } = await newMerchant();
     const price = await oneTimePrice(api, 100);
+    const linkBefore = await api.post('/api/PaymentLink', { priceId: price.id });
     await api.put(`/api/Price/${price.id}`, { active: false });
     const inactive = await api.post('/api/Checkout', { priceId: price.id, customerEmail: 'a@example.com', tokenRef: 'tok_visa' }, ik());
     expect(inactive.status).toBe(409);
+    const inactiveViaLink = await api.post(`/api/PaymentLink/${linkBefore.body.id}/Complete`, { customerEmail: 'a@example.com', tokenRef: 'tok_visa' }, ik());
+    expect(inactiveViaLink.status).toBe(409);
+    expect(inactiveViaLink.body.detail).toMatch(/inactive/);
     const recurring = await api.post('/api/Price', { productId: price.productId, type: 'Recurring', amount: 900, currency: 'USD', interval: 'month' });
     const answer = await api.post('/api/Checkout', { priceId: recurring.body.id, customerEmail: 'a@example.com', tokenRef: 'tok_visa' }, ik());
     expect(answer.status).toBe(409);
