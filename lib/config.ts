@@ -27,4 +27,33 @@ export const config = {
   get runWorkerInProcess() {
     return process.env.RUN_WORKER !== 'false';
   },
+  /** Key for secrets encrypted at rest (webhook signing secrets); generated into the data dir when unset outside production. */
+  get secretKey() {
+    return process.env.SECRET_KEY || undefined;
+  },
+  webhooks: {
+    /** Delays after each failed attempt (DESIGN 5); e.g. `5s,5m,30m,2h,5h,10h,10h`. Tests compress it. */
+    get retrySchedule() {
+      return process.env.WEBHOOK_RETRY_SCHEDULE ?? '5s,5m,30m,2h,5h,10h,10h';
+    },
+    get timeoutMs() {
+      return Number(process.env.WEBHOOK_TIMEOUT_MS ?? 10_000);
+    },
+    /** Development and tests only: lets receivers live on loopback and private networks. */
+    get allowPrivateUrls() {
+      return process.env.WEBHOOK_ALLOW_PRIVATE_URLS === 'true';
+    },
+    /** Attempts in flight at once per endpoint (each slot is one graphile-worker queue). */
+    get endpointConcurrency() {
+      return Math.max(1, Number(process.env.WEBHOOK_ENDPOINT_CONCURRENCY ?? 2));
+    },
+    /** An endpoint failing every attempt for this long is disabled. */
+    get disableAfter() {
+      return process.env.WEBHOOK_DISABLE_AFTER ?? '5d';
+    },
+    /** How often a worker looks for deliveries whose attempt was cut off by a crash. */
+    get sweepIntervalMs() {
+      return Number(process.env.WEBHOOK_SWEEP_INTERVAL_MS ?? 30_000);
+    },
+  },
 };

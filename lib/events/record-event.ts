@@ -3,6 +3,7 @@ import { events } from '../db/schema';
 import { newId } from '../ids';
 import { now } from '../clock';
 import type { EventType } from './types';
+import { createDeliveriesForEvent } from '../webhooks/deliveries';
 
 export interface RecordedEvent {
   id: string;
@@ -13,6 +14,8 @@ export interface RecordedEvent {
 /**
  * Writes an event in the caller's transaction, so the event exists exactly when the change
  * that caused it commits. `object` is the API representation of the resource at that moment.
+ * The same transaction writes one webhook delivery per subscribed, enabled endpoint and queues
+ * its first attempt (DESIGN 4.8): a crash at any moment loses nothing.
  */
 export async function recordEvent(
   tx: Db,
@@ -26,5 +29,6 @@ export async function recordEvent(
     data: { object: JSON.parse(JSON.stringify(input.object)) as Record<string, unknown> },
     createdAt: event.createdAt,
   });
+  await createDeliveriesForEvent(tx, { ...event, merchantId: input.merchantId });
   return event;
 }

@@ -2,6 +2,11 @@ import { run, runMigrations, type Runner, type TaskList } from 'graphile-worker'
 import { getPool } from '../db/client';
 import { purgeIdempotencyKeys } from './tasks/purge-idempotency-keys';
 import { sendEmailTask } from './tasks/send-email';
+import { deliverWebhookTask } from './tasks/deliver-webhook';
+import { sweepStuckDeliveries } from '../webhooks/sweep';
+import { config } from '../config';
+import { log } from '../log';
+import { getDb } from '../db/client';
 import { reconcilePaymentTask, reconcileUnknownPaymentsTask } from './tasks/reconcile-payment';
 
 export const TASKS: TaskList = {
@@ -9,6 +14,7 @@ export const TASKS: TaskList = {
   'send-email': sendEmailTask,
   'reconcile-payment': reconcilePaymentTask,
   'reconcile-unknown-payments': reconcileUnknownPaymentsTask,
+  'deliver-webhook': deliverWebhookTask,
 };
 
 const CRONTAB = ['0 * * * * purge-idempotency-keys', '*/5 * * * * reconcile-unknown-payments'].join('\n');
@@ -19,7 +25,7 @@ export async function migrateJobQueue(): Promise<void> {
 }
 
 export async function startWorker(options: { concurrency: number }): Promise<Runner> {
-  return run({
+  const runner = await run({
     pgPool: getPool(),
     concurrency: options.concurrency,
     taskList: TASKS,
@@ -27,4 +33,15 @@ export async function startWorker(options: { concurrency: number }): Promise<Run
     noHandleSignals: true,
     pollInterval: 1000,
   });
+  // Every worker process looks for deliveries cut off by a crashed worker: once at start (the
+  // usual moment after a crash) and then periodically.
+  const sweep = () =>
+    sweepStuckDeliveries(getDb())
+      .then((workerIds) => workerIds.length > 0 && log.warn({ workerIds }, 'released webhook deliveries of crashed workers'))
+      .catch((error: unknown) => log.error({ err: error }, 'webhook sweep failed'));
+  void sweep();
+  const timer = setInterval(sweep, config.webhooks.sweepIntervalMs);
+  timer.unref();
+  void runner.promise.finally(() => clearInterval(timer));
+  return runner;
 }

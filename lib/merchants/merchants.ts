@@ -38,3 +38,8 @@ export async function findMerchantByEmail(db: Db, email: string) {
 export async function setMerchantStatus(db: Db, merchantId: string, status: 'active' | 'suspended') {
   await db.update(merchants).set({ status, updatedAt: now() }).where(eq(merchants.id, merchantId));
 }
+
+export async function findMerchantById(db: Db, merchantId: string) {
+  const [row] = await db.select().from(merchants).where(eq(merchants.id, merchantId));
+  return row;
+}

@@ -5,9 +5,10 @@ import * as paymentLinks from '../payment-links/api';
 import * as checkout from '../checkout/api';
 import * as payments from '../payments/api';
 import * as promotions from '../promotions/api';
+import * as webhooks from '../webhooks/api';
 
 /** Resource groups in the order the reference presents them. */
-export const TAG_ORDER = ['Products', 'Prices', 'Entitlements', 'Customers', 'Payment links', 'Checkout', 'Payments', 'Promotion codes'];
+export const TAG_ORDER = ['Products', 'Prices', 'Entitlements', 'Customers', 'Payment links', 'Checkout', 'Payments', 'Promotion codes', 'Webhooks'];
 
 const METHOD_ORDER = ['GET', 'POST', 'PUT', 'DELETE'];
 
@@ -24,6 +25,7 @@ export const ALL_OPERATIONS: Operation[] = [
   ...Object.values(checkout),
   ...Object.values(payments),
   ...Object.values(promotions),
+  ...Object.values(webhooks),
 ].sort((a, b) => {
   const [ta, pa, ma] = rank(a);
   const [tb, pb, mb] = rank(b);

@@ -9,17 +9,21 @@ export interface RunningServer {
   dataDir: string;
   /** Everything the server printed so far (stdout and stderr). */
   output(): string;
+  /** Ctrl-C: the ordered shutdown, then the data directory is removed. */
   stop(): Promise<void>;
+  /** kill -9 of the launcher (web server and worker), as a crash would; the data directory stays. */
+  kill(): Promise<void>;
 }
 
 /**
  * Starts the real service (scripts/start.ts: embedded PostgreSQL, migrations, worker, Next.js)
  * with its own data directory and port, exactly as `npm start` does.
  */
-export async function startServer(options: { env?: Record<string, string> } = {}): Promise<RunningServer> {
+export async function startServer(options: { env?: Record<string, string>; dataDir?: string } = {}): Promise<RunningServer> {
   const port = await freePort();
-  const dataDir = path.resolve('.data-test', `run-${process.pid}-${port}`);
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  // A given data directory is reused as it is: a restart after a crash.
+  const dataDir = options.dataDir ?? path.resolve('.data-test', `run-${process.pid}-${port}`);
+  if (!options.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
     env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -36,6 +40,7 @@ export async function startServer(options: { env?: Record<string, string> } = {}
     dataDir,
     output: () => output,
     stop: () => stopProcess(child, dataDir),
+    kill: () => killProcess(child),
   };
 }
 
@@ -55,4 +60,13 @@ async function stopProcess(child: ChildProcess, dataDir: string) {
     await exited;
   }
   fs.rmSync(dataDir, { recursive: true, force: true });
+}
+
+async function killProcess(child: ChildProcess) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  // The launcher's process group: Node and its helpers, not PostgreSQL (its own group), which
+  // the next start finds running and restarts.
+  process.kill(-child.pid!, 'SIGKILL');
+  await exited;
 }

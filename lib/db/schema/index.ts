@@ -6,3 +6,4 @@ export * from './customers';
 export * from './entitlements';
 export * from './email';
 export * from './payments';
+export * from './webhooks';

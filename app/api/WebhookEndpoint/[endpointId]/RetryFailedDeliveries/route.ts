@@ -1,0 +1,7 @@
+import { apiRoute } from '@/lib/http/api-route';
+import { retryFailedWebhookDeliveriesOperation } from '@/lib/webhooks/api';
+import { retryFailedWebhookDeliveries } from '@/lib/webhooks/deliveries';
+
+export const POST = apiRoute(retryFailedWebhookDeliveriesOperation, ({ db, merchantId, params, body }) =>
+  retryFailedWebhookDeliveries(db, merchantId, params.endpointId, body),
+);

@@ -1,0 +1,5 @@
+import { apiRoute } from '@/lib/http/api-route';
+import { getWebhookEventOperation } from '@/lib/webhooks/api';
+import { getWebhookEvent } from '@/lib/webhooks/deliveries';
+
+export const GET = apiRoute(getWebhookEventOperation, ({ db, merchantId, params }) => getWebhookEvent(db, merchantId, params.eventId));

@@ -1,0 +1,99 @@
+import { sql } from 'drizzle-orm';
+import { pgTable, text, boolean, integer, jsonb, index, uniqueIndex, bigint } from 'drizzle-orm/pg-core';
+import { merchants } from './merchants';
+import { events } from './events';
+import { createdAt, timestampTz, updatedAt } from './columns';
+
+export type WebhookEndpointDisabledReason = 'manual' | 'gone' | 'failing';
+
+/** A seller's receiver. Signing secrets are AES-256-GCM ciphertext (DESIGN 4.10), never plain text. */
+export const webhookEndpoints = pgTable(
+  'webhook_endpoints',
+  {
+    id: text().primaryKey(),
+    merchantId: text()
+      .notNull()
+      .references(() => merchants.id),
+    url: text().notNull(),
+    description: text(),
+    /** Event type names, or `*` for every type. */
+    events: text().array().notNull(),
+    enabled: boolean().notNull().default(true),
+    disabledReason: text().$type<WebhookEndpointDisabledReason>(),
+    disabledAt: timestampTz(),
+    secretCiphertext: text().notNull(),
+    secretPrefix: text().notNull(),
+    /** The secret replaced by the last rotation; it keeps signing until `previousSecretExpiresAt`. */
+    previousSecretCiphertext: text(),
+    previousSecretExpiresAt: timestampTz(),
+    /** Start of the current run of failed attempts; null once an attempt succeeds. */
+    failingSince: timestampTz(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('webhook_endpoints_merchant_idx').on(t.merchantId, t.createdAt)],
+);
+
+export type WebhookDeliveryStatus = 'pending' | 'failed' | 'delivered' | 'dead';
+
+/** One event to one endpoint; unique per pair, so an event is in the history once per endpoint. */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: text().primaryKey(),
+    merchantId: text().notNull(),
+    endpointId: text()
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+    eventId: text()
+      .notNull()
+      .references(() => events.id),
+    eventType: text().notNull(),
+    status: text().notNull().$type<WebhookDeliveryStatus>().default('pending'),
+    /** Automatic attempts made so far (manual retries are recorded but not counted here). */
+    attemptCount: integer().notNull().default(0),
+    nextAttemptAt: timestampTz(),
+    lastAttemptAt: timestampTz(),
+    lastResponseStatus: integer(),
+    lastError: text(),
+    deliveredAt: timestampTz(),
+    /** While an attempt is in flight: until when it may run, and which graphile worker runs it. */
+    leaseUntil: timestampTz(),
+    leaseWorkerId: text(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('webhook_deliveries_endpoint_event_unique').on(t.endpointId, t.eventId),
+    index('webhook_deliveries_merchant_created_idx').on(t.merchantId, t.createdAt),
+    index('webhook_deliveries_event_idx').on(t.eventId),
+    index('webhook_deliveries_endpoint_status_idx').on(t.endpointId, t.status, t.createdAt),
+    index('webhook_deliveries_unfinished_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`status in ('pending', 'failed')`),
+  ],
+);
+
+export type WebhookAttemptTrigger = 'automatic' | 'manual' | 'recover';
+
+/** Every HTTP attempt of a delivery, as the console and GET /api/WebhookDelivery/{id} show it. */
+export const webhookAttempts = pgTable(
+  'webhook_attempts',
+  {
+    id: bigint({ mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    deliveryId: text()
+      .notNull()
+      .references(() => webhookDeliveries.id, { onDelete: 'cascade' }),
+    trigger: text().notNull().$type<WebhookAttemptTrigger>(),
+    url: text().notNull(),
+    requestHeaders: jsonb().notNull().$type<Record<string, string>>(),
+    startedAt: timestampTz().notNull(),
+    durationMs: integer().notNull(),
+    responseStatus: integer(),
+    /** The first 4 KiB of the response body. */
+    responseBody: text(),
+    error: text(),
+    succeeded: boolean().notNull(),
+  },
+  (t) => [index('webhook_attempts_delivery_idx').on(t.deliveryId, t.startedAt)],
+);

@@ -1,0 +1,189 @@
+import { and, arrayOverlaps, asc, eq, gte, inArray, lte } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from '../db/schema';
+import { paginate, mapPage, type PageRequest } from '../db/paginate';
+import { newId } from '../ids';
+import { now } from '../clock';
+import { ApiError, notFound } from '../http/errors';
+import type { EventType } from '../events/types';
+import { findWebhookEndpointRow } from './endpoints';
+import { enqueueDeliveryAttempt } from './queue';
+import type { WebhookDeliveryStatus } from '../db/schema';
+
+type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+type AttemptRow = typeof webhookAttempts.$inferSelect;
+type EventRow = typeof events.$inferSelect;
+
+/** The most deliveries one bulk recover requeues; call again for the rest. */
+export const RECOVER_BATCH_LIMIT = 1000;
+
+/**
+ * The exact JSON every attempt of a delivery sends (DESIGN 4.8). Built from the stored event,
+ * so it is byte-identical across attempts and processes.
+ */
+export function eventBody(row: Pick<EventRow, 'id' | 'type' | 'createdAt' | 'data'>): string {
+  return JSON.stringify(toWebhookEventResponse(row));
+}
+
+export function toWebhookEventResponse(row: Pick<EventRow, 'id' | 'type' | 'createdAt' | 'data'>) {
+  return { id: row.id, type: row.type, createdAt: row.createdAt.toISOString(), data: row.data };
+}
+
+export function toWebhookDeliveryResponse(row: DeliveryRow) {
+  return {
+    id: row.id,
+    eventId: row.eventId,
+    eventType: row.eventType,
+    endpointId: row.endpointId,
+    status: row.status,
+    attemptCount: row.attemptCount,
+    nextAttemptAt: row.nextAttemptAt?.toISOString() ?? null,
+    lastAttemptAt: row.lastAttemptAt?.toISOString() ?? null,
+    lastResponseStatus: row.lastResponseStatus,
+    lastError: row.lastError,
+    deliveredAt: row.deliveredAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+function toWebhookAttemptResponse(row: AttemptRow) {
+  return {
+    trigger: row.trigger,
+    url: row.url,
+    startedAt: row.startedAt.toISOString(),
+    durationMs: row.durationMs,
+    requestHeaders: row.requestHeaders,
+    responseStatus: row.responseStatus,
+    responseBody: row.responseBody,
+    error: row.error,
+    succeeded: row.succeeded,
+  };
+}
+
+/**
+ * Called by recordEvent in the transaction of the state change: one delivery row and one queued
+ * attempt per enabled endpoint subscribed to the type, so a crash at any moment loses nothing.
+ */
+export async function createDeliveriesForEvent(tx: Db, event: { id: string; merchantId: string; type: EventType; createdAt: Date }) {
+  const endpoints = await tx
+    .select({ id: webhookEndpoints.id })
+    .from(webhookEndpoints)
+    .where(
+      and(
+        eq(webhookEndpoints.merchantId, event.merchantId),
+        eq(webhookEndpoints.enabled, true),
+        arrayOverlaps(webhookEndpoints.events, [event.type, '*']),
+      ),
+    );
+  if (endpoints.length === 0) return [];
+  const rows = endpoints.map((endpoint) => ({
+    id: newId('delivery'),
+    merchantId: event.merchantId,
+    endpointId: endpoint.id,
+    eventId: event.id,
+    eventType: event.type,
+    status: 'pending' as const,
+    nextAttemptAt: event.createdAt,
+    createdAt: event.createdAt,
+    updatedAt: event.createdAt,
+  }));
+  await tx.insert(webhookDeliveries).values(rows);
+  for (const row of rows) await enqueueDeliveryAttempt(tx, row);
+  return rows.map((row) => row.id);
+}
+
+export async function listWebhookEvents(db: Db, merchantId: string, query: PageRequest & { orderBy: 'createdAt'; type?: string }) {
+  const page = await paginate(db, events, {
+    ...query,
+    where: [eq(events.merchantId, merchantId), query.type ? eq(events.type, query.type) : undefined],
+    orderBy: [events.createdAt, events.id],
+  });
+  return mapPage(page, toWebhookEventResponse);
+}
+
+export async function getWebhookEvent(db: Db, merchantId: string, eventId: string) {
+  const [row] = await db
+    .select()
+    .from(events)
+    .where(and(eq(events.id, eventId), eq(events.merchantId, merchantId)));
+  if (!row) throw notFound('event', eventId);
+  return toWebhookEventResponse(row);
+}
+
+export async function listWebhookDeliveries(
+  db: Db,
+  merchantId: string,
+  query: PageRequest & { orderBy: 'createdAt'; status?: WebhookDeliveryStatus; endpointId?: string; eventId?: string; type?: string },
+) {
+  const page = await paginate(db, webhookDeliveries, {
+    ...query,
+    where: [
+      eq(webhookDeliveries.merchantId, merchantId),
+      query.status ? eq(webhookDeliveries.status, query.status) : undefined,
+      query.endpointId ? eq(webhookDeliveries.endpointId, query.endpointId) : undefined,
+      query.eventId ? eq(webhookDeliveries.eventId, query.eventId) : undefined,
+      query.type ? eq(webhookDeliveries.eventType, query.type) : undefined,
+    ],
+    orderBy: [webhookDeliveries.createdAt, webhookDeliveries.id],
+  });
+  return mapPage(page, toWebhookDeliveryResponse);
+}
+
+async function findDeliveryRow(db: Db, merchantId: string, deliveryId: string) {
+  const [row] = await db
+    .select()
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.merchantId, merchantId)));
+  if (!row) throw notFound('webhook delivery', deliveryId);
+  return row;
+}
+
+export async function getWebhookDelivery(db: Db, merchantId: string, deliveryId: string) {
+  const row = await findDeliveryRow(db, merchantId, deliveryId);
+  const attempts = await db
+    .select()
+    .from(webhookAttempts)
+    .where(eq(webhookAttempts.deliveryId, row.id))
+    .orderBy(asc(webhookAttempts.startedAt), asc(webhookAttempts.id));
+  return { ...toWebhookDeliveryResponse(row), attempts: attempts.map(toWebhookAttemptResponse) };
+}
+
+/** Sends one delivery again now, whatever its state; its automatic schedule is left as it is. */
+export async function retryWebhookDelivery(tx: Db, merchantId: string, deliveryId: string) {
+  const row = await findDeliveryRow(tx, merchantId, deliveryId);
+  await enqueueDeliveryAttempt(tx, row, { trigger: 'manual' });
+  return toWebhookDeliveryResponse(row);
+}
+
+/**
+ * Resends every failed or dead delivery of an endpoint created in [since, until], oldest first,
+ * at most RECOVER_BATCH_LIMIT per call (`hasMore` says to call again with a later `since`).
+ */
+export async function retryFailedWebhookDeliveries(
+  tx: Db,
+  merchantId: string,
+  endpointId: string,
+  window: { since: Date; until?: Date },
+) {
+  const endpoint = await findWebhookEndpointRow(tx, merchantId, endpointId);
+  if (!endpoint.enabled) {
+    throw new ApiError('INVALID_STATE', 'The endpoint is disabled; enable it (PUT enabled: true) before recovering its deliveries.');
+  }
+  const rows = await tx
+    .select({ id: webhookDeliveries.id, endpointId: webhookDeliveries.endpointId, createdAt: webhookDeliveries.createdAt })
+    .from(webhookDeliveries)
+    .where(
+      and(
+        eq(webhookDeliveries.endpointId, endpoint.id),
+        inArray(webhookDeliveries.status, ['failed', 'dead']),
+        gte(webhookDeliveries.createdAt, window.since),
+        lte(webhookDeliveries.createdAt, window.until ?? now()),
+      ),
+    )
+    .orderBy(asc(webhookDeliveries.createdAt), asc(webhookDeliveries.id))
+    .limit(RECOVER_BATCH_LIMIT + 1);
+  const batch = rows.slice(0, RECOVER_BATCH_LIMIT);
+  for (const row of batch) await enqueueDeliveryAttempt(tx, row, { trigger: 'recover' });
+  return { endpointId: endpoint.id, requeued: batch.length, hasMore: rows.length > RECOVER_BATCH_LIMIT, deliveryIds: batch.map((row) => row.id) };
+}
