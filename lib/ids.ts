@@ -16,6 +16,8 @@ export const ID_PREFIXES = {
   payment: 'pay',
   refund: 're',
   billingRecord: 'br',
+  coupon: 'coupon',
+  promotionCode: 'promo',
   webhookEndpoint: 'we',
   event: 'evt',
   delivery: 'wda',

@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../db/client';
 import { customers } from '../db/schema';
@@ -52,6 +52,17 @@ export async function findCustomerRow(db: Db, merchantId: string, customerId: st
     .from(customers)
     .where(and(eq(customers.id, customerId), eq(customers.merchantId, merchantId)));
   if (!row) throw notFound('customer', customerId, fieldPath);
+  return row;
+}
+
+/** The merchant's most recent active customer with this email (case-insensitive), if any. */
+export async function findCustomerByEmail(db: Db, merchantId: string, email: string): Promise<CustomerRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(customers)
+    .where(and(eq(customers.merchantId, merchantId), eq(customers.status, 'active'), sql`lower(${customers.email}) = ${email.toLowerCase()}`))
+    .orderBy(desc(customers.createdAt))
+    .limit(1);
   return row;
 }
 

@@ -7,14 +7,17 @@ import { sweepStuckDeliveries } from '../webhooks/sweep';
 import { config } from '../config';
 import { log } from '../log';
 import { getDb } from '../db/client';
+import { reconcilePaymentTask, reconcileUnknownPaymentsTask } from './tasks/reconcile-payment';
 
 export const TASKS: TaskList = {
   'purge-idempotency-keys': purgeIdempotencyKeys,
   'send-email': sendEmailTask,
+  'reconcile-payment': reconcilePaymentTask,
+  'reconcile-unknown-payments': reconcileUnknownPaymentsTask,
   'deliver-webhook': deliverWebhookTask,
 };
 
-const CRONTAB = ['0 * * * * purge-idempotency-keys'].join('\n');
+const CRONTAB = ['0 * * * * purge-idempotency-keys', '*/5 * * * * reconcile-unknown-payments'].join('\n');
 
 /** Creates graphile-worker's schema, so jobs can be added in transactions even before a worker runs. */
 export async function migrateJobQueue(): Promise<void> {

@@ -1,10 +1,14 @@
 import type { Operation } from '../http/operation';
 import * as catalog from '../catalog/api';
 import * as customers from '../customers/api';
+import * as paymentLinks from '../payment-links/api';
+import * as checkout from '../checkout/api';
+import * as payments from '../payments/api';
+import * as promotions from '../promotions/api';
 import * as webhooks from '../webhooks/api';
 
 /** Resource groups in the order the reference presents them. */
-export const TAG_ORDER = ['Products', 'Prices', 'Entitlements', 'Customers', 'Webhooks'];
+export const TAG_ORDER = ['Products', 'Prices', 'Entitlements', 'Customers', 'Payment links', 'Checkout', 'Payments', 'Promotion codes', 'Webhooks'];
 
 const METHOD_ORDER = ['GET', 'POST', 'PUT', 'DELETE'];
 
@@ -17,6 +21,10 @@ function rank(operation: Operation): [number, string, number] {
 export const ALL_OPERATIONS: Operation[] = [
   ...Object.values(catalog),
   ...Object.values(customers),
+  ...Object.values(paymentLinks),
+  ...Object.values(checkout),
+  ...Object.values(payments),
+  ...Object.values(promotions),
   ...Object.values(webhooks),
 ].sort((a, b) => {
   const [ta, pa, ma] = rank(a);

@@ -3,6 +3,10 @@ import type { Db } from '../db/client';
 import { customers, merchants, paymentMethods } from '../db/schema';
 import { paginate, mapPage, type PageRequest } from '../db/paginate';
 import { findCustomerRow } from '../customers/customers';
+import { notFound } from '../http/errors';
+import { newId } from '../ids';
+import { now } from '../clock';
+import type { TokenizedCard } from './processor/types';
 
 type PaymentMethodRow = typeof paymentMethods.$inferSelect;
 
@@ -61,4 +65,48 @@ export async function listWalletPaymentMethods(db: Db, email: string, query: { p
     totalCount,
     hasMore: query.page * query.pageSize < totalCount,
   };
+}
+
+export async function findPaymentMethodRow(db: Db, merchantId: string, customerId: string, paymentMethodId: string, fieldPath?: string) {
+  const [row] = await db
+    .select()
+    .from(paymentMethods)
+    .where(
+      and(
+        eq(paymentMethods.id, paymentMethodId),
+        eq(paymentMethods.merchantId, merchantId),
+        eq(paymentMethods.customerId, customerId),
+        isNull(paymentMethods.detachedAt),
+      ),
+    );
+  if (!row) throw notFound("customer's payment method", paymentMethodId, fieldPath);
+  return row;
+}
+
+/**
+ * Keeps a processor token with its display details for the customer's later payments. The
+ * customer's first saved method becomes their default.
+ */
+export async function savePaymentMethod(tx: Db, merchantId: string, customerId: string, card: TokenizedCard) {
+  const [existing] = await tx
+    .select({ id: paymentMethods.id })
+    .from(paymentMethods)
+    .where(and(eq(paymentMethods.customerId, customerId), isNull(paymentMethods.detachedAt)))
+    .limit(1);
+  const [row] = await tx
+    .insert(paymentMethods)
+    .values({
+      id: newId('paymentMethod'),
+      merchantId,
+      customerId,
+      processorToken: card.token,
+      brand: card.brand,
+      last4: card.last4,
+      expMonth: card.expMonth,
+      expYear: card.expYear,
+      isDefault: !existing,
+      createdAt: now(),
+    })
+    .returning();
+  return row!;
 }

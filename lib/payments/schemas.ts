@@ -12,3 +12,49 @@ export const PaymentMethodResponse = z.object({
   isDefault: z.boolean(),
   createdAt: Timestamp,
 });
+
+export const PAYMENT_STATUSES = ['pending', 'succeeded', 'failed', 'unknown', 'partially_refunded', 'refunded'] as const;
+
+export const PaymentResponse = z.object({
+  id: z.string(),
+  status: z.enum(PAYMENT_STATUSES),
+  amount: z.int(),
+  amountRefunded: z.int(),
+  currency: z.string(),
+  customerId: z.string(),
+  checkoutId: z.string().nullable(),
+  paymentMethodId: z.string().nullable(),
+  card: z.object({ brand: z.string(), last4: z.string() }).nullable(),
+  description: z.string(),
+  failureCode: z.string().nullable(),
+  failureMessage: z.string().nullable(),
+  settledAt: Timestamp.nullable(),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+
+export const REFUND_STATUSES = ['requested', 'succeeded', 'failed'] as const;
+
+export const RefundResponse = z.object({
+  id: z.string(),
+  paymentId: z.string(),
+  status: z.enum(REFUND_STATUSES),
+  amount: z.int(),
+  currency: z.string(),
+  reason: z.string().nullable(),
+  failureMessage: z.string().nullable(),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+
+export const PaymentWithRefundsResponse = PaymentResponse.extend({ refunds: z.array(RefundResponse) });
+
+export const RefundBody = z.strictObject({
+  amount: z
+    .int()
+    .min(1)
+    .max(2_147_483_647)
+    .optional()
+    .meta({ description: 'Minor units; defaults to everything not yet refunded.' }),
+  reason: z.string().trim().min(1).max(500).optional(),
+});

@@ -5,5 +5,6 @@ export * from './catalog';
 export * from './customers';
 export * from './entitlements';
 export * from './email';
+export * from './payments';
 export * from './webhooks';
 export * from './auth';

@@ -1,0 +1,11 @@
+import { apiRoute } from '@/lib/http/api-route';
+import { listRefundsOperation, refundPaymentOperation } from '@/lib/payments/api';
+import { listRefunds, refundPayment } from '@/lib/payments/refunds';
+
+export const GET = apiRoute(listRefundsOperation, async ({ db, merchantId, params }) => ({
+  data: await listRefunds(db, merchantId, params.paymentId),
+}));
+
+export const POST = apiRoute(refundPaymentOperation, ({ db, merchantId, params, body }) =>
+  refundPayment(db, merchantId, params.paymentId, body),
+);

@@ -1,0 +1,64 @@
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { billingRecords } from '../db/schema';
+import { newId } from '../ids';
+import { now } from '../clock';
+import { recordEvent } from '../events/record-event';
+import { ApiError } from '../http/errors';
+
+type BillingRecordRow = typeof billingRecords.$inferSelect;
+
+export function toBillingRecordResponse(row: BillingRecordRow) {
+  return {
+    id: row.id,
+    status: row.status,
+    customerId: row.customerId,
+    checkoutId: row.checkoutId,
+    paymentId: row.paymentId,
+    amount: row.amount,
+    currency: row.currency,
+    description: row.description,
+    paidAt: row.paidAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+export async function createBillingRecord(
+  tx: Db,
+  input: { merchantId: string; customerId: string; checkoutId: string | null; paymentId: string; amount: number; currency: string; description: string },
+) {
+  const at = now();
+  const [row] = await tx
+    .insert(billingRecords)
+    .values({ ...input, id: newId('billingRecord'), status: 'open', createdAt: at, updatedAt: at })
+    .returning();
+  await recordEvent(tx, { merchantId: input.merchantId, type: 'billing_record.created', object: toBillingRecordResponse(row!) });
+  return row!;
+}
+
+/** open → paid | void | uncollectible; anything else is an illegal transition. */
+export async function closeBillingRecord(tx: Db, merchantId: string, billingRecordId: string, status: 'paid' | 'void' | 'uncollectible') {
+  const at = now();
+  const [row] = await tx
+    .update(billingRecords)
+    .set({ status, paidAt: status === 'paid' ? at : null, updatedAt: at })
+    .where(and(eq(billingRecords.id, billingRecordId), eq(billingRecords.merchantId, merchantId), eq(billingRecords.status, 'open')))
+    .returning();
+  if (!row) throw new ApiError('INVALID_STATE', `Billing record ${billingRecordId} is not open.`);
+  if (status === 'paid') await recordEvent(tx, { merchantId, type: 'billing_record.paid', object: toBillingRecordResponse(row) });
+  return row;
+}
+
+export async function findOpenBillingRecordForPayment(db: Db, paymentId: string) {
+  const [row] = await db
+    .select()
+    .from(billingRecords)
+    .where(and(eq(billingRecords.paymentId, paymentId), eq(billingRecords.status, 'open')));
+  return row;
+}
+
+export async function findBillingRecordForCheckout(db: Db, checkoutId: string) {
+  const [row] = await db.select().from(billingRecords).where(eq(billingRecords.checkoutId, checkoutId));
+  return row;
+}

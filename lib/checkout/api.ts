@@ -1,0 +1,37 @@
+import { defineOperation } from '../http/operation';
+import { idParam } from '../http/schemas';
+import { CheckoutBody, CheckoutResponse } from './schemas';
+
+export const createCheckoutOperation = defineOperation({
+  id: 'createCheckout',
+  method: 'POST',
+  path: '/api/Checkout',
+  tag: 'Checkout',
+  summary: 'Complete a checkout from your backend',
+  description: [
+    'Sells a `priceId` or a payment link (`paymentLinkToken`) to an existing `customerId` or to `customerEmail`/`customerName`',
+    '(an existing active customer with that email is reused, otherwise one is created: `customer.created`), paying with a saved',
+    '`paymentMethodRefId` or a processor `tokenRef`. Answers 201 with the checkout: `paid` true when the payment succeeded, or',
+    '`status` open with payment `unknown` until reconciliation settles it. A declined card answers 402 `PAYMENT_DECLINED` whose',
+    'body carries `declineCode` and the recorded `checkout`. Emits `payment.*`, `billing_record.created`/`paid`, and',
+    '`payment_link.completed` for links. A Recurring price answers 409 until subscriptions take over checkout.',
+  ].join(' '),
+  scope: 'payment_links:write',
+  body: CheckoutBody,
+  response: CheckoutResponse,
+  successStatus: 201,
+  idempotency: 'required',
+  financial: true,
+});
+
+export const getCheckoutOperation = defineOperation({
+  id: 'getCheckout',
+  method: 'GET',
+  path: '/api/Checkout/{checkoutId}',
+  tag: 'Checkout',
+  summary: 'Retrieve a checkout and its payment',
+  description: 'Only `paid: true` proves payment; a success page shown to the customer does not.',
+  scope: 'payment_links:read',
+  params: idParam('checkoutId', 'cs'),
+  response: CheckoutResponse,
+});

@@ -1,0 +1,300 @@
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { checkouts, payments, products, promotionCodes } from '../db/schema';
+import { newId } from '../ids';
+import { now } from '../clock';
+import { ApiError, invalidField, notFound } from '../http/errors';
+import { INT32_MAX } from '../http/schemas';
+import { findPriceRow, type PriceRow } from '../catalog/prices';
+import { createCustomer, findCustomerByEmail, findCustomerRow } from '../customers/customers';
+import { paymentProcessor } from '../payments/processor';
+import type { ChargeOutcome, TokenizedCard } from '../payments/processor/types';
+import { findPaymentMethodRow, savePaymentMethod } from '../payments/payment-methods';
+import { createPendingPayment, recordChargeOutcome, toPaymentResponse, type PaymentRow } from '../payments/payments';
+import { closeBillingRecord, createBillingRecord, findBillingRecordForCheckout } from '../billing/billing-records';
+import {
+  findPaymentLinkByToken,
+  recordPaymentLinkCompleted,
+  releasePaymentLinkCompletion,
+  reservePaymentLinkCompletion,
+  unpayableReason,
+  type PaymentLinkRow,
+} from '../payment-links/payment-links';
+import { redeemPromotionCode, releasePromotionRedemption, type AppliedPromotion } from '../promotions/promotion-codes';
+import { enqueueJob } from '../jobs/enqueue';
+import { startSubscriptionFromCheckout } from './subscription-handoff';
+
+type CheckoutRow = typeof checkouts.$inferSelect;
+
+export interface CheckoutInput {
+  customerEmail?: string;
+  customerId?: string;
+  customerName?: string;
+  paymentLinkToken?: string;
+  paymentMethodRefId?: string;
+  priceId?: string;
+  promotionCode?: string;
+  quantity?: number;
+  tokenRef?: string;
+}
+
+export interface CheckoutOptions {
+  /** The hosted page's per-attempt key: a repeated submission returns the first attempt. */
+  attemptKey?: string;
+  /** The customer agreed to keep the card for later payments (hosted page). */
+  savePaymentMethod?: boolean;
+  /** Field names as the caller knows them (Complete has no paymentLinkToken field). */
+  linkFieldPath?: string;
+}
+
+/** How long after a `payment.unknown` the processor is asked again (sandbox: settles then). */
+export const RECONCILE_DELAY_MS = Number(process.env.PAYMENT_RECONCILE_DELAY_MS ?? 5_000);
+
+export async function toCheckoutResponse(db: Db, row: CheckoutRow) {
+  const [payment] = row.paymentId ? await db.select().from(payments).where(eq(payments.id, row.paymentId)) : [];
+  const [promo] = row.promotionCodeId
+    ? await db.select({ code: promotionCodes.code }).from(promotionCodes).where(eq(promotionCodes.id, row.promotionCodeId))
+    : [];
+  const billingRecord = await findBillingRecordForCheckout(db, row.id);
+  return {
+    id: row.id,
+    status: row.status,
+    paid: row.status === 'paid' && payment !== undefined && isSucceeded(payment),
+    paymentLinkId: row.paymentLinkId,
+    priceId: row.priceId,
+    customerId: row.customerId,
+    description: row.description,
+    currency: row.currency,
+    unitAmount: row.unitAmount,
+    quantity: row.quantity,
+    subtotal: row.subtotal,
+    discountAmount: row.discountAmount,
+    total: row.total,
+    promotionCode: promo?.code ?? null,
+    couponId: row.couponId,
+    billingRecordId: billingRecord?.id ?? null,
+    successUrl: row.successUrl,
+    payment: payment ? toPaymentResponse(payment) : null,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+export type CheckoutResponseBody = Awaited<ReturnType<typeof toCheckoutResponse>>;
+
+/** A refunded payment did succeed: the checkout stays paid. */
+function isSucceeded(payment: PaymentRow): boolean {
+  return payment.status === 'succeeded' || payment.status === 'partially_refunded' || payment.status === 'refunded';
+}
+
+export async function getCheckout(db: Db, merchantId: string, checkoutId: string) {
+  const [row] = await db
+    .select()
+    .from(checkouts)
+    .where(and(eq(checkouts.id, checkoutId), eq(checkouts.merchantId, merchantId)));
+  if (!row) throw notFound('checkout', checkoutId);
+  return toCheckoutResponse(db, row);
+}
+
+interface Item {
+  link: PaymentLinkRow | null;
+  price: PriceRow | null;
+  description: string;
+  unitAmount: number;
+  currency: string;
+  quantity: number;
+  successUrl: string | null;
+}
+
+async function resolveItem(tx: Db, merchantId: string, input: CheckoutInput, options: CheckoutOptions): Promise<Item> {
+  if (input.paymentLinkToken) {
+    const link = await findPaymentLinkByToken(tx, merchantId, input.paymentLinkToken, options.linkFieldPath ?? 'paymentLinkToken');
+    const reason = unpayableReason(link);
+    if (reason) throw new ApiError('INVALID_STATE', reason, { extra: { status: link.status } });
+    if (input.priceId && input.priceId !== link.priceId) throw invalidField('priceId', `Payment link ${link.id} does not sell price ${input.priceId}.`);
+    const price = link.priceId ? await findPriceRow(tx, merchantId, link.priceId) : null;
+    if (price && !price.active) throw new ApiError('INVALID_STATE', `The price this link sells (${price.id}) is inactive.`);
+    return {
+      link,
+      price,
+      description: link.name,
+      unitAmount: link.unitAmount,
+      currency: link.currency,
+      quantity: input.quantity ?? link.quantity,
+      successUrl: link.successUrl,
+    };
+  }
+  const price = await findPriceRow(tx, merchantId, input.priceId!, 'priceId');
+  if (!price.active) throw new ApiError('INVALID_STATE', `Price ${price.id} is inactive and cannot be bought.`);
+  const [product] = await tx.select({ name: products.name }).from(products).where(eq(products.id, price.productId));
+  return { link: null, price, description: product!.name, unitAmount: price.amount, currency: price.currency, quantity: input.quantity ?? 1, successUrl: null };
+}
+
+async function resolveCustomer(tx: Db, merchantId: string, input: CheckoutInput) {
+  if (input.customerId) return findCustomerRow(tx, merchantId, input.customerId, 'customerId');
+  if (!input.customerEmail) throw invalidField('customerEmail', 'Give customerId, or customerEmail (and optionally customerName) for a new or returning customer.');
+  const existing = await findCustomerByEmail(tx, merchantId, input.customerEmail);
+  if (existing) return existing;
+  const created = await createCustomer(tx, merchantId, { email: input.customerEmail, name: input.customerName ?? null, metadata: {}, status: 'active' });
+  return findCustomerRow(tx, merchantId, created.id);
+}
+
+async function resolvePaymentMethod(tx: Db, merchantId: string, customerId: string, input: CheckoutInput) {
+  if ((input.paymentMethodRefId === undefined) === (input.tokenRef === undefined)) {
+    throw invalidField('tokenRef', 'Give exactly one of paymentMethodRefId (a saved method) or tokenRef (a processor token).');
+  }
+  if (input.paymentMethodRefId) {
+    const method = await findPaymentMethodRow(tx, merchantId, customerId, input.paymentMethodRefId, 'paymentMethodRefId');
+    return { paymentMethodId: method.id as string | null, token: method.processorToken, card: null as TokenizedCard | null };
+  }
+  const details = paymentProcessor().describeToken(input.tokenRef!);
+  if (!details) throw invalidField('tokenRef', `The processor does not know token '${input.tokenRef}'.`);
+  return { paymentMethodId: null, token: input.tokenRef!, card: { token: input.tokenRef!, ...details } };
+}
+
+/**
+ * Completes a checkout (POST /api/Checkout, PaymentLink Complete and the hosted page): finds or
+ * creates the customer, prices the item, redeems the promotion code, takes a payment-link
+ * completion slot, charges, and records payment, billing record and events in the caller's
+ * transaction. A declined charge is recorded too (the caller answers 402 and commits).
+ */
+export async function completeCheckout(tx: Db, merchantId: string, input: CheckoutInput, options: CheckoutOptions = {}) {
+  if (options.attemptKey) {
+    const earlier = await findCheckoutByAttempt(tx, merchantId, options.attemptKey);
+    if (earlier) return earlier;
+  }
+  const item = await resolveItem(tx, merchantId, input, options);
+  const customer = await resolveCustomer(tx, merchantId, input);
+  const method = await resolvePaymentMethod(tx, merchantId, customer.id, input);
+
+  const subtotal = item.unitAmount * item.quantity;
+  if (subtotal > INT32_MAX) throw invalidField('quantity', `The total must not exceed ${INT32_MAX} minor units.`);
+  const promotion: AppliedPromotion | null = input.promotionCode
+    ? await redeemPromotionCode(tx, merchantId, input.promotionCode, { currency: item.currency, subtotal })
+    : null;
+
+  // Taken before the hand-off too, so maxCompletions also holds for links that sell subscriptions.
+  if (item.link) await reservePaymentLinkCompletion(tx, item.link);
+
+  if (item.price?.type === 'Recurring') {
+    await startSubscriptionFromCheckout(tx, {
+      merchantId,
+      customerId: customer.id,
+      priceId: item.price.id,
+      quantity: item.quantity,
+      paymentLinkId: item.link?.id ?? null,
+      payment: { paymentMethodId: method.paymentMethodId, token: method.token },
+      promotion: promotion && { promotionCodeId: promotion.promotionCodeId, couponId: promotion.couponId },
+    });
+  }
+
+  const total = subtotal - (promotion?.discount ?? 0);
+  const at = now();
+  const checkoutId = newId('checkout');
+  const paymentId = newId('payment');
+  const [checkout] = await tx
+    .insert(checkouts)
+    .values({
+      id: checkoutId,
+      merchantId,
+      status: 'open',
+      paymentLinkId: item.link?.id ?? null,
+      priceId: item.price?.id ?? null,
+      customerId: customer.id,
+      description: item.description,
+      currency: item.currency,
+      unitAmount: item.unitAmount,
+      quantity: item.quantity,
+      subtotal,
+      discountAmount: promotion?.discount ?? 0,
+      total,
+      promotionCodeId: promotion?.promotionCodeId ?? null,
+      couponId: promotion?.couponId ?? null,
+      paymentId,
+      successUrl: item.successUrl,
+      attemptKey: options.attemptKey ?? null,
+      createdAt: at,
+      updatedAt: at,
+    })
+    .returning();
+
+  let saved: string | null = method.paymentMethodId;
+  const pending = await createPendingPayment(tx, {
+    id: paymentId,
+    merchantId,
+    customerId: customer.id,
+    checkoutId,
+    paymentMethodId: saved,
+    amount: total,
+    currency: item.currency,
+    description: item.description,
+  });
+  // Nothing to collect after a 100% discount: the payment succeeds without a charge.
+  const outcome: ChargeOutcome | { status: 'succeeded'; reference: null; card: null } =
+    total === 0
+      ? { status: 'succeeded', reference: null, card: null }
+      : await paymentProcessor().charge({ token: method.token, amount: total, currency: item.currency, idempotencyKey: paymentId });
+  if (outcome.status !== 'failed' && options.savePaymentMethod && method.card) {
+    saved = (await savePaymentMethod(tx, merchantId, customer.id, method.card)).id;
+    await tx.update(payments).set({ paymentMethodId: saved }).where(eq(payments.id, paymentId));
+    pending.paymentMethodId = saved;
+  }
+  await recordChargeOutcome(tx, pending, outcome);
+
+  if (outcome.status === 'failed') {
+    await failCheckout(tx, checkout!);
+  } else {
+    const record = await createBillingRecord(tx, {
+      merchantId,
+      customerId: customer.id,
+      checkoutId,
+      paymentId,
+      amount: total,
+      currency: item.currency,
+      description: item.description,
+    });
+    if (outcome.status === 'succeeded') {
+      await closeBillingRecord(tx, merchantId, record.id, 'paid');
+      await markCheckoutPaid(tx, checkout!);
+    } else {
+      await enqueueJob(tx, 'reconcile-payment', { paymentId }, { runAt: new Date(now().getTime() + RECONCILE_DELAY_MS), jobKey: `reconcile:${paymentId}` });
+    }
+  }
+  const [latest] = await tx.select().from(checkouts).where(eq(checkouts.id, checkoutId));
+  return outcomeOf(tx, latest!);
+}
+
+/** The outcome of an earlier hosted-page attempt with this key, if it was recorded. */
+export async function findCheckoutByAttempt(db: Db, merchantId: string, attemptKey: string) {
+  const [earlier] = await db
+    .select()
+    .from(checkouts)
+    .where(and(eq(checkouts.merchantId, merchantId), eq(checkouts.attemptKey, attemptKey)));
+  return earlier ? outcomeOf(db, earlier) : undefined;
+}
+
+async function outcomeOf(db: Db, row: CheckoutRow) {
+  const checkout = await toCheckoutResponse(db, row);
+  const declined = checkout.status === 'failed' && checkout.payment?.status === 'failed';
+  return { checkout, declined };
+}
+
+/** open → paid, and the link's `payment_link.completed` when the checkout came from a link. */
+export async function markCheckoutPaid(tx: Db, checkout: CheckoutRow) {
+  await tx.update(checkouts).set({ status: 'paid', updatedAt: now() }).where(and(eq(checkouts.id, checkout.id), eq(checkouts.status, 'open')));
+  if (checkout.paymentLinkId) {
+    await recordPaymentLinkCompleted(tx, checkout.merchantId, checkout.paymentLinkId, { checkoutId: checkout.id, paymentId: checkout.paymentId! });
+  }
+}
+
+/** open → failed; the promotion redemption and the link slot the attempt held are given back. */
+export async function failCheckout(tx: Db, checkout: CheckoutRow) {
+  await tx.update(checkouts).set({ status: 'failed', updatedAt: now() }).where(and(eq(checkouts.id, checkout.id), eq(checkouts.status, 'open')));
+  if (checkout.promotionCodeId && checkout.couponId) await releasePromotionRedemption(tx, checkout.promotionCodeId, checkout.couponId);
+  if (checkout.paymentLinkId) await releasePaymentLinkCompletion(tx, checkout.paymentLinkId);
+}
+
+export async function findCheckoutRowByPayment(db: Db, paymentId: string) {
+  const [row] = await db.select().from(checkouts).where(eq(checkouts.paymentId, paymentId));
+  return row;
+}

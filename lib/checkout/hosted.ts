@@ -1,0 +1,194 @@
+import { and, eq } from 'drizzle-orm';
+import type { Database } from '../db/client';
+import { checkouts } from '../db/schema';
+import { ApiError } from '../http/errors';
+import { Email } from '../http/schemas';
+import { formatMoney } from '../money/format';
+import { findPriceRow } from '../catalog/prices';
+import { findCustomerRow } from '../customers/customers';
+import { paymentProcessor } from '../payments/processor';
+import { CardInputError } from '../payments/processor/types';
+import { findPublicPaymentLink, unpayableReason } from '../payment-links/payment-links';
+import { quotePromotionCode } from '../promotions/promotion-codes';
+import { completeCheckout, findCheckoutByAttempt, toCheckoutResponse } from './checkouts';
+
+/** Everything the public page /pay/{token} shows before payment. */
+export interface HostedCheckoutView {
+  token: string;
+  sellerName: string;
+  name: string;
+  description: string | null;
+  quantity: number;
+  currency: string;
+  unitAmount: string;
+  total: string;
+  /** Why the link cannot be paid, in the customer's words; null when it can. */
+  unavailableReason: string | null;
+}
+
+export async function loadHostedCheckout(db: Database, token: string): Promise<HostedCheckoutView | undefined> {
+  const found = await findPublicPaymentLink(db, token);
+  if (!found) return undefined;
+  const { link, sellerName } = found;
+  let reason = unpayableReason(link) ?? null;
+  if (!reason && link.priceId) {
+    const price = await findPriceRow(db, link.merchantId, link.priceId);
+    if (price.type === 'Recurring') reason = 'This link sells a subscription, which cannot be bought here yet.';
+    else if (!price.active) reason = 'The seller no longer offers this item.';
+  }
+  return {
+    token,
+    sellerName,
+    name: link.name,
+    description: link.description,
+    quantity: link.quantity,
+    currency: link.currency,
+    unitAmount: formatMoney(link.unitAmount, link.currency),
+    total: formatMoney(link.unitAmount * link.quantity, link.currency),
+    unavailableReason: reason,
+  };
+}
+
+export type PromotionQuote = { ok: true; code: string; discount: string; total: string } | { ok: false; message: string };
+
+/** The hosted page's "Apply": checks the code and shows the new total, redeeming nothing. */
+export async function quoteHostedPromotion(db: Database, token: string, code: string): Promise<PromotionQuote> {
+  const found = await findPublicPaymentLink(db, token);
+  if (!found) return { ok: false, message: 'This payment link does not exist.' };
+  const { link } = found;
+  const subtotal = link.unitAmount * link.quantity;
+  try {
+    const quote = await quotePromotionCode(db, link.merchantId, code, { currency: link.currency, subtotal });
+    return {
+      ok: true,
+      code: quote.code,
+      discount: formatMoney(quote.discount, link.currency),
+      total: formatMoney(subtotal - quote.discount, link.currency),
+    };
+  } catch (error) {
+    if (error instanceof ApiError) return { ok: false, message: error.detail };
+    throw error;
+  }
+}
+
+export interface HostedPaymentForm {
+  token: string;
+  attemptKey: string;
+  email: string;
+  name: string;
+  cardNumber: string;
+  expiry: string;
+  cvc: string;
+  promotionCode: string;
+  saveCard: boolean;
+}
+
+export type HostedPaymentResult =
+  | { kind: 'paid' | 'processing'; checkoutId: string }
+  | { kind: 'declined'; message: string }
+  | { kind: 'invalid'; field: 'email' | 'name' | 'cardNumber' | 'expiry' | 'cvc' | 'promotionCode'; message: string }
+  | { kind: 'unavailable'; message: string };
+
+/**
+ * Pays a payment link from the hosted page: the card is tokenized in memory (only brand,
+ * last4 and expiry are ever stored), then the same completeCheckout as the API runs in one
+ * transaction. The attempt key makes a double-submitted form pay once.
+ */
+export async function payHostedCheckout(db: Database, form: HostedPaymentForm): Promise<HostedPaymentResult> {
+  const found = await findPublicPaymentLink(db, form.token);
+  if (!found) return { kind: 'unavailable', message: 'This payment link does not exist.' };
+  const email = Email.safeParse(form.email.trim());
+  if (!email.success) return { kind: 'invalid', field: 'email', message: 'Enter a valid email address.' };
+  if (form.name.trim().length > 250) return { kind: 'invalid', field: 'name', message: 'Your name is too long.' };
+  const expiry = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec(form.expiry);
+  if (!expiry) return { kind: 'invalid', field: 'expiry', message: 'Enter the expiry as MM / YY.' };
+  if (!/^[A-Za-z0-9-]{8,100}$/.test(form.attemptKey)) return { kind: 'invalid', field: 'cardNumber', message: 'Reload the page and try again.' };
+
+  let card;
+  try {
+    card = paymentProcessor().tokenizeCard({ number: form.cardNumber, expMonth: Number(expiry[1]), expYear: Number(expiry[2]), cvc: form.cvc.trim() });
+  } catch (error) {
+    if (error instanceof CardInputError) return { kind: 'invalid', field: error.field === 'number' ? 'cardNumber' : error.field, message: error.message };
+    throw error;
+  }
+
+  const attemptKey = `hosted:${form.attemptKey}`;
+  try {
+    const result = await db
+      .transaction((tx) =>
+        completeCheckout(
+          tx,
+          found.link.merchantId,
+          {
+            paymentLinkToken: form.token,
+            customerEmail: email.data,
+            customerName: form.name.trim() || undefined,
+            tokenRef: card.token,
+            promotionCode: form.promotionCode.trim() || undefined,
+          },
+          { attemptKey, savePaymentMethod: form.saveCard },
+        ),
+      )
+      .catch(async (error: unknown) => {
+        // A double-submitted form: the twin attempt committed first (unique attempt key), so
+        // this one rolled back and answers with the twin's outcome.
+        if (error instanceof ApiError) throw error;
+        const twin = await findCheckoutByAttempt(db, found.link.merchantId, attemptKey);
+        if (!twin) throw error;
+        return twin;
+      });
+    const { checkout } = result;
+    if (result.declined) return { kind: 'declined', message: checkout.payment?.failureMessage ?? 'Your card was declined.' };
+    return { kind: checkout.paid ? 'paid' : 'processing', checkoutId: checkout.id };
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    if (error.code === 'VALIDATION_FAILED' && error.options.errors?.[0]?.path === 'promotionCode') {
+      return { kind: 'invalid', field: 'promotionCode', message: error.detail };
+    }
+    if (error.code === 'INVALID_STATE' || error.code === 'NOT_FOUND') return { kind: 'unavailable', message: error.detail };
+    return { kind: 'invalid', field: 'cardNumber', message: error.detail };
+  }
+}
+
+export interface HostedCheckoutResult {
+  sellerName: string;
+  name: string;
+  total: string;
+  status: 'paid' | 'processing' | 'failed';
+  card: string | null;
+  email: string | null;
+  /** The seller's page to continue to, with `checkoutId` appended; null when none was set. */
+  continueUrl: string | null;
+}
+
+/** The success page: shown only for a checkout of this very link, so ids cannot be probed. */
+export async function loadHostedCheckoutResult(db: Database, token: string, checkoutId: string): Promise<HostedCheckoutResult | undefined> {
+  const found = await findPublicPaymentLink(db, token);
+  if (!found) return undefined;
+  const [row] = await db
+    .select()
+    .from(checkouts)
+    .where(and(eq(checkouts.id, checkoutId), eq(checkouts.paymentLinkId, found.link.id)));
+  if (!row) return undefined;
+  const checkout = await toCheckoutResponse(db, row);
+  const customer = await findCustomerRow(db, row.merchantId, row.customerId);
+  let continueUrl: string | null = null;
+  if (row.successUrl) {
+    const url = new URL(row.successUrl);
+    url.searchParams.set('checkoutId', row.id);
+    continueUrl = url.toString();
+  }
+  return {
+    sellerName: found.sellerName,
+    name: row.description,
+    total: formatMoney(row.total, row.currency),
+    status: checkout.paid ? 'paid' : checkout.status === 'failed' ? 'failed' : 'processing',
+    card: checkout.payment?.card ? `${brandName(checkout.payment.card.brand)} •••• ${checkout.payment.card.last4}` : null,
+    email: customer.email,
+    continueUrl,
+  };
+}
+
+function brandName(brand: string): string {
+  return { visa: 'Visa', mastercard: 'Mastercard' }[brand] ?? brand;
+}

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { Email, Timestamp } from '../http/schemas';
+import { PaymentResponse } from '../payments/schemas';
+
+export const CHECKOUT_STATUSES = ['open', 'paid', 'failed', 'expired'] as const;
+
+export const CheckoutBody = z
+  .strictObject({
+    customerEmail: Email.optional(),
+    customerId: z.string().min(1).optional(),
+    customerName: z.string().trim().min(1).max(250).optional(),
+    paymentLinkToken: z.string().min(1).max(128).optional(),
+    paymentMethodRefId: z.string().min(1).optional().meta({ description: "A saved payment method (pm_) of the customer." }),
+    priceId: z.string().min(1).optional(),
+    promotionCode: z.string().trim().min(1).max(64).optional(),
+    quantity: z.int().min(1).max(10_000).optional(),
+    tokenRef: z.string().min(1).max(512).optional().meta({ description: 'A processor token, e.g. the sandbox tok_visa.' }),
+  })
+  .superRefine((body, ctx) => {
+    if ((body.priceId === undefined) === (body.paymentLinkToken === undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['priceId'], message: 'Give exactly one of priceId or paymentLinkToken.' });
+    }
+  });
+
+export const CheckoutResponse = z.object({
+  id: z.string(),
+  status: z.enum(CHECKOUT_STATUSES),
+  paid: z.boolean().meta({ description: 'True only once the payment succeeded; the only proof of payment besides webhooks.' }),
+  paymentLinkId: z.string().nullable(),
+  priceId: z.string().nullable(),
+  customerId: z.string(),
+  description: z.string(),
+  currency: z.string(),
+  unitAmount: z.int(),
+  quantity: z.int(),
+  subtotal: z.int(),
+  discountAmount: z.int(),
+  total: z.int(),
+  promotionCode: z.string().nullable(),
+  couponId: z.string().nullable(),
+  billingRecordId: z.string().nullable(),
+  successUrl: z.string().nullable(),
+  payment: PaymentResponse.nullable(),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});

@@ -1,0 +1,193 @@
+import { pgTable, text, integer, boolean, jsonb, index, uniqueIndex } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { createdAt, timestampTz, updatedAt } from './columns';
+import type { Metadata } from './catalog';
+import { prices } from './catalog';
+import { customers, paymentMethods } from './customers';
+
+export type PaymentLinkStoredStatus = 'active' | 'disabled' | 'archived' | 'completed';
+
+/** A reusable, shareable URL (`/pay/{token}`) that sells one item: a catalog price or an ad hoc amount. */
+export const paymentLinks = pgTable(
+  'payment_links',
+  {
+    id: text().primaryKey(),
+    merchantId: text().notNull(),
+    token: text().notNull(),
+    /** `expired` is not stored: it is derived from `expiresAt` whenever the link is read. */
+    status: text().notNull().$type<PaymentLinkStoredStatus>(),
+    priceId: text().references(() => prices.id),
+    name: text().notNull(),
+    description: text(),
+    unitAmount: integer().notNull(),
+    currency: text().notNull(),
+    quantity: integer().notNull(),
+    singleUse: boolean().notNull().default(false),
+    maxCompletions: integer(),
+    /** Succeeded completions plus those whose payment is still `unknown` (a reserved slot). */
+    completionCount: integer().notNull().default(0),
+    expiresAt: timestampTz(),
+    successUrl: text(),
+    designId: text(),
+    metadata: jsonb().notNull().$type<Metadata>().default({}),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('payment_links_token_unique').on(t.token),
+    index('payment_links_merchant_created_idx').on(t.merchantId, t.createdAt),
+  ],
+);
+
+export const coupons = pgTable(
+  'coupons',
+  {
+    id: text().primaryKey(),
+    merchantId: text().notNull(),
+    name: text(),
+    /** Whole percent 1..100, or null when the coupon takes a fixed amount off. */
+    percentOff: integer(),
+    amountOff: integer(),
+    currency: text(),
+    duration: text().notNull().$type<'once' | 'repeating' | 'forever'>(),
+    durationInMonths: integer(),
+    redeemBy: timestampTz(),
+    maxRedemptions: integer(),
+    timesRedeemed: integer().notNull().default(0),
+    metadata: jsonb().notNull().$type<Metadata>().default({}),
+    createdAt: createdAt(),
+  },
+  (t) => [index('coupons_merchant_created_idx').on(t.merchantId, t.createdAt)],
+);
+
+export const promotionCodes = pgTable(
+  'promotion_codes',
+  {
+    id: text().primaryKey(),
+    merchantId: text().notNull(),
+    couponId: text()
+      .notNull()
+      .references(() => coupons.id),
+    code: text().notNull(),
+    active: boolean().notNull().default(true),
+    expiresAt: timestampTz(),
+    maxRedemptions: integer(),
+    timesRedeemed: integer().notNull().default(0),
+    metadata: jsonb().notNull().$type<Metadata>().default({}),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // Customers type codes in any case; one code means one thing per merchant.
+    uniqueIndex('promotion_codes_merchant_code_unique').on(t.merchantId, sql`upper(${t.code})`),
+    index('promotion_codes_merchant_created_idx').on(t.merchantId, t.createdAt),
+  ],
+);
+
+export type CheckoutStatus = 'open' | 'paid' | 'failed' | 'expired';
+
+export const checkouts = pgTable(
+  'checkouts',
+  {
+    id: text().primaryKey(),
+    merchantId: text().notNull(),
+    status: text().notNull().$type<CheckoutStatus>(),
+    paymentLinkId: text().references(() => paymentLinks.id),
+    priceId: text().references(() => prices.id),
+    customerId: text()
+      .notNull()
+      .references(() => customers.id),
+    description: text().notNull(),
+    currency: text().notNull(),
+    unitAmount: integer().notNull(),
+    quantity: integer().notNull(),
+    subtotal: integer().notNull(),
+    discountAmount: integer().notNull().default(0),
+    total: integer().notNull(),
+    promotionCodeId: text().references(() => promotionCodes.id),
+    couponId: text().references(() => coupons.id),
+    paymentId: text(),
+    successUrl: text(),
+    /** The hosted page's per-attempt key: a double-submitted form pays once. */
+    attemptKey: text(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('checkouts_merchant_created_idx').on(t.merchantId, t.createdAt),
+    uniqueIndex('checkouts_attempt_key_unique').on(t.merchantId, t.attemptKey).where(sql`${t.attemptKey} is not null`),
+  ],
+);
+
+export type PaymentStatus = 'pending' | 'succeeded' | 'failed' | 'unknown' | 'partially_refunded' | 'refunded';
+
+export const payments = pgTable(
+  'payments',
+  {
+    id: text().primaryKey(),
+    merchantId: text().notNull(),
+    customerId: text()
+      .notNull()
+      .references(() => customers.id),
+    checkoutId: text().references(() => checkouts.id),
+    paymentMethodId: text().references(() => paymentMethods.id),
+    status: text().notNull().$type<PaymentStatus>(),
+    amount: integer().notNull(),
+    amountRefunded: integer().notNull().default(0),
+    currency: text().notNull(),
+    description: text().notNull(),
+    processorReference: text(),
+    cardBrand: text(),
+    cardLast4: text(),
+    failureCode: text(),
+    failureMessage: text(),
+    settledAt: timestampTz(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('payments_merchant_created_idx').on(t.merchantId, t.createdAt),
+    index('payments_merchant_status_idx').on(t.merchantId, t.status),
+    index('payments_customer_idx').on(t.customerId),
+  ],
+);
+
+export const refunds = pgTable(
+  'refunds',
+  {
+    id: text().primaryKey(),
+    merchantId: text().notNull(),
+    paymentId: text()
+      .notNull()
+      .references(() => payments.id),
+    status: text().notNull().$type<'requested' | 'succeeded' | 'failed'>(),
+    amount: integer().notNull(),
+    currency: text().notNull(),
+    reason: text(),
+    processorReference: text(),
+    failureMessage: text(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('refunds_payment_idx').on(t.paymentId), index('refunds_merchant_created_idx').on(t.merchantId, t.createdAt)],
+);
+
+export const billingRecords = pgTable(
+  'billing_records',
+  {
+    id: text().primaryKey(),
+    merchantId: text().notNull(),
+    customerId: text()
+      .notNull()
+      .references(() => customers.id),
+    checkoutId: text().references(() => checkouts.id),
+    paymentId: text().references(() => payments.id),
+    status: text().notNull().$type<'open' | 'paid' | 'void' | 'uncollectible'>(),
+    amount: integer().notNull(),
+    currency: text().notNull(),
+    description: text().notNull(),
+    paidAt: timestampTz(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('billing_records_merchant_created_idx').on(t.merchantId, t.createdAt), index('billing_records_payment_idx').on(t.paymentId)],
+);

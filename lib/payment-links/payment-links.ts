@@ -1,0 +1,308 @@
+import crypto from 'node:crypto';
+import { and, eq, gt, inArray, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { Db } from '../db/client';
+import { merchants, paymentLinks, products } from '../db/schema';
+import { paginate, mapPage, type PageRequest } from '../db/paginate';
+import { newId } from '../ids';
+import { now } from '../clock';
+import { config } from '../config';
+import { recordEvent } from '../events/record-event';
+import { ApiError, invalidField, notFound } from '../http/errors';
+import { INT32_MAX } from '../http/schemas';
+import { findPriceRow } from '../catalog/prices';
+import type { CreatePaymentLinkBody, PAYMENT_LINK_STATUSES, UpdatePaymentLinkBody } from './schemas';
+
+export type PaymentLinkRow = typeof paymentLinks.$inferSelect;
+export type PaymentLinkStatus = (typeof PAYMENT_LINK_STATUSES)[number];
+
+/** `expired` is derived at read time, so a link expires exactly at `expiresAt` without a job. */
+export function paymentLinkStatus(row: PaymentLinkRow, at = now()): PaymentLinkStatus {
+  if (row.status === 'archived' || row.status === 'completed') return row.status;
+  if (row.expiresAt && row.expiresAt <= at) return 'expired';
+  return row.status;
+}
+
+/** Why a link cannot be paid, in words for the customer; undefined when it can. */
+export function unpayableReason(row: PaymentLinkRow, at = now()): string | undefined {
+  switch (paymentLinkStatus(row, at)) {
+    case 'active':
+      return undefined;
+    case 'disabled':
+      return 'This payment link has been turned off by the seller.';
+    case 'archived':
+      return 'This payment link has been archived by the seller and can no longer be paid.';
+    case 'completed':
+      return row.singleUse
+        ? 'This payment link could be paid once, and it has already been paid.'
+        : 'This payment link has reached its maximum number of payments.';
+    case 'expired':
+      return `This payment link expired on ${row.expiresAt!.toISOString().slice(0, 10)}.`;
+  }
+}
+
+export function paymentLinkUrl(token: string): string {
+  return `${config.publicUrl}/pay/${token}`;
+}
+
+export function toPaymentLinkResponse(row: PaymentLinkRow) {
+  return {
+    id: row.id,
+    token: row.token,
+    url: paymentLinkUrl(row.token),
+    status: paymentLinkStatus(row),
+    priceId: row.priceId,
+    name: row.name,
+    description: row.description,
+    unitAmount: row.unitAmount,
+    amount: row.unitAmount * row.quantity,
+    currency: row.currency,
+    quantity: row.quantity,
+    singleUse: row.singleUse,
+    maxCompletions: row.maxCompletions,
+    completionCount: row.completionCount,
+    expiresAt: row.expiresAt?.toISOString() ?? null,
+    successUrl: row.successUrl,
+    designId: row.designId,
+    metadata: row.metadata,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+function newToken(): string {
+  return crypto.randomBytes(18).toString('base64url');
+}
+
+function assertLineFits(unitAmount: number, quantity: number, path: string) {
+  if (unitAmount * quantity > INT32_MAX) throw invalidField(path, `unitAmount × quantity must not exceed ${INT32_MAX} minor units.`);
+}
+
+export async function createPaymentLink(tx: Db, merchantId: string, input: z.output<typeof CreatePaymentLinkBody>) {
+  const at = now();
+  if (input.expiresAt && input.expiresAt <= at) throw invalidField('expiresAt', 'expiresAt must be in the future.');
+  let item: { priceId: string | null; name: string; description: string | null; unitAmount: number; currency: string };
+  if (input.priceId) {
+    const price = await findPriceRow(tx, merchantId, input.priceId, 'priceId');
+    if (!price.active) throw invalidField('priceId', `Price ${price.id} is inactive.`);
+    const [product] = await tx.select().from(products).where(eq(products.id, price.productId));
+    item = {
+      priceId: price.id,
+      name: input.name ?? product!.name,
+      description: input.description ?? product!.description,
+      unitAmount: price.amount,
+      currency: price.currency,
+    };
+  } else {
+    item = {
+      priceId: null,
+      name: input.name!,
+      description: input.description ?? null,
+      unitAmount: input.unitAmount ?? input.amount! / input.quantity,
+      currency: input.currency!,
+    };
+  }
+  assertLineFits(item.unitAmount, input.quantity, 'quantity');
+  const [row] = await tx
+    .insert(paymentLinks)
+    .values({
+      id: newId('paymentLink'),
+      merchantId,
+      token: newToken(),
+      status: 'active',
+      ...item,
+      quantity: input.quantity,
+      singleUse: input.singleUse,
+      maxCompletions: input.singleUse ? 1 : (input.maxCompletions ?? null),
+      expiresAt: input.expiresAt ?? null,
+      successUrl: input.successUrl ?? null,
+      designId: input.designId ?? null,
+      metadata: input.metadata,
+      createdAt: at,
+      updatedAt: at,
+    })
+    .returning();
+  const link = toPaymentLinkResponse(row!);
+  await recordEvent(tx, { merchantId, type: 'payment_link.created', object: link });
+  return link;
+}
+
+export async function findPaymentLinkRow(db: Db, merchantId: string, paymentLinkId: string, options: { forUpdate?: boolean } = {}) {
+  const query = db
+    .select()
+    .from(paymentLinks)
+    .where(and(eq(paymentLinks.id, paymentLinkId), eq(paymentLinks.merchantId, merchantId)));
+  const [row] = options.forUpdate ? await query.for('update') : await query;
+  if (!row) throw notFound('payment link', paymentLinkId);
+  return row;
+}
+
+export async function getPaymentLink(db: Db, merchantId: string, paymentLinkId: string) {
+  return toPaymentLinkResponse(await findPaymentLinkRow(db, merchantId, paymentLinkId));
+}
+
+export async function findPaymentLinkByToken(db: Db, merchantId: string, token: string, fieldPath?: string) {
+  const [row] = await db
+    .select()
+    .from(paymentLinks)
+    .where(and(eq(paymentLinks.token, token), eq(paymentLinks.merchantId, merchantId)));
+  if (!row) throw new ApiError('NOT_FOUND', `No payment link with token '${token}'.`, fieldPath ? { errors: [{ path: fieldPath, message: 'Unknown payment link token.' }] } : {});
+  return row;
+}
+
+/** For the public hosted page: the token is the only credential, so any merchant's link is found. */
+export async function findPublicPaymentLink(db: Db, token: string) {
+  if (!/^[A-Za-z0-9_-]{8,64}$/.test(token)) return undefined;
+  const [row] = await db
+    .select({ link: paymentLinks, sellerName: merchants.name })
+    .from(paymentLinks)
+    .innerJoin(merchants, eq(merchants.id, paymentLinks.merchantId))
+    .where(eq(paymentLinks.token, token));
+  return row;
+}
+
+function statusFilter(status: PaymentLinkStatus | undefined, at: Date): SQL | undefined {
+  const unexpired = or(isNull(paymentLinks.expiresAt), gt(paymentLinks.expiresAt, at));
+  switch (status) {
+    case undefined:
+      return undefined;
+    case 'archived':
+    case 'completed':
+      return eq(paymentLinks.status, status);
+    case 'expired':
+      return and(inArray(paymentLinks.status, ['active', 'disabled']), lte(paymentLinks.expiresAt, at));
+    default:
+      return and(eq(paymentLinks.status, status), unexpired);
+  }
+}
+
+export async function listPaymentLinks(
+  db: Db,
+  merchantId: string,
+  query: PageRequest & { orderBy: 'createdAt' | 'name'; status?: PaymentLinkStatus; priceId?: string },
+) {
+  const page = await paginate(db, paymentLinks, {
+    ...query,
+    where: [
+      eq(paymentLinks.merchantId, merchantId),
+      statusFilter(query.status, now()),
+      query.priceId ? eq(paymentLinks.priceId, query.priceId) : undefined,
+    ],
+    orderBy: [query.orderBy === 'name' ? paymentLinks.name : paymentLinks.createdAt, paymentLinks.id],
+  });
+  return mapPage(page, toPaymentLinkResponse);
+}
+
+function invalidState(row: PaymentLinkRow, action: string): ApiError {
+  return new ApiError('INVALID_STATE', `Cannot ${action} payment link ${row.id}: it is ${paymentLinkStatus(row)}.`, {
+    extra: { status: paymentLinkStatus(row) },
+  });
+}
+
+export async function updatePaymentLink(tx: Db, merchantId: string, paymentLinkId: string, input: z.output<typeof UpdatePaymentLinkBody>) {
+  const current = await findPaymentLinkRow(tx, merchantId, paymentLinkId, { forUpdate: true });
+  if (current.status === 'archived') throw invalidState(current, 'update');
+  if (input.expiresAt && input.expiresAt <= now()) throw invalidField('expiresAt', 'expiresAt must be in the future (or null for no expiry).');
+  if (input.maxCompletions !== undefined && current.singleUse && input.maxCompletions !== 1) {
+    throw invalidField('maxCompletions', 'A single-use link completes once.');
+  }
+  if (input.maxCompletions != null && input.maxCompletions < current.completionCount) {
+    throw invalidField('maxCompletions', `The link has already been completed ${current.completionCount} times.`);
+  }
+  if (input.quantity !== undefined) assertLineFits(current.unitAmount, input.quantity, 'quantity');
+  const maxCompletions = input.maxCompletions === undefined ? current.maxCompletions : input.maxCompletions;
+  // Raising or removing the limit reopens a used-up link; lowering it to the count closes it.
+  let status = current.status;
+  const usedUp = maxCompletions !== null && current.completionCount >= maxCompletions;
+  if (status === 'completed' && !usedUp) status = 'active';
+  if (status === 'active' && usedUp) status = 'completed';
+  const [row] = await tx
+    .update(paymentLinks)
+    .set({ ...input, status, updatedAt: now() })
+    .where(eq(paymentLinks.id, current.id))
+    .returning();
+  return toPaymentLinkResponse(row!);
+}
+
+/** Moves a link along DESIGN 5: active ⇄ disabled, anything but archived → archived (final). */
+export async function transitionPaymentLink(tx: Db, merchantId: string, paymentLinkId: string, action: 'disable' | 'enable' | 'archive') {
+  const current = await findPaymentLinkRow(tx, merchantId, paymentLinkId, { forUpdate: true });
+  const status = paymentLinkStatus(current);
+  const allowed = { disable: status === 'active', enable: status === 'disabled', archive: status !== 'archived' }[action];
+  if (!allowed) throw invalidState(current, action);
+  const next = { disable: 'disabled', enable: 'active', archive: 'archived' } as const;
+  const [row] = await tx
+    .update(paymentLinks)
+    .set({ status: next[action], updatedAt: now() })
+    .where(eq(paymentLinks.id, current.id))
+    .returning();
+  return toPaymentLinkResponse(row!);
+}
+
+/** A fresh, active copy with a new token and no completions; an expiry already past is dropped. */
+export async function duplicatePaymentLink(tx: Db, merchantId: string, paymentLinkId: string) {
+  const source = await findPaymentLinkRow(tx, merchantId, paymentLinkId);
+  const at = now();
+  const [row] = await tx
+    .insert(paymentLinks)
+    .values({
+      ...source,
+      id: newId('paymentLink'),
+      token: newToken(),
+      status: 'active',
+      completionCount: 0,
+      expiresAt: source.expiresAt && source.expiresAt > at ? source.expiresAt : null,
+      createdAt: at,
+      updatedAt: at,
+    })
+    .returning();
+  const link = toPaymentLinkResponse(row!);
+  await recordEvent(tx, { merchantId, type: 'payment_link.created', object: link });
+  return link;
+}
+
+/**
+ * Takes one completion slot for a payment about to be attempted. The conditional update locks
+ * the row, so concurrent checkouts queue here and `maxCompletions` can never be exceeded.
+ */
+export async function reservePaymentLinkCompletion(tx: Db, row: PaymentLinkRow): Promise<PaymentLinkRow> {
+  const at = now();
+  const [reserved] = await tx
+    .update(paymentLinks)
+    .set({
+      completionCount: sql`${paymentLinks.completionCount} + 1`,
+      status: sql`case when ${paymentLinks.maxCompletions} is not null and ${paymentLinks.completionCount} + 1 >= ${paymentLinks.maxCompletions} then 'completed' else ${paymentLinks.status} end`,
+      updatedAt: at,
+    })
+    .where(
+      and(
+        eq(paymentLinks.id, row.id),
+        eq(paymentLinks.status, 'active'),
+        or(isNull(paymentLinks.expiresAt), gt(paymentLinks.expiresAt, at)),
+        or(isNull(paymentLinks.maxCompletions), lt(paymentLinks.completionCount, paymentLinks.maxCompletions)),
+      ),
+    )
+    .returning();
+  if (reserved) return reserved;
+  const [latest] = await tx.select().from(paymentLinks).where(eq(paymentLinks.id, row.id));
+  throw new ApiError('INVALID_STATE', unpayableReason(latest!, at) ?? 'This payment link cannot be paid right now.', {
+    extra: { status: paymentLinkStatus(latest!, at) },
+  });
+}
+
+/** Gives the slot back when the payment failed; a link used up by that slot reopens. */
+export async function releasePaymentLinkCompletion(tx: Db, paymentLinkId: string): Promise<void> {
+  await tx
+    .update(paymentLinks)
+    .set({
+      completionCount: sql`greatest(${paymentLinks.completionCount} - 1, 0)`,
+      status: sql`case when ${paymentLinks.status} = 'completed' then 'active' else ${paymentLinks.status} end`,
+      updatedAt: now(),
+    })
+    .where(eq(paymentLinks.id, paymentLinkId));
+}
+
+export async function recordPaymentLinkCompleted(tx: Db, merchantId: string, paymentLinkId: string, completion: { checkoutId: string; paymentId: string }) {
+  const row = await findPaymentLinkRow(tx, merchantId, paymentLinkId);
+  await recordEvent(tx, { merchantId, type: 'payment_link.completed', object: { ...toPaymentLinkResponse(row), ...completion } });
+}

@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import { Currency, DateTime, Email, Metadata, MinorAmount, PositiveInt32, Timestamp } from '../http/schemas';
+
+export const PAYMENT_LINK_STATUSES = ['active', 'disabled', 'archived', 'completed', 'expired'] as const;
+
+const HttpUrl = z
+  .url({ protocol: /^https?$/ })
+  .max(2048)
+  .meta({ description: 'Where the hosted page sends the customer after paying; `checkoutId` is appended as a query parameter.' });
+
+const DesignId = z.string().trim().min(1).max(64).meta({ description: 'Your identifier of the hosted page design to use.' });
+const Name = z.string().trim().min(1).max(250);
+const Quantity = z.int().min(1).max(10_000);
+
+export const CreatePaymentLinkBody = z
+  .strictObject({
+    priceId: z.string().min(1).optional().meta({ description: 'Sell a catalog price; or leave out and give an ad hoc amount.' }),
+    quantity: Quantity.default(1),
+    amount: MinorAmount.optional().meta({ description: 'Ad hoc: the line total (unitAmount × quantity) in minor units.' }),
+    unitAmount: MinorAmount.optional().meta({ description: 'Ad hoc: the price of one unit in minor units.' }),
+    currency: Currency.optional(),
+    name: Name.optional().meta({ description: 'What the customer buys; defaults to the product name for a price.' }),
+    description: z.string().max(5000).optional(),
+    singleUse: z.boolean().default(false),
+    maxCompletions: PositiveInt32.optional(),
+    expiresAt: DateTime.optional(),
+    successUrl: HttpUrl.optional(),
+    designId: DesignId.optional(),
+    metadata: Metadata.default({}),
+  })
+  .superRefine((link, ctx) => {
+    if (link.priceId) {
+      for (const field of ['amount', 'unitAmount', 'currency'] as const) {
+        if (link[field] !== undefined) ctx.addIssue({ code: 'custom', path: [field], message: `A link for a price takes its ${field} from the price.` });
+      }
+    } else {
+      if (link.amount === undefined && link.unitAmount === undefined) {
+        ctx.addIssue({ code: 'custom', path: ['unitAmount'], message: 'Give a priceId, or an ad hoc unitAmount (or amount) with currency and name.' });
+      }
+      if (!link.currency) ctx.addIssue({ code: 'custom', path: ['currency'], message: 'An ad hoc link needs a currency.' });
+      if (!link.name) ctx.addIssue({ code: 'custom', path: ['name'], message: 'An ad hoc link needs a name.' });
+      if (link.amount !== undefined && link.unitAmount !== undefined && link.amount !== link.unitAmount * link.quantity) {
+        ctx.addIssue({ code: 'custom', path: ['amount'], message: 'amount must equal unitAmount × quantity.' });
+      }
+      if (link.amount !== undefined && link.unitAmount === undefined && link.amount % link.quantity !== 0) {
+        ctx.addIssue({ code: 'custom', path: ['amount'], message: 'amount must divide evenly by quantity (or give unitAmount).' });
+      }
+    }
+    if (link.singleUse && link.maxCompletions !== undefined && link.maxCompletions !== 1) {
+      ctx.addIssue({ code: 'custom', path: ['maxCompletions'], message: 'A single-use link completes once; leave maxCompletions out or set 1.' });
+    }
+  });
+
+/** The spec's updatable fields only; anything else is a 400 naming the field. */
+export const UpdatePaymentLinkBody = z.strictObject({
+  designId: DesignId.nullable().optional(),
+  expiresAt: DateTime.nullable().optional(),
+  maxCompletions: PositiveInt32.nullable().optional(),
+  name: Name.optional(),
+  quantity: Quantity.optional(),
+  successUrl: HttpUrl.nullable().optional(),
+});
+
+export const CompletePaymentLinkBody = z.strictObject({
+  customerEmail: Email.optional(),
+  customerId: z.string().min(1).optional(),
+  customerName: z.string().trim().min(1).max(250).optional(),
+  paymentMethodRefId: z.string().min(1).optional(),
+  priceId: z.string().min(1).optional().meta({ description: "Optional check: must be the link's own price." }),
+  promotionCode: z.string().trim().min(1).max(64).optional(),
+  tokenRef: z.string().min(1).max(512).optional(),
+});
+
+export const PaymentLinkResponse = z.object({
+  id: z.string(),
+  token: z.string(),
+  url: z.string().meta({ description: 'The public hosted checkout page, /pay/{token}.' }),
+  status: z.enum(PAYMENT_LINK_STATUSES),
+  priceId: z.string().nullable(),
+  name: z.string(),
+  description: z.string().nullable(),
+  unitAmount: z.int(),
+  amount: z.int().meta({ description: 'unitAmount × quantity, before any promotion code.' }),
+  currency: z.string(),
+  quantity: z.int(),
+  singleUse: z.boolean(),
+  maxCompletions: z.int().nullable(),
+  completionCount: z.int(),
+  expiresAt: Timestamp.nullable(),
+  successUrl: z.string().nullable(),
+  designId: z.string().nullable(),
+  metadata: z.record(z.string(), z.string()),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});

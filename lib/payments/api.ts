@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { defineOperation } from '../http/operation';
+import { listQuery, pageOf } from '../http/list';
+import { idParam } from '../http/schemas';
+import { PAYMENT_STATUSES, PaymentResponse, PaymentWithRefundsResponse, RefundBody, RefundResponse } from './schemas';
+
+const PaymentParams = idParam('paymentId', 'pay');
+
+export const listPaymentsOperation = defineOperation({
+  id: 'listPayments',
+  method: 'GET',
+  path: '/api/Payment',
+  tag: 'Payments',
+  summary: 'List payments',
+  scope: 'payments:read',
+  query: listQuery(['createdAt', 'amount'], {
+    status: z.enum(PAYMENT_STATUSES).optional(),
+    customerId: z.string().min(1).optional(),
+    checkoutId: z.string().min(1).optional(),
+  }),
+  response: pageOf(PaymentResponse),
+});
+
+export const getPaymentOperation = defineOperation({
+  id: 'getPayment',
+  method: 'GET',
+  path: '/api/Payment/{paymentId}',
+  tag: 'Payments',
+  summary: 'Retrieve a payment with its refunds',
+  scope: 'payments:read',
+  params: PaymentParams,
+  response: PaymentWithRefundsResponse,
+});
+
+export const listRefundsOperation = defineOperation({
+  id: 'listRefunds',
+  method: 'GET',
+  path: '/api/Payment/{paymentId}/Refund',
+  tag: 'Payments',
+  summary: "List a payment's refunds",
+  scope: 'payments:read',
+  params: PaymentParams,
+  response: z.object({ data: z.array(RefundResponse) }),
+});
+
+export const refundPaymentOperation = defineOperation({
+  id: 'refundPayment',
+  method: 'POST',
+  path: '/api/Payment/{paymentId}/Refund',
+  tag: 'Payments',
+  summary: 'Refund a payment, fully or partly',
+  description:
+    '`amount` defaults to everything not yet refunded and may not exceed it (400). The payment becomes partially_refunded or refunded. Answers 201 with the refund, whose status is succeeded or failed. Emits `refund.requested` then `refund.succeeded` or `refund.failed`.',
+  scope: 'refunds:write',
+  params: PaymentParams,
+  body: RefundBody,
+  response: RefundResponse,
+  successStatus: 201,
+  idempotency: 'required',
+  financial: true,
+});

@@ -1,0 +1,132 @@
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { payments, refunds } from '../db/schema';
+import type { PaymentStatus } from '../db/schema';
+import { paginate, mapPage, type PageRequest } from '../db/paginate';
+import { newId } from '../ids';
+import { now } from '../clock';
+import { recordEvent } from '../events/record-event';
+import { ApiError, notFound } from '../http/errors';
+import type { ChargeOutcome, SettledOutcome } from './processor/types';
+import { toRefundResponse } from './refunds';
+
+export type PaymentRow = typeof payments.$inferSelect;
+
+export function toPaymentResponse(row: PaymentRow) {
+  return {
+    id: row.id,
+    status: row.status,
+    amount: row.amount,
+    amountRefunded: row.amountRefunded,
+    currency: row.currency,
+    customerId: row.customerId,
+    checkoutId: row.checkoutId,
+    paymentMethodId: row.paymentMethodId,
+    card: row.cardBrand && row.cardLast4 ? { brand: row.cardBrand, last4: row.cardLast4 } : null,
+    description: row.description,
+    failureCode: row.failureCode,
+    failureMessage: row.failureMessage,
+    settledAt: row.settledAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+/** A payment starts `pending`, before the processor is asked; no event until it has an outcome. */
+export async function createPendingPayment(
+  tx: Db,
+  input: {
+    id?: string;
+    merchantId: string;
+    customerId: string;
+    checkoutId: string | null;
+    paymentMethodId: string | null;
+    amount: number;
+    currency: string;
+    description: string;
+  },
+): Promise<PaymentRow> {
+  const at = now();
+  const [row] = await tx
+    .insert(payments)
+    .values({ ...input, id: input.id ?? newId('payment'), status: 'pending', createdAt: at, updatedAt: at })
+    .returning();
+  return row!;
+}
+
+const OUTCOME_EVENT = { succeeded: 'payment.succeeded', failed: 'payment.failed', unknown: 'payment.unknown' } as const;
+
+/** pending → succeeded | failed | unknown, with the matching event in the same transaction. */
+export async function recordChargeOutcome(tx: Db, payment: PaymentRow, outcome: ChargeOutcome | { status: 'succeeded'; reference: null; card: null }) {
+  if (payment.status !== 'pending') throw new ApiError('INVALID_STATE', `Payment ${payment.id} is ${payment.status}, not pending.`);
+  const at = now();
+  const [row] = await tx
+    .update(payments)
+    .set({
+      status: outcome.status,
+      processorReference: outcome.reference,
+      cardBrand: outcome.card?.brand ?? payment.cardBrand,
+      cardLast4: outcome.card?.last4 ?? payment.cardLast4,
+      failureCode: outcome.status === 'failed' ? outcome.declineCode : null,
+      failureMessage: outcome.status === 'failed' ? outcome.message : null,
+      settledAt: outcome.status === 'unknown' ? null : at,
+      updatedAt: at,
+    })
+    .where(eq(payments.id, payment.id))
+    .returning();
+  await recordEvent(tx, { merchantId: row!.merchantId, type: OUTCOME_EVENT[outcome.status], object: toPaymentResponse(row!) });
+  return row!;
+}
+
+/** unknown → succeeded | failed, once the processor has answered the reconciliation query. */
+export async function settleUnknownPaymentRow(tx: Db, paymentId: string, outcome: Exclude<SettledOutcome, { status: 'unknown' }>) {
+  const at = now();
+  const [row] = await tx
+    .update(payments)
+    .set({
+      status: outcome.status,
+      failureCode: outcome.status === 'failed' ? outcome.declineCode : null,
+      failureMessage: outcome.status === 'failed' ? outcome.message : null,
+      settledAt: at,
+      updatedAt: at,
+    })
+    .where(and(eq(payments.id, paymentId), eq(payments.status, 'unknown')))
+    .returning();
+  if (!row) return undefined; // settled already (a concurrent or repeated reconciliation)
+  await recordEvent(tx, { merchantId: row.merchantId, type: OUTCOME_EVENT[outcome.status], object: toPaymentResponse(row) });
+  return row;
+}
+
+export async function findPaymentRow(db: Db, merchantId: string, paymentId: string, options: { forUpdate?: boolean } = {}) {
+  const query = db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.id, paymentId), eq(payments.merchantId, merchantId)));
+  const [row] = options.forUpdate ? await query.for('update') : await query;
+  if (!row) throw notFound('payment', paymentId);
+  return row;
+}
+
+export async function getPayment(db: Db, merchantId: string, paymentId: string) {
+  const row = await findPaymentRow(db, merchantId, paymentId);
+  const refundRows = await db.select().from(refunds).where(eq(refunds.paymentId, row.id)).orderBy(refunds.createdAt, refunds.id);
+  return { ...toPaymentResponse(row), refunds: refundRows.map(toRefundResponse) };
+}
+
+export async function listPayments(
+  db: Db,
+  merchantId: string,
+  query: PageRequest & { orderBy: 'createdAt' | 'amount'; status?: PaymentStatus; customerId?: string; checkoutId?: string },
+) {
+  const page = await paginate(db, payments, {
+    ...query,
+    where: [
+      eq(payments.merchantId, merchantId),
+      query.status ? eq(payments.status, query.status) : undefined,
+      query.customerId ? eq(payments.customerId, query.customerId) : undefined,
+      query.checkoutId ? eq(payments.checkoutId, query.checkoutId) : undefined,
+    ],
+    orderBy: [query.orderBy === 'amount' ? payments.amount : payments.createdAt, payments.id],
+  });
+  return mapPage(page, toPaymentResponse);
+}

@@ -1,0 +1,144 @@
+import { now } from '../../clock';
+import {
+  CardInputError,
+  type CardDetails,
+  type ChargeOutcome,
+  type PaymentProcessor,
+  type RefundOutcome,
+  type SettledOutcome,
+  type TokenizedCard,
+} from './types';
+
+/** How a sandbox card behaves (DESIGN 4.9). */
+export type SandboxBehaviour = 'succeed' | 'decline' | 'insufficient_funds' | 'unknown' | 'refund_fails';
+
+interface TestCard {
+  number: string;
+  token: string;
+  brand: string;
+  behaviour: SandboxBehaviour;
+}
+
+export const SANDBOX_TEST_CARDS: readonly TestCard[] = [
+  { number: '4242424242424242', token: 'tok_visa', brand: 'visa', behaviour: 'succeed' },
+  { number: '5555555555554444', token: 'tok_mastercard', brand: 'mastercard', behaviour: 'succeed' },
+  { number: '4000000000000002', token: 'tok_declined', brand: 'visa', behaviour: 'decline' },
+  { number: '4000000000009995', token: 'tok_insufficient_funds', brand: 'visa', behaviour: 'insufficient_funds' },
+  { number: '4000000000000259', token: 'tok_unknown', brand: 'visa', behaviour: 'unknown' },
+  { number: '4000000000005126', token: 'tok_refund_fails', brand: 'visa', behaviour: 'refund_fails' },
+];
+
+/** The fixed tokens' cards expire in December of this year (any future date works for entered cards). */
+export const SANDBOX_TOKEN_EXP_YEAR = 2034;
+
+const DECLINES: Record<'decline' | 'insufficient_funds', { code: string; message: string }> = {
+  decline: { code: 'card_declined', message: 'Your card was declined.' },
+  insufficient_funds: { code: 'insufficient_funds', message: 'Your card has insufficient funds.' },
+};
+
+const ENTERED_TOKEN_PREFIX = 'tok_sbx_';
+const BEHAVIOURS: readonly SandboxBehaviour[] = ['succeed', 'decline', 'insufficient_funds', 'unknown', 'refund_fails'];
+
+interface EnteredToken extends CardDetails {
+  behaviour: SandboxBehaviour;
+}
+
+/**
+ * The sandbox processor: no network, fixed outcomes per test card. Tokens of entered cards are
+ * self-describing (brand, last4, expiry, behaviour), so nothing but those details is kept.
+ */
+export class SandboxProcessor implements PaymentProcessor {
+  readonly name = 'sandbox';
+
+  tokenizeCard(input: { number: string; expMonth: number; expYear: number; cvc: string }): TokenizedCard {
+    const number = input.number.replace(/[\s-]/g, '');
+    if (!/^\d{12,19}$/.test(number) || !luhnValid(number)) throw new CardInputError('number', 'Your card number is invalid.');
+    const card = SANDBOX_TEST_CARDS.find((c) => c.number === number);
+    if (!card) throw new CardInputError('number', 'The sandbox takes test cards only, such as 4242 4242 4242 4242.');
+    if (!Number.isInteger(input.expMonth) || input.expMonth < 1 || input.expMonth > 12) {
+      throw new CardInputError('expiry', "Your card's expiry month is invalid.");
+    }
+    const at = now();
+    const year = input.expYear < 100 ? 2000 + input.expYear : input.expYear;
+    if (year < at.getUTCFullYear() || (year === at.getUTCFullYear() && input.expMonth < at.getUTCMonth() + 1) || year > at.getUTCFullYear() + 50) {
+      throw new CardInputError('expiry', "Your card's expiry date is in the past.");
+    }
+    if (!/^\d{3,4}$/.test(input.cvc)) throw new CardInputError('cvc', "Your card's security code is invalid.");
+    const details: EnteredToken = { brand: card.brand, last4: number.slice(-4), expMonth: input.expMonth, expYear: year, behaviour: card.behaviour };
+    const payload = [details.brand, details.last4, details.expMonth, details.expYear, details.behaviour, randomSuffix()].join('.');
+    return { token: ENTERED_TOKEN_PREFIX + Buffer.from(payload).toString('base64url'), ...strip(details) };
+  }
+
+  describeToken(token: string): CardDetails | undefined {
+    const known = readToken(token);
+    return known ? strip(known) : undefined;
+  }
+
+  async charge(input: { token: string; amount: number; currency: string; idempotencyKey: string }): Promise<ChargeOutcome> {
+    const card = readToken(input.token);
+    const reference = `ch_sbx_${card?.behaviour ?? 'invalid'}_${input.idempotencyKey}`;
+    if (!card) return { status: 'failed', reference, card: null, declineCode: 'invalid_token', message: 'The payment method is not valid.' };
+    switch (card.behaviour) {
+      case 'decline':
+      case 'insufficient_funds': {
+        const decline = DECLINES[card.behaviour];
+        return { status: 'failed', reference, card: strip(card), declineCode: decline.code, message: decline.message };
+      }
+      case 'unknown':
+        return { status: 'unknown', reference, card: strip(card) };
+      default:
+        return { status: 'succeeded', reference, card: strip(card) };
+    }
+  }
+
+  /** A timed-out sandbox charge did go through: reconciliation settles it as succeeded. */
+  async retrieveCharge(reference: string): Promise<SettledOutcome> {
+    const behaviour = [...BEHAVIOURS].sort((a, b) => b.length - a.length).find((b) => reference.startsWith(`ch_sbx_${b}_`));
+    if (!behaviour) return { status: 'failed', declineCode: 'invalid_token', message: 'The payment method is not valid.' };
+    if (behaviour === 'decline' || behaviour === 'insufficient_funds') {
+      const decline = DECLINES[behaviour];
+      return { status: 'failed', declineCode: decline.code, message: decline.message };
+    }
+    return { status: 'succeeded' };
+  }
+
+  async refund(input: { chargeReference: string; amount: number; currency: string; idempotencyKey: string }): Promise<RefundOutcome> {
+    const reference = `rf_sbx_${input.idempotencyKey}`;
+    if (input.chargeReference.startsWith('ch_sbx_refund_fails_')) {
+      return { status: 'failed', reference, message: 'The card issuer refused the refund.' };
+    }
+    return { status: 'succeeded', reference };
+  }
+}
+
+function readToken(token: string): EnteredToken | undefined {
+  const fixed = SANDBOX_TEST_CARDS.find((c) => c.token === token);
+  if (fixed) return { brand: fixed.brand, last4: fixed.number.slice(-4), expMonth: 12, expYear: SANDBOX_TOKEN_EXP_YEAR, behaviour: fixed.behaviour };
+  if (!token.startsWith(ENTERED_TOKEN_PREFIX)) return undefined;
+  const parts = Buffer.from(token.slice(ENTERED_TOKEN_PREFIX.length), 'base64url').toString('utf8').split('.');
+  if (parts.length !== 6) return undefined;
+  const [brand, last4, month, year, behaviour] = parts as [string, string, string, string, string];
+  if (!/^\d{4}$/.test(last4) || !BEHAVIOURS.includes(behaviour as SandboxBehaviour)) return undefined;
+  return { brand, last4, expMonth: Number(month), expYear: Number(year), behaviour: behaviour as SandboxBehaviour };
+}
+
+function strip(card: EnteredToken): CardDetails {
+  return { brand: card.brand, last4: card.last4, expMonth: card.expMonth, expYear: card.expYear };
+}
+
+function randomSuffix(): string {
+  return crypto.randomUUID().replaceAll('-', '').slice(0, 16);
+}
+
+export function luhnValid(number: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < number.length; i++) {
+    let digit = Number(number[number.length - 1 - i]);
+    if (i % 2 === 1) {
+      digit *= 2;
+      if (digit > 9) digit -= 9;
+    }
+    sum += digit;
+  }
+  return sum % 10 === 0;
+}

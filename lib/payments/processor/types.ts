@@ -1,0 +1,46 @@
+/** What a card looks like once tokenized: display details only, never the number. */
+export interface CardDetails {
+  brand: string;
+  last4: string;
+  expMonth: number;
+  expYear: number;
+}
+
+export interface TokenizedCard extends CardDetails {
+  token: string;
+}
+
+export type ChargeOutcome =
+  | { status: 'succeeded'; reference: string; card: CardDetails }
+  | { status: 'failed'; reference: string; card: CardDetails | null; declineCode: string; message: string }
+  /** The processor did not answer in time: the charge may or may not have happened. */
+  | { status: 'unknown'; reference: string; card: CardDetails | null };
+
+export type SettledOutcome = { status: 'succeeded' } | { status: 'failed'; declineCode: string; message: string } | { status: 'unknown' };
+
+export type RefundOutcome = { status: 'succeeded'; reference: string } | { status: 'failed'; reference: string; message: string };
+
+/**
+ * The one seam between Paybase and a card network. The sandbox implements it; a real processor
+ * adapter would too. `idempotencyKey` is our payment or refund id, so a retried call charges once.
+ */
+export interface PaymentProcessor {
+  readonly name: string;
+  /** Turns raw card input (only ever held in memory) into a reusable token. */
+  tokenizeCard(input: { number: string; expMonth: number; expYear: number; cvc: string }): TokenizedCard;
+  /** Display details of a token, or undefined when the processor does not know it. */
+  describeToken(token: string): CardDetails | undefined;
+  charge(input: { token: string; amount: number; currency: string; idempotencyKey: string }): Promise<ChargeOutcome>;
+  /** Asks again about a charge whose outcome was `unknown`. */
+  retrieveCharge(reference: string): Promise<SettledOutcome>;
+  refund(input: { chargeReference: string; amount: number; currency: string; idempotencyKey: string }): Promise<RefundOutcome>;
+}
+
+export class CardInputError extends Error {
+  constructor(
+    readonly field: 'number' | 'expiry' | 'cvc',
+    message: string,
+  ) {
+    super(message);
+  }
+}
