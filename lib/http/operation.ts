@@ -3,6 +3,24 @@ import type { Scope } from '../auth/scopes';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
+/** What every endpoint contract has, whichever credential family calls it. */
+export interface OperationContract<
+  TParams extends z.ZodType = z.ZodType,
+  TQuery extends z.ZodType = z.ZodType,
+  TBody extends z.ZodType = z.ZodType,
+> {
+  id: string;
+  method: HttpMethod;
+  path: string;
+  tag: string;
+  summary: string;
+  description?: string;
+  params?: TParams;
+  query?: TQuery;
+  body?: TBody;
+  successStatus?: number;
+}
+
 /**
  * The contract of one developer-API endpoint: everything the route wrapper enforces and the
  * OpenAPI document describes comes from here, so the two cannot disagree.
@@ -12,19 +30,9 @@ export interface Operation<
   TQuery extends z.ZodType = z.ZodType,
   TBody extends z.ZodType = z.ZodType,
   TResponse extends z.ZodType = z.ZodType,
-> {
-  id: string;
-  method: HttpMethod;
-  path: string;
-  tag: string;
-  summary: string;
-  description?: string;
+> extends OperationContract<TParams, TQuery, TBody> {
   scope: Scope;
-  params?: TParams;
-  query?: TQuery;
-  body?: TBody;
   response: TResponse;
-  successStatus?: number;
   /** `required` marks the spec's IK endpoints; `optional` lets any create be retried safely. */
   idempotency?: 'required' | 'optional';
   /** Moves money (the spec's FM marker); documented in the API reference. */

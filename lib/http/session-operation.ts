@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { Audience } from '../db/schema';
-import type { HttpMethod } from './operation';
+import type { OperationContract } from './operation';
 
 /**
  * The contract of one sign-in-API endpoint (JWT family): who may call it and its input and
@@ -10,19 +10,9 @@ export interface SessionOperation<
   TParams extends z.ZodType = z.ZodType,
   TQuery extends z.ZodType = z.ZodType,
   TBody extends z.ZodType = z.ZodType,
-> {
-  id: string;
-  method: HttpMethod;
-  path: string;
-  tag: string;
-  summary: string;
-  description?: string;
+> extends OperationContract<TParams, TQuery, TBody> {
   access: readonly Audience[] | 'public';
-  params?: TParams;
-  query?: TQuery;
-  body?: TBody;
   response?: z.ZodType;
-  successStatus?: number;
   /** Runs the handler in one transaction (console mutations); sign-in flows commit their own steps. */
   transaction?: boolean;
 }
