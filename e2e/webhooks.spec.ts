@@ -98,7 +98,7 @@ test('a seller creates a webhook endpoint, sees failing deliveries with every at
   await shot(page, 'webhooks-05-endpoint-detail-failing');
 
   // The delivery view: each attempt with its request headers, response status and body.
-  await deliveryRow.getByRole('link', { name: /^View delivery/ }).click();
+  await deliveryRow.getByRole('link', { name: /^product\.created wda_/ }).click();
   await expect(page.getByRole('heading', { name: 'Delivery', exact: true })).toBeVisible();
   await expect(page.getByTestId(/^attempt-/)).toHaveCount(8);
   const latest = page.getByTestId('attempt-8');
@@ -201,5 +201,7 @@ test('a seller creates a webhook endpoint, sees failing deliveries with every at
   // Phone-sized screens.
   await page.setViewportSize({ width: 390, height: 844 });
   await page.getByRole('link', { name: 'Event log' }).click();
+  await expect(page).toHaveURL(/\/merchant\/webhooks\/events$/);
+  await expect(page.getByRole('link', { name: 'product.created' })).toHaveCount(2);
   await shot(page, 'webhooks-11-event-log-phone');
 });

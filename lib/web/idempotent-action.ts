@@ -37,6 +37,9 @@ export async function runIdempotently<T>(
     if (error instanceof ApiError && error.code === 'IDEMPOTENCY_KEY_IN_USE') {
       throw new ApiError('IDEMPOTENCY_KEY_IN_USE', 'This form was just submitted and is still being handled. Wait a moment, then reload the page.');
     }
+    if (error instanceof ApiError && error.code === 'IDEMPOTENCY_KEY_REUSED') {
+      throw new ApiError('IDEMPOTENCY_KEY_REUSED', 'This form was already sent with other values. Reload the page and try again.');
+    }
     throw error;
   });
   if (claim.kind === 'replay') {

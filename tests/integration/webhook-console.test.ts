@@ -91,7 +91,7 @@ describe('console forms run at most once per form key', () => {
     await runIdempotently({ merchantId: merchant.id, formKey: key, path: `/api/WebhookDelivery/${deliveryId}/Retry` }, (tx) => retryWebhookDelivery(tx, merchant.id, deliveryId));
     await expect(
       runIdempotently({ merchantId: merchant.id, formKey: key, path: '/api/WebhookDelivery/wda_other/Retry' }, (tx) => retryWebhookDelivery(tx, merchant.id, 'wda_other')),
-    ).rejects.toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED' });
+    ).rejects.toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED', detail: 'This form was already sent with other values. Reload the page and try again.' });
 
     const failing = formKey();
     let runs = 0;

@@ -24,20 +24,19 @@ export interface DeliveryRow {
 export function DeliveryTable({ deliveries, show, endpointUrls = {}, empty }: { deliveries: DeliveryRow[]; show: 'event' | 'endpoint'; endpointUrls?: Record<string, string>; empty: string }) {
   if (deliveries.length === 0) return <EmptyState title={empty} />;
   return (
-    <Table caption="Deliveries" head={[show === 'event' ? 'Event' : 'Endpoint', 'Status', 'Attempts', 'Last attempt', '']}>
+    <Table caption="Deliveries" head={[show === 'event' ? 'Event' : 'Endpoint', 'Status', 'Attempts', 'Last attempt']}>
       {deliveries.map((delivery) => (
         <tr key={delivery.id} className="hover:bg-slate-50" data-testid={`delivery-row-${delivery.id}`}>
           <Cell>
-            {show === 'event' ? (
-              <>
-                <span className="font-mono text-xs font-medium text-slate-900">{delivery.eventType}</span>
-                <span className="block font-mono text-[11px] text-slate-500">{delivery.eventId}</span>
-              </>
-            ) : (
-              <>
-                <span className="block max-w-xs font-mono text-xs break-all">{endpointUrls[delivery.endpointId] ?? delivery.endpointId}</span>
-              </>
-            )}
+            {/* The first cell links to the delivery view (its attempts and the Retry button). */}
+            <Link href={`/merchant/webhooks/deliveries/${delivery.id}`} prefetch={false} className="group block">
+              {show === 'event' ? (
+                <span className="font-mono text-xs font-medium text-brand-700 group-hover:underline">{delivery.eventType}</span>
+              ) : (
+                <span className="block max-w-xs font-mono text-xs font-medium break-all text-brand-700 group-hover:underline">{endpointUrls[delivery.endpointId] ?? delivery.endpointId}</span>
+              )}
+              <span className="block font-mono text-[11px] text-slate-500">{delivery.id}</span>
+            </Link>
           </Cell>
           <Cell>
             <DeliveryStatusPill status={delivery.status} />
@@ -53,11 +52,6 @@ export function DeliveryTable({ deliveries, show, endpointUrls = {}, empty }: { 
             ) : (
               '—'
             )}
-          </Cell>
-          <Cell className="text-right">
-            <Link href={`/merchant/webhooks/deliveries/${delivery.id}`} prefetch={false} className="text-sm font-medium whitespace-nowrap text-brand-700 hover:underline" aria-label={`View delivery ${delivery.id}`}>
-              View
-            </Link>
           </Cell>
         </tr>
       ))}

@@ -103,7 +103,11 @@ export default async function WebhookDeliveryPage({ params }: { params: Promise<
                         <div>
                           <h3 className="mb-1 text-sm font-semibold text-slate-800">Request</h3>
                           <p className="mb-2 text-xs text-slate-600">
-                            POST <span className="font-mono break-all">{attempt.url}</span>
+                            POST <span className="font-mono break-all">{attempt.url}</span> · body: the{' '}
+                            <a href="#request-body" className="text-brand-700 underline">
+                              event JSON
+                            </a>
+                            , identical on every attempt
                           </p>
                           <div className="overflow-x-auto rounded-md border border-slate-200">
                             <table className="min-w-full text-xs">
@@ -145,14 +149,16 @@ export default async function WebhookDeliveryPage({ params }: { params: Promise<
               </ol>
             )}
           </section>
+          <div id="request-body" className="scroll-mt-4">
           <Card title="Request body" actions={<CopyButton value={body} label="Copy JSON" />}>
             <p className="mb-2 text-xs text-slate-600">The same on every attempt; shown indented, sent on one line.</p>
             <pre tabIndex={0} aria-label="Request body JSON" className="max-h-96 overflow-auto rounded-md bg-slate-900 p-4 font-mono text-xs leading-relaxed text-slate-100">
               {prettyJson(event)}
             </pre>
           </Card>
+          </div>
         </div>
-        <Card title="Send again" className="h-fit">
+        <Card title="Send again" className="order-first h-fit xl:order-last">
           <p className="mb-3 text-sm text-slate-700">
             Sends this delivery once more now, whatever its state, with a fresh signature over the same body. The automatic retry schedule is unchanged.
           </p>
