@@ -158,6 +158,7 @@ test('a seller creates a webhook endpoint, sees failing deliveries with every at
   await page.getByRole('button', { name: 'Create product' }).click();
   await expect(page.getByRole('heading', { name: 'Webhook cap' })).toBeVisible();
   const [capDelivery] = (await receiver.waitFor((requests) => requests.length >= 10)).slice(9);
+  expect(capDelivery!.path).toBe('/hooks');
   const header = capDelivery!.headers['x-service-signature'] as string;
   expect(parseSignatureHeader(header).signatures).toHaveLength(2);
   verifyWebhook(capDelivery!.body, header, secret);
@@ -198,10 +199,39 @@ test('a seller creates a webhook endpoint, sees failing deliveries with every at
   await expect(page.getByText('Endpoint deleted, with its delivery history.')).toBeVisible();
   await expect(page.getByText('No webhook endpoints yet')).toBeVisible();
 
+  // A receiver that answers 410 Gone is disabled at once: the banner turns red, the row stands
+  // out, and the seller gets an email.
+  receiver.setResponder(() => ({ status: 410, body: 'gone' }));
+  await page.getByLabel('Endpoint URL').fill(`${receiver.url}/gone`);
+  await page.getByRole('checkbox', { name: /^All events/ }).check();
+  await page.getByRole('button', { name: 'Create endpoint' }).click();
+  await expect(page.getByTestId('signing-secret')).toBeVisible();
+  const goneRow = page.getByRole('row').filter({ hasText: `${receiver.url}/gone` });
+  await expect(goneRow.getByText('All events')).toBeVisible();
+  await page.getByRole('link', { name: 'Products' }).first().click();
+  await page.getByLabel('Name').fill('Webhook scarf');
+  await page.getByRole('button', { name: 'Create product' }).click();
+  await expect(page.getByRole('heading', { name: 'Webhook scarf' })).toBeVisible();
+  await receiver.waitFor((requests) => requests.some((request) => request.path === '/gone'));
+  await expect(async () => {
+    await page.goto('/merchant/webhooks');
+    // Layout (banner) and page (list) render in parallel: wait until both read the disabled state.
+    await expect(page.getByTestId('webhook-banner')).toContainText('A webhook endpoint was disabled', { timeout: 1000 });
+    await expect(goneRow.getByText('Disabled: 410 Gone')).toBeVisible({ timeout: 1000 });
+  }).toPass({ timeout: 15_000 });
+  await expect(page.getByTestId('webhook-banner')).toContainText('it answered 410 Gone');
+  await expect(goneRow.getByText('Disabled: 410 Gone')).toBeVisible();
+  await shot(page, 'webhooks-12-endpoint-gone');
+  await goneRow.getByRole('link', { name: `${receiver.url}/gone` }).click();
+  await expect(page.getByText(/because the receiver answered 410 Gone/)).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Enable endpoint' })).toBeVisible();
+  await shot(page, 'webhooks-13-endpoint-gone-detail');
+  await page.goto(`/dev/mailbox?to=${encodeURIComponent(email)}`);
+  await expect(page.getByRole('heading', { name: `Webhook endpoint disabled: ${receiver.url}/gone` })).toBeVisible();
+
   // Phone-sized screens.
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.getByRole('link', { name: 'Event log' }).click();
-  await expect(page).toHaveURL(/\/merchant\/webhooks\/events$/);
-  await expect(page.getByRole('link', { name: 'product.created' })).toHaveCount(2);
+  await page.goto('/merchant/webhooks/events');
+  await expect(page.getByRole('link', { name: 'product.created' })).toHaveCount(3);
   await shot(page, 'webhooks-11-event-log-phone');
 });
