@@ -117,7 +117,7 @@ test('a seller signs up, signs in, builds a catalog, and manages an API key used
     await expect(page.getByRole('navigation', { name: 'Seller console sections' }).getByRole('link', { name: new RegExp(`^${section}`) })).toBeVisible();
   }
   await page.getByRole('link', { name: /^Webhooks/ }).click();
-  await expect(page.getByText('Coming soon')).toBeVisible();
+  await expect(page.getByText('No webhook endpoints yet')).toBeVisible();
 
   // Transparent refresh: without an access-token cookie, the refresh cookie renews the pair.
   const before = (await context.cookies()).find((c) => c.name === 'pb_merchant_rt')!;

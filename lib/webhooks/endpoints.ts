@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, or, inArray } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../db/client';
 import { webhookEndpoints } from '../db/schema';
@@ -97,6 +97,23 @@ export async function listWebhookEndpoints(db: Db, merchantId: string, query: Pa
     orderBy: [webhookEndpoints.createdAt, webhookEndpoints.id],
   });
   return mapPage(page, toWebhookEndpointResponse);
+}
+
+/**
+ * Endpoints the seller must hear about (the console banner): those failing right now and those
+ * the service disabled itself (410 Gone, or 5 days of failures), oldest first. A manual
+ * disable is the seller's own choice and is not listed.
+ */
+export async function listWebhookEndpointsNeedingAttention(db: Db, merchantId: string, limit = 5) {
+  const where = and(
+    eq(webhookEndpoints.merchantId, merchantId),
+    or(
+      and(eq(webhookEndpoints.enabled, true), isNotNull(webhookEndpoints.failingSince)),
+      and(eq(webhookEndpoints.enabled, false), inArray(webhookEndpoints.disabledReason, ['gone', 'failing'])),
+    ),
+  );
+  const rows = await db.select().from(webhookEndpoints).where(where).orderBy(asc(webhookEndpoints.createdAt), asc(webhookEndpoints.id)).limit(limit + 1);
+  return { endpoints: rows.slice(0, limit).map(toWebhookEndpointResponse), hasMore: rows.length > limit };
 }
 
 export async function updateWebhookEndpoint(

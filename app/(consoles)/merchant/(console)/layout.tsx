@@ -3,6 +3,7 @@ import { ConsoleShell } from '@/components/console/console-shell';
 import type { NavItem } from '@/components/console/nav-links';
 import { currentMerchant } from '../session';
 import { signOutAction } from '../actions';
+import { WebhookBanner } from './webhook-banner';
 
 // Later issues replace the "soon" sections with their pages.
 const NAV: NavItem[] = [
@@ -13,13 +14,14 @@ const NAV: NavItem[] = [
   { href: '/merchant/payment-links', label: 'Payment links', soon: true },
   { href: '/merchant/subscriptions', label: 'Subscriptions', soon: true },
   { href: '/merchant/developers/api-keys', label: 'API keys', group: 'Developers' },
-  { href: '/merchant/webhooks', label: 'Webhooks', soon: true },
+  { href: '/merchant/webhooks', label: 'Webhooks' },
 ];
 
 export default async function MerchantConsoleLayout({ children }: { children: ReactNode }) {
   const merchant = await currentMerchant();
   return (
     <ConsoleShell consoleName="Seller console" home="/merchant" nav={NAV} who={`${merchant.name} · ${merchant.email}`} signOut={signOutAction}>
+      <WebhookBanner merchantId={merchant.id} />
       {children}
     </ConsoleShell>
   );
