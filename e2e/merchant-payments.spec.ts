@@ -46,7 +46,7 @@ test('a seller creates, copies, disables, enables, duplicates and archives payme
   await expect(page.getByText('Share this URL').locator('..').getByRole('button', { name: 'Copied' })).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(url);
 
-  const row = page.locator('tbody tr').filter({ hasText: name });
+  const row = page.getByTestId('payment-link').filter({ hasText: name });
   await expect(row).toHaveCount(1);
   await expect(row).toContainText('€50.00');
   await expect(row).toContainText('2 × €25.00');
@@ -66,9 +66,9 @@ test('a seller creates, copies, disables, enables, duplicates and archives payme
   await row.getByRole('button', { name: 'Enable' }).click();
   await expect(row.getByText('Active', { exact: true })).toBeVisible();
   await row.getByRole('button', { name: 'Duplicate' }).click();
-  await expect(page.locator('tbody tr').filter({ hasText: name })).toHaveCount(2);
+  await expect(page.getByTestId('payment-link').filter({ hasText: name })).toHaveCount(2);
 
-  const original = page.locator('tbody tr').filter({ hasText: name }).filter({ hasText: new URL(url!).pathname });
+  const original = page.getByTestId('payment-link').filter({ hasText: name }).filter({ hasText: new URL(url!).pathname });
   await original.getByRole('button', { name: 'Archive' }).click();
   await expect(original.getByRole('group', { name: 'Archive for good? It can never be paid again.' })).toBeVisible();
   await shot(page, 'links-3-archive-confirm');
@@ -76,7 +76,7 @@ test('a seller creates, copies, disables, enables, duplicates and archives payme
   await expect(original.getByText('Archived', { exact: true })).toBeVisible();
   await expect(original.getByRole('button', { name: 'Disable' })).toHaveCount(0);
   await page.getByRole('link', { name: 'Archived' }).click();
-  await expect(page.locator('tbody tr').filter({ hasText: name })).toHaveCount(1);
+  await expect(page.getByTestId('payment-link').filter({ hasText: name })).toHaveCount(1);
   await shot(page, 'links-4-archived-filter');
 });
 
@@ -88,7 +88,7 @@ test('a seller creates a coupon and a promotion code, then deactivates the code'
   await coupon.getByLabel('Coupon name').fill(`Spring ${code}`);
   await coupon.getByLabel('Percent off').fill('20');
   await coupon.getByRole('button', { name: 'Create coupon' }).click();
-  await expect(page.getByText(`Coupon Spring ${code} created.`)).toBeVisible();
+  await expect(page.getByText(`Coupon “Spring ${code}” created.`)).toBeVisible();
 
   const fixed = page.getByRole('form', { name: 'New coupon' });
   await fixed.getByLabel('Discount').selectOption('amount');

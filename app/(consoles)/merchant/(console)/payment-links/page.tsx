@@ -8,7 +8,6 @@ import { listProducts } from '@/lib/catalog/products';
 import { formatMoney } from '@/lib/money/format';
 import { CopyButton } from '@/components/ui/copy-button';
 import { Badge, Card, EmptyState, PageHeader } from '@/components/ui/layout';
-import { Cell, Table } from '@/components/ui/table';
 import { Pagination, pageParam } from '@/components/ui/pagination';
 import { currentMerchant } from '../../session';
 import { CreateLinkForm } from './create-form';
@@ -68,32 +67,50 @@ export default async function PaymentLinksPage({ searchParams }: { searchParams:
             </EmptyState>
           ) : (
             <>
-              <Table caption="Payment links" head={['Link', 'Amount', 'Status', 'Payments', '']}>
+              <ul aria-label="Payment links" className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white shadow-sm">
                 {links.data.map((link) => {
                   const [label, tone] = STATUS[link.status];
                   return (
-                    <tr key={link.id} className="align-top">
-                      <Cell>
-                        <span className="font-medium text-slate-900">{link.name}</span>
-                        <span className="mt-1 flex flex-wrap items-center gap-2">
-                          <a href={link.url} target="_blank" rel="noreferrer" className="font-mono text-xs break-all text-brand-700 hover:underline">
-                            /pay/{link.token}
-                          </a>
-                          <CopyButton value={link.url} label="Copy URL" />
+                    <li key={link.id} data-testid="payment-link" className="flex flex-col gap-3 p-4">
+                      <div className="flex flex-wrap items-start justify-between gap-x-4 gap-y-1">
+                        <div className="min-w-0">
+                          <p className="flex flex-wrap items-center gap-2">
+                            <span className="font-medium text-slate-900">{link.name}</span>
+                            <Badge tone={tone}>{label}</Badge>
+                            {link.singleUse ? <span className="text-xs text-slate-600">Single use</span> : null}
+                          </p>
+                          <p className="mt-1 flex flex-wrap items-center gap-2">
+                            <a href={link.url} target="_blank" rel="noreferrer" className="font-mono text-xs break-all text-brand-700 hover:underline">
+                              /pay/{link.token}
+                            </a>
+                            <CopyButton value={link.url} label="Copy URL" />
+                          </p>
+                        </div>
+                        <dl className="flex gap-6 text-sm">
+                          <div>
+                            <dt className="text-xs text-slate-600">Amount</dt>
+                            <dd className="font-medium whitespace-nowrap text-slate-900">
+                              {formatMoney(link.amount, link.currency)}
+                              {link.quantity > 1 ? <span className="block text-xs font-normal text-slate-600">{link.quantity} × {formatMoney(link.unitAmount, link.currency)}</span> : null}
+                            </dd>
+                          </div>
+                          <div>
+                            <dt className="text-xs text-slate-600">Payments</dt>
+                            <dd className="whitespace-nowrap text-slate-900">{link.completionCount}{link.maxCompletions ? ` of ${link.maxCompletions}` : ''}</dd>
+                          </div>
+                        </dl>
+                      </div>
+                      <div className="flex flex-wrap items-center justify-between gap-2">
+                        <span className="text-xs text-slate-600">
+                          Created {link.createdAt.replace('T', ' ').slice(0, 16)} UTC
+                          {link.expiresAt ? ` · expires ${link.expiresAt.replace('T', ' ').slice(0, 16)} UTC` : ''}
                         </span>
-                        {link.expiresAt ? <span className="mt-1 block text-xs text-slate-600">Expires {link.expiresAt.replace('T', ' ').slice(0, 16)} UTC</span> : null}
-                      </Cell>
-                      <Cell className="whitespace-nowrap">
-                        {formatMoney(link.amount, link.currency)}
-                        {link.quantity > 1 ? <span className="block text-xs text-slate-600">{link.quantity} × {formatMoney(link.unitAmount, link.currency)}</span> : null}
-                      </Cell>
-                      <Cell><Badge tone={tone}>{label}</Badge>{link.singleUse ? <span className="mt-1 block text-xs text-slate-600">Single use</span> : null}</Cell>
-                      <Cell className="whitespace-nowrap">{link.completionCount}{link.maxCompletions ? ` of ${link.maxCompletions}` : ''}</Cell>
-                      <Cell><LinkActions id={link.id} name={link.name} status={link.status} /></Cell>
-                    </tr>
+                        <LinkActions id={link.id} name={link.name} status={link.status} />
+                      </div>
+                    </li>
                   );
                 })}
-              </Table>
+              </ul>
               <Pagination {...links} basePath="/merchant/payment-links" query={{ status }} />
             </>
           )}

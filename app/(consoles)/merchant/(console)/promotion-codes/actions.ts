@@ -8,6 +8,7 @@ import { createPromotionCode, updatePromotionCode } from '@/lib/promotions/promo
 import { CreateCouponBody, CreatePromotionCodeBody } from '@/lib/promotions/schemas';
 import { normalizeCurrency } from '@/lib/money/currencies';
 import { parseMoney } from '@/lib/money/parse';
+import { formatMoney } from '@/lib/money/format';
 import { parseUtcDateTimeLocal } from '@/lib/web/form-dates';
 import { requireSession } from '@/lib/web/session';
 import { field, formAction, type FormState } from '@/lib/web/form-state';
@@ -56,7 +57,8 @@ export async function createCouponAction(_: FormState, form: FormData): Promise<
     });
     const coupon = await getDb().transaction((tx) => createCoupon(tx, merchantId, body));
     revalidatePath(PATH);
-    return { notice: `Coupon ${coupon.name ?? coupon.id} created. Give it a code customers can type.` };
+    const off = coupon.percentOff !== null ? `${coupon.percentOff}% off` : `${formatMoney(coupon.amountOff!, coupon.currency!)} off`;
+    return { notice: `Coupon “${coupon.name ?? off}” created. Give it a code customers can type.` };
   });
 }
 

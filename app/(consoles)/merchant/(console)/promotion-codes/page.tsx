@@ -40,7 +40,40 @@ export default async function PromotionCodesPage({ searchParams }: { searchParam
   return (
     <>
       <PageHeader title="Promotion codes" description="A coupon says what comes off (a percent or a fixed amount); its promotion codes are what customers type at checkout." />
-      <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_360px]">
+      <div className="space-y-8">
+        <div className="grid items-start gap-6 lg:grid-cols-2">
+          <Card title="New promotion code">
+            {validCoupons.length === 0 ? (
+              <p className="text-sm text-slate-600">Create a coupon first.</p>
+            ) : (
+              <ActionForm action={createPromotionCodeAction} className="space-y-4" ariaLabel="New promotion code">
+                <SelectField label="Coupon" name="couponId" options={validCoupons.map((c) => ({ value: c.id, label: couponLabel(c) }))} />
+                <TextField label="Code" name="code" required maxLength={64} placeholder="SUMMER25" hint="What customers type; not case-sensitive." className="[&_input]:uppercase" />
+                <TextField label="Maximum redemptions" name="maxRedemptions" type="number" min={1} hint="Optional." />
+                <TextField label="Expires at (UTC)" name="expiresAt" type="datetime-local" hint="Optional." />
+                <SubmitButton pendingText="Creating…">Create code</SubmitButton>
+              </ActionForm>
+            )}
+          </Card>
+          <Card title="New coupon">
+            <ActionForm action={createCouponAction} className="space-y-4" ariaLabel="New coupon">
+              <TextField label="Coupon name" name="name" maxLength={250} hint="Optional, for you." />
+              <SelectField label="Discount" name="kind" options={[{ value: 'percent', label: 'Percent off' }, { value: 'amount', label: 'Fixed amount off' }]} />
+              <TextField label="Percent off" name="percentOff" type="number" min={1} max={100} hint="For a percent discount." />
+              <div className="grid grid-cols-[minmax(0,1fr)_100px] gap-3">
+                <TextField label="Amount off" name="amountOff" inputMode="decimal" placeholder="5.00" hint="For a fixed discount." />
+                <TextField label="Currency" name="currency" defaultValue="USD" maxLength={3} className="[&_input]:uppercase" />
+              </div>
+              <div className="grid grid-cols-2 gap-3">
+                <SelectField label="Duration" name="duration" options={COUPON_DURATIONS} hint="For subscriptions." />
+                <TextField label="Months" name="durationInMonths" type="number" min={1} max={120} hint="If repeating." />
+              </div>
+              <TextField label="Maximum redemptions" name="maxRedemptions" type="number" min={1} hint="Optional, across all its codes." />
+              <TextField label="Redeem by (UTC)" name="redeemBy" type="datetime-local" hint="Optional." />
+              <SubmitButton pendingText="Creating…">Create coupon</SubmitButton>
+            </ActionForm>
+          </Card>
+        </div>
         <div className="min-w-0 space-y-8">
           <section aria-labelledby="codes-heading">
             <h2 id="codes-heading" className="mb-3 text-lg font-semibold">Promotion codes</h2>
@@ -98,39 +131,6 @@ export default async function PromotionCodesPage({ searchParams }: { searchParam
               </>
             )}
           </section>
-        </div>
-        <div className="space-y-6">
-          <Card title="New promotion code">
-            {validCoupons.length === 0 ? (
-              <p className="text-sm text-slate-600">Create a coupon first.</p>
-            ) : (
-              <ActionForm action={createPromotionCodeAction} className="space-y-4" ariaLabel="New promotion code">
-                <SelectField label="Coupon" name="couponId" options={validCoupons.map((c) => ({ value: c.id, label: couponLabel(c) }))} />
-                <TextField label="Code" name="code" required maxLength={64} placeholder="SUMMER25" hint="What customers type; not case-sensitive." className="[&_input]:uppercase" />
-                <TextField label="Maximum redemptions" name="maxRedemptions" type="number" min={1} hint="Optional." />
-                <TextField label="Expires at (UTC)" name="expiresAt" type="datetime-local" hint="Optional." />
-                <SubmitButton pendingText="Creating…">Create code</SubmitButton>
-              </ActionForm>
-            )}
-          </Card>
-          <Card title="New coupon">
-            <ActionForm action={createCouponAction} className="space-y-4" ariaLabel="New coupon">
-              <TextField label="Coupon name" name="name" maxLength={250} hint="Optional, for you." />
-              <SelectField label="Discount" name="kind" options={[{ value: 'percent', label: 'Percent off' }, { value: 'amount', label: 'Fixed amount off' }]} />
-              <TextField label="Percent off" name="percentOff" type="number" min={1} max={100} hint="For a percent discount." />
-              <div className="grid grid-cols-[minmax(0,1fr)_100px] gap-3">
-                <TextField label="Amount off" name="amountOff" inputMode="decimal" placeholder="5.00" hint="For a fixed discount." />
-                <TextField label="Currency" name="currency" defaultValue="USD" maxLength={3} className="[&_input]:uppercase" />
-              </div>
-              <div className="grid grid-cols-2 gap-3">
-                <SelectField label="Duration" name="duration" options={COUPON_DURATIONS} hint="For subscriptions." />
-                <TextField label="Months" name="durationInMonths" type="number" min={1} max={120} hint="If repeating." />
-              </div>
-              <TextField label="Maximum redemptions" name="maxRedemptions" type="number" min={1} hint="Optional, across all its codes." />
-              <TextField label="Redeem by (UTC)" name="redeemBy" type="datetime-local" hint="Optional." />
-              <SubmitButton pendingText="Creating…">Create coupon</SubmitButton>
-            </ActionForm>
-          </Card>
         </div>
       </div>
     </>
