@@ -53,7 +53,7 @@ export async function createPaymentLinkAction(_: FormState, form: FormData): Pro
   });
 }
 
-const TRANSITIONS = { disable: 'disabled', enable: 'enabled', archive: 'archived' } as const;
+const TRANSITIONS = { disable: true, enable: true, archive: true } as const;
 
 export async function paymentLinkStateAction(_: FormState, form: FormData): Promise<FormState> {
   return formAction(async () => {
@@ -62,14 +62,15 @@ export async function paymentLinkStateAction(_: FormState, form: FormData): Prom
     const action = field(form, 'action');
     const db = getDb();
     if (action === 'duplicate') {
-      const copy = await db.transaction((tx) => duplicatePaymentLink(tx, merchantId, id));
+      // The copy appears at the top of the list (newest first); no notice squeezed into the row.
+      await db.transaction((tx) => duplicatePaymentLink(tx, merchantId, id));
       revalidatePath('/merchant/payment-links');
-      return { notice: `Duplicated as a new active link (${copy.id}).` };
+      return;
     }
-    if (!(action in TRANSITIONS)) throw invalidField('action', 'Unknown action.');
+    if (!Object.hasOwn(TRANSITIONS, action)) throw invalidField('action', 'Unknown action.');
     const key = action as keyof typeof TRANSITIONS;
-    const link = await db.transaction((tx) => transitionPaymentLink(tx, merchantId, id, key));
+    // The row's badge and buttons show the new state.
+    await db.transaction((tx) => transitionPaymentLink(tx, merchantId, id, key));
     revalidatePath('/merchant/payment-links');
-    return { notice: `“${link.name}” ${TRANSITIONS[key]}.` };
   });
 }
