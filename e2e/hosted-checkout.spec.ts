@@ -101,6 +101,11 @@ test('a customer is declined, retries and pays; the seller finds the payment in 
   await expect(page.getByTestId('refundable')).toHaveText('¥1,500');
   await expect(page.getByRole('list', { name: 'Payment timeline' })).toContainText('Refund of ¥1,500 succeeded');
   await shot(page, 'checkout-8-console-refunded-half');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(page.getByTestId('refundable')).toBeVisible();
+  await shot(page, 'checkout-8b-console-refunded-half-phone');
+  await page.goto('/merchant/payments');
+  await shot(page, 'checkout-8c-console-payments-phone');
   const refunded = await request.get(`/api/Payment/${paymentId}`, { headers: { authorization: `Bearer ${demoKey()}` } });
   expect(await refunded.json()).toMatchObject({ status: 'partially_refunded', amountRefunded: 1500, refunds: [{ amount: 1500, status: 'succeeded', reason: 'Half the stickers arrived bent' }] });
 });

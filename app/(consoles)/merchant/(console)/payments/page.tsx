@@ -85,9 +85,9 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
                     </Link>
                     {payment.amountRefunded ? <span className="block text-xs text-slate-600">{formatMoney(payment.amountRefunded, payment.currency)} refunded</span> : null}
                   </Cell>
-                  <Cell><PaymentStatusBadge status={payment.status} /></Cell>
-                  <Cell className="break-all">{person?.email ?? person?.name ?? payment.customerId}</Cell>
-                  <Cell>{payment.description}</Cell>
+                  <Cell className="whitespace-nowrap"><PaymentStatusBadge status={payment.status} /></Cell>
+                  <Cell className="whitespace-nowrap">{person?.email ?? person?.name ?? payment.customerId}</Cell>
+                  <Cell className="min-w-40">{payment.description}</Cell>
                   <Cell className="whitespace-nowrap">{payment.createdAt.replace('T', ' ').slice(0, 16)}</Cell>
                 </tr>
               );
