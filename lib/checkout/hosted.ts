@@ -10,7 +10,7 @@ import { paymentProcessor } from '../payments/processor';
 import { CardInputError } from '../payments/processor/types';
 import { findPublicPaymentLink, unpayableReason } from '../payment-links/payment-links';
 import { quotePromotionCode } from '../promotions/promotion-codes';
-import { completeCheckout, findCheckoutByAttempt, toCheckoutResponse } from './checkouts';
+import { completeCheckout, findCheckoutByAttempt, toCheckoutResponse, type CheckoutInput } from './checkouts';
 
 /** Everything the public page /pay/{token} shows before payment. */
 export interface HostedCheckoutView {
@@ -112,28 +112,40 @@ export async function payHostedCheckout(db: Database, form: HostedPaymentForm): 
     throw error;
   }
 
-  const attemptKey = `hosted:${form.attemptKey}`;
+  return runHostedCheckout(
+    db,
+    found.link.merchantId,
+    {
+      paymentLinkToken: form.token,
+      customerEmail: email.data,
+      customerName: form.name.trim() || undefined,
+      tokenRef: card.token,
+      promotionCode: form.promotionCode.trim() || undefined,
+    },
+    { attemptKey: `hosted:${form.attemptKey}`, savePaymentMethod: form.saveCard },
+  );
+}
+
+/**
+ * The hosted page's checkout run (card form and wallet alike): completeCheckout in one
+ * transaction, with the attempt key making a double-submitted form pay once, and the outcome
+ * in the customer's words.
+ */
+export async function runHostedCheckout(
+  db: Database,
+  merchantId: string,
+  input: CheckoutInput,
+  options: { attemptKey: string; savePaymentMethod: boolean },
+): Promise<HostedPaymentResult> {
+  const { attemptKey } = options;
   try {
     const result = await db
-      .transaction((tx) =>
-        completeCheckout(
-          tx,
-          found.link.merchantId,
-          {
-            paymentLinkToken: form.token,
-            customerEmail: email.data,
-            customerName: form.name.trim() || undefined,
-            tokenRef: card.token,
-            promotionCode: form.promotionCode.trim() || undefined,
-          },
-          { attemptKey, savePaymentMethod: form.saveCard },
-        ),
-      )
+      .transaction((tx) => completeCheckout(tx, merchantId, input, options))
       .catch(async (error: unknown) => {
         // A double-submitted form: the twin attempt committed first (unique attempt key), so
         // this one rolled back and answers with the twin's outcome.
         if (error instanceof ApiError) throw error;
-        const twin = await findCheckoutByAttempt(db, found.link.merchantId, attemptKey);
+        const twin = await findCheckoutByAttempt(db, merchantId, attemptKey);
         if (!twin) throw error;
         return twin;
       });

@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../db/client';
 import { customers } from '../db/schema';
@@ -64,6 +64,26 @@ export async function findCustomerByEmail(db: Db, merchantId: string, email: str
     .orderBy(desc(customers.createdAt))
     .limit(1);
   return row;
+}
+
+/** The merchant's customers with these ids (for labelling lists), keyed by id. */
+export async function customersByIds(db: Db, merchantId: string, ids: readonly string[]) {
+  const unique = [...new Set(ids)];
+  if (!unique.length) return new Map<string, ReturnType<typeof toCustomerResponse>>();
+  const rows = await db
+    .select()
+    .from(customers)
+    .where(and(eq(customers.merchantId, merchantId), inArray(customers.id, unique)));
+  return new Map(rows.map((row) => [row.id, toCustomerResponse(row)]));
+}
+
+/** Ids of every customer record of the merchant with this email (case-insensitive), any status. */
+export async function customerIdsByEmail(db: Db, merchantId: string, email: string): Promise<string[]> {
+  const rows = await db
+    .select({ id: customers.id })
+    .from(customers)
+    .where(and(eq(customers.merchantId, merchantId), sql`lower(${customers.email}) = ${email.toLowerCase()}`));
+  return rows.map((row) => row.id);
 }
 
 export async function getCustomer(db: Db, merchantId: string, customerId: string) {

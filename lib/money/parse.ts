@@ -14,3 +14,15 @@ export function parseMoney(text: string, currency: string): number | undefined {
   const minor = Number(`${match[1]}${fraction.padEnd(exponent, '0')}`);
   return Number.isSafeInteger(minor) ? minor : undefined;
 }
+
+/**
+ * The inverse of parseMoney for form inputs: integer minor units as plain decimal text in the
+ * currency's own decimals ("1234" USD → "12.34", JPY → "1234"), by string arithmetic.
+ */
+export function minorToDecimalText(amountMinor: number, currency: string): string {
+  const exponent = currencyExponent(currency);
+  if (!Number.isSafeInteger(amountMinor) || amountMinor < 0) throw new RangeError(`Not a non-negative integer amount: ${amountMinor}`);
+  if (exponent === 0) return String(amountMinor);
+  const digits = String(amountMinor).padStart(exponent + 1, '0');
+  return `${digits.slice(0, -exponent)}.${digits.slice(-exponent)}`;
+}

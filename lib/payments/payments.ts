@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { payments, refunds } from '../db/schema';
 import type { PaymentStatus } from '../db/schema';
@@ -116,7 +116,7 @@ export async function getPayment(db: Db, merchantId: string, paymentId: string) 
 export async function listPayments(
   db: Db,
   merchantId: string,
-  query: PageRequest & { orderBy: 'createdAt' | 'amount'; status?: PaymentStatus; customerId?: string; checkoutId?: string },
+  query: PageRequest & { orderBy: 'createdAt' | 'amount'; status?: PaymentStatus; customerId?: string; customerIds?: string[]; checkoutId?: string },
 ) {
   const page = await paginate(db, payments, {
     ...query,
@@ -125,6 +125,8 @@ export async function listPayments(
       query.status ? eq(payments.status, query.status) : undefined,
       query.customerId ? eq(payments.customerId, query.customerId) : undefined,
       query.checkoutId ? eq(payments.checkoutId, query.checkoutId) : undefined,
+      // The console's customer filter: every customer record with one email (an empty list matches none).
+      query.customerIds ? (query.customerIds.length ? inArray(payments.customerId, query.customerIds) : sql`false`) : undefined,
     ],
     orderBy: [query.orderBy === 'amount' ? payments.amount : payments.createdAt, payments.id],
   });

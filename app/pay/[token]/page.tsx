@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { getDb } from '@/lib/db/client';
 import { loadHostedCheckout } from '@/lib/checkout/hosted';
@@ -46,7 +47,15 @@ export default async function PayPage({ params }: { params: Promise<{ token: str
             </p>
           </div>
         ) : (
-          <CheckoutForm token={view.token} total={view.total} />
+          <>
+            <CheckoutForm token={view.token} total={view.total} />
+            <p className="mt-4 text-center text-sm text-slate-600">
+              Saved a card with {view.sellerName} before?{' '}
+              <Link href={`/member/pay/${view.token}`} prefetch={false} className="font-medium text-brand-700 hover:underline">
+                Pay with your Paybase wallet
+              </Link>
+            </p>
+          </>
         )}
       </section>
     </main>

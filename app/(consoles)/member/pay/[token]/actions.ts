@@ -1,0 +1,18 @@
+'use server';
+
+import { getDb } from '@/lib/db/client';
+import { payHostedWithWallet } from '@/lib/checkout/wallet';
+import type { HostedPaymentResult } from '@/lib/checkout/hosted';
+import { requireSession } from '@/lib/web/session';
+
+/** The member comes from the session cookie, never from the form. */
+export async function payWithWalletAction(token: string, attemptKey: string, formData: FormData): Promise<HostedPaymentResult> {
+  const principal = await requireSession('member');
+  return payHostedWithWallet(getDb(), {
+    token,
+    attemptKey,
+    memberId: principal.subjectId,
+    paymentMethodId: String(formData.get('paymentMethodId') ?? ''),
+    promotionCode: String(formData.get('promotionCode') ?? ''),
+  });
+}

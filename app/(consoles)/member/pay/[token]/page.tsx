@@ -1,0 +1,69 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { notFound, redirect } from 'next/navigation';
+import { getDb } from '@/lib/db/client';
+import { findMemberById } from '@/lib/members/members';
+import { loadHostedCheckout } from '@/lib/checkout/hosted';
+import { walletCardsForSeller } from '@/lib/checkout/wallet';
+import { findPublicPaymentLink } from '@/lib/payment-links/payment-links';
+import { requireSession } from '@/lib/web/session';
+import { WalletPayForm } from './wallet-form';
+
+export const dynamic = 'force-dynamic';
+export const metadata: Metadata = { title: 'Pay with your wallet', robots: { index: false } };
+
+/**
+ * The hosted checkout for a signed-in wallet member. It lives under /member because the wallet's
+ * session cookies are scoped to that path (docs/decisions.md); /pay/{token} links here.
+ */
+export default async function WalletPayPage({ params }: { params: Promise<{ token: string }> }) {
+  const principal = await requireSession('member');
+  const db = getDb();
+  const member = await findMemberById(db, principal.subjectId);
+  if (!member) redirect('/member/sign-in');
+  const { token } = await params;
+  const [view, found] = await Promise.all([loadHostedCheckout(db, token), findPublicPaymentLink(db, token)]);
+  if (!view || !found) notFound();
+  const { cards, elsewhere } = await walletCardsForSeller(db, found.link.merchantId, member.email);
+
+  return (
+    <main className="mx-auto grid max-w-4xl gap-8 px-6 py-12 md:grid-cols-2">
+      <section aria-labelledby="order-heading">
+        <p className="text-sm font-medium text-slate-500" data-testid="seller">{view.sellerName}</p>
+        <h1 id="order-heading" className="mt-1 text-2xl font-semibold tracking-tight">{view.name}</h1>
+        {view.description && <p className="mt-2 text-slate-600">{view.description}</p>}
+        <dl className="mt-6 space-y-2 rounded-lg border border-slate-200 bg-white p-5 text-sm">
+          <div className="flex justify-between"><dt className="text-slate-500">Price</dt><dd>{view.unitAmount}</dd></div>
+          <div className="flex justify-between"><dt className="text-slate-500">Quantity</dt><dd>{view.quantity}</dd></div>
+          <div className="flex justify-between border-t border-slate-100 pt-2 text-base font-semibold"><dt>Total</dt><dd data-testid="list-total">{view.total}</dd></div>
+        </dl>
+        <p className="mt-4 text-sm text-slate-600">
+          Signed in to your wallet as <strong>{member.email}</strong>.
+        </p>
+      </section>
+      <section aria-label="Payment" className="space-y-4">
+        {view.unavailableReason ? (
+          <div role="alert" className="rounded-lg border border-amber-300 bg-amber-50 p-5 text-amber-900">
+            <h2 className="font-semibold">This link cannot be paid</h2>
+            <p className="mt-1" data-testid="unavailable-reason">{view.unavailableReason}</p>
+          </div>
+        ) : cards.length ? (
+          <WalletPayForm token={token} total={view.total} cards={cards} />
+        ) : (
+          <div className="rounded-lg border border-slate-200 bg-white p-6 text-sm text-slate-700 shadow-sm" data-testid="no-wallet-cards">
+            <h2 className="text-lg font-semibold text-slate-900">No saved card for {view.sellerName}</h2>
+            <p className="mt-2">You have no card saved with {view.sellerName} under {member.email}.</p>
+          </div>
+        )}
+        {elsewhere ? (
+          <p className="text-sm text-slate-600" data-testid="elsewhere-note">
+            Your wallet holds {elsewhere} {elsewhere === 1 ? 'card' : 'cards'} saved with other sellers. For your safety a card is only charged by the seller you saved it with; to use one here, enter it on the checkout page.
+          </p>
+        ) : null}
+        <p className="text-sm">
+          <Link href={`/pay/${token}`} className="text-brand-700 hover:underline">Pay with a new card instead</Link>
+        </p>
+      </section>
+    </main>
+  );
+}

@@ -1,0 +1,76 @@
+'use server';
+
+import { revalidatePath } from 'next/cache';
+import { getDb } from '@/lib/db/client';
+import { invalidField } from '@/lib/http/errors';
+import { createPaymentLink, duplicatePaymentLink, transitionPaymentLink } from '@/lib/payment-links/payment-links';
+import { CreatePaymentLinkBody } from '@/lib/payment-links/schemas';
+import { normalizeCurrency } from '@/lib/money/currencies';
+import { parseMoney } from '@/lib/money/parse';
+import { parseUtcDateTimeLocal } from '@/lib/web/form-dates';
+import { requireSession } from '@/lib/web/session';
+import { field, formAction, type FormState } from '@/lib/web/form-state';
+import { parseForm } from '@/lib/web/parse-form';
+
+const sellerId = async () => (await requireSession('merchant')).subjectId;
+
+function wholeNumber(form: FormData, name: string, label: string): number | undefined {
+  const text = field(form, name);
+  if (!text) return undefined;
+  if (!/^\d{1,10}$/.test(text)) throw invalidField(name, `${label} must be a whole number.`);
+  return Number(text);
+}
+
+export async function createPaymentLinkAction(_: FormState, form: FormData): Promise<FormState> {
+  return formAction(async () => {
+    const merchantId = await sellerId();
+    const priceId = field(form, 'priceId');
+    const quantity = wholeNumber(form, 'quantity', 'Quantity') ?? 1;
+    let item: Record<string, unknown>;
+    if (priceId) {
+      item = { priceId, ...(field(form, 'name') ? { name: field(form, 'name') } : {}) };
+    } else {
+      const currency = normalizeCurrency(field(form, 'currency'));
+      if (!currency) throw invalidField('currency', 'Enter a three-letter ISO 4217 code, such as USD or EUR.');
+      const unitAmount = parseMoney(field(form, 'unitAmount'), currency);
+      if (unitAmount === undefined) throw invalidField('unitAmount', `Enter an amount in ${currency}, such as ${currency === 'JPY' ? '1500' : '12.00'}.`);
+      item = { unitAmount, currency, name: field(form, 'name') || undefined, ...(field(form, 'description') ? { description: field(form, 'description') } : {}) };
+    }
+    const expiresText = field(form, 'expiresAt');
+    const expiresAt = parseUtcDateTimeLocal(expiresText);
+    if (expiresText && !expiresAt) throw invalidField('expiresAt', 'Enter a date and time.');
+    const body = parseForm(CreatePaymentLinkBody, {
+      ...item,
+      quantity,
+      singleUse: form.get('singleUse') === 'on',
+      maxCompletions: wholeNumber(form, 'maxCompletions', 'Maximum payments'),
+      expiresAt: expiresAt?.toISOString(),
+      successUrl: field(form, 'successUrl') || undefined,
+    });
+    const link = await getDb().transaction((tx) => createPaymentLink(tx, merchantId, body));
+    revalidatePath('/merchant/payment-links');
+    return { notice: `Payment link “${link.name}” created.`, result: { url: link.url } };
+  });
+}
+
+const TRANSITIONS = { disable: true, enable: true, archive: true } as const;
+
+export async function paymentLinkStateAction(_: FormState, form: FormData): Promise<FormState> {
+  return formAction(async () => {
+    const merchantId = await sellerId();
+    const id = field(form, 'paymentLinkId');
+    const action = field(form, 'action');
+    const db = getDb();
+    if (action === 'duplicate') {
+      // The copy appears at the top of the list (newest first); no notice squeezed into the row.
+      await db.transaction((tx) => duplicatePaymentLink(tx, merchantId, id));
+      revalidatePath('/merchant/payment-links');
+      return;
+    }
+    if (!Object.hasOwn(TRANSITIONS, action)) throw invalidField('action', 'Unknown action.');
+    const key = action as keyof typeof TRANSITIONS;
+    // The row's badge and buttons show the new state.
+    await db.transaction((tx) => transitionPaymentLink(tx, merchantId, id, key));
+    revalidatePath('/merchant/payment-links');
+  });
+}

@@ -1,0 +1,130 @@
+import crypto from 'node:crypto';
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { getDb } from '@/lib/db/client';
+import { ApiError } from '@/lib/http/errors';
+import { getCustomer } from '@/lib/customers/customers';
+import { getPayment } from '@/lib/payments/payments';
+import { formatMoney } from '@/lib/money/format';
+import { minorToDecimalText } from '@/lib/money/parse';
+import { currencyExponent } from '@/lib/money/currencies';
+import { ActionForm } from '@/components/ui/action-form';
+import { TextField } from '@/components/ui/field';
+import { SubmitButton } from '@/components/ui/submit-button';
+import { Card, DescriptionList, PageHeader } from '@/components/ui/layout';
+import { currentMerchant } from '../../../session';
+import { PaymentStatusBadge } from '../status-badge';
+import { refundAction } from '../actions';
+
+export const metadata: Metadata = { title: 'Payment' };
+
+const when = (iso: string) => `${iso.replace('T', ' ').slice(0, 19)} UTC`;
+
+interface Step {
+  at: string;
+  title: string;
+  detail?: string;
+  tone: 'green' | 'red' | 'gray' | 'blue';
+}
+
+const DOT = { green: 'bg-green-600', red: 'bg-red-600', gray: 'bg-slate-400', blue: 'bg-brand-600' };
+
+export default async function PaymentPage({ params }: { params: Promise<{ paymentId: string }> }) {
+  const merchant = await currentMerchant();
+  const { paymentId } = await params;
+  const db = getDb();
+  const payment = await getPayment(db, merchant.id, paymentId).catch((error) => {
+    if (error instanceof ApiError && error.code === 'NOT_FOUND') notFound();
+    throw error;
+  });
+  const customer = await getCustomer(db, merchant.id, payment.customerId).catch(() => undefined);
+  const money = (amount: number) => formatMoney(amount, payment.currency);
+  const pendingRefunds = payment.refunds.filter((r) => r.status === 'requested').reduce((sum, r) => sum + r.amount, 0);
+  const refundable = payment.amount - payment.amountRefunded - pendingRefunds;
+  const canRefund = (payment.status === 'succeeded' || payment.status === 'partially_refunded') && refundable > 0;
+  const card = payment.card ? `${payment.card.brand[0]!.toUpperCase()}${payment.card.brand.slice(1)} •••• ${payment.card.last4}` : '—';
+
+  const steps: Step[] = [{ at: payment.createdAt, title: 'Payment created', detail: `${money(payment.amount)} · ${card}`, tone: 'gray' }];
+  if (payment.status === 'failed') {
+    steps.push({ at: payment.settledAt ?? payment.updatedAt, title: 'Payment failed', detail: payment.failureMessage ?? payment.failureCode ?? undefined, tone: 'red' });
+  } else if (payment.status === 'unknown') {
+    steps.push({ at: payment.updatedAt, title: 'Outcome unknown', detail: 'The processor did not answer; the payment is settled by reconciliation.', tone: 'gray' });
+  } else if (payment.status !== 'pending') {
+    steps.push({ at: payment.settledAt ?? payment.updatedAt, title: 'Payment succeeded', detail: money(payment.amount), tone: 'green' });
+  }
+  for (const refund of payment.refunds) {
+    steps.push({ at: refund.createdAt, title: `Refund of ${money(refund.amount)} requested`, detail: refund.reason ?? undefined, tone: 'gray' });
+    if (refund.status === 'succeeded') steps.push({ at: refund.updatedAt, title: `Refund of ${money(refund.amount)} succeeded`, tone: 'blue' });
+    if (refund.status === 'failed') steps.push({ at: refund.updatedAt, title: `Refund of ${money(refund.amount)} failed`, detail: refund.failureMessage ?? undefined, tone: 'red' });
+  }
+
+  return (
+    <>
+      <p className="mb-2 text-sm">
+        <Link href="/merchant/payments" className="text-brand-700 hover:underline">← Payments</Link>
+      </p>
+      <PageHeader title={money(payment.amount)} description={payment.description} actions={<PaymentStatusBadge status={payment.status} />} />
+      <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_360px]">
+        <div className="space-y-6">
+          <Card title="Details">
+            <DescriptionList
+              items={[
+                ['Id', <span className="font-mono" key="id">{payment.id}</span>],
+                ['Amount', money(payment.amount)],
+                ['Refunded', money(payment.amountRefunded)],
+                [
+                  'Customer',
+                  <Link key="c" href={`/merchant/customers/${payment.customerId}`} className="text-brand-700 hover:underline">
+                    {customer?.email ?? customer?.name ?? payment.customerId}
+                  </Link>,
+                ],
+                ['Card', card],
+                ['Checkout', payment.checkoutId ? <span className="font-mono" key="co">{payment.checkoutId}</span> : '—'],
+                ['Created', when(payment.createdAt)],
+              ]}
+            />
+          </Card>
+          <Card title="Timeline">
+            <ol className="relative space-y-4 border-l border-slate-200 pl-5" aria-label="Payment timeline">
+              {steps.map((step, index) => (
+                <li key={index} className="relative">
+                  <span aria-hidden className={`absolute top-1.5 -left-[26px] h-2.5 w-2.5 rounded-full ring-4 ring-white ${DOT[step.tone]}`} />
+                  <p className="text-sm font-medium text-slate-900">{step.title}</p>
+                  {step.detail ? <p className="text-sm text-slate-600">{step.detail}</p> : null}
+                  <p className="text-xs text-slate-500"><time dateTime={step.at}>{when(step.at)}</time></p>
+                </li>
+              ))}
+            </ol>
+          </Card>
+        </div>
+        <Card title="Refund" className="h-fit">
+          {canRefund ? (
+            <ActionForm action={refundAction} className="space-y-4" ariaLabel="Refund">
+              <p className="text-sm text-slate-600">
+                Up to <strong data-testid="refundable">{money(refundable)}</strong> can still be refunded.
+              </p>
+              <input type="hidden" name="paymentId" value={payment.id} />
+              {/* A fresh key on every render: submitting the same form twice refunds once. */}
+              <input type="hidden" name="refundKey" value={crypto.randomBytes(16).toString('base64url')} />
+              <TextField
+                label={`Amount (${payment.currency})`}
+                name="amount"
+                inputMode={currencyExponent(payment.currency) ? 'decimal' : 'numeric'}
+                defaultValue={minorToDecimalText(refundable, payment.currency)}
+                required
+                hint="A partial amount refunds part of the payment."
+              />
+              <TextField label="Reason" name="reason" maxLength={500} hint="Optional; kept with the refund." />
+              <SubmitButton variant="danger" pendingText="Refunding…">Refund</SubmitButton>
+            </ActionForm>
+          ) : (
+            <p className="text-sm text-slate-600">
+              {payment.status === 'refunded' ? 'This payment has been refunded in full.' : 'Only a succeeded payment can be refunded.'}
+            </p>
+          )}
+        </Card>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,35 @@
+'use server';
+
+import { revalidatePath } from 'next/cache';
+import { getDb } from '@/lib/db/client';
+import { invalidField } from '@/lib/http/errors';
+import { findPaymentRow } from '@/lib/payments/payments';
+import { refundPayment } from '@/lib/payments/refunds';
+import { RefundBody } from '@/lib/payments/schemas';
+import { formatMoney } from '@/lib/money/format';
+import { parseMoney } from '@/lib/money/parse';
+import { runConsoleOnce } from '@/lib/web/console-once';
+import { requireSession } from '@/lib/web/session';
+import { field, formAction, type FormState } from '@/lib/web/form-state';
+import { parseForm } from '@/lib/web/parse-form';
+
+/** Refunds part or all of a payment, once per form key (a double submit refunds once). */
+export async function refundAction(_: FormState, form: FormData): Promise<FormState> {
+  return formAction(async () => {
+    const merchantId = (await requireSession('merchant')).subjectId;
+    const db = getDb();
+    const paymentId = field(form, 'paymentId');
+    const payment = await findPaymentRow(db, merchantId, paymentId);
+    const amount = parseMoney(field(form, 'amount'), payment.currency);
+    if (!amount) throw invalidField('amount', `Enter an amount in ${payment.currency} greater than zero, such as ${formatMoney(payment.amount, payment.currency)}.`);
+    const body = parseForm(RefundBody, { amount, reason: field(form, 'reason') || undefined });
+    const { result: refund } = await runConsoleOnce(
+      db,
+      { merchantId, key: field(form, 'refundKey'), action: `refund:${paymentId}`, body },
+      (tx) => refundPayment(tx, merchantId, paymentId, body),
+    );
+    revalidatePath(`/merchant/payments/${paymentId}`);
+    if (refund.status !== 'succeeded') return { error: `The refund of ${formatMoney(refund.amount, refund.currency)} failed: ${refund.failureMessage ?? 'the processor refused it.'}` };
+    return { notice: `Refunded ${formatMoney(refund.amount, refund.currency)}.` };
+  });
+}

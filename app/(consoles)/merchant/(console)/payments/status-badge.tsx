@@ -1,0 +1,17 @@
+import { Badge } from '@/components/ui/layout';
+
+const LABELS = {
+  pending: ['Pending', 'gray'],
+  succeeded: ['Succeeded', 'green'],
+  failed: ['Failed', 'red'],
+  unknown: ['Unknown', 'gray'],
+  partially_refunded: ['Partially refunded', 'blue'],
+  refunded: ['Refunded', 'blue'],
+} as const;
+
+export const PAYMENT_STATUS_OPTIONS = Object.entries(LABELS).map(([value, [label]]) => ({ value, label }));
+
+export function PaymentStatusBadge({ status }: { status: keyof typeof LABELS }) {
+  const [label, tone] = LABELS[status];
+  return <Badge tone={tone}>{label}</Badge>;
+}

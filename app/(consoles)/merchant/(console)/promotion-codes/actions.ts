@@ -1,0 +1,87 @@
+'use server';
+
+import { revalidatePath } from 'next/cache';
+import { getDb } from '@/lib/db/client';
+import { invalidField } from '@/lib/http/errors';
+import { createCoupon } from '@/lib/promotions/coupons';
+import { createPromotionCode, updatePromotionCode } from '@/lib/promotions/promotion-codes';
+import { CreateCouponBody, CreatePromotionCodeBody } from '@/lib/promotions/schemas';
+import { normalizeCurrency } from '@/lib/money/currencies';
+import { parseMoney } from '@/lib/money/parse';
+import { formatMoney } from '@/lib/money/format';
+import { parseUtcDateTimeLocal } from '@/lib/web/form-dates';
+import { requireSession } from '@/lib/web/session';
+import { field, formAction, type FormState } from '@/lib/web/form-state';
+import { parseForm } from '@/lib/web/parse-form';
+
+const sellerId = async () => (await requireSession('merchant')).subjectId;
+const PATH = '/merchant/promotion-codes';
+
+function wholeNumber(form: FormData, name: string, label: string): number | undefined {
+  const text = field(form, name);
+  if (!text) return undefined;
+  if (!/^\d{1,10}$/.test(text)) throw invalidField(name, `${label} must be a whole number.`);
+  return Number(text);
+}
+
+function utcMoment(form: FormData, name: string): string | undefined {
+  const text = field(form, name);
+  if (!text) return undefined;
+  const at = parseUtcDateTimeLocal(text);
+  if (!at) throw invalidField(name, 'Enter a date and time.');
+  return at.toISOString();
+}
+
+export async function createCouponAction(_: FormState, form: FormData): Promise<FormState> {
+  return formAction(async () => {
+    const merchantId = await sellerId();
+    let discount: Record<string, unknown>;
+    if (field(form, 'kind') === 'amount') {
+      const currency = normalizeCurrency(field(form, 'currency'));
+      if (!currency) throw invalidField('currency', 'Enter a three-letter ISO 4217 code, such as USD or EUR.');
+      const amountOff = parseMoney(field(form, 'amountOff'), currency);
+      if (!amountOff) throw invalidField('amountOff', `Enter an amount in ${currency} greater than zero, such as 5.00.`);
+      discount = { amountOff, currency };
+    } else {
+      discount = { percentOff: wholeNumber(form, 'percentOff', 'Percent off') };
+      if (discount.percentOff === undefined) throw invalidField('percentOff', 'Enter a whole percent from 1 to 100.');
+    }
+    const duration = field(form, 'duration') || 'once';
+    const body = parseForm(CreateCouponBody, {
+      ...discount,
+      name: field(form, 'name') || undefined,
+      duration,
+      durationInMonths: duration === 'repeating' ? wholeNumber(form, 'durationInMonths', 'Months') : undefined,
+      redeemBy: utcMoment(form, 'redeemBy'),
+      maxRedemptions: wholeNumber(form, 'maxRedemptions', 'Maximum redemptions'),
+    });
+    const coupon = await getDb().transaction((tx) => createCoupon(tx, merchantId, body));
+    revalidatePath(PATH);
+    const off = coupon.percentOff !== null ? `${coupon.percentOff}% off` : `${formatMoney(coupon.amountOff!, coupon.currency!)} off`;
+    return { notice: `Coupon “${coupon.name ?? off}” created. Give it a code customers can type.` };
+  });
+}
+
+export async function createPromotionCodeAction(_: FormState, form: FormData): Promise<FormState> {
+  return formAction(async () => {
+    const merchantId = await sellerId();
+    const body = parseForm(CreatePromotionCodeBody, {
+      couponId: field(form, 'couponId'),
+      code: field(form, 'code'),
+      expiresAt: utcMoment(form, 'expiresAt'),
+      maxRedemptions: wholeNumber(form, 'maxRedemptions', 'Maximum redemptions'),
+    });
+    const code = await getDb().transaction((tx) => createPromotionCode(tx, merchantId, body));
+    revalidatePath(PATH);
+    return { notice: `Promotion code ${code.code} created.` };
+  });
+}
+
+export async function setPromotionCodeActiveAction(_: FormState, form: FormData): Promise<FormState> {
+  return formAction(async () => {
+    const merchantId = await sellerId();
+    const active = field(form, 'active') === 'true';
+    await getDb().transaction((tx) => updatePromotionCode(tx, merchantId, field(form, 'promotionCodeId'), { active }));
+    revalidatePath(PATH);
+  });
+}

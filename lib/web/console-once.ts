@@ -1,0 +1,60 @@
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { idempotencyKeys } from '../db/schema';
+import { ApiError } from '../http/errors';
+import { claimIdempotencyKey, completeIdempotencyKey } from '../http/idempotency';
+
+/** A console form's one-time key: rendered into the form, so a double submit sends the same one. */
+export const CONSOLE_KEY_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
+
+const WAIT_STEP_MS = 200;
+const WAIT_LIMIT_MS = 15_000;
+
+/**
+ * Runs a console mutation that moves money (e.g. a refund) at most once per form key, with the
+ * same idempotency table as the API (keys are namespaced `console:` so they never meet an API
+ * key). A repeated submit while the first is running waits for it and gets its answer; a
+ * repeated submit afterwards gets the stored answer. A failure rolls the work back and frees
+ * the key, so the person can correct the form and submit again.
+ */
+export async function runConsoleOnce<T>(
+  db: Db,
+  input: { merchantId: string; key: string; action: string; body: unknown },
+  work: (tx: Db) => Promise<T>,
+): Promise<{ result: T; replayed: boolean }> {
+  if (!CONSOLE_KEY_PATTERN.test(input.key)) {
+    throw new ApiError('VALIDATION_FAILED', 'This form has expired; reload the page and try again.');
+  }
+  const identity = { merchantId: input.merchantId, key: `console:${input.key}` };
+  const fingerprint = { ...identity, method: 'CONSOLE', path: input.action, rawBody: JSON.stringify(input.body) };
+  const deadline = Date.now() + WAIT_LIMIT_MS;
+  for (;;) {
+    let claim;
+    try {
+      claim = await claimIdempotencyKey(db, fingerprint);
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'IDEMPOTENCY_KEY_IN_USE' && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, WAIT_STEP_MS));
+        continue;
+      }
+      if (error instanceof ApiError && error.code === 'IDEMPOTENCY_KEY_REUSED') {
+        throw new ApiError('IDEMPOTENCY_KEY_REUSED', 'This form was already submitted with other values; reload the page to start again.');
+      }
+      throw error;
+    }
+    if (claim.kind === 'replay') return { result: JSON.parse(claim.body) as T, replayed: true };
+    try {
+      const result = await db.transaction(async (tx) => {
+        const answer = await work(tx);
+        await completeIdempotencyKey(tx, { ...identity, status: 200, body: JSON.stringify(answer) });
+        return answer;
+      });
+      return { result, replayed: false };
+    } catch (error) {
+      await db
+        .delete(idempotencyKeys)
+        .where(and(eq(idempotencyKeys.merchantId, identity.merchantId), eq(idempotencyKeys.key, identity.key), eq(idempotencyKeys.state, 'in_progress')));
+      throw error;
+    }
+  }
+}
