@@ -70,3 +70,8 @@ export async function setBillingRecordPayment(tx: Db, billingRecordId: string, p
     .set({ paymentId, updatedAt: now() })
     .where(and(eq(billingRecords.id, billingRecordId), eq(billingRecords.status, 'open')));
 }
+
+/** A subscription's first record, written before the checkout that started it: linked afterwards. */
+export async function linkBillingRecordToCheckout(tx: Db, billingRecordId: string, checkoutId: string) {
+  await tx.update(billingRecords).set({ checkoutId }).where(eq(billingRecords.id, billingRecordId));
+}

@@ -241,9 +241,9 @@ describe('Command and Preview', () => {
       periodEnd: new Date('2024-03-01T00:00:00Z'),
       at: new Date('2024-02-11T07:00:00Z'),
     });
-    // remaining 17 days 17 h of 29 days: (2333 × 1_530_000_000 / 2_505_600_000) = 1424.6… → 1425
-    expect(expected.net).toBe(1425);
-    expect(preview.body).toMatchObject({ prorated: true, net: 1425, amountDueNow: 1425, creditBalanceAfter: 0, nextRenewal: { at: '2024-03-01T00:00:00.000Z', amount: 3333, amountDue: 3333 } });
+    // remaining 18 days 17 h (449 h, Feb 29 included) of 29 days (696 h): 2333 × 449 / 696 = 1505.05… → 1505
+    expect(expected.net).toBe(1505);
+    expect(preview.body).toMatchObject({ prorated: true, net: 1505, amountDueNow: 1505, creditBalanceAfter: 0, nextRenewal: { at: '2024-03-01T00:00:00.000Z', amount: 3333, amountDue: 3333 } });
 
     const stale = await api.post(`/api/Subscription/${sub.id}/Command`, { type: 'ChangePrice', priceId: pro.id, expectedVersion: '7' }, ik());
     expect(stale.status).toBe(409);
@@ -251,19 +251,19 @@ describe('Command and Preview', () => {
     const changed = await api.post(`/api/Subscription/${sub.id}/Command`, { type: 'ChangePrice', priceId: pro.id, expectedVersion: sub.version, reason: 'upgrade' }, ik());
     expect(changed.status, changed.text).toBe(200);
     expect(changed.body.subscription).toMatchObject({ priceId: pro.id, version: '2' });
-    expect(changed.body.change).toMatchObject({ type: 'ChangePrice', fromPriceId: basic.id, toPriceId: pro.id, prorationAmount: 1425, reason: 'upgrade', version: '2' });
+    expect(changed.body.change).toMatchObject({ type: 'ChangePrice', fromPriceId: basic.id, toPriceId: pro.id, prorationAmount: 1505, reason: 'upgrade', version: '2' });
     const latest = (await api.get(`/api/Subscription/${sub.id}`)).body.latestBillingRecord;
     expect(latest).toMatchObject({ kind: 'proration', amount: preview.body.amountDueNow, status: 'paid' });
 
     // Downgrade back: the negative net becomes account credit, used by the next renewal.
     const down = await api.post(`/api/Subscription/${sub.id}/Preview`, { priceId: basic.id });
-    expect(down.body.net).toBe(-1425);
+    expect(down.body.net).toBe(-1505);
     const back = await api.post(`/api/Subscription/${sub.id}/Command`, { type: 'ChangePrice', priceId: basic.id, expectedVersion: '2' }, ik());
-    expect(back.body.subscription.creditBalance).toBe(1425);
+    expect(back.body.subscription.creditBalance).toBe(1505);
     await advance(api, clock, '2024-03-01T00:00:00.000Z');
     const renewed = (await api.get(`/api/Subscription/${sub.id}`)).body;
     expect(renewed.latestBillingRecord).toMatchObject({ kind: 'period', periodIndex: 1, amount: 0, status: 'paid' });
-    expect(renewed.creditBalance).toBe(425);
+    expect(renewed.creditBalance).toBe(505);
   });
 
   it('prorates zero-decimal JPY to whole yen and refuses another currency or interval', async () => {
