@@ -5,6 +5,7 @@ import { getDb } from '@/lib/db/client';
 import { prices } from '@/lib/db/schema';
 import { ApiError } from '@/lib/http/errors';
 import { formatMoney } from '@/lib/money/format';
+import { describeInterval } from '@/lib/portal/overview';
 import { getSubscriptionDetail, listSubscriptionBillingRecords, listSubscriptionChanges } from '@/lib/subscriptions/subscriptions';
 import { ActionForm } from '@/components/ui/action-form';
 import { TextField } from '@/components/ui/field';
@@ -51,7 +52,7 @@ export default async function SubscriptionPage({ params }: { params: Promise<{ s
           <DescriptionList
             items={[
               ['Customer', <span className="font-mono" key="c">{sub.customerId}</span>],
-              ['Price', price ? `${formatMoney(price.amount, price.currency)} every ${price.intervalCount ?? 1} ${price.interval}` : sub.priceId],
+              ['Price', price ? `${formatMoney(price.amount, price.currency)} ${describeInterval(price.interval, price.intervalCount)}` : sub.priceId],
               ['Current period', `${sub.currentPeriodStart.slice(0, 10)} – ${sub.currentPeriodEnd.slice(0, 10)}`],
               ['Trial ends', sub.trialEnd?.slice(0, 10) ?? '—'],
               ['Cancels at period end', sub.cancelAtPeriodEnd ? 'Yes' : 'No'],
