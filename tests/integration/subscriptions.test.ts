@@ -2,12 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { and, count, eq } from 'drizzle-orm';
 import { getDb } from '@/lib/db/client';
 import { payments, subscriptionBillingRecords, subscriptions, testClocks } from '@/lib/db/schema';
-import { processSubscription } from '@/lib/subscriptions/subscriptions';
+import { dueSubscriptionIds, processSubscription } from '@/lib/subscriptions/subscriptions';
+import { enqueueJob } from '@/lib/jobs/enqueue';
 import { prorate } from '@/lib/subscriptions/proration';
 import { newMerchant } from '../helpers/merchants';
 import { call } from '../helpers/api';
 import { expectAuthFailures } from '../helpers/auth-matrix';
-import { eventsOf, ik } from '../helpers/payments';
+import { eventsOf, ik, waitFor } from '../helpers/payments';
 import { advance, CARDS, clockFor, customerWithCard, recurringPrice, subscribe } from '../helpers/subscriptions';
 
 async function paymentCount(merchantId: string) {
@@ -424,6 +425,30 @@ describe('Billing engine', () => {
     expect(links).toHaveLength(1);
     const [row] = await db.select().from(subscriptions).where(eq(subscriptions.id, sub.id));
     expect(row!.currentPeriodIndex).toBe(1);
+  });
+
+  it('the worker renews a real-time subscription whose period has ended', async () => {
+    const { api, merchant } = await newMerchant();
+    const price = await recurringPrice(api, { amount: 450, interval: 'day' });
+    const { customerId } = await customerWithCard(api, merchant.id);
+    const sub = (await subscribe(api, { customerId, priceId: price.id })).body;
+    const db = getDb();
+    // As if the subscription had started 25 hours ago: period 0 ended an hour ago.
+    const anchor = new Date(Date.now() - 25 * 3_600_000);
+    const periodEnd = new Date(anchor.getTime() + 86_400_000);
+    await db
+      .update(subscriptions)
+      .set({ billingAnchor: anchor, currentPeriodStart: anchor, currentPeriodEnd: periodEnd, nextActionAt: periodEnd })
+      .where(eq(subscriptions.id, sub.id));
+    expect(await dueSubscriptionIds(db)).toContain(sub.id);
+    await db.transaction((tx) => enqueueJob(tx, 'process-subscription', { subscriptionId: sub.id }, { jobKey: `subscription:${sub.id}` }));
+    const renewed = await waitFor(async () => {
+      const body = (await api.get(`/api/Subscription/${sub.id}`)).body;
+      return body.currentPeriodIndex === 1 ? body : undefined;
+    });
+    expect(renewed).toMatchObject({ status: 'active', latestBillingRecord: { periodIndex: 1, status: 'paid', amount: 450 } });
+    expect(new Date(renewed.currentPeriodStart).getTime()).toBe(periodEnd.getTime());
+    expect(await paymentCount(merchant.id)).toBe(2);
   });
 
   it('the database refuses a second record for the same period', async () => {
