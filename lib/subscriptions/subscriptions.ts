@@ -208,7 +208,7 @@ export interface StartOptions {
   actor: Actor;
   /** A one-off processor token when no saved method is given (recurring checkout). */
   paymentToken?: string | null;
-  /** Skip the first charge: the caller has already collected period 0 (not used by the API). */
+  /** A saved method to use when the body names none (before falling back to the customer's default). */
   paymentMethodId?: string | null;
 }
 

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, lte, ne } from 'drizzle-orm';
+import { and, asc, eq, lte, ne } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../db/client';
 import { subscriptions, testClockCustomers, testClocks } from '../db/schema';
@@ -98,6 +98,3 @@ export async function advanceTestClock(tx: Db, merchantId: string, testClockId: 
   return { ...(await toTestClockResponse(tx, row!)), actionsRun: actions };
 }
 
-export async function customersOnClock(db: Db, testClockId: string) {
-  return db.select().from(testClockCustomers).where(inArray(testClockCustomers.testClockId, [testClockId]));
-}
