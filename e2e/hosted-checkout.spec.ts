@@ -1,10 +1,14 @@
 import fs from 'node:fs';
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import path from 'node:path';
+import type { APIRequestContext } from '@playwright/test';
+import { expect, test } from './fixtures';
 
 const SCREENS = 'test-results/screens';
 
 function demoKey(): string {
-  return fs.readFileSync('.data-test/e2e/demo-api-key', 'utf8').trim();
+  // The server started by e2e/global-setup.ts writes its data directory here.
+  const { dataDir } = JSON.parse(fs.readFileSync(path.resolve('test-results', 'e2e-server.json'), 'utf8')) as { dataDir: string };
+  return fs.readFileSync(path.join(dataDir, 'demo-api-key'), 'utf8').trim();
 }
 
 async function createLink(request: APIRequestContext, body: Record<string, unknown>) {
