@@ -12,7 +12,8 @@ import { findPriceRow, type PriceRow } from '../catalog/prices';
 import { findCustomerRow } from '../customers/customers';
 import { findPaymentMethodRow } from '../payments/payment-methods';
 import { closeBillingRecord, createBillingRecord } from '../billing/billing-records';
-import { toPaymentResponse } from '../payments/payments';
+import { settleUnknownPaymentRow, toPaymentResponse } from '../payments/payments';
+import { paymentProcessor } from '../payments/processor';
 import { periodBoundary, type BillingCycle } from './periods';
 import { prorate } from './proration';
 import { timeFor } from './time';
@@ -795,10 +796,28 @@ async function retryDue(tx: Db, sub: SubscriptionRow, link: SubscriptionBillingR
   if (link.lastPaymentId) {
     const [last] = await tx.select().from(payments).where(eq(payments.id, link.lastPaymentId));
     if (last?.status === 'unknown') {
-      // The reconciliation job owns unknown payments; look again later.
-      await tx.update(subscriptionBillingRecords).set({ nextAttemptAt: new Date(at.getTime() + UNKNOWN_RECHECK_MS) }).where(eq(subscriptionBillingRecords.id, link.id));
-      await refreshNextAction(tx, sub);
-      return;
+      // Ask the processor (as the reconciliation job does); still unknown → look again later.
+      const settled = await paymentProcessor().retrieveCharge(last.processorReference ?? '');
+      if (settled.status === 'unknown') {
+        await tx.update(subscriptionBillingRecords).set({ nextAttemptAt: new Date(at.getTime() + UNKNOWN_RECHECK_MS) }).where(eq(subscriptionBillingRecords.id, link.id));
+        await refreshNextAction(tx, sub);
+        return;
+      }
+      const row = await settleUnknownPaymentRow(tx, last.id, settled);
+      if (row) last.status = row.status;
+      if (settled.status === 'failed') {
+        // Counts as the failed attempt: the dunning schedule continues from it.
+        const next = nextRetryAt(link.createdAt, link.attempts);
+        if (next) {
+          await tx.update(subscriptionBillingRecords).set({ nextAttemptAt: next > at ? next : at }).where(eq(subscriptionBillingRecords.id, link.id));
+          const [current] = await tx.select().from(subscriptions).where(eq(subscriptions.id, sub.id));
+          await writeSubscription(tx, current!, { status: current!.status === 'canceled' ? 'canceled' : 'past_due' });
+        } else {
+          const [current] = await tx.select().from(subscriptions).where(eq(subscriptions.id, sub.id));
+          await endSubscription(tx, current!, at, 'system', 'End', 'uncollectible');
+        }
+        return;
+      }
     }
     if (last?.status === 'succeeded') {
       await settlePaid(tx, sub, link, sub.priceId);

@@ -409,6 +409,22 @@ describe('Billing engine', () => {
     expect(await eventsOf(merchant.id, 'payment.succeeded')).toHaveLength(1);
   });
 
+  it('an unknown first charge leaves it past_due until the processor answers, then active', async () => {
+    const { api, merchant } = await newMerchant();
+    const price = await recurringPrice(api, { amount: 1234 });
+    const { customerId } = await customerWithCard(api, merchant.id, '4000000000000259');
+    const clock = await clockFor(api, customerId, '2025-09-01T00:00:00.000Z');
+    const created = await subscribe(api, { customerId, priceId: price.id });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body).toMatchObject({ status: 'past_due', latestBillingRecord: { status: 'open', nextAttemptAt: '2025-09-01T01:00:00.000Z' } });
+    expect(await eventsOf(merchant.id, 'payment.unknown')).toHaveLength(1);
+    await advance(api, clock, '2025-09-01T01:00:00.000Z');
+    const after = (await api.get(`/api/Subscription/${created.body.id}`)).body;
+    expect(after).toMatchObject({ status: 'active', latestBillingRecord: { status: 'paid', attempts: 1 } });
+    expect(await eventsOf(merchant.id, 'payment.succeeded')).toHaveLength(1);
+    expect(await paymentCount(merchant.id)).toBe(1);
+  });
+
   it('two workers racing the same renewal charge it once', async () => {
     const { api, merchant } = await newMerchant();
     const price = await recurringPrice(api, { amount: 999 });
