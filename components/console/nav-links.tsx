@@ -6,8 +6,6 @@ import { usePathname } from 'next/navigation';
 export interface NavItem {
   href: string;
   label: string;
-  /** Shown muted with a note: the section arrives with a later release. */
-  soon?: boolean;
   /** Starts a group with this heading. */
   group?: string;
 }
@@ -30,7 +28,6 @@ export function NavLinks({ items, exact }: { items: NavItem[]; exact?: string })
               }`}
             >
               {item.label}
-              {item.soon ? <span className="rounded bg-slate-100 px-1.5 text-[10px] font-medium text-slate-600 uppercase">Soon</span> : null}
             </Link>
           </li>
         );

@@ -62,3 +62,16 @@ export async function findBillingRecordForCheckout(db: Db, checkoutId: string) {
   const [row] = await db.select().from(billingRecords).where(eq(billingRecords.checkoutId, checkoutId));
   return row;
 }
+
+/** A retried charge of an open record: the record now points at the latest attempt's payment. */
+export async function setBillingRecordPayment(tx: Db, billingRecordId: string, paymentId: string) {
+  await tx
+    .update(billingRecords)
+    .set({ paymentId, updatedAt: now() })
+    .where(and(eq(billingRecords.id, billingRecordId), eq(billingRecords.status, 'open')));
+}
+
+/** A subscription's first record, written before the checkout that started it: linked afterwards. */
+export async function linkBillingRecordToCheckout(tx: Db, billingRecordId: string, checkoutId: string) {
+  await tx.update(billingRecords).set({ checkoutId }).where(eq(billingRecords.id, billingRecordId));
+}

@@ -177,7 +177,7 @@ export async function completeCheckout(tx: Db, merchantId: string, input: Checko
   if (item.link) await reservePaymentLinkCompletion(tx, item.link);
 
   if (item.price?.type === 'Recurring') {
-    await startSubscriptionFromCheckout(tx, {
+    return startSubscriptionFromCheckout(tx, {
       merchantId,
       customerId: customer.id,
       priceId: item.price.id,
@@ -185,6 +185,9 @@ export async function completeCheckout(tx: Db, merchantId: string, input: Checko
       paymentLinkId: item.link?.id ?? null,
       payment: { paymentMethodId: method.paymentMethodId, token: method.token },
       promotion: promotion && { promotionCodeId: promotion.promotionCodeId, couponId: promotion.couponId },
+      successUrl: item.successUrl,
+      description: item.description,
+      attemptKey: options.attemptKey ?? null,
     });
   }
 

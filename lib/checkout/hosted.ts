@@ -33,8 +33,7 @@ export async function loadHostedCheckout(db: Database, token: string): Promise<H
   let reason = unpayableReason(link) ?? null;
   if (!reason && link.priceId) {
     const price = await findPriceRow(db, link.merchantId, link.priceId);
-    if (price.type === 'Recurring') reason = 'This link sells a subscription, which cannot be bought here yet.';
-    else if (!price.active) reason = 'The seller no longer offers this item.';
+    if (!price.active) reason = 'The seller no longer offers this item.';
   }
   return {
     token,

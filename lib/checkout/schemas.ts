@@ -41,6 +41,11 @@ export const CheckoutResponse = z.object({
   billingRecordId: z.string().nullable(),
   successUrl: z.string().nullable(),
   payment: PaymentResponse.nullable(),
+  subscriptionId: z
+    .string()
+    .nullable()
+    .optional()
+    .meta({ description: 'In the answer of a checkout of a Recurring price: the subscription it started.' }),
   createdAt: Timestamp,
   updatedAt: Timestamp,
 });

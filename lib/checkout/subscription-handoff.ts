@@ -1,5 +1,16 @@
+import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { ApiError } from '../http/errors';
+import { checkouts, payments, products, subscriptions } from '../db/schema';
+import { newId } from '../ids';
+import { now } from '../clock';
+import { invalidField } from '../http/errors';
+import { findPriceRow } from '../catalog/prices';
+import { paymentProcessor } from '../payments/processor';
+import { createPendingPayment, recordChargeOutcome } from '../payments/payments';
+import { savePaymentMethod } from '../payments/payment-methods';
+import { linkBillingRecordToCheckout } from '../billing/billing-records';
+import { createSubscription } from '../subscriptions/subscriptions';
+import { failCheckout, markCheckoutPaid, toCheckoutResponse } from './checkouts';
 
 export interface RecurringCheckoutRequest {
   merchantId: string;
@@ -10,21 +21,100 @@ export interface RecurringCheckoutRequest {
   /** The saved method to charge, or a one-off processor token. */
   payment: { paymentMethodId: string | null; token: string };
   promotion: { promotionCodeId: string; couponId: string } | null;
+  successUrl?: string | null;
+  description?: string;
+  attemptKey?: string | null;
 }
 
 /**
- * The hand-off point to subscriptions: a checkout of a Recurring price must end as a
- * subscription (with its own first charge, trial and coupon duration), not as a one-time
- * payment. When it is called, the customer exists, the promotion code is redeemed and the
- * payment link's completion slot is taken, all in `tx`; the implementation creates the
- * subscription, charges its first period (or starts its trial), writes the checkout and calls
- * `markCheckoutPaid`/`failCheckout` from ./checkouts. The subscriptions module implements this;
- * until then such checkouts answer 409 and the transaction rolls back (nothing is charged or written).
+ * The hand-off point to subscriptions: a checkout of a Recurring price ends as a subscription.
+ * When it is called, the customer exists, the promotion code is redeemed and the payment link's
+ * completion slot is taken, all in `tx`. It starts the subscription (first period charged, or
+ * the trial started with a zero payment), writes the checkout for it and marks it paid or
+ * failed. A card given as a one-off token is saved for the renewals once the subscription
+ * exists. Subscriptions are sold one at a time (quantity 1) and without promotion codes (400):
+ * recurring discounts are not supported yet, and refusing is better than a discount that stops.
  */
-export async function startSubscriptionFromCheckout(_tx: Db, request: RecurringCheckoutRequest): Promise<never> {
-  throw new ApiError(
-    'INVALID_STATE',
-    `Price ${request.priceId} is Recurring: recurring checkout starts a subscription, which this installation does not support yet. Use a OneTime price.`,
-    { extra: { reason: 'recurring_checkout_not_supported' } },
+export async function startSubscriptionFromCheckout(tx: Db, request: RecurringCheckoutRequest) {
+  if (request.quantity !== 1) throw invalidField('quantity', 'A subscription is sold with quantity 1.');
+  if (request.promotion) throw invalidField('promotionCode', 'Promotion codes cannot be applied to subscriptions yet.');
+  const price = await findPriceRow(tx, request.merchantId, request.priceId);
+  const [product] = await tx.select({ name: products.name }).from(products).where(eq(products.id, price.productId));
+  const result = await createSubscription(
+    tx,
+    request.merchantId,
+    { customerId: request.customerId, priceId: request.priceId, ...(request.payment.paymentMethodId ? { paymentMethodId: request.payment.paymentMethodId } : {}) },
+    { actor: request.paymentLinkId ? `payment_link:${request.paymentLinkId}` : 'checkout', paymentToken: request.payment.paymentMethodId ? null : request.payment.token },
   );
+
+  const at = now();
+  const checkoutId = newId('checkout');
+  const trial = !result.declined && result.subscription.status === 'trialing';
+  const firstRecord = result.declined ? null : result.subscription.latestBillingRecord;
+  const [checkout] = await tx
+    .insert(checkouts)
+    .values({
+      id: checkoutId,
+      merchantId: request.merchantId,
+      status: 'open',
+      paymentLinkId: request.paymentLinkId,
+      priceId: price.id,
+      customerId: request.customerId,
+      description: request.description ?? product?.name ?? price.id,
+      currency: price.currency,
+      unitAmount: price.amount,
+      quantity: 1,
+      subtotal: price.amount,
+      discountAmount: 0,
+      total: trial ? 0 : price.amount,
+      paymentId: null,
+      successUrl: request.successUrl ?? null,
+      attemptKey: request.attemptKey ?? null,
+      createdAt: at,
+      updatedAt: at,
+    })
+    .returning();
+
+  let paymentId: string;
+  if (result.declined) {
+    paymentId = result.payment.id;
+  } else if (trial) {
+    // Nothing is due during the trial: a zero payment records that the checkout completed.
+    const pending = await createPendingPayment(tx, {
+      merchantId: request.merchantId,
+      customerId: request.customerId,
+      checkoutId,
+      paymentMethodId: request.payment.paymentMethodId,
+      amount: 0,
+      currency: price.currency,
+      description: `${product?.name ?? price.id} — trial until ${result.subscription.trialEnd}`,
+    });
+    paymentId = (await recordChargeOutcome(tx, pending, { status: 'succeeded', reference: null, card: null })).id;
+  } else {
+    paymentId = firstRecord!.paymentId!;
+    await linkBillingRecordToCheckout(tx, firstRecord!.id, checkoutId);
+  }
+  await tx.update(payments).set({ checkoutId }).where(eq(payments.id, paymentId));
+  const [withPayment] = await tx.update(checkouts).set({ paymentId }).where(eq(checkouts.id, checkoutId)).returning();
+
+  if (result.declined) {
+    await failCheckout(tx, withPayment!);
+  } else {
+    if (!request.payment.paymentMethodId) {
+      const details = paymentProcessor().describeToken(request.payment.token);
+      if (details) {
+        const saved = await savePaymentMethod(tx, request.merchantId, request.customerId, { token: request.payment.token, ...details });
+        await tx.update(subscriptions).set({ paymentMethodId: saved.id, paymentToken: null }).where(eq(subscriptions.id, result.subscription.id));
+      }
+    }
+    const [payment] = await tx.select().from(payments).where(eq(payments.id, paymentId));
+    if (payment?.status === 'succeeded') await markCheckoutPaid(tx, withPayment!);
+  }
+  void checkout;
+  const [latest] = await tx.select().from(checkouts).where(eq(checkouts.id, checkoutId));
+  const response = await toCheckoutResponse(tx, latest!);
+  return {
+    checkout: { ...response, subscriptionId: result.declined ? null : result.subscription.id },
+    declined: result.declined,
+  };
 }

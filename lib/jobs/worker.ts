@@ -8,6 +8,7 @@ import { config } from '../config';
 import { log } from '../log';
 import { getDb } from '../db/client';
 import { reconcilePaymentTask, reconcileUnknownPaymentsTask } from './tasks/reconcile-payment';
+import { processSubscriptionTask, runDueSubscriptionsTask } from './tasks/subscriptions';
 
 export const TASKS: TaskList = {
   'purge-idempotency-keys': purgeIdempotencyKeys,
@@ -15,9 +16,11 @@ export const TASKS: TaskList = {
   'reconcile-payment': reconcilePaymentTask,
   'reconcile-unknown-payments': reconcileUnknownPaymentsTask,
   'deliver-webhook': deliverWebhookTask,
+  'process-subscription': processSubscriptionTask,
+  'run-due-subscriptions': runDueSubscriptionsTask,
 };
 
-const CRONTAB = ['0 * * * * purge-idempotency-keys', '*/5 * * * * reconcile-unknown-payments'].join('\n');
+const CRONTAB = ['0 * * * * purge-idempotency-keys', '*/5 * * * * reconcile-unknown-payments', '* * * * * run-due-subscriptions'].join('\n');
 
 /** Creates graphile-worker's schema, so jobs can be added in transactions even before a worker runs. */
 export async function migrateJobQueue(): Promise<void> {

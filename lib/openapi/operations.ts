@@ -6,9 +6,10 @@ import * as checkout from '../checkout/api';
 import * as payments from '../payments/api';
 import * as promotions from '../promotions/api';
 import * as webhooks from '../webhooks/api';
+import * as subscriptions from '../subscriptions/api';
 
 /** Resource groups in the order the reference presents them. */
-export const TAG_ORDER = ['Products', 'Prices', 'Entitlements', 'Customers', 'Payment links', 'Checkout', 'Payments', 'Promotion codes', 'Webhooks'];
+export const TAG_ORDER = ['Products', 'Prices', 'Entitlements', 'Customers', 'Payment links', 'Checkout', 'Payments', 'Promotion codes', 'Subscriptions', 'Test clocks', 'Webhooks'];
 
 const METHOD_ORDER = ['GET', 'POST', 'PUT', 'DELETE'];
 
@@ -25,6 +26,7 @@ export const ALL_OPERATIONS: Operation[] = [
   ...Object.values(checkout),
   ...Object.values(payments),
   ...Object.values(promotions),
+  ...Object.values(subscriptions),
   ...Object.values(webhooks),
 ].sort((a, b) => {
   const [ta, pa, ma] = rank(a);

@@ -152,7 +152,7 @@ describe('POST /api/Checkout', () => {
     expect(noKey.body.code).toBe('IDEMPOTENCY_KEY_REQUIRED');
   });
 
-  it('refuses inactive and Recurring prices with 409, charging nothing', async () => {
+  it('refuses inactive prices with 409, charging nothing', async () => {
     const { api, merchant } = await newMerchant();
     const price = await oneTimePrice(api, 100);
     const linkBefore = await api.post('/api/PaymentLink', { priceId: price.id });
@@ -162,17 +162,40 @@ describe('POST /api/Checkout', () => {
     const inactiveViaLink = await api.post(`/api/PaymentLink/${linkBefore.body.id}/Complete`, { customerEmail: 'a@example.com', tokenRef: 'tok_visa' }, ik());
     expect(inactiveViaLink.status).toBe(409);
     expect(inactiveViaLink.body.detail).toMatch(/inactive/);
-    const recurring = await api.post('/api/Price', { productId: price.productId, type: 'Recurring', amount: 900, currency: 'USD', interval: 'month' });
-    const answer = await api.post('/api/Checkout', { priceId: recurring.body.id, customerEmail: 'a@example.com', tokenRef: 'tok_visa' }, ik());
-    expect(answer.status).toBe(409);
-    expect(answer.body).toMatchObject({ code: 'INVALID_STATE', reason: 'recurring_checkout_not_supported' });
-    const link = await api.post('/api/PaymentLink', { priceId: recurring.body.id, maxCompletions: 1 });
-    const viaLink = await api.post(`/api/PaymentLink/${link.body.id}/Complete`, { customerEmail: 'a@example.com', tokenRef: 'tok_visa' }, ik());
-    expect(viaLink.status).toBe(409);
-    expect(viaLink.body.reason).toBe('recurring_checkout_not_supported');
-    expect((await api.get(`/api/PaymentLink/${link.body.id}`)).body).toMatchObject({ status: 'active', completionCount: 0 });
     expect(await paymentCount(merchant.id)).toBe(0);
     expect(await eventsOf(merchant.id, 'customer.created')).toHaveLength(0);
+  });
+
+  it('a Recurring price starts a subscription: checkout, link, decline, trial', async () => {
+    const { api, merchant } = await newMerchant();
+    const product = (await api.post('/api/Product', { name: 'Club' })).body.id;
+    const recurring = await api.post('/api/Price', { productId: product, type: 'Recurring', amount: 900, currency: 'USD', interval: 'month' });
+    const answer = await api.post('/api/Checkout', { priceId: recurring.body.id, customerEmail: 'a@example.com', tokenRef: 'tok_visa' }, ik());
+    expect(answer.status, answer.text).toBe(201);
+    expect(answer.body).toMatchObject({ paid: true, status: 'paid', total: 900, subscriptionId: expect.stringMatching(/^sub_/), billingRecordId: expect.stringMatching(/^br_/) });
+    const sub = (await api.get(`/api/Subscription/${answer.body.subscriptionId}`)).body;
+    expect(sub).toMatchObject({ status: 'active', customerId: answer.body.customerId, paymentMethodId: expect.stringMatching(/^pm_/) });
+    expect((await api.get(`/api/Checkout/${answer.body.id}`)).body.paid).toBe(true);
+
+    const link = await api.post('/api/PaymentLink', { priceId: recurring.body.id, maxCompletions: 1 });
+    const declined = await api.post(`/api/PaymentLink/${link.body.id}/Complete`, { customerEmail: 'b@example.com', tokenRef: 'tok_declined' }, ik());
+    expect(declined.status, declined.text).toBe(402);
+    expect((await api.get(`/api/PaymentLink/${link.body.id}`)).body).toMatchObject({ status: 'active', completionCount: 0 });
+    const viaLink = await api.post(`/api/PaymentLink/${link.body.id}/Complete`, { customerEmail: 'b@example.com', tokenRef: 'tok_visa' }, ik());
+    expect(viaLink.status, viaLink.text).toBe(201);
+    expect((await api.get(`/api/PaymentLink/${link.body.id}`)).body).toMatchObject({ completionCount: 1 });
+    expect((await api.get('/api/Subscription?status=active')).body.totalCount).toBe(2);
+    expect(await eventsOf(merchant.id, 'payment_link.completed')).toHaveLength(1);
+
+    const quantity = await api.post('/api/Checkout', { priceId: recurring.body.id, quantity: 2, customerEmail: 'c@example.com', tokenRef: 'tok_visa' }, ik());
+    expect(quantity.status).toBe(400);
+    expect(quantity.body.errors[0].path).toBe('quantity');
+
+    const trial = await api.post('/api/Price', { productId: product, type: 'Recurring', amount: 900, currency: 'USD', interval: 'month', trialDays: 30 });
+    const trialCheckout = await api.post('/api/Checkout', { priceId: trial.body.id, customerEmail: 'd@example.com', tokenRef: 'tok_visa' }, ik());
+    expect(trialCheckout.status, trialCheckout.text).toBe(201);
+    expect(trialCheckout.body).toMatchObject({ paid: true, total: 0, payment: { amount: 0, status: 'succeeded' } });
+    expect((await api.get(`/api/Subscription/${trialCheckout.body.subscriptionId}`)).body.status).toBe('trialing');
   });
 
   it('moves money once for 50 concurrent identical requests', async () => {

@@ -8,3 +8,4 @@ export * from './email';
 export * from './payments';
 export * from './webhooks';
 export * from './auth';
+export * from './subscriptions';

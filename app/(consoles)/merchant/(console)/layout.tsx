@@ -5,7 +5,6 @@ import { currentMerchant } from '../session';
 import { signOutAction } from '../actions';
 import { WebhookBanner } from './webhook-banner';
 
-// Later issues replace the "soon" sections with their pages.
 const NAV: NavItem[] = [
   { href: '/merchant', label: 'Overview' },
   { href: '/merchant/products', label: 'Products', group: 'Catalog' },
@@ -13,7 +12,7 @@ const NAV: NavItem[] = [
   { href: '/merchant/payments', label: 'Payments', group: 'Money' },
   { href: '/merchant/payment-links', label: 'Payment links' },
   { href: '/merchant/promotion-codes', label: 'Promotion codes' },
-  { href: '/merchant/subscriptions', label: 'Subscriptions', soon: true },
+  { href: '/merchant/subscriptions', label: 'Subscriptions' },
   { href: '/merchant/developers/api-keys', label: 'API keys', group: 'Developers' },
   { href: '/merchant/webhooks', label: 'Webhooks' },
 ];

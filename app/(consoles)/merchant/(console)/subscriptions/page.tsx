@@ -1,15 +1,66 @@
 import type { Metadata } from 'next';
-import { EmptyState, PageHeader } from '@/components/ui/layout';
+import Link from 'next/link';
+import { getDb } from '@/lib/db/client';
+import { listSubscriptions } from '@/lib/subscriptions/subscriptions';
+import { SUBSCRIPTION_STATUSES } from '@/lib/subscriptions/schemas';
+import { buttonClass } from '@/components/ui/button';
+import { Badge, EmptyState, PageHeader } from '@/components/ui/layout';
+import { Cell, Table } from '@/components/ui/table';
+import { Pagination, pageParam } from '@/components/ui/pagination';
 import { currentMerchant } from '../../session';
 
 export const metadata: Metadata = { title: 'Subscriptions' };
 
-export default async function Page() {
-  await currentMerchant();
+const STATUS_TONE = { trialing: 'blue', active: 'green', past_due: 'red', canceled: 'gray', ended: 'gray' } as const;
+
+export default async function SubscriptionsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const merchant = await currentMerchant();
+  const query = await searchParams;
+  const page = pageParam(query.page);
+  const status = SUBSCRIPTION_STATUSES.find((s) => s === query.status);
+  const subs = await listSubscriptions(getDb(), merchant.id, { page, pageSize: 20, orderBy: 'createdAt', orderDirection: 'desc', status });
   return (
     <>
       <PageHeader title="Subscriptions" description="Recurring billing for your customers: renewals, changes and cancellations." />
-      <EmptyState title="Coming soon">This section of the console is on its way.</EmptyState>
+      <nav aria-label="Filter by status" className="mb-4 flex flex-wrap gap-2">
+        <Link href="/merchant/subscriptions" className={buttonClass(status ? 'ghost' : 'secondary', 'sm')}>
+          All
+        </Link>
+        {SUBSCRIPTION_STATUSES.map((s) => (
+          <Link key={s} href={`/merchant/subscriptions?status=${s}`} className={buttonClass(status === s ? 'secondary' : 'ghost', 'sm')}>
+            {s.replace('_', ' ')}
+          </Link>
+        ))}
+      </nav>
+      {subs.totalCount === 0 ? (
+        <EmptyState title="No subscriptions">Subscriptions start from your API, a recurring checkout or a payment link.</EmptyState>
+      ) : (
+        <>
+          <Table caption="Subscriptions" head={['Subscription', 'Customer', 'Status', 'Current period ends', 'Created']}>
+            {subs.data.map((sub) => (
+              <tr key={sub.id} className="hover:bg-slate-50">
+                <Cell>
+                  <Link href={`/merchant/subscriptions/${sub.id}`} prefetch={false} className="font-mono text-sm font-medium text-brand-700 hover:underline">
+                    {sub.id}
+                  </Link>
+                </Cell>
+                <Cell>
+                  <Link href={`/merchant/customers/${sub.customerId}`} prefetch={false} className="font-mono text-sm hover:underline">
+                    {sub.customerId}
+                  </Link>
+                </Cell>
+                <Cell>
+                  <Badge tone={STATUS_TONE[sub.status]}>{sub.status.replace('_', ' ')}</Badge>
+                  {sub.cancelAtPeriodEnd ? <span className="ml-2 text-xs text-slate-600">cancels at period end</span> : null}
+                </Cell>
+                <Cell>{sub.currentPeriodEnd.slice(0, 10)}</Cell>
+                <Cell>{sub.createdAt.slice(0, 10)}</Cell>
+              </tr>
+            ))}
+          </Table>
+          <Pagination {...subs} basePath="/merchant/subscriptions" query={{ status }} />
+        </>
+      )}
     </>
   );
 }

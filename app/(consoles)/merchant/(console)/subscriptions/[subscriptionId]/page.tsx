@@ -1,0 +1,146 @@
+import type { Metadata } from 'next';
+import { notFound } from 'next/navigation';
+import { and, eq } from 'drizzle-orm';
+import { getDb } from '@/lib/db/client';
+import { prices } from '@/lib/db/schema';
+import { ApiError } from '@/lib/http/errors';
+import { formatMoney } from '@/lib/money/format';
+import { describeInterval } from '@/lib/portal/overview';
+import { getSubscriptionDetail, listSubscriptionBillingRecords, listSubscriptionChanges } from '@/lib/subscriptions/subscriptions';
+import { ActionForm } from '@/components/ui/action-form';
+import { TextField } from '@/components/ui/field';
+import { Badge, Card, DescriptionList, PageHeader } from '@/components/ui/layout';
+import { SubmitButton } from '@/components/ui/submit-button';
+import { Cell, Table } from '@/components/ui/table';
+import { currentMerchant } from '../../../session';
+import { cancelSubscriptionAction, commandSubscriptionAction } from '../actions';
+
+export const metadata: Metadata = { title: 'Subscription' };
+
+const TONE = { trialing: 'blue', active: 'green', past_due: 'red', canceled: 'gray', ended: 'gray' } as const;
+
+export default async function SubscriptionPage({ params }: { params: Promise<{ subscriptionId: string }> }) {
+  const merchant = await currentMerchant();
+  const { subscriptionId } = await params;
+  const db = getDb();
+  let sub;
+  try {
+    sub = await getSubscriptionDetail(db, merchant.id, subscriptionId);
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'NOT_FOUND') notFound();
+    throw error;
+  }
+  const [price] = await db.select().from(prices).where(and(eq(prices.id, sub.priceId), eq(prices.merchantId, merchant.id)));
+  const others = price
+    ? (await db.select().from(prices).where(and(eq(prices.merchantId, merchant.id), eq(prices.productId, price.productId), eq(prices.active, true)))).filter(
+        (p) => p.id !== price.id && p.type === 'Recurring' && p.currency === price.currency && p.interval === price.interval && p.intervalCount === price.intervalCount,
+      )
+    : [];
+  const changes = await listSubscriptionChanges(db, merchant.id, sub.id, { page: 1, pageSize: 100, orderBy: 'createdAt', orderDirection: 'desc' });
+  const records = await listSubscriptionBillingRecords(db, sub.id, 100);
+  const hidden = (
+    <>
+      <input type="hidden" name="subscriptionId" value={sub.id} />
+      <input type="hidden" name="expectedVersion" value={sub.version} />
+    </>
+  );
+  return (
+    <>
+      <PageHeader title={`Subscription ${sub.id}`} description={<Badge tone={TONE[sub.status]}>{sub.status.replace('_', ' ')}</Badge>} />
+      <div className="grid gap-6 lg:grid-cols-2">
+        <Card title="Details">
+          <DescriptionList
+            items={[
+              ['Customer', <span className="font-mono" key="c">{sub.customerId}</span>],
+              ['Price', price ? `${formatMoney(price.amount, price.currency)} ${describeInterval(price.interval, price.intervalCount)}` : sub.priceId],
+              ['Current period', `${sub.currentPeriodStart.slice(0, 10)} – ${sub.currentPeriodEnd.slice(0, 10)}`],
+              ['Trial ends', sub.trialEnd?.slice(0, 10) ?? '—'],
+              ['Cancels at period end', sub.cancelAtPeriodEnd ? 'Yes' : 'No'],
+              ['Collection', sub.pausedAt ? `Paused since ${sub.pausedAt.slice(0, 10)}` : 'Running'],
+              ['Account credit', price ? formatMoney(sub.creditBalance, price.currency) : String(sub.creditBalance)],
+              ['Version', sub.version],
+            ]}
+          />
+        </Card>
+        <Card title="Actions">
+          {sub.status === 'ended' ? (
+            <p className="text-sm text-slate-600">This subscription has ended.</p>
+          ) : (
+            <div className="space-y-4">
+              {others.length > 0 && sub.status !== 'past_due' ? (
+                <ActionForm action={commandSubscriptionAction} className="space-y-2" ariaLabel="Change price">
+                  {hidden}
+                  <input type="hidden" name="type" value="ChangePrice" />
+                  <label className="block text-sm font-medium text-slate-800">
+                    Change price (prorated now)
+                    <select name="priceId" className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 text-sm">
+                      {others.map((p) => (
+                        <option key={p.id} value={p.id}>
+                          {formatMoney(p.amount, p.currency)} — {p.id}
+                        </option>
+                      ))}
+                    </select>
+                  </label>
+                  <TextField label="Reason (optional)" name="reason" />
+                  <SubmitButton variant="secondary">Change price</SubmitButton>
+                </ActionForm>
+              ) : null}
+              <div className="flex flex-wrap gap-2">
+                {sub.status === 'canceled' ? (
+                  <ActionForm action={commandSubscriptionAction} ariaLabel="Reactivate">
+                    {hidden}
+                    <input type="hidden" name="type" value="Reactivate" />
+                    <SubmitButton variant="secondary">Reactivate</SubmitButton>
+                  </ActionForm>
+                ) : (
+                  <ActionForm action={cancelSubscriptionAction} ariaLabel="Cancel at period end">
+                    {hidden}
+                    <input type="hidden" name="immediate" value="false" />
+                    <SubmitButton variant="secondary">Cancel at period end</SubmitButton>
+                  </ActionForm>
+                )}
+                <ActionForm action={cancelSubscriptionAction} ariaLabel="Cancel now">
+                  {hidden}
+                  <input type="hidden" name="immediate" value="true" />
+                  <SubmitButton variant="danger">Cancel now (no refund)</SubmitButton>
+                </ActionForm>
+              </div>
+            </div>
+          )}
+        </Card>
+        <Card title="Timeline of changes" className="lg:col-span-2">
+          <Table caption="Changes" head={['When', 'Change', 'From → to', 'Actor', 'Reason', 'Version']}>
+            {changes.data.map((c) => (
+              <tr key={c.id}>
+                <Cell>{c.effectiveAt.replace('T', ' ').slice(0, 16)}</Cell>
+                <Cell>
+                  {c.type}
+                  {c.status !== 'applied' ? <span className="ml-1 text-xs text-slate-600">({c.status})</span> : null}
+                </Cell>
+                <Cell className="font-mono text-xs">{c.fromPriceId || c.toPriceId ? `${c.fromPriceId ?? '—'} → ${c.toPriceId ?? '—'}` : ''}</Cell>
+                <Cell className="font-mono text-xs">{c.actor}</Cell>
+                <Cell>{c.reason ?? ''}</Cell>
+                <Cell>{c.version ?? '—'}</Cell>
+              </tr>
+            ))}
+          </Table>
+        </Card>
+        <Card title="Billing records" className="lg:col-span-2">
+          <Table caption="Billing records" head={['Created', 'Description', 'Amount', 'Status', 'Attempts']}>
+            {records.map((r) => (
+              <tr key={r.id}>
+                <Cell>{r.createdAt.slice(0, 10)}</Cell>
+                <Cell>{r.description}</Cell>
+                <Cell className="tabular-nums">{formatMoney(r.amount, r.currency)}</Cell>
+                <Cell>
+                  <Badge tone={r.status === 'paid' ? 'green' : r.status === 'open' ? 'red' : 'gray'}>{r.status}</Badge>
+                </Cell>
+                <Cell>{r.attempts}</Cell>
+              </tr>
+            ))}
+          </Table>
+        </Card>
+      </div>
+    </>
+  );
+}

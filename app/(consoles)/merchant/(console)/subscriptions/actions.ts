@@ -1,0 +1,41 @@
+'use server';
+
+import { revalidatePath } from 'next/cache';
+import { getDb } from '@/lib/db/client';
+import { requireSession } from '@/lib/web/session';
+import { field, formAction, type FormState } from '@/lib/web/form-state';
+import { cancelSubscription, commandSubscription } from '@/lib/subscriptions/subscriptions';
+
+const detailPath = (id: string) => `/merchant/subscriptions/${id}`;
+
+export async function cancelSubscriptionAction(_state: FormState, form: FormData): Promise<FormState> {
+  return formAction(async () => {
+    const merchantId = (await requireSession('merchant')).subjectId;
+    const id = field(form, 'subscriptionId');
+    const immediate = field(form, 'immediate') === 'true';
+    await getDb().transaction((tx) => cancelSubscription(tx, merchantId, id, immediate, `console:${merchantId}`));
+    revalidatePath(detailPath(id));
+    return { notice: immediate ? 'The subscription has ended.' : 'The subscription will end at the close of the period.' };
+  });
+}
+
+export async function commandSubscriptionAction(_state: FormState, form: FormData): Promise<FormState> {
+  return formAction(async () => {
+    const merchantId = (await requireSession('merchant')).subjectId;
+    const id = field(form, 'subscriptionId');
+    const type = field(form, 'type') as 'ChangePrice' | 'Reactivate' | 'Pause' | 'Resume';
+    const priceId = field(form, 'priceId');
+    const result = await getDb().transaction((tx) =>
+      commandSubscription(
+        tx,
+        merchantId,
+        id,
+        { type, ...(priceId ? { priceId } : {}), expectedVersion: field(form, 'expectedVersion') || undefined, reason: field(form, 'reason') || undefined },
+        `console:${merchantId}`,
+      ),
+    );
+    if (result.declined) return { error: `The card was declined (${result.message}); nothing changed.` };
+    revalidatePath(detailPath(id));
+    return { notice: `${type} applied (version ${result.subscription.version}).` };
+  });
+}

@@ -1,0 +1,7 @@
+import { apiRoute } from '@/lib/http/api-route';
+import { previewSubscriptionOperation } from '@/lib/subscriptions/api';
+import { previewPriceChange } from '@/lib/subscriptions/subscriptions';
+
+export const POST = apiRoute(previewSubscriptionOperation, ({ db, merchantId, params, body }) =>
+  previewPriceChange(db, merchantId, params.subscriptionId, body.priceId),
+);

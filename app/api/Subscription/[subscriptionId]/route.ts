@@ -1,0 +1,5 @@
+import { apiRoute } from '@/lib/http/api-route';
+import { getSubscriptionOperation } from '@/lib/subscriptions/api';
+import { getSubscriptionDetail } from '@/lib/subscriptions/subscriptions';
+
+export const GET = apiRoute(getSubscriptionOperation, ({ db, merchantId, params }) => getSubscriptionDetail(db, merchantId, params.subscriptionId));

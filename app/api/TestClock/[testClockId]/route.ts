@@ -1,0 +1,5 @@
+import { apiRoute } from '@/lib/http/api-route';
+import { getTestClockOperation } from '@/lib/subscriptions/api';
+import { getTestClock } from '@/lib/subscriptions/test-clocks';
+
+export const GET = apiRoute(getTestClockOperation, ({ db, merchantId, params }) => getTestClock(db, merchantId, params.testClockId));

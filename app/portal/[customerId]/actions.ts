@@ -1,0 +1,124 @@
+'use server';
+
+import { redirect } from 'next/navigation';
+import { revalidatePath } from 'next/cache';
+import { getDb } from '@/lib/db/client';
+import { ApiError, invalidField } from '@/lib/http/errors';
+import { field, formAction, type FormState } from '@/lib/web/form-state';
+import { endPortalSession, portalPath, requestPortalLink, verifyPortalLink } from '@/lib/portal/portal';
+import { cancelSubscription, commandSubscription, findSubscriptionRow } from '@/lib/subscriptions/subscriptions';
+import { makeDefaultPaymentMethod, removePaymentMethod, useNewPaymentMethod } from '@/lib/subscriptions/payment-methods';
+import { paymentProcessor } from '@/lib/payments/processor';
+import { CardInputError } from '@/lib/payments/processor/types';
+import { clearPortalCookie, requirePortalCustomer, setPortalCookie } from './session';
+
+export async function requestLinkAction(_state: FormState, form: FormData): Promise<FormState> {
+  return formAction(async () => {
+    await getDb().transaction((tx) => requestPortalLink(tx, field(form, 'customerId')));
+    return { notice: 'If this portal is yours, a sign-in link is on its way to your email.' };
+  });
+}
+
+export async function verifyPortalAction(_state: FormState, form: FormData): Promise<FormState> {
+  const customerId = field(form, 'customerId');
+  const result = await formAction(async () => {
+    const email = field(form, 'email');
+    if (!email) throw invalidField('email', 'Type the email address the link was sent to.');
+    const session = await getDb().transaction((tx) => verifyPortalLink(tx, customerId, field(form, 'token'), email));
+    await setPortalCookie(customerId, session);
+  });
+  if (result.error) return result;
+  redirect(portalPath(customerId));
+}
+
+export async function signOutPortalAction(form: FormData) {
+  const customerId = field(form, 'customerId');
+  const token = await clearPortalCookie(customerId);
+  if (token) await endPortalSession(getDb(), token);
+  redirect(portalPath(customerId));
+}
+
+/** Runs a portal mutation for the signed-in customer, on one of their own subscriptions. */
+async function onOwnSubscription<T>(form: FormData, work: (tx: Parameters<Parameters<ReturnType<typeof getDb>['transaction']>[0]>[0], merchantId: string, customerId: string, subscriptionId: string) => Promise<T>) {
+  const customerId = field(form, 'customerId');
+  const { customer } = await requirePortalCustomer(customerId);
+  const subscriptionId = field(form, 'subscriptionId');
+  await getDb().transaction(async (tx) => {
+    const sub = await findSubscriptionRow(tx, customer.merchantId, subscriptionId);
+    if (sub.customerId !== customer.id) throw new ApiError('NOT_FOUND', 'No such subscription.');
+    await work(tx, customer.merchantId, customer.id, sub.id);
+  });
+  revalidatePath(portalPath(customerId));
+}
+
+export async function changePlanAction(_state: FormState, form: FormData): Promise<FormState> {
+  return formAction(async () => {
+    let declined: string | null = null;
+    await onOwnSubscription(form, async (tx, merchantId, customerId, subscriptionId) => {
+      const result = await commandSubscription(
+        tx,
+        merchantId,
+        subscriptionId,
+        { type: 'ChangePrice', priceId: field(form, 'priceId'), expectedVersion: field(form, 'expectedVersion') || undefined, reason: 'Changed in the customer portal' },
+        `portal:${customerId}`,
+      );
+      if (result.declined) declined = result.message;
+    });
+    if (declined) return { error: `Your card was declined (${declined}). The plan did not change.` };
+    redirect(`${portalPath(field(form, 'customerId'))}?changed=1`);
+  });
+}
+
+export async function cancelAtPeriodEndAction(_state: FormState, form: FormData): Promise<FormState> {
+  return formAction(async () => {
+    await onOwnSubscription(form, (tx, merchantId, customerId, subscriptionId) => cancelSubscription(tx, merchantId, subscriptionId, false, `portal:${customerId}`));
+    return { notice: 'Your subscription will end at the close of the current period.' };
+  });
+}
+
+export async function reactivateAction(_state: FormState, form: FormData): Promise<FormState> {
+  return formAction(async () => {
+    await onOwnSubscription(form, (tx, merchantId, customerId, subscriptionId) =>
+      commandSubscription(tx, merchantId, subscriptionId, { type: 'Reactivate', reason: 'Reactivated in the customer portal' }, `portal:${customerId}`),
+    );
+    return { notice: 'Your subscription continues.' };
+  });
+}
+
+export async function addCardAction(_state: FormState, form: FormData): Promise<FormState> {
+  return formAction(async () => {
+    const customerId = field(form, 'customerId');
+    const { customer } = await requirePortalCustomer(customerId);
+    const [month, year] = field(form, 'expiry').split('/').map((part) => Number(part.trim()));
+    let card;
+    try {
+      card = paymentProcessor().tokenizeCard({ number: field(form, 'cardNumber'), expMonth: month ?? 0, expYear: year !== undefined && year < 100 ? 2000 + year : (year ?? 0), cvc: field(form, 'cvc') });
+    } catch (error) {
+      if (error instanceof CardInputError) throw invalidField(error.field === 'number' ? 'cardNumber' : error.field, error.message);
+      throw error;
+    }
+    await getDb().transaction((tx) => useNewPaymentMethod(tx, customer.merchantId, customer.id, card));
+    revalidatePath(portalPath(customerId));
+    return { notice: `Card ending in ${card.last4} added and set as default.` };
+  });
+}
+
+export async function setDefaultCardAction(_state: FormState, form: FormData): Promise<FormState> {
+  return formAction(async () => {
+    const customerId = field(form, 'customerId');
+    const { customer } = await requirePortalCustomer(customerId);
+    await getDb().transaction((tx) => makeDefaultPaymentMethod(tx, customer.merchantId, customer.id, field(form, 'paymentMethodId')));
+    revalidatePath(portalPath(customerId));
+    return { notice: 'Default card updated.' };
+  });
+}
+
+export async function removeCardAction(_state: FormState, form: FormData): Promise<FormState> {
+  return formAction(async () => {
+    const customerId = field(form, 'customerId');
+    const { customer } = await requirePortalCustomer(customerId);
+    await getDb().transaction((tx) => removePaymentMethod(tx, customer.merchantId, customer.id, field(form, 'paymentMethodId')));
+    revalidatePath(portalPath(customerId));
+    return { notice: 'Card removed.' };
+  });
+}

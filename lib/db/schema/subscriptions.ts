@@ -1,0 +1,180 @@
+import { pgTable, text, integer, boolean, jsonb, index, uniqueIndex } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { createdAt, timestampTz, updatedAt } from './columns';
+import type { Metadata } from './catalog';
+import { prices } from './catalog';
+import { customers, paymentMethods } from './customers';
+import { billingRecords, payments } from './payments';
+
+/** A sandbox clock a merchant moves by hand; subscriptions of attached customers live on its time. */
+export const testClocks = pgTable(
+  'test_clocks',
+  {
+    id: text().primaryKey(),
+    merchantId: text().notNull(),
+    name: text(),
+    frozenTime: timestampTz().notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('test_clocks_merchant_created_idx').on(t.merchantId, t.createdAt)],
+);
+
+/** A customer attached to a test clock (at most one clock per customer). */
+export const testClockCustomers = pgTable('test_clock_customers', {
+  customerId: text()
+    .primaryKey()
+    .references(() => customers.id),
+  testClockId: text()
+    .notNull()
+    .references(() => testClocks.id),
+  merchantId: text().notNull(),
+  createdAt: createdAt(),
+});
+
+export type SubscriptionStatus = 'trialing' | 'active' | 'past_due' | 'canceled' | 'ended';
+
+export const subscriptions = pgTable(
+  'subscriptions',
+  {
+    id: text().primaryKey(),
+    merchantId: text().notNull(),
+    customerId: text()
+      .notNull()
+      .references(() => customers.id),
+    priceId: text()
+      .notNull()
+      .references(() => prices.id),
+    paymentMethodId: text().references(() => paymentMethods.id),
+    /** A one-off processor token (recurring checkout without a saved method). */
+    paymentToken: text(),
+    status: text().notNull().$type<SubscriptionStatus>(),
+    /** Bumped by every change (DESIGN 5); Command.expectedVersion must equal it. */
+    version: integer().notNull().default(1),
+    /** Start of period 0; every boundary is computed from it (lib/subscriptions/periods.ts). */
+    billingAnchor: timestampTz().notNull(),
+    /** -1 while trialing (the trial runs until the anchor). */
+    currentPeriodIndex: integer().notNull(),
+    currentPeriodStart: timestampTz().notNull(),
+    currentPeriodEnd: timestampTz().notNull(),
+    trialEnd: timestampTz(),
+    cancelAtPeriodEnd: boolean().notNull().default(false),
+    canceledAt: timestampTz(),
+    endedAt: timestampTz(),
+    /** Collection paused: renewals advance the period without charging or granting. */
+    pausedAt: timestampTz(),
+    /** Account credit (minor units) from downgrades, taken off the next charges. */
+    creditBalance: integer().notNull().default(0),
+    testClockId: text().references(() => testClocks.id),
+    /** The earliest moment something is due (renewal, retry, scheduled change); null when nothing is. */
+    nextActionAt: timestampTz(),
+    metadata: jsonb().notNull().$type<Metadata>().default({}),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('subscriptions_merchant_created_idx').on(t.merchantId, t.createdAt),
+    index('subscriptions_customer_idx').on(t.customerId),
+    index('subscriptions_next_action_idx').on(t.nextActionAt).where(sql`${t.nextActionAt} is not null`),
+  ],
+);
+
+/**
+ * Links a subscription to its billing records. A period's record is unique per
+ * (subscription, period index): a renewal can be written, and so charged, only once.
+ */
+export const subscriptionBillingRecords = pgTable(
+  'subscription_billing_records',
+  {
+    id: text().primaryKey(),
+    merchantId: text().notNull(),
+    subscriptionId: text()
+      .notNull()
+      .references(() => subscriptions.id),
+    billingRecordId: text()
+      .notNull()
+      .references(() => billingRecords.id),
+    kind: text().notNull().$type<'period' | 'proration'>(),
+    periodIndex: integer(),
+    /** Charge attempts so far (1 after the first). */
+    attempts: integer().notNull().default(0),
+    lastPaymentId: text().references(() => payments.id),
+    /** When the dunning schedule tries again; null when paid, closed or waiting on an unknown outcome. */
+    nextAttemptAt: timestampTz(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('subscription_billing_records_period_unique').on(t.subscriptionId, t.periodIndex).where(sql`${t.kind} = 'period'`),
+    uniqueIndex('subscription_billing_records_record_unique').on(t.billingRecordId),
+    index('subscription_billing_records_sub_idx').on(t.subscriptionId, t.createdAt),
+  ],
+);
+
+export type SubscriptionCommandType = 'ChangePrice' | 'CancelAtPeriodEnd' | 'Reactivate' | 'Pause' | 'Resume' | 'Cancel' | 'Create' | 'Renew' | 'End';
+
+export const subscriptionChanges = pgTable(
+  'subscription_changes',
+  {
+    id: text().primaryKey(),
+    merchantId: text().notNull(),
+    subscriptionId: text()
+      .notNull()
+      .references(() => subscriptions.id),
+    type: text().notNull().$type<SubscriptionCommandType>(),
+    status: text().notNull().$type<'applied' | 'scheduled' | 'canceled'>(),
+    fromPriceId: text(),
+    toPriceId: text(),
+    /** `api_key:key_…`, `portal:cus_…`, `console:mer_…` or `system`. */
+    actor: text().notNull(),
+    reason: text(),
+    effectiveAt: timestampTz().notNull(),
+    /** The subscription version this change produced (null while scheduled). */
+    version: integer(),
+    /** Net proration (minor units): positive charged, negative credited. */
+    prorationAmount: integer(),
+    createdAt: createdAt(),
+    appliedAt: timestampTz(),
+  },
+  (t) => [
+    index('subscription_changes_sub_idx').on(t.subscriptionId, t.createdAt),
+    index('subscription_changes_scheduled_idx').on(t.subscriptionId, t.effectiveAt).where(sql`${t.status} = 'scheduled'`),
+  ],
+);
+
+/** Credits granted from a price's entitlement policies, once per paid period and feature. */
+export const creditGrants = pgTable(
+  'credit_grants',
+  {
+    id: text().primaryKey(),
+    merchantId: text().notNull(),
+    customerId: text()
+      .notNull()
+      .references(() => customers.id),
+    subscriptionId: text()
+      .notNull()
+      .references(() => subscriptions.id),
+    periodIndex: integer().notNull(),
+    feature: text().notNull(),
+    amount: integer().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('credit_grants_period_feature_unique').on(t.subscriptionId, t.periodIndex, t.feature)],
+);
+
+/** Portal magic links and sessions: only hashes are stored. */
+export const portalTokens = pgTable(
+  'portal_tokens',
+  {
+    id: text().primaryKey(),
+    merchantId: text().notNull(),
+    customerId: text()
+      .notNull()
+      .references(() => customers.id),
+    kind: text().notNull().$type<'link' | 'session'>(),
+    tokenHash: text().notNull(),
+    expiresAt: timestampTz().notNull(),
+    usedAt: timestampTz(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('portal_tokens_hash_unique').on(t.tokenHash)],
+);

@@ -1,0 +1,231 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { entitlementPolicies, paymentMethods, subscriptionBillingRecords, creditGrants, subscriptions } from '../db/schema';
+import type { PriceRow } from '../catalog/prices';
+import { newId } from '../ids';
+import { now } from '../clock';
+import { recordEvent } from '../events/record-event';
+import { paymentProcessor } from '../payments/processor';
+import type { ChargeOutcome } from '../payments/processor/types';
+import { createPendingPayment, recordChargeOutcome, type PaymentRow } from '../payments/payments';
+import { closeBillingRecord, createBillingRecord, setBillingRecordPayment } from '../billing/billing-records';
+
+export type SubscriptionRow = typeof subscriptions.$inferSelect;
+export type SubscriptionBillingRow = typeof subscriptionBillingRecords.$inferSelect;
+
+/**
+ * Dunning: after a failed renewal charge the record is tried again this many days after the
+ * first attempt; when the last retry fails the record becomes `uncollectible` and the
+ * subscription `ended`. `SUBSCRIPTION_DUNNING_DAYS` (comma-separated) overrides it.
+ */
+export const DUNNING_DAYS: readonly number[] = (process.env.SUBSCRIPTION_DUNNING_DAYS ?? '1,3,5,7')
+  .split(',')
+  .map((value) => Number(value.trim()))
+  .filter((value) => Number.isFinite(value) && value > 0);
+
+/** How long to wait before looking again at a charge whose outcome is unknown. */
+export const UNKNOWN_RECHECK_MS = 60 * 60 * 1000;
+
+const DAY_MS = 86_400_000;
+
+export function nextRetryAt(firstAttemptAt: Date, attempts: number): Date | null {
+  const days = DUNNING_DAYS[attempts - 1];
+  return days === undefined ? null : new Date(firstAttemptAt.getTime() + days * DAY_MS);
+}
+
+/** Thrown inside a savepoint when a charge that must succeed is declined; the caller records the payment outside it. */
+export class ChargeDeclined extends Error {
+  constructor(
+    readonly payment: { id: string; merchantId: string; customerId: string; paymentMethodId: string | null; amount: number; currency: string; description: string },
+    readonly outcome: Extract<ChargeOutcome, { status: 'failed' }>,
+  ) {
+    super(outcome.message);
+  }
+}
+
+/** Writes a declined charge (payment `failed` and `payment.failed`) after its savepoint rolled back. */
+export async function recordDeclinedCharge(tx: Db, declined: ChargeDeclined): Promise<PaymentRow> {
+  const pending = await createPendingPayment(tx, { ...declined.payment, checkoutId: null });
+  return recordChargeOutcome(tx, pending, declined.outcome);
+}
+
+/** The card to charge: the subscription's method if still attached, else the customer's default. */
+async function resolveToken(tx: Db, sub: SubscriptionRow): Promise<{ paymentMethodId: string | null; token: string | null }> {
+  if (sub.paymentMethodId) {
+    const [method] = await tx
+      .select()
+      .from(paymentMethods)
+      .where(and(eq(paymentMethods.id, sub.paymentMethodId), isNull(paymentMethods.detachedAt)));
+    if (method) return { paymentMethodId: method.id, token: method.processorToken };
+  }
+  if (sub.paymentToken) return { paymentMethodId: null, token: sub.paymentToken };
+  const [fallback] = await tx
+    .select()
+    .from(paymentMethods)
+    .where(and(eq(paymentMethods.customerId, sub.customerId), isNull(paymentMethods.detachedAt), eq(paymentMethods.isDefault, true)));
+  return fallback ? { paymentMethodId: fallback.id, token: fallback.processorToken } : { paymentMethodId: null, token: null };
+}
+
+/**
+ * One charge attempt: a pending payment, then the processor (idempotency key derived from the
+ * billing record and attempt, so a retried job never charges twice), then the outcome event.
+ */
+export async function chargeAttempt(
+  tx: Db,
+  sub: SubscriptionRow,
+  input: { amount: number; currency: string; description: string; idempotencyKey: string; paymentId?: string },
+): Promise<{ payment: PaymentRow; outcome: ChargeOutcome | { status: 'succeeded'; reference: null; card: null } }> {
+  const method = await resolveToken(tx, sub);
+  const payment = await createPendingPayment(tx, {
+    id: input.paymentId,
+    merchantId: sub.merchantId,
+    customerId: sub.customerId,
+    checkoutId: null,
+    paymentMethodId: method.paymentMethodId,
+    amount: input.amount,
+    currency: input.currency,
+    description: input.description,
+  });
+  const outcome: ChargeOutcome | { status: 'succeeded'; reference: null; card: null } =
+    input.amount === 0
+      ? { status: 'succeeded', reference: null, card: null }
+      : method.token === null
+        ? { status: 'failed', reference: `none_${payment.id}`, card: null, declineCode: 'no_payment_method', message: 'The customer has no payment method to charge.' }
+        : await paymentProcessor().charge({ token: method.token, amount: input.amount, currency: input.currency, idempotencyKey: input.idempotencyKey });
+  const settled = await recordChargeOutcome(tx, payment, outcome);
+  return { payment: settled, outcome };
+}
+
+export function periodDescription(productName: string, index: number) {
+  return `${productName} — subscription period ${index + 1}`;
+}
+
+/**
+ * Bills period `index` of a subscription exactly once: the `(subscription, period)` row is
+ * inserted before the processor is called, and its unique index makes a second insert fail
+ * (or wait for the first transaction, then fail), so a period is never charged twice.
+ * Account credit is taken off first. Returns the link row and the outcome.
+ */
+export async function billPeriod(tx: Db, sub: SubscriptionRow, price: PriceRow, productName: string, index: number, at: Date) {
+  const creditUsed = Math.min(sub.creditBalance, price.amount);
+  const amount = price.amount - creditUsed;
+  const description = periodDescription(productName, index);
+  const paymentId = newId('payment');
+  const linkId = newId('subscriptionItem');
+  // The pending payment row exists first because the billing record refers to it.
+  const method = await resolveToken(tx, sub);
+  const pending = await createPendingPayment(tx, {
+    id: paymentId,
+    merchantId: sub.merchantId,
+    customerId: sub.customerId,
+    checkoutId: null,
+    paymentMethodId: method.paymentMethodId,
+    amount,
+    currency: price.currency,
+    description,
+  });
+  const record = await createBillingRecord(tx, {
+    merchantId: sub.merchantId,
+    customerId: sub.customerId,
+    checkoutId: null,
+    paymentId,
+    amount,
+    currency: price.currency,
+    description,
+  });
+  // The exactly-once guard: fails on a duplicate before any money moves.
+  const [link] = await tx
+    .insert(subscriptionBillingRecords)
+    .values({
+      id: linkId,
+      merchantId: sub.merchantId,
+      subscriptionId: sub.id,
+      billingRecordId: record.id,
+      kind: 'period',
+      periodIndex: index,
+      attempts: 1,
+      lastPaymentId: paymentId,
+      createdAt: at,
+    })
+    .returning();
+  if (creditUsed > 0) {
+    await tx.update(subscriptions).set({ creditBalance: sub.creditBalance - creditUsed }).where(eq(subscriptions.id, sub.id));
+    sub.creditBalance -= creditUsed;
+  }
+  const outcome: ChargeOutcome | { status: 'succeeded'; reference: null; card: null } =
+    amount === 0
+      ? { status: 'succeeded', reference: null, card: null }
+      : method.token === null
+        ? { status: 'failed', reference: `none_${paymentId}`, card: null, declineCode: 'no_payment_method', message: 'The customer has no payment method to charge.' }
+        : await paymentProcessor().charge({ token: method.token, amount, currency: price.currency, idempotencyKey: `${sub.id}:p${index}:a1` });
+  const payment = await recordChargeOutcome(tx, pending, outcome);
+  return { link: link!, record, payment, outcome, amount, creditUsed };
+}
+
+/** Marks a subscription record paid and grants the period's credits. */
+export async function settlePaid(tx: Db, sub: SubscriptionRow, link: SubscriptionBillingRow, priceId: string) {
+  await closeBillingRecord(tx, sub.merchantId, link.billingRecordId, 'paid');
+  await tx.update(subscriptionBillingRecords).set({ nextAttemptAt: null }).where(eq(subscriptionBillingRecords.id, link.id));
+  if (link.kind === 'period' && link.periodIndex !== null) await grantPeriodCredits(tx, sub, priceId, link.periodIndex);
+}
+
+/** A new charge attempt on an open record (dunning retry, or a new payment method). */
+export async function retryRecord(tx: Db, sub: SubscriptionRow, link: SubscriptionBillingRow, amount: number, currency: string, description: string) {
+  const attempts = link.attempts + 1;
+  const paymentId = newId('payment');
+  const { payment, outcome } = await chargeAttempt(tx, sub, {
+    amount,
+    currency,
+    description,
+    paymentId,
+    idempotencyKey: `${sub.id}:${link.id}:a${attempts}`,
+  });
+  await setBillingRecordPayment(tx, link.billingRecordId, payment.id);
+  const [updated] = await tx
+    .update(subscriptionBillingRecords)
+    .set({ attempts, lastPaymentId: payment.id })
+    .where(eq(subscriptionBillingRecords.id, link.id))
+    .returning();
+  return { link: updated!, payment, outcome };
+}
+
+/**
+ * Entitlement credit grants: each policy of the price with a `creditGrantAmount` grants it once
+ * per paid period (unique per subscription, period and feature) with `credit.granted`.
+ */
+export async function grantPeriodCredits(tx: Db, sub: SubscriptionRow, priceId: string, periodIndex: number) {
+  const policies = await tx.select().from(entitlementPolicies).where(eq(entitlementPolicies.priceId, priceId));
+  for (const policy of policies) {
+    if (!policy.creditGrantAmount || policy.creditGrantAmount <= 0) continue;
+    const [grant] = await tx
+      .insert(creditGrants)
+      .values({
+        id: newId('creditGrant'),
+        merchantId: sub.merchantId,
+        customerId: sub.customerId,
+        subscriptionId: sub.id,
+        periodIndex,
+        feature: policy.feature,
+        amount: policy.creditGrantAmount,
+        createdAt: now(),
+      })
+      .onConflictDoNothing()
+      .returning();
+    if (grant) {
+      await recordEvent(tx, {
+        merchantId: sub.merchantId,
+        type: 'credit.granted',
+        object: {
+          id: grant.id,
+          customerId: grant.customerId,
+          subscriptionId: grant.subscriptionId,
+          priceId,
+          feature: grant.feature,
+          amount: grant.amount,
+          periodIndex: grant.periodIndex,
+          createdAt: grant.createdAt.toISOString(),
+        },
+      });
+    }
+  }
+}

@@ -1,0 +1,126 @@
+import { z } from 'zod';
+import { DateTime, Metadata, Timestamp } from '../http/schemas';
+
+export const SUBSCRIPTION_STATUSES = ['trialing', 'active', 'past_due', 'canceled', 'ended'] as const;
+export const COMMAND_TYPES = ['ChangePrice', 'CancelAtPeriodEnd', 'Reactivate', 'Pause', 'Resume'] as const;
+export type CommandType = (typeof COMMAND_TYPES)[number];
+
+const Id = z.string().trim().min(1).max(64);
+
+export const CreateSubscriptionBody = z.strictObject({
+  customerId: Id,
+  priceId: Id,
+  paymentMethodId: Id.optional().meta({ description: "A saved payment method of the customer (pm_…); defaults to the customer's default method." }),
+  paymentMethodRefId: Id.optional().meta({ description: 'Same as paymentMethodId (the name the checkout API uses).' }),
+  metadata: Metadata.optional(),
+});
+
+export const CancelSubscriptionBody = z.strictObject({
+  immediate: z.boolean().optional().meta({ description: 'true ends it now; false (default) keeps service to the period end.' }),
+});
+
+export const CommandBody = z.strictObject({
+  type: z.enum(COMMAND_TYPES),
+  priceId: Id.optional().meta({ description: 'ChangePrice only: the new Recurring price (same currency, interval and intervalCount).' }),
+  effectiveAt: DateTime.optional().meta({ description: 'Omitted or not in the future: now. A future time schedules the change.' }),
+  reason: z.string().trim().min(1).max(500).optional(),
+  expectedVersion: z
+    .string()
+    .regex(/^\d{1,9}$/, 'expectedVersion is the subscription version, a whole number such as "3".')
+    .optional(),
+});
+
+export const PreviewBody = z.strictObject({ priceId: Id });
+
+const BillingRecordShape = z.object({
+  id: z.string(),
+  status: z.enum(['open', 'paid', 'void', 'uncollectible']),
+  amount: z.int(),
+  currency: z.string(),
+  description: z.string(),
+  paymentId: z.string().nullable(),
+  kind: z.enum(['period', 'proration']),
+  periodIndex: z.int().nullable(),
+  attempts: z.int(),
+  nextAttemptAt: Timestamp.nullable(),
+  paidAt: Timestamp.nullable(),
+  createdAt: Timestamp,
+});
+
+export const SubscriptionResponse = z.object({
+  id: z.string(),
+  status: z.enum(SUBSCRIPTION_STATUSES),
+  version: z.string().meta({ description: 'Send as Command.expectedVersion.' }),
+  customerId: z.string(),
+  priceId: z.string(),
+  paymentMethodId: z.string().nullable(),
+  currentPeriodIndex: z.int(),
+  currentPeriodStart: Timestamp,
+  currentPeriodEnd: Timestamp,
+  trialEnd: Timestamp.nullable(),
+  cancelAtPeriodEnd: z.boolean(),
+  canceledAt: Timestamp.nullable(),
+  endedAt: Timestamp.nullable(),
+  pausedAt: Timestamp.nullable(),
+  creditBalance: z.int(),
+  testClockId: z.string().nullable(),
+  metadata: z.record(z.string(), z.string()),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+
+export const SubscriptionDetailResponse = SubscriptionResponse.extend({
+  latestBillingRecord: BillingRecordShape.nullable(),
+  scheduledChanges: z.array(z.lazy(() => ChangeResponse)),
+});
+
+export const ChangeResponse = z.object({
+  id: z.string(),
+  subscriptionId: z.string(),
+  type: z.string(),
+  status: z.enum(['applied', 'scheduled', 'canceled']),
+  fromPriceId: z.string().nullable(),
+  toPriceId: z.string().nullable(),
+  actor: z.string(),
+  reason: z.string().nullable(),
+  effectiveAt: Timestamp,
+  version: z.string().nullable(),
+  prorationAmount: z.int().nullable(),
+  createdAt: Timestamp,
+  appliedAt: Timestamp.nullable(),
+});
+
+export const CommandResponse = z.object({ subscription: SubscriptionResponse, change: ChangeResponse });
+
+export const PreviewResponse = z.object({
+  subscriptionId: z.string(),
+  fromPriceId: z.string(),
+  toPriceId: z.string(),
+  currency: z.string(),
+  at: Timestamp,
+  periodStart: Timestamp,
+  periodEnd: Timestamp,
+  prorated: z.boolean(),
+  unusedCredit: z.int(),
+  remainingCharge: z.int(),
+  net: z.int(),
+  creditBalanceBefore: z.int(),
+  amountDueNow: z.int(),
+  creditBalanceAfter: z.int(),
+  nextRenewal: z.object({ at: Timestamp, amount: z.int(), creditApplied: z.int(), amountDue: z.int() }),
+});
+
+export const CreateTestClockBody = z.strictObject({
+  name: z.string().trim().min(1).max(200).optional(),
+  frozenTime: DateTime.optional().meta({ description: 'Starting time; defaults to now.' }),
+});
+export const AttachTestClockCustomerBody = z.strictObject({ customerId: Id });
+export const AdvanceTestClockBody = z.strictObject({ frozenTime: DateTime });
+
+export const TestClockResponse = z.object({
+  id: z.string(),
+  name: z.string().nullable(),
+  frozenTime: Timestamp,
+  customerIds: z.array(z.string()),
+  createdAt: Timestamp,
+});
