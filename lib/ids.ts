@@ -28,6 +28,8 @@ export const ID_PREFIXES = {
   delivery: 'wda',
   apiKey: 'key',
   merchant: 'mer',
+  sellerUser: 'usr',
+  sellerUserToken: 'sut',
   member: 'mem',
   admin: 'adm',
   session: 'ses',

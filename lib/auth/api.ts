@@ -16,7 +16,12 @@ import {
   MerchantLoginBody,
   MerchantRegisterBody,
   RefreshBody,
+  LinkSentResponse,
+  PasswordResetBody,
+  PasswordResetConfirmBody,
+  SellerUserResponse,
   TokenPairResponse,
+  VerifyEmailBody,
 } from './schemas';
 
 
@@ -51,6 +56,51 @@ export const merchantRegisterOperation = defineSessionOperation({
   access: 'public',
   body: MerchantRegisterBody,
   successStatus: 201,
+});
+
+export const merchantPasswordResetOperation = defineSessionOperation({
+  id: 'merchantPasswordReset',
+  method: 'POST',
+  path: '/api/MerchantAuth/PasswordReset',
+  tag: 'Sign-in',
+  summary: 'Mail a password-reset link (same answer whether or not the address has an account)',
+  access: 'public',
+  body: PasswordResetBody,
+  response: LinkSentResponse,
+  successStatus: 202,
+});
+
+export const merchantPasswordResetConfirmOperation = defineSessionOperation({
+  id: 'merchantPasswordResetConfirm',
+  method: 'POST',
+  path: '/api/MerchantAuth/PasswordReset/Confirm',
+  tag: 'Sign-in',
+  summary: "Set a new password with a reset link's token (ends every sign-in of that user)",
+  access: 'public',
+  body: PasswordResetConfirmBody,
+  successStatus: 204,
+});
+
+export const merchantVerifyEmailOperation = defineSessionOperation({
+  id: 'merchantVerifyEmail',
+  method: 'POST',
+  path: '/api/MerchantAuth/VerifyEmail',
+  tag: 'Sign-in',
+  summary: "Confirm a seller user's email with the emailed link's token",
+  access: 'public',
+  body: VerifyEmailBody,
+  response: SellerUserResponse,
+});
+
+export const merchantResendVerificationOperation = defineSessionOperation({
+  id: 'merchantResendVerification',
+  method: 'POST',
+  path: '/api/MerchantAuth/VerifyEmail/Resend',
+  tag: 'Sign-in',
+  summary: 'Mail a new email-verification link to the signed-in seller user',
+  access: ['merchant'],
+  response: LinkSentResponse,
+  successStatus: 202,
 });
 
 export const memberLoginOperation = defineSessionOperation({

@@ -55,3 +55,24 @@ export const ApiKeyResponse = z.object({
 export const CreatedApiKeyResponse = ApiKeyResponse.extend({
   secret: z.string().meta({ description: 'The full key. Shown only in this answer.' }),
 });
+
+export const NewPassword = z.string().min(PASSWORD_MIN_LENGTH, `At least ${PASSWORD_MIN_LENGTH} characters.`).max(200);
+
+export const PasswordResetBody = z.strictObject({ email: Email });
+export const PasswordResetConfirmBody = z.strictObject({
+  resetToken: z.string().min(1).max(200).meta({ description: 'The `prt_…` token of the emailed link.' }),
+  password: NewPassword,
+});
+export const VerifyEmailBody = z.strictObject({
+  verificationToken: z.string().min(1).max(200).meta({ description: 'The `emv_…` token of the emailed link.' }),
+});
+export const LinkSentResponse = z.object({ sent: z.literal(true), expiresIn: z.int().meta({ description: 'Seconds the emailed link works.' }) });
+
+export const SellerUserResponse = z.object({
+  id: z.string(),
+  email: z.string(),
+  name: z.string(),
+  role: z.enum(['Owner', 'Admin', 'Developer', 'Support', 'ReadOnly']),
+  emailVerified: z.boolean(),
+  createdAt: Timestamp,
+});

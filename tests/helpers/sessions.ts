@@ -56,12 +56,16 @@ export async function signInMember(email = uniqueEmail('member')) {
   return { email, loginToken, tokens: pairOf(verified.body) };
 }
 
-export async function latestLoginToken(email: string): Promise<string> {
-  const [mail] = await listRecentEmails(getDb(), { to: email, limit: 1 });
+export async function latestLoginToken(email: string, category?: string): Promise<string> {
+  const mails = await listRecentEmails(getDb(), { to: email, limit: 20 });
+  const mail = mails.find((m) => !category || m.category === category);
   const match = /[?&]token=([^\s&"]+)/.exec(mail?.textBody ?? '');
-  expect(match, `sign-in link in mail to ${email}`).toBeTruthy();
+  expect(match, `${category ?? 'sign-in'} link in mail to ${email}`).toBeTruthy();
   return decodeURIComponent(match![1]!);
 }
+
+/** The token of the newest emailed link of one kind (`merchant.verify_email`, `merchant.password_reset`, …). */
+export const latestLinkToken = (email: string, category: string) => latestLoginToken(email, category);
 
 export interface Pair {
   accessToken: string;

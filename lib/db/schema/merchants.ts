@@ -9,7 +9,6 @@ export const merchants = pgTable(
     email: text().notNull(),
     name: text().notNull(),
     accountType: text().notNull().$type<'Business' | 'Individual'>(),
-    passwordHash: text().notNull(),
     status: text().notNull().$type<'active' | 'suspended'>().default('active'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

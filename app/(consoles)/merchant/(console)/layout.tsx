@@ -1,9 +1,10 @@
 import type { ReactNode } from 'react';
 import { ConsoleShell } from '@/components/console/console-shell';
 import type { NavItem } from '@/components/console/nav-links';
-import { currentMerchant } from '../session';
+import { currentSeller } from '../session';
 import { signOutAction } from '../actions';
 import { WebhookBanner } from './webhook-banner';
+import { VerifyEmailBanner } from './verify-email-banner';
 
 const NAV: NavItem[] = [
   { href: '/merchant', label: 'Overview' },
@@ -18,9 +19,10 @@ const NAV: NavItem[] = [
 ];
 
 export default async function MerchantConsoleLayout({ children }: { children: ReactNode }) {
-  const merchant = await currentMerchant();
+  const { merchant, user } = await currentSeller();
   return (
-    <ConsoleShell consoleName="Seller console" home="/merchant" nav={NAV} who={`${merchant.name} · ${merchant.email}`} signOut={signOutAction}>
+    <ConsoleShell consoleName="Seller console" home="/merchant" nav={NAV} who={`${user.name} · ${merchant.name}`} signOut={signOutAction}>
+      {user.emailVerifiedAt ? null : <VerifyEmailBanner email={user.email} />}
       <WebhookBanner merchantId={merchant.id} />
       {children}
     </ConsoleShell>

@@ -1,0 +1,47 @@
+import { pgTable, text, index, uniqueIndex } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { createdAt, timestampTz, updatedAt } from './columns';
+import { merchants } from './merchants';
+
+export type SellerRole = 'Owner' | 'Admin' | 'Developer' | 'Support' | 'ReadOnly';
+
+/**
+ * The people who sign in to a seller account (the merchant, the tenant). Each belongs to exactly
+ * one account; an email is unique across all seller users, so a sign-in names one account.
+ */
+export const sellerUsers = pgTable(
+  'seller_users',
+  {
+    id: text().primaryKey(),
+    merchantId: text()
+      .notNull()
+      .references(() => merchants.id),
+    email: text().notNull(),
+    name: text().notNull(),
+    role: text().notNull().$type<SellerRole>(),
+    passwordHash: text().notNull(),
+    emailVerifiedAt: timestampTz(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('seller_users_email_unique').on(sql`lower(${t.email})`), index('seller_users_merchant_idx').on(t.merchantId)],
+);
+
+export type SellerTokenPurpose = 'email_verification' | 'password_reset';
+
+/** Single-use emailed tokens of a seller user (email verification, password reset), stored hashed. */
+export const sellerUserTokens = pgTable(
+  'seller_user_tokens',
+  {
+    id: text().primaryKey(),
+    userId: text()
+      .notNull()
+      .references(() => sellerUsers.id, { onDelete: 'cascade' }),
+    purpose: text().notNull().$type<SellerTokenPurpose>(),
+    tokenHash: text().notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestampTz().notNull(),
+    usedAt: timestampTz(),
+  },
+  (t) => [uniqueIndex('seller_user_tokens_hash_unique').on(t.tokenHash), index('seller_user_tokens_user_idx').on(t.userId, t.purpose)],
+);
