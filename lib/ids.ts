@@ -30,6 +30,7 @@ export const ID_PREFIXES = {
   merchant: 'mer',
   sellerUser: 'usr',
   sellerUserToken: 'sut',
+  invitation: 'inv',
   member: 'mem',
   admin: 'adm',
   session: 'ses',

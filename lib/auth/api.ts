@@ -170,6 +170,7 @@ export const listMerchantApiKeysOperation = defineSessionOperation({
   tag: 'Seller console',
   summary: "List the seller's API keys (prefix only)",
   access: ['merchant'],
+  permission: 'developers:read',
   query: listQuery(['createdAt', 'name'], { revoked: BooleanQuery.optional() }),
   response: pageOf(ApiKeyResponse),
 });
@@ -181,6 +182,7 @@ export const createMerchantApiKeyOperation = defineSessionOperation({
   tag: 'Seller console',
   summary: 'Create an API key with chosen scopes (the secret is returned once)',
   access: ['merchant'],
+  permission: 'developers:write',
   body: CreateApiKeyBody,
   response: CreatedApiKeyResponse,
   successStatus: 201,
@@ -194,6 +196,7 @@ export const revokeMerchantApiKeyOperation = defineSessionOperation({
   tag: 'Seller console',
   summary: 'Revoke an API key (effective on the next call)',
   access: ['merchant'],
+  permission: 'developers:write',
   params: idParam('apiKeyId', 'key'),
   response: ApiKeyResponse,
   transaction: true,

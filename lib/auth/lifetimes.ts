@@ -6,5 +6,7 @@ export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 60 * 60;
 export const LOGIN_TOKEN_TTL_SECONDS = 15 * 60;
 /** Password-reset links work once, for 30 minutes. */
 export const PASSWORD_RESET_TTL_SECONDS = 30 * 60;
+/** Team invitations work once, for 7 days. */
+export const INVITATION_TTL_SECONDS = 7 * 24 * 60 * 60;
 /** Email-verification links work once, for 24 hours (a resend replaces the previous one). */
 export const EMAIL_VERIFICATION_TTL_SECONDS = 24 * 60 * 60;

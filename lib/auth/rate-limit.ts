@@ -27,6 +27,8 @@ export const SIGN_IN_LIMITS = {
   linksPerEmail: { name: 'member-link-email', max: 5, windowSeconds: 15 * 60 },
   /** Password-reset links asked for one email address (known or not). */
   resetsPerEmail: { name: 'reset-email', max: envInt('PASSWORD_RESET_MAX_PER_EMAIL', 3), windowSeconds: 60 * 60 },
+  /** Team invitations sent by one seller account. */
+  invitationsPerAccount: { name: 'invitations-account', max: 20, windowSeconds: 60 * 60 },
   /** Email-verification links re-sent for one seller user. */
   verificationResendsPerUser: { name: 'verify-resend-user', max: 3, windowSeconds: 60 * 60 },
   /** Wallet sign-in links, seller sign-ups and password-reset requests from one client address. */

@@ -86,3 +86,11 @@ export async function listMerchants(
   });
   return mapPage(page, toMerchantResponse);
 }
+
+/** Sets (or clears, with null) the most a Support member may refund at once. */
+export async function setSupportRefundLimit(tx: Db, merchantId: string, limit: { amount: number; currency: string } | null) {
+  await tx
+    .update(merchants)
+    .set({ supportRefundLimit: limit?.amount ?? null, supportRefundLimitCurrency: limit?.currency ?? null, updatedAt: now() })
+    .where(eq(merchants.id, merchantId));
+}

@@ -76,3 +76,26 @@ export interface Pair {
 function pairOf(body: any): Pair {
   return { accessToken: body.accessToken, refreshToken: body.refreshToken, expiresIn: body.expiresIn };
 }
+
+/** A seller whose Owner confirmed the email link (so it may invite team members). */
+export async function registerVerifiedSeller() {
+  const seller = await registerSeller();
+  const verificationToken = await latestLinkToken(seller.email, 'merchant.verify_email');
+  const verified = await call('POST', '/api/MerchantAuth/VerifyEmail', { body: { verificationToken }, headers: freshIp() });
+  expect(verified.status, verified.text).toBe(200);
+  return seller;
+}
+
+/** Invites a person with a role and accepts the emailed invitation as they would; their first token pair. */
+export async function joinTeam(inviterAccessToken: string, role: 'Owner' | 'Admin' | 'Developer' | 'Support' | 'ReadOnly') {
+  const email = uniqueEmail(role.toLowerCase());
+  const invited = await call('POST', '/api/MerchantTeam/Invitation', { key: inviterAccessToken, body: { email, role } });
+  expect(invited.status, invited.text).toBe(201);
+  const invitationToken = await latestLinkToken(email, 'merchant.invitation');
+  const joined = await call('POST', '/api/MerchantAuth/AcceptInvitation', {
+    body: { invitationToken, name: `${role} Person`, password: PASSWORD },
+    headers: freshIp(),
+  });
+  expect(joined.status, joined.text).toBe(201);
+  return { email, userId: joined.body.user.id as string, invitationToken, tokens: pairOf(joined.body) };
+}

@@ -7,7 +7,9 @@ import { requestPasswordReset, resetPassword } from '@/lib/auth/password-reset';
 import { resendVerificationEmail, verifySellerEmail } from '@/lib/auth/email-verification';
 import { sellerUserOf } from '@/lib/auth/seller-principal';
 import { PasswordResetBody, PasswordResetConfirmBody, VerifyEmailBody } from '@/lib/auth/schemas';
-import { requestClient, requireSession } from '@/lib/web/session';
+import { acceptInvitation } from '@/lib/merchants/team';
+import { AcceptInvitationBody } from '@/lib/merchants/schemas';
+import { requestClient, requireSession, storeSession } from '@/lib/web/session';
 import { field, formAction, type FormState } from '@/lib/web/form-state';
 import { parseForm } from '@/lib/web/parse-form';
 
@@ -32,8 +34,8 @@ export async function resetPasswordAction(_: FormState, form: FormData): Promise
 export async function verifyEmailAction(_: FormState, form: FormData): Promise<FormState> {
   return formAction(async () => {
     const body = parseForm(VerifyEmailBody, { verificationToken: field(form, 'verificationToken') });
-    await verifySellerEmail(getDb(), { ...body, client: await requestClient() });
-    redirect('/merchant?verified=1');
+    const user = await verifySellerEmail(getDb(), { ...body, client: await requestClient() });
+    return { notice: `Thank you: ${user.email} is confirmed.` };
   });
 }
 
@@ -41,5 +43,14 @@ export async function resendVerificationAction(_: FormState): Promise<FormState>
   return formAction(async () => {
     await resendVerificationEmail(getDb(), sellerUserOf(await requireSession('merchant')));
     return { notice: `A new verification link is on its way; the previous one no longer works.${devMailboxHint()}` };
+  });
+}
+
+export async function acceptInvitationAction(_: FormState, form: FormData): Promise<FormState> {
+  return formAction(async () => {
+    const body = parseForm(AcceptInvitationBody, { invitationToken: field(form, 'invitationToken'), name: field(form, 'name'), password: form.get('password') });
+    const { tokens } = await acceptInvitation(getDb(), { ...body, client: await requestClient() });
+    await storeSession('merchant', tokens);
+    redirect('/merchant');
   });
 }

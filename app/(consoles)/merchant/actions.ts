@@ -12,12 +12,12 @@ import { createPrice, setPriceActive } from '@/lib/catalog/prices';
 import { CreatePriceBody, CreateProductBody } from '@/lib/catalog/schemas';
 import { parseMoney } from '@/lib/money/parse';
 import { normalizeCurrency } from '@/lib/money/currencies';
-import { endConsoleSession, requestClient, requireSession, storeSession } from '@/lib/web/session';
+import { endConsoleSession, requestClient, storeSession } from '@/lib/web/session';
+import { sellerAccountId } from './session';
 import { field, formAction, type FormState } from '@/lib/web/form-state';
 import { parseForm } from '@/lib/web/parse-form';
 
 // Every action re-checks the session and takes the seller from it, never from the form.
-const sellerId = async () => (await requireSession('merchant')).subjectId;
 
 export async function signInAction(_: FormState, form: FormData): Promise<FormState> {
   return formAction(async () => {
@@ -52,7 +52,7 @@ export async function signOutAction(): Promise<void> {
 
 export async function createProductAction(_: FormState, form: FormData): Promise<FormState> {
   return formAction(async () => {
-    const merchantId = await sellerId();
+    const merchantId = await sellerAccountId('catalog:write');
     const body = parseForm(CreateProductBody, { name: field(form, 'name'), description: field(form, 'description') || null });
     const product = await getDb().transaction((tx) => createProduct(tx, merchantId, body));
     redirect(`/merchant/products/${product.id}`);
@@ -61,7 +61,7 @@ export async function createProductAction(_: FormState, form: FormData): Promise
 
 export async function setProductActiveAction(_: FormState, form: FormData): Promise<FormState> {
   return formAction(async () => {
-    const merchantId = await sellerId();
+    const merchantId = await sellerAccountId('catalog:write');
     const productId = field(form, 'productId');
     await getDb().transaction((tx) => updateProduct(tx, merchantId, productId, { active: field(form, 'active') === 'true' }));
     revalidatePath(`/merchant/products/${productId}`);
@@ -70,7 +70,7 @@ export async function setProductActiveAction(_: FormState, form: FormData): Prom
 
 export async function createPriceAction(_: FormState, form: FormData): Promise<FormState> {
   return formAction(async () => {
-    const merchantId = await sellerId();
+    const merchantId = await sellerAccountId('catalog:write');
     const currency = normalizeCurrency(field(form, 'currency'));
     if (!currency) throw invalidField('currency', 'Enter a three-letter ISO 4217 code, such as USD or EUR.');
     const amount = parseMoney(field(form, 'amount'), currency);
@@ -98,7 +98,7 @@ export async function createPriceAction(_: FormState, form: FormData): Promise<F
 
 export async function setPriceActiveAction(_: FormState, form: FormData): Promise<FormState> {
   return formAction(async () => {
-    const merchantId = await sellerId();
+    const merchantId = await sellerAccountId('catalog:write');
     const price = await getDb().transaction((tx) => setPriceActive(tx, merchantId, field(form, 'priceId'), field(form, 'active') === 'true'));
     revalidatePath(`/merchant/products/${price.productId}`);
   });
@@ -106,7 +106,7 @@ export async function setPriceActiveAction(_: FormState, form: FormData): Promis
 
 export async function createApiKeyAction(_: FormState, form: FormData): Promise<FormState> {
   return formAction(async () => {
-    const merchantId = await sellerId();
+    const merchantId = await sellerAccountId('developers:write');
     const body = parseForm(CreateApiKeyBody, { name: field(form, 'name'), scopes: form.getAll('scopes') });
     const key = await getDb().transaction((tx) => createMerchantApiKey(tx, merchantId, body));
     revalidatePath('/merchant/developers/api-keys');
@@ -117,7 +117,7 @@ export async function createApiKeyAction(_: FormState, form: FormData): Promise<
 
 export async function revokeApiKeyAction(_: FormState, form: FormData): Promise<FormState> {
   return formAction(async () => {
-    const merchantId = await sellerId();
+    const merchantId = await sellerAccountId('developers:write');
     await getDb().transaction((tx) => revokeMerchantApiKey(tx, merchantId, field(form, 'apiKeyId')));
     revalidatePath('/merchant/developers/api-keys');
   });

@@ -1,4 +1,4 @@
-import { pgTable, text, uniqueIndex, index } from 'drizzle-orm/pg-core';
+import { bigint, pgTable, text, uniqueIndex, index } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import { createdAt, timestampTz, updatedAt } from './columns';
 
@@ -10,6 +10,9 @@ export const merchants = pgTable(
     name: text().notNull(),
     accountType: text().notNull().$type<'Business' | 'Individual'>(),
     status: text().notNull().$type<'active' | 'suspended'>().default('active'),
+    /** The most a Support member may refund at once, in minor units of its currency; null: Support cannot refund. */
+    supportRefundLimit: bigint({ mode: 'number' }),
+    supportRefundLimitCurrency: text(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

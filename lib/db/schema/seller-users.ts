@@ -45,3 +45,23 @@ export const sellerUserTokens = pgTable(
   },
   (t) => [uniqueIndex('seller_user_tokens_hash_unique').on(t.tokenHash), index('seller_user_tokens_user_idx').on(t.userId, t.purpose)],
 );
+
+/** Team invitations by email: a single-use link (hashed) that creates the member's login. */
+export const sellerInvitations = pgTable(
+  'seller_invitations',
+  {
+    id: text().primaryKey(),
+    merchantId: text()
+      .notNull()
+      .references(() => merchants.id),
+    email: text().notNull(),
+    role: text().notNull().$type<SellerRole>(),
+    tokenHash: text().notNull(),
+    invitedByUserId: text().references(() => sellerUsers.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    expiresAt: timestampTz().notNull(),
+    acceptedAt: timestampTz(),
+    revokedAt: timestampTz(),
+  },
+  (t) => [uniqueIndex('seller_invitations_hash_unique').on(t.tokenHash), index('seller_invitations_merchant_idx').on(t.merchantId, t.email)],
+);

@@ -11,7 +11,7 @@ import { currentMerchant } from '../../session';
 export const metadata: Metadata = { title: 'Customers' };
 
 export default async function CustomersPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const merchant = await currentMerchant();
+  const merchant = await currentMerchant('view');
   const query = await searchParams;
   const page = pageParam(query.page);
   const email = typeof query.email === 'string' && query.email.trim() ? query.email.trim() : undefined;

@@ -27,7 +27,7 @@ const interval = (price: { type: string; interval: string | null; intervalCount:
   price.type === 'OneTime' ? 'one time' : `every ${price.intervalCount === 1 ? '' : `${price.intervalCount} `}${price.interval}${price.intervalCount === 1 ? '' : 's'}`;
 
 export default async function PaymentLinksPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const merchant = await currentMerchant();
+  const merchant = await currentMerchant('view');
   const query = await searchParams;
   const db = getDb();
   const page = pageParam(query.page);

@@ -19,7 +19,7 @@ const INPUT = 'mt-1 block rounded-md border border-slate-300 bg-white px-3 py-2 
 const text = (value: string | string[] | undefined) => (typeof value === 'string' && value.trim() ? value.trim() : undefined);
 
 export default async function PaymentsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const merchant = await currentMerchant();
+  const merchant = await currentMerchant('view');
   const query = await searchParams;
   const db = getDb();
   const page = pageParam(query.page);

@@ -25,7 +25,7 @@ const couponLabel = (coupon: Coupon) => `${coupon.name ? `${coupon.name} · ` : 
 const day = (iso: string | null) => (iso ? `${iso.replace('T', ' ').slice(0, 16)} UTC` : '—');
 
 export default async function PromotionCodesPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const merchant = await currentMerchant();
+  const merchant = await currentMerchant('view');
   const query = await searchParams;
   const db = getDb();
   const codesPage = pageParam(query.codesPage);

@@ -14,7 +14,7 @@ export const metadata: Metadata = { title: 'Subscriptions' };
 const STATUS_TONE = { trialing: 'blue', active: 'green', past_due: 'red', canceled: 'gray', ended: 'gray' } as const;
 
 export default async function SubscriptionsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const merchant = await currentMerchant();
+  const merchant = await currentMerchant('view');
   const query = await searchParams;
   const page = pageParam(query.page);
   const status = SUBSCRIPTION_STATUSES.find((s) => s === query.status);

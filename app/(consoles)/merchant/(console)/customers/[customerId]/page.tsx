@@ -20,7 +20,7 @@ export default async function CustomerPage({
   params: Promise<{ customerId: string }>;
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  const merchant = await currentMerchant();
+  const merchant = await currentMerchant('view');
   const { customerId } = await params;
   const query = await searchParams;
   const db = getDb();

@@ -13,7 +13,8 @@ import { ActionForm } from '@/components/ui/action-form';
 import { TextField } from '@/components/ui/field';
 import { SubmitButton } from '@/components/ui/submit-button';
 import { Card, DescriptionList, PageHeader } from '@/components/ui/layout';
-import { currentMerchant } from '../../../session';
+import { currentSeller } from '../../../session';
+import { roleCan } from '@/lib/merchants/roles';
 import { PaymentStatusBadge } from '../status-badge';
 import { refundAction } from '../actions';
 
@@ -31,7 +32,7 @@ interface Step {
 const DOT = { green: 'bg-green-600', red: 'bg-red-600', gray: 'bg-slate-400', blue: 'bg-brand-600' };
 
 export default async function PaymentPage({ params }: { params: Promise<{ paymentId: string }> }) {
-  const merchant = await currentMerchant();
+  const { merchant, user } = await currentSeller('view');
   const { paymentId } = await params;
   const db = getDb();
   const payment = await getPayment(db, merchant.id, paymentId).catch((error) => {
@@ -99,7 +100,9 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
           </Card>
         </div>
         <Card title="Refund" className="h-fit">
-          {canRefund ? (
+          {!roleCan(user.role, 'refunds:create') ? (
+            <p className="text-sm text-slate-600">Your role cannot refund payments. Ask an Owner or Admin.</p>
+          ) : canRefund ? (
             <ActionForm action={refundAction} className="space-y-4" ariaLabel="Refund">
               <p className="text-sm text-slate-600">
                 Up to <strong data-testid="refundable">{money(refundable)}</strong> can still be refunded.

@@ -20,7 +20,7 @@ export const metadata: Metadata = { title: 'Subscription' };
 const TONE = { trialing: 'blue', active: 'green', past_due: 'red', canceled: 'gray', ended: 'gray' } as const;
 
 export default async function SubscriptionPage({ params }: { params: Promise<{ subscriptionId: string }> }) {
-  const merchant = await currentMerchant();
+  const merchant = await currentMerchant('view');
   const { subscriptionId } = await params;
   const db = getDb();
   let sub;
