@@ -1,10 +1,14 @@
 import crypto from 'node:crypto';
 import type { APIRequestContext, Browser, BrowserContext, Page } from '@playwright/test';
+import { Secret, TOTP } from 'otpauth';
 import { expect, shot, test } from './fixtures';
 
 const PASSWORD = 'a long seller password';
 const NEW_PASSWORD = 'another long passphrase';
 const suffix = () => crypto.randomBytes(4).toString('hex');
+/** What an authenticator app shows for this secret, `stepsFromNow` 30-second periods from now. */
+const appCode = (secret: string, stepsFromNow = 0) =>
+  new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate({ timestamp: Date.now() + stepsFromNow * 30_000 });
 
 /** Opens the newest mail of `subject` to `email` in /dev/mailbox and follows its link. */
 async function followMailLink(page: Page, email: string, subject: string | RegExp, link: RegExp) {
@@ -54,7 +58,7 @@ async function acceptInvitation(browser: Browser, baseURL: string, email: string
   return { context, page };
 }
 
-test('a seller signs up, verifies, invites a developer and a support person whose roles are enforced, and resets a forgotten password', async ({ page, browser, baseURL, context, request }) => {
+test('a seller signs up, verifies, invites a developer and a support person whose roles are enforced, turns on two-factor, and resets a forgotten password', async ({ page, browser, baseURL, context, request }) => {
   const owner = `owner-${suffix()}@example.com`;
   const developer = `dev-${suffix()}@example.com`;
   const support = `support-${suffix()}@example.com`;
@@ -148,6 +152,31 @@ test('a seller signs up, verifies, invites a developer and a support person whos
   await dev.page.goto('/merchant');
   await expect(dev.page).toHaveURL(/\/merchant\/sign-in$/);
   await dev.context.close();
+
+  // The Owner turns on two-factor (scanning = reading the key), then requires it for the team.
+  await page.getByRole('link', { name: 'Security', exact: true }).click();
+  await page.getByRole('button', { name: 'Set up two-factor' }).click();
+  const secret = (await page.getByTestId('totp-secret').textContent())!;
+  await expect(page.getByRole('img', { name: 'QR code for your authenticator app' }).locator('svg')).toBeVisible();
+  await shot(page, 'team-09-two-factor-setup');
+  const confirm = page.getByRole('form', { name: 'Confirm two-factor' });
+  await confirm.getByLabel('Code from your app').fill('123456' === appCode(secret, -1) ? '654321' : '123456');
+  await confirm.getByRole('button', { name: 'Turn on two-factor' }).click();
+  await expect(confirm.getByText('The code is not correct.')).toBeVisible();
+  await confirm.getByLabel('Code from your app').fill(appCode(secret, -1));
+  await confirm.getByRole('button', { name: 'Turn on two-factor' }).click();
+  await expect(page.getByTestId('recovery-codes').getByRole('listitem')).toHaveCount(10);
+  await shot(page, 'team-10-recovery-codes');
+  await page.getByRole('link', { name: 'I saved them' }).click();
+  await page.getByRole('button', { name: 'Require two-factor for everyone' }).click();
+  await expect(page.getByText('Everyone on the team now signs in with two-factor.')).toBeVisible();
+  await shot(page, 'team-11-security');
+
+  // Support has no second factor yet: every page now leads to Security until it is set up.
+  await sup.page.goto('/merchant/payments');
+  await expect(sup.page).toHaveURL(/\/merchant\/security$/);
+  await expect(sup.page.getByText('Your account requires two-factor sign-in.')).toBeVisible();
+  await shot(sup.page, 'team-12-support-must-set-up');
   await sup.context.close();
 
   // A forgotten password, reset by email; the old sign-in ends.
@@ -166,6 +195,10 @@ test('a seller signs up, verifies, invites a developer and a support person whos
   await resetPage.getByRole('button', { name: 'Set new password' }).click();
   await expect(resetPage.getByText('Your password was changed and every other sign-in was ended.')).toBeVisible();
   await signIn(resetPage, owner, NEW_PASSWORD);
+  await expect(resetPage.getByRole('heading', { name: 'Enter your sign-in code' })).toBeVisible();
+  await resetPage.getByLabel('Code').fill(appCode(secret, 0));
+  await shot(resetPage, 'team-13-two-factor-sign-in');
+  await resetPage.getByRole('button', { name: 'Verify and sign in' }).click();
   await expect(resetPage.getByRole('heading', { name: 'Welcome, Team Shop' })).toBeVisible();
   await fresh.close();
 

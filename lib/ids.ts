@@ -31,6 +31,7 @@ export const ID_PREFIXES = {
   sellerUser: 'usr',
   sellerUserToken: 'sut',
   invitation: 'inv',
+  recoveryCode: 'rc',
   member: 'mem',
   admin: 'adm',
   session: 'ses',

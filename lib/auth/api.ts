@@ -17,6 +17,11 @@ import {
   MerchantRegisterBody,
   RefreshBody,
   LinkSentResponse,
+  RecoveryCodesResponse,
+  TwoFactorCodeBody,
+  TwoFactorSetupResponse,
+  LoginTwoFactorBody,
+  TwoFactorChallengeResponse,
   PasswordResetBody,
   PasswordResetConfirmBody,
   SellerUserResponse,
@@ -42,8 +47,20 @@ export const merchantLoginOperation = defineSessionOperation({
   path: '/api/MerchantAuth/Login',
   tag: 'Sign-in',
   summary: 'Seller sign-in',
+  description: 'Without two-factor the answer is the token pair. With two-factor on, the answer is `{ twoFactorRequired: true, challengeToken, expiresIn }` and the token pair comes from `Login/TwoFactor`.',
   access: 'public',
   body: MerchantLoginBody,
+  response: z.union([TokenPairResponse, TwoFactorChallengeResponse]),
+});
+
+export const merchantLoginTwoFactorOperation = defineSessionOperation({
+  id: 'merchantLoginTwoFactor',
+  method: 'POST',
+  path: '/api/MerchantAuth/Login/TwoFactor',
+  tag: 'Sign-in',
+  summary: "Seller sign-in, second step: the Login challenge and an authenticator or recovery code give the token pair",
+  access: 'public',
+  body: LoginTwoFactorBody,
   response: TokenPairResponse,
 });
 
@@ -101,6 +118,53 @@ export const merchantResendVerificationOperation = defineSessionOperation({
   access: ['merchant'],
   response: LinkSentResponse,
   successStatus: 202,
+});
+
+export const twoFactorSetupOperation = defineSessionOperation({
+  id: 'merchantTwoFactorSetup',
+  method: 'POST',
+  path: '/api/MerchantTwoFactor/Setup',
+  tag: 'Sign-in',
+  summary: 'Start setting up an authenticator app (a new pending secret and its QR code)',
+  access: ['merchant'],
+  permission: 'security',
+  response: TwoFactorSetupResponse,
+});
+
+export const twoFactorConfirmOperation = defineSessionOperation({
+  id: 'merchantTwoFactorConfirm',
+  method: 'POST',
+  path: '/api/MerchantTwoFactor/Confirm',
+  tag: 'Sign-in',
+  summary: 'Turn two-factor on with a code from the app; answers the recovery codes, once',
+  access: ['merchant'],
+  permission: 'security',
+  body: TwoFactorCodeBody,
+  response: RecoveryCodesResponse,
+});
+
+export const twoFactorRecoveryCodesOperation = defineSessionOperation({
+  id: 'merchantTwoFactorRecoveryCodes',
+  method: 'POST',
+  path: '/api/MerchantTwoFactor/RecoveryCodes',
+  tag: 'Sign-in',
+  summary: 'Replace the recovery codes (a valid code required); answers the new ones, once',
+  access: ['merchant'],
+  permission: 'security',
+  body: TwoFactorCodeBody,
+  response: RecoveryCodesResponse,
+});
+
+export const twoFactorDisableOperation = defineSessionOperation({
+  id: 'merchantTwoFactorDisable',
+  method: 'POST',
+  path: '/api/MerchantTwoFactor/Disable',
+  tag: 'Sign-in',
+  summary: 'Turn two-factor off (a valid code required; refused while the account requires it)',
+  access: ['merchant'],
+  permission: 'security',
+  body: TwoFactorCodeBody,
+  successStatus: 204,
 });
 
 export const memberLoginOperation = defineSessionOperation({

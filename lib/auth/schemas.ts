@@ -74,5 +74,26 @@ export const SellerUserResponse = z.object({
   name: z.string(),
   role: z.enum(['Owner', 'Admin', 'Developer', 'Support', 'ReadOnly']),
   emailVerified: z.boolean(),
+  twoFactorEnabled: z.boolean(),
   createdAt: Timestamp,
+});
+
+export const TwoFactorChallengeResponse = z.object({
+  twoFactorRequired: z.literal(true),
+  challengeToken: z.string().meta({ description: 'The `tfc_…` token for `POST /api/MerchantAuth/Login/TwoFactor`; single use.' }),
+  expiresIn: z.int().meta({ description: 'Seconds the challenge works (300).' }),
+});
+export const LoginTwoFactorBody = z.strictObject({
+  challengeToken: z.string().min(1).max(200),
+  code: z.string().trim().min(6).max(40).meta({ description: 'The 6-digit code of the authenticator app, or an unused recovery code.' }),
+});
+
+export const TwoFactorCodeBody = z.strictObject({ code: z.string().trim().min(6).max(40) });
+export const TwoFactorSetupResponse = z.object({
+  secret: z.string().meta({ description: 'Base32 secret, for typing into an authenticator app.' }),
+  uri: z.string().meta({ description: 'otpauth:// URI (what the QR code encodes).' }),
+  qrSvg: z.string().meta({ description: 'The URI as an SVG QR code.' }),
+});
+export const RecoveryCodesResponse = z.object({
+  recoveryCodes: z.array(z.string()).meta({ description: 'Ten one-time codes, shown only in this answer.' }),
 });

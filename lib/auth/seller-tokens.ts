@@ -5,7 +5,7 @@ import { newId } from '../ids';
 import { now } from '../clock';
 import { randomToken, sha256Hex } from './secrets';
 
-const PREFIX: Record<SellerTokenPurpose, string> = { email_verification: 'emv_', password_reset: 'prt_' };
+const PREFIX: Record<SellerTokenPurpose, string> = { email_verification: 'emv_', password_reset: 'prt_', two_factor_challenge: 'tfc_' };
 
 /**
  * Issues a single-use token for a seller user (stored as SHA-256 only). Older unused tokens of

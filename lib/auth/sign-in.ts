@@ -4,6 +4,7 @@ import { findAdminByName } from '../admins/admins';
 import { createMerchant, findMerchantById, type AccountType } from '../merchants/merchants';
 import { findSellerUserByEmail } from '../merchants/users';
 import { sendVerificationEmail } from './email-verification';
+import { issueTwoFactorChallenge } from './two-factor';
 import { hashPassword, verifyPassword } from './passwords';
 import { startSession, type TokenPair } from './sessions';
 import { SIGN_IN_LIMITS, assertUnderLimit, clearLimit, consumeLimit, countAttempt } from './rate-limit';
@@ -51,28 +52,38 @@ export async function signInAdmin(db: Db, input: { name: string; password: strin
   return db.transaction((tx) => startSession(tx, { audience: 'admin', subjectId: admin.id }));
 }
 
+/** A password sign-in's outcome: the token pair, or (two-factor on) the challenge for the second step. */
+export type MerchantSignIn = { kind: 'tokens'; tokens: TokenPair } | { kind: 'challenge'; challengeToken: string; expiresIn: number };
+
 /**
  * A seller user signs in with email, password and (optionally) the account type of its seller
  * account; a suspended account or a different account type gets the same 401 as a wrong password.
- * The session names the account (`sub`, the tenant) and the user.
+ * The session names the account (`sub`, the tenant) and the user. With two-factor on, no tokens
+ * yet: a 5-minute challenge for `completeTwoFactorSignIn`. When the account requires two-factor
+ * and the user has none, only the console may sign in (to set it up: every other page and call
+ * is refused until then); the API answers 403.
  */
 export async function signInMerchant(
   db: Db,
-  input: { email: string; password: string; accountType?: AccountType; client: ClientInfo },
-): Promise<TokenPair> {
+  input: { email: string; password: string; accountType?: AccountType; client: ClientInfo; allowTwoFactorSetup?: boolean },
+): Promise<MerchantSignIn> {
   const user = await passwordSignIn(db, { account: `merchant:${input.email}`, password: input.password, client: input.client }, async () => {
     const row = await findSellerUserByEmail(db, input.email);
     const account = row && (await findMerchantById(db, row.merchantId));
     return (
       row &&
       account && {
-        row,
+        row: { ...row, requireTwoFactor: account.requireTwoFactor },
         passwordHash: row.passwordHash,
         allowed: account.status === 'active' && (!input.accountType || input.accountType === account.accountType),
       }
     );
   });
-  return db.transaction((tx) => startSession(tx, { audience: 'merchant', subjectId: user.merchantId, userId: user.id }));
+  if (user.twoFactorEnabledAt) return { kind: 'challenge', ...(await db.transaction((tx) => issueTwoFactorChallenge(tx, user.id))) };
+  if (user.requireTwoFactor && !input.allowTwoFactorSetup) {
+    throw new ApiError('FORBIDDEN', 'Your account requires two-factor sign-in: sign in to the seller console once to set up an authenticator app.');
+  }
+  return { kind: 'tokens', tokens: await db.transaction((tx) => startSession(tx, { audience: 'merchant', subjectId: user.merchantId, userId: user.id })) };
 }
 
 /**

@@ -22,8 +22,17 @@ export async function authorizeSeller(db: Db, principal: SessionPrincipal, permi
   const user = await findAccountUser(db, merchantId, userId);
   if (!user) throw new ApiError('UNAUTHENTICATED', 'This sign-in has ended: sign in again.');
   assertRoleCan(user.role, permission);
+  if (permission !== 'security' && !user.twoFactorEnabledAt && (await findMerchantById(db, merchantId))?.requireTwoFactor) {
+    throw twoFactorSetupRequired();
+  }
   return { merchantId, user };
 }
+
+/** The account requires two-factor and this user has none yet: only its own security settings are open. */
+export const twoFactorSetupRequired = () =>
+  new ApiError('FORBIDDEN', 'Your account requires two-factor sign-in: set up an authenticator app under Security first.', {
+    extra: { reason: 'two_factor_setup_required' },
+  });
 
 /** A refund by a seller user: any amount for Owners and Admins, up to the account's limit for Support. */
 export async function assertSellerMayRefund(db: Db, access: SellerAccess, refund: { amount: number; currency: string }): Promise<void> {

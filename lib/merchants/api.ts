@@ -1,7 +1,7 @@
 import { defineSessionOperation } from '../http/session-operation';
 import { idParam } from '../http/schemas';
 import { SellerUserResponse, TokenPairResponse } from '../auth/schemas';
-import { AcceptInvitationBody, ChangeRoleBody, InvitationResponse, InviteMemberBody, TeamResponse } from './schemas';
+import { AcceptInvitationBody, ChangeRoleBody, InvitationResponse, InviteMemberBody, RequireTwoFactorBody, TeamResponse } from './schemas';
 
 const UserParams = idParam('userId', 'usr');
 
@@ -80,4 +80,17 @@ export const acceptInvitationOperation = defineSessionOperation({
   body: AcceptInvitationBody,
   response: TokenPairResponse.extend({ user: SellerUserResponse }),
   successStatus: 201,
+});
+
+export const requireTwoFactorOperation = defineSessionOperation({
+  id: 'merchantTeamRequireTwoFactor',
+  method: 'POST',
+  path: '/api/MerchantTeam/RequireTwoFactor',
+  tag: 'Seller console',
+  summary: 'Require (or stop requiring) two-factor sign-in for every member (Owners only; their own two-factor must be on)',
+  access: ['merchant'],
+  permission: 'security:team',
+  body: RequireTwoFactorBody,
+  successStatus: 204,
+  transaction: true,
 });

@@ -31,7 +31,9 @@ export type Permission =
   | 'developers:write'
   | 'team:read'
   | 'team:manage'
-  | 'settings:write';
+  | 'settings:write'
+  | 'security'
+  | 'security:team';
 
 const EVERYTHING: readonly Permission[] = [
   'view',
@@ -44,14 +46,16 @@ const EVERYTHING: readonly Permission[] = [
   'team:read',
   'team:manage',
   'settings:write',
+  'security',
+  'security:team',
 ];
 
 const PERMISSIONS: Record<SellerRole, readonly Permission[]> = {
   Owner: EVERYTHING,
-  Admin: EVERYTHING,
-  Developer: ['view', 'developers:read', 'developers:write', 'team:read'],
-  Support: ['view', 'customers:write', 'refunds:create', 'team:read'],
-  ReadOnly: ['view', 'developers:read', 'team:read'],
+  Admin: EVERYTHING.filter((permission) => permission !== 'security:team'),
+  Developer: ['view', 'developers:read', 'developers:write', 'team:read', 'security'],
+  Support: ['view', 'customers:write', 'refunds:create', 'team:read', 'security'],
+  ReadOnly: ['view', 'developers:read', 'team:read', 'security'],
 };
 
 const WHAT: Record<Permission, string> = {
@@ -65,6 +69,8 @@ const WHAT: Record<Permission, string> = {
   'team:read': 'see the team',
   'team:manage': 'manage the team',
   'settings:write': 'change account settings',
+  security: 'manage your own sign-in security',
+  'security:team': 'require two-factor sign-in for the team',
 };
 
 export function roleCan(role: SellerRole, permission: Permission): boolean {

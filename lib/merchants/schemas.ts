@@ -15,3 +15,4 @@ export const AcceptInvitationBody = z.strictObject({
 
 export const InvitationResponse = z.object({ id: z.string(), email: z.string(), role: Role, createdAt: Timestamp, expiresAt: Timestamp });
 export const TeamResponse = z.object({ members: z.array(SellerUserResponse), invitations: z.array(InvitationResponse) });
+export const RequireTwoFactorBody = z.strictObject({ required: z.boolean() });

@@ -210,3 +210,15 @@ export async function removeMember(tx: Db, actor: TeamActor, userId: string): Pr
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
+
+/**
+ * An Owner requires (or stops requiring) two-factor sign-in for every member. Turning it on needs
+ * the Owner's own two-factor on; members without it can then only set it up (every other page
+ * and call answers 403 until they do), and password-only API sign-ins are refused.
+ */
+export async function setTeamTwoFactorRequirement(tx: Db, actor: TeamActor, required: boolean): Promise<void> {
+  if (required && !actor.user.twoFactorEnabledAt) {
+    throw new ApiError('INVALID_STATE', 'Turn on two-factor sign-in for yourself first, so you are not locked out.');
+  }
+  await tx.update(merchants).set({ requireTwoFactor: required, updatedAt: now() }).where(eq(merchants.id, actor.merchantId));
+}

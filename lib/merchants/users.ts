@@ -75,6 +75,7 @@ export function toSellerUserResponse(row: SellerUserRow) {
     name: row.name,
     role: row.role,
     emailVerified: row.emailVerifiedAt !== null,
+    twoFactorEnabled: row.twoFactorEnabledAt !== null,
     createdAt: row.createdAt.toISOString(),
   };
 }

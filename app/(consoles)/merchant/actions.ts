@@ -6,7 +6,9 @@ import { getDb } from '@/lib/db/client';
 import { invalidField } from '@/lib/http/errors';
 import { signInMerchant, registerMerchant } from '@/lib/auth/sign-in';
 import { createMerchantApiKey, revokeMerchantApiKey } from '@/lib/auth/api-keys';
-import { CreateApiKeyBody, MerchantLoginBody, MerchantRegisterBody } from '@/lib/auth/schemas';
+import { CreateApiKeyBody, LoginTwoFactorBody, MerchantLoginBody, MerchantRegisterBody } from '@/lib/auth/schemas';
+import { completeTwoFactorSignIn } from '@/lib/auth/two-factor';
+import { clearTwoFactorChallenge, readTwoFactorChallenge, storeTwoFactorChallenge } from '@/lib/web/two-factor-cookie';
 import { createProduct, updateProduct } from '@/lib/catalog/products';
 import { createPrice, setPriceActive } from '@/lib/catalog/prices';
 import { CreatePriceBody, CreateProductBody } from '@/lib/catalog/schemas';
@@ -26,7 +28,23 @@ export async function signInAction(_: FormState, form: FormData): Promise<FormSt
       password: form.get('password'),
       accountType: field(form, 'accountType') || undefined,
     });
-    await storeSession('merchant', await signInMerchant(getDb(), { ...body, client: await requestClient() }));
+    const outcome = await signInMerchant(getDb(), { ...body, client: await requestClient(), allowTwoFactorSetup: true });
+    if (outcome.kind === 'challenge') {
+      await storeTwoFactorChallenge(outcome.challengeToken, outcome.expiresIn);
+      redirect('/merchant/sign-in/two-factor');
+    }
+    await storeSession('merchant', outcome.tokens);
+    redirect('/merchant');
+  });
+}
+
+export async function twoFactorSignInAction(_: FormState, form: FormData): Promise<FormState> {
+  return formAction(async () => {
+    const challengeToken = await readTwoFactorChallenge();
+    if (!challengeToken) redirect('/merchant/sign-in');
+    const body = parseForm(LoginTwoFactorBody, { challengeToken, code: field(form, 'code') });
+    await storeSession('merchant', await completeTwoFactorSignIn(getDb(), { ...body, client: await requestClient() }));
+    await clearTwoFactorChallenge();
     redirect('/merchant');
   });
 }

@@ -10,7 +10,8 @@ import { requireSession } from '@/lib/web/session';
 /**
  * The signed-in seller user and its account, once per request and permission (layout and page
  * share it). Every console page calls it with what it needs: a role without that permission is
- * sent to the overview with a notice, a sign-in that ended to the sign-in page.
+ * sent to the overview with a notice, a sign-in that ended to the sign-in page, and a member who
+ * must first set up two-factor to the Security page.
  */
 export const currentSeller = cache(async (permission: Permission) => {
   const principal = await requireSession('merchant');
@@ -18,6 +19,7 @@ export const currentSeller = cache(async (permission: Permission) => {
   try {
     access = await authorizeSeller(getDb(), principal, permission);
   } catch (error) {
+    if (error instanceof ApiError && error.options.extra?.reason === 'two_factor_setup_required') redirect('/merchant/security');
     if (error instanceof ApiError && error.code === 'FORBIDDEN') redirect(`/merchant?forbidden=${encodeURIComponent(permission)}`);
     if (error instanceof ApiError) redirect('/merchant/sign-in');
     throw error;

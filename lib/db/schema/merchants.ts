@@ -1,4 +1,4 @@
-import { bigint, pgTable, text, uniqueIndex, index } from 'drizzle-orm/pg-core';
+import { bigint, boolean, pgTable, text, uniqueIndex, index } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import { createdAt, timestampTz, updatedAt } from './columns';
 
@@ -13,6 +13,8 @@ export const merchants = pgTable(
     /** The most a Support member may refund at once, in minor units of its currency; null: Support cannot refund. */
     supportRefundLimit: bigint({ mode: 'number' }),
     supportRefundLimitCurrency: text(),
+    /** Set by an Owner: every member must sign in with a second factor. */
+    requireTwoFactor: boolean().notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -1,4 +1,4 @@
-import { pgTable, text, index, uniqueIndex } from 'drizzle-orm/pg-core';
+import { integer, pgTable, text, index, uniqueIndex } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import { createdAt, timestampTz, updatedAt } from './columns';
 import { merchants } from './merchants';
@@ -21,15 +21,25 @@ export const sellerUsers = pgTable(
     role: text().notNull().$type<SellerRole>(),
     passwordHash: text().notNull(),
     emailVerifiedAt: timestampTz(),
+    /** The authenticator (TOTP) secret, AES-256-GCM sealed; set while two-factor is on. */
+    totpSecret: text(),
+    /** A secret being set up, sealed, until a code proves the app has it. */
+    totpPendingSecret: text(),
+    /** The newest TOTP time step accepted, so a code works once. */
+    totpLastStep: integer(),
+    twoFactorEnabledAt: timestampTz(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [uniqueIndex('seller_users_email_unique').on(sql`lower(${t.email})`), index('seller_users_merchant_idx').on(t.merchantId)],
 );
 
-export type SellerTokenPurpose = 'email_verification' | 'password_reset';
+export type SellerTokenPurpose = 'email_verification' | 'password_reset' | 'two_factor_challenge';
 
-/** Single-use emailed tokens of a seller user (email verification, password reset), stored hashed. */
+/**
+ * Single-use tokens of a seller user, stored hashed: emailed links (email verification, password
+ * reset) and the second step of a two-factor sign-in (`attempts` counts its wrong codes).
+ */
 export const sellerUserTokens = pgTable(
   'seller_user_tokens',
   {
@@ -42,6 +52,7 @@ export const sellerUserTokens = pgTable(
     createdAt: createdAt(),
     expiresAt: timestampTz().notNull(),
     usedAt: timestampTz(),
+    attempts: integer().notNull().default(0),
   },
   (t) => [uniqueIndex('seller_user_tokens_hash_unique').on(t.tokenHash), index('seller_user_tokens_user_idx').on(t.userId, t.purpose)],
 );
@@ -64,4 +75,19 @@ export const sellerInvitations = pgTable(
     revokedAt: timestampTz(),
   },
   (t) => [uniqueIndex('seller_invitations_hash_unique').on(t.tokenHash), index('seller_invitations_merchant_idx').on(t.merchantId, t.email)],
+);
+
+/** One-time recovery codes for two-factor sign-in, stored as SHA-256 only (shown once). */
+export const sellerRecoveryCodes = pgTable(
+  'seller_recovery_codes',
+  {
+    id: text().primaryKey(),
+    userId: text()
+      .notNull()
+      .references(() => sellerUsers.id, { onDelete: 'cascade' }),
+    codeHash: text().notNull(),
+    createdAt: createdAt(),
+    usedAt: timestampTz(),
+  },
+  (t) => [index('seller_recovery_codes_user_idx').on(t.userId, t.codeHash)],
 );

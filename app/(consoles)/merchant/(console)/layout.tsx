@@ -19,10 +19,12 @@ const NAV: (NavItem & { needs: Permission })[] = [
   { href: '/merchant/developers/api-keys', label: 'API keys', group: 'Developers', needs: 'developers:read' },
   { href: '/merchant/webhooks', label: 'Webhooks', needs: 'developers:read' },
   { href: '/merchant/team', label: 'Team', group: 'Account', needs: 'team:read' },
+  { href: '/merchant/security', label: 'Security', needs: 'security' },
 ];
 
 export default async function MerchantConsoleLayout({ children }: { children: ReactNode }) {
-  const { merchant, user } = await currentSeller('view');
+  // The frame only needs a signed-in member ('security' is open even before a required two-factor setup).
+  const { merchant, user } = await currentSeller('security');
   const nav = NAV.filter((item) => roleCan(user.role, item.needs)).map(({ needs: _needs, ...item }) => item);
   return (
     <ConsoleShell consoleName="Seller console" home="/merchant" nav={nav} who={`${user.name} (${ROLE_LABELS[user.role]}) · ${merchant.name}`} signOut={signOutAction}>
