@@ -141,6 +141,24 @@ test('a seller signs up, verifies, invites a developer and a support person whos
   await expect(sup.page.getByText('Refunded $20.00.')).toBeVisible();
   await shot(sup.page, 'team-05-support-refund');
 
+  // Settings: business details for receipts, and the console's time zone.
+  await page.getByRole('link', { name: 'Settings', exact: true }).click();
+  const settings = page.getByRole('form', { name: 'Account settings' });
+  await settings.getByLabel('Support email').fill('help@teamshop.example');
+  await settings.getByLabel('Support URL').fill('https://teamshop.example/help');
+  await settings.getByLabel('Address line 1').fill('1-1 Marunouchi');
+  await settings.getByLabel('City').fill('Tokyo');
+  await settings.getByLabel('Country').fill('JP');
+  await settings.getByLabel('Time zone').selectOption('Asia/Tokyo');
+  await settings.getByRole('button', { name: 'Save settings' }).click();
+  await expect(page.getByText('Settings saved.')).toBeVisible();
+  await expect(settings.getByLabel('Time zone')).toHaveValue('Asia/Tokyo');
+  await expect(settings.getByLabel('City')).toHaveValue('Tokyo');
+  await shot(page, 'team-05b-settings');
+  await page.goto(`/merchant/payments/${paymentId}`);
+  await expect(page.getByText(/GMT\+9/).first()).toBeVisible();
+  await page.goto('/merchant/team');
+
   // Removing the developer ends its sign-in at once.
   await page.reload();
   await expect(page.getByTestId(`member-row-${developer}`)).toBeVisible();

@@ -1,6 +1,7 @@
 import { defineSessionOperation } from '../http/session-operation';
 import { idParam } from '../http/schemas';
 import { SellerUserResponse, TokenPairResponse } from '../auth/schemas';
+import { AccountSettingsBody } from './settings';
 import { AcceptInvitationBody, ChangeRoleBody, InvitationResponse, InviteMemberBody, RequireTwoFactorBody, TeamResponse } from './schemas';
 
 const UserParams = idParam('userId', 'usr');
@@ -92,5 +93,27 @@ export const requireTwoFactorOperation = defineSessionOperation({
   permission: 'security:team',
   body: RequireTwoFactorBody,
   successStatus: 204,
+  transaction: true,
+});
+
+export const getSettingsOperation = defineSessionOperation({
+  id: 'getMerchantSettings',
+  method: 'GET',
+  path: '/api/MerchantSettings',
+  tag: 'Seller console',
+  summary: "The seller account's settings: name, account type, support contacts, address, time zone",
+  access: ['merchant'],
+  permission: 'view',
+});
+
+export const updateSettingsOperation = defineSessionOperation({
+  id: 'updateMerchantSettings',
+  method: 'PUT',
+  path: '/api/MerchantSettings',
+  tag: 'Seller console',
+  summary: 'Change the fields sent (null clears an optional one); Owners and Admins',
+  access: ['merchant'],
+  permission: 'settings:write',
+  body: AccountSettingsBody,
   transaction: true,
 });

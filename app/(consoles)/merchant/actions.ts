@@ -26,7 +26,6 @@ export async function signInAction(_: FormState, form: FormData): Promise<FormSt
     const body = parseForm(MerchantLoginBody, {
       email: field(form, 'email'),
       password: form.get('password'),
-      accountType: field(form, 'accountType') || undefined,
     });
     const outcome = await signInMerchant(getDb(), { ...body, client: await requestClient(), allowTwoFactorSetup: true });
     if (outcome.kind === 'challenge') {

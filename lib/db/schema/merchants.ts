@@ -13,6 +13,18 @@ export const merchants = pgTable(
     /** The most a Support member may refund at once, in minor units of its currency; null: Support cannot refund. */
     supportRefundLimit: bigint({ mode: 'number' }),
     supportRefundLimitCurrency: text(),
+    /** Where customers get help (receipts, invoices, the hosted pages). */
+    supportEmail: text(),
+    supportUrl: text(),
+    /** The business address printed on receipts and invoices; country is ISO 3166-1 alpha-2. */
+    addressLine1: text(),
+    addressLine2: text(),
+    addressCity: text(),
+    addressRegion: text(),
+    addressPostalCode: text(),
+    addressCountry: text(),
+    /** IANA time zone the seller console shows dates in. */
+    timeZone: text().notNull().default('UTC'),
     /** Set by an Owner: every member must sign in with a second factor. */
     requireTwoFactor: boolean().notNull().default(false),
     createdAt: createdAt(),

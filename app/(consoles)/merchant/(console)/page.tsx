@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { formatConsoleDate } from '@/lib/web/console-time';
 import Link from 'next/link';
 import { getDb } from '@/lib/db/client';
 import { listProducts } from '@/lib/catalog/products';
@@ -72,7 +73,7 @@ export default async function MerchantOverviewPage({ searchParams }: { searchPar
             <dt className="text-slate-600">Email</dt>
             <dd className="break-all">{merchant.email}</dd>
             <dt className="text-slate-600">Member since</dt>
-            <dd>{merchant.createdAt.toISOString().slice(0, 10)}</dd>
+            <dd>{formatConsoleDate(merchant.createdAt, merchant.timeZone)}</dd>
           </dl>
         </Card>
       </div>

@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { AuthCard } from '@/components/console/auth-card';
 import { ActionForm } from '@/components/ui/action-form';
 import { Alert } from '@/components/ui/alert';
-import { SelectField, TextField } from '@/components/ui/field';
+import { TextField } from '@/components/ui/field';
 import { SubmitButton } from '@/components/ui/submit-button';
 import { signInAction } from '../actions';
 
@@ -28,14 +28,6 @@ export default async function MerchantSignInPage({ searchParams }: { searchParam
       <ActionForm action={signInAction} className="space-y-4" ariaLabel="Seller sign-in">
         <TextField label="Email" name="email" type="email" autoComplete="email" required />
         <TextField label="Password" name="password" type="password" autoComplete="current-password" required />
-        <SelectField
-          label="Account type"
-          name="accountType"
-          options={[
-            { value: 'Business', label: 'Business' },
-            { value: 'Individual', label: 'Individual' },
-          ]}
-        />
         <SubmitButton pendingText="Signing in…">Sign in</SubmitButton>
       </ActionForm>
       <p className="mt-4 text-sm">

@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { formatConsoleDate } from '@/lib/web/console-time';
 import Link from 'next/link';
 import { getDb } from '@/lib/db/client';
 import { listCustomers } from '@/lib/customers/customers';
@@ -51,7 +52,7 @@ export default async function CustomersPage({ searchParams }: { searchParams: Pr
                 </Cell>
                 <Cell className="break-all">{customer.email ?? '—'}</Cell>
                 <Cell>{customer.status === 'active' ? <Badge tone="green">Active</Badge> : <Badge>Archived</Badge>}</Cell>
-                <Cell className="whitespace-nowrap">{customer.createdAt.slice(0, 10)}</Cell>
+                <Cell className="whitespace-nowrap">{formatConsoleDate(customer.createdAt, merchant.timeZone)}</Cell>
               </tr>
             ))}
           </Table>

@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { formatConsoleDate } from '@/lib/web/console-time';
 import { getDb } from '@/lib/db/client';
 import { pendingTwoFactorSetup, unusedRecoveryCodeCount } from '@/lib/auth/two-factor';
 import { roleCan } from '@/lib/merchants/roles';
@@ -34,7 +35,7 @@ export default async function SecurityPage() {
           {enabled ? (
             <div className="space-y-6">
               <p className="text-sm text-slate-700">
-                Signing in asks for a code from your authenticator app after your password. On since {user.twoFactorEnabledAt!.toISOString().slice(0, 10)};{' '}
+                Signing in asks for a code from your authenticator app after your password. On since {formatConsoleDate(user.twoFactorEnabledAt, merchant.timeZone)};{' '}
                 <span data-testid="recovery-codes-left">{remaining}</span> unused recovery codes.
               </p>
               <RecoveryCodesForm action={regenerateRecoveryCodesAction} ariaLabel="New recovery codes">

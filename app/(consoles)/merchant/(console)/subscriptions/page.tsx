@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { formatConsoleDate } from '@/lib/web/console-time';
 import Link from 'next/link';
 import { getDb } from '@/lib/db/client';
 import { listSubscriptions } from '@/lib/subscriptions/subscriptions';
@@ -53,8 +54,8 @@ export default async function SubscriptionsPage({ searchParams }: { searchParams
                   <Badge tone={STATUS_TONE[sub.status]}>{sub.status.replace('_', ' ')}</Badge>
                   {sub.cancelAtPeriodEnd ? <span className="ml-2 text-xs text-slate-600">cancels at period end</span> : null}
                 </Cell>
-                <Cell>{sub.currentPeriodEnd.slice(0, 10)}</Cell>
-                <Cell>{sub.createdAt.slice(0, 10)}</Cell>
+                <Cell>{formatConsoleDate(sub.currentPeriodEnd, merchant.timeZone)}</Cell>
+                <Cell>{formatConsoleDate(sub.createdAt, merchant.timeZone)}</Cell>
               </tr>
             ))}
           </Table>

@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { formatConsoleDate } from '@/lib/web/console-time';
 import { getDb } from '@/lib/db/client';
 import { listTeam } from '@/lib/merchants/team';
 import { ROLE_DESCRIPTIONS, ROLE_LABELS, SELLER_ROLES, roleCan } from '@/lib/merchants/roles';
@@ -15,7 +16,6 @@ import { changeRoleAction, inviteMemberAction, removeMemberAction, revokeInvitat
 
 export const metadata: Metadata = { title: 'Team' };
 
-const day = (iso: string) => iso.slice(0, 10);
 
 export default async function TeamPage() {
   const { merchant, user } = await currentSeller('team:read');
@@ -53,7 +53,7 @@ export default async function TeamPage() {
                     <Badge tone={member.role === 'Owner' ? 'blue' : 'gray'}>{ROLE_LABELS[member.role]}</Badge>
                   )}
                 </Cell>
-                <Cell className="whitespace-nowrap">{day(member.createdAt)}</Cell>
+                <Cell className="whitespace-nowrap">{formatConsoleDate(member.createdAt, merchant.timeZone)}</Cell>
                 <Cell className="text-right">
                   {mayTouch(member.role) ? (
                     <ActionForm action={removeMemberAction}>
@@ -73,7 +73,7 @@ export default async function TeamPage() {
                 <tr key={invitation.id} data-testid={`invitation-row-${invitation.email}`}>
                   <Cell className="break-all">{invitation.email}</Cell>
                   <Cell>{ROLE_LABELS[invitation.role]}</Cell>
-                  <Cell className="whitespace-nowrap">{day(invitation.expiresAt)}</Cell>
+                  <Cell className="whitespace-nowrap">{formatConsoleDate(invitation.expiresAt, merchant.timeZone)}</Cell>
                   <Cell className="text-right">
                     {mayTouch(invitation.role) ? (
                       <ActionForm action={revokeInvitationAction}>

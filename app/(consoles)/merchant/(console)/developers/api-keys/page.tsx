@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { formatConsoleDateTime } from '@/lib/web/console-time';
 import { getDb } from '@/lib/db/client';
 import { listApiKeyPage } from '@/lib/auth/api-keys';
 import { SCOPES } from '@/lib/auth/scopes';
@@ -20,7 +21,6 @@ const SCOPE_NOTES: Partial<Record<string, string>> = {
   'payments:read': 'Saved payment method references.',
 };
 
-const when = (iso: string | null) => (iso ? iso.replace('T', ' ').slice(0, 16) : '—');
 
 export default async function ApiKeysPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { merchant, user } = await currentSeller('developers:read');
@@ -50,7 +50,7 @@ export default async function ApiKeysPage({ searchParams }: { searchParams: Prom
                         ))}
                       </span>
                     </Cell>
-                    <Cell className="whitespace-nowrap">{when(key.lastUsedAt)}</Cell>
+                    <Cell className="whitespace-nowrap">{formatConsoleDateTime(key.lastUsedAt, merchant.timeZone)}</Cell>
                     <Cell>{key.revokedAt ? <Badge tone="red">Revoked</Badge> : <Badge tone="green">Active</Badge>}</Cell>
                     <Cell className="text-right">
                       {key.revokedAt || !canManage ? null : (

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { formatConsoleDateTime } from '@/lib/web/console-time';
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
@@ -20,7 +21,6 @@ import { refundAction } from '../actions';
 
 export const metadata: Metadata = { title: 'Payment' };
 
-const when = (iso: string) => `${iso.replace('T', ' ').slice(0, 19)} UTC`;
 
 interface Step {
   at: string;
@@ -82,7 +82,7 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
                 ],
                 ['Card', card],
                 ['Checkout', payment.checkoutId ? <span className="font-mono" key="co">{payment.checkoutId}</span> : '—'],
-                ['Created', when(payment.createdAt)],
+                ['Created', formatConsoleDateTime(payment.createdAt, merchant.timeZone)],
               ]}
             />
           </Card>
@@ -93,7 +93,7 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
                   <span aria-hidden className={`absolute top-1.5 -left-[26px] h-2.5 w-2.5 rounded-full ring-4 ring-white ${DOT[step.tone]}`} />
                   <p className="text-sm font-medium text-slate-900">{step.title}</p>
                   {step.detail ? <p className="text-sm text-slate-600">{step.detail}</p> : null}
-                  <p className="text-xs text-slate-500"><time dateTime={step.at}>{when(step.at)}</time></p>
+                  <p className="text-xs text-slate-500"><time dateTime={step.at}>{formatConsoleDateTime(step.at, merchant.timeZone)}</time></p>
                 </li>
               ))}
             </ol>
