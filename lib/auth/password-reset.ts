@@ -4,7 +4,7 @@ import { ApiError } from '../http/errors';
 import { sendEmail } from '../email/send-email';
 import { findSellerUser, findSellerUserByEmail, setSellerUserPassword } from '../merchants/users';
 import { hashPassword } from './passwords';
-import { consumeSellerToken, issueSellerToken, spendOpenTokens } from './seller-tokens';
+import { consumeSellerToken, isLiveSellerToken, issueSellerToken, spendOpenTokens } from './seller-tokens';
 import { endUserSessions } from './sessions';
 import { PASSWORD_RESET_TTL_SECONDS } from './lifetimes';
 import { SIGN_IN_LIMITS, assertUnderLimit, clearLimit, consumeLimit, countAttempt } from './rate-limit';
@@ -52,8 +52,10 @@ export async function requestPasswordReset(db: Db, input: { email: string; clien
  */
 export async function resetPassword(db: Db, input: { resetToken: string; password: string; client: ClientInfo }): Promise<void> {
   await assertUnderLimit(db, SIGN_IN_LIMITS.failuresPerIp, input.client.ip);
-  const passwordHash = await hashPassword(input.password);
+  // A dead link is refused before the (deliberately slow, memory-hungry) password hash.
+  const passwordHash = (await isLiveSellerToken(db, { token: input.resetToken, purpose: 'password_reset' })) ? await hashPassword(input.password) : undefined;
   const user = await db.transaction(async (tx) => {
+    if (!passwordHash) return undefined;
     const spent = await consumeSellerToken(tx, { token: input.resetToken, purpose: 'password_reset' });
     if (!spent) return undefined;
     await setSellerUserPassword(tx, spent.userId, passwordHash);

@@ -53,3 +53,19 @@ export async function spendOpenTokens(tx: Db, userId: string, purpose: SellerTok
     .set({ usedAt: now() })
     .where(and(eq(sellerUserTokens.userId, userId), eq(sellerUserTokens.purpose, purpose), isNull(sellerUserTokens.usedAt)));
 }
+
+/** Whether a token is still live (unused, unexpired), without spending it: a cheap check before slow work. */
+export async function isLiveSellerToken(db: Db, input: { token: string; purpose: SellerTokenPurpose }): Promise<boolean> {
+  const [row] = await db
+    .select({ id: sellerUserTokens.id })
+    .from(sellerUserTokens)
+    .where(
+      and(
+        eq(sellerUserTokens.tokenHash, sha256Hex(input.token)),
+        eq(sellerUserTokens.purpose, input.purpose),
+        isNull(sellerUserTokens.usedAt),
+        gt(sellerUserTokens.expiresAt, now()),
+      ),
+    );
+  return Boolean(row);
+}

@@ -135,8 +135,10 @@ export async function acceptInvitation(
   input: { invitationToken: string; name: string; password: string; client: ClientInfo },
 ): Promise<{ user: SellerUserRow; tokens: TokenPair }> {
   await assertUnderLimit(db, SIGN_IN_LIMITS.failuresPerIp, input.client.ip);
-  const passwordHash = await hashPassword(input.password);
+  // A dead invitation is refused before the (deliberately slow) password hash.
+  const passwordHash = (await findLiveInvitation(db, input.invitationToken)) ? await hashPassword(input.password) : undefined;
   const outcome = await db.transaction(async (tx) => {
+    if (!passwordHash) return undefined;
     const [invitation] = await tx
       .update(sellerInvitations)
       .set({ acceptedAt: now() })
@@ -170,6 +172,14 @@ export async function acceptInvitation(
     throw new ApiError('UNAUTHENTICATED', 'This invitation is not valid: it was already used, revoked, or has expired. Ask for a new one.');
   }
   return outcome;
+}
+
+async function findLiveInvitation(db: Db, token: string) {
+  const [row] = await db
+    .select({ id: sellerInvitations.id })
+    .from(sellerInvitations)
+    .where(and(eq(sellerInvitations.tokenHash, sha256Hex(token)), isNull(sellerInvitations.acceptedAt), isNull(sellerInvitations.revokedAt), gt(sellerInvitations.expiresAt, now())));
+  return row;
 }
 
 async function ownerCount(tx: Db, merchantId: string): Promise<number> {
