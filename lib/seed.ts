@@ -37,7 +37,7 @@ export async function seed(db: Db, options: { dataDir: string; production: boole
   const password = process.env.DEMO_MERCHANT_PASSWORD ?? LOCAL_DEFAULTS.demoMerchantPassword;
   const merchant =
     (await findMerchantByEmail(db, email)) ??
-    (await createMerchant(db, { email, password, name: 'Demo Store', accountType: 'Business' }));
+    (await createMerchant(db, { email, password, name: 'Demo Store', accountType: 'Business', emailVerified: true }));
   result.demoMerchant = { email, password };
 
   const keyFile = path.join(options.dataDir, 'demo-api-key');

@@ -16,7 +16,17 @@ import {
   MerchantLoginBody,
   MerchantRegisterBody,
   RefreshBody,
+  LinkSentResponse,
+  RecoveryCodesResponse,
+  TwoFactorCodeBody,
+  TwoFactorSetupResponse,
+  LoginTwoFactorBody,
+  TwoFactorChallengeResponse,
+  PasswordResetBody,
+  PasswordResetConfirmBody,
+  SellerUserResponse,
   TokenPairResponse,
+  VerifyEmailBody,
 } from './schemas';
 
 
@@ -37,8 +47,20 @@ export const merchantLoginOperation = defineSessionOperation({
   path: '/api/MerchantAuth/Login',
   tag: 'Sign-in',
   summary: 'Seller sign-in',
+  description: 'Without two-factor the answer is the token pair. With two-factor on, the answer is `{ twoFactorRequired: true, challengeToken, expiresIn }` and the token pair comes from `Login/TwoFactor`.',
   access: 'public',
   body: MerchantLoginBody,
+  response: z.union([TokenPairResponse, TwoFactorChallengeResponse]),
+});
+
+export const merchantLoginTwoFactorOperation = defineSessionOperation({
+  id: 'merchantLoginTwoFactor',
+  method: 'POST',
+  path: '/api/MerchantAuth/Login/TwoFactor',
+  tag: 'Sign-in',
+  summary: "Seller sign-in, second step: the Login challenge and an authenticator or recovery code give the token pair",
+  access: 'public',
+  body: LoginTwoFactorBody,
   response: TokenPairResponse,
 });
 
@@ -51,6 +73,98 @@ export const merchantRegisterOperation = defineSessionOperation({
   access: 'public',
   body: MerchantRegisterBody,
   successStatus: 201,
+});
+
+export const merchantPasswordResetOperation = defineSessionOperation({
+  id: 'merchantPasswordReset',
+  method: 'POST',
+  path: '/api/MerchantAuth/PasswordReset',
+  tag: 'Sign-in',
+  summary: 'Mail a password-reset link (same answer whether or not the address has an account)',
+  access: 'public',
+  body: PasswordResetBody,
+  response: LinkSentResponse,
+  successStatus: 202,
+});
+
+export const merchantPasswordResetConfirmOperation = defineSessionOperation({
+  id: 'merchantPasswordResetConfirm',
+  method: 'POST',
+  path: '/api/MerchantAuth/PasswordReset/Confirm',
+  tag: 'Sign-in',
+  summary: "Set a new password with a reset link's token (ends every sign-in of that user)",
+  access: 'public',
+  body: PasswordResetConfirmBody,
+  successStatus: 204,
+});
+
+export const merchantVerifyEmailOperation = defineSessionOperation({
+  id: 'merchantVerifyEmail',
+  method: 'POST',
+  path: '/api/MerchantAuth/VerifyEmail',
+  tag: 'Sign-in',
+  summary: "Confirm a seller user's email with the emailed link's token",
+  access: 'public',
+  body: VerifyEmailBody,
+  response: SellerUserResponse,
+});
+
+export const merchantResendVerificationOperation = defineSessionOperation({
+  id: 'merchantResendVerification',
+  method: 'POST',
+  path: '/api/MerchantAuth/VerifyEmail/Resend',
+  tag: 'Sign-in',
+  summary: 'Mail a new email-verification link to the signed-in seller user',
+  access: ['merchant'],
+  response: LinkSentResponse,
+  successStatus: 202,
+});
+
+export const twoFactorSetupOperation = defineSessionOperation({
+  id: 'merchantTwoFactorSetup',
+  method: 'POST',
+  path: '/api/MerchantTwoFactor/Setup',
+  tag: 'Sign-in',
+  summary: 'Start setting up an authenticator app (a new pending secret and its QR code)',
+  access: ['merchant'],
+  permission: 'security',
+  response: TwoFactorSetupResponse,
+});
+
+export const twoFactorConfirmOperation = defineSessionOperation({
+  id: 'merchantTwoFactorConfirm',
+  method: 'POST',
+  path: '/api/MerchantTwoFactor/Confirm',
+  tag: 'Sign-in',
+  summary: 'Turn two-factor on with a code from the app; answers the recovery codes, once',
+  access: ['merchant'],
+  permission: 'security',
+  body: TwoFactorCodeBody,
+  response: RecoveryCodesResponse,
+});
+
+export const twoFactorRecoveryCodesOperation = defineSessionOperation({
+  id: 'merchantTwoFactorRecoveryCodes',
+  method: 'POST',
+  path: '/api/MerchantTwoFactor/RecoveryCodes',
+  tag: 'Sign-in',
+  summary: 'Replace the recovery codes (a valid code required); answers the new ones, once',
+  access: ['merchant'],
+  permission: 'security',
+  body: TwoFactorCodeBody,
+  response: RecoveryCodesResponse,
+});
+
+export const twoFactorDisableOperation = defineSessionOperation({
+  id: 'merchantTwoFactorDisable',
+  method: 'POST',
+  path: '/api/MerchantTwoFactor/Disable',
+  tag: 'Sign-in',
+  summary: 'Turn two-factor off (a valid code required; refused while the account requires it)',
+  access: ['merchant'],
+  permission: 'security',
+  body: TwoFactorCodeBody,
+  successStatus: 204,
 });
 
 export const memberLoginOperation = defineSessionOperation({
@@ -120,6 +234,7 @@ export const listMerchantApiKeysOperation = defineSessionOperation({
   tag: 'Seller console',
   summary: "List the seller's API keys (prefix only)",
   access: ['merchant'],
+  permission: 'developers:read',
   query: listQuery(['createdAt', 'name'], { revoked: BooleanQuery.optional() }),
   response: pageOf(ApiKeyResponse),
 });
@@ -131,6 +246,7 @@ export const createMerchantApiKeyOperation = defineSessionOperation({
   tag: 'Seller console',
   summary: 'Create an API key with chosen scopes (the secret is returned once)',
   access: ['merchant'],
+  permission: 'developers:write',
   body: CreateApiKeyBody,
   response: CreatedApiKeyResponse,
   successStatus: 201,
@@ -144,6 +260,7 @@ export const revokeMerchantApiKeyOperation = defineSessionOperation({
   tag: 'Seller console',
   summary: 'Revoke an API key (effective on the next call)',
   access: ['merchant'],
+  permission: 'developers:write',
   params: idParam('apiKeyId', 'key'),
   response: ApiKeyResponse,
   transaction: true,

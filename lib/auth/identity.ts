@@ -3,9 +3,13 @@ import { ApiError } from '../http/errors';
 import { findAdminById, toAdminIdentity } from '../admins/admins';
 import { findMerchantById, toMerchantIdentity } from '../merchants/merchants';
 import { findMemberById, toMemberIdentity } from '../members/members';
+import { findAccountUser, toSellerUserResponse } from '../merchants/users';
 import type { SessionPrincipal } from './sessions';
 
-/** The holder of an access token; `userType` is Admin, Merchant or Member. */
+/**
+ * The holder of an access token; `userType` is Admin, Merchant or Member. For a seller the body
+ * is the seller account (as before: `id` is the merchant id), plus the signed-in `user` and its `role`.
+ */
 export async function getIdentity(db: Db, principal: SessionPrincipal) {
   const identity = await lookup(db, principal);
   if (!identity) throw new ApiError('UNAUTHENTICATED', 'This account no longer exists.');
@@ -20,7 +24,8 @@ async function lookup(db: Db, principal: SessionPrincipal) {
     }
     case 'merchant': {
       const row = await findMerchantById(db, principal.subjectId);
-      return row && toMerchantIdentity(row);
+      const user = principal.userId ? await findAccountUser(db, principal.subjectId, principal.userId) : undefined;
+      return row && user && { ...toMerchantIdentity(row), role: user.role, user: toSellerUserResponse(user) };
     }
     case 'member': {
       const row = await findMemberById(db, principal.subjectId);

@@ -25,7 +25,13 @@ export const SIGN_IN_LIMITS = {
   failuresPerIp: { name: 'login-ip', max: envInt('SIGN_IN_MAX_FAILURES_PER_IP', 50), windowSeconds: 15 * 60 },
   /** Wallet sign-in links mailed to one address. */
   linksPerEmail: { name: 'member-link-email', max: 5, windowSeconds: 15 * 60 },
-  /** Wallet sign-in links and seller sign-ups requested from one client address. */
+  /** Password-reset links asked for one email address (known or not). */
+  resetsPerEmail: { name: 'reset-email', max: envInt('PASSWORD_RESET_MAX_PER_EMAIL', 3), windowSeconds: 60 * 60 },
+  /** Team invitations sent by one seller account. */
+  invitationsPerAccount: { name: 'invitations-account', max: 20, windowSeconds: 60 * 60 },
+  /** Email-verification links re-sent for one seller user. */
+  verificationResendsPerUser: { name: 'verify-resend-user', max: 3, windowSeconds: 60 * 60 },
+  /** Wallet sign-in links, seller sign-ups and password-reset requests from one client address. */
   requestsPerIp: { name: 'signup-ip', max: envInt('SIGN_UP_MAX_PER_IP', 30), windowSeconds: 15 * 60 },
 } satisfies Record<string, RateLimit>;
 

@@ -55,3 +55,45 @@ export const ApiKeyResponse = z.object({
 export const CreatedApiKeyResponse = ApiKeyResponse.extend({
   secret: z.string().meta({ description: 'The full key. Shown only in this answer.' }),
 });
+
+export const NewPassword = z.string().min(PASSWORD_MIN_LENGTH, `At least ${PASSWORD_MIN_LENGTH} characters.`).max(200);
+
+export const PasswordResetBody = z.strictObject({ email: Email });
+export const PasswordResetConfirmBody = z.strictObject({
+  resetToken: z.string().min(1).max(200).meta({ description: 'The `prt_…` token of the emailed link.' }),
+  password: NewPassword,
+});
+export const VerifyEmailBody = z.strictObject({
+  verificationToken: z.string().min(1).max(200).meta({ description: 'The `emv_…` token of the emailed link.' }),
+});
+export const LinkSentResponse = z.object({ sent: z.literal(true), expiresIn: z.int().meta({ description: 'Seconds the emailed link works.' }) });
+
+export const SellerUserResponse = z.object({
+  id: z.string(),
+  email: z.string(),
+  name: z.string(),
+  role: z.enum(['Owner', 'Admin', 'Developer', 'Support', 'ReadOnly']),
+  emailVerified: z.boolean(),
+  twoFactorEnabled: z.boolean(),
+  createdAt: Timestamp,
+});
+
+export const TwoFactorChallengeResponse = z.object({
+  twoFactorRequired: z.literal(true),
+  challengeToken: z.string().meta({ description: 'The `tfc_…` token for `POST /api/MerchantAuth/Login/TwoFactor`; single use.' }),
+  expiresIn: z.int().meta({ description: 'Seconds the challenge works (300).' }),
+});
+export const LoginTwoFactorBody = z.strictObject({
+  challengeToken: z.string().min(1).max(200),
+  code: z.string().trim().min(6).max(40).meta({ description: 'The 6-digit code of the authenticator app, or an unused recovery code.' }),
+});
+
+export const TwoFactorCodeBody = z.strictObject({ code: z.string().trim().min(6).max(40) });
+export const TwoFactorSetupResponse = z.object({
+  secret: z.string().meta({ description: 'Base32 secret, for typing into an authenticator app.' }),
+  uri: z.string().meta({ description: 'otpauth:// URI (what the QR code encodes).' }),
+  qrSvg: z.string().meta({ description: 'The URI as an SVG QR code.' }),
+});
+export const RecoveryCodesResponse = z.object({
+  recoveryCodes: z.array(z.string()).meta({ description: 'Ten one-time codes, shown only in this answer.' }),
+});

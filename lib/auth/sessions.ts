@@ -23,20 +23,23 @@ export interface TokenPair {
 
 export interface SessionPrincipal {
   audience: Audience;
+  /** The admin, the seller account (merchant id, the tenant) or the wallet member. */
   subjectId: string;
   sessionId: string;
+  /** For a seller session: the seller user signed in to the account (resolved from the session). */
+  userId?: string;
 }
 
 type RevokeReason = NonNullable<(typeof authSessions.$inferSelect)['revokedReason']>;
 
 /** Starts a sign-in session (a new refresh-token family) and returns its first token pair. */
-export async function startSession(tx: Db, input: { audience: Audience; subjectId: string }): Promise<TokenPair> {
+export async function startSession(tx: Db, input: { audience: Audience; subjectId: string; userId?: string }): Promise<TokenPair> {
   const sessionId = newId('session');
-  await tx.insert(authSessions).values({ id: sessionId, audience: input.audience, subjectId: input.subjectId, createdAt: now() });
-  return issuePair(tx, { ...input, sessionId });
+  await tx.insert(authSessions).values({ id: sessionId, audience: input.audience, subjectId: input.subjectId, userId: input.userId ?? null, createdAt: now() });
+  return issuePair(tx, { audience: input.audience, subjectId: input.subjectId, sessionId });
 }
 
-async function issuePair(tx: Db, principal: SessionPrincipal): Promise<TokenPair> {
+async function issuePair(tx: Db, principal: Omit<SessionPrincipal, 'userId'>): Promise<TokenPair> {
   const refreshToken = `${REFRESH_TOKEN_PREFIX}${randomToken(32)}`;
   const at = now();
   await tx.insert(refreshTokens).values({
@@ -81,7 +84,7 @@ export async function rotateRefreshToken(
     }
     const at = now();
     if (token.expiresAt <= at) return { error: invalidRefreshToken('The refresh token has expired: sign in again.') };
-    if (!(await isSubjectActive(tx, session.audience, session.subjectId))) {
+    if (!(await isSubjectActive(tx, session.audience, session.subjectId, session.userId))) {
       await revokeFamily(tx, session.id, 'suspended');
       return { error: new ApiError('UNAUTHENTICATED', 'This account cannot sign in.') };
     }
@@ -129,6 +132,14 @@ export async function endSubjectSessions(tx: Db, input: { audience: Audience; su
     .where(and(eq(authSessions.audience, input.audience), eq(authSessions.subjectId, input.subjectId), isNull(authSessions.revokedAt)));
 }
 
+/** Revokes every open session of one seller user (password reset, removal from the team). */
+export async function endUserSessions(tx: Db, input: { userId: string; reason: RevokeReason }): Promise<void> {
+  await tx
+    .update(authSessions)
+    .set({ revokedAt: now(), revokedReason: input.reason })
+    .where(and(eq(authSessions.userId, input.userId), isNull(authSessions.revokedAt)));
+}
+
 /**
  * Resolves an access token to its holder: a valid signature and expiry are not enough — the
  * session must still be open and its holder still allowed, so logout and suspension apply at once.
@@ -139,16 +150,16 @@ export async function authenticateAccessToken(
 ): Promise<SessionPrincipal> {
   const claims = await verifyAccessToken(input.token, input.accepted);
   const [session] = await db
-    .select({ revokedAt: authSessions.revokedAt, subjectId: authSessions.subjectId, audience: authSessions.audience })
+    .select({ revokedAt: authSessions.revokedAt, subjectId: authSessions.subjectId, audience: authSessions.audience, userId: authSessions.userId })
     .from(authSessions)
     .where(eq(authSessions.id, claims.sessionId));
   if (!session || session.revokedAt || session.subjectId !== claims.subjectId || session.audience !== claims.audience) {
     throw new ApiError('UNAUTHENTICATED', 'This sign-in has ended: sign in again.');
   }
-  if (!(await isSubjectActive(db, claims.audience, claims.subjectId))) {
+  if (!(await isSubjectActive(db, claims.audience, claims.subjectId, session.userId))) {
     throw new ApiError('UNAUTHENTICATED', 'This account is not active.');
   }
-  return { audience: claims.audience, subjectId: claims.subjectId, sessionId: claims.sessionId };
+  return { audience: claims.audience, subjectId: claims.subjectId, sessionId: claims.sessionId, ...(session.userId ? { userId: session.userId } : {}) };
 }
 
 /**

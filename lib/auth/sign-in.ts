@@ -1,7 +1,10 @@
 import type { Db } from '../db/client';
 import { ApiError } from '../http/errors';
 import { findAdminByName } from '../admins/admins';
-import { createMerchant, findMerchantByEmail, type AccountType } from '../merchants/merchants';
+import { createMerchant, findMerchantById, type AccountType } from '../merchants/merchants';
+import { findSellerUserByEmail } from '../merchants/users';
+import { sendVerificationEmail } from './email-verification';
+import { issueTwoFactorChallenge } from './two-factor';
 import { hashPassword, verifyPassword } from './passwords';
 import { startSession, type TokenPair } from './sessions';
 import { SIGN_IN_LIMITS, assertUnderLimit, clearLimit, consumeLimit, countAttempt } from './rate-limit';
@@ -49,38 +52,55 @@ export async function signInAdmin(db: Db, input: { name: string; password: strin
   return db.transaction((tx) => startSession(tx, { audience: 'admin', subjectId: admin.id }));
 }
 
+/** A password sign-in's outcome: the token pair, or (two-factor on) the challenge for the second step. */
+export type MerchantSignIn = { kind: 'tokens'; tokens: TokenPair } | { kind: 'challenge'; challengeToken: string; expiresIn: number };
+
 /**
- * A seller signs in with email, password and (optionally) the account type it registered with;
- * a suspended seller or a different account type gets the same 401 as a wrong password.
+ * A seller user signs in with email, password and (optionally) the account type of its seller
+ * account; a suspended account or a different account type gets the same 401 as a wrong password.
+ * The session names the account (`sub`, the tenant) and the user. With two-factor on, no tokens
+ * yet: a 5-minute challenge for `completeTwoFactorSignIn`. When the account requires two-factor
+ * and the user has none, only the console may sign in (to set it up: every other page and call
+ * is refused until then); the API answers 403.
  */
 export async function signInMerchant(
   db: Db,
-  input: { email: string; password: string; accountType?: AccountType; client: ClientInfo },
-): Promise<TokenPair> {
-  const merchant = await passwordSignIn(db, { account: `merchant:${input.email}`, password: input.password, client: input.client }, async () => {
-    const row = await findMerchantByEmail(db, input.email);
+  input: { email: string; password: string; accountType?: AccountType; client: ClientInfo; allowTwoFactorSetup?: boolean },
+): Promise<MerchantSignIn> {
+  const user = await passwordSignIn(db, { account: `merchant:${input.email}`, password: input.password, client: input.client }, async () => {
+    const row = await findSellerUserByEmail(db, input.email);
+    const account = row && (await findMerchantById(db, row.merchantId));
     return (
-      row && {
-        row,
+      row &&
+      account && {
+        row: { ...row, requireTwoFactor: account.requireTwoFactor },
         passwordHash: row.passwordHash,
-        allowed: row.status === 'active' && (!input.accountType || input.accountType === row.accountType),
+        allowed: account.status === 'active' && (!input.accountType || input.accountType === account.accountType),
       }
     );
   });
-  return db.transaction((tx) => startSession(tx, { audience: 'merchant', subjectId: merchant.id }));
+  if (user.twoFactorEnabledAt) return { kind: 'challenge', ...(await db.transaction((tx) => issueTwoFactorChallenge(tx, user.id))) };
+  if (user.requireTwoFactor && !input.allowTwoFactorSetup) {
+    throw new ApiError('FORBIDDEN', 'Your account requires two-factor sign-in: sign in to the seller console once to set up an authenticator app.');
+  }
+  return { kind: 'tokens', tokens: await db.transaction((tx) => startSession(tx, { audience: 'merchant', subjectId: user.merchantId, userId: user.id })) };
 }
 
-/** Seller sign-up: creates the account and signs it in. A taken email answers 409. */
+/**
+ * Seller sign-up: creates the account and its Owner, mails the email-verification link and signs
+ * the Owner in. A taken email (of any seller user) answers 409.
+ */
 export async function registerMerchant(
   db: Db,
   input: { email: string; password: string; name: string; accountType: AccountType; client: ClientInfo },
 ) {
   await consumeLimit(db, SIGN_IN_LIMITS.requestsPerIp, input.client.ip);
-  if (await findMerchantByEmail(db, input.email)) throw emailTaken();
+  if (await findSellerUserByEmail(db, input.email)) throw emailTaken();
   try {
     return await db.transaction(async (tx) => {
       const merchant = await createMerchant(tx, input);
-      return { merchant, tokens: await startSession(tx, { audience: 'merchant', subjectId: merchant.id }) };
+      await sendVerificationEmail(tx, merchant.owner);
+      return { merchant, tokens: await startSession(tx, { audience: 'merchant', subjectId: merchant.id, userId: merchant.owner.id }) };
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw emailTaken();

@@ -1,16 +1,19 @@
 import type { Db } from '../db/client';
 import type { Audience } from '../db/schema';
 import { findAdminById } from '../admins/admins';
-import { findMerchantById } from '../merchants/merchants';
 import { findMemberById } from '../members/members';
+import { isActiveAccountUser } from '../merchants/users';
 
-/** Whether the holder of a session may still act: it exists and, for a seller, is not suspended. */
-export async function isSubjectActive(db: Db, audience: Audience, subjectId: string): Promise<boolean> {
+/**
+ * Whether the holder of a session may still act: it exists and, for a seller, the account is not
+ * suspended and the signed-in user still belongs to it.
+ */
+export async function isSubjectActive(db: Db, audience: Audience, subjectId: string, userId?: string | null): Promise<boolean> {
   switch (audience) {
     case 'admin':
       return Boolean(await findAdminById(db, subjectId));
     case 'merchant':
-      return (await findMerchantById(db, subjectId))?.status === 'active';
+      return Boolean(userId) && (await isActiveAccountUser(db, subjectId, userId!));
     case 'member':
       return Boolean(await findMemberById(db, subjectId));
   }

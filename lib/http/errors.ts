@@ -4,6 +4,7 @@ export type ErrorCode =
   | 'WRONG_TOKEN_TYPE'
   | 'UNAUTHENTICATED'
   | 'INSUFFICIENT_SCOPE'
+  | 'FORBIDDEN'
   | 'VALIDATION_FAILED'
   | 'NOT_FOUND'
   | 'CONFLICT'
@@ -22,6 +23,7 @@ const STATUS_AND_TITLE: Record<ErrorCode, [number, string]> = {
   UNAUTHENTICATED: [401, 'Unauthenticated'],
   WRONG_TOKEN_TYPE: [403, 'Wrong token type'],
   INSUFFICIENT_SCOPE: [403, 'Insufficient scope'],
+  FORBIDDEN: [403, 'Forbidden'],
   VALIDATION_FAILED: [400, 'Validation failed'],
   IDEMPOTENCY_KEY_REQUIRED: [400, 'Idempotency-Key required'],
   NOT_FOUND: [404, 'Not found'],

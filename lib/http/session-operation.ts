@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Audience } from '../db/schema';
 import type { OperationContract } from './operation';
+import type { Permission } from '../merchants/roles';
 
 /**
  * The contract of one sign-in-API endpoint (JWT family): who may call it and its input and
@@ -13,6 +14,8 @@ export interface SessionOperation<
 > extends OperationContract<TParams, TQuery, TBody> {
   access: readonly Audience[] | 'public';
   response?: z.ZodType;
+  /** For seller endpoints: what the signed-in user's role must allow (checked on every call). */
+  permission?: Permission;
   /** Runs the handler in one transaction (console mutations); sign-in flows commit their own steps. */
   transaction?: boolean;
 }
@@ -21,6 +24,9 @@ export function defineSessionOperation<
   TParams extends z.ZodType = z.ZodType,
   TQuery extends z.ZodType = z.ZodType,
   TBody extends z.ZodType = z.ZodType,
->(operation: SessionOperation<TParams, TQuery, TBody>): SessionOperation<TParams, TQuery, TBody> {
-  return operation;
+  TPermission extends Permission | undefined = undefined,
+>(
+  operation: SessionOperation<TParams, TQuery, TBody> & { permission?: TPermission },
+): SessionOperation<TParams, TQuery, TBody> & { permission: TPermission } {
+  return operation as SessionOperation<TParams, TQuery, TBody> & { permission: TPermission };
 }

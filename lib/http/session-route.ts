@@ -9,6 +9,8 @@ import { bearerToken } from './request';
 import { handleRequest, parseInput } from './route-core';
 import { clientInfo } from './client-ip';
 import type { SessionOperation } from './session-operation';
+import { authorizeSeller, type SellerAccess } from '../merchants/access';
+import type { Permission } from '../merchants/roles';
 
 type InferOr<T> = [NonNullable<T>] extends [z.ZodType] ? z.output<NonNullable<T>> : Record<string, never>;
 
@@ -16,6 +18,8 @@ export interface SessionContext<TOp extends SessionOperation> {
   requestId: string;
   /** The access token's holder; present on every endpoint that is not `public`. */
   principal: TOp['access'] extends 'public' ? SessionPrincipal | undefined : SessionPrincipal;
+  /** The seller user and account, on endpoints that name a `permission` (already checked). */
+  seller: TOp['permission'] extends Permission ? SellerAccess : undefined;
   params: InferOr<TOp['params']>;
   query: InferOr<TOp['query']>;
   body: InferOr<TOp['body']>;
@@ -38,10 +42,11 @@ export function sessionRoute<TOp extends SessionOperation>(operation: TOp, handl
         logFields.audience = principal.audience;
         logFields.subjectId = principal.subjectId;
       }
+      const seller = principal && operation.permission ? await authorizeSeller(getDb(), principal, operation.permission) : undefined;
       const rawBody = operation.method === 'GET' ? '' : await request.text();
       const input = await parseInput(operation, (await routeContext.params) ?? {}, new URL(request.url), rawBody);
       const run = (db: Db) =>
-        handler({ ...input, requestId, principal, db, client: clientInfo(request.headers), request } as SessionContext<TOp>);
+        handler({ ...input, requestId, principal, seller, db, client: clientInfo(request.headers), request } as SessionContext<TOp>);
       const result = operation.transaction ? await getDb().transaction((tx) => run(tx)) : await run(getDb());
       const [status, body] = result instanceof ApiResponse ? [result.status, result.body] : [operation.successStatus ?? 200, result];
       return jsonResponse(status, JSON.stringify(body ?? null), { 'X-Request-Id': requestId, 'Cache-Control': 'no-store' });

@@ -5,27 +5,35 @@ import { merchants } from '../db/schema';
 import { newId } from '../ids';
 import { now } from '../clock';
 import { hashPassword } from '../auth/passwords';
+import { createSellerUser } from './users';
 
 export type AccountType = 'Business' | 'Individual';
 
+/**
+ * Opens a seller account and its Owner, the person who signed up (same email, the password
+ * hashed). The account's email stays its contact address.
+ */
 export async function createMerchant(
   db: Db,
-  input: { email: string; name: string; accountType: AccountType; password: string },
+  input: { email: string; name: string; accountType: AccountType; password: string; emailVerified?: boolean },
 ) {
-  const at = now();
-  const [row] = await db
-    .insert(merchants)
-    .values({
-      id: newId('merchant'),
-      email: input.email.toLowerCase(),
+  const passwordHash = await hashPassword(input.password);
+  return db.transaction(async (tx) => {
+    const at = now();
+    const [row] = await tx
+      .insert(merchants)
+      .values({ id: newId('merchant'), email: input.email.toLowerCase(), name: input.name, accountType: input.accountType, createdAt: at, updatedAt: at })
+      .returning();
+    const owner = await createSellerUser(tx, {
+      merchantId: row!.id,
+      email: input.email,
       name: input.name,
-      accountType: input.accountType,
-      passwordHash: await hashPassword(input.password),
-      createdAt: at,
-      updatedAt: at,
-    })
-    .returning();
-  return row!;
+      role: 'Owner',
+      passwordHash,
+      emailVerified: input.emailVerified ?? false,
+    });
+    return Object.assign(row!, { owner });
+  });
 }
 
 export async function findMerchantByEmail(db: Db, email: string) {
@@ -77,4 +85,12 @@ export async function listMerchants(
     orderBy: [{ createdAt: merchants.createdAt, name: merchants.name, email: merchants.email }[query.orderBy], merchants.id],
   });
   return mapPage(page, toMerchantResponse);
+}
+
+/** Sets (or clears, with null) the most a Support member may refund at once. */
+export async function setSupportRefundLimit(tx: Db, merchantId: string, limit: { amount: number; currency: string } | null) {
+  await tx
+    .update(merchants)
+    .set({ supportRefundLimit: limit?.amount ?? null, supportRefundLimitCurrency: limit?.currency ?? null, updatedAt: now() })
+    .where(eq(merchants.id, merchantId));
 }

@@ -1,7 +1,8 @@
 import type { SessionOperation } from '../http/session-operation';
 import * as auth from '../auth/api';
+import * as team from '../merchants/api';
 
 /** Every sign-in-API operation (JWT family), listed in the reference after the developer API. */
-export const SESSION_OPERATIONS: SessionOperation[] = Object.values(auth).flatMap((value) =>
+export const SESSION_OPERATIONS: SessionOperation[] = [...Object.values(auth), ...Object.values(team)].flatMap((value) =>
   'path' in value ? [value as SessionOperation] : Object.values(value as Record<string, SessionOperation>),
 );

@@ -56,12 +56,16 @@ export async function signInMember(email = uniqueEmail('member')) {
   return { email, loginToken, tokens: pairOf(verified.body) };
 }
 
-export async function latestLoginToken(email: string): Promise<string> {
-  const [mail] = await listRecentEmails(getDb(), { to: email, limit: 1 });
+export async function latestLoginToken(email: string, category?: string): Promise<string> {
+  const mails = await listRecentEmails(getDb(), { to: email, limit: 20 });
+  const mail = mails.find((m) => !category || m.category === category);
   const match = /[?&]token=([^\s&"]+)/.exec(mail?.textBody ?? '');
-  expect(match, `sign-in link in mail to ${email}`).toBeTruthy();
+  expect(match, `${category ?? 'sign-in'} link in mail to ${email}`).toBeTruthy();
   return decodeURIComponent(match![1]!);
 }
+
+/** The token of the newest emailed link of one kind (`merchant.verify_email`, `merchant.password_reset`, …). */
+export const latestLinkToken = (email: string, category: string) => latestLoginToken(email, category);
 
 export interface Pair {
   accessToken: string;
@@ -71,4 +75,27 @@ export interface Pair {
 
 function pairOf(body: any): Pair {
   return { accessToken: body.accessToken, refreshToken: body.refreshToken, expiresIn: body.expiresIn };
+}
+
+/** A seller whose Owner confirmed the email link (so it may invite team members). */
+export async function registerVerifiedSeller() {
+  const seller = await registerSeller();
+  const verificationToken = await latestLinkToken(seller.email, 'merchant.verify_email');
+  const verified = await call('POST', '/api/MerchantAuth/VerifyEmail', { body: { verificationToken }, headers: freshIp() });
+  expect(verified.status, verified.text).toBe(200);
+  return seller;
+}
+
+/** Invites a person with a role and accepts the emailed invitation as they would; their first token pair. */
+export async function joinTeam(inviterAccessToken: string, role: 'Owner' | 'Admin' | 'Developer' | 'Support' | 'ReadOnly') {
+  const email = uniqueEmail(role.toLowerCase());
+  const invited = await call('POST', '/api/MerchantTeam/Invitation', { key: inviterAccessToken, body: { email, role } });
+  expect(invited.status, invited.text).toBe(201);
+  const invitationToken = await latestLinkToken(email, 'merchant.invitation');
+  const joined = await call('POST', '/api/MerchantAuth/AcceptInvitation', {
+    body: { invitationToken, name: `${role} Person`, password: PASSWORD },
+    headers: freshIp(),
+  });
+  expect(joined.status, joined.text).toBe(201);
+  return { email, userId: joined.body.user.id as string, invitationToken, tokens: pairOf(joined.body) };
 }

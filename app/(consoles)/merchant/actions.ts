@@ -6,27 +6,44 @@ import { getDb } from '@/lib/db/client';
 import { invalidField } from '@/lib/http/errors';
 import { signInMerchant, registerMerchant } from '@/lib/auth/sign-in';
 import { createMerchantApiKey, revokeMerchantApiKey } from '@/lib/auth/api-keys';
-import { CreateApiKeyBody, MerchantLoginBody, MerchantRegisterBody } from '@/lib/auth/schemas';
+import { CreateApiKeyBody, LoginTwoFactorBody, MerchantLoginBody, MerchantRegisterBody } from '@/lib/auth/schemas';
+import { completeTwoFactorSignIn } from '@/lib/auth/two-factor';
+import { clearTwoFactorChallenge, readTwoFactorChallenge, storeTwoFactorChallenge } from '@/lib/web/two-factor-cookie';
 import { createProduct, updateProduct } from '@/lib/catalog/products';
 import { createPrice, setPriceActive } from '@/lib/catalog/prices';
 import { CreatePriceBody, CreateProductBody } from '@/lib/catalog/schemas';
 import { parseMoney } from '@/lib/money/parse';
 import { normalizeCurrency } from '@/lib/money/currencies';
-import { endConsoleSession, requestClient, requireSession, storeSession } from '@/lib/web/session';
+import { endConsoleSession, requestClient, storeSession } from '@/lib/web/session';
+import { sellerAccountId } from './session';
 import { field, formAction, type FormState } from '@/lib/web/form-state';
 import { parseForm } from '@/lib/web/parse-form';
 
 // Every action re-checks the session and takes the seller from it, never from the form.
-const sellerId = async () => (await requireSession('merchant')).subjectId;
 
 export async function signInAction(_: FormState, form: FormData): Promise<FormState> {
   return formAction(async () => {
     const body = parseForm(MerchantLoginBody, {
       email: field(form, 'email'),
       password: form.get('password'),
-      accountType: field(form, 'accountType') || undefined,
     });
-    await storeSession('merchant', await signInMerchant(getDb(), { ...body, client: await requestClient() }));
+    const outcome = await signInMerchant(getDb(), { ...body, client: await requestClient(), allowTwoFactorSetup: true });
+    if (outcome.kind === 'challenge') {
+      await storeTwoFactorChallenge(outcome.challengeToken, outcome.expiresIn);
+      redirect('/merchant/sign-in/two-factor');
+    }
+    await storeSession('merchant', outcome.tokens);
+    redirect('/merchant');
+  });
+}
+
+export async function twoFactorSignInAction(_: FormState, form: FormData): Promise<FormState> {
+  return formAction(async () => {
+    const challengeToken = await readTwoFactorChallenge();
+    if (!challengeToken) redirect('/merchant/sign-in');
+    const body = parseForm(LoginTwoFactorBody, { challengeToken, code: field(form, 'code') });
+    await storeSession('merchant', await completeTwoFactorSignIn(getDb(), { ...body, client: await requestClient() }));
+    await clearTwoFactorChallenge();
     redirect('/merchant');
   });
 }
@@ -52,7 +69,7 @@ export async function signOutAction(): Promise<void> {
 
 export async function createProductAction(_: FormState, form: FormData): Promise<FormState> {
   return formAction(async () => {
-    const merchantId = await sellerId();
+    const merchantId = await sellerAccountId('catalog:write');
     const body = parseForm(CreateProductBody, { name: field(form, 'name'), description: field(form, 'description') || null });
     const product = await getDb().transaction((tx) => createProduct(tx, merchantId, body));
     redirect(`/merchant/products/${product.id}`);
@@ -61,7 +78,7 @@ export async function createProductAction(_: FormState, form: FormData): Promise
 
 export async function setProductActiveAction(_: FormState, form: FormData): Promise<FormState> {
   return formAction(async () => {
-    const merchantId = await sellerId();
+    const merchantId = await sellerAccountId('catalog:write');
     const productId = field(form, 'productId');
     await getDb().transaction((tx) => updateProduct(tx, merchantId, productId, { active: field(form, 'active') === 'true' }));
     revalidatePath(`/merchant/products/${productId}`);
@@ -70,7 +87,7 @@ export async function setProductActiveAction(_: FormState, form: FormData): Prom
 
 export async function createPriceAction(_: FormState, form: FormData): Promise<FormState> {
   return formAction(async () => {
-    const merchantId = await sellerId();
+    const merchantId = await sellerAccountId('catalog:write');
     const currency = normalizeCurrency(field(form, 'currency'));
     if (!currency) throw invalidField('currency', 'Enter a three-letter ISO 4217 code, such as USD or EUR.');
     const amount = parseMoney(field(form, 'amount'), currency);
@@ -98,7 +115,7 @@ export async function createPriceAction(_: FormState, form: FormData): Promise<F
 
 export async function setPriceActiveAction(_: FormState, form: FormData): Promise<FormState> {
   return formAction(async () => {
-    const merchantId = await sellerId();
+    const merchantId = await sellerAccountId('catalog:write');
     const price = await getDb().transaction((tx) => setPriceActive(tx, merchantId, field(form, 'priceId'), field(form, 'active') === 'true'));
     revalidatePath(`/merchant/products/${price.productId}`);
   });
@@ -106,7 +123,7 @@ export async function setPriceActiveAction(_: FormState, form: FormData): Promis
 
 export async function createApiKeyAction(_: FormState, form: FormData): Promise<FormState> {
   return formAction(async () => {
-    const merchantId = await sellerId();
+    const merchantId = await sellerAccountId('developers:write');
     const body = parseForm(CreateApiKeyBody, { name: field(form, 'name'), scopes: form.getAll('scopes') });
     const key = await getDb().transaction((tx) => createMerchantApiKey(tx, merchantId, body));
     revalidatePath('/merchant/developers/api-keys');
@@ -117,7 +134,7 @@ export async function createApiKeyAction(_: FormState, form: FormData): Promise<
 
 export async function revokeApiKeyAction(_: FormState, form: FormData): Promise<FormState> {
   return formAction(async () => {
-    const merchantId = await sellerId();
+    const merchantId = await sellerAccountId('developers:write');
     await getDb().transaction((tx) => revokeMerchantApiKey(tx, merchantId, field(form, 'apiKeyId')));
     revalidatePath('/merchant/developers/api-keys');
   });

@@ -13,7 +13,7 @@ import {
 } from '@/lib/webhooks/endpoints';
 import { retryFailedWebhookDeliveries, retryWebhookDelivery } from '@/lib/webhooks/deliveries';
 import { CreateWebhookEndpointBody, RetryFailedDeliveriesBody } from '@/lib/webhooks/schemas';
-import { requireSession } from '@/lib/web/session';
+import { sellerAccountId } from './session';
 import { field, formAction, type FormState } from '@/lib/web/form-state';
 import { parseForm } from '@/lib/web/parse-form';
 import { runIdempotently } from '@/lib/web/idempotent-action';
@@ -21,13 +21,12 @@ import { now } from '@/lib/clock';
 
 // The seller's webhook actions: each re-checks the session, takes the seller from it (never from
 // the form) and calls the same domain function as the developer API route of the same operation.
-const sellerId = async () => (await requireSession('merchant')).subjectId;
 
 const WEBHOOKS = '/merchant/webhooks';
 
 export async function createWebhookEndpointAction(_: FormState, form: FormData): Promise<FormState> {
   return formAction(async () => {
-    const merchantId = await sellerId();
+    const merchantId = await sellerAccountId('developers:write');
     const chosen = form.getAll('events').filter((value): value is string => typeof value === 'string');
     if (chosen.length === 0) throw invalidField('events', 'Choose at least one event type, or all events.');
     const body = parseForm(CreateWebhookEndpointBody, {
@@ -45,7 +44,7 @@ export async function createWebhookEndpointAction(_: FormState, form: FormData):
 
 export async function rotateWebhookSecretAction(_: FormState, form: FormData): Promise<FormState> {
   return formAction(async () => {
-    const merchantId = await sellerId();
+    const merchantId = await sellerAccountId('developers:write');
     const endpointId = field(form, 'endpointId');
     const seenPrefix = field(form, 'secretPrefix');
     const rotated = await getDb().transaction(async (tx) => {
@@ -65,7 +64,7 @@ export async function rotateWebhookSecretAction(_: FormState, form: FormData): P
 
 export async function setWebhookEndpointEnabledAction(_: FormState, form: FormData): Promise<FormState> {
   return formAction(async () => {
-    const merchantId = await sellerId();
+    const merchantId = await sellerAccountId('developers:write');
     const endpointId = field(form, 'endpointId');
     const enabled = field(form, 'enabled') === 'true';
     await getDb().transaction((tx) => updateWebhookEndpoint(tx, merchantId, endpointId, { enabled }));
@@ -80,7 +79,7 @@ export async function setWebhookEndpointEnabledAction(_: FormState, form: FormDa
 
 export async function deleteWebhookEndpointAction(_: FormState, form: FormData): Promise<FormState> {
   return formAction(async () => {
-    const merchantId = await sellerId();
+    const merchantId = await sellerAccountId('developers:write');
     await getDb().transaction((tx) => deleteWebhookEndpoint(tx, merchantId, field(form, 'endpointId')));
     revalidatePath(WEBHOOKS, 'layout');
     redirect(`${WEBHOOKS}?deleted=1`);
@@ -94,7 +93,7 @@ function utcInput(value: string): string {
 
 export async function recoverFailedDeliveriesAction(_: FormState, form: FormData): Promise<FormState> {
   return formAction(async () => {
-    const merchantId = await sellerId();
+    const merchantId = await sellerAccountId('developers:write');
     const endpointId = field(form, 'endpointId');
     const since = field(form, 'since');
     if (!since) throw invalidField('since', 'Enter the time to recover from (UTC).');
@@ -115,7 +114,7 @@ export async function recoverFailedDeliveriesAction(_: FormState, form: FormData
 
 export async function retryWebhookDeliveryAction(_: FormState, form: FormData): Promise<FormState> {
   return formAction(async () => {
-    const merchantId = await sellerId();
+    const merchantId = await sellerAccountId('developers:write');
     const deliveryId = field(form, 'deliveryId');
     const outcome = await runIdempotently({ merchantId, formKey: field(form, 'formKey'), path: `/api/WebhookDelivery/${deliveryId}/Retry` }, (tx) =>
       retryWebhookDelivery(tx, merchantId, deliveryId),

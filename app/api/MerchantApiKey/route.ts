@@ -2,6 +2,6 @@ import { sessionRoute } from '@/lib/http/session-route';
 import { createMerchantApiKeyOperation, listMerchantApiKeysOperation } from '@/lib/auth/api';
 import { createMerchantApiKey, listApiKeyPage } from '@/lib/auth/api-keys';
 
-export const GET = sessionRoute(listMerchantApiKeysOperation, ({ db, principal, query }) => listApiKeyPage(db, principal.subjectId, query));
+export const GET = sessionRoute(listMerchantApiKeysOperation, ({ db, seller, query }) => listApiKeyPage(db, seller.merchantId, query));
 
-export const POST = sessionRoute(createMerchantApiKeyOperation, ({ db, principal, body }) => createMerchantApiKey(db, principal.subjectId, body));
+export const POST = sessionRoute(createMerchantApiKeyOperation, ({ db, seller, body }) => createMerchantApiKey(db, seller.merchantId, body));

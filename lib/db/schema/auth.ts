@@ -26,11 +26,13 @@ export const authSessions = pgTable(
     id: text().primaryKey(),
     audience: text().notNull().$type<Audience>(),
     subjectId: text().notNull(),
+    /** For a seller session, the seller user signed in (`subjectId` is the seller account). */
+    userId: text(),
     createdAt: createdAt(),
     revokedAt: timestampTz(),
-    revokedReason: text().$type<'logout' | 'refresh_token_reuse' | 'suspended' | 'expired'>(),
+    revokedReason: text().$type<'logout' | 'refresh_token_reuse' | 'suspended' | 'expired' | 'password_reset' | 'member_removed'>(),
   },
-  (t) => [index('auth_sessions_subject_idx').on(t.audience, t.subjectId)],
+  (t) => [index('auth_sessions_subject_idx').on(t.audience, t.subjectId), index('auth_sessions_user_idx').on(t.userId)],
 );
 
 /** Opaque refresh tokens, stored as SHA-256 hashes; `usedAt` is set when rotated. */

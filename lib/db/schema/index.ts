@@ -9,3 +9,4 @@ export * from './payments';
 export * from './webhooks';
 export * from './auth';
 export * from './subscriptions';
+export * from './seller-users';

@@ -1,4 +1,4 @@
-import { pgTable, text, uniqueIndex, index } from 'drizzle-orm/pg-core';
+import { bigint, boolean, pgTable, text, uniqueIndex, index } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import { createdAt, timestampTz, updatedAt } from './columns';
 
@@ -9,8 +9,24 @@ export const merchants = pgTable(
     email: text().notNull(),
     name: text().notNull(),
     accountType: text().notNull().$type<'Business' | 'Individual'>(),
-    passwordHash: text().notNull(),
     status: text().notNull().$type<'active' | 'suspended'>().default('active'),
+    /** The most a Support member may refund at once, in minor units of its currency; null: Support cannot refund. */
+    supportRefundLimit: bigint({ mode: 'number' }),
+    supportRefundLimitCurrency: text(),
+    /** Where customers get help (receipts, invoices, the hosted pages). */
+    supportEmail: text(),
+    supportUrl: text(),
+    /** The business address printed on receipts and invoices; country is ISO 3166-1 alpha-2. */
+    addressLine1: text(),
+    addressLine2: text(),
+    addressCity: text(),
+    addressRegion: text(),
+    addressPostalCode: text(),
+    addressCountry: text(),
+    /** IANA time zone the seller console shows dates in. */
+    timeZone: text().notNull().default('UTC'),
+    /** Set by an Owner: every member must sign in with a second factor. */
+    requireTwoFactor: boolean().notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { formatConsoleDate } from '@/lib/web/console-time';
 import Link from 'next/link';
 import { getDb } from '@/lib/db/client';
 import { listProducts } from '@/lib/catalog/products';
@@ -6,14 +7,17 @@ import { listPrices } from '@/lib/catalog/prices';
 import { listCustomers } from '@/lib/customers/customers';
 import { listApiKeyPage } from '@/lib/auth/api-keys';
 import { Badge, Card, PageHeader } from '@/components/ui/layout';
-import { currentMerchant } from '../session';
+import { Alert } from '@/components/ui/alert';
+import { currentSeller } from '../session';
+import { roleCan } from '@/lib/merchants/roles';
 
 export const metadata: Metadata = { title: 'Overview' };
 
 const ONE = { page: 1, pageSize: 1, orderDirection: 'desc' as const };
 
-export default async function MerchantOverviewPage() {
-  const merchant = await currentMerchant();
+export default async function MerchantOverviewPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const { merchant, user } = await currentSeller('view');
+  const { forbidden } = await searchParams;
   const db = getDb();
   const [products, prices, customers, keys] = await Promise.all([
     listProducts(db, merchant.id, { ...ONE, orderBy: 'createdAt', active: true }),
@@ -25,10 +29,11 @@ export default async function MerchantOverviewPage() {
     { label: 'Active products', value: products.totalCount, href: '/merchant/products' },
     { label: 'Active prices', value: prices.totalCount, href: '/merchant/products' },
     { label: 'Customers', value: customers.totalCount, href: '/merchant/customers' },
-    { label: 'Active API keys', value: keys.totalCount, href: '/merchant/developers/api-keys' },
+    ...(roleCan(user.role, 'developers:read') ? [{ label: 'Active API keys', value: keys.totalCount, href: '/merchant/developers/api-keys' }] : []),
   ];
   return (
     <>
+      {forbidden ? <Alert tone="warning">Your role cannot open that page. Ask an Owner or Admin of the account if you need it.</Alert> : null}
       <PageHeader
         title={`Welcome, ${merchant.name}`}
         description={
@@ -68,7 +73,7 @@ export default async function MerchantOverviewPage() {
             <dt className="text-slate-600">Email</dt>
             <dd className="break-all">{merchant.email}</dd>
             <dt className="text-slate-600">Member since</dt>
-            <dd>{merchant.createdAt.toISOString().slice(0, 10)}</dd>
+            <dd>{formatConsoleDate(merchant.createdAt, merchant.timeZone)}</dd>
           </dl>
         </Card>
       </div>

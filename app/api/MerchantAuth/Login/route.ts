@@ -2,4 +2,8 @@ import { sessionRoute } from '@/lib/http/session-route';
 import { merchantLoginOperation } from '@/lib/auth/api';
 import { signInMerchant } from '@/lib/auth/sign-in';
 
-export const POST = sessionRoute(merchantLoginOperation, ({ db, body, client }) => signInMerchant(db, { ...body, client }));
+export const POST = sessionRoute(merchantLoginOperation, async ({ db, body, client }) => {
+  const outcome = await signInMerchant(db, { ...body, client });
+  if (outcome.kind === 'tokens') return outcome.tokens;
+  return { twoFactorRequired: true, challengeToken: outcome.challengeToken, expiresIn: outcome.expiresIn };
+});

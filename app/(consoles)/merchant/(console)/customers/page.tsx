@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { formatConsoleDate } from '@/lib/web/console-time';
 import Link from 'next/link';
 import { getDb } from '@/lib/db/client';
 import { listCustomers } from '@/lib/customers/customers';
@@ -11,7 +12,7 @@ import { currentMerchant } from '../../session';
 export const metadata: Metadata = { title: 'Customers' };
 
 export default async function CustomersPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const merchant = await currentMerchant();
+  const merchant = await currentMerchant('view');
   const query = await searchParams;
   const page = pageParam(query.page);
   const email = typeof query.email === 'string' && query.email.trim() ? query.email.trim() : undefined;
@@ -51,7 +52,7 @@ export default async function CustomersPage({ searchParams }: { searchParams: Pr
                 </Cell>
                 <Cell className="break-all">{customer.email ?? '—'}</Cell>
                 <Cell>{customer.status === 'active' ? <Badge tone="green">Active</Badge> : <Badge>Archived</Badge>}</Cell>
-                <Cell className="whitespace-nowrap">{customer.createdAt.slice(0, 10)}</Cell>
+                <Cell className="whitespace-nowrap">{formatConsoleDate(customer.createdAt, merchant.timeZone)}</Cell>
               </tr>
             ))}
           </Table>

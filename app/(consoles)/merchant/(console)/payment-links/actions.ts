@@ -8,11 +8,10 @@ import { CreatePaymentLinkBody } from '@/lib/payment-links/schemas';
 import { normalizeCurrency } from '@/lib/money/currencies';
 import { parseMoney } from '@/lib/money/parse';
 import { parseUtcDateTimeLocal } from '@/lib/web/form-dates';
-import { requireSession } from '@/lib/web/session';
+import { sellerAccountId } from '../../session';
 import { field, formAction, type FormState } from '@/lib/web/form-state';
 import { parseForm } from '@/lib/web/parse-form';
 
-const sellerId = async () => (await requireSession('merchant')).subjectId;
 
 function wholeNumber(form: FormData, name: string, label: string): number | undefined {
   const text = field(form, name);
@@ -23,7 +22,7 @@ function wholeNumber(form: FormData, name: string, label: string): number | unde
 
 export async function createPaymentLinkAction(_: FormState, form: FormData): Promise<FormState> {
   return formAction(async () => {
-    const merchantId = await sellerId();
+    const merchantId = await sellerAccountId('catalog:write');
     const priceId = field(form, 'priceId');
     const quantity = wholeNumber(form, 'quantity', 'Quantity') ?? 1;
     let item: Record<string, unknown>;
@@ -57,7 +56,7 @@ const TRANSITIONS = { disable: true, enable: true, archive: true } as const;
 
 export async function paymentLinkStateAction(_: FormState, form: FormData): Promise<FormState> {
   return formAction(async () => {
-    const merchantId = await sellerId();
+    const merchantId = await sellerAccountId('catalog:write');
     const id = field(form, 'paymentLinkId');
     const action = field(form, 'action');
     const db = getDb();

@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { formatConsoleDateTime } from '@/lib/web/console-time';
 import Link from 'next/link';
 import { getDb } from '@/lib/db/client';
 import { listPaymentLinks } from '@/lib/payment-links/payment-links';
@@ -27,7 +28,7 @@ const interval = (price: { type: string; interval: string | null; intervalCount:
   price.type === 'OneTime' ? 'one time' : `every ${price.intervalCount === 1 ? '' : `${price.intervalCount} `}${price.interval}${price.intervalCount === 1 ? '' : 's'}`;
 
 export default async function PaymentLinksPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const merchant = await currentMerchant();
+  const merchant = await currentMerchant('view');
   const query = await searchParams;
   const db = getDb();
   const page = pageParam(query.page);
@@ -102,8 +103,8 @@ export default async function PaymentLinksPage({ searchParams }: { searchParams:
                       </div>
                       <div className="flex flex-wrap items-center justify-between gap-2">
                         <span className="text-xs text-slate-600">
-                          Created {link.createdAt.replace('T', ' ').slice(0, 16)} UTC
-                          {link.expiresAt ? ` · expires ${link.expiresAt.replace('T', ' ').slice(0, 16)} UTC` : ''}
+                          Created {formatConsoleDateTime(link.createdAt, merchant.timeZone)}
+                          {link.expiresAt ? ` · expires ${formatConsoleDateTime(link.expiresAt, merchant.timeZone)}` : ''}
                         </span>
                         <LinkActions id={link.id} name={link.name} status={link.status} />
                       </div>

@@ -9,20 +9,23 @@ import { RefundBody } from '@/lib/payments/schemas';
 import { formatMoney } from '@/lib/money/format';
 import { parseMoney } from '@/lib/money/parse';
 import { runConsoleOnce } from '@/lib/web/console-once';
-import { requireSession } from '@/lib/web/session';
+import { assertSellerMayRefund } from '@/lib/merchants/access';
+import { sellerAction } from '../../session';
 import { field, formAction, type FormState } from '@/lib/web/form-state';
 import { parseForm } from '@/lib/web/parse-form';
 
 /** Refunds part or all of a payment, once per form key (a double submit refunds once). */
 export async function refundAction(_: FormState, form: FormData): Promise<FormState> {
   return formAction(async () => {
-    const merchantId = (await requireSession('merchant')).subjectId;
+    const access = await sellerAction('refunds:create');
+    const merchantId = access.merchantId;
     const db = getDb();
     const paymentId = field(form, 'paymentId');
     const payment = await findPaymentRow(db, merchantId, paymentId);
     const amount = parseMoney(field(form, 'amount'), payment.currency);
     if (!amount) throw invalidField('amount', `Enter an amount in ${payment.currency} greater than zero, such as ${formatMoney(payment.amount, payment.currency)}.`);
     const body = parseForm(RefundBody, { amount, reason: field(form, 'reason') || undefined });
+    await assertSellerMayRefund(db, access, { amount: body.amount ?? payment.amount, currency: payment.currency });
     const { result: refund } = await runConsoleOnce(
       db,
       { merchantId, key: field(form, 'refundKey'), action: `refund:${paymentId}`, body },

@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { formatConsoleDateTime } from '@/lib/web/console-time';
 import Link from 'next/link';
 import { getDb } from '@/lib/db/client';
 import { customerIdsByEmail, customersByIds } from '@/lib/customers/customers';
@@ -19,7 +20,7 @@ const INPUT = 'mt-1 block rounded-md border border-slate-300 bg-white px-3 py-2 
 const text = (value: string | string[] | undefined) => (typeof value === 'string' && value.trim() ? value.trim() : undefined);
 
 export default async function PaymentsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const merchant = await currentMerchant();
+  const merchant = await currentMerchant('view');
   const query = await searchParams;
   const db = getDb();
   const page = pageParam(query.page);
@@ -74,7 +75,7 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
         </EmptyState>
       ) : (
         <>
-          <Table caption="Payments" head={['Amount', 'Status', 'Customer', 'Description', 'Date (UTC)']}>
+          <Table caption="Payments" head={['Amount', 'Status', 'Customer', 'Description', 'Date']}>
             {payments.data.map((payment) => {
               const person = people.get(payment.customerId);
               return (
@@ -88,7 +89,7 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
                   <Cell className="whitespace-nowrap"><PaymentStatusBadge status={payment.status} /></Cell>
                   <Cell className="whitespace-nowrap">{person?.email ?? person?.name ?? payment.customerId}</Cell>
                   <Cell className="min-w-40">{payment.description}</Cell>
-                  <Cell className="whitespace-nowrap">{payment.createdAt.replace('T', ' ').slice(0, 16)}</Cell>
+                  <Cell className="whitespace-nowrap">{formatConsoleDateTime(payment.createdAt, merchant.timeZone)}</Cell>
                 </tr>
               );
             })}

@@ -14,7 +14,7 @@ import { createProductAction } from '../../actions';
 export const metadata: Metadata = { title: 'Products' };
 
 export default async function ProductsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const merchant = await currentMerchant();
+  const merchant = await currentMerchant('view');
   const page = pageParam((await searchParams).page);
   const products = await listProducts(getDb(), merchant.id, { page, pageSize: 20, orderBy: 'createdAt', orderDirection: 'desc' });
   return (

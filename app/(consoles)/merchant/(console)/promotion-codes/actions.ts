@@ -10,11 +10,10 @@ import { normalizeCurrency } from '@/lib/money/currencies';
 import { parseMoney } from '@/lib/money/parse';
 import { formatMoney } from '@/lib/money/format';
 import { parseUtcDateTimeLocal } from '@/lib/web/form-dates';
-import { requireSession } from '@/lib/web/session';
+import { sellerAccountId } from '../../session';
 import { field, formAction, type FormState } from '@/lib/web/form-state';
 import { parseForm } from '@/lib/web/parse-form';
 
-const sellerId = async () => (await requireSession('merchant')).subjectId;
 const PATH = '/merchant/promotion-codes';
 
 function wholeNumber(form: FormData, name: string, label: string): number | undefined {
@@ -34,7 +33,7 @@ function utcMoment(form: FormData, name: string): string | undefined {
 
 export async function createCouponAction(_: FormState, form: FormData): Promise<FormState> {
   return formAction(async () => {
-    const merchantId = await sellerId();
+    const merchantId = await sellerAccountId('catalog:write');
     let discount: Record<string, unknown>;
     if (field(form, 'kind') === 'amount') {
       const currency = normalizeCurrency(field(form, 'currency'));
@@ -64,7 +63,7 @@ export async function createCouponAction(_: FormState, form: FormData): Promise<
 
 export async function createPromotionCodeAction(_: FormState, form: FormData): Promise<FormState> {
   return formAction(async () => {
-    const merchantId = await sellerId();
+    const merchantId = await sellerAccountId('catalog:write');
     const body = parseForm(CreatePromotionCodeBody, {
       couponId: field(form, 'couponId'),
       code: field(form, 'code'),
@@ -79,7 +78,7 @@ export async function createPromotionCodeAction(_: FormState, form: FormData): P
 
 export async function setPromotionCodeActiveAction(_: FormState, form: FormData): Promise<FormState> {
   return formAction(async () => {
-    const merchantId = await sellerId();
+    const merchantId = await sellerAccountId('catalog:write');
     const active = field(form, 'active') === 'true';
     await getDb().transaction((tx) => updatePromotionCode(tx, merchantId, field(form, 'promotionCodeId'), { active }));
     revalidatePath(PATH);

@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { formatConsoleDateTime } from '@/lib/web/console-time';
 import { getDb } from '@/lib/db/client';
 import { listCoupons } from '@/lib/promotions/coupons';
 import { listPromotionCodes } from '@/lib/promotions/promotion-codes';
@@ -22,10 +23,9 @@ const off = (coupon: Coupon) => (coupon.percentOff !== null ? `${coupon.percentO
 const duration = (coupon: Coupon) =>
   coupon.duration === 'repeating' ? `for ${coupon.durationInMonths} months` : coupon.duration === 'forever' ? 'forever' : 'once';
 const couponLabel = (coupon: Coupon) => `${coupon.name ? `${coupon.name} · ` : ''}${off(coupon)} ${duration(coupon)}`;
-const day = (iso: string | null) => (iso ? `${iso.replace('T', ' ').slice(0, 16)} UTC` : '—');
 
 export default async function PromotionCodesPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const merchant = await currentMerchant();
+  const merchant = await currentMerchant('view');
   const query = await searchParams;
   const db = getDb();
   const codesPage = pageParam(query.codesPage);
@@ -88,7 +88,7 @@ export default async function PromotionCodesPage({ searchParams }: { searchParam
                       <Cell>{couponLabel(code.coupon)}</Cell>
                       <Cell>{code.active ? <Badge tone="green">Active</Badge> : <Badge>Inactive</Badge>}</Cell>
                       <Cell className="whitespace-nowrap">{code.timesRedeemed}{code.maxRedemptions ? ` of ${code.maxRedemptions}` : ''}</Cell>
-                      <Cell className="whitespace-nowrap">{day(code.expiresAt)}</Cell>
+                      <Cell className="whitespace-nowrap">{formatConsoleDateTime(code.expiresAt, merchant.timeZone)}</Cell>
                       <Cell className="text-right">
                         <ActionForm action={setPromotionCodeActiveAction} ariaLabel={`${code.active ? 'Deactivate' : 'Activate'} ${code.code}`}>
                           <input type="hidden" name="promotionCodeId" value={code.id} />
@@ -122,7 +122,7 @@ export default async function PromotionCodesPage({ searchParams }: { searchParam
                       </Cell>
                       <Cell>{off(coupon)} {duration(coupon)}</Cell>
                       <Cell className="whitespace-nowrap">{coupon.timesRedeemed}{coupon.maxRedemptions ? ` of ${coupon.maxRedemptions}` : ''}</Cell>
-                      <Cell className="whitespace-nowrap">{day(coupon.redeemBy)}</Cell>
+                      <Cell className="whitespace-nowrap">{formatConsoleDateTime(coupon.redeemBy, merchant.timeZone)}</Cell>
                       <Cell>{coupon.valid ? <Badge tone="green">Valid</Badge> : <Badge>Spent or expired</Badge>}</Cell>
                     </tr>
                   ))}

@@ -2,7 +2,7 @@
 
 import { revalidatePath } from 'next/cache';
 import { getDb } from '@/lib/db/client';
-import { requireSession } from '@/lib/web/session';
+import { sellerAccountId } from '../../session';
 import { field, formAction, type FormState } from '@/lib/web/form-state';
 import { cancelSubscription, commandSubscription } from '@/lib/subscriptions/subscriptions';
 
@@ -10,7 +10,7 @@ const detailPath = (id: string) => `/merchant/subscriptions/${id}`;
 
 export async function cancelSubscriptionAction(_state: FormState, form: FormData): Promise<FormState> {
   return formAction(async () => {
-    const merchantId = (await requireSession('merchant')).subjectId;
+    const merchantId = await sellerAccountId('subscriptions:write');
     const id = field(form, 'subscriptionId');
     const immediate = field(form, 'immediate') === 'true';
     await getDb().transaction((tx) => cancelSubscription(tx, merchantId, id, immediate, `console:${merchantId}`));
@@ -21,7 +21,7 @@ export async function cancelSubscriptionAction(_state: FormState, form: FormData
 
 export async function commandSubscriptionAction(_state: FormState, form: FormData): Promise<FormState> {
   return formAction(async () => {
-    const merchantId = (await requireSession('merchant')).subjectId;
+    const merchantId = await sellerAccountId('subscriptions:write');
     const id = field(form, 'subscriptionId');
     const type = field(form, 'type') as 'ChangePrice' | 'Reactivate' | 'Pause' | 'Resume';
     const priceId = field(form, 'priceId');

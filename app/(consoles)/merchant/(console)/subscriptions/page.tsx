@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { formatConsoleDate } from '@/lib/web/console-time';
 import Link from 'next/link';
 import { getDb } from '@/lib/db/client';
 import { listSubscriptions } from '@/lib/subscriptions/subscriptions';
@@ -14,7 +15,7 @@ export const metadata: Metadata = { title: 'Subscriptions' };
 const STATUS_TONE = { trialing: 'blue', active: 'green', past_due: 'red', canceled: 'gray', ended: 'gray' } as const;
 
 export default async function SubscriptionsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const merchant = await currentMerchant();
+  const merchant = await currentMerchant('view');
   const query = await searchParams;
   const page = pageParam(query.page);
   const status = SUBSCRIPTION_STATUSES.find((s) => s === query.status);
@@ -53,8 +54,8 @@ export default async function SubscriptionsPage({ searchParams }: { searchParams
                   <Badge tone={STATUS_TONE[sub.status]}>{sub.status.replace('_', ' ')}</Badge>
                   {sub.cancelAtPeriodEnd ? <span className="ml-2 text-xs text-slate-600">cancels at period end</span> : null}
                 </Cell>
-                <Cell>{sub.currentPeriodEnd.slice(0, 10)}</Cell>
-                <Cell>{sub.createdAt.slice(0, 10)}</Cell>
+                <Cell>{formatConsoleDate(sub.currentPeriodEnd, merchant.timeZone)}</Cell>
+                <Cell>{formatConsoleDate(sub.createdAt, merchant.timeZone)}</Cell>
               </tr>
             ))}
           </Table>

@@ -19,7 +19,7 @@ export const metadata: Metadata = { title: 'Webhooks' };
 const ROW_TONE = { failing: 'bg-amber-50/70 border-l-4 border-l-amber-500', disabled: 'bg-red-50/70 border-l-4 border-l-red-500' };
 
 export default async function WebhooksPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const merchant = await currentMerchant();
+  const merchant = await currentMerchant('developers:read');
   const query = await searchParams;
   const page = pageParam(query.page);
   const endpoints = await listWebhookEndpoints(getDb(), merchant.id, { page, pageSize: 20, orderBy: 'createdAt', orderDirection: 'desc' });

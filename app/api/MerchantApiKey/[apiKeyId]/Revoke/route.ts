@@ -2,6 +2,6 @@ import { sessionRoute } from '@/lib/http/session-route';
 import { revokeMerchantApiKeyOperation } from '@/lib/auth/api';
 import { revokeMerchantApiKey } from '@/lib/auth/api-keys';
 
-export const POST = sessionRoute(revokeMerchantApiKeyOperation, ({ db, principal, params }) =>
-  revokeMerchantApiKey(db, principal.subjectId, params.apiKeyId),
+export const POST = sessionRoute(revokeMerchantApiKeyOperation, ({ db, seller, params }) =>
+  revokeMerchantApiKey(db, seller.merchantId, params.apiKeyId),
 );

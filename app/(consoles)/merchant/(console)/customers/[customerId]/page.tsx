@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { formatConsoleDate, formatConsoleDateTime } from '@/lib/web/console-time';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { getDb } from '@/lib/db/client';
@@ -20,7 +21,7 @@ export default async function CustomerPage({
   params: Promise<{ customerId: string }>;
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  const merchant = await currentMerchant();
+  const merchant = await currentMerchant('view');
   const { customerId } = await params;
   const query = await searchParams;
   const db = getDb();
@@ -53,7 +54,7 @@ export default async function CustomerPage({
               ['Email', customer.email ?? '—'],
               ['External id', customer.externalId ?? '—'],
               ['Status', customer.status === 'active' ? <Badge tone="green" key="s">Active</Badge> : <Badge key="s">Archived</Badge>],
-              ['Created', customer.createdAt.replace('T', ' ').slice(0, 16) + ' UTC'],
+              ['Created', formatConsoleDateTime(customer.createdAt, merchant.timeZone)],
               ...metadataEntries.map(([key, value]): [string, string] => [`metadata.${key}`, value]),
             ]}
           />
@@ -94,7 +95,7 @@ export default async function CustomerPage({
                 <tr key={value.key}>
                   <Cell className="font-mono text-xs">{value.key}</Cell>
                   <Cell className="break-all">{value.value}</Cell>
-                  <Cell className="whitespace-nowrap">{value.updatedAt.slice(0, 10)}</Cell>
+                  <Cell className="whitespace-nowrap">{formatConsoleDate(value.updatedAt, merchant.timeZone)}</Cell>
                 </tr>
               ))}
             </Table>

@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { formatConsoleDateTime } from '@/lib/web/console-time';
 import { getDb } from '@/lib/db/client';
 import { listApiKeyPage } from '@/lib/auth/api-keys';
 import { SCOPES } from '@/lib/auth/scopes';
@@ -8,7 +9,8 @@ import { Badge, Card, EmptyState, PageHeader } from '@/components/ui/layout';
 import { Cell, Table } from '@/components/ui/table';
 import { Pagination, pageParam } from '@/components/ui/pagination';
 import { NewApiKeyForm } from '@/components/console/new-api-key-form';
-import { currentMerchant } from '../../../session';
+import { currentSeller } from '../../../session';
+import { roleCan } from '@/lib/merchants/roles';
 import { createApiKeyAction, revokeApiKeyAction } from '../../../actions';
 
 export const metadata: Metadata = { title: 'API keys' };
@@ -19,10 +21,10 @@ const SCOPE_NOTES: Partial<Record<string, string>> = {
   'payments:read': 'Saved payment method references.',
 };
 
-const when = (iso: string | null) => (iso ? iso.replace('T', ' ').slice(0, 16) : '—');
 
 export default async function ApiKeysPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const merchant = await currentMerchant();
+  const { merchant, user } = await currentSeller('developers:read');
+  const canManage = roleCan(user.role, 'developers:write');
   const page = pageParam((await searchParams).page);
   const keys = await listApiKeyPage(getDb(), merchant.id, { page, pageSize: 20, orderBy: 'createdAt', orderDirection: 'desc' });
   return (
@@ -48,10 +50,10 @@ export default async function ApiKeysPage({ searchParams }: { searchParams: Prom
                         ))}
                       </span>
                     </Cell>
-                    <Cell className="whitespace-nowrap">{when(key.lastUsedAt)}</Cell>
+                    <Cell className="whitespace-nowrap">{formatConsoleDateTime(key.lastUsedAt, merchant.timeZone)}</Cell>
                     <Cell>{key.revokedAt ? <Badge tone="red">Revoked</Badge> : <Badge tone="green">Active</Badge>}</Cell>
                     <Cell className="text-right">
-                      {key.revokedAt ? null : (
+                      {key.revokedAt || !canManage ? null : (
                         <ActionForm action={revokeApiKeyAction}>
                           <input type="hidden" name="apiKeyId" value={key.id} />
                           <ConfirmButton question="Revoke? Calls with it fail at once." confirmLabel="Revoke key">
@@ -67,9 +69,11 @@ export default async function ApiKeysPage({ searchParams }: { searchParams: Prom
             </>
           )}
         </div>
-        <Card title="New API key" className="h-fit max-w-xl">
-          <NewApiKeyForm action={createApiKeyAction} scopes={SCOPES.map((scope) => ({ value: scope, label: scope, description: SCOPE_NOTES[scope] }))} />
-        </Card>
+        {canManage ? (
+          <Card title="New API key" className="h-fit max-w-xl">
+            <NewApiKeyForm action={createApiKeyAction} scopes={SCOPES.map((scope) => ({ value: scope, label: scope, description: SCOPE_NOTES[scope] }))} />
+          </Card>
+        ) : null}
       </div>
     </>
   );

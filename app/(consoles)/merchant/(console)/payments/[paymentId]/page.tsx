@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { formatConsoleDateTime } from '@/lib/web/console-time';
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
@@ -13,13 +14,13 @@ import { ActionForm } from '@/components/ui/action-form';
 import { TextField } from '@/components/ui/field';
 import { SubmitButton } from '@/components/ui/submit-button';
 import { Card, DescriptionList, PageHeader } from '@/components/ui/layout';
-import { currentMerchant } from '../../../session';
+import { currentSeller } from '../../../session';
+import { roleCan } from '@/lib/merchants/roles';
 import { PaymentStatusBadge } from '../status-badge';
 import { refundAction } from '../actions';
 
 export const metadata: Metadata = { title: 'Payment' };
 
-const when = (iso: string) => `${iso.replace('T', ' ').slice(0, 19)} UTC`;
 
 interface Step {
   at: string;
@@ -31,7 +32,7 @@ interface Step {
 const DOT = { green: 'bg-green-600', red: 'bg-red-600', gray: 'bg-slate-400', blue: 'bg-brand-600' };
 
 export default async function PaymentPage({ params }: { params: Promise<{ paymentId: string }> }) {
-  const merchant = await currentMerchant();
+  const { merchant, user } = await currentSeller('view');
   const { paymentId } = await params;
   const db = getDb();
   const payment = await getPayment(db, merchant.id, paymentId).catch((error) => {
@@ -81,7 +82,7 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
                 ],
                 ['Card', card],
                 ['Checkout', payment.checkoutId ? <span className="font-mono" key="co">{payment.checkoutId}</span> : '—'],
-                ['Created', when(payment.createdAt)],
+                ['Created', formatConsoleDateTime(payment.createdAt, merchant.timeZone)],
               ]}
             />
           </Card>
@@ -92,14 +93,16 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
                   <span aria-hidden className={`absolute top-1.5 -left-[26px] h-2.5 w-2.5 rounded-full ring-4 ring-white ${DOT[step.tone]}`} />
                   <p className="text-sm font-medium text-slate-900">{step.title}</p>
                   {step.detail ? <p className="text-sm text-slate-600">{step.detail}</p> : null}
-                  <p className="text-xs text-slate-500"><time dateTime={step.at}>{when(step.at)}</time></p>
+                  <p className="text-xs text-slate-500"><time dateTime={step.at}>{formatConsoleDateTime(step.at, merchant.timeZone)}</time></p>
                 </li>
               ))}
             </ol>
           </Card>
         </div>
         <Card title="Refund" className="h-fit">
-          {canRefund ? (
+          {!roleCan(user.role, 'refunds:create') ? (
+            <p className="text-sm text-slate-600">Your role cannot refund payments. Ask an Owner or Admin.</p>
+          ) : canRefund ? (
             <ActionForm action={refundAction} className="space-y-4" ariaLabel="Refund">
               <p className="text-sm text-slate-600">
                 Up to <strong data-testid="refundable">{money(refundable)}</strong> can still be refunded.

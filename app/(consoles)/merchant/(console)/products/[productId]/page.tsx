@@ -26,7 +26,7 @@ export default async function ProductPage({
   params: Promise<{ productId: string }>;
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  const merchant = await currentMerchant();
+  const merchant = await currentMerchant('view');
   const { productId } = await params;
   const page = pageParam((await searchParams).page);
   const db = getDb();

@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { formatConsoleDate, formatConsoleDateTime } from '@/lib/web/console-time';
 import { notFound } from 'next/navigation';
 import { and, eq } from 'drizzle-orm';
 import { getDb } from '@/lib/db/client';
@@ -20,7 +21,7 @@ export const metadata: Metadata = { title: 'Subscription' };
 const TONE = { trialing: 'blue', active: 'green', past_due: 'red', canceled: 'gray', ended: 'gray' } as const;
 
 export default async function SubscriptionPage({ params }: { params: Promise<{ subscriptionId: string }> }) {
-  const merchant = await currentMerchant();
+  const merchant = await currentMerchant('view');
   const { subscriptionId } = await params;
   const db = getDb();
   let sub;
@@ -53,10 +54,10 @@ export default async function SubscriptionPage({ params }: { params: Promise<{ s
             items={[
               ['Customer', <span className="font-mono" key="c">{sub.customerId}</span>],
               ['Price', price ? `${formatMoney(price.amount, price.currency)} ${describeInterval(price.interval, price.intervalCount)}` : sub.priceId],
-              ['Current period', `${sub.currentPeriodStart.slice(0, 10)} – ${sub.currentPeriodEnd.slice(0, 10)}`],
-              ['Trial ends', sub.trialEnd?.slice(0, 10) ?? '—'],
+              ['Current period', `${formatConsoleDate(sub.currentPeriodStart, merchant.timeZone)} – ${formatConsoleDate(sub.currentPeriodEnd, merchant.timeZone)}`],
+              ['Trial ends', formatConsoleDate(sub.trialEnd, merchant.timeZone)],
               ['Cancels at period end', sub.cancelAtPeriodEnd ? 'Yes' : 'No'],
-              ['Collection', sub.pausedAt ? `Paused since ${sub.pausedAt.slice(0, 10)}` : 'Running'],
+              ['Collection', sub.pausedAt ? `Paused since ${formatConsoleDate(sub.pausedAt, merchant.timeZone)}` : 'Running'],
               ['Account credit', price ? formatMoney(sub.creditBalance, price.currency) : String(sub.creditBalance)],
               ['Version', sub.version],
             ]}
@@ -112,7 +113,7 @@ export default async function SubscriptionPage({ params }: { params: Promise<{ s
           <Table caption="Changes" head={['When', 'Change', 'From → to', 'Actor', 'Reason', 'Version']}>
             {changes.data.map((c) => (
               <tr key={c.id}>
-                <Cell>{c.effectiveAt.replace('T', ' ').slice(0, 16)}</Cell>
+                <Cell>{formatConsoleDateTime(c.effectiveAt, merchant.timeZone)}</Cell>
                 <Cell>
                   {c.type}
                   {c.status !== 'applied' ? <span className="ml-1 text-xs text-slate-600">({c.status})</span> : null}
@@ -129,7 +130,7 @@ export default async function SubscriptionPage({ params }: { params: Promise<{ s
           <Table caption="Billing records" head={['Created', 'Description', 'Amount', 'Status', 'Attempts']}>
             {records.map((r) => (
               <tr key={r.id}>
-                <Cell>{r.createdAt.slice(0, 10)}</Cell>
+                <Cell>{formatConsoleDate(r.createdAt, merchant.timeZone)}</Cell>
                 <Cell>{r.description}</Cell>
                 <Cell className="tabular-nums">{formatMoney(r.amount, r.currency)}</Cell>
                 <Cell>

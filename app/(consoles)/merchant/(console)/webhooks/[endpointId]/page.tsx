@@ -33,7 +33,7 @@ export default async function WebhookEndpointPage({
   params: Promise<{ endpointId: string }>;
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  const merchant = await currentMerchant();
+  const merchant = await currentMerchant('developers:read');
   const { endpointId } = await params;
   const query = await searchParams;
   const page = pageParam(query.page);

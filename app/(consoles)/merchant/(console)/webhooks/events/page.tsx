@@ -14,7 +14,7 @@ import { currentMerchant } from '../../../session';
 export const metadata: Metadata = { title: 'Event log' };
 
 export default async function WebhookEventsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const merchant = await currentMerchant();
+  const merchant = await currentMerchant('developers:read');
   const query = await searchParams;
   const page = pageParam(query.page);
   const type = typeof query.type === 'string' && isEventType(query.type) ? query.type : undefined;

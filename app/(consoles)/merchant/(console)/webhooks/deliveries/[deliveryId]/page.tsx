@@ -21,7 +21,7 @@ export const metadata: Metadata = { title: 'Webhook delivery' };
 const TRIGGER_LABEL = { automatic: 'Automatic', manual: 'Manual retry', recover: 'Recovered' } as const;
 
 export default async function WebhookDeliveryPage({ params }: { params: Promise<{ deliveryId: string }> }) {
-  const merchant = await currentMerchant();
+  const merchant = await currentMerchant('developers:read');
   const { deliveryId } = await params;
   const db = getDb();
   const delivery = await getWebhookDelivery(db, merchant.id, deliveryId).catch((error) => {

@@ -21,7 +21,7 @@ export default async function WebhookEventPage({
   params: Promise<{ eventId: string }>;
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  const merchant = await currentMerchant();
+  const merchant = await currentMerchant('developers:read');
   const { eventId } = await params;
   const page = pageParam((await searchParams).page);
   const db = getDb();

@@ -1,0 +1,60 @@
+import type { Metadata } from 'next';
+import { toAccountSettings } from '@/lib/merchants/settings';
+import { roleCan } from '@/lib/merchants/roles';
+import { ActionForm } from '@/components/ui/action-form';
+import { Alert } from '@/components/ui/alert';
+import { SelectField, TextField } from '@/components/ui/field';
+import { SubmitButton } from '@/components/ui/submit-button';
+import { Card, PageHeader } from '@/components/ui/layout';
+import { currentSeller } from '../../session';
+import { saveSettingsAction } from './actions';
+
+export const metadata: Metadata = { title: 'Settings' };
+
+const TIME_ZONES = Intl.supportedValuesOf('timeZone');
+
+export default async function SettingsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const { merchant, user } = await currentSeller('view');
+  const { saved } = await searchParams;
+  const settings = toAccountSettings(merchant);
+  const canEdit = roleCan(user.role, 'settings:write');
+  return (
+    <>
+      <PageHeader title="Settings" description="Your business as customers see it on receipts and invoices, and how the console shows dates." />
+      {saved ? <Alert tone="success">Settings saved.</Alert> : null}
+      <Card title="Account" className="max-w-3xl">
+        <ActionForm key={settings.updatedAt} action={saveSettingsAction} className="space-y-6" ariaLabel="Account settings">
+          <fieldset disabled={!canEdit} className="space-y-4">
+            <div className="grid gap-4 sm:grid-cols-2">
+              <TextField label="Business name" name="name" defaultValue={settings.name} required maxLength={250} />
+              <SelectField
+                label="Account type"
+                name="accountType"
+                defaultValue={settings.accountType}
+                options={[
+                  { value: 'Business', label: 'Business — a company or organisation' },
+                  { value: 'Individual', label: 'Individual — selling as yourself' },
+                ]}
+              />
+              <TextField label="Support email" name="supportEmail" type="email" defaultValue={settings.supportEmail ?? ''} hint="Where customers write for help." />
+              <TextField label="Support URL" name="supportUrl" type="url" defaultValue={settings.supportUrl ?? ''} placeholder="https://" />
+            </div>
+            <fieldset className="space-y-4">
+              <legend className="text-sm font-semibold text-slate-900">Business address</legend>
+              <div className="grid gap-4 sm:grid-cols-2">
+                <TextField label="Address line 1" name="line1" defaultValue={settings.address.line1 ?? ''} autoComplete="address-line1" />
+                <TextField label="Address line 2" name="line2" defaultValue={settings.address.line2 ?? ''} autoComplete="address-line2" />
+                <TextField label="City" name="city" defaultValue={settings.address.city ?? ''} autoComplete="address-level2" />
+                <TextField label="State or region" name="region" defaultValue={settings.address.region ?? ''} autoComplete="address-level1" />
+                <TextField label="Postal code" name="postalCode" defaultValue={settings.address.postalCode ?? ''} autoComplete="postal-code" />
+                <TextField label="Country" name="country" defaultValue={settings.address.country ?? ''} maxLength={2} hint="Two letters, e.g. US, FR." autoComplete="country" />
+              </div>
+            </fieldset>
+            <SelectField label="Time zone" name="timeZone" defaultValue={settings.timeZone} options={TIME_ZONES.includes(settings.timeZone) ? TIME_ZONES : [settings.timeZone, ...TIME_ZONES]} hint="Dates in this console are shown in this zone." />
+          </fieldset>
+          {canEdit ? <SubmitButton pendingText="Saving…">Save settings</SubmitButton> : <p className="text-sm text-slate-600">Only Owners and Admins can change settings.</p>}
+        </ActionForm>
+      </Card>
+    </>
+  );
+}

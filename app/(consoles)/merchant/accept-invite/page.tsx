@@ -1,0 +1,43 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { AuthCard } from '@/components/console/auth-card';
+import { ActionForm } from '@/components/ui/action-form';
+import { TextField } from '@/components/ui/field';
+import { SubmitButton } from '@/components/ui/submit-button';
+import { PASSWORD_MIN_LENGTH } from '@/lib/auth/schemas';
+import { acceptInvitationAction } from '../account-actions';
+
+// The link's token must not leak to other sites through the Referer header.
+export const metadata: Metadata = { title: 'Join a seller account', referrer: 'no-referrer' };
+
+export default async function AcceptInvitePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const token = (await searchParams).token;
+  if (typeof token !== 'string' || !token) {
+    return (
+      <AuthCard title="This invitation link is incomplete">
+        <p className="text-sm text-slate-700">Open the link from your email again, or ask the person who invited you for a new one.</p>
+      </AuthCard>
+    );
+  }
+  return (
+    <AuthCard
+      title="Join the team"
+      subtitle="Choose your name and a password to accept the invitation."
+      footer={
+        <>
+          Already have a login?{' '}
+          <Link className="font-medium text-brand-700 underline" href="/merchant/sign-in">
+            Sign in
+          </Link>
+        </>
+      }
+    >
+      <ActionForm action={acceptInvitationAction} className="space-y-4" ariaLabel="Accept the invitation">
+        <input type="hidden" name="invitationToken" value={token} />
+        <TextField label="Your name" name="name" autoComplete="name" required />
+        <TextField label="Password" name="password" type="password" autoComplete="new-password" minLength={PASSWORD_MIN_LENGTH} hint={`At least ${PASSWORD_MIN_LENGTH} characters.`} required />
+        <SubmitButton pendingText="Joining…">Accept invitation</SubmitButton>
+      </ActionForm>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,9 @@
+import { sessionRoute } from '@/lib/http/session-route';
+import { acceptInvitationOperation } from '@/lib/merchants/api';
+import { acceptInvitation } from '@/lib/merchants/team';
+import { toSellerUserResponse } from '@/lib/merchants/users';
+
+export const POST = sessionRoute(acceptInvitationOperation, async ({ db, body, client }) => {
+  const { user, tokens } = await acceptInvitation(db, { ...body, client });
+  return { ...tokens, user: toSellerUserResponse(user) };
+});

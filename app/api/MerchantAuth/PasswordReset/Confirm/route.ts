@@ -1,0 +1,5 @@
+import { sessionRoute } from '@/lib/http/session-route';
+import { merchantPasswordResetConfirmOperation } from '@/lib/auth/api';
+import { resetPassword } from '@/lib/auth/password-reset';
+
+export const POST = sessionRoute(merchantPasswordResetConfirmOperation, ({ db, body, client }) => resetPassword(db, { ...body, client }));

@@ -1,0 +1,8 @@
+import { sessionRoute } from '@/lib/http/session-route';
+import { merchantPasswordResetOperation } from '@/lib/auth/api';
+import { requestPasswordReset } from '@/lib/auth/password-reset';
+
+export const POST = sessionRoute(merchantPasswordResetOperation, async ({ db, body, client }) => ({
+  sent: true,
+  ...(await requestPasswordReset(db, { email: body.email, client })),
+}));

@@ -1,0 +1,9 @@
+import { sessionRoute } from '@/lib/http/session-route';
+import { merchantResendVerificationOperation } from '@/lib/auth/api';
+import { resendVerificationEmail } from '@/lib/auth/email-verification';
+import { sellerUserOf } from '@/lib/auth/seller-principal';
+
+export const POST = sessionRoute(merchantResendVerificationOperation, async ({ db, principal }) => ({
+  sent: true,
+  ...(await resendVerificationEmail(db, sellerUserOf(principal))),
+}));

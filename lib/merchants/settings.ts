@@ -1,0 +1,110 @@
+import { eq } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Db } from '../db/client';
+import { merchants } from '../db/schema';
+import { now } from '../clock';
+import { notFound } from '../http/errors';
+import { Email } from '../http/schemas';
+import { ACCOUNT_TYPES } from '../auth/schemas';
+import { findMerchantById, type MerchantRow } from './merchants';
+
+/** Whether this runtime knows the IANA zone (the console formats dates with it). */
+export function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const optionalText = (max: number) => z.string().trim().max(max).nullable().optional();
+/** Absent: unchanged; empty or null: cleared. */
+const cleared = (value: string | null | undefined) => (value === undefined ? undefined : value || null);
+
+export const AccountSettingsBody = z.strictObject({
+  name: z.string().trim().min(1).max(250).optional().meta({ description: 'Business or personal name shown to customers.' }),
+  accountType: z.enum(ACCOUNT_TYPES).optional(),
+  supportEmail: Email.nullable().optional(),
+  supportUrl: z
+    .url({ protocol: /^https?$/, error: 'Enter an http(s) address, such as https://example.com/help.' })
+    .max(2000)
+    .nullable()
+    .optional(),
+  address: z
+    .strictObject({
+      line1: optionalText(200),
+      line2: optionalText(200),
+      city: optionalText(100),
+      region: optionalText(100),
+      postalCode: optionalText(20),
+      country: z
+        .string()
+        .trim()
+        .toUpperCase()
+        .regex(/^[A-Z]{2}$/, 'A two-letter ISO 3166-1 country code, such as US or FR.')
+        .nullable()
+        .optional(),
+    })
+    .optional(),
+  timeZone: z
+    .string()
+    .trim()
+    .refine(isTimeZone, 'An IANA time zone, such as Europe/Paris or America/New_York.')
+    .optional(),
+});
+
+export type AccountSettingsInput = z.output<typeof AccountSettingsBody>;
+
+export function toAccountSettings(row: MerchantRow) {
+  return {
+    id: row.id,
+    name: row.name,
+    accountType: row.accountType,
+    email: row.email,
+    supportEmail: row.supportEmail,
+    supportUrl: row.supportUrl,
+    address: {
+      line1: row.addressLine1,
+      line2: row.addressLine2,
+      city: row.addressCity,
+      region: row.addressRegion,
+      postalCode: row.addressPostalCode,
+      country: row.addressCountry,
+    },
+    timeZone: row.timeZone,
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+export async function getAccountSettings(db: Db, merchantId: string) {
+  const row = await findMerchantById(db, merchantId);
+  if (!row) throw notFound('seller account', merchantId);
+  return toAccountSettings(row);
+}
+
+/** Changes the fields present in the input (null clears an optional one). */
+export async function updateAccountSettings(tx: Db, merchantId: string, input: AccountSettingsInput) {
+  const address: Partial<NonNullable<AccountSettingsInput['address']>> = input.address ?? {};
+  const changes = {
+    name: input.name,
+    accountType: input.accountType,
+    supportEmail: input.supportEmail === undefined ? undefined : (input.supportEmail?.toLowerCase() ?? null),
+    supportUrl: input.supportUrl,
+    addressLine1: cleared(address.line1),
+    addressLine2: cleared(address.line2),
+    addressCity: cleared(address.city),
+    addressRegion: cleared(address.region),
+    addressPostalCode: cleared(address.postalCode),
+    addressCountry: cleared(address.country),
+    timeZone: input.timeZone,
+  };
+  const set = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
+  const [row] = await tx
+    .update(merchants)
+    .set({ ...set, updatedAt: now() })
+    .where(eq(merchants.id, merchantId))
+    .returning();
+  if (!row) throw notFound('seller account', merchantId);
+  return toAccountSettings(row);
+}
