@@ -27,6 +27,19 @@ export const config = {
   get runWorkerInProcess() {
     return process.env.RUN_WORKER !== 'false';
   },
+  payments: {
+    /** Sandbox only: how long each processor call takes, as a real network call would. */
+    get sandboxLatencyMs() {
+      return Math.max(0, Number(process.env.SANDBOX_PROCESSOR_LATENCY_MS ?? 0));
+    },
+    /**
+     * A payment or refund still `pending`/`requested` this long after phase 1 is finished by
+     * reconciliation (its request crashed). Longer than any processor call may take.
+     */
+    get pendingReconcileAfterMs() {
+      return Number(process.env.PAYMENT_PENDING_RECONCILE_AFTER_MS ?? 120_000);
+    },
+  },
   webhooks: {
     /** Delays after each failed attempt (DESIGN 5); e.g. `5s,5m,30m,2h,5h,10h,10h`. Tests compress it. */
     get retrySchedule() {

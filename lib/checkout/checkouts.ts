@@ -8,9 +8,18 @@ import { INT32_MAX } from '../http/schemas';
 import { findPriceRow, type PriceRow } from '../catalog/prices';
 import { createCustomer, findCustomerByEmail, findCustomerRow } from '../customers/customers';
 import { paymentProcessor } from '../payments/processor';
-import type { ChargeOutcome, TokenizedCard } from '../payments/processor/types';
+import type { TokenizedCard } from '../payments/processor/types';
+import type { Phases } from '../db/phases';
+import {
+  collectCharge,
+  createPreparedPayment,
+  lockPendingPayment,
+  prepareInTransaction,
+  resumeChargePhases,
+  type KnownOutcome,
+} from '../payments/charges';
 import { findPaymentMethodRow, savePaymentMethod } from '../payments/payment-methods';
-import { createPendingPayment, recordChargeOutcome, toPaymentResponse, type PaymentRow } from '../payments/payments';
+import { recordChargeOutcome, toPaymentResponse, type PaymentRow } from '../payments/payments';
 import { closeBillingRecord, createBillingRecord, findBillingRecordForCheckout } from '../billing/billing-records';
 import {
   findPaymentLinkByToken,
@@ -22,7 +31,7 @@ import {
 } from '../payment-links/payment-links';
 import { redeemPromotionCode, releasePromotionRedemption, type AppliedPromotion } from '../promotions/promotion-codes';
 import { enqueueJob } from '../jobs/enqueue';
-import { startSubscriptionFromCheckout } from './subscription-handoff';
+import { startSubscriptionFromCheckout, type RecurringCheckoutRequest } from './subscription-handoff';
 
 type CheckoutRow = typeof checkouts.$inferSelect;
 
@@ -153,16 +162,43 @@ async function resolvePaymentMethod(tx: Db, merchantId: string, customerId: stri
 }
 
 /**
- * Completes a checkout (POST /api/Checkout, PaymentLink Complete and the hosted page): finds or
- * creates the customer, prices the item, redeems the promotion code, takes a payment-link
- * completion slot, charges, and records payment, billing record and events in the caller's
- * transaction. A declined charge is recorded too (the caller answers 402 and commits).
+ * Completes a checkout (POST /api/Checkout, PaymentLink Complete and the hosted page) in three
+ * phases (docs/payments.md): phase 1 finds or creates the customer, prices the item, redeems
+ * the promotion code, takes a payment-link completion slot and commits the open checkout with
+ * its pending payment; phase 2 charges with no transaction open; phase 3 records the outcome,
+ * billing record and events (and the API's idempotency answer). A declined charge is recorded
+ * too (the caller answers 402). A repeated attempt key finishes or answers the first attempt.
  */
-export async function completeCheckout(tx: Db, merchantId: string, input: CheckoutInput, options: CheckoutOptions = {}) {
-  if (options.attemptKey) {
-    const earlier = await findCheckoutByAttempt(tx, merchantId, options.attemptKey);
-    if (earlier) return earlier;
+export async function completeCheckout(phases: Phases, merchantId: string, input: CheckoutInput, options: CheckoutOptions = {}) {
+  const prepared = await phases.db.transaction(async (tx) => {
+    if (options.attemptKey) {
+      const earlier = await findCheckoutRowByAttempt(tx, merchantId, options.attemptKey);
+      if (earlier) return answerOrResume(tx, phases, earlier);
+    }
+    return prepareCheckout(tx, phases, merchantId, input, options);
+  });
+  if ('done' in prepared) return prepared.done;
+  if ('subscription' in prepared) {
+    const { payment, request } = prepared.subscription;
+    return resumeChargePhases(phases, payment, (tx) => startSubscriptionFromCheckout(tx, request));
   }
+  return finishCheckout(phases, prepared.payment);
+}
+
+type Prepared =
+  | { done: CheckoutOutcome }
+  | { payment: PaymentRow }
+  | { subscription: { payment: PaymentRow; request: RecurringCheckoutRequest } };
+
+async function answerOrResume(tx: Db, phases: Phases, earlier: CheckoutRow): Promise<Prepared> {
+  const [payment] = earlier.paymentId ? await tx.select().from(payments).where(eq(payments.id, earlier.paymentId)) : [];
+  if (payment?.status === 'pending') return { payment };
+  const done = await outcomeOf(tx, earlier);
+  await phases.answer(tx, done);
+  return { done };
+}
+
+async function prepareCheckout(tx: Db, phases: Phases, merchantId: string, input: CheckoutInput, options: CheckoutOptions): Promise<Prepared> {
   const item = await resolveItem(tx, merchantId, input, options);
   const customer = await resolveCustomer(tx, merchantId, input);
   const method = await resolvePaymentMethod(tx, merchantId, customer.id, input);
@@ -177,7 +213,7 @@ export async function completeCheckout(tx: Db, merchantId: string, input: Checko
   if (item.link) await reservePaymentLinkCompletion(tx, item.link);
 
   if (item.price?.type === 'Recurring') {
-    return startSubscriptionFromCheckout(tx, {
+    const request: RecurringCheckoutRequest = {
       merchantId,
       customerId: customer.id,
       priceId: item.price.id,
@@ -188,95 +224,123 @@ export async function completeCheckout(tx: Db, merchantId: string, input: Checko
       successUrl: item.successUrl,
       description: item.description,
       attemptKey: options.attemptKey ?? null,
-    });
+      subscriptionId: newId('subscription'),
+    };
+    const run = await prepareInTransaction(tx, { kind: 'subscription-checkout', request }, (sp) => startSubscriptionFromCheckout(sp, request));
+    if ('payment' in run) return { subscription: { payment: run.payment, request } };
+    await phases.answer(tx, run.value);
+    return { done: run.value };
   }
 
   const total = subtotal - (promotion?.discount ?? 0);
   const at = now();
   const checkoutId = newId('checkout');
   const paymentId = newId('payment');
-  const [checkout] = await tx
-    .insert(checkouts)
-    .values({
-      id: checkoutId,
-      merchantId,
-      status: 'open',
-      paymentLinkId: item.link?.id ?? null,
-      priceId: item.price?.id ?? null,
-      customerId: customer.id,
-      description: item.description,
-      currency: item.currency,
-      unitAmount: item.unitAmount,
-      quantity: item.quantity,
-      subtotal,
-      discountAmount: promotion?.discount ?? 0,
-      total,
-      promotionCodeId: promotion?.promotionCodeId ?? null,
-      couponId: promotion?.couponId ?? null,
-      paymentId,
-      successUrl: item.successUrl,
-      attemptKey: options.attemptKey ?? null,
-      createdAt: at,
-      updatedAt: at,
-    })
-    .returning();
-
-  let saved: string | null = method.paymentMethodId;
-  const pending = await createPendingPayment(tx, {
-    id: paymentId,
+  await tx.insert(checkouts).values({
+    id: checkoutId,
     merchantId,
+    status: 'open',
+    paymentLinkId: item.link?.id ?? null,
+    priceId: item.price?.id ?? null,
     customerId: customer.id,
-    checkoutId,
-    paymentMethodId: saved,
-    amount: total,
-    currency: item.currency,
     description: item.description,
+    currency: item.currency,
+    unitAmount: item.unitAmount,
+    quantity: item.quantity,
+    subtotal,
+    discountAmount: promotion?.discount ?? 0,
+    total,
+    promotionCodeId: promotion?.promotionCodeId ?? null,
+    couponId: promotion?.couponId ?? null,
+    paymentId,
+    successUrl: item.successUrl,
+    attemptKey: options.attemptKey ?? null,
+    createdAt: at,
+    updatedAt: at,
   });
-  // Nothing to collect after a 100% discount: the payment succeeds without a charge.
-  const outcome: ChargeOutcome | { status: 'succeeded'; reference: null; card: null } =
-    total === 0
-      ? { status: 'succeeded', reference: null, card: null }
-      : await paymentProcessor().charge({ token: method.token, amount: total, currency: item.currency, idempotencyKey: paymentId });
-  if (outcome.status !== 'failed' && options.savePaymentMethod && method.card) {
-    saved = (await savePaymentMethod(tx, merchantId, customer.id, method.card)).id;
-    await tx.update(payments).set({ paymentMethodId: saved }).where(eq(payments.id, paymentId));
-    pending.paymentMethodId = saved;
+  const payment = await createPreparedPayment(
+    tx,
+    {
+      id: paymentId,
+      merchantId,
+      customerId: customer.id,
+      checkoutId,
+      paymentMethodId: method.paymentMethodId,
+      amount: total,
+      currency: item.currency,
+      description: item.description,
+      token: method.token,
+      processorKey: paymentId,
+    },
+    { kind: 'checkout', savePaymentMethod: Boolean(options.savePaymentMethod && method.card) },
+  );
+  return { payment };
+}
+
+/** Phases 2 and 3 of a one-time checkout; also how reconciliation finishes one after a crash. */
+export async function finishCheckout(phases: Phases, payment: PaymentRow): Promise<CheckoutOutcome> {
+  const outcome = await collectCharge(payment);
+  return phases.db.transaction(async (tx) => {
+    const pending = await lockPendingPayment(tx, payment.id);
+    if (pending) await recordCheckoutOutcome(tx, pending, outcome);
+    const [checkout] = await tx.select().from(checkouts).where(eq(checkouts.id, payment.checkoutId!));
+    const result = await outcomeOf(tx, checkout!);
+    await phases.answer(tx, result);
+    return result;
+  });
+}
+
+async function recordCheckoutOutcome(tx: Db, pending: PaymentRow, outcome: KnownOutcome) {
+  const [checkout] = await tx.select().from(checkouts).where(eq(checkouts.id, pending.checkoutId!));
+  const token = pending.processorToken;
+  if (outcome.status !== 'failed' && pending.intent?.savePaymentMethod === true && token) {
+    const details = paymentProcessor().describeToken(token);
+    if (details) {
+      const saved = await savePaymentMethod(tx, pending.merchantId, pending.customerId, { token, ...details });
+      await tx.update(payments).set({ paymentMethodId: saved.id }).where(eq(payments.id, pending.id));
+      pending.paymentMethodId = saved.id;
+    }
   }
   await recordChargeOutcome(tx, pending, outcome);
 
   if (outcome.status === 'failed') {
     await failCheckout(tx, checkout!);
-  } else {
-    const record = await createBillingRecord(tx, {
-      merchantId,
-      customerId: customer.id,
-      checkoutId,
-      paymentId,
-      amount: total,
-      currency: item.currency,
-      description: item.description,
-    });
-    if (outcome.status === 'succeeded') {
-      await closeBillingRecord(tx, merchantId, record.id, 'paid');
-      await markCheckoutPaid(tx, checkout!);
-    } else {
-      await enqueueJob(tx, 'reconcile-payment', { paymentId }, { runAt: new Date(now().getTime() + RECONCILE_DELAY_MS), jobKey: `reconcile:${paymentId}` });
-    }
+    return;
   }
-  const [latest] = await tx.select().from(checkouts).where(eq(checkouts.id, checkoutId));
-  return outcomeOf(tx, latest!);
+  const record = await createBillingRecord(tx, {
+    merchantId: pending.merchantId,
+    customerId: pending.customerId,
+    checkoutId: checkout!.id,
+    paymentId: pending.id,
+    amount: pending.amount,
+    currency: pending.currency,
+    description: pending.description,
+  });
+  if (outcome.status === 'succeeded') {
+    await closeBillingRecord(tx, pending.merchantId, record.id, 'paid');
+    await markCheckoutPaid(tx, checkout!);
+  } else {
+    await enqueueJob(tx, 'reconcile-payment', { paymentId: pending.id }, { runAt: new Date(now().getTime() + RECONCILE_DELAY_MS), jobKey: `reconcile:${pending.id}` });
+  }
+}
+
+async function findCheckoutRowByAttempt(db: Db, merchantId: string, attemptKey: string) {
+  const [row] = await db
+    .select()
+    .from(checkouts)
+    .where(and(eq(checkouts.merchantId, merchantId), eq(checkouts.attemptKey, attemptKey)));
+  return row;
 }
 
 /** The outcome of an earlier hosted-page attempt with this key, if it was recorded. */
 export async function findCheckoutByAttempt(db: Db, merchantId: string, attemptKey: string) {
-  const [earlier] = await db
-    .select()
-    .from(checkouts)
-    .where(and(eq(checkouts.merchantId, merchantId), eq(checkouts.attemptKey, attemptKey)));
+  const earlier = await findCheckoutRowByAttempt(db, merchantId, attemptKey);
   return earlier ? outcomeOf(db, earlier) : undefined;
 }
 
-async function outcomeOf(db: Db, row: CheckoutRow) {
+export type CheckoutOutcome = { checkout: CheckoutResponseBody & { subscriptionId?: string | null }; declined: boolean };
+
+async function outcomeOf(db: Db, row: CheckoutRow): Promise<CheckoutOutcome> {
   const checkout = await toCheckoutResponse(db, row);
   const declined = checkout.status === 'failed' && checkout.payment?.status === 'failed';
   return { checkout, declined };

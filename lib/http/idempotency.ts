@@ -20,7 +20,8 @@ export interface RequestFingerprint {
   rawBody: string;
 }
 
-export type Claim = { kind: 'execute' } | { kind: 'replay'; status: number; body: string };
+/** `attemptKey` names this key's lifetime: the same across a takeover, new once the key expired. */
+export type Claim = { kind: 'execute'; attemptKey: string } | { kind: 'replay'; status: number; body: string };
 
 /**
  * Claims an Idempotency-Key for a request that is about to execute. The claim is committed on
@@ -45,7 +46,7 @@ export async function claimIdempotencyKey(db: Db, request: RequestFingerprint): 
       })
       .onConflictDoNothing()
       .returning({ key: idempotencyKeys.key });
-    if (inserted.length) return { kind: 'execute' };
+    if (inserted.length) return { kind: 'execute', attemptKey: attemptKeyOf(request.key, at) };
 
     const [existing] = await db
       .select()
@@ -84,9 +85,13 @@ export async function claimIdempotencyKey(db: Db, request: RequestFingerprint): 
         ),
       )
       .returning({ key: idempotencyKeys.key });
-    if (takenOver.length) return { kind: 'execute' };
+    if (takenOver.length) return { kind: 'execute', attemptKey: attemptKeyOf(request.key, existing.createdAt) };
   }
   throw new ApiError('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still being processed; retry later.');
+}
+
+function attemptKeyOf(key: string, createdAt: Date) {
+  return `api:${createdAt.getTime()}:${key}`;
 }
 
 /** Stores the final answer; called inside the request's transaction so both commit together. */

@@ -41,17 +41,23 @@ describe('sandbox processor', () => {
   });
 
   it('gives each test card its fixed outcome', async () => {
-    const charge = (token: string) => sandbox.charge({ token, amount: 100, currency: 'USD', idempotencyKey: 'pay_test' });
+    // Each charge its own idempotency key: the sandbox answers a repeated key with its first outcome.
+    const charge = (token: string, idempotencyKey = `pay_test_${crypto.randomUUID()}`) => sandbox.charge({ token, amount: 100, currency: 'USD', idempotencyKey });
     expect((await charge('tok_visa')).status).toBe('succeeded');
     expect(await charge('tok_declined')).toMatchObject({ status: 'failed', declineCode: 'card_declined' });
     expect(await charge('tok_insufficient_funds')).toMatchObject({ status: 'failed', declineCode: 'insufficient_funds' });
-    const unknown = await charge('tok_unknown');
+    const unknownKey = `pay_test_${crypto.randomUUID()}`;
+    const unknown = await charge('tok_unknown', unknownKey);
     expect(unknown.status).toBe('unknown');
-    expect(await sandbox.retrieveCharge(unknown.reference)).toEqual({ status: 'succeeded' });
+    expect(await sandbox.retrieveCharge(unknownKey)).toEqual({ status: 'succeeded' });
+    expect((await charge('tok_unknown', unknownKey)).status).toBe('succeeded');
+    expect((await charge('tok_declined', unknownKey)).status).toBe('succeeded');
+    expect(await sandbox.retrieveCharge(`pay_never_${crypto.randomUUID()}`)).toEqual({ status: 'not_found' });
     const entered = sandbox.tokenizeCard({ number: '4000000000009995', expMonth: 1, expYear: 40, cvc: '123' });
     expect(await charge(entered.token)).toMatchObject({ status: 'failed', declineCode: 'insufficient_funds' });
-    const declinedReference = (await charge('tok_insufficient_funds')).reference;
-    expect(await sandbox.retrieveCharge(declinedReference)).toMatchObject({ status: 'failed', declineCode: 'insufficient_funds' });
+    const declinedKey = `pay_test_${crypto.randomUUID()}`;
+    await charge('tok_insufficient_funds', declinedKey);
+    expect(await sandbox.retrieveCharge(declinedKey)).toMatchObject({ status: 'failed', declineCode: 'insufficient_funds' });
   });
 });
 
