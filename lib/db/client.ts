@@ -1,6 +1,7 @@
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import * as schema from './schema';
+import { countRoundTrip, countingRoundTrips } from './round-trips';
 
 export type Database = NodePgDatabase<typeof schema>;
 export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
@@ -34,7 +35,16 @@ function connection() {
     // An idle client losing its connection (database restart) must not crash the process.
     const report = (error: Error) => console.error(JSON.stringify({ level: 50, msg: 'database client error', err: error.message }));
     pool.on('error', report);
-    pool.on('connect', (client) => client.on('error', report));
+    pool.on('connect', (client) => {
+      client.on('error', report);
+      if (countingRoundTrips) {
+        const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+        client.query = ((...args: unknown[]) => {
+          countRoundTrip();
+          return query(...args);
+        }) as typeof client.query;
+      }
+    });
     globalForDb.__paybaseDb = { pool, db: drizzle(pool, { schema, casing: 'snake_case' }) };
   }
   return globalForDb.__paybaseDb;
