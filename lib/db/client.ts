@@ -35,17 +35,10 @@ function connection() {
     // An idle client losing its connection (database restart) must not crash the process.
     const report = (error: Error) => console.error(JSON.stringify({ level: 50, msg: 'database client error', err: error.message }));
     pool.on('error', report);
-    pool.on('connect', (client) => {
-      client.on('error', report);
-      if (countingRoundTrips) {
-        const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-        client.query = ((...args: unknown[]) => {
-          countRoundTrip();
-          return query(...args);
-        }) as typeof client.query;
-      }
-    });
-    globalForDb.__paybaseDb = { pool, db: drizzle(pool, { schema, casing: 'snake_case' }) };
+    pool.on('connect', (client) => client.on('error', report));
+    // Every statement drizzle sends (BEGIN and COMMIT included) passes its logger, in the caller's context.
+    const logger = countingRoundTrips ? { logQuery: countRoundTrip } : undefined;
+    globalForDb.__paybaseDb = { pool, db: drizzle(pool, { schema, casing: 'snake_case', logger }) };
   }
   return globalForDb.__paybaseDb;
 }
