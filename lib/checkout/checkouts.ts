@@ -1,11 +1,11 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { checkouts, payments, products, promotionCodes } from '../db/schema';
+import { checkouts, payments, promotionCodes } from '../db/schema';
 import { newId } from '../ids';
 import { now } from '../clock';
 import { ApiError, invalidField, notFound } from '../http/errors';
 import { INT32_MAX } from '../http/schemas';
-import { findPriceRow, type PriceRow } from '../catalog/prices';
+import { findPriceRow, findPriceWithProductName, type PriceRow } from '../catalog/prices';
 import { createCustomer, findCustomerByEmail, findCustomerRow } from '../customers/customers';
 import { paymentProcessor } from '../payments/processor';
 import type { TokenizedCard } from '../payments/processor/types';
@@ -50,6 +50,8 @@ export interface CheckoutInput {
 export interface CheckoutOptions {
   /** The hosted page's per-attempt key: a repeated submission returns the first attempt. */
   attemptKey?: string;
+  /** The attempt key is known to be new (an Idempotency-Key's first execution): nothing to look up. */
+  attemptIsNew?: boolean;
   /** The customer agreed to keep the card for later payments (hosted page). */
   savePaymentMethod?: boolean;
   /** Field names as the caller knows them (Complete has no paymentLinkToken field). */
@@ -61,10 +63,19 @@ export const RECONCILE_DELAY_MS = Number(process.env.PAYMENT_RECONCILE_DELAY_MS 
 
 export async function toCheckoutResponse(db: Db, row: CheckoutRow) {
   const [payment] = row.paymentId ? await db.select().from(payments).where(eq(payments.id, row.paymentId)) : [];
-  const [promo] = row.promotionCodeId
-    ? await db.select({ code: promotionCodes.code }).from(promotionCodes).where(eq(promotionCodes.id, row.promotionCodeId))
-    : [];
   const billingRecord = await findBillingRecordForCheckout(db, row.id);
+  return shapeCheckout(row, { payment, promotionCode: await promotionCodeOf(db, row), billingRecordId: billingRecord?.id ?? null });
+}
+
+async function promotionCodeOf(db: Db, row: CheckoutRow): Promise<string | null> {
+  if (!row.promotionCodeId) return null;
+  const [promo] = await db.select({ code: promotionCodes.code }).from(promotionCodes).where(eq(promotionCodes.id, row.promotionCodeId));
+  return promo?.code ?? null;
+}
+
+/** The API shape of a checkout from rows already in hand. */
+function shapeCheckout(row: CheckoutRow, related: { payment: PaymentRow | undefined; promotionCode: string | null; billingRecordId: string | null }) {
+  const { payment, promotionCode, billingRecordId } = related;
   return {
     id: row.id,
     status: row.status,
@@ -79,9 +90,9 @@ export async function toCheckoutResponse(db: Db, row: CheckoutRow) {
     subtotal: row.subtotal,
     discountAmount: row.discountAmount,
     total: row.total,
-    promotionCode: promo?.code ?? null,
+    promotionCode,
     couponId: row.couponId,
-    billingRecordId: billingRecord?.id ?? null,
+    billingRecordId,
     successUrl: row.successUrl,
     payment: payment ? toPaymentResponse(payment) : null,
     createdAt: row.createdAt.toISOString(),
@@ -89,7 +100,7 @@ export async function toCheckoutResponse(db: Db, row: CheckoutRow) {
   };
 }
 
-export type CheckoutResponseBody = Awaited<ReturnType<typeof toCheckoutResponse>>;
+export type CheckoutResponseBody = ReturnType<typeof shapeCheckout>;
 
 /** A refunded payment did succeed: the checkout stays paid. */
 function isSucceeded(payment: PaymentRow): boolean {
@@ -133,10 +144,9 @@ async function resolveItem(tx: Db, merchantId: string, input: CheckoutInput, opt
       successUrl: link.successUrl,
     };
   }
-  const price = await findPriceRow(tx, merchantId, input.priceId!, 'priceId');
+  const { productName, ...price } = await findPriceWithProductName(tx, merchantId, input.priceId!, 'priceId');
   if (!price.active) throw new ApiError('INVALID_STATE', `Price ${price.id} is inactive and cannot be bought.`);
-  const [product] = await tx.select({ name: products.name }).from(products).where(eq(products.id, price.productId));
-  return { link: null, price, description: product!.name, unitAmount: price.amount, currency: price.currency, quantity: input.quantity ?? 1, successUrl: null };
+  return { link: null, price, description: productName, unitAmount: price.amount, currency: price.currency, quantity: input.quantity ?? 1, successUrl: null };
 }
 
 async function resolveCustomer(tx: Db, merchantId: string, input: CheckoutInput) {
@@ -171,7 +181,7 @@ async function resolvePaymentMethod(tx: Db, merchantId: string, customerId: stri
  */
 export async function completeCheckout(phases: Phases, merchantId: string, input: CheckoutInput, options: CheckoutOptions = {}) {
   const prepared = await phases.db.transaction(async (tx) => {
-    if (options.attemptKey) {
+    if (options.attemptKey && !options.attemptIsNew) {
       const earlier = await findCheckoutRowByAttempt(tx, merchantId, options.attemptKey);
       if (earlier) return answerOrResume(tx, phases, earlier);
     }
@@ -281,17 +291,29 @@ async function prepareCheckout(tx: Db, phases: Phases, merchantId: string, input
 export async function finishCheckout(phases: Phases, payment: PaymentRow): Promise<CheckoutOutcome> {
   const outcome = await collectCharge(payment);
   return phases.db.transaction(async (tx) => {
-    const pending = await lockPendingPayment(tx, payment.id);
-    if (pending) await recordCheckoutOutcome(tx, pending, outcome);
-    const [checkout] = await tx.select().from(checkouts).where(eq(checkouts.id, payment.checkoutId!));
-    const result = await outcomeOf(tx, checkout!);
+    const [locked] = await tx
+      .select({ payment: payments, checkout: checkouts })
+      .from(payments)
+      .innerJoin(checkouts, eq(checkouts.id, payments.checkoutId))
+      .where(and(eq(payments.id, payment.id), eq(payments.status, 'pending')))
+      .for('update', { of: payments });
+    let result: CheckoutOutcome;
+    if (locked) {
+      // The rows just written make the answer: nothing is read back.
+      const recorded = await recordCheckoutOutcome(tx, locked.payment, locked.checkout, outcome);
+      const checkout = shapeCheckout(recorded.checkout, { payment: recorded.payment, promotionCode: await promotionCodeOf(tx, recorded.checkout), billingRecordId: recorded.billingRecordId });
+      result = { checkout, declined: outcome.status === 'failed' };
+    } else {
+      // Finished meanwhile by another run (a recovery, a twin attempt): answer with what it recorded.
+      const [checkout] = await tx.select().from(checkouts).where(eq(checkouts.id, payment.checkoutId!));
+      result = await outcomeOf(tx, checkout!);
+    }
     await phases.answer(tx, result);
     return result;
   });
 }
 
-async function recordCheckoutOutcome(tx: Db, pending: PaymentRow, outcome: KnownOutcome) {
-  const [checkout] = await tx.select().from(checkouts).where(eq(checkouts.id, pending.checkoutId!));
+async function recordCheckoutOutcome(tx: Db, pending: PaymentRow, checkout: CheckoutRow, outcome: KnownOutcome) {
   const token = pending.processorToken;
   if (outcome.status !== 'failed' && pending.intent?.savePaymentMethod === true && token) {
     const details = paymentProcessor().describeToken(token);
@@ -301,16 +323,15 @@ async function recordCheckoutOutcome(tx: Db, pending: PaymentRow, outcome: Known
       pending.paymentMethodId = saved.id;
     }
   }
-  await recordChargeOutcome(tx, pending, outcome);
+  const payment = await recordChargeOutcome(tx, pending, outcome);
 
   if (outcome.status === 'failed') {
-    await failCheckout(tx, checkout!);
-    return;
+    return { payment, checkout: (await failCheckout(tx, checkout)) ?? checkout, billingRecordId: null };
   }
   const record = await createBillingRecord(tx, {
     merchantId: pending.merchantId,
     customerId: pending.customerId,
-    checkoutId: checkout!.id,
+    checkoutId: checkout.id,
     paymentId: pending.id,
     amount: pending.amount,
     currency: pending.currency,
@@ -318,10 +339,10 @@ async function recordCheckoutOutcome(tx: Db, pending: PaymentRow, outcome: Known
   });
   if (outcome.status === 'succeeded') {
     await closeBillingRecord(tx, pending.merchantId, record.id, 'paid');
-    await markCheckoutPaid(tx, checkout!);
-  } else {
-    await enqueueJob(tx, 'reconcile-payment', { paymentId: pending.id }, { runAt: new Date(now().getTime() + RECONCILE_DELAY_MS), jobKey: `reconcile:${pending.id}` });
+    return { payment, checkout: (await markCheckoutPaid(tx, checkout)) ?? checkout, billingRecordId: record.id };
   }
+  await enqueueJob(tx, 'reconcile-payment', { paymentId: pending.id }, { runAt: new Date(now().getTime() + RECONCILE_DELAY_MS), jobKey: `reconcile:${pending.id}` });
+  return { payment, checkout, billingRecordId: record.id };
 }
 
 async function findCheckoutRowByAttempt(db: Db, merchantId: string, attemptKey: string) {
@@ -347,18 +368,28 @@ async function outcomeOf(db: Db, row: CheckoutRow): Promise<CheckoutOutcome> {
 }
 
 /** open → paid, and the link's `payment_link.completed` when the checkout came from a link. */
-export async function markCheckoutPaid(tx: Db, checkout: CheckoutRow) {
-  await tx.update(checkouts).set({ status: 'paid', updatedAt: now() }).where(and(eq(checkouts.id, checkout.id), eq(checkouts.status, 'open')));
+export async function markCheckoutPaid(tx: Db, checkout: CheckoutRow): Promise<CheckoutRow | undefined> {
+  const [paid] = await tx
+    .update(checkouts)
+    .set({ status: 'paid', updatedAt: now() })
+    .where(and(eq(checkouts.id, checkout.id), eq(checkouts.status, 'open')))
+    .returning();
   if (checkout.paymentLinkId) {
     await recordPaymentLinkCompleted(tx, checkout.merchantId, checkout.paymentLinkId, { checkoutId: checkout.id, paymentId: checkout.paymentId! });
   }
+  return paid;
 }
 
 /** open → failed; the promotion redemption and the link slot the attempt held are given back. */
-export async function failCheckout(tx: Db, checkout: CheckoutRow) {
-  await tx.update(checkouts).set({ status: 'failed', updatedAt: now() }).where(and(eq(checkouts.id, checkout.id), eq(checkouts.status, 'open')));
+export async function failCheckout(tx: Db, checkout: CheckoutRow): Promise<CheckoutRow | undefined> {
+  const [failed] = await tx
+    .update(checkouts)
+    .set({ status: 'failed', updatedAt: now() })
+    .where(and(eq(checkouts.id, checkout.id), eq(checkouts.status, 'open')))
+    .returning();
   if (checkout.promotionCodeId && checkout.couponId) await releasePromotionRedemption(tx, checkout.promotionCodeId, checkout.couponId);
   if (checkout.paymentLinkId) await releasePaymentLinkCompletion(tx, checkout.paymentLinkId);
+  return failed;
 }
 
 export async function findCheckoutRowByPayment(db: Db, paymentId: string) {

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { getDb, type Db } from '../db/client';
 import type { Phases } from '../db/phases';
 import { log } from '../log';
-import { authenticateApiKey, touchApiKey } from '../auth/api-keys';
+import { apiKeyUseIsStale, authenticateApiKey, touchApiKey } from '../auth/api-keys';
 import { looksLikeJwt } from '../auth/jwt-shape';
 import { hasScope } from '../auth/scopes';
 import { ApiError } from './errors';
@@ -10,7 +10,7 @@ import type { Operation } from './operation';
 import { ApiResponse, jsonResponse } from './respond';
 import { bearerToken } from './request';
 import { errorResponse, handleRequest, parseInput } from './route-core';
-import { claimIdempotencyKey, completeIdempotencyKey } from './idempotency';
+import { claimIdempotencyKey, completeIdempotencyKey, type Attempt } from './idempotency';
 
 export interface ApiContext<TOp extends Operation> {
   requestId: string;
@@ -28,7 +28,7 @@ export interface ApiContext<TOp extends Operation> {
 export interface PhasedApiContext<TOp extends Operation> extends Omit<ApiContext<TOp>, 'db'> {
   phases: Phases;
   /** Names this request across retries with its Idempotency-Key (a crashed attempt is found again). */
-  attemptKey: string | undefined;
+  attempt: Attempt | undefined;
 }
 
 type InferOr<T> = [NonNullable<T>] extends [z.ZodType] ? z.output<NonNullable<T>> : Record<string, never>;
@@ -68,14 +68,14 @@ export function phasedApiRoute<TOp extends Operation, TResult>(
   toAnswer: (result: TResult, requestId: string) => unknown = (result) => result,
 ) {
   return route(operation, async (base, idempotency) => {
-    const run = (answer: Phases['answer'], attemptKey?: string) =>
-      handler({ ...base, phases: { db: getDb(), answer: (tx, result) => answer(tx, toAnswer(result as TResult, base.requestId)) }, attemptKey } as PhasedApiContext<TOp>);
+    const run = (answer: Phases['answer'], attempt?: Attempt) =>
+      handler({ ...base, phases: { db: getDb(), answer: (tx, result) => answer(tx, toAnswer(result as TResult, base.requestId)) }, attempt } as PhasedApiContext<TOp>);
     if (!idempotency) {
       const result = await run(async () => {});
       const [status, body] = shape(operation, toAnswer(result, base.requestId));
       return jsonResponse(status, body, { 'X-Request-Id': base.requestId });
     }
-    return executeIdempotently(operation, idempotency, async (answer, attemptKey) => toAnswer(await run(answer, attemptKey), base.requestId));
+    return executeIdempotently(operation, idempotency, async (answer, attempt) => toAnswer(await run(answer, attempt), base.requestId));
   });
 }
 
@@ -104,7 +104,9 @@ function route<TOp extends Operation>(operation: TOp, run: (base: BaseContext<TO
       const idempotencyKey = readIdempotencyKey(operation, request);
       const base = { ...input, requestId, merchantId: principal.merchantId, apiKeyId: principal.apiKeyId, request } as BaseContext<TOp>;
       const response = await run(base, idempotencyKey ? { merchantId: principal.merchantId, key: idempotencyKey, url, rawBody, requestId } : undefined);
-      void touchApiKey(getDb(), principal.apiKeyId).catch((error) => log.warn({ err: error, requestId }, 'could not record API key use'));
+      if (apiKeyUseIsStale(principal)) {
+        void touchApiKey(getDb(), principal.apiKeyId).catch((error) => log.warn({ err: error, requestId }, 'could not record API key use'));
+      }
       return response;
     });
 }
@@ -151,7 +153,7 @@ async function executeOnce(operation: Operation, requestId: string, execute: (db
 async function executeIdempotently(
   operation: Operation,
   request: IdempotentRequest,
-  execute: (answer: (tx: Db, result: unknown) => Promise<void>, attemptKey: string) => Promise<unknown>,
+  execute: (answer: (tx: Db, result: unknown) => Promise<void>, attempt: Attempt) => Promise<unknown>,
 ): Promise<Response> {
   const db = getDb();
   const identity = { merchantId: request.merchantId, key: request.key };
@@ -169,7 +171,7 @@ async function executeIdempotently(
     const result = await execute(async (tx, result) => {
       stored = shape(operation, result);
       await completeIdempotencyKey(tx, { ...identity, status: stored[0], body: stored[1] });
-    }, claim.attemptKey);
+    }, claim.attempt);
     const [status, body] = stored ?? shape(operation, result);
     if (!stored) await completeIdempotencyKey(db, { ...identity, status, body });
     return jsonResponse(status, body, { 'X-Request-Id': request.requestId });

@@ -20,8 +20,16 @@ export interface RequestFingerprint {
   rawBody: string;
 }
 
-/** `attemptKey` names this key's lifetime: the same across a takeover, new once the key expired. */
-export type Claim = { kind: 'execute'; attemptKey: string } | { kind: 'replay'; status: number; body: string };
+/**
+ * `attempt.key` names this key's lifetime: the same across a takeover of an abandoned execution,
+ * new once the key expired; `attempt.isNew` is false for a takeover (an earlier run may have
+ * left work behind to find and finish).
+ */
+export interface Attempt {
+  key: string;
+  isNew: boolean;
+}
+export type Claim = { kind: 'execute'; attempt: Attempt } | { kind: 'replay'; status: number; body: string };
 
 /**
  * Claims an Idempotency-Key for a request that is about to execute. The claim is committed on
@@ -46,7 +54,7 @@ export async function claimIdempotencyKey(db: Db, request: RequestFingerprint): 
       })
       .onConflictDoNothing()
       .returning({ key: idempotencyKeys.key });
-    if (inserted.length) return { kind: 'execute', attemptKey: attemptKeyOf(request.key, at) };
+    if (inserted.length) return { kind: 'execute', attempt: { key: attemptKeyOf(request.key, at), isNew: true } };
 
     const [existing] = await db
       .select()
@@ -85,7 +93,7 @@ export async function claimIdempotencyKey(db: Db, request: RequestFingerprint): 
         ),
       )
       .returning({ key: idempotencyKeys.key });
-    if (takenOver.length) return { kind: 'execute', attemptKey: attemptKeyOf(request.key, existing.createdAt) };
+    if (takenOver.length) return { kind: 'execute', attempt: { key: attemptKeyOf(request.key, existing.createdAt), isNew: false } };
   }
   throw new ApiError('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still being processed; retry later.');
 }

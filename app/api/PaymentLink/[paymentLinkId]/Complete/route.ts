@@ -5,6 +5,6 @@ import { checkoutAnswer } from '@/lib/checkout/answer';
 
 export const POST = phasedApiRoute(
   completePaymentLinkOperation,
-  ({ phases, merchantId, params, body, attemptKey }) => completePaymentLink(phases, merchantId, params.paymentLinkId, body, attemptKey),
+  ({ phases, merchantId, params, body, attempt }) => completePaymentLink(phases, merchantId, params.paymentLinkId, body, attempt),
   checkoutAnswer,
 );
