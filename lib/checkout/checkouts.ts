@@ -203,7 +203,9 @@ type Prepared =
 async function answerOrResume(tx: Db, phases: Phases, earlier: CheckoutRow): Promise<Prepared> {
   const [payment] = earlier.paymentId ? await tx.select().from(payments).where(eq(payments.id, earlier.paymentId)) : [];
   if (payment?.status === 'pending') return { payment };
-  const done = await outcomeOf(tx, earlier);
+  // Read again: phase 3 of the earlier attempt may have committed since `earlier` was read.
+  const [current] = await tx.select().from(checkouts).where(eq(checkouts.id, earlier.id));
+  const done = await outcomeOf(tx, current!);
   await phases.answer(tx, done);
   return { done };
 }
