@@ -28,9 +28,13 @@ export const config = {
     return process.env.RUN_WORKER !== 'false';
   },
   payments: {
-    /** Sandbox only: how long each processor call takes, as a real network call would. */
+    /**
+     * Sandbox only: how long each processor call takes, as a real network call would. At most a
+     * minute, well inside the Idempotency-Key in-progress timeout (2 min), which must outlast
+     * any processor call.
+     */
     get sandboxLatencyMs() {
-      return Math.max(0, Number(process.env.SANDBOX_PROCESSOR_LATENCY_MS ?? 0));
+      return Math.min(60_000, Math.max(0, Number(process.env.SANDBOX_PROCESSOR_LATENCY_MS ?? 0) || 0));
     },
     /**
      * A payment or refund still `pending`/`requested` this long after phase 1 is finished by
