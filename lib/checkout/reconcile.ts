@@ -79,7 +79,8 @@ export async function finishStalePhases(db: Database, olderThanMs: number): Prom
   return { payments: pending.length, refunds: requested.length };
 }
 
-async function finishPendingPayment(db: Database, payment: PaymentRow): Promise<void> {
+/** Finishes one pending payment as its request would have (phases 2 and 3 of its action). */
+export async function finishPendingPayment(db: Database, payment: PaymentRow): Promise<void> {
   const phases = plainPhases(db);
   const intent = payment.intent ?? {};
   switch (intent.kind) {
