@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { checkouts, payments, promotionCodes } from '../db/schema';
 import { newId } from '../ids';
@@ -182,8 +182,9 @@ async function resolvePaymentMethod(tx: Db, merchantId: string, customerId: stri
 export async function completeCheckout(phases: Phases, merchantId: string, input: CheckoutInput, options: CheckoutOptions = {}) {
   const prepared = await phases.db.transaction(async (tx) => {
     if (options.attemptKey && !options.attemptIsNew) {
-      const earlier = await findCheckoutRowByAttempt(tx, merchantId, options.attemptKey);
-      if (earlier) return answerOrResume(tx, phases, earlier);
+      const earlier = await findEarlierAttempt(tx, merchantId, options.attemptKey);
+      if (earlier?.checkout) return answerOrResume(tx, phases, earlier.checkout);
+      if (earlier?.subscription) return { subscription: earlier.subscription };
     }
     return prepareCheckout(tx, phases, merchantId, input, options);
   });
@@ -199,6 +200,29 @@ type Prepared =
   | { done: CheckoutOutcome }
   | { payment: PaymentRow }
   | { subscription: { payment: PaymentRow; request: RecurringCheckoutRequest } };
+
+/**
+ * An earlier run of this attempt: its checkout, or — for a subscription, whose checkout is
+ * written in phase 3 — its pending payment. Twins of one attempt take turns here (an advisory
+ * lock for this transaction), so the second finds what the first committed.
+ */
+async function findEarlierAttempt(tx: Db, merchantId: string, attemptKey: string) {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`checkout-attempt:${merchantId}:${attemptKey}`}, 0))`);
+  const checkout = await findCheckoutRowByAttempt(tx, merchantId, attemptKey);
+  if (checkout) return { checkout };
+  const [payment] = await tx
+    .select()
+    .from(payments)
+    .where(
+      and(
+        eq(payments.merchantId, merchantId),
+        eq(payments.status, 'pending'),
+        sql`${payments.intent}->>'kind' = 'subscription-checkout' and ${payments.intent}->'request'->>'attemptKey' = ${attemptKey}`,
+      ),
+    )
+    .limit(1);
+  return payment ? { subscription: { payment, request: payment.intent!.request as RecurringCheckoutRequest } } : undefined;
+}
 
 async function answerOrResume(tx: Db, phases: Phases, earlier: CheckoutRow): Promise<Prepared> {
   const [payment] = earlier.paymentId ? await tx.select().from(payments).where(eq(payments.id, earlier.paymentId)) : [];

@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { eq, inArray, like } from 'drizzle-orm';
 import { getDb } from '@/lib/db/client';
-import { paymentMethods, payments } from '@/lib/db/schema';
+import { paymentMethods, payments, sandboxProcessorOperations } from '@/lib/db/schema';
 import { loadHostedCheckout, loadHostedCheckoutResult, payHostedCheckout, quoteHostedPromotion, type HostedPaymentForm } from '@/lib/checkout/hosted';
 import { SandboxProcessor } from '@/lib/payments/processor/sandbox';
 import { newMerchant } from '../helpers/merchants';
@@ -111,6 +111,26 @@ describe('hosted checkout (/pay/{token})', () => {
     expect(result!.continueUrl).toBe(`https://shop.example.com/done?order=7&checkoutId=${checkout.id}`);
     const otherLink = await adHocLink(api);
     expect(await loadHostedCheckoutResult(getDb(), otherLink.token, checkout.id)).toBeUndefined();
+  });
+
+  it('a double-submitted form for a subscription link starts one subscription with one charge', async () => {
+    const { api, merchant } = await newMerchant();
+    const price = await oneTimePrice(api, 100);
+    const recurring = await api.post('/api/Price', { productId: price.productId, type: 'Recurring', amount: 1500, currency: 'USD', interval: 'month' });
+    const link = await api.post('/api/PaymentLink', { priceId: recurring.body.id });
+    const attempt = form(link.body.token);
+    const results = (await Promise.all(Array.from({ length: 5 }, () => payHostedCheckout(getDb(), attempt)))) as { kind: string; checkoutId: string }[];
+    expect(results.map((r) => r.kind)).toEqual(Array(5).fill('paid'));
+    expect(new Set(results.map((r) => r.checkoutId)).size).toBe(1);
+    const charged = await getDb().select().from(payments).where(eq(payments.merchantId, merchant.id));
+    expect(charged.map((p) => p.status)).toEqual(['succeeded']);
+    // The processor was asked to charge once (a twin's own charge would be booked under its own key).
+    const keys = charged.map((p) => p.processorKey!);
+    const booked = await getDb().select().from(sandboxProcessorOperations).where(inArray(sandboxProcessorOperations.idempotencyKey, keys));
+    expect(booked).toHaveLength(1);
+    const all = await getDb().select().from(sandboxProcessorOperations).where(like(sandboxProcessorOperations.idempotencyKey, `${(await api.get('/api/Subscription')).body.data[0].id}%`));
+    expect(all).toHaveLength(1);
+    expect((await api.get('/api/Subscription')).body.totalCount).toBe(1);
   });
 
   it('reports card and promotion input errors on their fields', async () => {
