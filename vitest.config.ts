@@ -1,14 +1,34 @@
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
+/** The load test fills the shared server's job queue, so it runs alone, after everything else. */
+const QUEUE_LOAD_TESTS = ['tests/integration/webhook-fanout.test.ts'];
+
 export default defineConfig({
   resolve: { alias: { '@': path.resolve(import.meta.dirname) } },
   test: {
-    include: ['tests/**/*.test.ts'],
     globalSetup: ['tests/setup/start-server.ts'],
     setupFiles: ['tests/setup/database-env.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'parallel',
+          include: ['tests/**/*.test.ts'],
+          exclude: QUEUE_LOAD_TESTS,
+          // Test files mostly wait on the one shared server (HTTP, jobs, webhook retries), so
+          // more files than cores run at once; vitest's default on 2 cores is a single worker.
+          maxWorkers: 4,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'queue-load', include: QUEUE_LOAD_TESTS, sequence: { groupOrder: 1 } },
+      },
+    ],
   },
 });

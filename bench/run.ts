@@ -6,6 +6,7 @@
  * Results are appended to bench/RESULTS.md with the machine and the date.
  *
  *   npm run bench                      # defaults
+ *   npm run bench -- api               # the developer-API benchmark instead (bench/api.ts)
  *   BENCH_BURST=5000 npm run bench     # a bigger burst
  */
 import fs from 'node:fs';
@@ -182,7 +183,9 @@ function writeResults(results: Scenario[]) {
   console.log(`results appended to ${file}`);
 }
 
-main().catch((error) => {
+// `npm run bench -- api`: the developer-API benchmark (bench/api.ts); no argument: webhooks.
+const benchmark = process.argv[2] === 'api' ? () => import('./api').then((api) => api.runApiBenchmark()) : main;
+benchmark().catch((error) => {
   console.error(error);
   process.exit(1);
 });

@@ -27,6 +27,23 @@ export const config = {
   get runWorkerInProcess() {
     return process.env.RUN_WORKER !== 'false';
   },
+  payments: {
+    /**
+     * Sandbox only: how long each processor call takes, as a real network call would. At most a
+     * minute, well inside the Idempotency-Key in-progress timeout (2 min), which must outlast
+     * any processor call.
+     */
+    get sandboxLatencyMs() {
+      return Math.min(60_000, Math.max(0, Number(process.env.SANDBOX_PROCESSOR_LATENCY_MS ?? 0) || 0));
+    },
+    /**
+     * A payment or refund still `pending`/`requested` this long after phase 1 is finished by
+     * reconciliation (its request crashed). Longer than any processor call may take.
+     */
+    get pendingReconcileAfterMs() {
+      return Number(process.env.PAYMENT_PENDING_RECONCILE_AFTER_MS ?? 120_000);
+    },
+  },
   webhooks: {
     /** Delays after each failed attempt (DESIGN 5); e.g. `5s,5m,30m,2h,5h,10h,10h`. Tests compress it. */
     get retrySchedule() {

@@ -1,7 +1,7 @@
-import { and, eq, isNull, isNotNull, lt, or, desc } from 'drizzle-orm';
+import { and, eq, isNull, isNotNull, lt, or, desc, sql } from 'drizzle-orm';
 import { paginate, mapPage, type PageRequest } from '../db/paginate';
 import { notFound } from '../http/errors';
-import type { Db } from '../db/client';
+import type { Database, Db } from '../db/client';
 import { apiKeys, merchants } from '../db/schema';
 import { newId } from '../ids';
 import { now } from '../clock';
@@ -15,7 +15,11 @@ export interface ApiKeyPrincipal {
   apiKeyId: string;
   merchantId: string;
   scopes: string[];
+  /** When the key was last recorded as used (at most a minute stale: see touchApiKey). */
+  lastUsedAt: Date | null;
 }
+
+const TOUCH_INTERVAL_MS = 60_000;
 
 export interface CreatedApiKey {
   id: string;
@@ -54,27 +58,46 @@ export async function createApiKey(
 
 /**
  * Resolves a presented secret to its merchant and scopes. Revoked keys and keys of suspended
- * merchants resolve to nothing, checked on every request so revocation is immediate.
+ * merchants resolve to nothing, checked on every request (one indexed query, prepared once per
+ * connection) so revocation is immediate.
  */
-export async function authenticateApiKey(db: Db, secret: string): Promise<ApiKeyPrincipal | undefined> {
-  const [row] = await db
+export async function authenticateApiKey(db: Database, secret: string): Promise<ApiKeyPrincipal | undefined> {
+  const [row] = await authenticationQuery(db).execute({ secretHash: sha256Hex(secret) });
+  if (!row) return undefined;
+  return { apiKeyId: row.id, merchantId: row.merchantId, scopes: row.scopes, lastUsedAt: row.lastUsedAt };
+}
+
+const preparedFor = new WeakMap<Database, ReturnType<typeof prepareAuthentication>>();
+
+function authenticationQuery(db: Database) {
+  let prepared = preparedFor.get(db);
+  if (!prepared) preparedFor.set(db, (prepared = prepareAuthentication(db)));
+  return prepared;
+}
+
+function prepareAuthentication(db: Database) {
+  return db
     .select({ id: apiKeys.id, merchantId: apiKeys.merchantId, scopes: apiKeys.scopes, lastUsedAt: apiKeys.lastUsedAt })
     .from(apiKeys)
     .innerJoin(merchants, eq(merchants.id, apiKeys.merchantId))
-    .where(and(eq(apiKeys.secretHash, sha256Hex(secret)), isNull(apiKeys.revokedAt), eq(merchants.status, 'active')))
-    .limit(1);
-  if (!row) return undefined;
-  return { apiKeyId: row.id, merchantId: row.merchantId, scopes: row.scopes };
+    .where(and(eq(apiKeys.secretHash, sql.placeholder('secretHash')), isNull(apiKeys.revokedAt), eq(merchants.status, 'active')))
+    .limit(1)
+    .prepare('authenticate_api_key');
 }
 
-/** Records use at most once a minute per key, so busy keys do not write on every request. */
+/** Whether a request should record the key's use: at most once a minute, so reads do not write. */
+export function apiKeyUseIsStale(principal: ApiKeyPrincipal, at = now()): boolean {
+  return !principal.lastUsedAt || principal.lastUsedAt.getTime() < at.getTime() - TOUCH_INTERVAL_MS;
+}
+
+/** Records use at most once a minute per key (the condition also holds when requests race). */
 export async function touchApiKey(db: Db, apiKeyId: string): Promise<void> {
   const at = now();
   await db
     .update(apiKeys)
     .set({ lastUsedAt: at })
     .where(
-      and(eq(apiKeys.id, apiKeyId), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, new Date(at.getTime() - 60_000)))),
+      and(eq(apiKeys.id, apiKeyId), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, new Date(at.getTime() - TOUCH_INTERVAL_MS)))),
     );
 }
 

@@ -4,8 +4,17 @@ import { constantTimeEqual } from './secrets';
 
 const scrypt = promisify(crypto.scrypt) as (password: string, salt: Buffer, keylen: number, options: crypto.ScryptOptions) => Promise<Buffer>;
 
-// OWASP's scrypt floor: N=2^17, r=8, p=1 (128 MiB per hash).
-const PARAMS = { N: 2 ** 17, r: 8, p: 1, maxmem: 256 * 1024 * 1024 };
+// OWASP's scrypt floor: N=2^17, r=8, p=1 (128 MiB per hash). Production never goes below it;
+// `PASSWORD_SCRYPT_LOG2_N` lowers it elsewhere (the test suite hashes hundreds of passwords).
+const OWASP_LOG2_N = 17;
+
+function costLog2(): number {
+  const configured = Number(process.env.PASSWORD_SCRYPT_LOG2_N ?? OWASP_LOG2_N);
+  const floor = process.env.APP_ENV === 'production' ? OWASP_LOG2_N : 10;
+  return Number.isInteger(configured) ? Math.min(20, Math.max(floor, configured)) : OWASP_LOG2_N;
+}
+
+const PARAMS = { N: 2 ** costLog2(), r: 8, p: 1, maxmem: 256 * 1024 * 1024 };
 const KEY_LENGTH = 32;
 
 /** `scrypt$N$r$p$salt$hash`, all parameters stored so they can be raised later. */

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../db/client';
-import { prices } from '../db/schema';
+import { prices, products } from '../db/schema';
 import { paginate, mapPage, type PageRequest } from '../db/paginate';
 import { newId } from '../ids';
 import { now } from '../clock';
@@ -60,6 +60,17 @@ export async function findPriceRow(db: Db, merchantId: string, priceId: string, 
     .where(and(eq(prices.id, priceId), eq(prices.merchantId, merchantId)));
   if (!row) throw notFound('price', priceId, fieldPath);
   return row;
+}
+
+/** A price and the name of its product, in one query. */
+export async function findPriceWithProductName(db: Db, merchantId: string, priceId: string, fieldPath?: string): Promise<PriceRow & { productName: string }> {
+  const [row] = await db
+    .select({ price: prices, productName: products.name })
+    .from(prices)
+    .innerJoin(products, eq(products.id, prices.productId))
+    .where(and(eq(prices.id, priceId), eq(prices.merchantId, merchantId)));
+  if (!row) throw notFound('price', priceId, fieldPath);
+  return { ...row.price, productName: row.productName };
 }
 
 export async function getPrice(db: Db, merchantId: string, priceId: string) {

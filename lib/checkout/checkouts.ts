@@ -1,16 +1,25 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { checkouts, payments, products, promotionCodes } from '../db/schema';
+import { checkouts, payments, promotionCodes } from '../db/schema';
 import { newId } from '../ids';
 import { now } from '../clock';
 import { ApiError, invalidField, notFound } from '../http/errors';
 import { INT32_MAX } from '../http/schemas';
-import { findPriceRow, type PriceRow } from '../catalog/prices';
+import { findPriceRow, findPriceWithProductName, type PriceRow } from '../catalog/prices';
 import { createCustomer, findCustomerByEmail, findCustomerRow } from '../customers/customers';
 import { paymentProcessor } from '../payments/processor';
-import type { ChargeOutcome, TokenizedCard } from '../payments/processor/types';
+import type { TokenizedCard } from '../payments/processor/types';
+import type { Phases } from '../db/phases';
+import {
+  collectCharge,
+  createPreparedPayment,
+  lockPendingPayment,
+  prepareInTransaction,
+  resumeChargePhases,
+  type KnownOutcome,
+} from '../payments/charges';
 import { findPaymentMethodRow, savePaymentMethod } from '../payments/payment-methods';
-import { createPendingPayment, recordChargeOutcome, toPaymentResponse, type PaymentRow } from '../payments/payments';
+import { recordChargeOutcome, toPaymentResponse, type PaymentRow } from '../payments/payments';
 import { closeBillingRecord, createBillingRecord, findBillingRecordForCheckout } from '../billing/billing-records';
 import {
   findPaymentLinkByToken,
@@ -22,7 +31,7 @@ import {
 } from '../payment-links/payment-links';
 import { redeemPromotionCode, releasePromotionRedemption, type AppliedPromotion } from '../promotions/promotion-codes';
 import { enqueueJob } from '../jobs/enqueue';
-import { startSubscriptionFromCheckout } from './subscription-handoff';
+import { startSubscriptionFromCheckout, type RecurringCheckoutRequest } from './subscription-handoff';
 
 type CheckoutRow = typeof checkouts.$inferSelect;
 
@@ -41,6 +50,8 @@ export interface CheckoutInput {
 export interface CheckoutOptions {
   /** The hosted page's per-attempt key: a repeated submission returns the first attempt. */
   attemptKey?: string;
+  /** The attempt key is known to be new (an Idempotency-Key's first execution): nothing to look up. */
+  attemptIsNew?: boolean;
   /** The customer agreed to keep the card for later payments (hosted page). */
   savePaymentMethod?: boolean;
   /** Field names as the caller knows them (Complete has no paymentLinkToken field). */
@@ -52,10 +63,19 @@ export const RECONCILE_DELAY_MS = Number(process.env.PAYMENT_RECONCILE_DELAY_MS 
 
 export async function toCheckoutResponse(db: Db, row: CheckoutRow) {
   const [payment] = row.paymentId ? await db.select().from(payments).where(eq(payments.id, row.paymentId)) : [];
-  const [promo] = row.promotionCodeId
-    ? await db.select({ code: promotionCodes.code }).from(promotionCodes).where(eq(promotionCodes.id, row.promotionCodeId))
-    : [];
   const billingRecord = await findBillingRecordForCheckout(db, row.id);
+  return shapeCheckout(row, { payment, promotionCode: await promotionCodeOf(db, row), billingRecordId: billingRecord?.id ?? null });
+}
+
+async function promotionCodeOf(db: Db, row: CheckoutRow): Promise<string | null> {
+  if (!row.promotionCodeId) return null;
+  const [promo] = await db.select({ code: promotionCodes.code }).from(promotionCodes).where(eq(promotionCodes.id, row.promotionCodeId));
+  return promo?.code ?? null;
+}
+
+/** The API shape of a checkout from rows already in hand. */
+function shapeCheckout(row: CheckoutRow, related: { payment: PaymentRow | undefined; promotionCode: string | null; billingRecordId: string | null }) {
+  const { payment, promotionCode, billingRecordId } = related;
   return {
     id: row.id,
     status: row.status,
@@ -70,9 +90,9 @@ export async function toCheckoutResponse(db: Db, row: CheckoutRow) {
     subtotal: row.subtotal,
     discountAmount: row.discountAmount,
     total: row.total,
-    promotionCode: promo?.code ?? null,
+    promotionCode,
     couponId: row.couponId,
-    billingRecordId: billingRecord?.id ?? null,
+    billingRecordId,
     successUrl: row.successUrl,
     payment: payment ? toPaymentResponse(payment) : null,
     createdAt: row.createdAt.toISOString(),
@@ -80,7 +100,7 @@ export async function toCheckoutResponse(db: Db, row: CheckoutRow) {
   };
 }
 
-export type CheckoutResponseBody = Awaited<ReturnType<typeof toCheckoutResponse>>;
+export type CheckoutResponseBody = ReturnType<typeof shapeCheckout>;
 
 /** A refunded payment did succeed: the checkout stays paid. */
 function isSucceeded(payment: PaymentRow): boolean {
@@ -124,10 +144,9 @@ async function resolveItem(tx: Db, merchantId: string, input: CheckoutInput, opt
       successUrl: link.successUrl,
     };
   }
-  const price = await findPriceRow(tx, merchantId, input.priceId!, 'priceId');
+  const { productName, ...price } = await findPriceWithProductName(tx, merchantId, input.priceId!, 'priceId');
   if (!price.active) throw new ApiError('INVALID_STATE', `Price ${price.id} is inactive and cannot be bought.`);
-  const [product] = await tx.select({ name: products.name }).from(products).where(eq(products.id, price.productId));
-  return { link: null, price, description: product!.name, unitAmount: price.amount, currency: price.currency, quantity: input.quantity ?? 1, successUrl: null };
+  return { link: null, price, description: productName, unitAmount: price.amount, currency: price.currency, quantity: input.quantity ?? 1, successUrl: null };
 }
 
 async function resolveCustomer(tx: Db, merchantId: string, input: CheckoutInput) {
@@ -153,16 +172,69 @@ async function resolvePaymentMethod(tx: Db, merchantId: string, customerId: stri
 }
 
 /**
- * Completes a checkout (POST /api/Checkout, PaymentLink Complete and the hosted page): finds or
- * creates the customer, prices the item, redeems the promotion code, takes a payment-link
- * completion slot, charges, and records payment, billing record and events in the caller's
- * transaction. A declined charge is recorded too (the caller answers 402 and commits).
+ * Completes a checkout (POST /api/Checkout, PaymentLink Complete and the hosted page) in three
+ * phases (docs/payments.md): phase 1 finds or creates the customer, prices the item, redeems
+ * the promotion code, takes a payment-link completion slot and commits the open checkout with
+ * its pending payment; phase 2 charges with no transaction open; phase 3 records the outcome,
+ * billing record and events (and the API's idempotency answer). A declined charge is recorded
+ * too (the caller answers 402). A repeated attempt key finishes or answers the first attempt.
  */
-export async function completeCheckout(tx: Db, merchantId: string, input: CheckoutInput, options: CheckoutOptions = {}) {
-  if (options.attemptKey) {
-    const earlier = await findCheckoutByAttempt(tx, merchantId, options.attemptKey);
-    if (earlier) return earlier;
+export async function completeCheckout(phases: Phases, merchantId: string, input: CheckoutInput, options: CheckoutOptions = {}) {
+  const prepared = await phases.db.transaction(async (tx) => {
+    if (options.attemptKey && !options.attemptIsNew) {
+      const earlier = await findEarlierAttempt(tx, merchantId, options.attemptKey);
+      if (earlier?.checkout) return answerOrResume(tx, phases, earlier.checkout);
+      if (earlier?.subscription) return { subscription: earlier.subscription };
+    }
+    return prepareCheckout(tx, phases, merchantId, input, options);
+  });
+  if ('done' in prepared) return prepared.done;
+  if ('subscription' in prepared) {
+    const { payment, request } = prepared.subscription;
+    return resumeChargePhases(phases, payment, (tx) => startSubscriptionFromCheckout(tx, request));
   }
+  return finishCheckout(phases, prepared.payment);
+}
+
+type Prepared =
+  | { done: CheckoutOutcome }
+  | { payment: PaymentRow }
+  | { subscription: { payment: PaymentRow; request: RecurringCheckoutRequest } };
+
+/**
+ * An earlier run of this attempt: its checkout, or — for a subscription, whose checkout is
+ * written in phase 3 — its pending payment. Twins of one attempt take turns here (an advisory
+ * lock for this transaction), so the second finds what the first committed.
+ */
+async function findEarlierAttempt(tx: Db, merchantId: string, attemptKey: string) {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`checkout-attempt:${merchantId}:${attemptKey}`}, 0))`);
+  const checkout = await findCheckoutRowByAttempt(tx, merchantId, attemptKey);
+  if (checkout) return { checkout };
+  const [payment] = await tx
+    .select()
+    .from(payments)
+    .where(
+      and(
+        eq(payments.merchantId, merchantId),
+        eq(payments.status, 'pending'),
+        sql`${payments.intent}->>'kind' = 'subscription-checkout' and ${payments.intent}->'request'->>'attemptKey' = ${attemptKey}`,
+      ),
+    )
+    .limit(1);
+  return payment ? { subscription: { payment, request: payment.intent!.request as RecurringCheckoutRequest } } : undefined;
+}
+
+async function answerOrResume(tx: Db, phases: Phases, earlier: CheckoutRow): Promise<Prepared> {
+  const [payment] = earlier.paymentId ? await tx.select().from(payments).where(eq(payments.id, earlier.paymentId)) : [];
+  if (payment?.status === 'pending') return { payment };
+  // Read again: phase 3 of the earlier attempt may have committed since `earlier` was read.
+  const [current] = await tx.select().from(checkouts).where(eq(checkouts.id, earlier.id));
+  const done = await outcomeOf(tx, current!);
+  await phases.answer(tx, done);
+  return { done };
+}
+
+async function prepareCheckout(tx: Db, phases: Phases, merchantId: string, input: CheckoutInput, options: CheckoutOptions): Promise<Prepared> {
   const item = await resolveItem(tx, merchantId, input, options);
   const customer = await resolveCustomer(tx, merchantId, input);
   const method = await resolvePaymentMethod(tx, merchantId, customer.id, input);
@@ -177,7 +249,7 @@ export async function completeCheckout(tx: Db, merchantId: string, input: Checko
   if (item.link) await reservePaymentLinkCompletion(tx, item.link);
 
   if (item.price?.type === 'Recurring') {
-    return startSubscriptionFromCheckout(tx, {
+    const request: RecurringCheckoutRequest = {
       merchantId,
       customerId: customer.id,
       priceId: item.price.id,
@@ -188,113 +260,162 @@ export async function completeCheckout(tx: Db, merchantId: string, input: Checko
       successUrl: item.successUrl,
       description: item.description,
       attemptKey: options.attemptKey ?? null,
-    });
+      subscriptionId: newId('subscription'),
+    };
+    const run = await prepareInTransaction(tx, { kind: 'subscription-checkout', request }, (sp) => startSubscriptionFromCheckout(sp, request));
+    if ('payment' in run) return { subscription: { payment: run.payment, request } };
+    await phases.answer(tx, run.value);
+    return { done: run.value };
   }
 
   const total = subtotal - (promotion?.discount ?? 0);
   const at = now();
   const checkoutId = newId('checkout');
   const paymentId = newId('payment');
-  const [checkout] = await tx
-    .insert(checkouts)
-    .values({
-      id: checkoutId,
-      merchantId,
-      status: 'open',
-      paymentLinkId: item.link?.id ?? null,
-      priceId: item.price?.id ?? null,
-      customerId: customer.id,
-      description: item.description,
-      currency: item.currency,
-      unitAmount: item.unitAmount,
-      quantity: item.quantity,
-      subtotal,
-      discountAmount: promotion?.discount ?? 0,
-      total,
-      promotionCodeId: promotion?.promotionCodeId ?? null,
-      couponId: promotion?.couponId ?? null,
-      paymentId,
-      successUrl: item.successUrl,
-      attemptKey: options.attemptKey ?? null,
-      createdAt: at,
-      updatedAt: at,
-    })
-    .returning();
-
-  let saved: string | null = method.paymentMethodId;
-  const pending = await createPendingPayment(tx, {
-    id: paymentId,
+  await tx.insert(checkouts).values({
+    id: checkoutId,
     merchantId,
+    status: 'open',
+    paymentLinkId: item.link?.id ?? null,
+    priceId: item.price?.id ?? null,
     customerId: customer.id,
-    checkoutId,
-    paymentMethodId: saved,
-    amount: total,
-    currency: item.currency,
     description: item.description,
+    currency: item.currency,
+    unitAmount: item.unitAmount,
+    quantity: item.quantity,
+    subtotal,
+    discountAmount: promotion?.discount ?? 0,
+    total,
+    promotionCodeId: promotion?.promotionCodeId ?? null,
+    couponId: promotion?.couponId ?? null,
+    paymentId,
+    successUrl: item.successUrl,
+    attemptKey: options.attemptKey ?? null,
+    createdAt: at,
+    updatedAt: at,
   });
-  // Nothing to collect after a 100% discount: the payment succeeds without a charge.
-  const outcome: ChargeOutcome | { status: 'succeeded'; reference: null; card: null } =
-    total === 0
-      ? { status: 'succeeded', reference: null, card: null }
-      : await paymentProcessor().charge({ token: method.token, amount: total, currency: item.currency, idempotencyKey: paymentId });
-  if (outcome.status !== 'failed' && options.savePaymentMethod && method.card) {
-    saved = (await savePaymentMethod(tx, merchantId, customer.id, method.card)).id;
-    await tx.update(payments).set({ paymentMethodId: saved }).where(eq(payments.id, paymentId));
-    pending.paymentMethodId = saved;
-  }
-  await recordChargeOutcome(tx, pending, outcome);
-
-  if (outcome.status === 'failed') {
-    await failCheckout(tx, checkout!);
-  } else {
-    const record = await createBillingRecord(tx, {
+  const payment = await createPreparedPayment(
+    tx,
+    {
+      id: paymentId,
       merchantId,
       customerId: customer.id,
       checkoutId,
-      paymentId,
+      paymentMethodId: method.paymentMethodId,
       amount: total,
       currency: item.currency,
       description: item.description,
-    });
-    if (outcome.status === 'succeeded') {
-      await closeBillingRecord(tx, merchantId, record.id, 'paid');
-      await markCheckoutPaid(tx, checkout!);
+      token: method.token,
+      processorKey: paymentId,
+    },
+    { kind: 'checkout', savePaymentMethod: Boolean(options.savePaymentMethod && method.card) },
+  );
+  return { payment };
+}
+
+/** Phases 2 and 3 of a one-time checkout; also how reconciliation finishes one after a crash. */
+export async function finishCheckout(phases: Phases, payment: PaymentRow): Promise<CheckoutOutcome> {
+  const outcome = await collectCharge(payment);
+  return phases.db.transaction(async (tx) => {
+    const [locked] = await tx
+      .select({ payment: payments, checkout: checkouts })
+      .from(payments)
+      .innerJoin(checkouts, eq(checkouts.id, payments.checkoutId))
+      .where(and(eq(payments.id, payment.id), eq(payments.status, 'pending')))
+      .for('update', { of: payments });
+    let result: CheckoutOutcome;
+    if (locked) {
+      // The rows just written make the answer: nothing is read back.
+      const recorded = await recordCheckoutOutcome(tx, locked.payment, locked.checkout, outcome);
+      const checkout = shapeCheckout(recorded.checkout, { payment: recorded.payment, promotionCode: await promotionCodeOf(tx, recorded.checkout), billingRecordId: recorded.billingRecordId });
+      result = { checkout, declined: outcome.status === 'failed' };
     } else {
-      await enqueueJob(tx, 'reconcile-payment', { paymentId }, { runAt: new Date(now().getTime() + RECONCILE_DELAY_MS), jobKey: `reconcile:${paymentId}` });
+      // Finished meanwhile by another run (a recovery, a twin attempt): answer with what it recorded.
+      const [checkout] = await tx.select().from(checkouts).where(eq(checkouts.id, payment.checkoutId!));
+      result = await outcomeOf(tx, checkout!);
+    }
+    await phases.answer(tx, result);
+    return result;
+  });
+}
+
+async function recordCheckoutOutcome(tx: Db, pending: PaymentRow, checkout: CheckoutRow, outcome: KnownOutcome) {
+  const token = pending.processorToken;
+  if (outcome.status !== 'failed' && pending.intent?.savePaymentMethod === true && token) {
+    const details = paymentProcessor().describeToken(token);
+    if (details) {
+      const saved = await savePaymentMethod(tx, pending.merchantId, pending.customerId, { token, ...details });
+      await tx.update(payments).set({ paymentMethodId: saved.id }).where(eq(payments.id, pending.id));
+      pending.paymentMethodId = saved.id;
     }
   }
-  const [latest] = await tx.select().from(checkouts).where(eq(checkouts.id, checkoutId));
-  return outcomeOf(tx, latest!);
+  const payment = await recordChargeOutcome(tx, pending, outcome);
+
+  if (outcome.status === 'failed') {
+    return { payment, checkout: (await failCheckout(tx, checkout)) ?? checkout, billingRecordId: null };
+  }
+  const record = await createBillingRecord(tx, {
+    merchantId: pending.merchantId,
+    customerId: pending.customerId,
+    checkoutId: checkout.id,
+    paymentId: pending.id,
+    amount: pending.amount,
+    currency: pending.currency,
+    description: pending.description,
+  });
+  if (outcome.status === 'succeeded') {
+    await closeBillingRecord(tx, pending.merchantId, record.id, 'paid');
+    return { payment, checkout: (await markCheckoutPaid(tx, checkout)) ?? checkout, billingRecordId: record.id };
+  }
+  await enqueueJob(tx, 'reconcile-payment', { paymentId: pending.id }, { runAt: new Date(now().getTime() + RECONCILE_DELAY_MS), jobKey: `reconcile:${pending.id}` });
+  return { payment, checkout, billingRecordId: record.id };
+}
+
+async function findCheckoutRowByAttempt(db: Db, merchantId: string, attemptKey: string) {
+  const [row] = await db
+    .select()
+    .from(checkouts)
+    .where(and(eq(checkouts.merchantId, merchantId), eq(checkouts.attemptKey, attemptKey)));
+  return row;
 }
 
 /** The outcome of an earlier hosted-page attempt with this key, if it was recorded. */
 export async function findCheckoutByAttempt(db: Db, merchantId: string, attemptKey: string) {
-  const [earlier] = await db
-    .select()
-    .from(checkouts)
-    .where(and(eq(checkouts.merchantId, merchantId), eq(checkouts.attemptKey, attemptKey)));
+  const earlier = await findCheckoutRowByAttempt(db, merchantId, attemptKey);
   return earlier ? outcomeOf(db, earlier) : undefined;
 }
 
-async function outcomeOf(db: Db, row: CheckoutRow) {
+export type CheckoutOutcome = { checkout: CheckoutResponseBody & { subscriptionId?: string | null }; declined: boolean };
+
+async function outcomeOf(db: Db, row: CheckoutRow): Promise<CheckoutOutcome> {
   const checkout = await toCheckoutResponse(db, row);
   const declined = checkout.status === 'failed' && checkout.payment?.status === 'failed';
   return { checkout, declined };
 }
 
 /** open → paid, and the link's `payment_link.completed` when the checkout came from a link. */
-export async function markCheckoutPaid(tx: Db, checkout: CheckoutRow) {
-  await tx.update(checkouts).set({ status: 'paid', updatedAt: now() }).where(and(eq(checkouts.id, checkout.id), eq(checkouts.status, 'open')));
+export async function markCheckoutPaid(tx: Db, checkout: CheckoutRow): Promise<CheckoutRow | undefined> {
+  const [paid] = await tx
+    .update(checkouts)
+    .set({ status: 'paid', updatedAt: now() })
+    .where(and(eq(checkouts.id, checkout.id), eq(checkouts.status, 'open')))
+    .returning();
   if (checkout.paymentLinkId) {
     await recordPaymentLinkCompleted(tx, checkout.merchantId, checkout.paymentLinkId, { checkoutId: checkout.id, paymentId: checkout.paymentId! });
   }
+  return paid;
 }
 
 /** open → failed; the promotion redemption and the link slot the attempt held are given back. */
-export async function failCheckout(tx: Db, checkout: CheckoutRow) {
-  await tx.update(checkouts).set({ status: 'failed', updatedAt: now() }).where(and(eq(checkouts.id, checkout.id), eq(checkouts.status, 'open')));
+export async function failCheckout(tx: Db, checkout: CheckoutRow): Promise<CheckoutRow | undefined> {
+  const [failed] = await tx
+    .update(checkouts)
+    .set({ status: 'failed', updatedAt: now() })
+    .where(and(eq(checkouts.id, checkout.id), eq(checkouts.status, 'open')))
+    .returning();
   if (checkout.promotionCodeId && checkout.couponId) await releasePromotionRedemption(tx, checkout.promotionCodeId, checkout.couponId);
   if (checkout.paymentLinkId) await releasePaymentLinkCompletion(tx, checkout.paymentLinkId);
+  return failed;
 }
 
 export async function findCheckoutRowByPayment(db: Db, paymentId: string) {

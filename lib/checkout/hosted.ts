@@ -1,5 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { Database } from '../db/client';
+import { plainPhases } from '../db/phases';
 import { checkouts } from '../db/schema';
 import { ApiError } from '../http/errors';
 import { Email } from '../http/schemas';
@@ -90,8 +91,7 @@ export type HostedPaymentResult =
 
 /**
  * Pays a payment link from the hosted page: the card is tokenized in memory (only brand,
- * last4 and expiry are ever stored), then the same completeCheckout as the API runs in one
- * transaction. The attempt key makes a double-submitted form pay once.
+ * last4 and expiry are ever stored), then the same completeCheckout as the API runs. The attempt key makes a double-submitted form pay once.
  */
 export async function payHostedCheckout(db: Database, form: HostedPaymentForm): Promise<HostedPaymentResult> {
   const found = await findPublicPaymentLink(db, form.token);
@@ -126,8 +126,7 @@ export async function payHostedCheckout(db: Database, form: HostedPaymentForm): 
 }
 
 /**
- * The hosted page's checkout run (card form and wallet alike): completeCheckout in one
- * transaction, with the attempt key making a double-submitted form pay once, and the outcome
+ * The hosted page's checkout run (card form and wallet alike): completeCheckout in its phases, with the attempt key making a double-submitted form pay once, and the outcome
  * in the customer's words.
  */
 export async function runHostedCheckout(
@@ -138,16 +137,13 @@ export async function runHostedCheckout(
 ): Promise<HostedPaymentResult> {
   const { attemptKey } = options;
   try {
-    const result = await db
-      .transaction((tx) => completeCheckout(tx, merchantId, input, options))
-      .catch(async (error: unknown) => {
-        // A double-submitted form: the twin attempt committed first (unique attempt key), so
-        // this one rolled back and answers with the twin's outcome.
-        if (error instanceof ApiError) throw error;
-        const twin = await findCheckoutByAttempt(db, merchantId, attemptKey);
-        if (!twin) throw error;
-        return twin;
-      });
+    const result = await completeCheckout(plainPhases(db), merchantId, input, options).catch(async (error: unknown) => {
+      // A double-submitted form: the twin attempt committed its phase 1 first (unique attempt
+      // key), so this one rolled back; running again finishes or answers the twin's attempt.
+      if (error instanceof ApiError) throw error;
+      if (!(await findCheckoutByAttempt(db, merchantId, attemptKey))) throw error;
+      return completeCheckout(plainPhases(db), merchantId, input, options);
+    });
     const { checkout } = result;
     if (result.declined) return { kind: 'declined', message: checkout.payment?.failureMessage ?? 'Your card was declined.' };
     return { kind: checkout.paid ? 'paid' : 'processing', checkoutId: checkout.id };

@@ -24,6 +24,8 @@ export interface RecurringCheckoutRequest {
   successUrl?: string | null;
   description?: string;
   attemptKey?: string | null;
+  /** Chosen in phase 1, so every run of the hand-off charges the same processor key. */
+  subscriptionId: string;
 }
 
 /**
@@ -44,7 +46,11 @@ export async function startSubscriptionFromCheckout(tx: Db, request: RecurringCh
     tx,
     request.merchantId,
     { customerId: request.customerId, priceId: request.priceId, ...(request.payment.paymentMethodId ? { paymentMethodId: request.payment.paymentMethodId } : {}) },
-    { actor: request.paymentLinkId ? `payment_link:${request.paymentLinkId}` : 'checkout', paymentToken: request.payment.paymentMethodId ? null : request.payment.token },
+    {
+      actor: request.paymentLinkId ? `payment_link:${request.paymentLinkId}` : 'checkout',
+      paymentToken: request.payment.paymentMethodId ? null : request.payment.token,
+      subscriptionId: request.subscriptionId,
+    },
   );
 
   const at = now();

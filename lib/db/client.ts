@@ -1,6 +1,7 @@
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import * as schema from './schema';
+import { countRoundTrip, countingRoundTrips } from './round-trips';
 
 export type Database = NodePgDatabase<typeof schema>;
 export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
@@ -35,7 +36,9 @@ function connection() {
     const report = (error: Error) => console.error(JSON.stringify({ level: 50, msg: 'database client error', err: error.message }));
     pool.on('error', report);
     pool.on('connect', (client) => client.on('error', report));
-    globalForDb.__paybaseDb = { pool, db: drizzle(pool, { schema, casing: 'snake_case' }) };
+    // Every statement drizzle sends (BEGIN and COMMIT included) passes its logger, in the caller's context.
+    const logger = countingRoundTrips ? { logQuery: countRoundTrip } : undefined;
+    globalForDb.__paybaseDb = { pool, db: drizzle(pool, { schema, casing: 'snake_case', logger }) };
   }
   return globalForDb.__paybaseDb;
 }

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, gte, lte, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, getTableColumns, gte, lte, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from './client';
 
@@ -18,6 +18,8 @@ export interface Page<T> {
   hasMore: boolean;
 }
 
+const TOTAL = '__totalCount';
+
 /**
  * Offset paging over one table with a stable order: `orderBy` lists the requested column
  * first, then a unique tie-breaker (usually the creation-sortable id).
@@ -33,19 +35,22 @@ export async function paginate<TTable extends PgTable & { createdAt: PgColumn }>
     options.createdTo ? lte(table.createdAt, options.createdTo) : undefined,
   );
   const direction = options.orderDirection === 'asc' ? asc : desc;
-  const [rows, [total]] = await Promise.all([
-    db
-      .select()
-      .from(table as PgTable)
-      .where(where)
-      .orderBy(...options.orderBy.map((column) => direction(column)))
-      .limit(options.pageSize)
-      .offset((options.page - 1) * options.pageSize),
-    db.select({ value: count() }).from(table as PgTable).where(where),
-  ]);
-  const totalCount = total?.value ?? 0;
+  // One statement: the page and, on each of its rows, the total (a window over the whole match).
+  const rows = await db
+    .select({ ...getTableColumns(table as PgTable), [TOTAL]: sql<number>`count(*) over()`.mapWith(Number) })
+    .from(table as PgTable)
+    .where(where)
+    .orderBy(...options.orderBy.map((column) => direction(column)))
+    .limit(options.pageSize)
+    .offset((options.page - 1) * options.pageSize);
+  let totalCount = (rows[0]?.[TOTAL] as number | undefined) ?? 0;
+  if (rows.length === 0 && options.page > 1) {
+    // Past the last page no row carries the total: count on its own.
+    const [total] = await db.select({ value: count() }).from(table as PgTable).where(where);
+    totalCount = total?.value ?? 0;
+  }
   return {
-    data: rows as TTable['$inferSelect'][],
+    data: rows.map(({ [TOTAL]: _total, ...row }) => row) as TTable['$inferSelect'][],
     page: options.page,
     pageSize: options.pageSize,
     totalCount,

@@ -1,7 +1,8 @@
 import type { z } from 'zod';
 import { getDb, type Db } from '../db/client';
+import type { Phases } from '../db/phases';
 import { log } from '../log';
-import { authenticateApiKey, touchApiKey } from '../auth/api-keys';
+import { apiKeyUseIsStale, authenticateApiKey, touchApiKey } from '../auth/api-keys';
 import { looksLikeJwt } from '../auth/jwt-shape';
 import { hasScope } from '../auth/scopes';
 import { ApiError } from './errors';
@@ -9,7 +10,7 @@ import type { Operation } from './operation';
 import { ApiResponse, jsonResponse } from './respond';
 import { bearerToken } from './request';
 import { errorResponse, handleRequest, parseInput } from './route-core';
-import { claimIdempotencyKey, completeIdempotencyKey } from './idempotency';
+import { claimIdempotencyKey, completeIdempotencyKey, type Attempt } from './idempotency';
 
 export interface ApiContext<TOp extends Operation> {
   requestId: string;
@@ -23,6 +24,13 @@ export interface ApiContext<TOp extends Operation> {
   request: Request;
 }
 
+/** A handler that moves money opens its own transactions (lib/db/phases.ts) instead of getting one. */
+export interface PhasedApiContext<TOp extends Operation> extends Omit<ApiContext<TOp>, 'db'> {
+  phases: Phases;
+  /** Names this request across retries with its Idempotency-Key (a crashed attempt is found again). */
+  attempt: Attempt | undefined;
+}
+
 type InferOr<T> = [NonNullable<T>] extends [z.ZodType] ? z.output<NonNullable<T>> : Record<string, never>;
 
 type RouteContext = { params: Promise<Record<string, string>> };
@@ -33,10 +41,54 @@ const IDEMPOTENCY_KEY_MAX = 255;
  * Wraps a developer-API handler with everything every endpoint shares: request id, API-key
  * authentication, scope, zod parsing, idempotency, one transaction, problem+json and logging.
  */
-export function apiRoute<TOp extends Operation>(
+export function apiRoute<TOp extends Operation>(operation: TOp, handler: (context: ApiContext<TOp>) => Promise<unknown>) {
+  return route(operation, async (base, idempotency) => {
+    const execute = (db: Db) => handler({ ...base, db } as ApiContext<TOp>);
+    if (!idempotency) return executeOnce(operation, base.requestId, execute);
+    return executeIdempotently(operation, idempotency, async (answer) => {
+      const db = getDb();
+      return db.transaction(async (tx) => {
+        const result = await execute(tx);
+        await answer(tx, result);
+        return result;
+      });
+    });
+  });
+}
+
+/**
+ * The same for a handler that calls the payment processor: it gets the pool and opens its own
+ * transactions in phases (docs/payments.md); its last transaction stores the idempotency answer
+ * through `phases.answer`, so the outcome and the answer commit together. `toAnswer` shapes
+ * the handler's result (the same function shapes what `phases.answer` stores).
+ */
+export function phasedApiRoute<TOp extends Operation, TResult>(
   operation: TOp,
-  handler: (context: ApiContext<TOp>) => Promise<unknown>,
+  handler: (context: PhasedApiContext<TOp>) => Promise<TResult>,
+  toAnswer: (result: TResult, requestId: string) => unknown = (result) => result,
 ) {
+  return route(operation, async (base, idempotency) => {
+    const run = (answer: Phases['answer'], attempt?: Attempt) =>
+      handler({ ...base, phases: { db: getDb(), answer: (tx, result) => answer(tx, toAnswer(result as TResult, base.requestId)) }, attempt } as PhasedApiContext<TOp>);
+    if (!idempotency) {
+      const result = await run(async () => {});
+      const [status, body] = shape(operation, toAnswer(result, base.requestId));
+      return jsonResponse(status, body, { 'X-Request-Id': base.requestId });
+    }
+    return executeIdempotently(operation, idempotency, async (answer, attempt) => toAnswer(await run(answer, attempt), base.requestId));
+  });
+}
+
+type BaseContext<TOp extends Operation> = Omit<ApiContext<TOp>, 'db'>;
+interface IdempotentRequest {
+  merchantId: string;
+  key: string;
+  url: URL;
+  rawBody: string;
+  requestId: string;
+}
+
+function route<TOp extends Operation>(operation: TOp, run: (base: BaseContext<TOp>, idempotency: IdempotentRequest | undefined) => Promise<Response>) {
   return (request: Request, routeContext: RouteContext): Promise<Response> =>
     handleRequest(request, async (requestId, logFields) => {
       const url = new URL(request.url);
@@ -50,13 +102,11 @@ export function apiRoute<TOp extends Operation>(
       const rawBody = operation.method === 'GET' ? '' : await request.text();
       const input = await parseInput(operation, (await routeContext.params) ?? {}, url, rawBody);
       const idempotencyKey = readIdempotencyKey(operation, request);
-      const execute = (db: Db) =>
-        handler({ ...input, requestId, merchantId: principal.merchantId, apiKeyId: principal.apiKeyId, db, request } as ApiContext<TOp>);
-
-      const response = idempotencyKey
-        ? await executeIdempotently(operation, { merchantId: principal.merchantId, key: idempotencyKey, url, rawBody, requestId }, execute)
-        : await executeOnce(operation, requestId, execute);
-      void touchApiKey(getDb(), principal.apiKeyId).catch((error) => log.warn({ err: error, requestId }, 'could not record API key use'));
+      const base = { ...input, requestId, merchantId: principal.merchantId, apiKeyId: principal.apiKeyId, request } as BaseContext<TOp>;
+      const response = await run(base, idempotencyKey ? { merchantId: principal.merchantId, key: idempotencyKey, url, rawBody, requestId } : undefined);
+      if (apiKeyUseIsStale(principal)) {
+        void touchApiKey(getDb(), principal.apiKeyId).catch((error) => log.warn({ err: error, requestId }, 'could not record API key use'));
+      }
       return response;
     });
 }
@@ -89,18 +139,21 @@ function readIdempotencyKey(operation: Operation, request: Request): string | un
   return key;
 }
 
-type Execute = (db: Db) => Promise<unknown>;
-
-async function executeOnce(operation: Operation, requestId: string, execute: Execute): Promise<Response> {
+async function executeOnce(operation: Operation, requestId: string, execute: (db: Db) => Promise<unknown>): Promise<Response> {
   const result = operation.method === 'GET' ? await execute(getDb()) : await getDb().transaction((tx) => execute(tx));
   const [status, body] = shape(operation, result);
   return jsonResponse(status, body, { 'X-Request-Id': requestId });
 }
 
+/**
+ * Runs a request under its Idempotency-Key: the claim commits first (concurrent duplicates see
+ * it at once), then `execute` runs and calls `answer` in its last transaction with the answer
+ * to store. A failure is the request's answer too, replayed like a success.
+ */
 async function executeIdempotently(
   operation: Operation,
-  request: { merchantId: string; key: string; url: URL; rawBody: string; requestId: string },
-  execute: Execute,
+  request: IdempotentRequest,
+  execute: (answer: (tx: Db, result: unknown) => Promise<void>, attempt: Attempt) => Promise<unknown>,
 ): Promise<Response> {
   const db = getDb();
   const identity = { merchantId: request.merchantId, key: request.key };
@@ -113,15 +166,16 @@ async function executeIdempotently(
   if (claim.kind === 'replay') {
     return jsonResponse(claim.status, claim.body, { 'X-Request-Id': request.requestId, 'Idempotent-Replayed': 'true' });
   }
+  let stored: [number, string] | undefined;
   try {
-    const [status, body] = await db.transaction(async (tx) => {
-      const answer = shape(operation, await execute(tx));
-      await completeIdempotencyKey(tx, { ...identity, status: answer[0], body: answer[1] });
-      return answer;
-    });
+    const result = await execute(async (tx, result) => {
+      stored = shape(operation, result);
+      await completeIdempotencyKey(tx, { ...identity, status: stored[0], body: stored[1] });
+    }, claim.attempt);
+    const [status, body] = stored ?? shape(operation, result);
+    if (!stored) await completeIdempotencyKey(db, { ...identity, status, body });
     return jsonResponse(status, body, { 'X-Request-Id': request.requestId });
   } catch (error) {
-    // The request executed and failed: that failure is its answer, replayed like a success.
     const failure = errorResponse(error, request.requestId);
     const body = await failure.clone().text();
     await completeIdempotencyKey(db, { ...identity, status: failure.status, body });

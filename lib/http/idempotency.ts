@@ -20,7 +20,16 @@ export interface RequestFingerprint {
   rawBody: string;
 }
 
-export type Claim = { kind: 'execute' } | { kind: 'replay'; status: number; body: string };
+/**
+ * `attempt.key` names this key's lifetime: the same across a takeover of an abandoned execution,
+ * new once the key expired; `attempt.isNew` is false for a takeover (an earlier run may have
+ * left work behind to find and finish).
+ */
+export interface Attempt {
+  key: string;
+  isNew: boolean;
+}
+export type Claim = { kind: 'execute'; attempt: Attempt } | { kind: 'replay'; status: number; body: string };
 
 /**
  * Claims an Idempotency-Key for a request that is about to execute. The claim is committed on
@@ -45,7 +54,7 @@ export async function claimIdempotencyKey(db: Db, request: RequestFingerprint): 
       })
       .onConflictDoNothing()
       .returning({ key: idempotencyKeys.key });
-    if (inserted.length) return { kind: 'execute' };
+    if (inserted.length) return { kind: 'execute', attempt: { key: attemptKeyOf(request.key, at), isNew: true } };
 
     const [existing] = await db
       .select()
@@ -84,9 +93,13 @@ export async function claimIdempotencyKey(db: Db, request: RequestFingerprint): 
         ),
       )
       .returning({ key: idempotencyKeys.key });
-    if (takenOver.length) return { kind: 'execute' };
+    if (takenOver.length) return { kind: 'execute', attempt: { key: attemptKeyOf(request.key, existing.createdAt), isNew: false } };
   }
   throw new ApiError('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still being processed; retry later.');
+}
+
+function attemptKeyOf(key: string, createdAt: Date) {
+  return `api:${createdAt.getTime()}:${key}`;
 }
 
 /** Stores the final answer; called inside the request's transaction so both commit together. */

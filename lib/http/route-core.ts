@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { log } from '../log';
+import { withRoundTripCount } from '../db/round-trips';
 import { ApiError } from './errors';
 import { problemResponse } from './respond';
 import { newRequestId, queryObject, readJsonBody } from './request';
@@ -21,7 +22,7 @@ export async function handleRequest(
   const logFields: LogFields = {};
   let response: Response;
   try {
-    response = await run(requestId, logFields);
+    response = await withRoundTripCount(() => run(requestId, logFields));
     if (!response.headers.has('X-Request-Id')) response.headers.set('X-Request-Id', requestId);
   } catch (error) {
     response = errorResponse(error, requestId);

@@ -7,7 +7,8 @@ import { sweepStuckDeliveries } from '../webhooks/sweep';
 import { config } from '../config';
 import { log } from '../log';
 import { getDb } from '../db/client';
-import { reconcilePaymentTask, reconcileUnknownPaymentsTask } from './tasks/reconcile-payment';
+import { finishStalePhasesTask, reconcilePaymentTask, reconcileUnknownPaymentsTask } from './tasks/reconcile-payment';
+import { enqueueJob } from './enqueue';
 import { processSubscriptionTask, runDueSubscriptionsTask } from './tasks/subscriptions';
 
 export const TASKS: TaskList = {
@@ -15,12 +16,13 @@ export const TASKS: TaskList = {
   'send-email': sendEmailTask,
   'reconcile-payment': reconcilePaymentTask,
   'reconcile-unknown-payments': reconcileUnknownPaymentsTask,
+  'finish-stale-phases': finishStalePhasesTask,
   'deliver-webhook': deliverWebhookTask,
   'process-subscription': processSubscriptionTask,
   'run-due-subscriptions': runDueSubscriptionsTask,
 };
 
-const CRONTAB = ['0 * * * * purge-idempotency-keys', '*/5 * * * * reconcile-unknown-payments', '* * * * * run-due-subscriptions'].join('\n');
+const CRONTAB = ['0 * * * * purge-idempotency-keys', '*/5 * * * * reconcile-unknown-payments', '* * * * * run-due-subscriptions', '* * * * * finish-stale-phases'].join('\n');
 
 /** Creates graphile-worker's schema, so jobs can be added in transactions even before a worker runs. */
 export async function migrateJobQueue(): Promise<void> {
@@ -43,6 +45,9 @@ export async function startWorker(options: { concurrency: number }): Promise<Run
       .then((workerIds) => workerIds.length > 0 && log.warn({ workerIds }, 'released webhook deliveries of crashed workers'))
       .catch((error: unknown) => log.error({ err: error }, 'webhook sweep failed'));
   void sweep();
+  void enqueueJob(getDb(), 'finish-stale-phases', {}, { jobKey: 'finish-stale-phases' }).catch((error: unknown) =>
+    log.error({ err: error }, 'could not queue the recovery of interrupted payments'),
+  );
   const timer = setInterval(sweep, config.webhooks.sweepIntervalMs);
   timer.unref();
   void runner.promise.finally(() => clearInterval(timer));

@@ -44,6 +44,9 @@ export async function createPendingPayment(
     amount: number;
     currency: string;
     description: string;
+    processorToken?: string | null;
+    processorKey?: string | null;
+    intent?: Record<string, unknown> | null;
   },
 ): Promise<PaymentRow> {
   const at = now();
@@ -58,6 +61,7 @@ const OUTCOME_EVENT = { succeeded: 'payment.succeeded', failed: 'payment.failed'
 
 /** pending → succeeded | failed | unknown, with the matching event in the same transaction. */
 export async function recordChargeOutcome(tx: Db, payment: PaymentRow, outcome: ChargeOutcome | { status: 'succeeded'; reference: null; card: null }) {
+  // The token was kept only so the charge could be finished; a saved method keeps its own.
   if (payment.status !== 'pending') throw new ApiError('INVALID_STATE', `Payment ${payment.id} is ${payment.status}, not pending.`);
   const at = now();
   const [row] = await tx
@@ -65,6 +69,7 @@ export async function recordChargeOutcome(tx: Db, payment: PaymentRow, outcome: 
     .set({
       status: outcome.status,
       processorReference: outcome.reference,
+      processorToken: null,
       cardBrand: outcome.card?.brand ?? payment.cardBrand,
       cardLast4: outcome.card?.last4 ?? payment.cardLast4,
       failureCode: outcome.status === 'failed' ? outcome.declineCode : null,

@@ -1,6 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../db/client';
+import type { Phases } from '../db/phases';
 import { payments, refunds } from '../db/schema';
 import { newId } from '../ids';
 import { now } from '../clock';
@@ -28,70 +29,82 @@ export function toRefundResponse(row: RefundRow) {
 }
 
 /**
- * Refunds all or part of a payment: requested → succeeded | failed. The payment row is locked
- * first, so concurrent refunds see each other and the total can never exceed the amount paid.
+ * Refunds all or part of a payment in phases (docs/payments.md): phase 1 locks the payment,
+ * checks what is left to refund (requested refunds count as taken, so concurrent refunds can
+ * never exceed the amount paid) and commits the refund as `requested`; phase 2 asks the
+ * processor with no transaction open; phase 3 records the outcome.
  */
-export async function refundPayment(tx: Db, merchantId: string, paymentId: string, input: z.output<typeof RefundBody>) {
-  const payment = await findPaymentRow(tx, merchantId, paymentId, { forUpdate: true });
-  if (payment.status !== 'succeeded' && payment.status !== 'partially_refunded') {
-    throw new ApiError('INVALID_STATE', `Payment ${payment.id} is ${payment.status}; only a succeeded payment can be refunded.`, {
-      extra: { status: payment.status },
-    });
-  }
-  const [pending] = await tx
-    .select({ amount: sql<number>`coalesce(sum(${refunds.amount}), 0)::int` })
-    .from(refunds)
-    .where(and(eq(refunds.paymentId, payment.id), eq(refunds.status, 'requested')));
-  const refundable = payment.amount - payment.amountRefunded - (pending?.amount ?? 0);
-  if (refundable <= 0) throw new ApiError('INVALID_STATE', `Payment ${payment.id} has nothing left to refund.`, { extra: { status: payment.status } });
-  const amount = input.amount ?? refundable;
-  if (amount > refundable) {
-    throw invalidField('amount', `At most ${refundable} (${formatMoney(refundable, payment.currency)}) of this payment is left to refund.`);
-  }
-
-  const at = now();
-  const [requested] = await tx
-    .insert(refunds)
-    .values({
-      id: newId('refund'),
-      merchantId,
-      paymentId: payment.id,
-      status: 'requested',
-      amount,
-      currency: payment.currency,
-      reason: input.reason ?? null,
-      createdAt: at,
-      updatedAt: at,
-    })
-    .returning();
-  await recordEvent(tx, { merchantId, type: 'refund.requested', object: toRefundResponse(requested!) });
-
-  const outcome = await paymentProcessor().refund({
-    chargeReference: payment.processorReference ?? '',
-    amount,
-    currency: payment.currency,
-    idempotencyKey: requested!.id,
+export async function refundPayment(phases: Phases, merchantId: string, paymentId: string, input: z.output<typeof RefundBody>) {
+  const requested = await phases.db.transaction(async (tx) => {
+    const payment = await findPaymentRow(tx, merchantId, paymentId, { forUpdate: true });
+    if (payment.status !== 'succeeded' && payment.status !== 'partially_refunded') {
+      throw new ApiError('INVALID_STATE', `Payment ${payment.id} is ${payment.status}; only a succeeded payment can be refunded.`, {
+        extra: { status: payment.status },
+      });
+    }
+    const [pending] = await tx
+      .select({ amount: sql<number>`coalesce(sum(${refunds.amount}), 0)::int` })
+      .from(refunds)
+      .where(and(eq(refunds.paymentId, payment.id), eq(refunds.status, 'requested')));
+    const refundable = payment.amount - payment.amountRefunded - (pending?.amount ?? 0);
+    if (refundable <= 0) throw new ApiError('INVALID_STATE', `Payment ${payment.id} has nothing left to refund.`, { extra: { status: payment.status } });
+    const amount = input.amount ?? refundable;
+    if (amount > refundable) {
+      throw invalidField('amount', `At most ${refundable} (${formatMoney(refundable, payment.currency)}) of this payment is left to refund.`);
+    }
+    const at = now();
+    const [row] = await tx
+      .insert(refunds)
+      .values({
+        id: newId('refund'),
+        merchantId,
+        paymentId: payment.id,
+        status: 'requested',
+        amount,
+        currency: payment.currency,
+        reason: input.reason ?? null,
+        createdAt: at,
+        updatedAt: at,
+      })
+      .returning();
+    await recordEvent(tx, { merchantId, type: 'refund.requested', object: toRefundResponse(row!) });
+    return row!;
   });
-  const [settled] = await tx
-    .update(refunds)
-    .set({
-      status: outcome.status,
-      processorReference: outcome.reference,
-      failureMessage: outcome.status === 'failed' ? outcome.message : null,
-      updatedAt: now(),
-    })
-    .where(eq(refunds.id, requested!.id))
-    .returning();
-  if (outcome.status === 'succeeded') {
-    const refunded = payment.amountRefunded + amount;
-    await tx
-      .update(payments)
-      .set({ amountRefunded: refunded, status: refunded === payment.amount ? 'refunded' : 'partially_refunded', updatedAt: now() })
-      .where(eq(payments.id, payment.id));
-  }
-  const refund = toRefundResponse(settled!);
-  await recordEvent(tx, { merchantId, type: outcome.status === 'succeeded' ? 'refund.succeeded' : 'refund.failed', object: refund });
-  return refund;
+  return finishRefund(phases, requested.id);
+}
+
+/** Phases 2 and 3 of a requested refund; also how reconciliation finishes one after a crash. */
+export async function finishRefund(phases: Phases, refundId: string) {
+  const [requested] = await phases.db.select().from(refunds).where(eq(refunds.id, refundId));
+  const [payment] = await phases.db.select().from(payments).where(eq(payments.id, requested!.paymentId));
+  const outcome =
+    requested!.status === 'requested'
+      ? await paymentProcessor().refund({ chargeReference: payment!.processorReference ?? '', amount: requested!.amount, currency: requested!.currency, idempotencyKey: requested!.id })
+      : null;
+  return phases.db.transaction(async (tx) => {
+    // Payment first, then refund: the lock order of phase 1, so concurrent refunds cannot deadlock.
+    const [locked] = await tx.select().from(payments).where(eq(payments.id, payment!.id)).for('update');
+    const [current] = await tx.select().from(refunds).where(eq(refunds.id, refundId)).for('update');
+    let row = current!;
+    if (outcome && row.status === 'requested') {
+      [row] = (await tx
+        .update(refunds)
+        .set({ status: outcome.status, processorReference: outcome.reference, failureMessage: outcome.status === 'failed' ? outcome.message : null, updatedAt: now() })
+        .where(eq(refunds.id, refundId))
+        .returning()) as [RefundRow];
+      if (outcome.status === 'succeeded') {
+        const refunded = locked!.amountRefunded + row.amount;
+        await tx
+          .update(payments)
+          .set({ amountRefunded: refunded, status: refunded === locked!.amount ? 'refunded' : 'partially_refunded', updatedAt: now() })
+          .where(eq(payments.id, locked!.id));
+      }
+      await recordEvent(tx, { merchantId: row.merchantId, type: outcome.status === 'succeeded' ? 'refund.succeeded' : 'refund.failed', object: toRefundResponse(row) });
+    }
+    const refund = toRefundResponse(row);
+    await phases.answer(tx, refund);
+    return refund;
+  });
 }
 
 export async function listRefunds(db: Db, merchantId: string, paymentId: string) {

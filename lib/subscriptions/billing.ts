@@ -1,11 +1,11 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { entitlementPolicies, paymentMethods, subscriptionBillingRecords, creditGrants, subscriptions } from '../db/schema';
+import { entitlementPolicies, paymentMethods, payments, subscriptionBillingRecords, creditGrants, subscriptions } from '../db/schema';
 import type { PriceRow } from '../catalog/prices';
 import { newId } from '../ids';
 import { now } from '../clock';
 import { recordEvent } from '../events/record-event';
-import { paymentProcessor } from '../payments/processor';
+import { chargeInTransaction, type KnownOutcome } from '../payments/charges';
 import type { ChargeOutcome } from '../payments/processor/types';
 import { createPendingPayment, recordChargeOutcome, type PaymentRow } from '../payments/payments';
 import { closeBillingRecord, createBillingRecord, setBillingRecordPayment } from '../billing/billing-records';
@@ -36,16 +36,20 @@ export function nextRetryAt(firstAttemptAt: Date, attempts: number): Date | null
 /** Thrown inside a savepoint when a charge that must succeed is declined; the caller records the payment outside it. */
 export class ChargeDeclined extends Error {
   constructor(
-    readonly payment: { id: string; merchantId: string; customerId: string; paymentMethodId: string | null; amount: number; currency: string; description: string },
+    readonly payment: { id?: string; merchantId: string; customerId: string; paymentMethodId: string | null; amount: number; currency: string; description: string },
     readonly outcome: Extract<ChargeOutcome, { status: 'failed' }>,
   ) {
     super(outcome.message);
   }
 }
 
-/** Writes a declined charge (payment `failed` and `payment.failed`) after its savepoint rolled back. */
+/**
+ * Writes a declined charge (payment `failed` and `payment.failed`) after its savepoint rolled
+ * back; the payment prepared in phase 1 is that payment when it exists.
+ */
 export async function recordDeclinedCharge(tx: Db, declined: ChargeDeclined): Promise<PaymentRow> {
-  const pending = await createPendingPayment(tx, { ...declined.payment, checkoutId: null });
+  const [prepared] = declined.payment.id ? await tx.select().from(payments).where(eq(payments.id, declined.payment.id)) : [];
+  const pending = prepared?.status === 'pending' ? prepared : await createPendingPayment(tx, { ...declined.payment, checkoutId: null });
   return recordChargeOutcome(tx, pending, declined.outcome);
 }
 
@@ -68,15 +72,16 @@ async function resolveToken(tx: Db, sub: SubscriptionRow): Promise<{ paymentMeth
 
 /**
  * One charge attempt: a pending payment, then the processor (idempotency key derived from the
- * billing record and attempt, so a retried job never charges twice), then the outcome event.
+ * billing record and attempt, so a retried job never charges twice) outside the transaction
+ * (lib/payments/charges.ts), then the outcome event.
  */
 export async function chargeAttempt(
   tx: Db,
   sub: SubscriptionRow,
   input: { amount: number; currency: string; description: string; idempotencyKey: string; paymentId?: string },
-): Promise<{ payment: PaymentRow; outcome: ChargeOutcome | { status: 'succeeded'; reference: null; card: null } }> {
+): Promise<{ payment: PaymentRow; outcome: KnownOutcome }> {
   const method = await resolveToken(tx, sub);
-  const payment = await createPendingPayment(tx, {
+  const { payment, outcome } = await chargeInTransaction(tx, {
     id: input.paymentId,
     merchantId: sub.merchantId,
     customerId: sub.customerId,
@@ -85,13 +90,9 @@ export async function chargeAttempt(
     amount: input.amount,
     currency: input.currency,
     description: input.description,
+    token: method.token,
+    processorKey: input.idempotencyKey,
   });
-  const outcome: ChargeOutcome | { status: 'succeeded'; reference: null; card: null } =
-    input.amount === 0
-      ? { status: 'succeeded', reference: null, card: null }
-      : method.token === null
-        ? { status: 'failed', reference: `none_${payment.id}`, card: null, declineCode: 'no_payment_method', message: 'The customer has no payment method to charge.' }
-        : await paymentProcessor().charge({ token: method.token, amount: input.amount, currency: input.currency, idempotencyKey: input.idempotencyKey });
   const settled = await recordChargeOutcome(tx, payment, outcome);
   return { payment: settled, outcome };
 }
@@ -110,12 +111,11 @@ export async function billPeriod(tx: Db, sub: SubscriptionRow, price: PriceRow, 
   const creditUsed = Math.min(sub.creditBalance, price.amount);
   const amount = price.amount - creditUsed;
   const description = periodDescription(productName, index);
-  const paymentId = newId('payment');
   const linkId = newId('subscriptionItem');
-  // The pending payment row exists first because the billing record refers to it.
+  // The payment comes first because the billing record refers to it; in phase 1 the run ends
+  // here, before anything else is written (lib/payments/charges.ts).
   const method = await resolveToken(tx, sub);
-  const pending = await createPendingPayment(tx, {
-    id: paymentId,
+  const { payment: pending, outcome } = await chargeInTransaction(tx, {
     merchantId: sub.merchantId,
     customerId: sub.customerId,
     checkoutId: null,
@@ -123,7 +123,10 @@ export async function billPeriod(tx: Db, sub: SubscriptionRow, price: PriceRow, 
     amount,
     currency: price.currency,
     description,
+    token: method.token,
+    processorKey: `${sub.id}:p${index}:a1`,
   });
+  const paymentId = pending.id;
   const record = await createBillingRecord(tx, {
     merchantId: sub.merchantId,
     customerId: sub.customerId,
@@ -152,12 +155,6 @@ export async function billPeriod(tx: Db, sub: SubscriptionRow, price: PriceRow, 
     await tx.update(subscriptions).set({ creditBalance: sub.creditBalance - creditUsed }).where(eq(subscriptions.id, sub.id));
     sub.creditBalance -= creditUsed;
   }
-  const outcome: ChargeOutcome | { status: 'succeeded'; reference: null; card: null } =
-    amount === 0
-      ? { status: 'succeeded', reference: null, card: null }
-      : method.token === null
-        ? { status: 'failed', reference: `none_${paymentId}`, card: null, declineCode: 'no_payment_method', message: 'The customer has no payment method to charge.' }
-        : await paymentProcessor().charge({ token: method.token, amount, currency: price.currency, idempotencyKey: `${sub.id}:p${index}:a1` });
   const payment = await recordChargeOutcome(tx, pending, outcome);
   return { link: link!, record, payment, outcome, amount, creditUsed };
 }

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, inArray, isNotNull, isNull, lte, min, ne } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { Db } from '../db/client';
+import type { Database, Db } from '../db/client';
+import { plainPhases } from '../db/phases';
 import { billingRecords, paymentMethods, payments, products, subscriptionBillingRecords, subscriptionChanges, subscriptions, testClockCustomers } from '../db/schema';
 import type { SubscriptionCommandType, SubscriptionStatus } from '../db/schema';
 import { paginate, mapPage, type PageRequest } from '../db/paginate';
@@ -13,7 +14,7 @@ import { findCustomerRow } from '../customers/customers';
 import { findPaymentMethodRow } from '../payments/payment-methods';
 import { closeBillingRecord, createBillingRecord } from '../billing/billing-records';
 import { settleUnknownPaymentRow, toPaymentResponse } from '../payments/payments';
-import { paymentProcessor } from '../payments/processor';
+import { retrieveChargeInTransaction, runChargePhases } from '../payments/charges';
 import { periodBoundary, type BillingCycle } from './periods';
 import { prorate } from './proration';
 import { timeFor } from './time';
@@ -211,6 +212,8 @@ export interface StartOptions {
   paymentToken?: string | null;
   /** A saved method to use when the body names none (before falling back to the customer's default). */
   paymentMethodId?: string | null;
+  /** Fixed by the caller when the create runs in phases, so each run charges the same key. */
+  subscriptionId?: string;
 }
 
 /**
@@ -244,7 +247,7 @@ export async function createSubscription(tx: Db, merchantId: string, body: z.out
   const trialEnd = trialDays > 0 ? new Date(at.getTime() + trialDays * DAY_MS) : null;
   const anchor = trialEnd ?? at;
   const cycle: BillingCycle = { anchor, interval: price.interval!, intervalCount: price.intervalCount ?? 1 };
-  const id = newId('subscription');
+  const id = options.subscriptionId ?? newId('subscription');
   const name = await productName(tx, price);
 
   try {
@@ -797,7 +800,9 @@ async function retryDue(tx: Db, sub: SubscriptionRow, link: SubscriptionBillingR
     const [last] = await tx.select().from(payments).where(eq(payments.id, link.lastPaymentId));
     if (last?.status === 'unknown') {
       // Ask the processor (as the reconciliation job does); still unknown → look again later.
-      const settled = await paymentProcessor().retrieveCharge(last.processorReference ?? '');
+      const answer = await retrieveChargeInTransaction(last.processorKey ?? last.id);
+      // The processor never saw the charge: nothing was taken, which counts as a failed attempt.
+      const settled = answer.status === 'not_found' ? { status: 'failed' as const, declineCode: 'processor_error', message: 'The payment could not be processed.' } : answer;
       if (settled.status === 'unknown') {
         await tx.update(subscriptionBillingRecords).set({ nextAttemptAt: new Date(at.getTime() + UNKNOWN_RECHECK_MS) }).where(eq(subscriptionBillingRecords.id, link.id));
         await refreshNextAction(tx, sub);
@@ -871,11 +876,14 @@ export async function retryPastDueForCustomer(tx: Db, merchantId: string, custom
   return subs.map((sub) => sub.id);
 }
 
-/** Runs every due action of one subscription, each in its own transaction. */
-export async function processSubscription(db: Db, subscriptionId: string, maxActions = 5_000): Promise<number> {
+/**
+ * Runs every due action of one subscription, each in its own transactions: an action that
+ * charges runs in phases, its processor call between them (lib/payments/charges.ts).
+ */
+export async function processSubscription(db: Database, subscriptionId: string, maxActions = 5_000): Promise<number> {
   let done = 0;
   while (done < maxActions) {
-    const did = await db.transaction((tx) => processNextAction(tx, subscriptionId));
+    const did = await runChargePhases(plainPhases(db), { kind: 'subscription-action', subscriptionId }, (tx) => processNextAction(tx, subscriptionId));
     if (!did) break;
     done++;
   }

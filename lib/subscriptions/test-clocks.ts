@@ -1,6 +1,7 @@
 import { and, asc, eq, lte, ne } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../db/client';
+import type { Phases } from '../db/phases';
 import { subscriptions, testClockCustomers, testClocks } from '../db/schema';
 import { paginate, type PageRequest } from '../db/paginate';
 import { newId } from '../ids';
@@ -83,18 +84,26 @@ export async function attachCustomerToTestClock(tx: Db, merchantId: string, test
  * subscriptions: trial ends, renewals, dunning retries, scheduled changes, period-end
  * cancellations — exactly as if that time had passed. Runs within the request.
  */
-export async function advanceTestClock(tx: Db, merchantId: string, testClockId: string, body: z.output<typeof AdvanceTestClockBody>) {
-  const clock = await findTestClockRow(tx, merchantId, testClockId, true);
-  if (body.frozenTime <= clock.frozenTime) throw invalidField('frozenTime', `frozenTime must be after the clock's current time ${clock.frozenTime.toISOString()}.`);
-  if (body.frozenTime.getTime() - clock.frozenTime.getTime() > MAX_ADVANCE_MS) throw invalidField('frozenTime', 'A test clock moves at most 5 years per Advance.');
-  const [row] = await tx.update(testClocks).set({ frozenTime: body.frozenTime, updatedAt: now() }).where(eq(testClocks.id, clock.id)).returning();
-  const due = await tx
-    .select({ id: subscriptions.id })
-    .from(subscriptions)
-    .where(and(eq(subscriptions.testClockId, clock.id), ne(subscriptions.status, 'ended'), lte(subscriptions.nextActionAt, body.frozenTime)));
+export async function advanceTestClock(phases: Phases, merchantId: string, testClockId: string, body: z.output<typeof AdvanceTestClockBody>) {
+  const due = await phases.db.transaction(async (tx) => {
+    const clock = await findTestClockRow(tx, merchantId, testClockId, true);
+    if (body.frozenTime <= clock.frozenTime) throw invalidField('frozenTime', `frozenTime must be after the clock's current time ${clock.frozenTime.toISOString()}.`);
+    if (body.frozenTime.getTime() - clock.frozenTime.getTime() > MAX_ADVANCE_MS) throw invalidField('frozenTime', 'A test clock moves at most 5 years per Advance.');
+    await tx.update(testClocks).set({ frozenTime: body.frozenTime, updatedAt: now() }).where(eq(testClocks.id, clock.id));
+    return tx
+      .select({ id: subscriptions.id })
+      .from(subscriptions)
+      .where(and(eq(subscriptions.testClockId, clock.id), ne(subscriptions.status, 'ended'), lte(subscriptions.nextActionAt, body.frozenTime)));
+  });
   let actions = 0;
-  // Subscriptions of one clock are independent of each other, so each runs to the new time in turn.
-  for (const { id } of due) actions += await processSubscription(tx, id);
-  return { ...(await toTestClockResponse(tx, row!)), actionsRun: actions };
+  // Subscriptions of one clock are independent of each other, so each runs to the new time in
+  // turn, in its own transactions (charges are made between them: docs/payments.md).
+  for (const { id } of due) actions += await processSubscription(phases.db, id);
+  return phases.db.transaction(async (tx) => {
+    const clock = await findTestClockRow(tx, merchantId, testClockId);
+    const result = { ...(await toTestClockResponse(tx, clock)), actionsRun: actions };
+    await phases.answer(tx, result);
+    return result;
+  });
 }
 

@@ -1,5 +1,6 @@
 import { and, eq } from 'drizzle-orm';
-import type { Db } from '../db/client';
+import type { Database } from '../db/client';
+import type { Phases } from '../db/phases';
 import { idempotencyKeys } from '../db/schema';
 import { ApiError } from '../http/errors';
 import { claimIdempotencyKey, completeIdempotencyKey } from '../http/idempotency';
@@ -18,9 +19,9 @@ const WAIT_LIMIT_MS = 15_000;
  * the key, so the person can correct the form and submit again.
  */
 export async function runConsoleOnce<T>(
-  db: Db,
+  db: Database,
   input: { merchantId: string; key: string; action: string; body: unknown },
-  work: (tx: Db) => Promise<T>,
+  work: (phases: Phases) => Promise<T>,
 ): Promise<{ result: T; replayed: boolean }> {
   if (!CONSOLE_KEY_PATTERN.test(input.key)) {
     throw new ApiError('VALIDATION_FAILED', 'This form has expired; reload the page and try again.');
@@ -44,11 +45,16 @@ export async function runConsoleOnce<T>(
     }
     if (claim.kind === 'replay') return { result: JSON.parse(claim.body) as T, replayed: true };
     try {
-      const result = await db.transaction(async (tx) => {
-        const answer = await work(tx);
-        await completeIdempotencyKey(tx, { ...identity, status: 200, body: JSON.stringify(answer) });
-        return answer;
+      // The work's last transaction stores the answer with its outcome (lib/db/phases.ts).
+      let answered = false;
+      const result = await work({
+        db,
+        answer: async (tx, answer) => {
+          await completeIdempotencyKey(tx, { ...identity, status: 200, body: JSON.stringify(answer) });
+          answered = true;
+        },
       });
+      if (!answered) await completeIdempotencyKey(db, { ...identity, status: 200, body: JSON.stringify(result) });
       return { result, replayed: false };
     } catch (error) {
       await db

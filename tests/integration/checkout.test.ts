@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { and, count, eq } from 'drizzle-orm';
 import { getDb } from '@/lib/db/client';
-import { billingRecords, customers, paymentMethods, payments } from '@/lib/db/schema';
+import { billingRecords, customers, paymentMethods, payments, sandboxProcessorOperations } from '@/lib/db/schema';
 import { reconcilePayment } from '@/lib/checkout/reconcile';
 import { savePaymentMethod } from '@/lib/payments/payment-methods';
 import { SandboxProcessor } from '@/lib/payments/processor/sandbox';
@@ -333,7 +333,10 @@ describe('reconciliation of unknown payments', () => {
 
     // The processor's answer for this charge: it was declined after all.
     const paymentId = answer.body.payment.id;
-    await getDb().update(payments).set({ processorReference: `ch_sbx_decline_${paymentId}` }).where(eq(payments.id, paymentId));
+    await getDb()
+      .update(sandboxProcessorOperations)
+      .set({ status: 'failed', declineCode: 'card_declined', message: 'Your card was declined.' })
+      .where(eq(sandboxProcessorOperations.idempotencyKey, paymentId));
     expect(await reconcilePayment(getDb(), paymentId)).toBe('failed');
     expect(await reconcilePayment(getDb(), paymentId)).toBe('not_unknown');
 

@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { eq, inArray, like } from 'drizzle-orm';
 import { getDb } from '@/lib/db/client';
-import { paymentMethods, payments } from '@/lib/db/schema';
+import { paymentMethods, payments, sandboxProcessorOperations } from '@/lib/db/schema';
 import { loadHostedCheckout, loadHostedCheckoutResult, payHostedCheckout, quoteHostedPromotion, type HostedPaymentForm } from '@/lib/checkout/hosted';
 import { SandboxProcessor } from '@/lib/payments/processor/sandbox';
 import { newMerchant } from '../helpers/merchants';
@@ -41,17 +41,23 @@ describe('sandbox processor', () => {
   });
 
   it('gives each test card its fixed outcome', async () => {
-    const charge = (token: string) => sandbox.charge({ token, amount: 100, currency: 'USD', idempotencyKey: 'pay_test' });
+    // Each charge its own idempotency key: the sandbox answers a repeated key with its first outcome.
+    const charge = (token: string, idempotencyKey = `pay_test_${crypto.randomUUID()}`) => sandbox.charge({ token, amount: 100, currency: 'USD', idempotencyKey });
     expect((await charge('tok_visa')).status).toBe('succeeded');
     expect(await charge('tok_declined')).toMatchObject({ status: 'failed', declineCode: 'card_declined' });
     expect(await charge('tok_insufficient_funds')).toMatchObject({ status: 'failed', declineCode: 'insufficient_funds' });
-    const unknown = await charge('tok_unknown');
+    const unknownKey = `pay_test_${crypto.randomUUID()}`;
+    const unknown = await charge('tok_unknown', unknownKey);
     expect(unknown.status).toBe('unknown');
-    expect(await sandbox.retrieveCharge(unknown.reference)).toEqual({ status: 'succeeded' });
+    expect(await sandbox.retrieveCharge(unknownKey)).toEqual({ status: 'succeeded' });
+    expect((await charge('tok_unknown', unknownKey)).status).toBe('succeeded');
+    expect((await charge('tok_declined', unknownKey)).status).toBe('succeeded');
+    expect(await sandbox.retrieveCharge(`pay_never_${crypto.randomUUID()}`)).toEqual({ status: 'not_found' });
     const entered = sandbox.tokenizeCard({ number: '4000000000009995', expMonth: 1, expYear: 40, cvc: '123' });
     expect(await charge(entered.token)).toMatchObject({ status: 'failed', declineCode: 'insufficient_funds' });
-    const declinedReference = (await charge('tok_insufficient_funds')).reference;
-    expect(await sandbox.retrieveCharge(declinedReference)).toMatchObject({ status: 'failed', declineCode: 'insufficient_funds' });
+    const declinedKey = `pay_test_${crypto.randomUUID()}`;
+    await charge('tok_insufficient_funds', declinedKey);
+    expect(await sandbox.retrieveCharge(declinedKey)).toMatchObject({ status: 'failed', declineCode: 'insufficient_funds' });
   });
 });
 
@@ -85,7 +91,7 @@ describe('hosted checkout (/pay/{token})', () => {
 
     const attempt = form(link.token, { saveCard: true });
     const results = (await Promise.all(Array.from({ length: 5 }, () => payHostedCheckout(getDb(), attempt)))) as { kind: string; checkoutId: string }[];
-    expect(results.every((r) => r.kind === 'paid')).toBe(true);
+    expect(results.map((r) => r.kind)).toEqual(Array(5).fill('paid'));
     expect(new Set(results.map((r) => r.checkoutId)).size).toBe(1);
     const replay = await payHostedCheckout(getDb(), attempt);
     expect(replay).toEqual({ kind: 'paid', checkoutId: results[0]!.checkoutId });
@@ -105,6 +111,26 @@ describe('hosted checkout (/pay/{token})', () => {
     expect(result!.continueUrl).toBe(`https://shop.example.com/done?order=7&checkoutId=${checkout.id}`);
     const otherLink = await adHocLink(api);
     expect(await loadHostedCheckoutResult(getDb(), otherLink.token, checkout.id)).toBeUndefined();
+  });
+
+  it('a double-submitted form for a subscription link starts one subscription with one charge', async () => {
+    const { api, merchant } = await newMerchant();
+    const price = await oneTimePrice(api, 100);
+    const recurring = await api.post('/api/Price', { productId: price.productId, type: 'Recurring', amount: 1500, currency: 'USD', interval: 'month' });
+    const link = await api.post('/api/PaymentLink', { priceId: recurring.body.id });
+    const attempt = form(link.body.token);
+    const results = (await Promise.all(Array.from({ length: 5 }, () => payHostedCheckout(getDb(), attempt)))) as { kind: string; checkoutId: string }[];
+    expect(results.map((r) => r.kind)).toEqual(Array(5).fill('paid'));
+    expect(new Set(results.map((r) => r.checkoutId)).size).toBe(1);
+    const charged = await getDb().select().from(payments).where(eq(payments.merchantId, merchant.id));
+    expect(charged.map((p) => p.status)).toEqual(['succeeded']);
+    // The processor was asked to charge once (a twin's own charge would be booked under its own key).
+    const keys = charged.map((p) => p.processorKey!);
+    const booked = await getDb().select().from(sandboxProcessorOperations).where(inArray(sandboxProcessorOperations.idempotencyKey, keys));
+    expect(booked).toHaveLength(1);
+    const all = await getDb().select().from(sandboxProcessorOperations).where(like(sandboxProcessorOperations.idempotencyKey, `${(await api.get('/api/Subscription')).body.data[0].id}%`));
+    expect(all).toHaveLength(1);
+    expect((await api.get('/api/Subscription')).body.totalCount).toBe(1);
   });
 
   it('reports card and promotion input errors on their fields', async () => {

@@ -5,9 +5,10 @@ import { freePort } from '../../lib/net';
 
 /**
  * Settings of the server under test: it trusts X-Forwarded-For (tests give each client its own
- * address) and allows fewer failed sign-ins per address, so the limit is reached quickly.
+ * address), allows fewer failed sign-ins per address, so the limit is reached quickly, and
+ * hashes passwords with a cheap scrypt cost (production keeps the OWASP floor).
  */
-export const TEST_SERVER_ENV = { TRUST_PROXY: 'true', SIGN_IN_MAX_FAILURES_PER_IP: '12' } as const;
+export const TEST_SERVER_ENV = { TRUST_PROXY: 'true', SIGN_IN_MAX_FAILURES_PER_IP: '12', PASSWORD_SCRYPT_LOG2_N: '12' } as const;
 
 export interface RunningServer {
   baseUrl: string;

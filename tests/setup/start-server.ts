@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node';
-import { startServer } from './server';
+import { startServer, type RunningServer } from './server';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -20,11 +20,22 @@ export const WEBHOOK_TEST_ENV = {
   WEBHOOK_SWEEP_INTERVAL_MS: '1000',
 };
 
-/** One real server (and embedded PostgreSQL) for the whole integration run. */
+/**
+ * One real server (and embedded PostgreSQL) for the whole integration run. Every test project
+ * (vitest.config.ts) calls this; they share the server, which stops when the last is done.
+ */
+const shared = globalThis as unknown as { __paybaseTestServer?: { server: Promise<RunningServer>; users: number } };
+
 export default async function setup(project: TestProject) {
-  const server = await startServer({ env: WEBHOOK_TEST_ENV });
+  const entry = (shared.__paybaseTestServer ??= { server: startServer({ env: WEBHOOK_TEST_ENV }), users: 0 });
+  entry.users++;
+  const server = await entry.server;
   project.provide('baseUrl', server.baseUrl);
   project.provide('databaseUrl', server.databaseUrl);
   project.provide('dataDir', server.dataDir);
-  return () => server.stop();
+  return async () => {
+    if (--entry.users > 0) return;
+    shared.__paybaseTestServer = undefined;
+    await server.stop();
+  };
 }

@@ -1,8 +1,10 @@
-import { apiRoute } from '@/lib/http/api-route';
+import { phasedApiRoute } from '@/lib/http/api-route';
 import { createCheckoutOperation } from '@/lib/checkout/api';
 import { completeCheckout } from '@/lib/checkout/checkouts';
 import { checkoutAnswer } from '@/lib/checkout/answer';
 
-export const POST = apiRoute(createCheckoutOperation, async ({ db, merchantId, body, requestId }) =>
-  checkoutAnswer(await completeCheckout(db, merchantId, body), requestId),
+export const POST = phasedApiRoute(
+  createCheckoutOperation,
+  ({ phases, merchantId, body, attempt }) => completeCheckout(phases, merchantId, body, { attemptKey: attempt?.key, attemptIsNew: attempt?.isNew }),
+  checkoutAnswer,
 );

@@ -1,12 +1,14 @@
-import { apiRoute } from '@/lib/http/api-route';
+import { apiRoute, phasedApiRoute } from '@/lib/http/api-route';
 import { respond } from '@/lib/http/respond';
 import { createSubscriptionOperation, listSubscriptionsOperation } from '@/lib/subscriptions/api';
-import { createSubscription, listSubscriptions } from '@/lib/subscriptions/subscriptions';
+import { listSubscriptions } from '@/lib/subscriptions/subscriptions';
+import { createSubscriptionInPhases } from '@/lib/subscriptions/resume';
 import { declinedAnswer } from '@/lib/subscriptions/answer';
 
 export const GET = apiRoute(listSubscriptionsOperation, ({ db, merchantId, query }) => listSubscriptions(db, merchantId, query));
 
-export const POST = apiRoute(createSubscriptionOperation, async ({ db, merchantId, body, apiKeyId, requestId }) => {
-  const result = await createSubscription(db, merchantId, body, { actor: `api_key:${apiKeyId}` });
-  return result.declined ? declinedAnswer(result, requestId) : respond(201, result.subscription);
-});
+export const POST = phasedApiRoute(
+  createSubscriptionOperation,
+  ({ phases, merchantId, body, apiKeyId }) => createSubscriptionInPhases(phases, merchantId, body, { actor: `api_key:${apiKeyId}` }),
+  (result, requestId) => (result.declined ? declinedAnswer(result, requestId) : respond(201, result.subscription)),
+);

@@ -6,7 +6,9 @@ import { getDb } from '@/lib/db/client';
 import { ApiError, invalidField } from '@/lib/http/errors';
 import { field, formAction, type FormState } from '@/lib/web/form-state';
 import { endPortalSession, portalPath, requestPortalLink, verifyPortalLink } from '@/lib/portal/portal';
+import { plainPhases } from '@/lib/db/phases';
 import { cancelSubscription, commandSubscription, findSubscriptionRow } from '@/lib/subscriptions/subscriptions';
+import { commandSubscriptionInPhases } from '@/lib/subscriptions/resume';
 import { makeDefaultPaymentMethod, removePaymentMethod, useNewPaymentMethod } from '@/lib/subscriptions/payment-methods';
 import { paymentProcessor } from '@/lib/payments/processor';
 import { CardInputError } from '@/lib/payments/processor/types';
@@ -38,6 +40,14 @@ export async function signOutPortalAction(form: FormData) {
   redirect(portalPath(customerId));
 }
 
+/** The signed-in customer's own subscription named by the form. */
+async function ownSubscription(form: FormData) {
+  const { customer } = await requirePortalCustomer(field(form, 'customerId'));
+  const sub = await findSubscriptionRow(getDb(), customer.merchantId, field(form, 'subscriptionId'));
+  if (sub.customerId !== customer.id) throw new ApiError('NOT_FOUND', 'No such subscription.');
+  return { merchantId: customer.merchantId, customerId: customer.id, subscriptionId: sub.id };
+}
+
 /** Runs a portal mutation for the signed-in customer, on one of their own subscriptions. */
 async function onOwnSubscription<T>(form: FormData, work: (tx: Parameters<Parameters<ReturnType<typeof getDb>['transaction']>[0]>[0], merchantId: string, customerId: string, subscriptionId: string) => Promise<T>) {
   const customerId = field(form, 'customerId');
@@ -54,16 +64,17 @@ async function onOwnSubscription<T>(form: FormData, work: (tx: Parameters<Parame
 export async function changePlanAction(_state: FormState, form: FormData): Promise<FormState> {
   return formAction(async () => {
     let declined: string | null = null;
-    await onOwnSubscription(form, async (tx, merchantId, customerId, subscriptionId) => {
-      const result = await commandSubscription(
-        tx,
-        merchantId,
-        subscriptionId,
-        { type: 'ChangePrice', priceId: field(form, 'priceId'), expectedVersion: field(form, 'expectedVersion') || undefined, reason: 'Changed in the customer portal' },
-        `portal:${customerId}`,
-      );
-      if (result.declined) declined = result.message;
-    });
+    // Ownership is checked first; the change charges in phases, so no transaction is held here.
+    const own = await ownSubscription(form);
+    const result = await commandSubscriptionInPhases(
+      plainPhases(getDb()),
+      own.merchantId,
+      own.subscriptionId,
+      { type: 'ChangePrice', priceId: field(form, 'priceId'), expectedVersion: field(form, 'expectedVersion') || undefined, reason: 'Changed in the customer portal' },
+      `portal:${own.customerId}`,
+    );
+    revalidatePath(portalPath(own.customerId));
+    if (result.declined) declined = result.message;
     if (declined) return { error: `Your card was declined (${declined}). The plan did not change.` };
     redirect(`${portalPath(field(form, 'customerId'))}?changed=1`);
   });

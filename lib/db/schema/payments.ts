@@ -136,6 +136,12 @@ export const payments = pgTable(
     currency: text().notNull(),
     description: text().notNull(),
     processorReference: text(),
+    /** What phase 2 charges and a crash recovery re-charges (docs/payments.md, "Two phases"). */
+    processorToken: text(),
+    /** The processor's idempotency key, derived from our ids: a repeated charge is the same charge. */
+    processorKey: text(),
+    /** Which action the charge belongs to, so reconciliation can finish it after a crash. */
+    intent: jsonb().$type<Record<string, unknown>>(),
     cardBrand: text(),
     cardLast4: text(),
     failureCode: text(),
@@ -148,6 +154,8 @@ export const payments = pgTable(
     index('payments_merchant_created_idx').on(t.merchantId, t.createdAt),
     index('payments_merchant_status_idx').on(t.merchantId, t.status),
     index('payments_customer_idx').on(t.customerId),
+    uniqueIndex('payments_processor_key_unique').on(t.processorKey),
+    index('payments_pending_idx').on(t.updatedAt).where(sql`${t.status} = 'pending'`),
   ],
 );
 
@@ -168,8 +176,29 @@ export const refunds = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('refunds_payment_idx').on(t.paymentId), index('refunds_merchant_created_idx').on(t.merchantId, t.createdAt)],
+  (t) => [
+    index('refunds_payment_idx').on(t.paymentId),
+    index('refunds_merchant_created_idx').on(t.merchantId, t.createdAt),
+    index('refunds_requested_idx').on(t.updatedAt).where(sql`${t.status} = 'requested'`),
+  ],
 );
+
+/**
+ * The sandbox processor's own books (it stands in for a remote processor, whose records survive
+ * our crashes): one row per idempotency key, however often the same operation is requested.
+ */
+export const sandboxProcessorOperations = pgTable('sandbox_processor_operations', {
+  idempotencyKey: text().primaryKey(),
+  kind: text().notNull().$type<'charge' | 'refund'>(),
+  amount: integer().notNull(),
+  currency: text().notNull(),
+  status: text().notNull().$type<'succeeded' | 'failed'>(),
+  reference: text().notNull(),
+  declineCode: text(),
+  message: text(),
+  requests: integer().notNull().default(1),
+  createdAt: createdAt(),
+});
 
 export const billingRecords = pgTable(
   'billing_records',

@@ -1,7 +1,8 @@
 import type { Task } from 'graphile-worker';
 import { z } from 'zod';
 import { getDb } from '../../db/client';
-import { enqueueStaleUnknownPayments, reconcilePayment } from '../../checkout/reconcile';
+import { config } from '../../config';
+import { enqueueStaleUnknownPayments, finishStalePhases, reconcilePayment } from '../../checkout/reconcile';
 
 const Payload = z.object({ paymentId: z.string() });
 
@@ -17,4 +18,13 @@ export const reconcilePaymentTask: Task = async (payload, helpers) => {
 export const reconcileUnknownPaymentsTask: Task = async (_payload, helpers) => {
   const count = await enqueueStaleUnknownPayments(getDb(), 10 * 60 * 1000);
   if (count) helpers.logger.info(`re-enqueued reconciliation of ${count} unknown payments`);
+};
+
+/**
+ * Cron (every minute, and once when a worker starts: the usual moment after a crash): finishes
+ * payments and refunds whose request stopped between phase 1 and phase 3.
+ */
+export const finishStalePhasesTask: Task = async (_payload, helpers) => {
+  const finished = await finishStalePhases(getDb(), config.payments.pendingReconcileAfterMs);
+  if (finished.payments || finished.refunds) helpers.logger.info(`finished ${finished.payments} pending payment(s) and ${finished.refunds} requested refund(s)`);
 };

@@ -1,11 +1,15 @@
+import { and, eq, sql } from 'drizzle-orm';
 import { now } from '../../clock';
+import { config } from '../../config';
+import { getDb } from '../../db/client';
+import { sandboxProcessorOperations } from '../../db/schema';
 import {
   CardInputError,
   type CardDetails,
   type ChargeOutcome,
   type PaymentProcessor,
   type RefundOutcome,
-  type SettledOutcome,
+  type RetrievedCharge,
   type TokenizedCard,
 } from './types';
 
@@ -44,7 +48,7 @@ interface EnteredToken extends CardDetails {
 }
 
 /**
- * The sandbox processor: no network, fixed outcomes per test card. Tokens of entered cards are
+ * The sandbox processor: no network, fixed outcomes per test card, books kept in its own table. Tokens of entered cards are
  * self-describing (brand, last4, expiry, behaviour), so nothing but those details is kept.
  */
 export class SandboxProcessor implements PaymentProcessor {
@@ -74,41 +78,81 @@ export class SandboxProcessor implements PaymentProcessor {
     return known ? strip(known) : undefined;
   }
 
+  /**
+   * Charges once per idempotency key: the sandbox's books (a table standing in for the remote
+   * processor's records) keep the first outcome and count repeated requests. Half of the
+   * configured latency passes before the charge is made and half after, like a network call.
+   */
   async charge(input: { token: string; amount: number; currency: string; idempotencyKey: string }): Promise<ChargeOutcome> {
     const card = readToken(input.token);
     const reference = `ch_sbx_${card?.behaviour ?? 'invalid'}_${input.idempotencyKey}`;
-    if (!card) return { status: 'failed', reference, card: null, declineCode: 'invalid_token', message: 'The payment method is not valid.' };
-    switch (card.behaviour) {
-      case 'decline':
-      case 'insufficient_funds': {
-        const decline = DECLINES[card.behaviour];
-        return { status: 'failed', reference, card: strip(card), declineCode: decline.code, message: decline.message };
-      }
-      case 'unknown':
-        return { status: 'unknown', reference, card: strip(card) };
-      default:
-        return { status: 'succeeded', reference, card: strip(card) };
+    const decided = decideCharge(card);
+    await halfLatency();
+    const booked = await book({ ...decided, kind: 'charge', reference, amount: input.amount, currency: input.currency, idempotencyKey: input.idempotencyKey });
+    await halfLatency();
+    const details = card ? strip(card) : null;
+    // A timed-out test card: the charge went through but its first answer got lost.
+    if (card?.behaviour === 'unknown' && booked.requests === 1) return { status: 'unknown', reference: booked.reference, card: details };
+    if (booked.status === 'failed') {
+      return { status: 'failed', reference: booked.reference, card: details, declineCode: booked.declineCode ?? 'card_declined', message: booked.message ?? '' };
     }
+    return { status: 'succeeded', reference: booked.reference, card: details! };
   }
 
-  /** A timed-out sandbox charge did go through: reconciliation settles it as succeeded. */
-  async retrieveCharge(reference: string): Promise<SettledOutcome> {
-    const behaviour = [...BEHAVIOURS].sort((a, b) => b.length - a.length).find((b) => reference.startsWith(`ch_sbx_${b}_`));
-    if (!behaviour) return { status: 'failed', declineCode: 'invalid_token', message: 'The payment method is not valid.' };
-    if (behaviour === 'decline' || behaviour === 'insufficient_funds') {
-      const decline = DECLINES[behaviour];
-      return { status: 'failed', declineCode: decline.code, message: decline.message };
-    }
+  async retrieveCharge(idempotencyKey: string): Promise<RetrievedCharge> {
+    await halfLatency();
+    const [row] = await getDb()
+      .select()
+      .from(sandboxProcessorOperations)
+      .where(and(eq(sandboxProcessorOperations.idempotencyKey, idempotencyKey), eq(sandboxProcessorOperations.kind, 'charge')));
+    if (!row) return { status: 'not_found' };
+    if (row.status === 'failed') return { status: 'failed', declineCode: row.declineCode ?? 'card_declined', message: row.message ?? '' };
     return { status: 'succeeded' };
   }
 
   async refund(input: { chargeReference: string; amount: number; currency: string; idempotencyKey: string }): Promise<RefundOutcome> {
-    const reference = `rf_sbx_${input.idempotencyKey}`;
-    if (input.chargeReference.startsWith('ch_sbx_refund_fails_')) {
-      return { status: 'failed', reference, message: 'The card issuer refused the refund.' };
-    }
-    return { status: 'succeeded', reference };
+    const fails = input.chargeReference.startsWith('ch_sbx_refund_fails_');
+    await halfLatency();
+    const booked = await book({
+      kind: 'refund',
+      status: fails ? 'failed' : 'succeeded',
+      declineCode: null,
+      message: fails ? 'The card issuer refused the refund.' : null,
+      reference: `rf_sbx_${input.idempotencyKey}`,
+      amount: input.amount,
+      currency: input.currency,
+      idempotencyKey: input.idempotencyKey,
+    });
+    await halfLatency();
+    if (booked.status === 'failed') return { status: 'failed', reference: booked.reference, message: booked.message ?? '' };
+    return { status: 'succeeded', reference: booked.reference };
   }
+}
+
+type BookedOperation = typeof sandboxProcessorOperations.$inferSelect;
+
+function decideCharge(card: EnteredToken | undefined): Pick<BookedOperation, 'status' | 'declineCode' | 'message'> {
+  if (!card) return { status: 'failed', declineCode: 'invalid_token', message: 'The payment method is not valid.' };
+  if (card.behaviour === 'decline' || card.behaviour === 'insufficient_funds') {
+    const decline = DECLINES[card.behaviour];
+    return { status: 'failed', declineCode: decline.code, message: decline.message };
+  }
+  return { status: 'succeeded', declineCode: null, message: null };
+}
+
+/** The first request with a key makes the operation; later ones get the same row back. */
+async function book(operation: Omit<BookedOperation, 'requests' | 'createdAt'>): Promise<BookedOperation> {
+  const [row] = await getDb()
+    .insert(sandboxProcessorOperations)
+    .values(operation)
+    .onConflictDoUpdate({ target: sandboxProcessorOperations.idempotencyKey, set: { requests: sql`${sandboxProcessorOperations.requests} + 1` } })
+    .returning();
+  return row!;
+}
+
+function halfLatency(): Promise<void> {
+  const ms = config.payments.sandboxLatencyMs / 2;
+  return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();
 }
 
 function readToken(token: string): EnteredToken | undefined {

@@ -18,11 +18,15 @@ export type ChargeOutcome =
 
 export type SettledOutcome = { status: 'succeeded' } | { status: 'failed'; declineCode: string; message: string } | { status: 'unknown' };
 
+/** What the processor knows of a charge by its idempotency key; `not_found`: it was never made. */
+export type RetrievedCharge = SettledOutcome | { status: 'not_found' };
+
 export type RefundOutcome = { status: 'succeeded'; reference: string } | { status: 'failed'; reference: string; message: string };
 
 /**
  * The one seam between Paybase and a card network. The sandbox implements it; a real processor
- * adapter would too. `idempotencyKey` is our payment or refund id, so a retried call charges once.
+ * adapter would too. `idempotencyKey` is derived from our payment or refund id, so a retried call
+ * charges (or refunds) once: calls are never made inside a database transaction (docs/payments.md).
  */
 export interface PaymentProcessor {
   readonly name: string;
@@ -31,8 +35,8 @@ export interface PaymentProcessor {
   /** Display details of a token, or undefined when the processor does not know it. */
   describeToken(token: string): CardDetails | undefined;
   charge(input: { token: string; amount: number; currency: string; idempotencyKey: string }): Promise<ChargeOutcome>;
-  /** Asks again about a charge whose outcome was `unknown`. */
-  retrieveCharge(reference: string): Promise<SettledOutcome>;
+  /** Asks about a charge by the idempotency key it was (or may have been) made with. */
+  retrieveCharge(idempotencyKey: string): Promise<RetrievedCharge>;
   refund(input: { chargeReference: string; amount: number; currency: string; idempotencyKey: string }): Promise<RefundOutcome>;
 }
 

@@ -29,7 +29,7 @@ export async function refundAction(_: FormState, form: FormData): Promise<FormSt
     const { result: refund } = await runConsoleOnce(
       db,
       { merchantId, key: field(form, 'refundKey'), action: `refund:${paymentId}`, body },
-      (tx) => refundPayment(tx, merchantId, paymentId, body),
+      (phases) => refundPayment(phases, merchantId, paymentId, body),
     );
     revalidatePath(`/merchant/payments/${paymentId}`);
     if (refund.status !== 'succeeded') return { error: `The refund of ${formatMoney(refund.amount, refund.currency)} failed: ${refund.failureMessage ?? 'the processor refused it.'}` };

@@ -4,7 +4,9 @@ import { revalidatePath } from 'next/cache';
 import { getDb } from '@/lib/db/client';
 import { sellerAccountId } from '../../session';
 import { field, formAction, type FormState } from '@/lib/web/form-state';
-import { cancelSubscription, commandSubscription } from '@/lib/subscriptions/subscriptions';
+import { plainPhases } from '@/lib/db/phases';
+import { cancelSubscription } from '@/lib/subscriptions/subscriptions';
+import { commandSubscriptionInPhases } from '@/lib/subscriptions/resume';
 
 const detailPath = (id: string) => `/merchant/subscriptions/${id}`;
 
@@ -25,14 +27,12 @@ export async function commandSubscriptionAction(_state: FormState, form: FormDat
     const id = field(form, 'subscriptionId');
     const type = field(form, 'type') as 'ChangePrice' | 'Reactivate' | 'Pause' | 'Resume';
     const priceId = field(form, 'priceId');
-    const result = await getDb().transaction((tx) =>
-      commandSubscription(
-        tx,
-        merchantId,
-        id,
-        { type, ...(priceId ? { priceId } : {}), expectedVersion: field(form, 'expectedVersion') || undefined, reason: field(form, 'reason') || undefined },
-        `console:${merchantId}`,
-      ),
+    const result = await commandSubscriptionInPhases(
+      plainPhases(getDb()),
+      merchantId,
+      id,
+      { type, ...(priceId ? { priceId } : {}), expectedVersion: field(form, 'expectedVersion') || undefined, reason: field(form, 'reason') || undefined },
+      `console:${merchantId}`,
     );
     if (result.declined) return { error: `The card was declined (${result.message}); nothing changed.` };
     revalidatePath(detailPath(id));

@@ -1,4 +1,4 @@
-import { apiRoute } from '@/lib/http/api-route';
+import { apiRoute, phasedApiRoute } from '@/lib/http/api-route';
 import { listRefundsOperation, refundPaymentOperation } from '@/lib/payments/api';
 import { listRefunds, refundPayment } from '@/lib/payments/refunds';
 
@@ -6,6 +6,6 @@ export const GET = apiRoute(listRefundsOperation, async ({ db, merchantId, param
   data: await listRefunds(db, merchantId, params.paymentId),
 }));
 
-export const POST = apiRoute(refundPaymentOperation, ({ db, merchantId, params, body }) =>
-  refundPayment(db, merchantId, params.paymentId, body),
+export const POST = phasedApiRoute(refundPaymentOperation, ({ phases, merchantId, params, body }) =>
+  refundPayment(phases, merchantId, params.paymentId, body),
 );

@@ -1,9 +1,10 @@
-import { apiRoute } from '@/lib/http/api-route';
+import { phasedApiRoute } from '@/lib/http/api-route';
 import { commandSubscriptionOperation } from '@/lib/subscriptions/api';
-import { commandSubscription } from '@/lib/subscriptions/subscriptions';
+import { commandSubscriptionInPhases } from '@/lib/subscriptions/resume';
 import { declinedAnswer } from '@/lib/subscriptions/answer';
 
-export const POST = apiRoute(commandSubscriptionOperation, async ({ db, merchantId, params, body, apiKeyId, requestId }) => {
-  const result = await commandSubscription(db, merchantId, params.subscriptionId, body, `api_key:${apiKeyId}`);
-  return result.declined ? declinedAnswer(result, requestId) : { subscription: result.subscription, change: result.change };
-});
+export const POST = phasedApiRoute(
+  commandSubscriptionOperation,
+  ({ phases, merchantId, params, body, apiKeyId }) => commandSubscriptionInPhases(phases, merchantId, params.subscriptionId, body, `api_key:${apiKeyId}`),
+  (result, requestId) => (result.declined ? declinedAnswer(result, requestId) : { subscription: result.subscription, change: result.change }),
+);

@@ -1,5 +1,5 @@
-import { apiRoute } from '@/lib/http/api-route';
+import { phasedApiRoute } from '@/lib/http/api-route';
 import { advanceTestClockOperation } from '@/lib/subscriptions/api';
 import { advanceTestClock } from '@/lib/subscriptions/test-clocks';
 
-export const POST = apiRoute(advanceTestClockOperation, ({ db, merchantId, params, body }) => advanceTestClock(db, merchantId, params.testClockId, body));
+export const POST = phasedApiRoute(advanceTestClockOperation, ({ phases, merchantId, params, body }) => advanceTestClock(phases, merchantId, params.testClockId, body));

@@ -1,0 +1,132 @@
+import crypto from 'node:crypto';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import * as schema from '@/lib/db/schema';
+import { checkouts, events, payments, sandboxProcessorOperations } from '@/lib/db/schema';
+import { startServer, type RunningServer } from '../setup/server';
+
+/**
+ * Money moves outside locks (docs/payments.md, "Two phases"): a server of its own whose sandbox
+ * processor takes a second per call. Checkouts of one link overlap in phase 2 instead of
+ * queueing on the link's row, and a crash between phase 1 and phase 3 is finished after the
+ * restart: each checkout paid or failed once, each charge made once.
+ */
+const LATENCY_MS = 1_000;
+const ENV = { SANDBOX_PROCESSOR_LATENCY_MS: String(LATENCY_MS), PAYMENT_PENDING_RECONCILE_AFTER_MS: '0' };
+
+let server: RunningServer | undefined;
+let pool: pg.Pool | undefined;
+
+afterAll(async () => {
+  await pool?.end();
+  await server?.stop();
+});
+
+async function api(key: string, method: string, path: string, body?: unknown) {
+  const response = await fetch(`${server!.baseUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as any };
+}
+
+function database() {
+  pool = new pg.Pool({ connectionString: server!.databaseUrl, max: 2 });
+  return drizzle(pool, { schema, casing: 'snake_case' });
+}
+
+async function until<T>(probe: () => Promise<T | undefined | false>, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met in time\n${server!.output().slice(-3000)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('two-phase checkouts with a slow processor', () => {
+  it('runs 50 checkouts of one link side by side, answers a read of the link meanwhile, and finishes 20 interrupted by a crash', async () => {
+    server = await startServer({ env: ENV });
+    const dataDir = server.dataDir;
+    const key = /Demo API key\s+(\S+)/.exec(server.output())![1]!;
+    const db = database();
+
+    // --- 50 customers pay one link at once.
+    const link = (await api(key, 'POST', '/api/PaymentLink', { name: 'Concert ticket', unitAmount: 2500, currency: 'USD', maxCompletions: 60 })).body;
+    const linkPayments = () =>
+      db
+        .select({ status: payments.status, count: sql<number>`count(*)::int` })
+        .from(payments)
+        .innerJoin(checkouts, eq(checkouts.id, payments.checkoutId))
+        .where(eq(checkouts.paymentLinkId, link.id))
+        .groupBy(payments.status);
+    let finished = 0;
+    const paying = Array.from({ length: 50 }, (_, i) =>
+      api(key, 'POST', `/api/PaymentLink/${link.id}/Complete`, { customerEmail: `fan-${i}@example.com`, tokenRef: 'tok_visa' }).finally(() => finished++),
+    );
+    // Phase 2 of every checkout overlaps: with the link's row locked across the processor call
+    // they would pass one at a time, and never more than one would be pending at once.
+    const peak = await until(async () => {
+      const pending = (await linkPayments()).find((row) => row.status === 'pending')?.count ?? 0;
+      return pending >= 40 && pending;
+    }, 50 * LATENCY_MS);
+    expect(peak).toBeGreaterThanOrEqual(40);
+    const read = await api(key, 'GET', `/api/PaymentLink/${link.id}`);
+    expect(read.status).toBe(200);
+    expect(finished).toBeLessThan(50); // the read answered while charges were still in flight
+    const answers = await Promise.all(paying);
+    expect(answers.map((answer) => answer.status)).toEqual(Array(50).fill(201));
+    expect(await linkPayments()).toEqual([{ status: 'succeeded', count: 50 }]);
+    expect((await api(key, 'GET', `/api/PaymentLink/${link.id}`)).body.completionCount).toBe(50);
+
+    // --- 20 checkouts are in phase 2 when the server is killed: 15 cards that pay, 5 that decline.
+    const limited = (await api(key, 'POST', '/api/PaymentLink', { name: 'Workshop seat', unitAmount: 9900, currency: 'USD', maxCompletions: 20 })).body;
+    const inFlight = Array.from({ length: 20 }, (_, i) =>
+      api(key, 'POST', `/api/PaymentLink/${limited.id}/Complete`, { customerEmail: `student-${i}@example.com`, tokenRef: i < 15 ? 'tok_visa' : 'tok_declined' }).catch(
+        () => 'cut off',
+      ),
+    );
+    const limitedCheckouts = () => db.select().from(checkouts).where(eq(checkouts.paymentLinkId, limited.id));
+    await until(async () => (await limitedCheckouts()).length === 20, 20_000);
+    await server.kill();
+    expect(await Promise.all(inFlight)).toEqual(Array(20).fill('cut off'));
+    const interrupted = await limitedCheckouts();
+    expect(interrupted.every((checkout) => checkout.status === 'open')).toBe(true);
+
+    await pool!.end();
+    server = await startServer({ env: ENV, dataDir });
+    const restarted = database();
+    const settled = await until(async () => {
+      const rows = await restarted.select().from(checkouts).where(eq(checkouts.paymentLinkId, limited.id));
+      return rows.every((row) => row.status !== 'open') && rows;
+    }, 90_000);
+    expect(settled.filter((row) => row.status === 'paid')).toHaveLength(15);
+    expect(settled.filter((row) => row.status === 'failed')).toHaveLength(5);
+
+    const paymentIds = settled.map((row) => row.paymentId!);
+    const rows = await restarted.select().from(payments).where(inArray(payments.id, paymentIds));
+    expect(rows.filter((row) => row.status === 'succeeded')).toHaveLength(15);
+    expect(rows.filter((row) => row.status === 'failed')).toHaveLength(5);
+    // The processor's books: one operation per payment, whatever was asked twice.
+    const booked = await restarted.select().from(sandboxProcessorOperations).where(inArray(sandboxProcessorOperations.idempotencyKey, paymentIds));
+    expect(booked).toHaveLength(20);
+    expect(booked.filter((op) => op.status === 'succeeded').reduce((sum, op) => sum + op.amount, 0)).toBe(15 * 9900);
+    // Exactly one outcome event per payment.
+    const outcomeEvents = await restarted
+      .select({ type: events.type, count: sql<number>`count(*)::int` })
+      .from(events)
+      .where(and(inArray(events.type, ['payment.succeeded', 'payment.failed']), inArray(sql`${events.data}->'object'->>'id'`, paymentIds)))
+      .groupBy(events.type);
+    expect(outcomeEvents.sort((a, b) => a.type.localeCompare(b.type))).toEqual([
+      { type: 'payment.failed', count: 5 },
+      { type: 'payment.succeeded', count: 15 },
+    ]);
+    // maxCompletions counts paid checkouts exactly: the declined ones gave their slots back.
+    const after = (await api(key, 'GET', `/api/PaymentLink/${limited.id}`)).body;
+    expect(after.completionCount).toBe(15);
+  }, 300_000);
+});
