@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import type { Phases } from '../db/phases';
 import { payments } from '../db/schema';
@@ -141,6 +141,9 @@ export async function runChargePhases<T>(phases: Phases, intent: ChargeIntent, w
       } catch (error) {
         if (error instanceof LookupNeeded) return { lookup: error.idempotencyKey };
         if (!(error instanceof ChargeNeeded) || known.charge) throw error;
+        // Racing runs of one action (two workers renewing the same period) prepare one payment:
+        // the second waits here for the first to commit, then finds its pending row.
+        await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${error.request.processorKey}, 0))`);
         const [existing] = await tx.select().from(payments).where(eq(payments.processorKey, error.request.processorKey));
         if (existing && existing.status !== 'pending') throw new Error(`Charge ${error.request.processorKey} was already recorded as ${existing.status}.`);
         return { prepared: existing ?? (await createPreparedPayment(tx, error.request, intent)) };
