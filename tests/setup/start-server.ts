@@ -17,7 +17,6 @@ export const WEBHOOK_TEST_ENV = {
   WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
   WEBHOOK_RETRY_SCHEDULE: '300ms,600ms,600ms,600ms,600ms,600ms,600ms',
   WEBHOOK_TIMEOUT_MS: '1500',
-  WEBHOOK_SWEEP_INTERVAL_MS: '1000',
 };
 
 /** One real server (and embedded PostgreSQL) for the whole integration run. */
