@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import pg from 'pg';
-import { getDb } from '../db/client';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import * as schema from '../db/schema';
 import { now } from '../clock';
 import { config } from '../config';
 import { log } from '../log';
@@ -37,7 +38,12 @@ export interface Dispatcher {
  */
 export async function startDispatcher(): Promise<Dispatcher> {
   const id = `dispatcher-${crypto.randomBytes(6).toString('hex')}`;
-  const db = getDb();
+  // Its own small pool with asynchronous commit: claims and records then do not wait for the
+  // WAL flush. A database crash can forget the last fraction of a second of them, which only
+  // means those deliveries are sent again (at-least-once); events themselves stay durable.
+  const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 4, options: '-c synchronous_commit=off' });
+  pool.on('error', (error) => log.warn({ err: error }, 'webhook dispatcher database connection lost'));
+  const db = drizzle(pool, { schema, casing: 'snake_case' });
   const agent = webhookAgent();
   const endpointConcurrency = config.webhooks.endpointConcurrency;
   const maxInFlight = config.webhooks.maxInFlight;
@@ -69,7 +75,7 @@ export async function startDispatcher(): Promise<Dispatcher> {
         for (;;) {
           const limit = Math.min(CLAIM_BATCH, maxInFlight - inFlight);
           if (limit <= 0 || stopping) break;
-          const claimed = await claimDueDeliveries(db, { dispatcherId: id, limit, endpointConcurrency, leaseMs: attemptLeaseMs(), at: now() });
+          const claimed = await claimDueDeliveries(pool, { dispatcherId: id, limit, endpointConcurrency, leaseMs: attemptLeaseMs(), at: now() });
           inFlight += claimed.length;
           sendAll(claimed);
           if (claimed.length < limit) break;
@@ -89,10 +95,16 @@ export async function startDispatcher(): Promise<Dispatcher> {
     const startedAt = now();
     for (const delivery of claimed) {
       let endpointSecrets = secrets.get(delivery.endpointId);
-      if (!endpointSecrets) {
-        endpointSecrets = liveSigningSecrets({ ...delivery, id: delivery.endpointId }, startedAt);
-        secrets.set(delivery.endpointId, endpointSecrets);
+      try {
+        endpointSecrets ??= liveSigningSecrets({ ...delivery, id: delivery.endpointId }, startedAt);
+      } catch (error) {
+        // A secret this process cannot decrypt (a SECRET_KEY differing from the other
+        // processes'): nothing is sent, and the lease expires for a dispatcher that can.
+        log.error({ err: error, dispatcherId: id, endpointId: delivery.endpointId }, 'cannot decrypt a webhook signing secret');
+        inFlight--;
+        continue;
       }
+      secrets.set(delivery.endpointId, endpointSecrets);
       let body = bodies.get(delivery.eventId);
       if (!body) {
         body = eventBody({ id: delivery.eventId, type: delivery.eventType, createdAt: delivery.eventCreatedAt, data: delivery.eventData });
@@ -177,6 +189,7 @@ export async function startDispatcher(): Promise<Dispatcher> {
       await Promise.allSettled([...sending]);
       while (finished.length > 0 || flushing) await flush();
       await closeWebhookAgent();
+      await pool.end();
       log.info({ dispatcherId: id, sent }, 'webhook dispatcher stopped');
     },
   };
