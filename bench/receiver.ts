@@ -12,18 +12,21 @@ interface Arrival {
   at: number;
   /** the event's createdAt, from the body */
   createdAt: number;
+  /** data.object.id, from the body (the bench maps it to its API request) */
+  objectId: string;
 }
 
 const firsts = new Map<string, Arrival>();
 let duplicates = new Map<string, number>();
 let total = 0;
 const CREATED_AT = /"createdAt":"([^"]+)"/;
+const OBJECT_ID = /"object":\{"id":"([^"]+)"/;
 
 const server = http.createServer((req, res) => {
   if (req.method === 'GET' && req.url?.startsWith('/_stats')) {
     const prefix = new URL(req.url, 'http://x').searchParams.get('prefix') ?? '/';
-    const arrivals: [string, number, number][] = [];
-    for (const [key, arrival] of firsts) if (key.startsWith(prefix)) arrivals.push([key, arrival.at, arrival.createdAt]);
+    const arrivals: [string, number, number, string][] = [];
+    for (const [key, arrival] of firsts) if (key.startsWith(prefix)) arrivals.push([key, arrival.at, arrival.createdAt, arrival.objectId]);
     let repeated = 0;
     for (const [key, count] of duplicates) if (key.startsWith(prefix)) repeated += count;
     res.writeHead(200, { 'content-type': 'application/json' });
@@ -38,8 +41,9 @@ const server = http.createServer((req, res) => {
     const key = `${req.url} ${req.headers['x-service-event-id']}`;
     if (firsts.has(key)) duplicates.set(key, (duplicates.get(key) ?? 0) + 1);
     else {
-      const match = CREATED_AT.exec(Buffer.concat(chunks).toString('utf8'));
-      firsts.set(key, { at, createdAt: match ? Date.parse(match[1]!) : NaN });
+      const body = Buffer.concat(chunks).toString('utf8');
+      const createdAt = CREATED_AT.exec(body)?.[1];
+      firsts.set(key, { at, createdAt: createdAt ? Date.parse(createdAt) : NaN, objectId: OBJECT_ID.exec(body)?.[1] ?? '' });
     }
     if (req.url?.startsWith('/dead')) return; // never answers: the sender times out
     res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '2' });

@@ -38,7 +38,7 @@ interface Row {
 interface Stats {
   total: number;
   duplicates: number;
-  arrivals: [key: string, at: number, createdAt: number][];
+  arrivals: [key: string, at: number, createdAt: number, objectId: string][];
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -114,20 +114,26 @@ async function main() {
       const count = RATE * SECONDS;
       const started = performance.now();
       const requests: Promise<unknown>[] = [];
+      /** When each API answer came back: after its commit, so arrival minus it is a lower bound. */
+      const answeredAt = new Map<string, number>();
       let failed = 0;
       for (let i = 0; i < count; i++) {
         const wait = started + (i * 1000) / RATE - performance.now();
         if (wait > 0) await sleep(wait);
         requests.push(
-          api('POST', '/api/Product', { name: `${scope} ${i}` }).catch((error: Error) => {
-            if (failed++ === 0) console.error(`first failed API request: ${error.message}`);
-          }),
+          api('POST', '/api/Product', { name: `${scope} ${i}` }).then(
+            (product) => answeredAt.set(product.id, Date.now()),
+            (error: Error) => {
+              if (failed++ === 0) console.error(`first failed API request: ${error.message}`);
+            },
+          ),
         );
       }
       const offered = count / ((performance.now() - started) / 1000);
       await Promise.all(requests);
       const result = await waitForArrivals(scope, (count - failed) * 10);
       const latencies = result.arrivals.map(([, at, createdAt]) => at - createdAt).sort((a, b) => a - b);
+      const lowerBounds = result.arrivals.map(([, at, , objectId]) => at - answeredAt.get(objectId)!).sort((a, b) => a - b);
       const first = Math.min(...result.arrivals.map(([, , createdAt]) => createdAt));
       const seconds = (Math.max(...result.arrivals.map(([, at]) => at)) - first) / 1000;
       const row = {
@@ -137,7 +143,7 @@ async function main() {
         p50: percentile(latencies, 50),
         p99: percentile(latencies, 99),
         duplicates: result.duplicates,
-        note: `${note ? `${note}; ` : ''}API events offered at ${offered.toFixed(0)}/s${failed ? `, ${failed} requests failed` : ''}`,
+        note: `${note ? `${note}; ` : ''}API events offered at ${offered.toFixed(0)}/s${failed ? `, ${failed} requests failed` : ''}; from the API answer instead (a lower bound): p50 ${percentile(lowerBounds, 50)} ms, p99 ${percentile(lowerBounds, 99)} ms`,
       };
       console.log(row);
       rows.push(row);

@@ -41,7 +41,7 @@ export const config = {
     },
     /** Attempts in flight at once per endpoint, across every dispatcher process (docs/webhooks.md). */
     get endpointConcurrency() {
-      return Math.max(1, Number(process.env.WEBHOOK_ENDPOINT_CONCURRENCY ?? 50));
+      return Math.max(1, Number(process.env.WEBHOOK_ENDPOINT_CONCURRENCY ?? 100));
     },
     /** Attempts one dispatcher process keeps in flight (claimed and not yet recorded) at most. */
     get maxInFlight() {

@@ -40,7 +40,7 @@ describe('a dead endpoint does not hold up the others', () => {
     expect(untried!.value).toBeGreaterThan(0);
     const healthyArrived = new Set(receiver.received.filter((r) => r.path === '/healthy').map((r) => r.headers['x-service-event-id']));
     expect(healthyArrived.size).toBe(HEALTHY_EVENTS);
-    // At most WEBHOOK_ENDPOINT_CONCURRENCY (default 50) attempts hang at the dead endpoint at once.
+    // At most WEBHOOK_ENDPOINT_CONCURRENCY (default 100) attempts hang at the dead endpoint at once.
     const deadRequests = receiver.received.filter((r) => r.path === '/dead').length;
     expect(deadRequests).toBeLessThan(DEAD_BACKLOG);
     expect(healthy.status).toBe(201);
