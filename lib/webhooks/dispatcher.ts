@@ -185,9 +185,11 @@ export async function startDispatcher(): Promise<Dispatcher> {
       clearInterval(poll);
       if (wakeTimer) clearTimeout(wakeTimer);
       await listener.close();
-      // Attempts in flight finish (each is bounded by the timeout) and are recorded.
+      while (claiming) await new Promise((resolve) => setTimeout(resolve, 10));
+      // Attempts in flight finish (each is bounded by the timeout) and are recorded; what
+      // cannot be recorded now (database gone) is sent again after its lease.
       await Promise.allSettled([...sending]);
-      while (finished.length > 0 || flushing) await flush();
+      for (let tries = 0; tries < 3 && (finished.length > 0 || flushing); tries++) await flush();
       await closeWebhookAgent();
       await pool.end();
       log.info({ dispatcherId: id, sent }, 'webhook dispatcher stopped');
