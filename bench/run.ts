@@ -90,66 +90,66 @@ async function main() {
   };
 
   const rows: Row[] = [];
-    // 1, 2 and 5: bursts committed in one transaction; latency and rate from the commit.
-    const burst = async (scope: string, endpoints: number, name: string) => {
-      const ids = await createEndpoints(scope, endpoints);
-      const events = Math.round(BURST / endpoints);
-      await getDb().transaction(async (tx) => {
-        for (let i = 0; i < events; i++) await recordEvent(tx, { merchantId, type: 'product.created', object: { id: `prod_${scope}_${i}`, n: i } });
-      });
-      const committedAt = Date.now();
-      const result = await waitForArrivals(scope, events * endpoints);
-      const latencies = result.arrivals.map(([, at]) => at - committedAt).sort((a, b) => a - b);
-      const seconds = (Math.max(...result.arrivals.map(([, at]) => at)) - committedAt) / 1000;
-      const row: Row = { name, deliveries: latencies.length, seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), duplicates: result.duplicates };
-      console.log(row);
-      rows.push(row);
-      await disable(ids);
-      return row;
-    };
+  // 1, 2 and 5: bursts committed in one transaction; latency and rate from the commit.
+  const burst = async (scope: string, endpoints: number, name: string) => {
+    const ids = await createEndpoints(scope, endpoints);
+    const events = Math.round(BURST / endpoints);
+    await getDb().transaction(async (tx) => {
+      for (let i = 0; i < events; i++) await recordEvent(tx, { merchantId, type: 'product.created', object: { id: `prod_${scope}_${i}`, n: i } });
+    });
+    const committedAt = Date.now();
+    const result = await waitForArrivals(scope, events * endpoints);
+    const latencies = result.arrivals.map(([, at]) => at - committedAt).sort((a, b) => a - b);
+    const seconds = (Math.max(...result.arrivals.map(([, at]) => at)) - committedAt) / 1000;
+    const row: Row = { name, deliveries: latencies.length, seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), duplicates: result.duplicates };
+    console.log(row);
+    rows.push(row);
+    await disable(ids);
+    return row;
+  };
 
-    // 3 and 4: events through the API at a steady rate; latency from the event's createdAt.
-    const steady = async (scope: string, name: string, note?: string) => {
-      const ids = await createEndpoints(scope, 10);
-      const count = RATE * SECONDS;
-      const started = performance.now();
-      const requests: Promise<unknown>[] = [];
-      /** When each API answer came back: after its commit, so arrival minus it is a lower bound. */
-      const answeredAt = new Map<string, number>();
-      let failed = 0;
-      for (let i = 0; i < count; i++) {
-        const wait = started + (i * 1000) / RATE - performance.now();
-        if (wait > 0) await sleep(wait);
-        requests.push(
-          api('POST', '/api/Product', { name: `${scope} ${i}` }).then(
-            (product) => answeredAt.set(product.id, Date.now()),
-            (error: Error) => {
-              if (failed++ === 0) console.error(`first failed API request: ${error.message}`);
-            },
-          ),
-        );
-      }
-      const offered = count / ((performance.now() - started) / 1000);
-      await Promise.all(requests);
-      const result = await waitForArrivals(scope, (count - failed) * 10);
-      const latencies = result.arrivals.map(([, at, createdAt]) => at - createdAt).sort((a, b) => a - b);
-      const lowerBounds = result.arrivals.map(([, at, , objectId]) => at - answeredAt.get(objectId)!).sort((a, b) => a - b);
-      const first = Math.min(...result.arrivals.map(([, , createdAt]) => createdAt));
-      const seconds = (Math.max(...result.arrivals.map(([, at]) => at)) - first) / 1000;
-      const row = {
-        name,
-        deliveries: latencies.length,
-        seconds,
-        p50: percentile(latencies, 50),
-        p99: percentile(latencies, 99),
-        duplicates: result.duplicates,
-        note: `${note ? `${note}; ` : ''}API events offered at ${offered.toFixed(0)}/s${failed ? `, ${failed} requests failed` : ''}; from the API answer instead (a lower bound): p50 ${percentile(lowerBounds, 50)} ms, p99 ${percentile(lowerBounds, 99)} ms`,
-      };
-      console.log(row);
-      rows.push(row);
-      await disable(ids);
-      return row;
+  // 3 and 4: events through the API at a steady rate; latency from the event's createdAt.
+  const steady = async (scope: string, name: string, note?: string) => {
+    const ids = await createEndpoints(scope, 10);
+    const count = RATE * SECONDS;
+    const started = performance.now();
+    const requests: Promise<unknown>[] = [];
+    /** When each API answer came back: after its commit, so arrival minus it is a lower bound. */
+    const answeredAt = new Map<string, number>();
+    let failed = 0;
+    for (let i = 0; i < count; i++) {
+      const wait = started + (i * 1000) / RATE - performance.now();
+      if (wait > 0) await sleep(wait);
+      requests.push(
+        api('POST', '/api/Product', { name: `${scope} ${i}` }).then(
+          (product) => answeredAt.set(product.id, Date.now()),
+          (error: Error) => {
+            if (failed++ === 0) console.error(`first failed API request: ${error.message}`);
+          },
+        ),
+      );
+    }
+    const offered = count / ((performance.now() - started) / 1000);
+    await Promise.all(requests);
+    const result = await waitForArrivals(scope, (count - failed) * 10);
+    const latencies = result.arrivals.map(([, at, createdAt]) => at - createdAt).sort((a, b) => a - b);
+    const lowerBounds = result.arrivals.map(([, at, , objectId]) => at - answeredAt.get(objectId)!).sort((a, b) => a - b);
+    const first = Math.min(...result.arrivals.map(([, , createdAt]) => createdAt));
+    const seconds = (Math.max(...result.arrivals.map(([, at]) => at)) - first) / 1000;
+    const row = {
+      name,
+      deliveries: latencies.length,
+      seconds,
+      p50: percentile(latencies, 50),
+      p99: percentile(latencies, 99),
+      duplicates: result.duplicates,
+      note: `${note ? `${note}; ` : ''}API events offered at ${offered.toFixed(0)}/s${failed ? `, ${failed} requests failed` : ''}; from the API answer instead (a lower bound): p50 ${percentile(lowerBounds, 50)} ms, p99 ${percentile(lowerBounds, 99)} ms`,
     };
+    console.log(row);
+    rows.push(row);
+    await disable(ids);
+    return row;
+  };
 
   try {
     if (runs('burst1')) await burst('burst1', 1, `burst: ${BURST} deliveries → 1 endpoint`);
