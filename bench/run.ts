@@ -1,185 +1,261 @@
 /**
- * Webhook delivery benchmark: starts the real service (embedded PostgreSQL, worker, Next.js)
- * with a fresh data directory, a receiver on 127.0.0.1, and measures
- *   - commit → first attempt latency (p50, p99), events committed one by one at a steady pace;
- *   - deliveries per second for a burst, to one endpoint and fanned out to four.
- * Results are appended to bench/RESULTS.md with the machine and the date.
+ * Webhook delivery benchmark: starts the real service (embedded PostgreSQL, in-process worker
+ * and dispatcher, Next.js) with a fresh data directory and a receiver in its own process on
+ * 127.0.0.1 (bench/receiver.ts), then measures
+ *   1. burst drain to 1 endpoint and 2. to 10 endpoints: BENCH_BURST deliveries committed in
+ *      one transaction, deliveries/s from the commit to the last arrival;
+ *   3. steady: events created through the API (POST /api/Product) at BENCH_RATE/s for
+ *      BENCH_SECONDS, fanned out to 10 endpoints: event → first arrival p50/p99;
+ *   4. the same with a dead endpoint (never answers, so every attempt runs into the timeout)
+ *      holding 1,000 pending deliveries;
+ *   5. burst drain to 10 endpoints with a second dispatcher process (`npm run worker`).
+ * Results are appended to bench/RESULTS.md with the machine, the date and the load average.
  *
- *   npm run bench                      # defaults
- *   npm run bench -- api               # the developer-API benchmark instead (bench/api.ts)
- *   BENCH_BURST=5000 npm run bench     # a bigger burst
+ *   npm run bench                                  # the webhook benchmark, defaults
+ *   BENCH_BURST=20000 BENCH_RATE=300 npm run bench # bigger
+ *   npm run bench -- api                           # the developer-API benchmark instead (bench/api.ts)
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startServer } from '../tests/setup/server';
-import { startReceiver } from '../tests/helpers/webhook-receiver';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { startServer, type RunningServer } from '../tests/setup/server';
 
-const PACED_EVENTS = Number(process.env.BENCH_PACED ?? 300);
-const PACE_MS = Number(process.env.BENCH_PACE_MS ?? 20);
-const BURST = Number(process.env.BENCH_BURST ?? 3000);
-const WORKER_CONCURRENCY = process.env.WORKER_CONCURRENCY ?? '10';
-const ENDPOINT_CONCURRENCY = process.env.WEBHOOK_ENDPOINT_CONCURRENCY ?? '4';
+const BURST = Number(process.env.BENCH_BURST ?? 10_000);
+const RATE = Number(process.env.BENCH_RATE ?? 200);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const DEAD_BACKLOG = 1_000;
 
-interface Scenario {
+interface Row {
   name: string;
   deliveries: number;
   seconds: number;
   p50: number;
   p99: number;
+  duplicates: number;
+  note?: string;
+}
+
+interface Stats {
+  total: number;
+  duplicates: number;
+  arrivals: [key: string, at: number, createdAt: number, objectId: string][];
 }
 
 function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 }
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 async function main() {
+  const loadAtStart = os.loadavg();
   console.log('starting the service…');
-  const server = await startServer({
-    env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WORKER_CONCURRENCY, WEBHOOK_ENDPOINT_CONCURRENCY: ENDPOINT_CONCURRENCY, LOG_LEVEL: 'warn' },
-  });
+  const server = await startServer({ env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', LOG_LEVEL: 'warn' }, nodeArgs: profileArgs() });
   process.env.DATABASE_URL = server.databaseUrl;
   const { getDb, closeDb } = await import('../lib/db/client');
   const { recordEvent } = await import('../lib/events/record-event');
+  const { config } = await import('../lib/config');
   const key = /Demo API key\s+(\S+)/.exec(server.output())![1]!;
-  const merchantId = await merchantOfKey(server.baseUrl, key);
+  const merchantId = await merchantOfKey(key);
+  const receiver = await startReceiverProcess();
+  let worker: ChildProcess | undefined;
 
-  /** First arrival of each (endpoint path, event id) at the receiver, in ms since epoch. */
-  const arrivals = new Map<string, number>();
-  const receiver = await startReceiver((request) => {
-    const id = `${request.path} ${request.headers['x-service-event-id']}`;
-    if (!arrivals.has(id)) arrivals.set(id, request.receivedAt);
-    return { status: 200 };
-  });
+  const api = async (method: string, url: string, body?: unknown) => {
+    const response = await fetch(`${server.baseUrl}${url}`, {
+      method,
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    if (response.status >= 300) throw new Error(`${method} ${url}: ${response.status} ${text}`);
+    return JSON.parse(text) as { id: string };
+  };
+  const createEndpoints = async (scope: string, count: number, events = ['product.created']) => {
+    const ids: string[] = [];
+    for (let i = 0; i < count; i++) ids.push((await api('POST', '/api/WebhookEndpoint', { url: `${receiver.url}/${scope}-${i}`, events })).id);
+    return ids;
+  };
+  const disable = async (ids: string[]) => {
+    for (const id of ids) await api('PUT', `/api/WebhookEndpoint/${id}`, { enabled: false });
+  };
+  const stats = async (scope: string): Promise<Stats> => (await fetch(`${receiver.url}/_stats?prefix=/${scope}-`)).json() as Promise<Stats>;
+  const waitForArrivals = async (scope: string, expected: number) => {
+    const deadline = Date.now() + 300_000;
+    for (;;) {
+      const current = await stats(scope);
+      if (current.arrivals.length >= expected) return current;
+      if (Date.now() > deadline) throw new Error(`${scope}: ${current.arrivals.length} of ${expected} arrived`);
+      await sleep(100);
+    }
+  };
 
-  const results: Scenario[] = [];
+  const rows: Row[] = [];
+  // 1, 2 and 5: bursts committed in one transaction; latency and rate from the commit.
+  const burst = async (scope: string, endpoints: number, name: string) => {
+    const ids = await createEndpoints(scope, endpoints);
+    const events = Math.round(BURST / endpoints);
+    await getDb().transaction(async (tx) => {
+      for (let i = 0; i < events; i++) await recordEvent(tx, { merchantId, type: 'product.created', object: { id: `prod_${scope}_${i}`, n: i } });
+    });
+    const committedAt = Date.now();
+    const result = await waitForArrivals(scope, events * endpoints);
+    const latencies = result.arrivals.map(([, at]) => at - committedAt).sort((a, b) => a - b);
+    const seconds = (Math.max(...result.arrivals.map(([, at]) => at)) - committedAt) / 1000;
+    const row: Row = { name, deliveries: latencies.length, seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), duplicates: result.duplicates };
+    console.log(row);
+    rows.push(row);
+    await disable(ids);
+    return row;
+  };
+
+  // 3 and 4: events through the API at a steady rate; latency from the event's createdAt.
+  const steady = async (scope: string, name: string, note?: string) => {
+    const ids = await createEndpoints(scope, 10);
+    const count = RATE * SECONDS;
+    const started = performance.now();
+    const requests: Promise<unknown>[] = [];
+    /** When each API answer came back: after its commit, so arrival minus it is a lower bound. */
+    const answeredAt = new Map<string, number>();
+    let failed = 0;
+    for (let i = 0; i < count; i++) {
+      const wait = started + (i * 1000) / RATE - performance.now();
+      if (wait > 0) await sleep(wait);
+      requests.push(
+        api('POST', '/api/Product', { name: `${scope} ${i}` }).then(
+          (product) => answeredAt.set(product.id, Date.now()),
+          (error: Error) => {
+            if (failed++ === 0) console.error(`first failed API request: ${error.message}`);
+          },
+        ),
+      );
+    }
+    const offered = count / ((performance.now() - started) / 1000);
+    await Promise.all(requests);
+    const result = await waitForArrivals(scope, (count - failed) * 10);
+    const latencies = result.arrivals.map(([, at, createdAt]) => at - createdAt).sort((a, b) => a - b);
+    const lowerBounds = result.arrivals.map(([, at, , objectId]) => at - answeredAt.get(objectId)!).sort((a, b) => a - b);
+    const first = Math.min(...result.arrivals.map(([, , createdAt]) => createdAt));
+    const seconds = (Math.max(...result.arrivals.map(([, at]) => at)) - first) / 1000;
+    const row = {
+      name,
+      deliveries: latencies.length,
+      seconds,
+      p50: percentile(latencies, 50),
+      p99: percentile(latencies, 99),
+      duplicates: result.duplicates,
+      note: `${note ? `${note}; ` : ''}API events offered at ${offered.toFixed(0)}/s${failed ? `, ${failed} requests failed` : ''}; from the API answer instead (a lower bound): p50 ${percentile(lowerBounds, 50)} ms, p99 ${percentile(lowerBounds, 99)} ms`,
+    };
+    console.log(row);
+    rows.push(row);
+    await disable(ids);
+    return row;
+  };
+
   try {
-    const createEndpoints = async (names: string[]) => {
-      const ids: string[] = [];
-      for (const name of names) {
-        const response = await fetch(`${server.baseUrl}/api/WebhookEndpoint`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ url: `${receiver.url}/${name}`, events: ['product.created'] }),
-        });
-        if (response.status !== 201) throw new Error(`endpoint: ${response.status} ${await response.text()}`);
-        ids.push(((await response.json()) as { id: string }).id);
-      }
-      return ids;
-    };
-    const disable = async (ids: string[]) => {
-      for (const id of ids) {
-        await fetch(`${server.baseUrl}/api/WebhookEndpoint/${id}`, {
-          method: 'PUT',
-          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ enabled: false }),
-        });
-      }
-    };
-    const waitForArrivals = async (expected: number, scope: string) => {
-      const deadline = Date.now() + 600_000;
-      while ([...arrivals.keys()].filter((k) => k.startsWith(`/${scope}`)).length < expected) {
-        if (Date.now() > deadline) throw new Error(`timed out waiting for ${scope}`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    };
-    const summarize = (name: string, scope: string, commits: Map<string, number>, endpoints: string[]) => {
-      const latencies: number[] = [];
-      let last = 0;
-      for (const [eventId, committedAt] of commits) {
-        for (const endpoint of endpoints) {
-          const arrived = arrivals.get(`/${scope}-${endpoint} ${eventId}`)!;
-          latencies.push(arrived - committedAt);
-          last = Math.max(last, arrived);
-        }
-      }
-      latencies.sort((a, b) => a - b);
-      const first = Math.min(...commits.values());
-      const scenario = {
-        name,
-        deliveries: latencies.length,
-        seconds: (last - first) / 1000,
-        p50: percentile(latencies, 50),
-        p99: percentile(latencies, 99),
-      };
-      console.log(scenario);
-      results.push(scenario);
-    };
-
-    // 1. Latency at a steady pace: one event per transaction, one endpoint.
-    {
-      const ids = await createEndpoints(['paced-a']);
-      const commits = new Map<string, number>();
-      for (let i = 0; i < PACED_EVENTS; i++) {
-        const event = await getDb().transaction((tx) => recordEvent(tx, { merchantId, type: 'product.created', object: { id: `prod_paced_${i}` } }));
-        commits.set(event.id, Date.now());
-        await new Promise((resolve) => setTimeout(resolve, PACE_MS));
-      }
-      await waitForArrivals(PACED_EVENTS, 'paced');
-      summarize(`paced: ${PACED_EVENTS} events at ${Math.round(1000 / PACE_MS)}/s → 1 endpoint`, 'paced', commits, ['a']);
-      await disable(ids);
-    }
-
-    // 2. and 3. Bursts: committed 100 events per transaction as fast as possible.
-    for (const [scope, endpoints] of [
-      ['burst1', ['a']],
-      ['burst4', ['a', 'b', 'c', 'd']],
-    ] as const) {
-      const ids = await createEndpoints(endpoints.map((e) => `${scope}-${e}`));
-      const events = Math.round(BURST / endpoints.length);
-      const commits = new Map<string, number>();
-      for (let done = 0; done < events; ) {
-        const size = Math.min(100, events - done);
-        const batch = await getDb().transaction(async (tx) => {
-          const recorded = [];
-          for (let i = 0; i < size; i++) recorded.push(await recordEvent(tx, { merchantId, type: 'product.created', object: { id: `prod_${scope}_${done + i}` } }));
-          return recorded;
-        });
-        const committedAt = Date.now();
-        for (const event of batch) commits.set(event.id, committedAt);
-        done += size;
-      }
-      await waitForArrivals(events * endpoints.length, scope);
-      summarize(`burst: ${events} events → ${endpoints.length} endpoint${endpoints.length > 1 ? 's' : ''}`, scope, commits, [...endpoints]);
-      await disable(ids);
-    }
+    if (runs('burst1')) await burst('burst1', 1, `burst: ${BURST} deliveries → 1 endpoint`);
+    const one = runs('burst10') || runs('two') ? await burst('burst10', 10, `burst: ${BURST} deliveries → 10 endpoints`) : undefined;
+    if (runs('steady')) await steady('steady', `steady: ${RATE} API events/s × ${SECONDS} s → 10 endpoints`);
+    if (runs('dead')) await deadEndpoint();
+    if (runs('two')) await twoDispatchers(one!);
   } finally {
-    await receiver.close();
+    worker?.kill('SIGTERM');
+    receiver.process.kill('SIGTERM');
     await closeDb();
     await server.stop();
   }
-  writeResults(results);
+  writeResults(rows, loadAtStart, config.webhooks);
+
+  async function deadEndpoint() {
+    const deadIds = await createEndpoints('dead', 1, ['customer.created']);
+    await getDb().transaction(async (tx) => {
+      for (let i = 0; i < DEAD_BACKLOG; i++) await recordEvent(tx, { merchantId, type: 'customer.created', object: { id: `cus_dead_${i}` } });
+    });
+    await sleep(500);
+    const inFlightDead = async () =>
+      (await getDb().execute<{ n: number }>(
+        (await import('drizzle-orm')).sql`select count(*)::int as n from webhook_deliveries where endpoint_id = ${deadIds[0]!} and attempt_count = 0`,
+      )).rows[0]!.n;
+    await steady('steadydead', `steady + dead endpoint with ${DEAD_BACKLOG} pending`, `dead endpoint: ${config.webhooks.timeoutMs} ms timeouts`);
+    const deadStillPending = await inFlightDead();
+    rows[rows.length - 1]!.note += `; ${deadStillPending} of its deliveries not yet attempted at the end`;
+    await disable(deadIds);
+  }
+
+  async function twoDispatchers(one: Row) {
+    worker = spawn(process.execPath, ['--import', 'tsx', 'scripts/worker.ts'], {
+      env: { ...process.env, DATABASE_URL: server.databaseUrl, DATA_DIR: server.dataDir, WEBHOOK_ALLOW_PRIVATE_URLS: 'true', LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let workerOutput = '';
+    worker.stdout!.on('data', (chunk: Buffer) => (workerOutput += chunk.toString()));
+    worker.stderr!.on('data', (chunk: Buffer) => (workerOutput += chunk.toString()));
+    while (!workerOutput.includes('webhook dispatcher started')) {
+      if (worker.exitCode !== null) throw new Error(`worker exited:\n${workerOutput}`);
+      await sleep(100);
+    }
+    const two = await burst('burst10two', 10, `burst: ${BURST} deliveries → 10 endpoints, 2 dispatcher processes`);
+    const exited = new Promise((resolve) => worker!.once('exit', resolve));
+    worker.kill('SIGTERM');
+    await exited;
+    const sentByWorker = /"sent":(\d+)[^\n]*webhook dispatcher stopped/.exec(workerOutput)?.[1];
+    two.note = `the second process sent ${sentByWorker ?? '?'} of ${two.deliveries}; ${(two.deliveries / two.seconds / (one.deliveries / one.seconds)).toFixed(2)}× the one-process rate`;
+  }
 }
 
-async function merchantOfKey(baseUrl: string, key: string): Promise<string> {
+/** BENCH_ONLY=burst1,steady runs some scenarios (figures to record come from a full run). */
+function runs(scenario: string): boolean {
+  const only = process.env.BENCH_ONLY;
+  return !only || only.split(',').includes(scenario);
+}
+
+/** BENCH_PROFILE=dir writes a CPU profile of the server process (node --cpu-prof) there at its exit. */
+function profileArgs(): string[] {
+  const dir = process.env.BENCH_PROFILE;
+  return dir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(dir)}`] : [];
+}
+
+async function startReceiverProcess() {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'receiver.ts')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      const match = /listening (\d+)/.exec(chunk.toString());
+      if (match) resolve(Number(match[1]));
+    });
+    child.once('exit', (code) => reject(new Error(`receiver exited with ${code}`)));
+  });
+  return { url: `http://127.0.0.1:${port}`, process: child };
+}
+
+async function merchantOfKey(key: string): Promise<string> {
   const { getDb } = await import('../lib/db/client');
   const { findApiKeyBySecret } = await import('../lib/auth/api-keys');
   const row = await findApiKeyBySecret(getDb(), key);
-  if (!row) throw new Error(`demo key not found (${baseUrl})`);
+  if (!row) throw new Error('demo key not found');
   return row.merchantId;
 }
 
-function writeResults(results: Scenario[]) {
+function writeResults(rows: Row[], loadAtStart: number[], settings: { endpointConcurrency: number; maxInFlight: number; timeoutMs: number }) {
   const file = path.join(import.meta.dirname, 'RESULTS.md');
-  const header = fs.existsSync(file)
-    ? ''
-    : '# Benchmark results\n\nWritten by `npm run bench` (bench/run.ts): the real service with embedded PostgreSQL and the worker in one process, a receiver on 127.0.0.1 answering 200 at once. Latency is from the commit of the event\'s transaction to the first attempt arriving at the receiver.\n';
   const cpu = os.cpus();
+  const load = (values: number[]) => values.map((l) => l.toFixed(1)).join(' / ');
   const lines = [
-    header,
+    '',
     `## ${new Date().toISOString()}`,
     '',
-    `Machine: ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, ${os.type()} ${os.release()}, Node ${process.version}; load average at the end ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')}.`,
-    `Settings: WORKER_CONCURRENCY=${WORKER_CONCURRENCY}, WEBHOOK_ENDPOINT_CONCURRENCY=${ENDPOINT_CONCURRENCY}.`,
+    `Machine: ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, ${os.type()} ${os.release()}, Node ${process.version}; load average (1/5/15 min) at the start ${load(loadAtStart)}, at the end ${load(os.loadavg())}.`,
+    `Settings: WEBHOOK_ENDPOINT_CONCURRENCY=${settings.endpointConcurrency}, WEBHOOK_MAX_IN_FLIGHT=${settings.maxInFlight}, WEBHOOK_TIMEOUT_MS=${settings.timeoutMs}.`,
     '',
-    '| scenario | deliveries | seconds | deliveries/s | commit → first attempt p50 | p99 |',
-    '|---|---:|---:|---:|---:|---:|',
-    ...results.map(
-      (r) => `| ${r.name} | ${r.deliveries} | ${r.seconds.toFixed(1)} | ${(r.deliveries / r.seconds).toFixed(0)} | ${r.p50} ms | ${r.p99} ms |`,
+    '| scenario | deliveries | seconds | deliveries/s | → first arrival p50 | p99 | repeats | notes |',
+    '|---|---:|---:|---:|---:|---:|---:|---|',
+    ...rows.map(
+      (r) =>
+        `| ${r.name} | ${r.deliveries} | ${r.seconds.toFixed(2)} | ${(r.deliveries / r.seconds).toFixed(0)} | ${r.p50} ms | ${r.p99} ms | ${r.duplicates} | ${r.note ?? ''} |`,
     ),
     '',
   ];
   fs.appendFileSync(file, lines.join('\n'));
+  console.log(lines.join('\n'));
   console.log(`results appended to ${file}`);
 }
 

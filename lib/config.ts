@@ -56,17 +56,17 @@ export const config = {
     get allowPrivateUrls() {
       return process.env.WEBHOOK_ALLOW_PRIVATE_URLS === 'true';
     },
-    /** Attempts in flight at once per endpoint (each slot is one graphile-worker queue). */
+    /** Attempts in flight at once per endpoint, across every dispatcher process (docs/webhooks.md). */
     get endpointConcurrency() {
-      return Math.max(1, Number(process.env.WEBHOOK_ENDPOINT_CONCURRENCY ?? 2));
+      return Math.max(1, Number(process.env.WEBHOOK_ENDPOINT_CONCURRENCY ?? 100));
+    },
+    /** Attempts one dispatcher process keeps in flight (claimed and not yet recorded) at most. */
+    get maxInFlight() {
+      return Math.max(1, Number(process.env.WEBHOOK_MAX_IN_FLIGHT ?? 1000));
     },
     /** An endpoint failing every attempt for this long is disabled. */
     get disableAfter() {
       return process.env.WEBHOOK_DISABLE_AFTER ?? '5d';
-    },
-    /** How often a worker looks for deliveries whose attempt was cut off by a crash. */
-    get sweepIntervalMs() {
-      return Number(process.env.WEBHOOK_SWEEP_INTERVAL_MS ?? 30_000);
     },
   },
 };

@@ -1,15 +1,12 @@
-import { run, runMigrations, type Runner, type TaskList } from 'graphile-worker';
-import { getPool } from '../db/client';
+import { Logger, run, runMigrations, type LogFunctionFactory, type Runner, type TaskList } from 'graphile-worker';
+import { getDb, getPool } from '../db/client';
 import { purgeIdempotencyKeys } from './tasks/purge-idempotency-keys';
 import { sendEmailTask } from './tasks/send-email';
-import { deliverWebhookTask } from './tasks/deliver-webhook';
-import { sweepStuckDeliveries } from '../webhooks/sweep';
-import { config } from '../config';
 import { log } from '../log';
-import { getDb } from '../db/client';
 import { finishStalePhasesTask, reconcilePaymentTask, reconcileUnknownPaymentsTask } from './tasks/reconcile-payment';
 import { enqueueJob } from './enqueue';
 import { processSubscriptionTask, runDueSubscriptionsTask } from './tasks/subscriptions';
+import { startDispatcher, type Dispatcher } from '../webhooks/dispatcher';
 
 export const TASKS: TaskList = {
   'purge-idempotency-keys': purgeIdempotencyKeys,
@@ -17,39 +14,63 @@ export const TASKS: TaskList = {
   'reconcile-payment': reconcilePaymentTask,
   'reconcile-unknown-payments': reconcileUnknownPaymentsTask,
   'finish-stale-phases': finishStalePhasesTask,
-  'deliver-webhook': deliverWebhookTask,
   'process-subscription': processSubscriptionTask,
   'run-due-subscriptions': runDueSubscriptionsTask,
 };
 
 const CRONTAB = ['0 * * * * purge-idempotency-keys', '*/5 * * * * reconcile-unknown-payments', '* * * * * run-due-subscriptions', '* * * * * finish-stale-phases'].join('\n');
 
+/** graphile-worker's log lines as pino JSON lines, its scope (worker, task, job) as fields. */
+const pinoLogFactory: LogFunctionFactory = (scope) => {
+  const scoped = log.child({ component: 'graphile-worker', ...scope });
+  return (level, message, meta) => {
+    const method = level === 'warning' ? 'warn' : (level as 'error' | 'info' | 'debug');
+    scoped[method](meta ?? {}, message);
+  };
+};
+const workerLogger = new Logger(pinoLogFactory);
+
 /** Creates graphile-worker's schema, so jobs can be added in transactions even before a worker runs. */
 export async function migrateJobQueue(): Promise<void> {
-  await runMigrations({ pgPool: getPool() });
+  await runMigrations({ pgPool: getPool(), logger: workerLogger });
 }
 
-export async function startWorker(options: { concurrency: number }): Promise<Runner> {
-  const runner = await run({
+export interface Worker {
+  stop(): Promise<void>;
+  /** Settles when graphile-worker stops (for scripts/worker.ts). */
+  promise: Promise<void>;
+}
+
+/**
+ * The background work of one process: graphile-worker for the low-volume jobs (email,
+ * reconciliation, subscriptions) and the webhook dispatcher, which has its own queue (the
+ * deliveries table, docs/webhooks.md).
+ */
+export async function startWorker(options: { concurrency: number }): Promise<Worker> {
+  const runner: Runner = await run({
     pgPool: getPool(),
     concurrency: options.concurrency,
     taskList: TASKS,
     crontab: CRONTAB,
     noHandleSignals: true,
     pollInterval: 1000,
+    logger: workerLogger,
   });
-  // Every worker process looks for deliveries cut off by a crashed worker: once at start (the
-  // usual moment after a crash) and then periodically.
-  const sweep = () =>
-    sweepStuckDeliveries(getDb())
-      .then((workerIds) => workerIds.length > 0 && log.warn({ workerIds }, 'released webhook deliveries of crashed workers'))
-      .catch((error: unknown) => log.error({ err: error }, 'webhook sweep failed'));
-  void sweep();
+  // Payments cut off between their phases by a crash are finished at once, not at the next minute.
   void enqueueJob(getDb(), 'finish-stale-phases', {}, { jobKey: 'finish-stale-phases' }).catch((error: unknown) =>
     log.error({ err: error }, 'could not queue the recovery of interrupted payments'),
   );
-  const timer = setInterval(sweep, config.webhooks.sweepIntervalMs);
-  timer.unref();
-  void runner.promise.finally(() => clearInterval(timer));
-  return runner;
+  let dispatcher: Dispatcher;
+  try {
+    dispatcher = await startDispatcher();
+  } catch (error) {
+    await runner.stop();
+    throw error;
+  }
+  return {
+    promise: runner.promise,
+    async stop() {
+      await Promise.all([dispatcher.stop(), runner.stop()]);
+    },
+  };
 }

@@ -1,13 +1,11 @@
-import { and, arrayOverlaps, asc, eq, gte, inArray, lte } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from '../db/schema';
+import { events, webhookAttempts, webhookDeliveries } from '../db/schema';
 import { paginate, mapPage, type PageRequest } from '../db/paginate';
-import { newId } from '../ids';
 import { now } from '../clock';
 import { ApiError, notFound } from '../http/errors';
-import type { EventType } from '../events/types';
 import { findWebhookEndpointRow } from './endpoints';
-import { enqueueDeliveryAttempt } from './queue';
+import { DELIVERIES_CHANNEL } from './channel';
 import type { WebhookDeliveryStatus } from '../db/schema';
 
 type DeliveryRow = typeof webhookDeliveries.$inferSelect;
@@ -59,38 +57,6 @@ function toWebhookAttemptResponse(row: AttemptRow) {
     error: row.error,
     succeeded: row.succeeded,
   };
-}
-
-/**
- * Called by recordEvent in the transaction of the state change: one delivery row and one queued
- * attempt per enabled endpoint subscribed to the type, so a crash at any moment loses nothing.
- */
-export async function createDeliveriesForEvent(tx: Db, event: { id: string; merchantId: string; type: EventType; createdAt: Date }) {
-  const endpoints = await tx
-    .select({ id: webhookEndpoints.id })
-    .from(webhookEndpoints)
-    .where(
-      and(
-        eq(webhookEndpoints.merchantId, event.merchantId),
-        eq(webhookEndpoints.enabled, true),
-        arrayOverlaps(webhookEndpoints.events, [event.type, '*']),
-      ),
-    );
-  if (endpoints.length === 0) return [];
-  const rows = endpoints.map((endpoint) => ({
-    id: newId('delivery'),
-    merchantId: event.merchantId,
-    endpointId: endpoint.id,
-    eventId: event.id,
-    eventType: event.type,
-    status: 'pending' as const,
-    nextAttemptAt: event.createdAt,
-    createdAt: event.createdAt,
-    updatedAt: event.createdAt,
-  }));
-  await tx.insert(webhookDeliveries).values(rows);
-  for (const row of rows) await enqueueDeliveryAttempt(tx, row);
-  return rows.map((row) => row.id);
 }
 
 export async function listWebhookEvents(db: Db, merchantId: string, query: PageRequest & { orderBy: 'createdAt'; type?: string }) {
@@ -149,10 +115,29 @@ export async function getWebhookDelivery(db: Db, merchantId: string, deliveryId:
   return { ...toWebhookDeliveryResponse(row), attempts: attempts.map(toWebhookAttemptResponse) };
 }
 
+/**
+ * Asks the dispatchers to send `ids` again now, whatever their state, as `trigger`: the request
+ * is data on the delivery row (docs/webhooks.md), so asking twice before it is sent sends once.
+ * A delivery in flight keeps its lease (never two attempts at once); it comes due again when
+ * that attempt is recorded. The automatic schedule (`next_attempt_at`) is left as it is.
+ */
+async function requestAttempts(tx: Db, ids: string[], trigger: 'manual' | 'recover') {
+  const at = now().toISOString();
+  await tx.execute(sql`
+    with requested as (
+      update webhook_deliveries
+      set requested_trigger = ${trigger}, requested_at = ${at}::timestamptz,
+        due_at = case when lease_until > ${at}::timestamptz then due_at else least(coalesce(due_at, ${at}::timestamptz), ${at}::timestamptz) end
+      where id = any(${sql.param(ids)}::text[])
+      returning 1
+    )
+    select pg_notify(${DELIVERIES_CHANNEL}, '') from requested limit 1`);
+}
+
 /** Sends one delivery again now, whatever its state; its automatic schedule is left as it is. */
 export async function retryWebhookDelivery(tx: Db, merchantId: string, deliveryId: string) {
   const row = await findDeliveryRow(tx, merchantId, deliveryId);
-  await enqueueDeliveryAttempt(tx, row, { trigger: 'manual' });
+  await requestAttempts(tx, [row.id], 'manual');
   return toWebhookDeliveryResponse(row);
 }
 
@@ -171,7 +156,7 @@ export async function retryFailedWebhookDeliveries(
     throw new ApiError('INVALID_STATE', 'The endpoint is disabled; enable it (PUT enabled: true) before recovering its deliveries.');
   }
   const rows = await tx
-    .select({ id: webhookDeliveries.id, endpointId: webhookDeliveries.endpointId, createdAt: webhookDeliveries.createdAt })
+    .select({ id: webhookDeliveries.id })
     .from(webhookDeliveries)
     .where(
       and(
@@ -184,6 +169,6 @@ export async function retryFailedWebhookDeliveries(
     .orderBy(asc(webhookDeliveries.createdAt), asc(webhookDeliveries.id))
     .limit(RECOVER_BATCH_LIMIT + 1);
   const batch = rows.slice(0, RECOVER_BATCH_LIMIT);
-  for (const row of batch) await enqueueDeliveryAttempt(tx, row, { trigger: 'recover' });
+  if (batch.length > 0) await requestAttempts(tx, batch.map((row) => row.id), 'recover');
   return { endpointId: endpoint.id, requeued: batch.length, hasMore: rows.length > RECOVER_BATCH_LIMIT, deliveryIds: batch.map((row) => row.id) };
 }

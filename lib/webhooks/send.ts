@@ -1,7 +1,7 @@
-import http from 'node:http';
-import https from 'node:https';
-import type { LookupFunction } from 'node:net';
-import { checkUrlShape, resolveSafeAddress, UnsafeUrlError, type HostResolver } from './url-guard';
+import net from 'node:net';
+import { Agent, buildConnector, errors as undiciErrors } from 'undici';
+import { config } from '../config';
+import { checkUrlShape, guardedLookup, isAllowedAddress, UnsafeUrlError, type HostResolver } from './url-guard';
 
 export const RESPONSE_BODY_LIMIT = 4096;
 
@@ -10,7 +10,8 @@ export interface SendRequest {
   headers: Record<string, string>;
   body: string;
   timeoutMs: number;
-  allowPrivate: boolean;
+  /** Only for tests of the guard itself; deliveries use the process-wide agent's settings. */
+  allowPrivate?: boolean;
   resolver?: HostResolver;
 }
 
@@ -24,76 +25,114 @@ export interface SendOutcome {
 }
 
 /**
- * One webhook POST: the host is resolved and checked once and the socket connects to that very
- * address; redirects are not followed (a 3xx is a failure); the whole exchange is bounded by
- * `timeoutMs`; only the first 4 KiB of the answer is read.
+ * An undici Agent whose every new connection goes through the SSRF guard: an IP literal is
+ * checked here, a host name in `guardedLookup`, and the socket connects only to the checked
+ * addresses. Connections are pooled per origin and kept alive between attempts; undici follows
+ * no redirects unless asked to.
  */
-export async function sendWebhookRequest(request: SendRequest): Promise<SendOutcome> {
-  const startedAt = performance.now();
-  const elapsed = () => Math.round(performance.now() - startedAt);
-  let target: { url: URL; address: string; family: 4 | 6 };
-  try {
-    const url = checkUrlShape(request.url);
-    const resolved = await resolveSafeAddress(url, { allowPrivate: request.allowPrivate, resolver: request.resolver });
-    target = { url, ...resolved };
-  } catch (error) {
-    const message = error instanceof UnsafeUrlError ? `Refused: ${error.message}` : String(error);
-    return { succeeded: false, status: null, responseBody: null, error: message, durationMs: elapsed() };
-  }
-
-  // Connect to the checked address only; net calls this instead of resolving the name again.
-  const pinnedLookup: LookupFunction = (_hostname, options, callback) => {
-    if (options.all) (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address: target.address, family: target.family }]);
-    else callback(null, target.address, target.family);
-  };
-
-  return new Promise<SendOutcome>((resolve) => {
-    let settled = false;
-    const finish = (outcome: Omit<SendOutcome, 'durationMs'>) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      req.destroy();
-      resolve({ ...outcome, durationMs: elapsed() });
-    };
-    const transport = target.url.protocol === 'https:' ? https : http;
-    const req = transport.request(target.url, {
-      method: 'POST',
-      headers: { ...request.headers, 'Content-Length': String(Buffer.byteLength(request.body)) },
-      lookup: pinnedLookup,
-      agent: false,
-    });
-    const timer = setTimeout(
-      () => finish({ succeeded: false, status: null, responseBody: null, error: `Timed out after ${request.timeoutMs} ms.` }),
-      request.timeoutMs,
-    );
-    req.on('error', (error) => finish({ succeeded: false, status: null, responseBody: null, error: describeError(error) }));
-    req.on('response', (response) => {
-      const status = response.statusCode ?? 0;
-      const chunks: Buffer[] = [];
-      let length = 0;
-      const done = () => {
-        const responseBody = Buffer.concat(chunks).subarray(0, RESPONSE_BODY_LIMIT).toString('utf8');
-        const succeeded = status >= 200 && status < 300;
-        const error = succeeded
-          ? null
-          : status >= 300 && status < 400
-            ? `Answered ${status} (redirects are not followed).`
-            : `Answered ${status}.`;
-        finish({ succeeded, status, responseBody, error });
-      };
-      response.on('data', (chunk: Buffer) => {
-        if (length < RESPONSE_BODY_LIMIT) chunks.push(chunk);
-        length += chunk.length;
-        if (length >= RESPONSE_BODY_LIMIT) done();
-      });
-      response.on('end', done);
-      response.on('error', (error) => finish({ succeeded: false, status, responseBody: null, error: describeError(error) }));
-    });
-    req.end(request.body);
+export function createWebhookAgent(options: { allowPrivate: boolean; resolver?: HostResolver; timeoutMs: number }): Agent {
+  const connectGuarded = buildConnector({ lookup: guardedLookup(options), timeout: options.timeoutMs });
+  return new Agent({
+    headersTimeout: options.timeoutMs,
+    bodyTimeout: options.timeoutMs,
+    keepAliveTimeout: 4_000,
+    connect(connectOptions, callback) {
+      const host = connectOptions.hostname.replace(/^\[|\]$/g, '');
+      if (net.isIP(host) && !isAllowedAddress(host, options.allowPrivate)) {
+        callback(new UnsafeUrlError(`The host '${host}' is a loopback, private, link-local or otherwise non-public address.`), null);
+        return;
+      }
+      connectGuarded(connectOptions, callback);
+    },
   });
 }
 
-function describeError(error: Error & { code?: string }): string {
-  return error.code ? `${error.code}: ${error.message}` : error.message;
+const globalForAgent = globalThis as unknown as { __paybaseWebhookAgent?: Agent };
+
+/** The one agent every delivery of this process goes through (config: private URLs, timeout). */
+export function webhookAgent(): Agent {
+  globalForAgent.__paybaseWebhookAgent ??= createWebhookAgent({ allowPrivate: config.webhooks.allowPrivateUrls, timeoutMs: config.webhooks.timeoutMs });
+  return globalForAgent.__paybaseWebhookAgent;
+}
+
+export async function closeWebhookAgent(): Promise<void> {
+  const agent = globalForAgent.__paybaseWebhookAgent;
+  globalForAgent.__paybaseWebhookAgent = undefined;
+  await agent?.close();
+}
+
+/**
+ * One webhook POST: redirects are not followed (a 3xx is a failure); the whole exchange is
+ * bounded by `timeoutMs`; only the first 4 KiB of the answer is read. Never throws.
+ */
+export async function sendWebhookRequest(request: SendRequest, agent?: Agent): Promise<SendOutcome> {
+  const custom = !agent && (request.allowPrivate !== undefined || request.resolver !== undefined);
+  const dispatcher =
+    agent ??
+    (custom
+      ? createWebhookAgent({ allowPrivate: request.allowPrivate ?? config.webhooks.allowPrivateUrls, resolver: request.resolver, timeoutMs: request.timeoutMs })
+      : webhookAgent());
+  try {
+    return await post(request, dispatcher);
+  } finally {
+    if (custom) await dispatcher.close();
+  }
+}
+
+async function post(request: SendRequest, dispatcher: Agent): Promise<SendOutcome> {
+  const startedAt = performance.now();
+  const elapsed = () => Math.round(performance.now() - startedAt);
+  const failure = (error: string, status: number | null = null): SendOutcome => ({ succeeded: false, status, responseBody: null, error, durationMs: elapsed() });
+  let url: URL;
+  try {
+    url = checkUrlShape(request.url);
+  } catch (error) {
+    return failure(`Refused: ${(error as Error).message}`);
+  }
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), request.timeoutMs);
+  let status: number | null = null;
+  try {
+    const response = await dispatcher.request({
+      origin: url.origin,
+      path: `${url.pathname}${url.search}`,
+      method: 'POST',
+      headers: request.headers,
+      body: request.body,
+      signal: abort.signal,
+    });
+    status = response.statusCode;
+    const responseBody = await readCapped(response.body);
+    const succeeded = status >= 200 && status < 300;
+    const error = succeeded ? null : status >= 300 && status < 400 ? `Answered ${status} (redirects are not followed).` : `Answered ${status}.`;
+    return { succeeded, status, responseBody, error, durationMs: elapsed() };
+  } catch (error) {
+    if (abort.signal.aborted || error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError) {
+      return failure(`Timed out after ${request.timeoutMs} ms.`, status);
+    }
+    return failure(describeError(error as Error), status);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Reads up to RESPONSE_BODY_LIMIT bytes; a longer answer's connection is dropped rather than drained. */
+async function readCapped(body: AsyncIterable<Buffer> & { destroy(): void }): Promise<string> {
+  const chunks: Buffer[] = [];
+  let length = 0;
+  for await (const chunk of body) {
+    chunks.push(chunk);
+    length += chunk.length;
+    if (length >= RESPONSE_BODY_LIMIT) {
+      body.destroy();
+      break;
+    }
+  }
+  return Buffer.concat(chunks).subarray(0, RESPONSE_BODY_LIMIT).toString('utf8');
+}
+
+function describeError(error: Error & { code?: string; cause?: unknown }): string {
+  const root = error.cause instanceof Error ? (error.cause as Error & { code?: string }) : error;
+  if (root instanceof UnsafeUrlError || error instanceof UnsafeUrlError) return `Refused: ${(root instanceof UnsafeUrlError ? root : error).message}`;
+  return root.code ? `${root.code}: ${root.message}` : root.message;
 }

@@ -32,10 +32,21 @@ const NEVER_ALLOWED = new Set(['unspecified', 'broadcast', 'multicast']);
 export function isAllowedAddress(address: string, allowPrivate: boolean): boolean {
   if (!ipaddr.isValid(address)) return false;
   let parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  if (parsed.kind() === 'ipv6') {
+    const v6 = parsed as ipaddr.IPv6;
+    if (v6.isIPv4MappedAddress()) parsed = v6.toIPv4Address();
+    // ::/96 less :: and ::1 is the deprecated IPv4-compatible form (::127.0.0.1 = ::7f00:1), which
+    // ipaddr.js calls unicast; some stacks still route it to the embedded IPv4 address.
+    else if (isIpv4Compatible(v6)) return false;
+  }
   const range = parsed.range();
   if (NEVER_ALLOWED.has(range)) return false;
   return allowPrivate || range === 'unicast';
+}
+
+function isIpv4Compatible(address: ipaddr.IPv6): boolean {
+  const parts = address.parts;
+  return parts.slice(0, 6).every((part) => part === 0) && (parts[6] !== 0 || parts[7]! > 1);
 }
 
 /** Checks the shape of a receiver URL: http(s), a host, no credentials, no fragment. */
@@ -63,6 +74,11 @@ export async function resolveSafeAddress(
   options: { allowPrivate: boolean; resolver?: HostResolver },
 ): Promise<ResolvedAddress> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
+  return (await resolveSafeAddresses(host, options))[0]!;
+}
+
+/** Every address of `host` (a name or an IP literal), or UnsafeUrlError if any one is not allowed. */
+export async function resolveSafeAddresses(host: string, options: { allowPrivate: boolean; resolver?: HostResolver }): Promise<ResolvedAddress[]> {
   let addresses: ResolvedAddress[];
   if (net.isIP(host)) {
     addresses = [{ address: host, family: net.isIP(host) === 6 ? 6 : 4 }];
@@ -80,5 +96,22 @@ export async function resolveSafeAddress(
       `The host '${host}' resolves to ${refused.address}, a loopback, private, link-local or otherwise non-public address.`,
     );
   }
-  return addresses[0]!;
+  return addresses;
+}
+
+/**
+ * A `lookup` for net.connect that refuses what resolveSafeAddresses refuses: the socket connects
+ * to the addresses checked here and no others, so a pooled keep-alive connection is as safe as a
+ * fresh one, and a DNS answer that changes after the check (rebinding) is checked again.
+ */
+export function guardedLookup(options: { allowPrivate: boolean; resolver?: HostResolver }): net.LookupFunction {
+  return (hostname, lookupOptions, callback) => {
+    resolveSafeAddresses(hostname.replace(/^\[|\]$/g, ''), options).then(
+      (addresses) => {
+        if (lookupOptions.all) (callback as unknown as (error: null, all: ResolvedAddress[]) => void)(null, addresses);
+        else callback(null, addresses[0]!.address, addresses[0]!.family);
+      },
+      (error: Error) => callback(error, '', 4),
+    );
+  };
 }

@@ -37,4 +37,17 @@ describe('request logs', () => {
     expect(json).not.toContain('hunter2');
     expect(json).not.toContain('logged@example.com');
   });
+
+  it('include graphile-worker and the webhook dispatcher as JSON lines too, never plain text', async () => {
+    await expect.poll(() => server.output().includes('webhook dispatcher started')).toBe(true);
+    const logLines = server
+      .output()
+      .split('\n')
+      .filter((line) => line.trim() !== '' && !line.startsWith('  ') && line.trim() !== 'Paybase is running');
+    const jsonLines = logLines.filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(jsonLines.some((line) => line.component === 'graphile-worker')).toBe(true);
+    expect(jsonLines.some((line) => line.msg === 'webhook dispatcher started')).toBe(true);
+    // graphile-worker's own console format, e.g. "[core] INFO: Worker connected…"
+    expect(server.output()).not.toMatch(/^\[[^\]]+\] (INFO|WARNING|ERROR|DEBUG): /m);
+  });
 });

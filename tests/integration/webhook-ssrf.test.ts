@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkUrlShape, isAllowedAddress, resolveSafeAddress, UnsafeUrlError, type HostResolver } from '@/lib/webhooks/url-guard';
-import { sendWebhookRequest } from '@/lib/webhooks/send';
+import { createWebhookAgent, sendWebhookRequest } from '@/lib/webhooks/send';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver';
 
 let receiver: Receiver;
@@ -37,6 +37,8 @@ describe('SSRF protection', () => {
       'http://[fd00:ec2::254]/hook',
       'http://[fe80::1]/hook',
       'http://0.0.0.0/hook',
+      'http://[::127.0.0.1]/hook',
+      'http://[::10.0.0.5]/hook',
     ]) {
       expect(await refusal(url), url).toMatch(/non-public address/);
     }
@@ -75,6 +77,42 @@ describe('SSRF protection', () => {
     expect(outcome.succeeded).toBe(false);
     expect(outcome.error).toMatch(/^Refused: .*non-public address/);
     expect(receiver.received).toHaveLength(0);
+  });
+
+  it('refuses the deprecated IPv4-compatible IPv6 form (::a.b.c.d) always, at registration and at connect time', async () => {
+    expect(isAllowedAddress('::7f00:1', true)).toBe(false);
+    expect(isAllowedAddress('::808:808', false)).toBe(false);
+    expect(isAllowedAddress('::1', true)).toBe(true);
+    const registered = await refusal('http://[::127.0.0.1]/hook');
+    expect(registered).toMatch(/non-public address/);
+    const literal = await sendWebhookRequest({ url: `http://[::127.0.0.1]:${receiver.port}/compat`, headers: {}, body: '{}', timeoutMs: 1000, allowPrivate: true });
+    expect(literal.error).toMatch(/^Refused: .*non-public address/);
+    const resolved = await sendWebhookRequest({
+      url: `http://compat.example.test:${receiver.port}/compat`,
+      headers: {},
+      body: '{}',
+      timeoutMs: 1000,
+      allowPrivate: true,
+      resolver: async () => [{ address: '::7f00:1', family: 6 }],
+    });
+    expect(resolved.error).toMatch(/^Refused: .*::7f00:1/);
+    expect(receiver.received.filter((r) => r.path === '/compat')).toHaveLength(0);
+  });
+
+  it('keeps checking on a pooled keep-alive agent: every new connection is looked up and checked again', async () => {
+    const answers = ['127.0.0.1', '10.9.9.9'];
+    let lookups = 0;
+    const agent = createWebhookAgent({ allowPrivate: false, timeoutMs: 2000, resolver: async () => [{ address: answers[lookups++ % 2]!, family: 4 }] });
+    try {
+      const first = await sendWebhookRequest({ url: `http://pooled.example.test:${receiver.port}/pooled`, headers: {}, body: '{}', timeoutMs: 2000 }, agent);
+      expect(first.error).toMatch(/^Refused: .*127\.0\.0\.1/);
+      const second = await sendWebhookRequest({ url: `http://pooled.example.test:${receiver.port}/pooled`, headers: {}, body: '{}', timeoutMs: 2000 }, agent);
+      expect(second.error).toMatch(/^Refused: .*10\.9\.9\.9/);
+      expect(lookups).toBe(2);
+      expect(receiver.received.filter((r) => r.path === '/pooled')).toHaveLength(0);
+    } finally {
+      await agent.close();
+    }
   });
 
   it('resolves once and connects to the checked address (a rebinding DNS answer gets no second look-up)', async () => {

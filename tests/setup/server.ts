@@ -26,12 +26,12 @@ export interface RunningServer {
  * Starts the real service (scripts/start.ts: embedded PostgreSQL, migrations, worker, Next.js)
  * with its own data directory and port, exactly as `npm start` does.
  */
-export async function startServer(options: { env?: Record<string, string>; dataDir?: string } = {}): Promise<RunningServer> {
+export async function startServer(options: { env?: Record<string, string>; dataDir?: string; nodeArgs?: string[] } = {}): Promise<RunningServer> {
   const port = await freePort();
   // A given data directory is reused as it is: a restart after a crash.
   const dataDir = options.dataDir ?? path.resolve('.data-test', `run-${process.pid}-${port}`);
   if (!options.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', 'scripts/start.ts'], {
     env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', ...TEST_SERVER_ENV, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,

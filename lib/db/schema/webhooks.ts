@@ -57,9 +57,18 @@ export const webhookDeliveries = pgTable(
     lastResponseStatus: integer(),
     lastError: text(),
     deliveredAt: timestampTz(),
-    /** While an attempt is in flight: until when it may run, and which graphile worker runs it. */
+    /**
+     * The delivery queue (docs/webhooks.md): when a dispatcher should next claim the row, null
+     * when there is nothing to send. While an attempt is in flight it equals `leaseUntil`, so a
+     * crashed dispatcher's rows simply come due again.
+     */
+    dueAt: timestampTz(),
+    /** While an attempt is in flight: until when it may run, and which dispatcher runs it. */
     leaseUntil: timestampTz(),
     leaseWorkerId: text(),
+    /** A Retry or recover asked for and not yet sent: its trigger and when it was asked. */
+    requestedTrigger: text().$type<Exclude<WebhookAttemptTrigger, 'automatic'>>(),
+    requestedAt: timestampTz(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -68,9 +77,13 @@ export const webhookDeliveries = pgTable(
     index('webhook_deliveries_merchant_created_idx').on(t.merchantId, t.createdAt),
     index('webhook_deliveries_event_idx').on(t.eventId),
     index('webhook_deliveries_endpoint_status_idx').on(t.endpointId, t.status, t.createdAt),
-    index('webhook_deliveries_unfinished_idx')
-      .on(t.nextAttemptAt)
-      .where(sql`status in ('pending', 'failed')`),
+    index('webhook_deliveries_due_idx')
+      .on(t.dueAt)
+      .where(sql`due_at is not null`),
+    // Attempts in flight per endpoint, counted by every claim (WEBHOOK_ENDPOINT_CONCURRENCY).
+    index('webhook_deliveries_leased_idx')
+      .on(t.endpointId)
+      .where(sql`lease_until is not null`),
   ],
 );
 

@@ -1,0 +1,152 @@
+import type pg from 'pg';
+import type { WebhookAttemptTrigger, WebhookDeliveryStatus } from '../db/schema';
+
+/** Serialises claims across dispatcher processes (see claimDueDeliveries); any fixed number. */
+const CLAIM_LOCK_KEY = 0x7765626b; // 'webk'
+
+export interface ClaimedDelivery {
+  id: string;
+  endpointId: string;
+  eventId: string;
+  eventType: string;
+  status: WebhookDeliveryStatus;
+  attemptCount: number;
+  trigger: WebhookAttemptTrigger;
+  /** The Retry/recover request this attempt answers (cleared on record only if unchanged). */
+  requestedAt: Date | null;
+  leaseUntil: Date;
+  url: string;
+  secretCiphertext: string;
+  previousSecretCiphertext: string | null;
+  previousSecretExpiresAt: Date | null;
+  eventCreatedAt: Date;
+  eventData: { object: Record<string, unknown> };
+}
+
+export interface ClaimOptions {
+  dispatcherId: string;
+  /** Rows to claim at most. */
+  limit: number;
+  /** WEBHOOK_ENDPOINT_CONCURRENCY: leases per endpoint across every dispatcher. */
+  endpointConcurrency: number;
+  leaseMs: number;
+  at: Date;
+}
+
+/**
+ * Claims due deliveries in one statement: the oldest due rows whose endpoint has a free slot,
+ * locked with SKIP LOCKED (so no row is ever claimed twice), ranked per endpoint so one
+ * endpoint's backlog cannot fill the batch, and leased (`lease_until` and `due_at` move to the
+ * lease end: a dispatcher that dies leaves rows that simply come due again).
+ *
+ * The per-endpoint limit counts unexpired leases, which a concurrent claim's snapshot cannot
+ * see until it commits; a transaction-scoped advisory lock makes claims take turns, so the
+ * count is always exact. A claim is one short statement, so the turns cost little.
+ *
+ * Automatic work of a disabled endpoint is retired (`dead`) on the way, as the old per-delivery
+ * job did when it found its endpoint disabled; Retry and recover requests still go out.
+ */
+export async function claimDueDeliveries(pool: pg.Pool, options: ClaimOptions): Promise<ClaimedDelivery[]> {
+  const leaseUntilDate = new Date(options.at.getTime() + options.leaseMs);
+  // One round trip: a simple-protocol query of several statements runs as one transaction (the
+  // advisory lock is held to its end, each statement still sees what committed before it), but
+  // takes no parameters, so the values (timestamps, numbers, our own id) are literals.
+  const at = literal(options.at.toISOString());
+  const leaseUntil = literal(leaseUntilDate.toISOString());
+  const dispatcherId = literal(options.dispatcherId);
+  const limit = integer(options.limit);
+  const endpointConcurrency = integer(options.endpointConcurrency);
+  const results = (await pool.query(`
+      select pg_advisory_xact_lock(${CLAIM_LOCK_KEY});
+      with busy as (
+        select endpoint_id, count(*)::int as in_flight
+        from webhook_deliveries
+        where lease_until > ${at}::timestamptz
+        group by endpoint_id
+      ), candidates as (
+        -- Read only: the oldest due rows of endpoints with a free slot (a saturated endpoint's
+        -- backlog is filtered out, so the next endpoints' rows are reached). Locking happens
+        -- below, on the rows actually taken.
+        select d.id, d.endpoint_id, d.due_at, d.requested_trigger, e.enabled, coalesce(b.in_flight, 0) as in_flight
+        from webhook_deliveries d
+        join webhook_endpoints e on e.id = d.endpoint_id
+        left join busy b on b.endpoint_id = d.endpoint_id
+        where d.due_at <= ${at}::timestamptz and coalesce(b.in_flight, 0) < ${endpointConcurrency}
+        order by d.due_at
+        limit ${limit}
+      ), retired as (
+        update webhook_deliveries d
+        set status = 'dead', due_at = null, next_attempt_at = null, last_error = 'The endpoint is disabled.', updated_at = ${at}::timestamptz
+        where d.id in (
+          select l.id from webhook_deliveries l
+          where l.id in (select id from candidates where not enabled and requested_trigger is null) and l.due_at <= ${at}::timestamptz
+          for update skip locked)
+      ), chosen as (
+        select l.id from webhook_deliveries l
+        where l.due_at <= ${at}::timestamptz and l.id in (
+          select id from (
+            select id, in_flight + row_number() over (partition by endpoint_id order by due_at, id) as slot
+            from candidates
+            where enabled or requested_trigger is not null
+          ) ranked
+          where slot <= ${endpointConcurrency}
+          order by slot
+          limit ${limit})
+        for update skip locked
+      )
+      update webhook_deliveries d
+      set lease_until = ${leaseUntil}::timestamptz, due_at = ${leaseUntil}::timestamptz, lease_worker_id = ${dispatcherId}
+      from chosen, webhook_endpoints e, events ev
+      where d.id = chosen.id and e.id = d.endpoint_id and ev.id = d.event_id
+      returning d.id, d.endpoint_id, d.event_id, d.event_type, d.status, d.attempt_count, d.requested_trigger, d.requested_at,
+        e.url, e.secret_ciphertext, e.previous_secret_ciphertext, e.previous_secret_expires_at,
+        ev.created_at as event_created_at, ev.data as event_data`)) as unknown as pg.QueryResult<RawClaim>[];
+  return results[1]!.rows.map((row) => ({
+      id: row.id,
+      endpointId: row.endpoint_id,
+      eventId: row.event_id,
+      eventType: row.event_type,
+      status: row.status,
+      attemptCount: row.attempt_count,
+      trigger: row.requested_trigger ?? 'automatic',
+      requestedAt: toDate(row.requested_at),
+      leaseUntil: leaseUntilDate,
+      url: row.url,
+      secretCiphertext: row.secret_ciphertext,
+      previousSecretCiphertext: row.previous_secret_ciphertext,
+      previousSecretExpiresAt: toDate(row.previous_secret_expires_at),
+      eventCreatedAt: toDate(row.event_created_at)!,
+      eventData: row.event_data,
+    }));
+}
+
+function literal(text: string): string {
+  return `'${text.replaceAll("'", "''")}'`;
+}
+
+function integer(value: number): number {
+  if (!Number.isSafeInteger(value)) throw new Error(`not an integer: ${value}`);
+  return value;
+}
+
+interface RawClaim {
+  [column: string]: unknown;
+  id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_type: string;
+  status: WebhookDeliveryStatus;
+  attempt_count: number;
+  requested_trigger: 'manual' | 'recover' | null;
+  requested_at: Date | string | null;
+  url: string;
+  secret_ciphertext: string;
+  previous_secret_ciphertext: string | null;
+  previous_secret_expires_at: Date | string | null;
+  event_created_at: Date | string;
+  event_data: { object: Record<string, unknown> };
+}
+
+function toDate(value: Date | string | null): Date | null {
+  return value === null ? null : new Date(value);
+}

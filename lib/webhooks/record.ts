@@ -1,0 +1,167 @@
+import { eq, and, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { webhookDeliveries, webhookEndpoints, type WebhookDeliveryStatus } from '../db/schema';
+import { now } from '../clock';
+import { log } from '../log';
+import { findMerchantById } from '../merchants/merchants';
+import { sendEmail } from '../email/send-email';
+import { disableAfterMs, nextRetryDelayMs } from './policy';
+import type { ClaimedDelivery } from './claim';
+import type { SendOutcome } from './send';
+
+/** One finished attempt waiting to be recorded. */
+export interface AttemptResult {
+  delivery: ClaimedDelivery;
+  headers: Record<string, string>;
+  startedAt: Date;
+  finishedAt: Date;
+  outcome: SendOutcome;
+}
+
+/** Where an attempt leaves its delivery; `undefined` status: a failed Retry/recover changes neither state nor schedule. */
+export function nextDeliveryState(result: AttemptResult, random: () => number = Math.random): { status?: WebhookDeliveryStatus; nextAttemptAt: Date | null } {
+  const { delivery, outcome } = result;
+  if (outcome.succeeded) return { status: 'delivered', nextAttemptAt: null };
+  if (delivery.trigger !== 'automatic') return { nextAttemptAt: null };
+  const delay = outcome.status === 410 ? undefined : nextRetryDelayMs(delivery.attemptCount + 1, random);
+  if (delay === undefined) return { status: 'dead', nextAttemptAt: null };
+  return { status: 'failed', nextAttemptAt: new Date(result.finishedAt.getTime() + delay) };
+}
+
+/** Per endpoint, in the order the attempts finished: how the failure streak ends. */
+function streaksOf(results: AttemptResult[]) {
+  const byEndpoint = new Map<string, { hadSuccess: boolean; failingFrom: Date | null; gone: boolean }>();
+  for (const { delivery, outcome, startedAt } of results) {
+    const streak = byEndpoint.get(delivery.endpointId) ?? { hadSuccess: false, failingFrom: null, gone: false };
+    if (outcome.succeeded) Object.assign(streak, { hadSuccess: true, failingFrom: null });
+    else streak.failingFrom ??= startedAt;
+    if (outcome.status === 410) streak.gone = true;
+    byEndpoint.set(delivery.endpointId, streak);
+  }
+  return byEndpoint;
+}
+
+const array = <T>(values: T[]) => sql.param(values);
+
+/**
+ * Records a batch of finished attempts in one statement: inserts the attempts, moves each
+ * delivery to its next state (releasing its lease; a Retry asked for meanwhile keeps it due),
+ * and updates each endpoint's failure streak once. Endpoints that must now be disabled (410
+ * Gone, or failing for WEBHOOK_DISABLE_AFTER) are disabled afterwards, each in a transaction.
+ *
+ * A delivery is only updated while this dispatcher's lease on it stands, so a result that
+ * arrives after the lease was taken over cannot overwrite the newer attempt's bookkeeping.
+ */
+export async function recordAttemptResults(db: Db, dispatcherId: string, results: AttemptResult[]): Promise<{ earliestRetryAt?: Date }> {
+  if (results.length === 0) return {};
+  const at = now();
+  const states = results.map((result) => nextDeliveryState(result));
+  const streaks = [...streaksOf(results)];
+  const cutoff = new Date(at.getTime() - disableAfterMs());
+  const toDisable = await db.execute<{ id: string; gone: boolean }>(sql`
+    with r as (
+      select * from unnest(
+        ${array(results.map((r) => r.delivery.id))}::text[],
+        ${array(results.map((r) => r.delivery.trigger))}::text[],
+        ${array(results.map((r) => r.delivery.url))}::text[],
+        ${array(results.map((r) => JSON.stringify(r.headers)))}::text[],
+        ${array(results.map((r) => r.startedAt.toISOString()))}::timestamptz[],
+        ${array(results.map((r) => r.outcome.durationMs))}::int[],
+        ${array(results.map((r) => r.outcome.status))}::int[],
+        ${array(results.map((r) => r.outcome.responseBody))}::text[],
+        ${array(results.map((r) => r.outcome.error))}::text[],
+        ${array(results.map((r) => String(r.outcome.succeeded)))}::bool[],
+        ${array(states.map((s) => s.status ?? null))}::text[],
+        ${array(states.map((s) => s.nextAttemptAt?.toISOString() ?? null))}::timestamptz[],
+        ${array(results.map((r) => (r.delivery.trigger === 'automatic' ? 1 : 0)))}::int[],
+        ${array(results.map((r) => r.delivery.requestedAt?.toISOString() ?? null))}::timestamptz[],
+        ${array(results.map((r) => r.delivery.leaseUntil.toISOString()))}::timestamptz[]
+      ) as r(delivery_id, trigger, url, headers, started_at, duration_ms, response_status, response_body, error, succeeded,
+             next_status, next_attempt_at, counted, requested_at, lease_until)
+    ), attempts as (
+      insert into webhook_attempts (delivery_id, trigger, url, request_headers, started_at, duration_ms, response_status, response_body, error, succeeded)
+      select r.delivery_id, r.trigger, r.url, r.headers::jsonb, r.started_at, r.duration_ms, r.response_status, r.response_body, r.error, r.succeeded
+      from r where exists (select 1 from webhook_deliveries d where d.id = r.delivery_id)
+    ), deliveries as (
+      update webhook_deliveries d
+      set status = coalesce(r.next_status, d.status),
+        next_attempt_at = case when r.next_status is null then d.next_attempt_at else r.next_attempt_at end,
+        delivered_at = case when r.succeeded then ${at.toISOString()}::timestamptz else d.delivered_at end,
+        last_error = r.error,
+        attempt_count = d.attempt_count + r.counted,
+        last_attempt_at = r.started_at,
+        last_response_status = r.response_status,
+        lease_until = null,
+        lease_worker_id = null,
+        requested_trigger = case when d.requested_at is not distinct from r.requested_at then null else d.requested_trigger end,
+        requested_at = case when d.requested_at is not distinct from r.requested_at then null else d.requested_at end,
+        due_at = case
+          when d.requested_at is distinct from r.requested_at then ${at.toISOString()}::timestamptz
+          when coalesce(r.next_status, d.status) in ('pending', 'failed') then (case when r.next_status is null then d.next_attempt_at else r.next_attempt_at end)
+          else null
+        end,
+        updated_at = ${at.toISOString()}::timestamptz
+      from r
+      where d.id = r.delivery_id and d.lease_worker_id = ${dispatcherId} and d.lease_until = r.lease_until
+    ), s as (
+      select * from unnest(
+        ${array(streaks.map(([id]) => id))}::text[],
+        ${array(streaks.map(([, s]) => String(s.hadSuccess)))}::bool[],
+        ${array(streaks.map(([, s]) => s.failingFrom?.toISOString() ?? null))}::timestamptz[],
+        ${array(streaks.map(([, s]) => String(s.gone)))}::bool[]
+      ) as s(endpoint_id, had_success, failing_from, gone)
+    ), streak as (
+      select e.id, s.gone, e.failing_since as was,
+        case when s.had_success then s.failing_from else coalesce(e.failing_since, s.failing_from) end as failing_since
+      from webhook_endpoints e join s on s.endpoint_id = e.id
+      where e.enabled
+    ), streaks as (
+      update webhook_endpoints e set failing_since = streak.failing_since, updated_at = ${at.toISOString()}::timestamptz
+      from streak where e.id = streak.id and streak.failing_since is distinct from streak.was
+    )
+    select id, gone from streak where gone or failing_since <= ${cutoff.toISOString()}::timestamptz`);
+
+  for (const { id, gone } of toDisable.rows) {
+    await db.transaction((tx) => disableEndpoint(tx, id, gone ? 'gone' : 'failing'));
+  }
+  const retries = states.flatMap((state) => (state.status === 'failed' && state.nextAttemptAt ? [state.nextAttemptAt.getTime()] : []));
+  return retries.length > 0 ? { earliestRetryAt: new Date(Math.min(...retries)) } : {};
+}
+
+/**
+ * Turns the endpoint off, stops its scheduled retries (they become dead, recoverable once it
+ * is enabled again) and tells the seller by email; the console shows `disabledReason`.
+ */
+async function disableEndpoint(tx: Db, endpointId: string, reason: 'gone' | 'failing') {
+  const [endpoint] = await tx.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpointId)).for('update');
+  if (!endpoint?.enabled) return;
+  const at = now();
+  await tx
+    .update(webhookEndpoints)
+    .set({ enabled: false, disabledReason: reason, disabledAt: at, failingSince: endpoint.failingSince ?? at, updatedAt: at })
+    .where(eq(webhookEndpoints.id, endpoint.id));
+  await tx
+    .update(webhookDeliveries)
+    .set({ status: 'dead', nextAttemptAt: null, dueAt: sql`case when ${webhookDeliveries.requestedTrigger} is null then null else ${webhookDeliveries.dueAt} end`, updatedAt: at })
+    .where(and(eq(webhookDeliveries.endpointId, endpoint.id), inArray(webhookDeliveries.status, ['pending', 'failed'])));
+  log.warn({ endpointId: endpoint.id, merchantId: endpoint.merchantId, reason }, 'webhook endpoint disabled');
+  const merchant = await findMerchantById(tx, endpoint.merchantId);
+  if (!merchant) return;
+  const why =
+    reason === 'gone'
+      ? 'it answered 410 Gone, which means the receiver no longer exists'
+      : `every delivery attempt has failed since ${endpoint.failingSince?.toISOString() ?? at.toISOString()}`;
+  await sendEmail(tx, {
+    to: merchant.email,
+    subject: `Webhook endpoint disabled: ${endpoint.url}`,
+    text: [
+      `Hello ${merchant.name},`,
+      '',
+      `We disabled your webhook endpoint ${endpoint.url} (${endpoint.id}) because ${why}.`,
+      'No more events are sent to it until you enable it again in the console (Webhooks) or with',
+      `PUT /api/WebhookEndpoint/${endpoint.id} {"enabled": true}. After that, POST`,
+      `/api/WebhookEndpoint/${endpoint.id}/RetryFailedDeliveries resends what it missed.`,
+    ].join('\n'),
+    category: 'webhook.endpoint_disabled',
+  });
+}
