@@ -182,9 +182,12 @@ test('a seller creates a webhook endpoint, sees failing deliveries with every at
   await expect(eventDelivery.getByText('Delivered')).toBeVisible();
   await shot(page, 'webhooks-10-event-detail');
 
-  // Disable and enable again, then delete with a confirmation.
+  // Disable and enable again, then delete with a confirmation. The event page links the same
+  // URL (its delivery row), so wait for the list before following the endpoint's link.
   await page.getByRole('link', { name: 'Webhooks', exact: true }).click();
+  await expect(page).toHaveURL(/\/merchant\/webhooks$/);
   await page.getByRole('link', { name: `${receiver.url}/hooks` }).click();
+  await expect(page.getByRole('heading', { name: 'Webhook endpoint' })).toBeVisible();
   await page.getByRole('button', { name: 'Disable' }).click();
   await page.getByRole('button', { name: 'Disable endpoint' }).click();
   await expect(page.getByText('You disabled this endpoint on')).toBeVisible();
