@@ -3,7 +3,7 @@ import type { Db } from '../db/client';
 import { billingRecords } from '../db/schema';
 import { newId } from '../ids';
 import { now } from '../clock';
-import { recordEvent } from '../events/record-event';
+import { recordEvent, type EventRecorder } from '../events/record-event';
 import { ApiError } from '../http/errors';
 
 type BillingRecordRow = typeof billingRecords.$inferSelect;
@@ -27,13 +27,17 @@ export function toBillingRecordResponse(row: BillingRecordRow) {
 export async function createBillingRecord(
   tx: Db,
   input: { merchantId: string; customerId: string; checkoutId: string | null; paymentId: string; amount: number; currency: string; description: string },
+  options: { paid?: boolean; record?: EventRecorder } = {},
 ) {
   const at = now();
+  const record = options.record ?? recordEvent;
   const [row] = await tx
     .insert(billingRecords)
-    .values({ ...input, id: newId('billingRecord'), status: 'open', createdAt: at, updatedAt: at })
+    .values({ ...input, id: newId('billingRecord'), status: options.paid ? 'paid' : 'open', paidAt: options.paid ? at : null, createdAt: at, updatedAt: at })
     .returning();
-  await recordEvent(tx, { merchantId: input.merchantId, type: 'billing_record.created', object: toBillingRecordResponse(row!) });
+  // Written already paid (one statement fewer), it still tells its story as open, then paid.
+  await record(tx, { merchantId: input.merchantId, type: 'billing_record.created', object: toBillingRecordResponse({ ...row!, status: 'open', paidAt: null }) });
+  if (options.paid) await record(tx, { merchantId: input.merchantId, type: 'billing_record.paid', object: toBillingRecordResponse(row!) });
   return row!;
 }
 

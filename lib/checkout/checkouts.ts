@@ -20,7 +20,8 @@ import {
 } from '../payments/charges';
 import { findPaymentMethodRow, savePaymentMethod } from '../payments/payment-methods';
 import { recordChargeOutcome, toPaymentResponse, type PaymentRow } from '../payments/payments';
-import { closeBillingRecord, createBillingRecord, findBillingRecordForCheckout } from '../billing/billing-records';
+import { createBillingRecord, findBillingRecordForCheckout } from '../billing/billing-records';
+import { EventBatch } from '../events/record-event';
 import {
   findPaymentLinkByToken,
   recordPaymentLinkCompleted,
@@ -272,7 +273,8 @@ async function prepareCheckout(tx: Db, phases: Phases, merchantId: string, input
   const at = now();
   const checkoutId = newId('checkout');
   const paymentId = newId('payment');
-  await tx.insert(checkouts).values({
+  // One statement: the checkout rides along the payment's insert as a data-modifying CTE.
+  const checkoutInsert = tx.insert(checkouts).values({
     id: checkoutId,
     merchantId,
     status: 'open',
@@ -309,6 +311,7 @@ async function prepareCheckout(tx: Db, phases: Phases, merchantId: string, input
       processorKey: paymentId,
     },
     { kind: 'checkout', savePaymentMethod: Boolean(options.savePaymentMethod && method.card) },
+    tx.$with('inserted_checkout', {}).as(checkoutInsert.getSQL()),
   );
   return { payment };
 }
@@ -349,22 +352,29 @@ async function recordCheckoutOutcome(tx: Db, pending: PaymentRow, checkout: Chec
       pending.paymentMethodId = saved.id;
     }
   }
-  const payment = await recordChargeOutcome(tx, pending, outcome);
+  // The outcome's events are written together, in one statement, after the last change.
+  const events = new EventBatch();
+  const payment = await recordChargeOutcome(tx, pending, outcome, events.record);
 
   if (outcome.status === 'failed') {
+    await events.flush(tx);
     return { payment, checkout: (await failCheckout(tx, checkout)) ?? checkout, billingRecordId: null };
   }
-  const record = await createBillingRecord(tx, {
-    merchantId: pending.merchantId,
-    customerId: pending.customerId,
-    checkoutId: checkout.id,
-    paymentId: pending.id,
-    amount: pending.amount,
-    currency: pending.currency,
-    description: pending.description,
-  });
+  const record = await createBillingRecord(
+    tx,
+    {
+      merchantId: pending.merchantId,
+      customerId: pending.customerId,
+      checkoutId: checkout.id,
+      paymentId: pending.id,
+      amount: pending.amount,
+      currency: pending.currency,
+      description: pending.description,
+    },
+    { paid: outcome.status === 'succeeded', record: events.record },
+  );
+  await events.flush(tx);
   if (outcome.status === 'succeeded') {
-    await closeBillingRecord(tx, pending.merchantId, record.id, 'paid');
     return { payment, checkout: (await markCheckoutPaid(tx, checkout)) ?? checkout, billingRecordId: record.id };
   }
   await enqueueJob(tx, 'reconcile-payment', { paymentId: pending.id }, { runAt: new Date(now().getTime() + RECONCILE_DELAY_MS), jobKey: `reconcile:${pending.id}` });

@@ -12,6 +12,15 @@ export interface RecordedEvent {
   createdAt: Date;
 }
 
+export interface EventInput {
+  merchantId: string;
+  type: EventType;
+  object: object;
+}
+
+/** How a domain function records its events: at once (recordEvent) or into an EventBatch. */
+export type EventRecorder = (tx: Db, input: EventInput) => Promise<RecordedEvent>;
+
 /**
  * Writes an event in the caller's transaction, so the event exists exactly when the change
  * that caused it commits. `object` is the API representation of the resource at that moment.
@@ -19,26 +28,62 @@ export interface RecordedEvent {
  * once, and notifies the dispatchers (delivered at commit): the deliveries table is the queue
  * (DESIGN 4.8), so a crash at any moment loses nothing.
  */
-export async function recordEvent(
-  tx: Db,
-  input: { merchantId: string; type: EventType; object: object },
-): Promise<RecordedEvent> {
-  const event = { id: newId('event'), type: input.type, createdAt: now() };
-  const at = event.createdAt.toISOString();
-  // Delivery ids are ULIDs like newId's: the event's time, then random Crockford digits (hex ⊂ base32).
-  const idPrefix = `${ID_PREFIXES.delivery}_${encodeTime(event.createdAt.getTime(), 10)}`;
+export const recordEvent: EventRecorder = async (tx, input) => {
+  const [event] = await recordEvents(tx, [input]);
+  return event!;
+};
+
+function newEvent(input: EventInput): RecordedEvent {
+  return { id: newId('event'), type: input.type, createdAt: now() };
+}
+
+/** Several events (in this order) and their deliveries in one statement. */
+export async function recordEvents(tx: Db, inputs: EventInput[]): Promise<RecordedEvent[]> {
+  const recorded = inputs.map(newEvent);
+  await writeEvents(tx, inputs, recorded);
+  return recorded;
+}
+
+async function writeEvents(tx: Db, inputs: EventInput[], recorded: RecordedEvent[]): Promise<void> {
+  if (inputs.length === 0) return;
+  const rows = inputs.map((input, i) => {
+    const event = recorded[i]!;
+    // Delivery ids are ULIDs like newId's: the event's time, then random Crockford digits (hex ⊂ base32).
+    const idPrefix = `${ID_PREFIXES.delivery}_${encodeTime(event.createdAt.getTime(), 10)}`;
+    return sql`(${event.id}::text, ${input.merchantId}::text, ${event.type}::text, ${JSON.stringify({ object: input.object })}::jsonb, ${event.createdAt.toISOString()}::timestamptz, ${idPrefix}::text)`;
+  });
   await tx.execute(sql`
-    with event as (
+    with new_events (id, merchant_id, type, data, created_at, delivery_id_prefix) as (values ${sql.join(rows, sql`, `)}),
+    inserted as (
       insert into events (id, merchant_id, type, data, created_at)
-      values (${event.id}, ${input.merchantId}, ${event.type}, ${JSON.stringify({ object: input.object })}::jsonb, ${at}::timestamptz)
+      select id, merchant_id, type, data, created_at from new_events
     ), deliveries as (
       insert into webhook_deliveries (id, merchant_id, endpoint_id, event_id, event_type, status, next_attempt_at, due_at, created_at, updated_at)
-      select ${idPrefix} || upper(substr(replace(gen_random_uuid()::text, '-', ''), 1, 16)), e.merchant_id, e.id, ${event.id}, ${event.type},
-        'pending', ${at}::timestamptz, ${at}::timestamptz, ${at}::timestamptz, ${at}::timestamptz
-      from webhook_endpoints e
-      where e.merchant_id = ${input.merchantId} and e.enabled and e.events && array[${event.type}, '*']::text[]
+      select ev.delivery_id_prefix || upper(substr(replace(gen_random_uuid()::text, '-', ''), 1, 16)), e.merchant_id, e.id, ev.id, ev.type,
+        'pending', ev.created_at, ev.created_at, ev.created_at, ev.created_at
+      from new_events ev
+      join webhook_endpoints e on e.merchant_id = ev.merchant_id and e.enabled and e.events && array[ev.type, '*']::text[]
       returning 1
     )
     select pg_notify(${DELIVERIES_CHANNEL}, '') from deliveries limit 1`);
-  return event;
+}
+
+/**
+ * Events a transaction gathers and writes together just before it ends (one statement instead
+ * of one per event). Flush it in the same transaction, after the last change that records one.
+ */
+export class EventBatch {
+  private readonly inputs: EventInput[] = [];
+  private readonly recorded: RecordedEvent[] = [];
+
+  readonly record: EventRecorder = async (_tx, input) => {
+    const event = newEvent(input);
+    this.inputs.push(input);
+    this.recorded.push(event);
+    return event;
+  };
+
+  async flush(tx: Db): Promise<void> {
+    await writeEvents(tx, this.inputs.splice(0), this.recorded.splice(0));
+  }
 }

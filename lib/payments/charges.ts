@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, sql, type WithSubquery } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import type { Phases } from '../db/phases';
 import { payments } from '../db/schema';
@@ -37,9 +37,9 @@ export interface ChargeRequest {
 export type ChargeIntent = { kind: string } & Record<string, unknown>;
 
 /** Phase 1: the pending payment, with the token and key phase 2 (or a recovery) charges with. */
-export async function createPreparedPayment(tx: Db, request: ChargeRequest, intent: ChargeIntent): Promise<PaymentRow> {
+export async function createPreparedPayment(tx: Db, request: ChargeRequest, intent: ChargeIntent, along?: WithSubquery): Promise<PaymentRow> {
   const { token, processorKey, ...payment } = request;
-  return createPendingPayment(tx, { ...payment, processorToken: token, processorKey, intent });
+  return createPendingPayment(tx, { ...payment, processorToken: token, processorKey, intent }, along);
 }
 
 /** Phase 2. Never call it with a transaction open: it may take as long as the processor does. */

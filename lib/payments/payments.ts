@@ -1,11 +1,11 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql, type WithSubquery } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { payments, refunds } from '../db/schema';
 import type { PaymentStatus } from '../db/schema';
 import { paginate, mapPage, type PageRequest } from '../db/paginate';
 import { newId } from '../ids';
 import { now } from '../clock';
-import { recordEvent } from '../events/record-event';
+import { recordEvent, type EventRecorder } from '../events/record-event';
 import { ApiError, notFound } from '../http/errors';
 import type { ChargeOutcome, SettledOutcome } from './processor/types';
 import { toRefundResponse } from './refunds';
@@ -48,9 +48,11 @@ export async function createPendingPayment(
     processorKey?: string | null;
     intent?: Record<string, unknown> | null;
   },
+  /** A data-modifying CTE to run in the same statement (e.g. the checkout this payment pays). */
+  along?: WithSubquery,
 ): Promise<PaymentRow> {
   const at = now();
-  const [row] = await tx
+  const [row] = await (along ? tx.with(along) : tx)
     .insert(payments)
     .values({ ...input, id: input.id ?? newId('payment'), status: 'pending', createdAt: at, updatedAt: at })
     .returning();
@@ -60,7 +62,12 @@ export async function createPendingPayment(
 const OUTCOME_EVENT = { succeeded: 'payment.succeeded', failed: 'payment.failed', unknown: 'payment.unknown' } as const;
 
 /** pending → succeeded | failed | unknown, with the matching event in the same transaction. */
-export async function recordChargeOutcome(tx: Db, payment: PaymentRow, outcome: ChargeOutcome | { status: 'succeeded'; reference: null; card: null }) {
+export async function recordChargeOutcome(
+  tx: Db,
+  payment: PaymentRow,
+  outcome: ChargeOutcome | { status: 'succeeded'; reference: null; card: null },
+  record: EventRecorder = recordEvent,
+) {
   // The token was kept only so the charge could be finished; a saved method keeps its own.
   if (payment.status !== 'pending') throw new ApiError('INVALID_STATE', `Payment ${payment.id} is ${payment.status}, not pending.`);
   const at = now();
@@ -79,7 +86,7 @@ export async function recordChargeOutcome(tx: Db, payment: PaymentRow, outcome: 
     })
     .where(eq(payments.id, payment.id))
     .returning();
-  await recordEvent(tx, { merchantId: row!.merchantId, type: OUTCOME_EVENT[outcome.status], object: toPaymentResponse(row!) });
+  await record(tx, { merchantId: row!.merchantId, type: OUTCOME_EVENT[outcome.status], object: toPaymentResponse(row!) });
   return row!;
 }
 

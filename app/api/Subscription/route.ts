@@ -9,6 +9,6 @@ export const GET = apiRoute(listSubscriptionsOperation, ({ db, merchantId, query
 
 export const POST = phasedApiRoute(
   createSubscriptionOperation,
-  ({ phases, merchantId, body, apiKeyId }) => createSubscriptionInPhases(phases, merchantId, body, { actor: `api_key:${apiKeyId}` }),
+  ({ phases, merchantId, body, apiKeyId, attempt }) => createSubscriptionInPhases(phases, merchantId, body, { actor: `api_key:${apiKeyId}` }, attempt),
   (result, requestId) => (result.declined ? declinedAnswer(result, requestId) : respond(201, result.subscription)),
 );

@@ -1,0 +1,104 @@
+import crypto from 'node:crypto';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import { and, eq, like, sql } from 'drizzle-orm';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import * as schema from '@/lib/db/schema';
+import { customers, idempotencyKeys, payments, sandboxProcessorOperations, subscriptions } from '@/lib/db/schema';
+import { savePaymentMethod } from '@/lib/payments/payment-methods';
+import { SandboxProcessor } from '@/lib/payments/processor/sandbox';
+import { startServer, type RunningServer } from '../setup/server';
+
+/**
+ * A subscription create cut off between phase 1 and phase 3 (SIGKILL while the slow sandbox
+ * charges), retried with the same Idempotency-Key once the in-progress lock has timed out: the
+ * retry takes the key over and finishes the earlier attempt's charge. One subscription, one
+ * charge, and the retry's answer is stored for later replays.
+ */
+const ENV = { SANDBOX_PROCESSOR_LATENCY_MS: '3000' };
+
+let server: RunningServer | undefined;
+let pool: pg.Pool | undefined;
+
+afterAll(async () => {
+  await pool?.end();
+  await server?.stop();
+});
+
+function database() {
+  pool = new pg.Pool({ connectionString: server!.databaseUrl, max: 2 });
+  return drizzle(pool, { schema, casing: 'snake_case' });
+}
+
+async function call(key: string, method: string, path: string, body?: unknown, idempotencyKey: string = crypto.randomUUID()) {
+  const response = await fetch(`${server!.baseUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': idempotencyKey },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, replayed: response.headers.get('idempotent-replayed'), text: await response.text() };
+}
+
+async function until<T>(probe: () => Promise<T | undefined | false>, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met in time\n${server!.output().slice(-3000)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('subscription create taken over after a crash', () => {
+  it('finishes the crashed attempt instead of creating and charging a second subscription', async () => {
+    server = await startServer({ env: ENV });
+    const dataDir = server.dataDir;
+    const key = /Demo API key\s+(\S+)/.exec(server.output())![1]!;
+    let db = database();
+
+    const product = JSON.parse((await call(key, 'POST', '/api/Product', { name: 'Pro plan' })).text);
+    const price = JSON.parse((await call(key, 'POST', '/api/Price', { productId: product.id, type: 'Recurring', amount: 1900, currency: 'USD', interval: 'month' })).text);
+    const customer = JSON.parse((await call(key, 'POST', '/api/Customer', { email: 'grace@example.com', name: 'Grace' })).text);
+    const [owner] = await db.select({ merchantId: customers.merchantId }).from(customers).where(eq(customers.id, customer.id));
+    const card = new SandboxProcessor().tokenizeCard({ number: '4242424242424242', expMonth: 12, expYear: 2040, cvc: '123' });
+    const method = await db.transaction((tx) => savePaymentMethod(tx, owner!.merchantId, customer.id, card));
+
+    const idempotencyKey = crypto.randomUUID();
+    const body = { customerId: customer.id, priceId: price.id, paymentMethodId: method.id };
+    const cutOff = call(key, 'POST', '/api/Subscription', body, idempotencyKey).catch(() => 'cut off');
+    // Phase 1 committed the pending charge; the sandbox is still answering (phase 2).
+    const pending = await until(async () => {
+      const [row] = await db.select().from(payments).where(and(eq(payments.customerId, customer.id), eq(payments.status, 'pending')));
+      return row;
+    }, 20_000);
+    await server.kill();
+    expect(await cutOff).toBe('cut off');
+    const subscriptionId = (pending.intent as { options: { subscriptionId: string } }).options.subscriptionId;
+
+    await pool!.end();
+    server = await startServer({ env: ENV, dataDir });
+    db = database();
+    // The crashed execution's claim is older than the in-progress timeout (2 min): as time would make it.
+    await db
+      .update(idempotencyKeys)
+      .set({ lockedAt: sql`${idempotencyKeys.lockedAt} - interval '3 minutes'` })
+      .where(eq(idempotencyKeys.key, idempotencyKey));
+
+    const retried = await call(key, 'POST', '/api/Subscription', body, idempotencyKey);
+    expect(retried.status, retried.text).toBe(201);
+    expect(JSON.parse(retried.text).id).toBe(subscriptionId);
+    expect(JSON.parse(retried.text).status).toBe('active');
+
+    const created = await db.select().from(subscriptions).where(eq(subscriptions.customerId, customer.id));
+    expect(created.map((row) => row.id)).toEqual([subscriptionId]);
+    const charged = await db.select().from(payments).where(eq(payments.customerId, customer.id));
+    expect(charged.map((row) => [row.id, row.status])).toEqual([[pending.id, 'succeeded']]);
+    const booked = await db.select().from(sandboxProcessorOperations).where(like(sandboxProcessorOperations.idempotencyKey, `${subscriptionId}%`));
+    expect(booked.map((op) => [op.status, op.amount])).toEqual([['succeeded', 1900]]);
+
+    const replayed = await call(key, 'POST', '/api/Subscription', body, idempotencyKey);
+    expect(replayed.status).toBe(201);
+    expect(replayed.replayed).toBe('true');
+    expect(replayed.text).toBe(retried.text);
+  }, 240_000);
+});
