@@ -16,6 +16,8 @@
  *
  *   npm run bench                                  # the webhook benchmark, defaults
  *   BENCH_BURST=20000 BENCH_RATE=300 npm run bench # bigger
+ *   BENCH_DISPATCHER=process BENCH_ONLY=steady,dead npm run bench
+ *                     # the dispatcher in its own process (`npm run worker`, server RUN_WORKER=false)
  *   npm run bench -- api                           # the developer-API benchmark instead (bench/api.ts)
  */
 import fs from 'node:fs';
@@ -28,6 +30,8 @@ const BURST = Number(process.env.BENCH_BURST ?? 10_000);
 const RATE = Number(process.env.BENCH_RATE ?? 200);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const DEAD_BACKLOG = 1_000;
+/** BENCH_DISPATCHER=process: the server without its worker, and one `npm run worker` process. */
+const SEPARATE_DISPATCHER = process.env.BENCH_DISPATCHER === 'process';
 
 interface Row {
   name: string;
@@ -56,7 +60,12 @@ async function main() {
   console.log('starting the service…');
   // track_commit_timestamp: the steady runs measure from each event's commit (pg_xact_commit_timestamp).
   const server = await startServer({
-    env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', LOG_LEVEL: 'warn', EMBEDDED_POSTGRES_SETTINGS: 'track_commit_timestamp=on' },
+    env: {
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      LOG_LEVEL: 'warn',
+      EMBEDDED_POSTGRES_SETTINGS: 'track_commit_timestamp=on',
+      ...(SEPARATE_DISPATCHER ? { RUN_WORKER: 'false' } : {}),
+    },
     nodeArgs: profileArgs(),
   });
   process.env.DATABASE_URL = server.databaseUrl;
@@ -67,6 +76,21 @@ async function main() {
   const merchantId = await merchantOfKey(key);
   const receiver = await startReceiverProcess();
   let worker: ChildProcess | undefined;
+  let workerOutput = '';
+  const startWorkerProcess = async () => {
+    worker = spawn(process.execPath, ['--import', 'tsx', 'scripts/worker.ts'], {
+      env: { ...process.env, DATABASE_URL: server.databaseUrl, DATA_DIR: server.dataDir, WEBHOOK_ALLOW_PRIVATE_URLS: 'true', LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    worker.stdout!.on('data', (chunk: Buffer) => (workerOutput += chunk.toString()));
+    worker.stderr!.on('data', (chunk: Buffer) => (workerOutput += chunk.toString()));
+    while (!workerOutput.includes('webhook dispatcher started')) {
+      if (worker.exitCode !== null) throw new Error(`worker exited:\n${workerOutput}`);
+      await sleep(100);
+    }
+  };
+  if (SEPARATE_DISPATCHER) await startWorkerProcess();
+  const setup = SEPARATE_DISPATCHER ? ' [dispatcher in its own process]' : '';
 
   const api = async (method: string, url: string, body?: unknown) => {
     const response = await fetch(`${server.baseUrl}${url}`, {
@@ -100,7 +124,7 @@ async function main() {
   const processes = () => ({
     server: [serverPid(server.dataDir)],
     PostgreSQL: postgresPids(server.dataDir),
-    ...(worker?.pid ? { 'second dispatcher': [worker.pid] } : {}),
+    ...(worker?.pid ? { 'dispatcher process': [worker.pid] } : {}),
     receiver: [receiver.process.pid!],
   });
 
@@ -196,11 +220,11 @@ async function main() {
   };
 
   try {
-    if (runs('burst1')) await burst('burst1', 1, `burst: ${BURST} deliveries → 1 endpoint`);
-    const one = runs('burst10') || runs('two') ? await burst('burst10', 10, `burst: ${BURST} deliveries → 10 endpoints`) : undefined;
-    if (runs('steady')) await steady('steady', `steady: ${RATE} API events/s × ${SECONDS} s → 10 endpoints`);
+    if (runs('burst1')) await burst('burst1', 1, `burst: ${BURST} deliveries → 1 endpoint${setup}`);
+    const one = runs('burst10') || runs('two') ? await burst('burst10', 10, `burst: ${BURST} deliveries → 10 endpoints${setup}`) : undefined;
+    if (runs('steady')) await steady('steady', `steady: ${RATE} API events/s × ${SECONDS} s → 10 endpoints${setup}`);
     if (runs('dead')) await deadEndpoint();
-    if (runs('two')) await twoDispatchers(one!);
+    if (runs('two') && !SEPARATE_DISPATCHER) await twoDispatchers(one!);
   } finally {
     worker?.kill('SIGTERM');
     receiver.process.kill('SIGTERM');
@@ -219,27 +243,17 @@ async function main() {
       (await getDb().execute<{ n: number }>(
         (await import('drizzle-orm')).sql`select count(*)::int as n from webhook_deliveries where endpoint_id = ${deadIds[0]!} and attempt_count = 0`,
       )).rows[0]!.n;
-    await steady('steadydead', `steady + dead endpoint with ${DEAD_BACKLOG} pending`, `dead endpoint: ${config.webhooks.timeoutMs} ms timeouts`);
+    await steady('steadydead', `steady + dead endpoint with ${DEAD_BACKLOG} pending${setup}`, `dead endpoint: ${config.webhooks.timeoutMs} ms timeouts`);
     const deadStillPending = await inFlightDead();
     rows[rows.length - 1]!.note += `; ${deadStillPending} of its deliveries not yet attempted at the end`;
     await disable(deadIds);
   }
 
   async function twoDispatchers(one: Row) {
-    worker = spawn(process.execPath, ['--import', 'tsx', 'scripts/worker.ts'], {
-      env: { ...process.env, DATABASE_URL: server.databaseUrl, DATA_DIR: server.dataDir, WEBHOOK_ALLOW_PRIVATE_URLS: 'true', LOG_LEVEL: 'info' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let workerOutput = '';
-    worker.stdout!.on('data', (chunk: Buffer) => (workerOutput += chunk.toString()));
-    worker.stderr!.on('data', (chunk: Buffer) => (workerOutput += chunk.toString()));
-    while (!workerOutput.includes('webhook dispatcher started')) {
-      if (worker.exitCode !== null) throw new Error(`worker exited:\n${workerOutput}`);
-      await sleep(100);
-    }
+    await startWorkerProcess();
     const two = await burst('burst10two', 10, `burst: ${BURST} deliveries → 10 endpoints, 2 dispatcher processes`);
     const exited = new Promise((resolve) => worker!.once('exit', resolve));
-    worker.kill('SIGTERM');
+    worker!.kill('SIGTERM');
     await exited;
     const sentByWorker = /"sent":(\d+)[^\n]*webhook dispatcher stopped/.exec(workerOutput)?.[1];
     two.note = `${two.note}; the second process sent ${sentByWorker ?? '?'} of ${two.deliveries}; ${(two.deliveries / two.seconds / (one.deliveries / one.seconds)).toFixed(2)}× the one-process rate`;
