@@ -5,14 +5,19 @@
  *   1. burst drain to 1 endpoint and 2. to 10 endpoints: BENCH_BURST deliveries committed in
  *      one transaction, deliveries/s from the commit to the last arrival;
  *   3. steady: events created through the API (POST /api/Product) at BENCH_RATE/s for
- *      BENCH_SECONDS, fanned out to 10 endpoints: event → first arrival p50/p99;
+ *      BENCH_SECONDS, fanned out to 10 endpoints: commit → first arrival p50/p99, from each
+ *      event's real commit time (PostgreSQL runs with track_commit_timestamp=on for this);
  *   4. the same with a dead endpoint (never answers, so every attempt runs into the timeout)
  *      holding 1,000 pending deliveries;
  *   5. burst drain to 10 endpoints with a second dispatcher process (`npm run worker`).
- * Results are appended to bench/RESULTS.md with the machine, the date and the load average.
+ * Bursts also report the CPU time each process used (server, PostgreSQL, second dispatcher,
+ * receiver). Results are appended to bench/RESULTS.md with the machine, the date and the load
+ * average.
  *
  *   npm run bench                                  # the webhook benchmark, defaults
  *   BENCH_BURST=20000 BENCH_RATE=300 npm run bench # bigger
+ *   BENCH_DISPATCHER=process BENCH_ONLY=steady,dead npm run bench
+ *                     # the dispatcher in its own process (`npm run worker`, server RUN_WORKER=false)
  *   npm run bench -- api                           # the developer-API benchmark instead (bench/api.ts)
  */
 import fs from 'node:fs';
@@ -25,6 +30,8 @@ const BURST = Number(process.env.BENCH_BURST ?? 10_000);
 const RATE = Number(process.env.BENCH_RATE ?? 200);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const DEAD_BACKLOG = 1_000;
+/** BENCH_DISPATCHER=process: the server without its worker, and one `npm run worker` process. */
+const SEPARATE_DISPATCHER = process.env.BENCH_DISPATCHER === 'process';
 
 interface Row {
   name: string;
@@ -51,7 +58,16 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 async function main() {
   const loadAtStart = os.loadavg();
   console.log('starting the service…');
-  const server = await startServer({ env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', LOG_LEVEL: 'warn' }, nodeArgs: profileArgs() });
+  // track_commit_timestamp: the steady runs measure from each event's commit (pg_xact_commit_timestamp).
+  const server = await startServer({
+    env: {
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      LOG_LEVEL: 'warn',
+      EMBEDDED_POSTGRES_SETTINGS: 'track_commit_timestamp=on',
+      ...(SEPARATE_DISPATCHER ? { RUN_WORKER: 'false' } : {}),
+    },
+    nodeArgs: profileArgs(),
+  });
   process.env.DATABASE_URL = server.databaseUrl;
   const { getDb, closeDb } = await import('../lib/db/client');
   const { recordEvent } = await import('../lib/events/record-event');
@@ -60,6 +76,21 @@ async function main() {
   const merchantId = await merchantOfKey(key);
   const receiver = await startReceiverProcess();
   let worker: ChildProcess | undefined;
+  let workerOutput = '';
+  const startWorkerProcess = async () => {
+    worker = spawn(process.execPath, ['--import', 'tsx', 'scripts/worker.ts'], {
+      env: { ...process.env, DATABASE_URL: server.databaseUrl, DATA_DIR: server.dataDir, WEBHOOK_ALLOW_PRIVATE_URLS: 'true', LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    worker.stdout!.on('data', (chunk: Buffer) => (workerOutput += chunk.toString()));
+    worker.stderr!.on('data', (chunk: Buffer) => (workerOutput += chunk.toString()));
+    while (!workerOutput.includes('webhook dispatcher started')) {
+      if (worker.exitCode !== null) throw new Error(`worker exited:\n${workerOutput}`);
+      await sleep(100);
+    }
+  };
+  if (SEPARATE_DISPATCHER) await startWorkerProcess();
+  const setup = SEPARATE_DISPATCHER ? ' [dispatcher in its own process]' : '';
 
   const api = async (method: string, url: string, body?: unknown) => {
     const response = await fetch(`${server.baseUrl}${url}`, {
@@ -90,6 +121,13 @@ async function main() {
     }
   };
 
+  const processes = () => ({
+    server: [serverPid(server.dataDir)],
+    PostgreSQL: postgresPids(server.dataDir),
+    ...(worker?.pid ? { 'dispatcher process': [worker.pid] } : {}),
+    receiver: [receiver.process.pid!],
+  });
+
   const rows: Row[] = [];
   // 1, 2 and 5: bursts committed in one transaction; latency and rate from the commit.
   const burst = async (scope: string, endpoints: number, name: string) => {
@@ -99,17 +137,40 @@ async function main() {
       for (let i = 0; i < events; i++) await recordEvent(tx, { merchantId, type: 'product.created', object: { id: `prod_${scope}_${i}`, n: i } });
     });
     const committedAt = Date.now();
+    const cpuBefore = cpuSeconds(processes());
     const result = await waitForArrivals(scope, events * endpoints);
+    const cpuAfter = cpuSeconds(processes());
     const latencies = result.arrivals.map(([, at]) => at - committedAt).sort((a, b) => a - b);
     const seconds = (Math.max(...result.arrivals.map(([, at]) => at)) - committedAt) / 1000;
-    const row: Row = { name, deliveries: latencies.length, seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), duplicates: result.duplicates };
+    const wall = (Date.now() - committedAt) / 1000;
+    const cpu = Object.keys(cpuAfter)
+      .map((name) => `${name} ${(((cpuAfter[name]! - (cpuBefore[name] ?? 0)) / wall) * 100).toFixed(0)} %`)
+      .join(', ');
+    const row: Row = {
+      name,
+      deliveries: latencies.length,
+      seconds,
+      p50: percentile(latencies, 50),
+      p99: percentile(latencies, 99),
+      duplicates: result.duplicates,
+      note: `CPU (one core = 100 %, 2 cores): ${cpu}`,
+    };
     console.log(row);
     rows.push(row);
     await disable(ids);
     return row;
   };
 
-  // 3 and 4: events through the API at a steady rate; latency from the event's createdAt.
+  /** Each steady event's commit time (ms), keyed by its product id; needs track_commit_timestamp. */
+  const commitTimes = async (scope: string) => {
+    const { sql } = await import('drizzle-orm');
+    const result = await getDb().execute<{ object_id: string; committed_ms: number }>(sql`
+      select data->'object'->>'id' as object_id, extract(epoch from pg_xact_commit_timestamp(xmin)) * 1000 as committed_ms
+      from events where type = 'product.created' and data->'object'->>'name' like ${`${scope} %`}`);
+    return new Map(result.rows.map((row) => [row.object_id, Number(row.committed_ms)]));
+  };
+
+  // 3 and 4: events through the API at a steady rate; latency from each event's commit.
   const steady = async (scope: string, name: string, note?: string) => {
     const ids = await createEndpoints(scope, 10);
     const count = RATE * SECONDS;
@@ -133,7 +194,10 @@ async function main() {
     const offered = count / ((performance.now() - started) / 1000);
     await Promise.all(requests);
     const result = await waitForArrivals(scope, (count - failed) * 10);
-    const latencies = result.arrivals.map(([, at, createdAt]) => at - createdAt).sort((a, b) => a - b);
+    const committedAt = await commitTimes(scope);
+    const latencies = result.arrivals.map(([, at, , objectId]) => Math.round(at - committedAt.get(objectId)!)).sort((a, b) => a - b);
+    if (latencies.some(Number.isNaN)) throw new Error('an event without a commit timestamp (track_commit_timestamp off?)');
+    const fromCreatedAt = result.arrivals.map(([, at, createdAt]) => at - createdAt).sort((a, b) => a - b);
     const lowerBounds = result.arrivals.map(([, at, , objectId]) => at - answeredAt.get(objectId)!).sort((a, b) => a - b);
     const first = Math.min(...result.arrivals.map(([, , createdAt]) => createdAt));
     const seconds = (Math.max(...result.arrivals.map(([, at]) => at)) - first) / 1000;
@@ -144,7 +208,10 @@ async function main() {
       p50: percentile(latencies, 50),
       p99: percentile(latencies, 99),
       duplicates: result.duplicates,
-      note: `${note ? `${note}; ` : ''}API events offered at ${offered.toFixed(0)}/s${failed ? `, ${failed} requests failed` : ''}; from the API answer instead (a lower bound): p50 ${percentile(lowerBounds, 50)} ms, p99 ${percentile(lowerBounds, 99)} ms`,
+      note:
+        `${note ? `${note}; ` : ''}API events offered at ${offered.toFixed(0)}/s${failed ? `, ${failed} requests failed` : ''}; ` +
+        `from the event's createdAt instead (before the commit, as measured before): p50 ${percentile(fromCreatedAt, 50)} ms, p99 ${percentile(fromCreatedAt, 99)} ms; ` +
+        `from the API answer (after the commit): p50 ${percentile(lowerBounds, 50)} ms, p99 ${percentile(lowerBounds, 99)} ms`,
     };
     console.log(row);
     rows.push(row);
@@ -153,11 +220,11 @@ async function main() {
   };
 
   try {
-    if (runs('burst1')) await burst('burst1', 1, `burst: ${BURST} deliveries → 1 endpoint`);
-    const one = runs('burst10') || runs('two') ? await burst('burst10', 10, `burst: ${BURST} deliveries → 10 endpoints`) : undefined;
-    if (runs('steady')) await steady('steady', `steady: ${RATE} API events/s × ${SECONDS} s → 10 endpoints`);
+    if (runs('burst1')) await burst('burst1', 1, `burst: ${BURST} deliveries → 1 endpoint${setup}`);
+    const one = runs('burst10') || runs('two') ? await burst('burst10', 10, `burst: ${BURST} deliveries → 10 endpoints${setup}`) : undefined;
+    if (runs('steady')) await steady('steady', `steady: ${RATE} API events/s × ${SECONDS} s → 10 endpoints${setup}`);
     if (runs('dead')) await deadEndpoint();
-    if (runs('two')) await twoDispatchers(one!);
+    if (runs('two') && !SEPARATE_DISPATCHER) await twoDispatchers(one!);
   } finally {
     worker?.kill('SIGTERM');
     receiver.process.kill('SIGTERM');
@@ -176,30 +243,20 @@ async function main() {
       (await getDb().execute<{ n: number }>(
         (await import('drizzle-orm')).sql`select count(*)::int as n from webhook_deliveries where endpoint_id = ${deadIds[0]!} and attempt_count = 0`,
       )).rows[0]!.n;
-    await steady('steadydead', `steady + dead endpoint with ${DEAD_BACKLOG} pending`, `dead endpoint: ${config.webhooks.timeoutMs} ms timeouts`);
+    await steady('steadydead', `steady + dead endpoint with ${DEAD_BACKLOG} pending${setup}`, `dead endpoint: ${config.webhooks.timeoutMs} ms timeouts`);
     const deadStillPending = await inFlightDead();
     rows[rows.length - 1]!.note += `; ${deadStillPending} of its deliveries not yet attempted at the end`;
     await disable(deadIds);
   }
 
   async function twoDispatchers(one: Row) {
-    worker = spawn(process.execPath, ['--import', 'tsx', 'scripts/worker.ts'], {
-      env: { ...process.env, DATABASE_URL: server.databaseUrl, DATA_DIR: server.dataDir, WEBHOOK_ALLOW_PRIVATE_URLS: 'true', LOG_LEVEL: 'info' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let workerOutput = '';
-    worker.stdout!.on('data', (chunk: Buffer) => (workerOutput += chunk.toString()));
-    worker.stderr!.on('data', (chunk: Buffer) => (workerOutput += chunk.toString()));
-    while (!workerOutput.includes('webhook dispatcher started')) {
-      if (worker.exitCode !== null) throw new Error(`worker exited:\n${workerOutput}`);
-      await sleep(100);
-    }
+    await startWorkerProcess();
     const two = await burst('burst10two', 10, `burst: ${BURST} deliveries → 10 endpoints, 2 dispatcher processes`);
     const exited = new Promise((resolve) => worker!.once('exit', resolve));
-    worker.kill('SIGTERM');
+    worker!.kill('SIGTERM');
     await exited;
     const sentByWorker = /"sent":(\d+)[^\n]*webhook dispatcher stopped/.exec(workerOutput)?.[1];
-    two.note = `the second process sent ${sentByWorker ?? '?'} of ${two.deliveries}; ${(two.deliveries / two.seconds / (one.deliveries / one.seconds)).toFixed(2)}× the one-process rate`;
+    two.note = `${two.note}; the second process sent ${sentByWorker ?? '?'} of ${two.deliveries}; ${(two.deliveries / two.seconds / (one.deliveries / one.seconds)).toFixed(2)}× the one-process rate`;
   }
 }
 
@@ -213,6 +270,34 @@ function runs(scenario: string): boolean {
 function profileArgs(): string[] {
   const dir = process.env.BENCH_PROFILE;
   return dir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(dir)}`] : [];
+}
+
+/** The server process (scripts/start.ts writes its pid beside the database URL). */
+function serverPid(dataDir: string): number {
+  return (JSON.parse(fs.readFileSync(path.join(dataDir, 'runtime.json'), 'utf8')) as { pid: number }).pid;
+}
+
+/** The embedded PostgreSQL postmaster and its backends. */
+function postgresPids(dataDir: string): number[] {
+  const postmaster = Number(fs.readFileSync(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
+  const children = fs.readdirSync('/proc').filter((entry) => /^\d+$/.test(entry) && procStat(Number(entry))?.ppid === postmaster);
+  return [postmaster, ...children.map(Number)];
+}
+
+/** CPU seconds (user + system) used so far by each named group of processes, from /proc. */
+function cpuSeconds(groups: Record<string, number[]>): Record<string, number> {
+  const ticksPerSecond = 100; // USER_HZ on Linux
+  return Object.fromEntries(Object.entries(groups).map(([name, pids]) => [name, pids.reduce((sum, pid) => sum + (procStat(pid)?.ticks ?? 0), 0) / ticksPerSecond]));
+}
+
+function procStat(pid: number): { ppid: number; ticks: number } | undefined {
+  try {
+    // Fields after the command name (which may contain spaces): state, ppid, …, utime (14), stime (15).
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
+    return { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) };
+  } catch {
+    return undefined;
+  }
 }
 
 async function startReceiverProcess() {

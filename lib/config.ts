@@ -60,6 +60,10 @@ export const config = {
     get endpointConcurrency() {
       return Math.max(1, Number(process.env.WEBHOOK_ENDPOINT_CONCURRENCY ?? 100));
     },
+    /** The same limit for an endpoint whose latest attempts all failed (docs/webhooks.md, "Limits"). */
+    get failingEndpointConcurrency() {
+      return Math.max(1, Number(process.env.WEBHOOK_FAILING_ENDPOINT_CONCURRENCY ?? 4));
+    },
     /** Attempts one dispatcher process keeps in flight (claimed and not yet recorded) at most. */
     get maxInFlight() {
       return Math.max(1, Number(process.env.WEBHOOK_MAX_IN_FLIGHT ?? 1000));

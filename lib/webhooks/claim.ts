@@ -29,6 +29,8 @@ export interface ClaimOptions {
   limit: number;
   /** WEBHOOK_ENDPOINT_CONCURRENCY: leases per endpoint across every dispatcher. */
   endpointConcurrency: number;
+  /** WEBHOOK_FAILING_ENDPOINT_CONCURRENCY: the same for an endpoint whose attempts are failing. */
+  failingEndpointConcurrency: number;
   leaseMs: number;
   at: Date;
 }
@@ -56,6 +58,7 @@ export async function claimDueDeliveries(pool: pg.Pool, options: ClaimOptions): 
   const dispatcherId = literal(options.dispatcherId);
   const limit = integer(options.limit);
   const endpointConcurrency = integer(options.endpointConcurrency);
+  const failingEndpointConcurrency = integer(Math.min(options.failingEndpointConcurrency, options.endpointConcurrency));
   const results = (await pool.query(`
       select pg_advisory_xact_lock(${CLAIM_LOCK_KEY});
       with busy as (
@@ -67,11 +70,14 @@ export async function claimDueDeliveries(pool: pg.Pool, options: ClaimOptions): 
         -- Read only: the oldest due rows of endpoints with a free slot (a saturated endpoint's
         -- backlog is filtered out, so the next endpoints' rows are reached). Locking happens
         -- below, on the rows actually taken.
-        select d.id, d.endpoint_id, d.due_at, d.requested_trigger, e.enabled, coalesce(b.in_flight, 0) as in_flight
+        select d.id, d.endpoint_id, d.due_at, d.requested_trigger, e.enabled, coalesce(b.in_flight, 0) as in_flight, l.slots
         from webhook_deliveries d
         join webhook_endpoints e on e.id = d.endpoint_id
+        cross join lateral (
+          select case when e.failing_since is null then ${endpointConcurrency} else ${failingEndpointConcurrency} end as slots
+        ) l
         left join busy b on b.endpoint_id = d.endpoint_id
-        where d.due_at <= ${at}::timestamptz and coalesce(b.in_flight, 0) < ${endpointConcurrency}
+        where d.due_at <= ${at}::timestamptz and coalesce(b.in_flight, 0) < l.slots
         order by d.due_at
         limit ${limit}
       ), retired as (
@@ -85,11 +91,11 @@ export async function claimDueDeliveries(pool: pg.Pool, options: ClaimOptions): 
         select l.id from webhook_deliveries l
         where l.due_at <= ${at}::timestamptz and l.id in (
           select id from (
-            select id, in_flight + row_number() over (partition by endpoint_id order by due_at, id) as slot
+            select id, slots, in_flight + row_number() over (partition by endpoint_id order by due_at, id) as slot
             from candidates
             where enabled or requested_trigger is not null
           ) ranked
-          where slot <= ${endpointConcurrency}
+          where slot <= slots
           order by slot
           limit ${limit})
         for update skip locked

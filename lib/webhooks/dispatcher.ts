@@ -46,6 +46,7 @@ export async function startDispatcher(): Promise<Dispatcher> {
   const db = drizzle(pool, { schema, casing: 'snake_case' });
   const agent = webhookAgent();
   const endpointConcurrency = config.webhooks.endpointConcurrency;
+  const failingEndpointConcurrency = config.webhooks.failingEndpointConcurrency;
   const maxInFlight = config.webhooks.maxInFlight;
   const timeoutMs = config.webhooks.timeoutMs;
 
@@ -75,7 +76,7 @@ export async function startDispatcher(): Promise<Dispatcher> {
         for (;;) {
           const limit = Math.min(CLAIM_BATCH, maxInFlight - inFlight);
           if (limit <= 0 || stopping) break;
-          const claimed = await claimDueDeliveries(pool, { dispatcherId: id, limit, endpointConcurrency, leaseMs: attemptLeaseMs(), at: now() });
+          const claimed = await claimDueDeliveries(pool, { dispatcherId: id, limit, endpointConcurrency, failingEndpointConcurrency, leaseMs: attemptLeaseMs(), at: now() });
           inFlight += claimed.length;
           sendAll(claimed);
           if (claimed.length < limit) break;
@@ -173,7 +174,7 @@ export async function startDispatcher(): Promise<Dispatcher> {
   const listener = await listen(() => void pump());
   const poll = setInterval(() => void pump(), POLL_INTERVAL_MS);
   void pump();
-  log.info({ dispatcherId: id, endpointConcurrency, maxInFlight }, 'webhook dispatcher started');
+  log.info({ dispatcherId: id, endpointConcurrency, failingEndpointConcurrency, maxInFlight }, 'webhook dispatcher started');
 
   return {
     id,

@@ -8,12 +8,19 @@ import { eventually } from '../helpers/webhook-receiver';
 
 /**
  * Two dispatcher processes on one database (the server's and `npm run worker`): no delivery is
- * ever sent by both at once, and WEBHOOK_ENDPOINT_CONCURRENCY holds across both processes.
+ * ever sent by both at once, and WEBHOOK_ENDPOINT_CONCURRENCY (or, for a failing endpoint,
+ * WEBHOOK_FAILING_ENDPOINT_CONCURRENCY) holds across both processes.
  */
 const ENDPOINT_CONCURRENCY = 3;
+const FAILING_ENDPOINT_CONCURRENCY = 1;
 const ENDPOINTS = ['one', 'two', 'three'];
 const EVENTS = 150;
-const ENV = { ...WEBHOOK_TEST_ENV, WEBHOOK_ENDPOINT_CONCURRENCY: String(ENDPOINT_CONCURRENCY), LOG_LEVEL: 'info' };
+const ENV = {
+  ...WEBHOOK_TEST_ENV,
+  WEBHOOK_ENDPOINT_CONCURRENCY: String(ENDPOINT_CONCURRENCY),
+  WEBHOOK_FAILING_ENDPOINT_CONCURRENCY: String(FAILING_ENDPOINT_CONCURRENCY),
+  LOG_LEVEL: 'info',
+};
 
 let server: RunningServer | undefined;
 let worker: ChildProcess | undefined;
@@ -23,6 +30,11 @@ const maxOpen = new Map<string, number>();
 const openDeliveries = new Map<string, number>();
 const arrivals = new Map<string, number>();
 let overlaps = 0;
+/** What /flaky answers (after 150 ms). */
+let flakyStatus = 500;
+let workerOutput = '';
+let key = '';
+let receiverUrl = '';
 
 beforeAll(async () => {
   // Answers after 15 ms, counting requests open per endpoint path and per delivery id.
@@ -37,17 +49,31 @@ beforeAll(async () => {
     arrivals.set(pair, (arrivals.get(pair) ?? 0) + 1);
     req.resume();
     req.on('end', () =>
-      setTimeout(() => {
-        open.set(path, open.get(path)! - 1);
-        const left = openDeliveries.get(delivery)! - 1;
-        if (left === 0) openDeliveries.delete(delivery);
-        else openDeliveries.set(delivery, left);
-        res.end('ok');
-      }, 15),
+      setTimeout(
+        () => {
+          open.set(path, open.get(path)! - 1);
+          const left = openDeliveries.get(delivery)! - 1;
+          if (left === 0) openDeliveries.delete(delivery);
+          else openDeliveries.set(delivery, left);
+          res.statusCode = path === '/flaky' ? flakyStatus : 200;
+          res.end('ok');
+        },
+        path === '/flaky' ? 150 : 15,
+      ),
     );
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-});
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  server = await startServer({ env: ENV });
+  key = /Demo API key\s+(\S+)/.exec(server.output())![1]!;
+  worker = spawn(process.execPath, ['--import', 'tsx', 'scripts/worker.ts'], {
+    env: { ...process.env, ...ENV, DATABASE_URL: server.databaseUrl, DATA_DIR: server.dataDir },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  worker.stdout!.on('data', (chunk: Buffer) => (workerOutput += chunk.toString()));
+  worker.stderr!.on('data', (chunk: Buffer) => (workerOutput += chunk.toString()));
+  await eventually(async () => workerOutput.includes('webhook dispatcher started'), 60_000, 'the second dispatcher');
+}, 240_000);
 afterAll(async () => {
   worker?.kill('SIGKILL');
   await server?.stop();
@@ -64,51 +90,73 @@ async function call(method: string, path: string, key: string, body?: unknown) {
   return { status: response.status, body: (await response.json()) as any };
 }
 
-describe('two dispatcher processes', () => {
-  it('never send one delivery twice at once and share the per-endpoint limit', async () => {
-    server = await startServer({ env: ENV });
-    const key = /Demo API key\s+(\S+)/.exec(server.output())![1]!;
-    const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
-    worker = spawn(process.execPath, ['--import', 'tsx', 'scripts/worker.ts'], {
-      env: { ...process.env, ...ENV, DATABASE_URL: server.databaseUrl, DATA_DIR: server.dataDir },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let workerOutput = '';
-    worker.stdout!.on('data', (chunk: Buffer) => (workerOutput += chunk.toString()));
-    worker.stderr!.on('data', (chunk: Buffer) => (workerOutput += chunk.toString()));
-    await eventually(async () => workerOutput.includes('webhook dispatcher started'), 60_000, 'the second dispatcher');
+async function postProducts(count: number, prefix: string) {
+  for (let i = 0; i < count; i += 5) {
+    await Promise.all(
+      Array.from({ length: Math.min(5, count - i) }, async (_, j) => {
+        expect((await call('POST', '/api/Product', key, { name: `${prefix} ${i + j}` })).status).toBe(201);
+      }),
+    );
+  }
+}
 
+const arrivedAt = (path: string) => [...arrivals.keys()].filter((pair) => pair.startsWith(`${path} `)).length;
+
+describe('two dispatcher processes', () => {
+  it('hold a failing endpoint to the failing limit, and give it the full limit once it succeeds again', async () => {
+    const created = await call('POST', '/api/WebhookEndpoint', key, { url: `${receiverUrl}/flaky`, events: ['product.created'] });
+    expect(created.status).toBe(201);
+    const endpointPath = `/api/WebhookEndpoint/${created.body.id}`;
+    await postProducts(1, 'First failure');
+    await eventually(async () => (await call('GET', endpointPath, key)).body.status === 'failing', 20_000, 'the endpoint failing');
+
+    // From now on both processes together keep at most one attempt open to it, although the
+    // normal limit (3) would let a backlog of 12 go out three at a time.
+    maxOpen.set('/flaky', open.get('/flaky') ?? 0);
+    await postProducts(12, 'While failing');
+    await eventually(async () => arrivedAt('/flaky') === 13, 30_000, 'a first attempt of every delivery');
+    expect(maxOpen.get('/flaky')).toBeLessThanOrEqual(FAILING_ENDPOINT_CONCURRENCY);
+
+    flakyStatus = 200;
+    await eventually(async () => (await call('GET', endpointPath, key)).body.status === 'enabled', 20_000, 'the endpoint healthy');
+    const before = arrivedAt('/flaky');
+    maxOpen.set('/flaky', 0);
+    await postProducts(15, 'Healthy again');
+    await eventually(async () => arrivedAt('/flaky') === before + 15, 30_000, 'the new deliveries');
+    expect(maxOpen.get('/flaky')).toBeGreaterThan(FAILING_ENDPOINT_CONCURRENCY);
+    expect(maxOpen.get('/flaky')).toBeLessThanOrEqual(ENDPOINT_CONCURRENCY);
+    expect((await call('PUT', endpointPath, key, { enabled: false })).status).toBe(200);
+  }, 120_000);
+
+  it('never send one delivery twice at once and share the per-endpoint limit', async () => {
     for (const name of ENDPOINTS) {
       expect((await call('POST', '/api/WebhookEndpoint', key, { url: `${receiverUrl}/${name}`, events: ['product.created'] })).status).toBe(201);
     }
     const eventIds: string[] = [];
-    for (let i = 0; i < EVENTS; i += 5) {
-      await Promise.all(
-        Array.from({ length: 5 }, async (_, j) => {
-          await call('POST', '/api/Product', key, { name: `Shared ${i + j}` });
-        }),
-      );
-    }
+    await postProducts(EVENTS, 'Shared');
     for (let page = 1; ; page++) {
       const list = await call('GET', `/api/WebhookEvent?type=product.created&pageSize=100&page=${page}`, key);
-      eventIds.push(...list.body.data.map((event: { id: string }) => event.id));
+      type Listed = { id: string; data: { object: { name: string } } };
+      eventIds.push(...list.body.data.filter((event: Listed) => event.data.object.name.startsWith('Shared ')).map((event: Listed) => event.id));
       if (!list.body.hasMore) break;
     }
     expect(eventIds).toHaveLength(EVENTS);
     await eventually(async () => ENDPOINTS.every((name) => eventIds.every((id) => arrivals.has(`/${name} ${id}`))), 60_000, 'every delivery');
 
     // Nothing crashed, so every delivery arrived exactly once, and never overlapping itself.
-    expect([...arrivals.values()].every((n) => n === 1)).toBe(true);
-    expect(arrivals.size).toBe(EVENTS * ENDPOINTS.length);
+    const shared = [...arrivals].filter(([pair]) => ENDPOINTS.some((name) => pair.startsWith(`/${name} `)));
+    expect(shared.every(([, n]) => n === 1)).toBe(true);
+    expect(shared).toHaveLength(eventIds.length * ENDPOINTS.length);
     expect(overlaps).toBe(0);
     for (const name of ENDPOINTS) expect(maxOpen.get(`/${name}`)).toBeLessThanOrEqual(ENDPOINT_CONCURRENCY);
 
     const exited = new Promise((resolve) => worker!.once('exit', resolve));
-    worker.kill('SIGTERM');
+    worker!.kill('SIGTERM');
     await exited;
     const sentByWorker = Number(/"sent":(\d+)[^\n]*webhook dispatcher stopped/.exec(workerOutput)?.[1] ?? -1);
-    console.log(`two dispatchers: the worker process sent ${sentByWorker} of ${arrivals.size}; most open per endpoint ${[...maxOpen.values()].join('/')}`);
+    const total = [...arrivals.values()].reduce((sum, n) => sum + n, 0);
+    console.log(`two dispatchers: the worker process sent ${sentByWorker} of ${total} attempts; most open per endpoint ${ENDPOINTS.map((name) => maxOpen.get(`/${name}`)).join('/')}`);
     expect(sentByWorker).toBeGreaterThan(0);
-    expect(sentByWorker).toBeLessThan(arrivals.size);
+    expect(sentByWorker).toBeLessThan(total);
   }, 240_000);
 });

@@ -2,7 +2,7 @@ import Link from 'next/link';
 import { EmptyState } from '@/components/ui/layout';
 import { Cell, Table } from '@/components/ui/table';
 import { DeliveryStatusPill, ResponseCode, type DeliveryStatus } from './status';
-import { formatWhen } from './format';
+import { formatConsoleDateTime } from '@/lib/web/console-time';
 
 export interface DeliveryRow {
   id: string;
@@ -21,7 +21,7 @@ export interface DeliveryRow {
  * Deliveries with their state; each links to the delivery view. `show` picks the other side of
  * the delivery: the event (on an endpoint's page) or the endpoint (on an event's page).
  */
-export function DeliveryTable({ deliveries, show, endpointUrls = {}, empty }: { deliveries: DeliveryRow[]; show: 'event' | 'endpoint'; endpointUrls?: Record<string, string>; empty: string }) {
+export function DeliveryTable({ deliveries, show, endpointUrls = {}, empty, timeZone }: { deliveries: DeliveryRow[]; show: 'event' | 'endpoint'; endpointUrls?: Record<string, string>; empty: string; timeZone: string }) {
   if (deliveries.length === 0) return <EmptyState title={empty} />;
   return (
     <Table caption="Deliveries" head={[show === 'event' ? 'Event' : 'Endpoint', 'Status', 'Attempts', 'Last attempt']}>
@@ -40,14 +40,14 @@ export function DeliveryTable({ deliveries, show, endpointUrls = {}, empty }: { 
           </Cell>
           <Cell>
             <DeliveryStatusPill status={delivery.status} />
-            {delivery.status === 'failed' && delivery.nextAttemptAt ? <span className="mt-1 block text-xs whitespace-nowrap text-slate-600">next {formatWhen(delivery.nextAttemptAt)}</span> : null}
+            {delivery.status === 'failed' && delivery.nextAttemptAt ? <span className="mt-1 block text-xs whitespace-nowrap text-slate-600">next {formatConsoleDateTime(delivery.nextAttemptAt, timeZone)}</span> : null}
           </Cell>
           <Cell>{delivery.attemptCount}</Cell>
           <Cell>
             {delivery.lastAttemptAt ? (
               <>
                 <ResponseCode status={delivery.lastResponseStatus} />
-                <span className="mt-1 block text-xs whitespace-nowrap text-slate-600">{formatWhen(delivery.lastAttemptAt)}</span>
+                <span className="mt-1 block text-xs whitespace-nowrap text-slate-600">{formatConsoleDateTime(delivery.lastAttemptAt, timeZone)}</span>
               </>
             ) : (
               '—'

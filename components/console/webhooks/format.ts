@@ -1,8 +1,3 @@
-/** Times in the webhooks console: UTC to the second, as the API and the receiver logs show them. */
-export function formatWhen(iso: string | null | undefined): string {
-  return iso ? `${iso.replace('T', ' ').slice(0, 19)} UTC` : '—';
-}
-
 /** `datetime-local` value (UTC, minutes) for a moment. */
 export function toDateTimeLocal(date: Date): string {
   return date.toISOString().slice(0, 16);

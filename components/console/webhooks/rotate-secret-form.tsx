@@ -3,17 +3,17 @@
 import { ActionForm, type FormActionFn } from '@/components/ui/action-form';
 import { ConfirmButton } from '@/components/ui/confirm-button';
 import { SecretReveal } from './secret-reveal';
-import { formatWhen } from './format';
+import { formatConsoleDateTime } from '@/lib/web/console-time';
 
 /** Rotates the signing secret after a confirmation and shows the new one this once. */
-export function RotateSecretForm({ action, endpointId, secretPrefix }: { action: FormActionFn; endpointId: string; secretPrefix: string }) {
+export function RotateSecretForm({ action, endpointId, secretPrefix, timeZone }: { action: FormActionFn; endpointId: string; secretPrefix: string; timeZone: string }) {
   return (
     <ActionForm
       action={action}
       ariaLabel="Rotate signing secret"
       renderResult={(rotated: { signingSecret: string; previousSecretExpiresAt: string | null }) => (
         <SecretReveal title="Secret rotated." secret={rotated.signingSecret}>
-          Until {formatWhen(rotated.previousSecretExpiresAt)} every delivery is signed with both the new and the previous secret; after that only with the new one.
+          Until {formatConsoleDateTime(rotated.previousSecretExpiresAt, timeZone)} every delivery is signed with both the new and the previous secret; after that only with the new one.
         </SecretReveal>
       )}
     >

@@ -30,7 +30,7 @@ export default async function MerchantConsoleLayout({ children }: { children: Re
   return (
     <ConsoleShell consoleName="Seller console" home="/merchant" nav={nav} who={`${user.name} (${ROLE_LABELS[user.role]}) · ${merchant.name}`} signOut={signOutAction}>
       {user.emailVerifiedAt ? null : <VerifyEmailBanner email={user.email} />}
-      {roleCan(user.role, 'developers:read') ? <WebhookBanner merchantId={merchant.id} /> : null}
+      {roleCan(user.role, 'developers:read') ? <WebhookBanner merchantId={merchant.id} timeZone={merchant.timeZone} /> : null}
       {children}
     </ConsoleShell>
   );

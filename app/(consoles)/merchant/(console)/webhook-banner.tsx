@@ -1,13 +1,13 @@
 import Link from 'next/link';
 import { getDb } from '@/lib/db/client';
 import { listWebhookEndpointsNeedingAttention } from '@/lib/webhooks/endpoints';
-import { formatWhen } from '@/components/console/webhooks/format';
+import { formatConsoleDateTime } from '@/lib/web/console-time';
 
 /**
  * The console-wide notice that a webhook endpoint is failing or was disabled by the service
  * (410 Gone, or 5 days of failures), on every page until it is fixed, enabled or deleted.
  */
-export async function WebhookBanner({ merchantId }: { merchantId: string }) {
+export async function WebhookBanner({ merchantId, timeZone }: { merchantId: string; timeZone: string }) {
   const { endpoints, hasMore } = await listWebhookEndpointsNeedingAttention(getDb(), merchantId, 3);
   if (endpoints.length === 0) return null;
   const disabled = endpoints.some((endpoint) => endpoint.status === 'disabled');
@@ -22,10 +22,10 @@ export async function WebhookBanner({ merchantId }: { merchantId: string }) {
               {endpoint.url}
             </Link>{' '}
             {endpoint.status === 'failing'
-              ? `has failed every attempt since ${formatWhen(endpoint.failingSince)}; it is disabled after 5 days of failures.`
+              ? `has failed every attempt since ${formatConsoleDateTime(endpoint.failingSince, timeZone)}; it is disabled after 5 days of failures.`
               : endpoint.disabledReason === 'gone'
-                ? `was disabled on ${formatWhen(endpoint.disabledAt)}: it answered 410 Gone. Events are not sent to it.`
-                : `was disabled on ${formatWhen(endpoint.disabledAt)} after failing for 5 days. Events are not sent to it.`}
+                ? `was disabled on ${formatConsoleDateTime(endpoint.disabledAt, timeZone)}: it answered 410 Gone. Events are not sent to it.`
+                : `was disabled on ${formatConsoleDateTime(endpoint.disabledAt, timeZone)} after failing for 5 days. Events are not sent to it.`}
           </li>
         ))}
       </ul>

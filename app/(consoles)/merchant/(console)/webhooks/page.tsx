@@ -10,7 +10,7 @@ import { Pagination, pageParam } from '@/components/ui/pagination';
 import { NewEndpointForm } from '@/components/console/webhooks/new-endpoint-form';
 import { EndpointStatus, needsAttention } from '@/components/console/webhooks/status';
 import { WebhooksTabs } from '@/components/console/webhooks/tabs';
-import { formatWhen } from '@/components/console/webhooks/format';
+import { formatConsoleDateTime } from '@/lib/web/console-time';
 import { currentMerchant } from '../../session';
 import { createWebhookEndpointAction } from '../../webhook-actions';
 
@@ -48,8 +48,8 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
                     </Cell>
                     <Cell>
                       <EndpointStatus endpoint={endpoint} />
-                      {endpoint.status === 'failing' ? <span className="mt-1 block text-xs whitespace-nowrap text-amber-900">since {formatWhen(endpoint.failingSince)}</span> : null}
-                      {needsAttention(endpoint) && endpoint.status === 'disabled' ? <span className="mt-1 block text-xs whitespace-nowrap text-red-800">on {formatWhen(endpoint.disabledAt)}</span> : null}
+                      {endpoint.status === 'failing' ? <span className="mt-1 block text-xs whitespace-nowrap text-amber-900">since {formatConsoleDateTime(endpoint.failingSince, merchant.timeZone)}</span> : null}
+                      {needsAttention(endpoint) && endpoint.status === 'disabled' ? <span className="mt-1 block text-xs whitespace-nowrap text-red-800">on {formatConsoleDateTime(endpoint.disabledAt, merchant.timeZone)}</span> : null}
                     </Cell>
                     <Cell className="whitespace-nowrap">{endpoint.createdAt.slice(0, 10)}</Cell>
                   </tr>

@@ -18,7 +18,8 @@ import { Pagination, pageParam } from '@/components/ui/pagination';
 import { RotateSecretForm } from '@/components/console/webhooks/rotate-secret-form';
 import { DeliveryTable, StatusFilter } from '@/components/console/webhooks/delivery-table';
 import { EndpointStatus, endpointStatusExplanation, needsAttention } from '@/components/console/webhooks/status';
-import { formatWhen, toDateTimeLocal } from '@/components/console/webhooks/format';
+import { toDateTimeLocal } from '@/components/console/webhooks/format';
+import { formatConsoleDateTime } from '@/lib/web/console-time';
 import { currentMerchant } from '../../../session';
 import { deleteWebhookEndpointAction, recoverFailedDeliveriesAction, rotateWebhookSecretAction, setWebhookEndpointEnabledAction } from '../../../webhook-actions';
 
@@ -44,7 +45,7 @@ export default async function WebhookEndpointPage({
     throw error;
   });
   const deliveries = await listWebhookDeliveries(db, merchant.id, { endpointId, status, page, pageSize: 20, orderBy: 'createdAt', orderDirection: 'desc' });
-  const explanation = endpointStatusExplanation(endpoint, formatWhen);
+  const explanation = endpointStatusExplanation(endpoint, (date) => formatConsoleDateTime(date, merchant.timeZone));
   const basePath = `/merchant/webhooks/${endpoint.id}`;
 
   return (
@@ -97,9 +98,9 @@ export default async function WebhookEndpointPage({
                   ),
                 ],
                 ['Signing secret', <span className="font-mono" key="secret" data-testid="secret-prefix">{endpoint.secretPrefix}…</span>],
-                ...(endpoint.previousSecretExpiresAt ? [['Previous secret', `also signs until ${formatWhen(endpoint.previousSecretExpiresAt)}`] as [string, string]] : []),
+                ...(endpoint.previousSecretExpiresAt ? [['Previous secret', `also signs until ${formatConsoleDateTime(endpoint.previousSecretExpiresAt, merchant.timeZone)}`] as [string, string]] : []),
                 ['Id', <span className="font-mono" key="id">{endpoint.id}</span>],
-                ['Created', formatWhen(endpoint.createdAt)],
+                ['Created', formatConsoleDateTime(endpoint.createdAt, merchant.timeZone)],
               ]}
             />
           </Card>
@@ -110,7 +111,7 @@ export default async function WebhookEndpointPage({
               </h2>
               <StatusFilter basePath={basePath} current={status} />
             </div>
-            <DeliveryTable deliveries={deliveries.data} show="event" empty={status ? `No ${status} deliveries.` : 'No deliveries yet: events of the chosen types are sent here as they happen.'} />
+            <DeliveryTable deliveries={deliveries.data} timeZone={merchant.timeZone} show="event" empty={status ? `No ${status} deliveries.` : 'No deliveries yet: events of the chosen types are sent here as they happen.'} />
             {deliveries.totalCount > 0 ? <Pagination {...deliveries} basePath={basePath} query={{ status }} label="Delivery pages" /> : null}
           </section>
         </div>
@@ -122,7 +123,7 @@ export default async function WebhookEndpointPage({
             {endpoint.previousSecretExpiresAt ? (
               <p className="mb-3 text-sm text-amber-900">A previous secret is still in its overlap; rotating again stops it at once.</p>
             ) : null}
-            <RotateSecretForm action={rotateWebhookSecretAction} endpointId={endpoint.id} secretPrefix={endpoint.secretPrefix} />
+            <RotateSecretForm action={rotateWebhookSecretAction} timeZone={merchant.timeZone} endpointId={endpoint.id} secretPrefix={endpoint.secretPrefix} />
           </Card>
           <Card title="Recover failed deliveries">
             <ActionForm action={recoverFailedDeliveriesAction} className="space-y-3" ariaLabel="Recover failed deliveries">

@@ -8,7 +8,7 @@ import { Cell, Table } from '@/components/ui/table';
 import { Pagination, pageParam } from '@/components/ui/pagination';
 import { buttonClass } from '@/components/ui/button';
 import { WebhooksTabs } from '@/components/console/webhooks/tabs';
-import { formatWhen } from '@/components/console/webhooks/format';
+import { formatConsoleDateTime } from '@/lib/web/console-time';
 import { currentMerchant } from '../../../session';
 
 export const metadata: Metadata = { title: 'Event log' };
@@ -63,7 +63,7 @@ export default async function WebhookEventsPage({ searchParams }: { searchParams
                   </Cell>
                   <Cell className="font-mono text-xs text-slate-600">{event.id}</Cell>
                   <Cell className="font-mono text-xs text-slate-600">{typeof object.id === 'string' ? object.id : '—'}</Cell>
-                  <Cell className="text-xs whitespace-nowrap">{formatWhen(event.createdAt)}</Cell>
+                  <Cell className="text-xs whitespace-nowrap">{formatConsoleDateTime(event.createdAt, merchant.timeZone)}</Cell>
                 </tr>
               );
             })}

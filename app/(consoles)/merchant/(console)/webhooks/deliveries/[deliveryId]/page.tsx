@@ -12,7 +12,8 @@ import { CopyButton } from '@/components/ui/copy-button';
 import { RetryDeliveryForm } from '@/components/console/webhooks/retry-form';
 import { AutoRefresh } from '@/components/console/webhooks/auto-refresh';
 import { DeliveryStatusPill, Pill, ResponseCode } from '@/components/console/webhooks/status';
-import { formatDuration, formatWhen, prettyBody, prettyJson } from '@/components/console/webhooks/format';
+import { formatDuration, prettyBody, prettyJson } from '@/components/console/webhooks/format';
+import { formatConsoleDateTime } from '@/lib/web/console-time';
 import { currentMerchant } from '../../../../session';
 import { retryWebhookDeliveryAction } from '../../../../webhook-actions';
 
@@ -64,11 +65,11 @@ export default async function WebhookDeliveryPage({ params }: { params: Promise<
                 ['Event', <Link key="event" href={`/merchant/webhooks/events/${event.id}`} prefetch={false} className="font-mono text-brand-700 hover:underline">{event.id}</Link>],
                 ['Endpoint', <Link key="endpoint" href={`/merchant/webhooks/${endpoint.id}`} prefetch={false} className="font-mono text-brand-700 hover:underline">{endpoint.url}</Link>],
                 ['Automatic attempts', `${delivery.attemptCount}${delivery.attempts.length > delivery.attemptCount ? ` (+${delivery.attempts.length - delivery.attemptCount} manual or recovered)` : ''}`],
-                ...(delivery.nextAttemptAt ? [['Next attempt', formatWhen(delivery.nextAttemptAt)] as [string, string]] : []),
-                ...(delivery.deliveredAt ? [['Delivered at', formatWhen(delivery.deliveredAt)] as [string, string]] : []),
+                ...(delivery.nextAttemptAt ? [['Next attempt', formatConsoleDateTime(delivery.nextAttemptAt, merchant.timeZone)] as [string, string]] : []),
+                ...(delivery.deliveredAt ? [['Delivered at', formatConsoleDateTime(delivery.deliveredAt, merchant.timeZone)] as [string, string]] : []),
                 ...(delivery.lastError ? [['Last error', <span key="error" className="text-red-800">{delivery.lastError}</span>] as [string, ReactNode]] : []),
                 ['Id', <span className="font-mono" key="id">{delivery.id}</span>],
-                ['Created', formatWhen(delivery.createdAt)],
+                ['Created', formatConsoleDateTime(delivery.createdAt, merchant.timeZone)],
               ]}
             />
           </Card>
@@ -88,7 +89,7 @@ export default async function WebhookDeliveryPage({ params }: { params: Promise<
                         {attempt.succeeded ? <Pill tone="green">Succeeded</Pill> : <Pill tone="red">Failed</Pill>}
                         <ResponseCode status={attempt.responseStatus} />
                         <Pill tone="gray">{TRIGGER_LABEL[attempt.trigger]}</Pill>
-                        <span className="text-slate-600">{formatWhen(attempt.startedAt)}</span>
+                        <span className="text-slate-600">{formatConsoleDateTime(attempt.startedAt, merchant.timeZone)}</span>
                         <span className="text-slate-600">{formatDuration(attempt.durationMs)}</span>
                         <span className="ml-auto text-xs text-brand-700 group-open:hidden">Show</span>
                         <span className="ml-auto hidden text-xs text-brand-700 group-open:inline">Hide</span>

@@ -9,7 +9,8 @@ import { Card, DescriptionList, PageHeader } from '@/components/ui/layout';
 import { Pagination, pageParam } from '@/components/ui/pagination';
 import { CopyButton } from '@/components/ui/copy-button';
 import { DeliveryTable } from '@/components/console/webhooks/delivery-table';
-import { formatWhen, prettyJson } from '@/components/console/webhooks/format';
+import { prettyJson } from '@/components/console/webhooks/format';
+import { formatConsoleDateTime } from '@/lib/web/console-time';
 import { currentMerchant } from '../../../../session';
 
 export const metadata: Metadata = { title: 'Event' };
@@ -49,7 +50,7 @@ export default async function WebhookEventPage({
             items={[
               ['Type', <span className="font-mono" key="type">{event.type}</span>],
               ['Id', <span className="font-mono" key="id">{event.id}</span>],
-              ['Created', formatWhen(event.createdAt)],
+              ['Created', formatConsoleDateTime(event.createdAt, merchant.timeZone)],
             ]}
           />
         </Card>
@@ -63,7 +64,7 @@ export default async function WebhookEventPage({
           <h2 id="event-deliveries-heading" className="mb-3 text-lg font-semibold">
             Deliveries
           </h2>
-          <DeliveryTable deliveries={deliveries.data} show="endpoint" endpointUrls={endpointUrls} empty="No endpoint was subscribed to this event type when it happened, so it was not delivered." />
+          <DeliveryTable deliveries={deliveries.data} timeZone={merchant.timeZone} show="endpoint" endpointUrls={endpointUrls} empty="No endpoint was subscribed to this event type when it happened, so it was not delivered." />
           {deliveries.totalCount > 0 ? <Pagination {...deliveries} basePath={`/merchant/webhooks/events/${event.id}`} label="Delivery pages" /> : null}
         </section>
       </div>
