@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { getDb } from '@/lib/db/client';
 import { now } from '@/lib/clock';
 import { loadOverview } from '@/lib/reports/overview';
+import { seedSampleData } from '@/lib/sample-data/sample-data';
 import { newMerchant } from '../helpers/merchants';
 import { ik, oneTimePrice } from '../helpers/payments';
 import { clockFor, customerWithCard, recurringPrice, subscribe } from '../helpers/subscriptions';
@@ -91,5 +92,26 @@ describe('overview figures', () => {
     expect(overview.activeSubscriptions.current[threeDaysAgoIndex - 1]).toBe(0);
     expect(overview.mrr.USD!.current[threeDaysAgoIndex]).toBe(1000);
     expect(overview.activeSubscriptions.previous.every((value) => value === 0)).toBe(true);
+  });
+});
+
+describe('sample data', () => {
+  it('fills a seller through the domain functions, once, and the overview sums what the API lists', async () => {
+    const { api, merchant } = await newMerchant();
+    expect(await seedSampleData(getDb(), merchant.id, 12)).toBe(true);
+    expect(await seedSampleData(getDb(), merchant.id, 12)).toBe(false);
+    const listed = (await api.get('/api/Payment?pageSize=100')).body as { totalCount: number; data: { status: string; amount: number; currency: string; createdAt: string }[] };
+    expect(listed.totalCount).toBeGreaterThan(20);
+    expect(listed.totalCount).toBeLessThanOrEqual(100);
+    const days = new Set(listed.data.map((p) => p.createdAt.slice(0, 10)));
+    expect(days.size).toBeGreaterThan(8);
+    const overview = await loadOverview(getDb(), merchant.id, { range: '30d', timeZone: 'UTC', at: now() });
+    for (const currency of ['USD', 'EUR']) {
+      const gross = listed.data.filter((p) => p.currency === currency && ['succeeded', 'partially_refunded', 'refunded'].includes(p.status)).reduce((a, p) => a + p.amount, 0);
+      expect(sum(overview.grossVolume[currency]!.current)).toBe(gross);
+    }
+    expect(overview.payments.current.failed).toBe(listed.data.filter((p) => p.status === 'failed').length);
+    const subscriptions = (await api.get('/api/Subscription?pageSize=100')).body as { data: { status: string }[] };
+    expect(overview.activeSubscriptions.current.at(-1)).toBe(subscriptions.data.filter((s) => s.status !== 'ended').length);
   });
 });
