@@ -1,8 +1,8 @@
 import { useId } from 'react';
 
 const WIDTH = 600;
-const HEIGHT = 180;
-const PAD = { top: 10, right: 8, bottom: 22, left: 8 };
+const HEIGHT = 160;
+const PAD = { top: 6, right: 2, bottom: 4, left: 2 };
 
 /**
  * A line chart drawn on the server as SVG: the chosen period as a solid line, the period before
@@ -38,8 +38,8 @@ export function LineChart({
   const path = (series: number[]) => series.map((value, i) => `${i ? 'L' : 'M'}${x(i).toFixed(1)},${y(value).toFixed(1)}`).join(' ');
   const area = `${path(current)} L${x(current.length - 1).toFixed(1)},${y(min).toFixed(1)} L${x(0).toFixed(1)},${y(min).toFixed(1)} Z`;
   return (
-    <figure className="m-0">
-      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-labelledby={`${id}-title ${id}-desc`} className="h-auto w-full" preserveAspectRatio="none">
+    <div>
+      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-labelledby={`${id}-title`} aria-describedby={`${id}-desc`} className="h-auto w-full" preserveAspectRatio="none">
         <title id={`${id}-title`}>{title}</title>
         <desc id={`${id}-desc`}>{summary}</desc>
         <line x1={PAD.left} x2={WIDTH - PAD.right} y1={y(min)} y2={y(min)} className="stroke-slate-200" strokeWidth={1} />
@@ -47,14 +47,17 @@ export function LineChart({
         <path d={area} className="fill-brand-50" />
         <path d={path(previous)} fill="none" className="stroke-slate-400" strokeWidth={1.5} strokeDasharray="4 4" />
         <path d={path(current)} fill="none" className="stroke-brand-600" strokeWidth={2} />
-        <text x={PAD.left} y={HEIGHT - 6} className="fill-slate-500 text-[11px]">{labels[0]}</text>
-        <text x={WIDTH - PAD.right} y={HEIGHT - 6} textAnchor="end" className="fill-slate-500 text-[11px]">{labels.at(-1)}</text>
-        <text x={WIDTH - PAD.right} y={PAD.top + 10} textAnchor="end" className="fill-slate-500 text-[11px]">{format(max)}</text>
       </svg>
-      <figcaption className="mt-1 flex flex-wrap gap-x-4 text-xs text-slate-600">
+      {/* Axis labels are HTML, not SVG text, so they keep their size when the chart is stretched. */}
+      <div aria-hidden="true" className="-mt-1 flex justify-between text-[11px] text-slate-500">
+        <span>{labels[0]}</span>
+        <span>peak {format(max)}</span>
+        <span>{labels.at(-1)}</span>
+      </div>
+      <div className="mt-1 flex flex-wrap gap-x-4 text-xs text-slate-600">
         <span><span aria-hidden="true" className="mr-1 inline-block h-0.5 w-4 bg-brand-600 align-middle" />This period</span>
         <span><span aria-hidden="true" className="mr-1 inline-block w-4 border-t-2 border-dashed border-slate-400 align-middle" />Previous period</span>
-      </figcaption>
+      </div>
       <details className="mt-2 text-sm">
         <summary className="cursor-pointer text-brand-700">Show figures as a table</summary>
         <div className="mt-2 max-h-64 overflow-auto">
@@ -81,7 +84,7 @@ export function LineChart({
           </table>
         </div>
       </details>
-    </figure>
+    </div>
   );
 }
 

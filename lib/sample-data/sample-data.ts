@@ -50,7 +50,8 @@ export async function seedSampleData(db: Database, merchantId: string, days = 90
     advanceClock(ms);
     shifted += ms;
   };
-  shift(-days * DAY);
+  // Start just inside the range's first day, so the whole history falls in the last `days` days.
+  shift(-(days - 1) * DAY - DAY / 2);
   try {
     const product = (name: string, description: string) => tx((t) => createProduct(t, merchantId, CreateProductBody.parse({ name, description })));
     const price = (productId: string, body: Record<string, unknown>) => tx((t) => createPrice(t, merchantId, CreatePriceBody.parse({ productId, ...body })));

@@ -31,7 +31,7 @@ function ChartCard({ title, figure, change, children }: { title: string; figure:
       <h2 className="text-sm font-medium text-slate-600">{title}</h2>
       <p className="mt-1 flex flex-wrap items-baseline gap-x-2">
         <span className="text-2xl font-semibold text-slate-900 tabular-nums">{figure}</span>
-        <span className="text-xs text-slate-600">{change} vs previous period</span>
+        <span className="text-xs text-slate-600">{change}</span>
       </p>
       <div className="mt-3">{children}</div>
     </section>
@@ -47,7 +47,7 @@ function SeriesCards({ title, series, overview, format, stock = false }: { title
   const before = stock ? (series.previous.at(-1) ?? 0) : sum(series.previous);
   const labels = overview.keys.map(bucketLabel);
   return (
-    <ChartCard title={title} figure={format(figure)} change={changeLabel(figure, before)}>
+    <ChartCard title={title} figure={format(figure)} change={`${changeLabel(figure, before)} vs previous period`}>
       <LineChart
         title={title}
         labels={labels}
@@ -69,7 +69,7 @@ function MoneyCards({ title, money, overview, stock }: { title: string; money: M
   return currencies.map((currency) => (
     <SeriesCards
       key={currency}
-      title={currencies.length > 1 ? `${title} (${currency})` : title}
+      title={`${title} (${currency})`}
       series={money[currency]!}
       overview={overview}
       format={(value) => formatMoney(value, currency)}
@@ -89,40 +89,6 @@ export function OverviewCharts({ overview }: { overview: Overview }) {
       <MoneyCards title="Gross volume" money={overview.grossVolume} overview={overview} />
       <MoneyCards title="Net volume (after refunds)" money={overview.netVolume} overview={overview} />
       <MoneyCards title="MRR" money={overview.mrr} overview={overview} stock />
-      <SeriesCards title="Active subscriptions" series={overview.activeSubscriptions} overview={overview} format={count} stock />
-      <SeriesCards title="New customers" series={overview.newCustomers} overview={overview} format={count} />
-      <ChartCard
-        title="Payment success rate"
-        figure={shareLabel(payments.current.succeeded, paymentTotal(payments.current))}
-        change={`previous ${shareLabel(payments.previous.succeeded, paymentTotal(payments.previous))}`}
-      >
-        <ShareBar
-          title="Payments this period"
-          parts={[
-            { label: 'Succeeded', value: payments.current.succeeded, className: 'bg-green-600' },
-            { label: 'Failed', value: payments.current.failed, className: 'bg-red-600' },
-            { label: 'Unknown', value: payments.current.unknown, className: 'bg-amber-500' },
-          ]}
-        />
-        <p className="mt-2 text-xs text-slate-600">
-          Previous period: {payments.previous.succeeded} succeeded, {payments.previous.failed} failed, {payments.previous.unknown} unknown.
-        </p>
-      </ChartCard>
-      <ChartCard
-        title="Webhook delivery success rate"
-        figure={shareLabel(deliveries.current.delivered, deliveryFinished(deliveries.current))}
-        change={`previous ${shareLabel(deliveries.previous.delivered, deliveryFinished(deliveries.previous))}`}
-      >
-        <ShareBar
-          title="Webhook deliveries this period"
-          parts={[
-            { label: 'Delivered', value: deliveries.current.delivered, className: 'bg-green-600' },
-            { label: 'Retrying', value: deliveries.current.retrying, className: 'bg-amber-500' },
-            { label: 'Dead', value: deliveries.current.dead, className: 'bg-red-600' },
-            { label: 'Pending', value: deliveries.current.pending, className: 'bg-slate-400' },
-          ]}
-        />
-      </ChartCard>
       <section aria-label="MRR movement" className="min-w-0 rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
         <h2 className="text-sm font-medium text-slate-600">MRR movement</h2>
         {movementCurrencies.length === 0 ? (
@@ -160,6 +126,40 @@ export function OverviewCharts({ overview }: { overview: Overview }) {
           })
         )}
       </section>
+      <SeriesCards title="Active subscriptions" series={overview.activeSubscriptions} overview={overview} format={count} stock />
+      <SeriesCards title="New customers" series={overview.newCustomers} overview={overview} format={count} />
+      <ChartCard
+        title="Payment success rate"
+        figure={shareLabel(payments.current.succeeded, paymentTotal(payments.current))}
+        change={`previous period ${shareLabel(payments.previous.succeeded, paymentTotal(payments.previous))}`}
+      >
+        <ShareBar
+          title="Payments this period"
+          parts={[
+            { label: 'Succeeded', value: payments.current.succeeded, className: 'bg-green-600' },
+            { label: 'Failed', value: payments.current.failed, className: 'bg-red-600' },
+            { label: 'Unknown', value: payments.current.unknown, className: 'bg-amber-500' },
+          ]}
+        />
+        <p className="mt-2 text-xs text-slate-600">
+          Previous period: {payments.previous.succeeded} succeeded, {payments.previous.failed} failed, {payments.previous.unknown} unknown.
+        </p>
+      </ChartCard>
+      <ChartCard
+        title="Webhook delivery success rate"
+        figure={shareLabel(deliveries.current.delivered, deliveryFinished(deliveries.current))}
+        change={`previous period ${shareLabel(deliveries.previous.delivered, deliveryFinished(deliveries.previous))}`}
+      >
+        <ShareBar
+          title="Webhook deliveries this period"
+          parts={[
+            { label: 'Delivered', value: deliveries.current.delivered, className: 'bg-green-600' },
+            { label: 'Retrying', value: deliveries.current.retrying, className: 'bg-amber-500' },
+            { label: 'Dead', value: deliveries.current.dead, className: 'bg-red-600' },
+            { label: 'Pending', value: deliveries.current.pending, className: 'bg-slate-400' },
+          ]}
+        />
+      </ChartCard>
     </div>
   );
 }
