@@ -182,7 +182,8 @@ function writeResults(results: Scenario[]) {
   console.log(`results appended to ${file}`);
 }
 
-main().catch((error) => {
+// `npm run bench -- console`: the seller console benchmark (bench/console.ts).
+(process.argv[2] === 'console' ? import('./console').then((bench) => bench.runConsoleBench()) : main()).catch((error) => {
   console.error(error);
   process.exit(1);
 });

@@ -13,6 +13,7 @@ import { seed, type SeedResult } from '../lib/seed';
 import { log } from '../lib/log';
 import { findMerchantByEmail } from '../lib/merchants/merchants';
 import { seedSampleData } from '../lib/sample-data/sample-data';
+import { flushRequestLogs } from '../lib/request-logs/record';
 import { rootSecret } from '../lib/auth/secret-key';
 import { CLIENT_IP_HEADER, resolveClientIp } from '../lib/http/client-ip';
 
@@ -57,6 +58,7 @@ async function main() {
     const closed = new Promise((resolve) => server.close(resolve));
     server.closeAllConnections();
     closed
+      .then(() => flushRequestLogs())
       .then(() => worker?.stop())
       .then(() => closeDb())
       .then(() => embedded?.stop())

@@ -9,6 +9,7 @@ import { log } from '../log';
 import { getDb } from '../db/client';
 import { reconcilePaymentTask, reconcileUnknownPaymentsTask } from './tasks/reconcile-payment';
 import { processSubscriptionTask, runDueSubscriptionsTask } from './tasks/subscriptions';
+import { pruneRequestLogsTask } from './tasks/prune-request-logs';
 
 export const TASKS: TaskList = {
   'purge-idempotency-keys': purgeIdempotencyKeys,
@@ -18,9 +19,10 @@ export const TASKS: TaskList = {
   'deliver-webhook': deliverWebhookTask,
   'process-subscription': processSubscriptionTask,
   'run-due-subscriptions': runDueSubscriptionsTask,
+  'prune-request-logs': pruneRequestLogsTask,
 };
 
-const CRONTAB = ['0 * * * * purge-idempotency-keys', '*/5 * * * * reconcile-unknown-payments', '* * * * * run-due-subscriptions'].join('\n');
+const CRONTAB = ['0 * * * * purge-idempotency-keys', '*/5 * * * * reconcile-unknown-payments', '* * * * * run-due-subscriptions', '17 * * * * prune-request-logs'].join('\n');
 
 /** Creates graphile-worker's schema, so jobs can be added in transactions even before a worker runs. */
 export async function migrateJobQueue(): Promise<void> {

@@ -18,6 +18,7 @@ const NAV: (NavItem & { needs: Permission })[] = [
   { href: '/merchant/subscriptions', label: 'Subscriptions', needs: 'view' },
   { href: '/merchant/developers/api-keys', label: 'API keys', group: 'Developers', needs: 'developers:read' },
   { href: '/merchant/webhooks', label: 'Webhooks', needs: 'developers:read' },
+  { href: '/merchant/developers/logs', label: 'Logs', needs: 'developers:read' },
   { href: '/merchant/team', label: 'Team', group: 'Account', needs: 'team:read' },
   { href: '/merchant/settings', label: 'Settings', needs: 'view' },
   { href: '/merchant/security', label: 'Security', needs: 'security' },
