@@ -5,6 +5,7 @@ import { ROLE_LABELS, roleCan, type Permission } from '@/lib/merchants/roles';
 import { currentSeller } from '../session';
 import { signOutAction } from '../actions';
 import { WebhookBanner } from './webhook-banner';
+import { SearchBox } from '@/components/console/search/search-box';
 import { VerifyEmailBanner } from './verify-email-banner';
 
 // Each entry names what its page needs, so nobody is shown a link to a page their role cannot open.
@@ -29,7 +30,7 @@ export default async function MerchantConsoleLayout({ children }: { children: Re
   const { merchant, user } = await currentSeller('security');
   const nav = NAV.filter((item) => roleCan(user.role, item.needs)).map(({ needs: _needs, ...item }) => item);
   return (
-    <ConsoleShell consoleName="Seller console" home="/merchant" nav={nav} who={`${user.name} (${ROLE_LABELS[user.role]}) · ${merchant.name}`} signOut={signOutAction}>
+    <ConsoleShell consoleName="Seller console" home="/merchant" nav={nav} who={`${user.name} (${ROLE_LABELS[user.role]}) · ${merchant.name}`} signOut={signOutAction} search={<SearchBox action="/merchant/search" />}>
       {user.emailVerifiedAt ? null : <VerifyEmailBanner email={user.email} />}
       {roleCan(user.role, 'developers:read') ? <WebhookBanner merchantId={merchant.id} /> : null}
       {children}
