@@ -11,7 +11,7 @@ const WAIT_STEP_MS = 200;
 const WAIT_LIMIT_MS = 15_000;
 
 /**
- * Runs a console mutation that moves money (e.g. a refund) at most once per form key, with the
+ * Runs a console form's state change (a refund, a webhook retry) at most once per form key, with the
  * same idempotency table as the API (keys are namespaced `console:` so they never meet an API
  * key). A repeated submit while the first is running waits for it and gets its answer; a
  * repeated submit afterwards gets the stored answer. A failure rolls the work back and frees
