@@ -344,8 +344,13 @@ function writeResults(rows: Row[], loadAtStart: number[], settings: { endpointCo
   console.log(`results appended to ${file}`);
 }
 
-// `npm run bench -- api`: the developer-API benchmark (bench/api.ts); no argument: webhooks.
-const benchmark = process.argv[2] === 'api' ? () => import('./api').then((api) => api.runApiBenchmark()) : main;
+// `npm run bench -- api`: the developer-API benchmark (bench/api.ts); `-- console`: the seller
+// console (bench/console.ts); no argument: webhooks.
+const benchmarks: Record<string, () => Promise<unknown>> = {
+  api: () => import('./api').then((api) => api.runApiBenchmark()),
+  console: () => import('./console').then((bench) => bench.runConsoleBench()),
+};
+const benchmark = benchmarks[process.argv[2] ?? ''] ?? main;
 benchmark().catch((error) => {
   console.error(error);
   process.exit(1);

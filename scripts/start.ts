@@ -11,6 +11,9 @@ import { migrateDatabase } from '../lib/db/migrate';
 import { migrateJobQueue, startWorker } from '../lib/jobs/worker';
 import { seed, type SeedResult } from '../lib/seed';
 import { log } from '../lib/log';
+import { findMerchantByEmail } from '../lib/merchants/merchants';
+import { seedSampleData } from '../lib/sample-data/sample-data';
+import { flushRequestLogs } from '../lib/request-logs/record';
 import { rootSecret } from '../lib/auth/secret-key';
 import { CLIENT_IP_HEADER, resolveClientIp } from '../lib/http/client-ip';
 
@@ -34,6 +37,7 @@ async function main() {
   await migrateDatabase();
   await migrateJobQueue();
   const seeded = await seed(getDb(), { dataDir: config.dataDir, production: config.isProduction });
+  if (process.env.SEED_SAMPLE_DATA === 'true') await fillDemoSellerWithSampleData(seeded);
   const worker = config.runWorkerInProcess ? await startWorker({ concurrency: config.workerConcurrency }) : undefined;
 
   const app = next({ dev: false, dir: process.cwd(), port: config.port, hostname: 'localhost' });
@@ -54,6 +58,7 @@ async function main() {
     const closed = new Promise((resolve) => server.close(resolve));
     server.closeAllConnections();
     closed
+      .then(() => flushRequestLogs())
       .then(() => worker?.stop())
       .then(() => closeDb())
       .then(() => embedded?.stop())
@@ -61,6 +66,13 @@ async function main() {
       .catch((error: unknown) => log.error({ err: error }, 'unclean shutdown'))
       .finally(done);
   });
+}
+
+/** Development only, before the server and worker start (the generator walks the process clock). */
+async function fillDemoSellerWithSampleData(seeded: SeedResult) {
+  if (config.isProduction || !seeded.demoMerchant) return log.warn('SEED_SAMPLE_DATA is ignored in production');
+  const merchant = await findMerchantByEmail(getDb(), seeded.demoMerchant.email);
+  if (merchant && (await seedSampleData(getDb(), merchant.id))) log.info('the demo seller now has 90 days of sample data');
 }
 
 function runtimeFile() {

@@ -13,6 +13,7 @@ export function ConsoleShell({
   nav,
   who,
   signOut,
+  search,
   children,
 }: {
   consoleName: string;
@@ -20,6 +21,8 @@ export function ConsoleShell({
   nav: NavItem[];
   who: string;
   signOut: () => Promise<void>;
+  /** A search box in the header (the seller console's). */
+  search?: ReactNode;
   children: ReactNode;
 }) {
   return (
@@ -33,6 +36,7 @@ export function ConsoleShell({
             <span className="text-lg font-bold tracking-tight text-brand-700">Paybase</span>
             <span className="text-sm text-slate-600">{consoleName}</span>
           </Link>
+          {search}
           <div className="flex items-center gap-3">
             <span className="hidden max-w-64 truncate text-sm text-slate-700 sm:inline" title={who}>
               {who}

@@ -11,6 +11,7 @@ import { ApiResponse, jsonResponse } from './respond';
 import { bearerToken } from './request';
 import { errorResponse, handleRequest, parseInput } from './route-core';
 import { claimIdempotencyKey, completeIdempotencyKey, type Attempt } from './idempotency';
+import { recordApiRequest, type SeenApiRequest } from '../request-logs/record';
 
 export interface ApiContext<TOp extends Operation> {
   requestId: string;
@@ -89,17 +90,20 @@ interface IdempotentRequest {
 }
 
 function route<TOp extends Operation>(operation: TOp, run: (base: BaseContext<TOp>, idempotency: IdempotentRequest | undefined) => Promise<Response>) {
-  return (request: Request, routeContext: RouteContext): Promise<Response> =>
-    handleRequest(request, async (requestId, logFields) => {
+  return async (request: Request, routeContext: RouteContext): Promise<Response> => {
+    const startedAt = performance.now();
+    const seen: SeenApiRequest = {};
+    const answer = await handleRequest(request, async (requestId, logFields) => {
       const url = new URL(request.url);
       const principal = await authenticate(request);
-      logFields.merchantId = principal.merchantId;
+      logFields.merchantId = seen.merchantId = principal.merchantId;
+      seen.apiKeyId = principal.apiKeyId;
       if (!hasScope(principal.scopes, operation.scope)) {
         throw new ApiError('INSUFFICIENT_SCOPE', `This API key lacks the '${operation.scope}' scope.`, {
           extra: { requiredScope: operation.scope },
         });
       }
-      const rawBody = operation.method === 'GET' ? '' : await request.text();
+      const rawBody = (seen.rawBody = operation.method === 'GET' ? '' : await request.text());
       const input = await parseInput(operation, (await routeContext.params) ?? {}, url, rawBody);
       const idempotencyKey = readIdempotencyKey(operation, request);
       const base = { ...input, requestId, merchantId: principal.merchantId, apiKeyId: principal.apiKeyId, request } as BaseContext<TOp>;
@@ -109,6 +113,9 @@ function route<TOp extends Operation>(operation: TOp, run: (base: BaseContext<TO
       }
       return response;
     });
+    recordApiRequest(request, answer, seen, performance.now() - startedAt);
+    return answer;
+  };
 }
 
 async function authenticate(request: Request) {

@@ -6,6 +6,7 @@ import { log } from '../log';
 import { finishStalePhasesTask, reconcilePaymentTask, reconcileUnknownPaymentsTask } from './tasks/reconcile-payment';
 import { enqueueJob } from './enqueue';
 import { processSubscriptionTask, runDueSubscriptionsTask } from './tasks/subscriptions';
+import { pruneRequestLogsTask } from './tasks/prune-request-logs';
 import { startDispatcher, type Dispatcher } from '../webhooks/dispatcher';
 
 export const TASKS: TaskList = {
@@ -16,9 +17,10 @@ export const TASKS: TaskList = {
   'finish-stale-phases': finishStalePhasesTask,
   'process-subscription': processSubscriptionTask,
   'run-due-subscriptions': runDueSubscriptionsTask,
+  'prune-request-logs': pruneRequestLogsTask,
 };
 
-const CRONTAB = ['0 * * * * purge-idempotency-keys', '*/5 * * * * reconcile-unknown-payments', '* * * * * run-due-subscriptions', '* * * * * finish-stale-phases'].join('\n');
+const CRONTAB = ['0 * * * * purge-idempotency-keys', '*/5 * * * * reconcile-unknown-payments', '* * * * * run-due-subscriptions', '* * * * * finish-stale-phases', '17 * * * * prune-request-logs'].join('\n');
 
 /** graphile-worker's log lines as pino JSON lines, its scope (worker, task, job) as fields. */
 const pinoLogFactory: LogFunctionFactory = (scope) => {

@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import type { Database } from '../db/client';
+import type { Database, Db } from '../db/client';
 import type { Phases } from '../db/phases';
 import { idempotencyKeys } from '../db/schema';
 import { ApiError } from '../http/errors';
@@ -12,7 +12,7 @@ const WAIT_STEP_MS = 200;
 const WAIT_LIMIT_MS = 15_000;
 
 /**
- * Runs a console mutation that moves money (e.g. a refund) at most once per form key, with the
+ * Runs a console form's state change (a refund, a webhook retry) at most once per form key, with the
  * same idempotency table as the API (keys are namespaced `console:` so they never meet an API
  * key). A repeated submit while the first is running waits for it and gets its answer; a
  * repeated submit afterwards gets the stored answer. A failure rolls the work back and frees
@@ -63,4 +63,14 @@ export async function runConsoleOnce<T>(
       throw error;
     }
   }
+}
+
+/** Work that is one transaction, for `runConsoleOnce`: its answer commits in that transaction. */
+export function inTransaction<T>(work: (tx: Db) => Promise<T>): (phases: Phases) => Promise<T> {
+  return (phases) =>
+    phases.db.transaction(async (tx) => {
+      const result = await work(tx);
+      await phases.answer(tx, result);
+      return result;
+    });
 }

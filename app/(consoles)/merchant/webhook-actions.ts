@@ -16,7 +16,7 @@ import { CreateWebhookEndpointBody, RetryFailedDeliveriesBody } from '@/lib/webh
 import { sellerAccountId } from './session';
 import { field, formAction, type FormState } from '@/lib/web/form-state';
 import { parseForm } from '@/lib/web/parse-form';
-import { runIdempotently } from '@/lib/web/idempotent-action';
+import { inTransaction, runConsoleOnce } from '@/lib/web/console-once';
 import { now } from '@/lib/clock';
 
 // The seller's webhook actions: each re-checks the session, takes the seller from it (never from
@@ -99,9 +99,10 @@ export async function recoverFailedDeliveriesAction(_: FormState, form: FormData
     if (!since) throw invalidField('since', 'Enter the time to recover from (UTC).');
     const body = parseForm(RetryFailedDeliveriesBody, { since: utcInput(since) });
     if (body.since > now()) throw invalidField('since', 'Choose a time in the past.');
-    const outcome = await runIdempotently(
-      { merchantId, formKey: field(form, 'formKey'), path: `/api/WebhookEndpoint/${endpointId}/RetryFailedDeliveries`, body: { since: body.since.toISOString() } },
-      (tx) => retryFailedWebhookDeliveries(tx, merchantId, endpointId, body),
+    const outcome = await runConsoleOnce(
+      getDb(),
+      { merchantId, key: field(form, 'formKey'), action: `/api/WebhookEndpoint/${endpointId}/RetryFailedDeliveries`, body: { since: body.since.toISOString() } },
+      inTransaction((tx) => retryFailedWebhookDeliveries(tx, merchantId, endpointId, body)),
     );
     revalidatePath(`${WEBHOOKS}/${endpointId}`);
     const { requeued, hasMore } = outcome.result;
@@ -116,9 +117,9 @@ export async function retryWebhookDeliveryAction(_: FormState, form: FormData): 
   return formAction(async () => {
     const merchantId = await sellerAccountId('developers:write');
     const deliveryId = field(form, 'deliveryId');
-    const outcome = await runIdempotently({ merchantId, formKey: field(form, 'formKey'), path: `/api/WebhookDelivery/${deliveryId}/Retry` }, (tx) =>
+    const outcome = await runConsoleOnce(getDb(), { merchantId, key: field(form, 'formKey'), action: `/api/WebhookDelivery/${deliveryId}/Retry`, body: {} }, inTransaction((tx) =>
       retryWebhookDelivery(tx, merchantId, deliveryId),
-    );
+    ));
     revalidatePath(`${WEBHOOKS}/deliveries/${deliveryId}`);
     return {
       notice: outcome.replayed

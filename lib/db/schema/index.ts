@@ -10,3 +10,4 @@ export * from './webhooks';
 export * from './auth';
 export * from './subscriptions';
 export * from './seller-users';
+export * from './request-logs';

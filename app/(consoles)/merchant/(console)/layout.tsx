@@ -5,6 +5,7 @@ import { ROLE_LABELS, roleCan, type Permission } from '@/lib/merchants/roles';
 import { currentSeller } from '../session';
 import { signOutAction } from '../actions';
 import { WebhookBanner } from './webhook-banner';
+import { SearchBox } from '@/components/console/search/search-box';
 import { VerifyEmailBanner } from './verify-email-banner';
 
 // Each entry names what its page needs, so nobody is shown a link to a page their role cannot open.
@@ -18,6 +19,7 @@ const NAV: (NavItem & { needs: Permission })[] = [
   { href: '/merchant/subscriptions', label: 'Subscriptions', needs: 'view' },
   { href: '/merchant/developers/api-keys', label: 'API keys', group: 'Developers', needs: 'developers:read' },
   { href: '/merchant/webhooks', label: 'Webhooks', needs: 'developers:read' },
+  { href: '/merchant/developers/logs', label: 'Logs', needs: 'developers:read' },
   { href: '/merchant/team', label: 'Team', group: 'Account', needs: 'team:read' },
   { href: '/merchant/settings', label: 'Settings', needs: 'view' },
   { href: '/merchant/security', label: 'Security', needs: 'security' },
@@ -28,7 +30,7 @@ export default async function MerchantConsoleLayout({ children }: { children: Re
   const { merchant, user } = await currentSeller('security');
   const nav = NAV.filter((item) => roleCan(user.role, item.needs)).map(({ needs: _needs, ...item }) => item);
   return (
-    <ConsoleShell consoleName="Seller console" home="/merchant" nav={nav} who={`${user.name} (${ROLE_LABELS[user.role]}) · ${merchant.name}`} signOut={signOutAction}>
+    <ConsoleShell consoleName="Seller console" home="/merchant" nav={nav} who={`${user.name} (${ROLE_LABELS[user.role]}) · ${merchant.name}`} signOut={signOutAction} search={<SearchBox action="/merchant/search" />}>
       {user.emailVerifiedAt ? null : <VerifyEmailBanner email={user.email} />}
       {roleCan(user.role, 'developers:read') ? <WebhookBanner merchantId={merchant.id} timeZone={merchant.timeZone} /> : null}
       {children}

@@ -2,56 +2,35 @@ import type { Metadata } from 'next';
 import { formatConsoleDate } from '@/lib/web/console-time';
 import Link from 'next/link';
 import { getDb } from '@/lib/db/client';
-import { listProducts } from '@/lib/catalog/products';
-import { listPrices } from '@/lib/catalog/prices';
-import { listCustomers } from '@/lib/customers/customers';
-import { listApiKeyPage } from '@/lib/auth/api-keys';
+import { now } from '@/lib/clock';
+import { loadOverview } from '@/lib/reports/overview';
+import { parseReportRange, REPORT_RANGES } from '@/lib/reports/range';
 import { Badge, Card, PageHeader } from '@/components/ui/layout';
 import { Alert } from '@/components/ui/alert';
+import { OverviewCharts, RangePicker } from '@/components/console/overview/overview-charts';
 import { currentSeller } from '../session';
-import { roleCan } from '@/lib/merchants/roles';
 
 export const metadata: Metadata = { title: 'Overview' };
 
-const ONE = { page: 1, pageSize: 1, orderDirection: 'desc' as const };
-
 export default async function MerchantOverviewPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const { merchant, user } = await currentSeller('view');
-  const { forbidden } = await searchParams;
-  const db = getDb();
-  const [products, prices, customers, keys] = await Promise.all([
-    listProducts(db, merchant.id, { ...ONE, orderBy: 'createdAt', active: true }),
-    listPrices(db, merchant.id, { ...ONE, orderBy: 'createdAt', active: true }),
-    listCustomers(db, merchant.id, { ...ONE, orderBy: 'createdAt' }),
-    listApiKeyPage(db, merchant.id, { ...ONE, orderBy: 'createdAt', revoked: false }),
-  ]);
-  const stats = [
-    { label: 'Active products', value: products.totalCount, href: '/merchant/products' },
-    { label: 'Active prices', value: prices.totalCount, href: '/merchant/products' },
-    { label: 'Customers', value: customers.totalCount, href: '/merchant/customers' },
-    ...(roleCan(user.role, 'developers:read') ? [{ label: 'Active API keys', value: keys.totalCount, href: '/merchant/developers/api-keys' }] : []),
-  ];
+  const { merchant } = await currentSeller('view');
+  const query = await searchParams;
+  const range = parseReportRange(query.range);
+  const overview = await loadOverview(getDb(), merchant.id, { range, timeZone: merchant.timeZone, at: now() });
   return (
     <>
-      {forbidden ? <Alert tone="warning">Your role cannot open that page. Ask an Owner or Admin of the account if you need it.</Alert> : null}
+      {query.forbidden ? <Alert tone="warning">Your role cannot open that page. Ask an Owner or Admin of the account if you need it.</Alert> : null}
       <PageHeader
         title={`Welcome, ${merchant.name}`}
         description={
           <span className="inline-flex items-center gap-2">
             {merchant.accountType} account <Badge tone={merchant.status === 'active' ? 'green' : 'red'}>{merchant.status}</Badge>
+            <span>· last {REPORT_RANGES[range].label} against the {REPORT_RANGES[range].label} before, in {merchant.timeZone}</span>
           </span>
         }
+        actions={<RangePicker range={range} />}
       />
-      <ul className="grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4">
-        {stats.map((stat) => (
-          <li key={stat.label}>
-            <Link href={stat.href} prefetch={false} className="block rounded-lg border border-slate-200 bg-white p-5 shadow-sm hover:border-brand-600">
-              <p className="text-sm text-slate-600">{stat.label}</p>
-              <p className="mt-1 text-3xl font-semibold text-slate-900">{stat.value}</p>
-            </Link>
-          </li>
-        ))}
-      </ul>
+      <OverviewCharts overview={overview} />
       <div className="mt-6 grid gap-4 lg:grid-cols-2">
         <Card title="Get started">
           <ol className="list-decimal space-y-2 pl-5 text-sm text-slate-700">

@@ -19,7 +19,7 @@ export default async function CustomersPage({ searchParams }: { searchParams: Pr
   const customers = await listCustomers(getDb(), merchant.id, { page, pageSize: 20, orderBy: 'createdAt', orderDirection: 'desc', email });
   return (
     <>
-      <PageHeader title="Customers" description="People and companies who bought from you, created at checkout or through the API." />
+      <PageHeader title="Customers" description="People and companies who bought from you, created at checkout or through the API." actions={<a href="/merchant/exports/customers.csv" className={buttonClass('secondary')} download>Export CSV</a>} />
       <form role="search" className="mb-4 flex flex-wrap items-end gap-2" action="/merchant/customers">
         <div>
           <label htmlFor="customer-email" className="block text-sm font-medium text-slate-800">

@@ -41,7 +41,15 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
 
   return (
     <>
-      <PageHeader title="Payments" description="Every payment from checkout, payment links and your backend, newest first. Open one to see its timeline or refund it." />
+      <PageHeader
+        title="Payments"
+        description="Every payment from checkout, payment links and your backend, newest first. Open one to see its timeline or refund it."
+        actions={
+          <a href={`/merchant/exports/payments.csv?${new URLSearchParams(Object.entries({ from, to }).filter((e): e is [string, string] => Boolean(e[1])))}`} className={buttonClass('secondary')} download>
+            Export CSV{from || to ? ' (dates as filtered)' : ''}
+          </a>
+        }
+      />
       <form role="search" aria-label="Filter payments" className="mb-4 flex flex-wrap items-end gap-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm" action="/merchant/payments">
         <div>
           <label htmlFor="filter-status" className="block text-sm font-medium text-slate-800">Status</label>

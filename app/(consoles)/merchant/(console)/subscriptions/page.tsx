@@ -22,7 +22,7 @@ export default async function SubscriptionsPage({ searchParams }: { searchParams
   const subs = await listSubscriptions(getDb(), merchant.id, { page, pageSize: 20, orderBy: 'createdAt', orderDirection: 'desc', status });
   return (
     <>
-      <PageHeader title="Subscriptions" description="Recurring billing for your customers: renewals, changes and cancellations." />
+      <PageHeader title="Subscriptions" description="Recurring billing for your customers: renewals, changes and cancellations." actions={<a href="/merchant/exports/subscriptions.csv" className={buttonClass('secondary')} download>Export CSV</a>} />
       <nav aria-label="Filter by status" className="mb-4 flex flex-wrap gap-2">
         <Link href="/merchant/subscriptions" className={buttonClass(status ? 'ghost' : 'secondary', 'sm')}>
           All
