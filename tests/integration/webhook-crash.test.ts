@@ -128,7 +128,7 @@ describe('webhook delivery across repeated crashes', () => {
       return counts;
     };
     const missing = () => ENDPOINTS.flatMap((name) => committed.filter((id) => !arrivals().has(`${name} ${id}`)));
-    await eventually(async () => missing().length === 0, 120_000, 'every committed event at every endpoint').catch((error: Error) => {
+    await eventually(async () => missing().length === 0, 120_000, 'every committed event at every endpoint').catch(async (error: Error) => {
       throw new Error(`${error.message}: ${missing().length} missing\n${await describeDeliveries(server!.databaseUrl, missing())}\n${server!.output().slice(-3000)}`);
     });
 
