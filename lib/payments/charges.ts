@@ -5,7 +5,7 @@ import type { Phases } from '../db/phases';
 import { payments } from '../db/schema';
 import { paymentProcessor } from './processor';
 import type { ChargeOutcome, RetrievedCharge } from './processor/types';
-import { createPendingPayment, type PaymentRow } from './payments';
+import { createPendingPayment, type PaymentRow, type PendingPaymentInput } from './payments';
 
 /**
  * Two-phase money movement (docs/payments.md, "Two phases"): phase 1 commits a `pending`
@@ -18,15 +18,7 @@ import { createPendingPayment, type PaymentRow } from './payments';
 export const NO_CHARGE = { status: 'succeeded', reference: null, card: null } as const;
 export type KnownOutcome = ChargeOutcome | typeof NO_CHARGE;
 
-export interface ChargeRequest {
-  id?: string;
-  merchantId: string;
-  customerId: string;
-  checkoutId: string | null;
-  paymentMethodId: string | null;
-  amount: number;
-  currency: string;
-  description: string;
+export interface ChargeRequest extends Omit<PendingPaymentInput, 'processorToken' | 'processorKey' | 'intent'> {
   /** The processor token to charge; null when the customer has none (the charge fails). */
   token: string | null;
   /** Derived from our ids: the same action always asks the processor with the same key. */

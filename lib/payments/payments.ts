@@ -32,22 +32,25 @@ export function toPaymentResponse(row: PaymentRow) {
   };
 }
 
+/** What a pending payment is created with. */
+export interface PendingPaymentInput {
+  id?: string;
+  merchantId: string;
+  customerId: string;
+  checkoutId: string | null;
+  paymentMethodId: string | null;
+  amount: number;
+  currency: string;
+  description: string;
+  processorToken?: string | null;
+  processorKey?: string | null;
+  intent?: Record<string, unknown> | null;
+}
+
 /** A payment starts `pending`, before the processor is asked; no event until it has an outcome. */
 export async function createPendingPayment(
   tx: Db,
-  input: {
-    id?: string;
-    merchantId: string;
-    customerId: string;
-    checkoutId: string | null;
-    paymentMethodId: string | null;
-    amount: number;
-    currency: string;
-    description: string;
-    processorToken?: string | null;
-    processorKey?: string | null;
-    intent?: Record<string, unknown> | null;
-  },
+  input: PendingPaymentInput,
   /** A data-modifying CTE to run in the same statement (e.g. the checkout this payment pays). */
   along?: WithSubquery,
 ): Promise<PaymentRow> {
