@@ -1,6 +1,6 @@
 import { ApiError, toProblem } from '../http/errors';
 import { respond } from '../http/respond';
-import type { CheckoutResponseBody } from './checkouts';
+import type { CheckoutResponseBody } from './checkout-response';
 
 /**
  * The HTTP answer of a completed checkout: 201 with the checkout (paid, or open while its

@@ -1,9 +1,9 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { checkouts, payments, promotionCodes } from '../db/schema';
+import { checkouts, payments } from '../db/schema';
 import { newId } from '../ids';
 import { now } from '../clock';
-import { ApiError, invalidField, notFound } from '../http/errors';
+import { ApiError, invalidField } from '../http/errors';
 import { INT32_MAX } from '../http/schemas';
 import { findPriceRow, findPriceWithProductName, type PriceRow } from '../catalog/prices';
 import { createCustomer, findCustomerByEmail, findCustomerRow } from '../customers/customers';
@@ -19,8 +19,8 @@ import {
   type KnownOutcome,
 } from '../payments/charges';
 import { findPaymentMethodRow, savePaymentMethod } from '../payments/payment-methods';
-import { recordChargeOutcome, toPaymentResponse, type PaymentRow } from '../payments/payments';
-import { createBillingRecord, findBillingRecordForCheckout } from '../billing/billing-records';
+import { recordChargeOutcome, type PaymentRow } from '../payments/payments';
+import { createBillingRecord } from '../billing/billing-records';
 import { EventBatch } from '../events/record-event';
 import {
   findPaymentLinkByToken,
@@ -33,6 +33,7 @@ import {
 import { redeemPromotionCode, releasePromotionRedemption, type AppliedPromotion } from '../promotions/promotion-codes';
 import { enqueueJob } from '../jobs/enqueue';
 import { startSubscriptionFromCheckout, type RecurringCheckoutRequest } from './subscription-handoff';
+import { promotionCodeOf, shapeCheckout, toCheckoutResponse, type CheckoutResponseBody } from './checkout-response';
 
 type CheckoutRow = typeof checkouts.$inferSelect;
 
@@ -61,61 +62,6 @@ export interface CheckoutOptions {
 
 /** How long after a `payment.unknown` the processor is asked again (sandbox: settles then). */
 export const RECONCILE_DELAY_MS = Number(process.env.PAYMENT_RECONCILE_DELAY_MS ?? 5_000);
-
-export async function toCheckoutResponse(db: Db, row: CheckoutRow) {
-  const [payment] = row.paymentId ? await db.select().from(payments).where(eq(payments.id, row.paymentId)) : [];
-  const billingRecord = await findBillingRecordForCheckout(db, row.id);
-  return shapeCheckout(row, { payment, promotionCode: await promotionCodeOf(db, row), billingRecordId: billingRecord?.id ?? null });
-}
-
-async function promotionCodeOf(db: Db, row: CheckoutRow): Promise<string | null> {
-  if (!row.promotionCodeId) return null;
-  const [promo] = await db.select({ code: promotionCodes.code }).from(promotionCodes).where(eq(promotionCodes.id, row.promotionCodeId));
-  return promo?.code ?? null;
-}
-
-/** The API shape of a checkout from rows already in hand. */
-function shapeCheckout(row: CheckoutRow, related: { payment: PaymentRow | undefined; promotionCode: string | null; billingRecordId: string | null }) {
-  const { payment, promotionCode, billingRecordId } = related;
-  return {
-    id: row.id,
-    status: row.status,
-    paid: row.status === 'paid' && payment !== undefined && isSucceeded(payment),
-    paymentLinkId: row.paymentLinkId,
-    priceId: row.priceId,
-    customerId: row.customerId,
-    description: row.description,
-    currency: row.currency,
-    unitAmount: row.unitAmount,
-    quantity: row.quantity,
-    subtotal: row.subtotal,
-    discountAmount: row.discountAmount,
-    total: row.total,
-    promotionCode,
-    couponId: row.couponId,
-    billingRecordId,
-    successUrl: row.successUrl,
-    payment: payment ? toPaymentResponse(payment) : null,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-  };
-}
-
-export type CheckoutResponseBody = ReturnType<typeof shapeCheckout>;
-
-/** A refunded payment did succeed: the checkout stays paid. */
-function isSucceeded(payment: PaymentRow): boolean {
-  return payment.status === 'succeeded' || payment.status === 'partially_refunded' || payment.status === 'refunded';
-}
-
-export async function getCheckout(db: Db, merchantId: string, checkoutId: string) {
-  const [row] = await db
-    .select()
-    .from(checkouts)
-    .where(and(eq(checkouts.id, checkoutId), eq(checkouts.merchantId, merchantId)));
-  if (!row) throw notFound('checkout', checkoutId);
-  return toCheckoutResponse(db, row);
-}
 
 interface Item {
   link: PaymentLinkRow | null;

@@ -11,7 +11,8 @@ import { paymentProcessor } from '../payments/processor';
 import { CardInputError } from '../payments/processor/types';
 import { findPublicPaymentLink, unpayableReason } from '../payment-links/payment-links';
 import { quotePromotionCode } from '../promotions/promotion-codes';
-import { completeCheckout, findCheckoutByAttempt, toCheckoutResponse, type CheckoutInput } from './checkouts';
+import { completeCheckout, findCheckoutByAttempt, type CheckoutInput } from './checkouts';
+import { toCheckoutResponse } from './checkout-response';
 
 /** Everything the public page /pay/{token} shows before payment. */
 export interface HostedCheckoutView {

@@ -10,7 +10,8 @@ import { createPendingPayment, recordChargeOutcome } from '../payments/payments'
 import { savePaymentMethod } from '../payments/payment-methods';
 import { linkBillingRecordToCheckout } from '../billing/billing-records';
 import { createSubscription } from '../subscriptions/subscriptions';
-import { failCheckout, markCheckoutPaid, toCheckoutResponse } from './checkouts';
+import { failCheckout, markCheckoutPaid } from './checkouts';
+import { toCheckoutResponse } from './checkout-response';
 
 export interface RecurringCheckoutRequest {
   merchantId: string;

@@ -1,5 +1,5 @@
 import { apiRoute } from '@/lib/http/api-route';
 import { getCheckoutOperation } from '@/lib/checkout/api';
-import { getCheckout } from '@/lib/checkout/checkouts';
+import { getCheckout } from '@/lib/checkout/checkout-response';
 
 export const GET = apiRoute(getCheckoutOperation, ({ db, merchantId, params }) => getCheckout(db, merchantId, params.checkoutId));
