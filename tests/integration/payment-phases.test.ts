@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import * as schema from '@/lib/db/schema';
 import { checkouts, events, payments, sandboxProcessorOperations } from '@/lib/db/schema';
 import { startServer, type RunningServer } from '../setup/server';
+import { eventually } from '../helpers/webhook-receiver';
 
 /**
  * Money moves outside locks (docs/payments.md, "Two phases"): a server of its own whose sandbox
@@ -38,16 +39,6 @@ function database() {
   return drizzle(pool, { schema, casing: 'snake_case' });
 }
 
-async function until<T>(probe: () => Promise<T | undefined | false>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met in time\n${server!.output().slice(-3000)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 describe('two-phase checkouts with a slow processor', () => {
   it('runs 50 checkouts of one link side by side, answers a read of the link meanwhile, and finishes 20 interrupted by a crash', async () => {
     server = await startServer({ env: ENV });
@@ -70,10 +61,10 @@ describe('two-phase checkouts with a slow processor', () => {
     );
     // Phase 2 of every checkout overlaps: with the link's row locked across the processor call
     // they would pass one at a time, and never more than one would be pending at once.
-    const peak = await until(async () => {
+    const peak = await eventually(async () => {
       const pending = (await linkPayments()).find((row) => row.status === 'pending')?.count ?? 0;
       return pending >= 40 && pending;
-    }, 50 * LATENCY_MS);
+    }, 50 * LATENCY_MS, 'at least 40 checkouts pending at once');
     expect(peak).toBeGreaterThanOrEqual(40);
     const read = await api(key, 'GET', `/api/PaymentLink/${link.id}`);
     expect(read.status).toBe(200);
@@ -91,7 +82,7 @@ describe('two-phase checkouts with a slow processor', () => {
       ),
     );
     const limitedCheckouts = () => db.select().from(checkouts).where(eq(checkouts.paymentLinkId, limited.id));
-    await until(async () => (await limitedCheckouts()).length === 20, 20_000);
+    await eventually(async () => (await limitedCheckouts()).length === 20, 20_000, '20 checkouts in phase 2');
     await server.kill();
     expect(await Promise.all(inFlight)).toEqual(Array(20).fill('cut off'));
     const interrupted = await limitedCheckouts();
@@ -100,10 +91,10 @@ describe('two-phase checkouts with a slow processor', () => {
     await pool!.end();
     server = await startServer({ env: ENV, dataDir });
     const restarted = database();
-    const settled = await until(async () => {
+    const settled = await eventually(async () => {
       const rows = await restarted.select().from(checkouts).where(eq(checkouts.paymentLinkId, limited.id));
       return rows.every((row) => row.status !== 'open') && rows;
-    }, 90_000);
+    }, 90_000, 'every interrupted checkout settled');
     expect(settled.filter((row) => row.status === 'paid')).toHaveLength(15);
     expect(settled.filter((row) => row.status === 'failed')).toHaveLength(5);
 

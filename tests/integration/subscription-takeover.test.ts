@@ -8,6 +8,7 @@ import { customers, idempotencyKeys, payments, sandboxProcessorOperations, subsc
 import { savePaymentMethod } from '@/lib/payments/payment-methods';
 import { SandboxProcessor } from '@/lib/payments/processor/sandbox';
 import { startServer, type RunningServer } from '../setup/server';
+import { eventually } from '../helpers/webhook-receiver';
 
 /**
  * A subscription create cut off between phase 1 and phase 3 (SIGKILL while the slow sandbox
@@ -39,16 +40,6 @@ async function call(key: string, method: string, path: string, body?: unknown, i
   return { status: response.status, replayed: response.headers.get('idempotent-replayed'), text: await response.text() };
 }
 
-async function until<T>(probe: () => Promise<T | undefined | false>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met in time\n${server!.output().slice(-3000)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 describe('subscription create taken over after a crash', () => {
   it('finishes the crashed attempt instead of creating and charging a second subscription', async () => {
     server = await startServer({ env: ENV });
@@ -67,10 +58,10 @@ describe('subscription create taken over after a crash', () => {
     const body = { customerId: customer.id, priceId: price.id, paymentMethodId: method.id };
     const cutOff = call(key, 'POST', '/api/Subscription', body, idempotencyKey).catch(() => 'cut off');
     // Phase 1 committed the pending charge; the sandbox is still answering (phase 2).
-    const pending = await until(async () => {
+    const pending = await eventually(async () => {
       const [row] = await db.select().from(payments).where(and(eq(payments.customerId, customer.id), eq(payments.status, 'pending')));
       return row;
-    }, 20_000);
+    }, 20_000, 'the pending subscription charge');
     await server.kill();
     expect(await cutOff).toBe('cut off');
     const subscriptionId = (pending.intent as { options: { subscriptionId: string } }).options.subscriptionId;
