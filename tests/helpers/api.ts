@@ -13,7 +13,8 @@ export const baseUrl = () => inject('baseUrl');
 export async function call<T = any>(
   method: string,
   path: string,
-  options: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+  /** `baseUrl`: a server a test started itself (default: the suite's shared server). */
+  options: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string>; baseUrl?: string } = {},
 ): Promise<ApiAnswer<T>> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.key) headers.authorization = `Bearer ${options.key}`;
@@ -22,7 +23,7 @@ export async function call<T = any>(
     body = JSON.stringify(options.body);
     headers['content-type'] = 'application/json';
   }
-  const response = await fetch(`${baseUrl()}${path}`, { method, headers, body });
+  const response = await fetch(`${options.baseUrl ?? baseUrl()}${path}`, { method, headers, body });
   const text = await response.text();
   let parsed: unknown = undefined;
   try {

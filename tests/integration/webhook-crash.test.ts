@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
+import { call as callApi } from '../helpers/api';
 import { startServer, type RunningServer } from '../setup/server';
 import { WEBHOOK_TEST_ENV } from '../setup/start-server';
 import { eventually, startReceiver, type Receiver } from '../helpers/webhook-receiver';
@@ -32,14 +33,8 @@ afterAll(async () => {
   await receiver.close();
 });
 
-async function call(method: string, path: string, key: string, body?: unknown) {
-  const response = await fetch(`${server!.baseUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json()) as any };
-}
+/** The developer API of the server this test started (it changes at every restart). */
+const call = (method: string, path: string, key: string, body?: unknown) => callApi(method, path, { key, body, baseUrl: server!.baseUrl });
 
 async function leasedNow(databaseUrl: string): Promise<number> {
   const client = new pg.Client({ connectionString: databaseUrl });

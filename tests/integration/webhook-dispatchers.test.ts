@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call as callApi } from '../helpers/api';
 import { startServer, type RunningServer } from '../setup/server';
 import { WEBHOOK_TEST_ENV } from '../setup/start-server';
 import { eventually } from '../helpers/webhook-receiver';
@@ -81,14 +82,8 @@ afterAll(async () => {
   await new Promise((resolve) => receiver.close(resolve));
 });
 
-async function call(method: string, path: string, key: string, body?: unknown) {
-  const response = await fetch(`${server!.baseUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json()) as any };
-}
+/** The developer API of the server this test started (it changes at every restart). */
+const call = (method: string, path: string, key: string, body?: unknown) => callApi(method, path, { key, body, baseUrl: server!.baseUrl });
 
 async function postProducts(count: number, prefix: string) {
   for (let i = 0; i < count; i += 5) {
