@@ -53,6 +53,11 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 }
 
+/** A scenario's row from its sorted commit → arrival latencies. */
+function latencyRow(name: string, latencies: number[], seconds: number, duplicates: number, note: string): Row {
+  return { name, deliveries: latencies.length, seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), duplicates, note };
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function main() {
@@ -146,15 +151,7 @@ async function main() {
     const cpu = Object.keys(cpuAfter)
       .map((name) => `${name} ${(((cpuAfter[name]! - (cpuBefore[name] ?? 0)) / wall) * 100).toFixed(0)} %`)
       .join(', ');
-    const row: Row = {
-      name,
-      deliveries: latencies.length,
-      seconds,
-      p50: percentile(latencies, 50),
-      p99: percentile(latencies, 99),
-      duplicates: result.duplicates,
-      note: `CPU (one core = 100 %, 2 cores): ${cpu}`,
-    };
+    const row = latencyRow(name, latencies, seconds, result.duplicates, `CPU (one core = 100 %, 2 cores): ${cpu}`);
     console.log(row);
     rows.push(row);
     await disable(ids);
@@ -201,18 +198,15 @@ async function main() {
     const lowerBounds = result.arrivals.map(([, at, , objectId]) => at - answeredAt.get(objectId)!).sort((a, b) => a - b);
     const first = Math.min(...result.arrivals.map(([, , createdAt]) => createdAt));
     const seconds = (Math.max(...result.arrivals.map(([, at]) => at)) - first) / 1000;
-    const row = {
+    const row = latencyRow(
       name,
-      deliveries: latencies.length,
+      latencies,
       seconds,
-      p50: percentile(latencies, 50),
-      p99: percentile(latencies, 99),
-      duplicates: result.duplicates,
-      note:
-        `${note ? `${note}; ` : ''}API events offered at ${offered.toFixed(0)}/s${failed ? `, ${failed} requests failed` : ''}; ` +
+      result.duplicates,
+      `${note ? `${note}; ` : ''}API events offered at ${offered.toFixed(0)}/s${failed ? `, ${failed} requests failed` : ''}; ` +
         `from the event's createdAt instead (before the commit, as measured before): p50 ${percentile(fromCreatedAt, 50)} ms, p99 ${percentile(fromCreatedAt, 99)} ms; ` +
         `from the API answer (after the commit): p50 ${percentile(lowerBounds, 50)} ms, p99 ${percentile(lowerBounds, 99)} ms`,
-    };
+    );
     console.log(row);
     rows.push(row);
     await disable(ids);
