@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
+import OwnServerFirstSequencer from './tests/setup/sequencer';
 
 /** The load test fills the shared server's job queue, so it runs alone, after everything else. */
 const QUEUE_LOAD_TESTS = ['tests/integration/webhook-fanout.test.ts'];
@@ -12,6 +13,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    sequence: { sequencer: OwnServerFirstSequencer },
     projects: [
       {
         extends: true,

@@ -78,6 +78,7 @@ export async function startDispatcher(): Promise<Dispatcher> {
           if (limit <= 0 || stopping) break;
           const claimed = await claimDueDeliveries(pool, { dispatcherId: id, limit, endpointConcurrency, failingEndpointConcurrency, leaseMs: attemptLeaseMs(), at: now() });
           inFlight += claimed.length;
+          log.debug({ dispatcherId: id, limit, claimed: claimed.length, inFlight }, 'webhook deliveries claimed');
           sendAll(claimed);
           if (claimed.length < limit) break;
         }
@@ -145,6 +146,7 @@ export async function startDispatcher(): Promise<Dispatcher> {
       try {
         const { earliestRetryAt } = await recordAttemptResults(db, id, batch);
         inFlight -= batch.length;
+        log.debug({ dispatcherId: id, recorded: batch.length, inFlight }, 'webhook attempts recorded');
         if (earliestRetryAt) scheduleWake(earliestRetryAt.getTime());
       } catch (error) {
         // Keep the results: they are recorded on the next flush (the leases still stand).

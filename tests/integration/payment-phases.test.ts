@@ -60,12 +60,13 @@ describe('two-phase checkouts with a slow processor', () => {
       api(key, 'POST', `/api/PaymentLink/${link.id}/Complete`, { customerEmail: `fan-${i}@example.com`, tokenRef: 'tok_visa' }).finally(() => finished++),
     );
     // Phase 2 of every checkout overlaps: with the link's row locked across the processor call
-    // they would pass one at a time, and never more than one would be pending at once.
+    // they would pass one at a time, and never more than one would be pending at once. (How
+    // many overlap depends on how fast phase 1 runs on the machine, hence a modest threshold.)
     const peak = await eventually(async () => {
       const pending = (await linkPayments()).find((row) => row.status === 'pending')?.count ?? 0;
-      return pending >= 40 && pending;
-    }, 50 * LATENCY_MS, 'at least 40 checkouts pending at once');
-    expect(peak).toBeGreaterThanOrEqual(40);
+      return pending >= 10 && pending;
+    }, 50 * LATENCY_MS, 'at least 10 checkouts pending at once');
+    expect(peak).toBeGreaterThanOrEqual(10);
     const read = await api(key, 'GET', `/api/PaymentLink/${link.id}`);
     expect(read.status).toBe(200);
     expect(finished).toBeLessThan(50); // the read answered while charges were still in flight
