@@ -27,6 +27,16 @@ export const config = {
   get runWorkerInProcess() {
     return process.env.RUN_WORKER !== 'false';
   },
+  http: {
+    /**
+     * The largest request body any endpoint reads, in bytes (docs/api.md, "Limits"): a larger
+     * one is refused with 413 before it is read, parsed or authenticated.
+     */
+    get maxBodyBytes() {
+      const configured = Number(process.env.MAX_REQUEST_BODY_BYTES);
+      return Number.isSafeInteger(configured) && configured > 0 ? configured : 1024 * 1024;
+    },
+  },
   payments: {
     /**
      * Sandbox only: how long each processor call takes, as a real network call would. At most a
