@@ -40,8 +40,8 @@ export const config = {
   payments: {
     /**
      * Sandbox only: how long each processor call takes, as a real network call would. At most a
-     * minute, well inside the Idempotency-Key in-progress timeout (2 min), which must outlast
-     * any processor call.
+     * minute, inside the pending-payment reconciliation delay below, which must outlast any
+     * processor call (the Idempotency-Key lease is renewed while a call runs).
      */
     get sandboxLatencyMs() {
       return Math.min(60_000, Math.max(0, Number(process.env.SANDBOX_PROCESSOR_LATENCY_MS ?? 0) || 0));

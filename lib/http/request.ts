@@ -23,8 +23,8 @@ export function payloadTooLarge(limit = config.http.maxBodyBytes): ApiError {
 }
 
 /** A declared Content-Length over the limit: refused before anything else reads the request. */
-export function declaresTooLargeBody(headers: Headers, limit = config.http.maxBodyBytes): boolean {
-  const declared = Number(headers.get('content-length'));
+export function declaresTooLargeBody(contentLength: string | null | undefined, limit = config.http.maxBodyBytes): boolean {
+  const declared = Number(contentLength);
   return Number.isFinite(declared) && declared > limit;
 }
 
@@ -34,7 +34,7 @@ export function declaresTooLargeBody(headers: Headers, limit = config.http.maxBo
  * passes the limit. A non-empty body must be JSON (`application/json` or `…+json`), else 415.
  */
 export async function readBodyText(request: Request, limit = config.http.maxBodyBytes): Promise<string> {
-  if (declaresTooLargeBody(request.headers, limit)) throw payloadTooLarge(limit);
+  if (declaresTooLargeBody(request.headers.get('content-length'), limit)) throw payloadTooLarge(limit);
   if (!request.body) return '';
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
