@@ -27,11 +27,21 @@ export const config = {
   get runWorkerInProcess() {
     return process.env.RUN_WORKER !== 'false';
   },
+  http: {
+    /**
+     * The largest request body any endpoint reads, in bytes (docs/api.md, "Limits"): a larger
+     * one is refused with 413 before it is read, parsed or authenticated.
+     */
+    get maxBodyBytes() {
+      const configured = Number(process.env.MAX_REQUEST_BODY_BYTES);
+      return Number.isSafeInteger(configured) && configured > 0 ? configured : 1024 * 1024;
+    },
+  },
   payments: {
     /**
      * Sandbox only: how long each processor call takes, as a real network call would. At most a
-     * minute, well inside the Idempotency-Key in-progress timeout (2 min), which must outlast
-     * any processor call.
+     * minute, inside the pending-payment reconciliation delay below, which must outlast any
+     * processor call (the Idempotency-Key lease is renewed while a call runs).
      */
     get sandboxLatencyMs() {
       return Math.min(60_000, Math.max(0, Number(process.env.SANDBOX_PROCESSOR_LATENCY_MS ?? 0) || 0));

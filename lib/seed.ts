@@ -13,9 +13,12 @@ export const LOCAL_DEFAULTS = {
   demoMerchantPassword: 'demo-password',
 } as const;
 
+/** A password the operator configured is never printed: `configuredIn` names its variable instead. */
+export type SeededPassword = { configuredIn: string } | { localDefault: string };
+
 export interface SeedResult {
-  admin?: { name: string; password: string };
-  demoMerchant?: { email: string; password: string };
+  admin?: { name: string; password: SeededPassword };
+  demoMerchant?: { email: string; password: SeededPassword };
   demoApiKey?: string;
 }
 
@@ -29,7 +32,7 @@ export async function seed(db: Db, options: { dataDir: string; production: boole
   if (adminPassword) {
     const name = process.env.ADMIN_NAME ?? LOCAL_DEFAULTS.adminName;
     await ensureAdmin(db, { name, password: adminPassword });
-    result.admin = { name, password: adminPassword };
+    result.admin = { name, password: seededPassword('ADMIN_PASSWORD', adminPassword) };
   }
   if (options.production && process.env.SEED_DEMO !== 'true') return result;
 
@@ -38,7 +41,7 @@ export async function seed(db: Db, options: { dataDir: string; production: boole
   const merchant =
     (await findMerchantByEmail(db, email)) ??
     (await createMerchant(db, { email, password, name: 'Demo Store', accountType: 'Business', emailVerified: true }));
-  result.demoMerchant = { email, password };
+  result.demoMerchant = { email, password: seededPassword('DEMO_MERCHANT_PASSWORD', password) };
 
   const keyFile = path.join(options.dataDir, 'demo-api-key');
   const secret = process.env.DEMO_API_KEY ?? (fs.existsSync(keyFile) ? fs.readFileSync(keyFile, 'utf8').trim() : undefined);
@@ -54,4 +57,8 @@ export async function seed(db: Db, options: { dataDir: string; production: boole
     fs.writeFileSync(keyFile, result.demoApiKey, { mode: 0o600 });
   }
   return result;
+}
+
+function seededPassword(variable: string, password: string): SeededPassword {
+  return process.env[variable] === undefined ? { localDefault: password } : { configuredIn: variable };
 }

@@ -9,13 +9,14 @@ import { startEmbeddedDatabase, type EmbeddedDatabase } from '../lib/db/embedded
 import { closeDb, getDb } from '../lib/db/client';
 import { migrateDatabase } from '../lib/db/migrate';
 import { migrateJobQueue, startWorker } from '../lib/jobs/worker';
-import { seed, type SeedResult } from '../lib/seed';
+import { seed, type SeededPassword, type SeedResult } from '../lib/seed';
 import { log } from '../lib/log';
 import { findMerchantByEmail } from '../lib/merchants/merchants';
 import { seedSampleData } from '../lib/sample-data/sample-data';
 import { flushRequestLogs } from '../lib/request-logs/record';
 import { rootSecret } from '../lib/auth/secret-key';
 import { CLIENT_IP_HEADER, resolveClientIp } from '../lib/http/client-ip';
+import { answerAtFrontDoor, readApiRoutes } from '../lib/http/front-door';
 
 /**
  * The one process of a local install: embedded PostgreSQL (unless DATABASE_URL is set),
@@ -43,7 +44,9 @@ async function main() {
   const app = next({ dev: false, dir: process.cwd(), port: config.port, hostname: 'localhost' });
   await app.prepare();
   const handle = app.getRequestHandler();
+  const apiRoutes = readApiRoutes(path.join(process.cwd(), 'app'));
   const server = http.createServer((req, res) => {
+    if (answerAtFrontDoor(req, res, apiRoutes)) return;
     req.headers[CLIENT_IP_HEADER] = resolveClientIp(req);
     void handle(req, res);
   });
@@ -88,12 +91,16 @@ function printBanner(seeded: SeedResult, embedded: boolean, worker: boolean) {
     `    Database        ${embedded ? `embedded PostgreSQL, data in ${path.join(config.dataDir, 'postgres')}` : 'DATABASE_URL'}`,
     `    Job worker      ${worker ? 'running in this process' : 'off (RUN_WORKER=false); run `npm run worker`'}`,
   ];
-  if (seeded.admin) lines.push(`    Platform admin  name "${seeded.admin.name}", password "${seeded.admin.password}"`);
-  if (seeded.demoMerchant) lines.push(`    Demo merchant   ${seeded.demoMerchant.email} / ${seeded.demoMerchant.password}`);
+  if (seeded.admin) lines.push(`    Platform admin  name "${seeded.admin.name}", ${describePassword(seeded.admin.password)}`);
+  if (seeded.demoMerchant) lines.push(`    Demo merchant   ${seeded.demoMerchant.email}, ${describePassword(seeded.demoMerchant.password)}`);
   if (seeded.demoApiKey) lines.push(`    Demo API key    ${seeded.demoApiKey}   (all scopes)`);
   lines.push('', '  Press Ctrl-C to stop.', '');
   // The banner is for the person at the terminal, not the JSON log stream.
   process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+function describePassword(password: SeededPassword) {
+  return 'configuredIn' in password ? `password from ${password.configuredIn}` : `password "${password.localDefault}" (local default)`;
 }
 
 main().catch((error) => {

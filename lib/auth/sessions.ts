@@ -8,6 +8,7 @@ import { randomToken, sha256Hex } from './secrets';
 import { ACCESS_TOKEN_TTL_SECONDS, issueAccessToken, verifyAccessToken } from './access-tokens';
 import { isSubjectActive } from './subjects';
 import { REFRESH_TOKEN_TTL_SECONDS } from './lifetimes';
+import { decryptSecret, encryptSecret } from './secret-box';
 
 export { REFRESH_TOKEN_TTL_SECONDS };
 
@@ -56,9 +57,17 @@ async function issuePair(tx: Db, principal: Omit<SessionPrincipal, 'userId'>): P
 const invalidRefreshToken = (detail = 'The refresh token is not valid: sign in again.') => new ApiError('INVALID_REFRESH_TOKEN', detail);
 
 /**
- * Rotates a refresh token: the presented one is marked used in the same statement that checks
- * it was unused, so of two concurrent uses exactly one wins. Presenting a used token revokes the
- * whole family — whoever holds a copy (thief or owner) must sign in again.
+ * How long after a rotation the rotated token, presented again, answers the same new pair
+ * (two tabs refreshing at once, or a client retrying after a lost answer) instead of counting
+ * as reuse — as long as that new pair has not been used itself (docs/auth.md).
+ */
+export const REFRESH_REUSE_GRACE_MS = 5_000;
+
+/**
+ * Rotates a refresh token: the presented one is locked and marked used, so of two concurrent
+ * uses exactly one rotates. Presenting a used token again within the grace window answers the
+ * pair it was rotated into; any other reuse revokes the whole family — whoever holds a copy
+ * (thief or owner) must sign in again.
  */
 export async function rotateRefreshToken(
   db: Db,
@@ -79,6 +88,8 @@ export async function rotateRefreshToken(
     }
     if (session.revokedAt) return { error: invalidRefreshToken('This sign-in has ended: sign in again.') };
     if (token.usedAt) {
+      const successor = await successorWithinGrace(tx, token);
+      if (successor) return { pair: successor };
       await revokeFamily(tx, session.id, 'refresh_token_reuse');
       return { error: invalidRefreshToken('This refresh token was already used; the sign-in has been ended for safety. Sign in again.') };
     }
@@ -88,11 +99,26 @@ export async function rotateRefreshToken(
       await revokeFamily(tx, session.id, 'suspended');
       return { error: new ApiError('UNAUTHENTICATED', 'This account cannot sign in.') };
     }
-    await tx.update(refreshTokens).set({ usedAt: at }).where(eq(refreshTokens.id, token.id));
-    return { pair: await issuePair(tx, { audience: session.audience, subjectId: session.subjectId, sessionId: session.id }) };
+    const pair = await issuePair(tx, { audience: session.audience, subjectId: session.subjectId, sessionId: session.id });
+    await tx
+      .update(refreshTokens)
+      .set({ usedAt: at, successorPair: encryptSecret(JSON.stringify(pair), token.id) })
+      .where(eq(refreshTokens.id, token.id));
+    return { pair };
   });
   if ('error' in outcome) throw outcome.error;
   return outcome.pair;
+}
+
+/** The pair a used token was rotated into, if it was rotated moments ago and that pair is still unused. */
+async function successorWithinGrace(tx: Db, token: typeof refreshTokens.$inferSelect): Promise<TokenPair | undefined> {
+  if (!token.usedAt || !token.successorPair || now().getTime() - token.usedAt.getTime() > REFRESH_REUSE_GRACE_MS) return undefined;
+  const pair = JSON.parse(decryptSecret(token.successorPair, token.id)) as TokenPair;
+  const [successor] = await tx
+    .select({ usedAt: refreshTokens.usedAt })
+    .from(refreshTokens)
+    .where(eq(refreshTokens.tokenHash, sha256Hex(pair.refreshToken)));
+  return successor && !successor.usedAt ? pair : undefined;
 }
 
 async function revokeFamily(tx: Db, sessionId: string, reason: RevokeReason): Promise<void> {

@@ -6,7 +6,7 @@ import { now } from '../clock';
 import { ApiError, invalidField } from '../http/errors';
 import { INT32_MAX } from '../http/schemas';
 import { findPriceRow, findPriceWithProductName, type PriceRow } from '../catalog/prices';
-import { createCustomer, findCustomerByEmail, findCustomerRow } from '../customers/customers';
+import { createCustomer, findChargeableCustomerRow, findCustomerByEmail, findCustomerRow } from '../customers/customers';
 import { paymentProcessor } from '../payments/processor';
 import type { TokenizedCard } from '../payments/processor/types';
 import type { Phases } from '../db/phases';
@@ -77,7 +77,7 @@ async function resolveItem(tx: Db, merchantId: string, input: CheckoutInput, opt
   if (input.paymentLinkToken) {
     const link = await findPaymentLinkByToken(tx, merchantId, input.paymentLinkToken, options.linkFieldPath ?? 'paymentLinkToken');
     const reason = unpayableReason(link);
-    if (reason) throw new ApiError('INVALID_STATE', reason, { extra: { status: link.status } });
+    if (reason) throw new ApiError('INVALID_STATE', reason, { extra: { state: link.status } });
     if (input.priceId && input.priceId !== link.priceId) throw invalidField('priceId', `Payment link ${link.id} does not sell price ${input.priceId}.`);
     const price = link.priceId ? await findPriceRow(tx, merchantId, link.priceId) : null;
     if (price && !price.active) throw new ApiError('INVALID_STATE', `The price this link sells (${price.id}) is inactive.`);
@@ -97,7 +97,7 @@ async function resolveItem(tx: Db, merchantId: string, input: CheckoutInput, opt
 }
 
 async function resolveCustomer(tx: Db, merchantId: string, input: CheckoutInput) {
-  if (input.customerId) return findCustomerRow(tx, merchantId, input.customerId, 'customerId');
+  if (input.customerId) return findChargeableCustomerRow(tx, merchantId, input.customerId, 'customerId');
   if (!input.customerEmail) throw invalidField('customerEmail', 'Give customerId, or customerEmail (and optionally customerName) for a new or returning customer.');
   const existing = await findCustomerByEmail(tx, merchantId, input.customerEmail);
   if (existing) return existing;

@@ -55,6 +55,18 @@ export async function findCustomerRow(db: Db, merchantId: string, customerId: st
   return row;
 }
 
+/** A customer a new charge or subscription names by id: an archived customer is never charged again (409). */
+export async function findChargeableCustomerRow(db: Db, merchantId: string, customerId: string, fieldPath: string): Promise<CustomerRow> {
+  const row = await findCustomerRow(db, merchantId, customerId, fieldPath);
+  if (row.status === 'archived') {
+    throw new ApiError('INVALID_STATE', `Customer ${row.id} is archived and cannot be charged; set its status to active first.`, {
+      errors: [{ path: fieldPath, message: 'The customer is archived.' }],
+      extra: { state: row.status },
+    });
+  }
+  return row;
+}
+
 /** The merchant's most recent active customer with this email (case-insensitive), if any. */
 export async function findCustomerByEmail(db: Db, merchantId: string, email: string): Promise<CustomerRow | undefined> {
   const [row] = await db

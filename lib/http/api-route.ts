@@ -8,9 +8,9 @@ import { hasScope } from '../auth/scopes';
 import { ApiError } from './errors';
 import type { Operation } from './operation';
 import { ApiResponse, jsonResponse } from './respond';
-import { bearerToken } from './request';
+import { bearerToken, readBodyText, readJsonBody } from './request';
 import { errorResponse, handleRequest, parseInput } from './route-core';
-import { claimIdempotencyKey, completeIdempotencyKey, type Attempt } from './idempotency';
+import { claimIdempotencyKey, completeIdempotencyKey, holdIdempotencyLease, type Attempt } from './idempotency';
 import { recordApiRequest, type SeenApiRequest } from '../request-logs/record';
 
 export interface ApiContext<TOp extends Operation> {
@@ -85,7 +85,8 @@ interface IdempotentRequest {
   merchantId: string;
   key: string;
   url: URL;
-  rawBody: string;
+  /** The parsed JSON body, fingerprinted as canonical JSON. */
+  body: unknown;
   requestId: string;
 }
 
@@ -103,11 +104,12 @@ function route<TOp extends Operation>(operation: TOp, run: (base: BaseContext<TO
           extra: { requiredScope: operation.scope },
         });
       }
-      const rawBody = (seen.rawBody = operation.method === 'GET' ? '' : await request.text());
+      const rawBody = (seen.rawBody = operation.method === 'GET' ? '' : await readBodyText(request));
       const input = await parseInput(operation, (await routeContext.params) ?? {}, url, rawBody);
       const idempotencyKey = readIdempotencyKey(operation, request);
       const base = { ...input, requestId, merchantId: principal.merchantId, apiKeyId: principal.apiKeyId, request } as BaseContext<TOp>;
-      const response = await run(base, idempotencyKey ? { merchantId: principal.merchantId, key: idempotencyKey, url, rawBody, requestId } : undefined);
+      const idempotency = idempotencyKey ? { merchantId: principal.merchantId, key: idempotencyKey, url, body: await readJsonBody(rawBody), requestId } : undefined;
+      const response = await run(base, idempotency);
       if (apiKeyUseIsStale(principal)) {
         void touchApiKey(getDb(), principal.apiKeyId).catch((error) => log.warn({ err: error, requestId }, 'could not record API key use'));
       }
@@ -132,13 +134,13 @@ async function authenticate(request: Request) {
 function readIdempotencyKey(operation: Operation, request: Request): string | undefined {
   if (!operation.idempotency || operation.method !== 'POST') return undefined;
   const key = request.headers.get('idempotency-key');
-  if (key === null) {
+  if (key === null || key.trim() === '') {
     if (operation.idempotency === 'required') {
       throw new ApiError('IDEMPOTENCY_KEY_REQUIRED', 'This endpoint moves money or changes state once: send an Idempotency-Key header.');
     }
     return undefined;
   }
-  if (key.length < 1 || key.length > IDEMPOTENCY_KEY_MAX) {
+  if (key.length > IDEMPOTENCY_KEY_MAX) {
     throw new ApiError('VALIDATION_FAILED', `Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX} characters.`, {
       errors: [{ path: 'Idempotency-Key', message: `1 to ${IDEMPOTENCY_KEY_MAX} characters.` }],
     });
@@ -163,30 +165,36 @@ async function executeIdempotently(
   execute: (answer: (tx: Db, result: unknown) => Promise<void>, attempt: Attempt) => Promise<unknown>,
 ): Promise<Response> {
   const db = getDb();
-  const identity = { merchantId: request.merchantId, key: request.key };
   const claim = await claimIdempotencyKey(db, {
-    ...identity,
+    merchantId: request.merchantId,
+    key: request.key,
     method: operation.method,
     path: request.url.pathname,
-    rawBody: request.rawBody,
+    body: request.body,
   });
   if (claim.kind === 'replay') {
     return jsonResponse(claim.status, claim.body, { 'X-Request-Id': request.requestId, 'Idempotent-Replayed': 'true' });
   }
+  const lease = { merchantId: request.merchantId, key: request.key, leaseId: claim.leaseId };
+  const release = holdIdempotencyLease(db, lease, (error) => log.warn({ err: error, requestId: request.requestId }, 'could not renew an idempotency lease'));
   let stored: [number, string] | undefined;
   try {
     const result = await execute(async (tx, result) => {
       stored = shape(operation, result);
-      await completeIdempotencyKey(tx, { ...identity, status: stored[0], body: stored[1] });
+      await completeIdempotencyKey(tx, { ...lease, status: stored[0], body: stored[1] });
     }, claim.attempt);
     const [status, body] = stored ?? shape(operation, result);
-    if (!stored) await completeIdempotencyKey(db, { ...identity, status, body });
+    if (!stored) await completeIdempotencyKey(db, { ...lease, status, body });
     return jsonResponse(status, body, { 'X-Request-Id': request.requestId });
   } catch (error) {
     const failure = errorResponse(error, request.requestId);
-    const body = await failure.clone().text();
-    await completeIdempotencyKey(db, { ...identity, status: failure.status, body });
+    if (error instanceof ApiError && error.code === 'IDEMPOTENCY_KEY_IN_USE') return failure; // the lease was lost: the new holder answers
+    await completeIdempotencyKey(db, { ...lease, status: failure.status, body: await failure.clone().text() }).catch((lost: unknown) => {
+      if (!(lost instanceof ApiError)) throw lost; // a lost lease leaves the answer to the new holder
+    });
     return failure;
+  } finally {
+    release();
   }
 }
 

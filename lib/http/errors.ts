@@ -15,6 +15,9 @@ export type ErrorCode =
   | 'IDEMPOTENCY_KEY_IN_USE'
   | 'PAYMENT_DECLINED'
   | 'RATE_LIMITED'
+  | 'METHOD_NOT_ALLOWED'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'UNSUPPORTED_MEDIA_TYPE'
   | 'INTERNAL';
 
 const STATUS_AND_TITLE: Record<ErrorCode, [number, string]> = {
@@ -34,6 +37,9 @@ const STATUS_AND_TITLE: Record<ErrorCode, [number, string]> = {
   IDEMPOTENCY_KEY_REUSED: [422, 'Idempotency-Key reused'],
   PAYMENT_DECLINED: [402, 'Payment declined'],
   RATE_LIMITED: [429, 'Too many requests'],
+  METHOD_NOT_ALLOWED: [405, 'Method not allowed'],
+  PAYLOAD_TOO_LARGE: [413, 'Payload too large'],
+  UNSUPPORTED_MEDIA_TYPE: [415, 'Unsupported media type'],
   INTERNAL: [500, 'Internal error'],
 };
 
@@ -78,8 +84,10 @@ export interface Problem {
   [extra: string]: unknown;
 }
 
+/** The RFC 9457 members come last, so no `extra` member can overwrite them (a resource's state is `state`). */
 export function toProblem(error: ApiError, requestId: string): Problem {
   return {
+    ...error.options.extra,
     type: `https://paybase.dev/errors/${error.code.toLowerCase().replaceAll('_', '-')}`,
     title: error.title,
     status: error.status,
@@ -87,6 +95,5 @@ export function toProblem(error: ApiError, requestId: string): Problem {
     code: error.code,
     requestId,
     ...(error.options.errors ? { errors: error.options.errors } : {}),
-    ...error.options.extra,
   };
 }

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { and, eq, lte } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { idempotencyKeys } from '../db/schema';
@@ -7,17 +8,29 @@ import { ApiError } from './errors';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /**
- * An in-progress key whose request has not finished in this long is treated as abandoned
- * (its process died; its transaction rolled back) and may be executed again.
+ * An in-progress key is held by a lease its request renews every IDEMPOTENCY_LEASE_RENEW_MS
+ * while it runs. A lease not renewed for IDEMPOTENCY_LEASE_MS belongs to a request whose process
+ * died (its transaction rolled back): the key may be executed again (docs/api.md, "Idempotency").
  */
-export const IDEMPOTENCY_LOCK_TIMEOUT_MS = 2 * 60 * 1000;
+export const IDEMPOTENCY_LEASE_MS = 5_000;
+export const IDEMPOTENCY_LEASE_RENEW_MS = 1_500;
 
 export interface RequestFingerprint {
   merchantId: string;
   key: string;
   method: string;
   path: string;
-  rawBody: string;
+  /** The parsed JSON body; compared as canonical JSON, so key order and whitespace do not matter. */
+  body: unknown;
+}
+
+/** JSON with object keys sorted at every level: the same parameters always give the same text. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, item: unknown) =>
+    item && typeof item === 'object' && !Array.isArray(item)
+      ? Object.fromEntries(Object.entries(item).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : item,
+  );
 }
 
 /**
@@ -29,16 +42,18 @@ export interface Attempt {
   key: string;
   isNew: boolean;
 }
-export type Claim = { kind: 'execute'; attempt: Attempt } | { kind: 'replay'; status: number; body: string };
+/** `leaseId` names this execution's hold on the key: only its holder renews it or stores the answer. */
+export type Claim = { kind: 'execute'; attempt: Attempt; leaseId: string } | { kind: 'replay'; status: number; body: string };
 
 /**
  * Claims an Idempotency-Key for a request that is about to execute. The claim is committed on
  * its own (outside the request's transaction) so concurrent duplicates see it at once.
  */
 export async function claimIdempotencyKey(db: Db, request: RequestFingerprint): Promise<Claim> {
-  const bodyHash = sha256Hex(request.rawBody);
+  const bodyHash = sha256Hex(canonicalJson(request.body));
   for (let attempt = 0; attempt < 3; attempt++) {
     const at = now();
+    const leaseId = crypto.randomUUID();
     const inserted = await db
       .insert(idempotencyKeys)
       .values({
@@ -48,13 +63,14 @@ export async function claimIdempotencyKey(db: Db, request: RequestFingerprint): 
         path: request.path,
         bodyHash,
         state: 'in_progress',
+        leaseId,
         lockedAt: at,
         createdAt: at,
         expiresAt: new Date(at.getTime() + IDEMPOTENCY_TTL_MS),
       })
       .onConflictDoNothing()
       .returning({ key: idempotencyKeys.key });
-    if (inserted.length) return { kind: 'execute', attempt: { key: attemptKeyOf(request.key, at), isNew: true } };
+    if (inserted.length) return { kind: 'execute', attempt: { key: attemptKeyOf(request.key, at), isNew: true }, leaseId };
 
     const [existing] = await db
       .select()
@@ -76,14 +92,14 @@ export async function claimIdempotencyKey(db: Db, request: RequestFingerprint): 
     if (existing.state === 'completed') {
       return { kind: 'replay', status: existing.responseStatus!, body: existing.responseBody! };
     }
-    if (existing.lockedAt.getTime() > at.getTime() - IDEMPOTENCY_LOCK_TIMEOUT_MS) {
+    if (existing.lockedAt.getTime() > at.getTime() - IDEMPOTENCY_LEASE_MS) {
       throw new ApiError('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still being processed; retry later.', {
         headers: { 'Retry-After': '1' },
       });
     }
     const takenOver = await db
       .update(idempotencyKeys)
-      .set({ lockedAt: at })
+      .set({ lockedAt: at, leaseId })
       .where(
         and(
           eq(idempotencyKeys.merchantId, request.merchantId),
@@ -93,7 +109,7 @@ export async function claimIdempotencyKey(db: Db, request: RequestFingerprint): 
         ),
       )
       .returning({ key: idempotencyKeys.key });
-    if (takenOver.length) return { kind: 'execute', attempt: { key: attemptKeyOf(request.key, existing.createdAt), isNew: false } };
+    if (takenOver.length) return { kind: 'execute', attempt: { key: attemptKeyOf(request.key, existing.createdAt), isNew: false }, leaseId };
   }
   throw new ApiError('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still being processed; retry later.');
 }
@@ -102,15 +118,45 @@ function attemptKeyOf(key: string, createdAt: Date) {
   return `api:${createdAt.getTime()}:${key}`;
 }
 
-/** Stores the final answer; called inside the request's transaction so both commit together. */
+/**
+ * Stores the final answer; called inside the request's last transaction so both commit together.
+ * Only the lease holder may: an execution whose lease lapsed and was taken over rolls back.
+ */
 export async function completeIdempotencyKey(
   db: Db,
-  input: { merchantId: string; key: string; status: number; body: string },
+  input: { merchantId: string; key: string; leaseId: string; status: number; body: string },
 ): Promise<void> {
-  await db
+  const stored = await db
     .update(idempotencyKeys)
     .set({ state: 'completed', responseStatus: input.status, responseBody: input.body })
-    .where(and(eq(idempotencyKeys.merchantId, input.merchantId), eq(idempotencyKeys.key, input.key)));
+    .where(and(...heldBy(input)))
+    .returning({ key: idempotencyKeys.key });
+  if (!stored.length) {
+    throw new ApiError('IDEMPOTENCY_KEY_IN_USE', 'Another request with this Idempotency-Key took over this one; retry to get its answer.', {
+      headers: { 'Retry-After': '1' },
+    });
+  }
+}
+
+/**
+ * Renews the lease every IDEMPOTENCY_LEASE_RENEW_MS until the returned function is called. A
+ * failed renewal is only logged by `onError`: the answer is guarded by the lease check above.
+ */
+export function holdIdempotencyLease(db: Db, lease: { merchantId: string; key: string; leaseId: string }, onError: (error: unknown) => void): () => void {
+  const timer = setInterval(() => {
+    db.update(idempotencyKeys).set({ lockedAt: now() }).where(and(...heldBy(lease))).catch(onError);
+  }, IDEMPOTENCY_LEASE_RENEW_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+function heldBy(lease: { merchantId: string; key: string; leaseId: string }) {
+  return [
+    eq(idempotencyKeys.merchantId, lease.merchantId),
+    eq(idempotencyKeys.key, lease.key),
+    eq(idempotencyKeys.leaseId, lease.leaseId),
+    eq(idempotencyKeys.state, 'in_progress'),
+  ];
 }
 
 /** Deletes keys past their 24 h life; run periodically by the worker. */

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { config } from '../config';
 import { ApiError } from './errors';
 
 export function newRequestId(): string {
@@ -11,6 +12,53 @@ export function bearerToken(request: Request): string | undefined {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!match) throw new ApiError('UNAUTHENTICATED', 'The Authorization header must be "Bearer <credential>".');
   return match[1];
+}
+
+/** The rest of a refused body is never read, so the connection closes after the answer. */
+export function payloadTooLarge(limit = config.http.maxBodyBytes): ApiError {
+  return new ApiError('PAYLOAD_TOO_LARGE', `The request body is larger than ${limit} bytes.`, {
+    extra: { limitBytes: limit },
+    headers: { Connection: 'close' },
+  });
+}
+
+/** A declared Content-Length over the limit: refused before anything else reads the request. */
+export function declaresTooLargeBody(contentLength: string | null | undefined, limit = config.http.maxBodyBytes): boolean {
+  const declared = Number(contentLength);
+  return Number.isFinite(declared) && declared > limit;
+}
+
+/**
+ * Reads a request body as text, at most `config.http.maxBodyBytes` bytes: a declared
+ * Content-Length over it is refused unread, a chunked body is cut off (413) as soon as it
+ * passes the limit. A non-empty body must be JSON (`application/json` or `…+json`), else 415.
+ */
+export async function readBodyText(request: Request, limit = config.http.maxBodyBytes): Promise<string> {
+  if (declaresTooLargeBody(request.headers.get('content-length'), limit)) throw payloadTooLarge(limit);
+  if (!request.body) return '';
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw payloadTooLarge(limit);
+    }
+    chunks.push(value);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (text.trim() !== '' && !isJsonMediaType(request.headers.get('content-type'))) {
+    throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Send the request body as JSON with "Content-Type: application/json".');
+  }
+  return text;
+}
+
+function isJsonMediaType(contentType: string | null): boolean {
+  const mediaType = contentType?.split(';')[0]!.trim().toLowerCase();
+  return mediaType === 'application/json' || /^application\/[\w.+-]+\+json$/.test(mediaType ?? '');
 }
 
 export async function readJsonBody(rawBody: string): Promise<unknown> {

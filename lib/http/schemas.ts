@@ -35,7 +35,17 @@ export const Metadata = z
 
 export const Email = z.email().max(320);
 
-export const DateTime = z.iso.datetime({ offset: true }).transform((value) => new Date(value));
+/** An ISO 8601 date-time with offset, between `from` and `to` (inclusive), parsed to a Date. */
+export function dateTimeBetween(from: string, to: string) {
+  const message = `Must be between ${from} and ${to}.`;
+  return z.iso
+    .datetime({ offset: true })
+    .transform((value) => new Date(value))
+    .pipe(z.date().min(new Date(from), { message }).max(new Date(to), { message }));
+}
+
+/** Any date-time input: a range every date computed from it stays storable and printable. */
+export const DateTime = dateTimeBetween('1970-01-01T00:00:00Z', '9000-01-01T00:00:00Z');
 
 export const Timestamp = z.iso.datetime().meta({ description: 'ISO 8601 UTC timestamp' });
 

@@ -5,7 +5,7 @@ import { authenticateAccessToken, type SessionPrincipal } from '../auth/sessions
 import type { ClientInfo } from '../auth/sign-in';
 import { ApiError } from './errors';
 import { ApiResponse, jsonResponse } from './respond';
-import { bearerToken } from './request';
+import { bearerToken, readBodyText } from './request';
 import { handleRequest, parseInput } from './route-core';
 import { clientInfo } from './client-ip';
 import type { SessionOperation } from './session-operation';
@@ -43,7 +43,7 @@ export function sessionRoute<TOp extends SessionOperation>(operation: TOp, handl
         logFields.subjectId = principal.subjectId;
       }
       const seller = principal && operation.permission ? await authorizeSeller(getDb(), principal, operation.permission) : undefined;
-      const rawBody = operation.method === 'GET' ? '' : await request.text();
+      const rawBody = operation.method === 'GET' ? '' : await readBodyText(request);
       const input = await parseInput(operation, (await routeContext.params) ?? {}, new URL(request.url), rawBody);
       const run = (db: Db) =>
         handler({ ...input, requestId, principal, seller, db, client: clientInfo(request.headers), request } as SessionContext<TOp>);

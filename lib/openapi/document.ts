@@ -24,6 +24,12 @@ const ERROR_RESPONSES: Record<string, string> = {
   '404': 'Not found, or owned by another merchant (NOT_FOUND)',
 };
 
+/** What every operation that reads a body can answer before it parses it (docs/api.md, "Limits"). */
+const BODY_ERRORS: Record<string, string> = {
+  '413': 'The body is larger than the limit (PAYLOAD_TOO_LARGE)',
+  '415': 'A body that is not sent as application/json (UNSUPPORTED_MEDIA_TYPE)',
+};
+
 function toSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
   return rest;
@@ -70,7 +76,7 @@ function describe(operation: Operation): string {
 }
 
 function toOpenApiOperation(operation: Operation) {
-  const errorCodes = { ...ERROR_RESPONSES };
+  const errorCodes = { ...ERROR_RESPONSES, ...(operation.method === 'GET' ? {} : BODY_ERRORS) };
   if (operation.idempotency) {
     errorCodes['409'] = 'Conflict, or a request with this Idempotency-Key is still running (IDEMPOTENCY_KEY_IN_USE)';
     errorCodes['422'] = 'Idempotency-Key reused with a different request (IDEMPOTENCY_KEY_REUSED)';
@@ -128,7 +134,7 @@ function toOpenApiSessionOperation(operation: SessionOperation) {
           : {}),
       },
       ...Object.fromEntries(
-        Object.entries(SESSION_ERRORS).map(([status, description]) => [
+        Object.entries({ ...SESSION_ERRORS, ...(operation.method === 'GET' ? {} : BODY_ERRORS) }).map(([status, description]) => [
           status,
           { description, content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } },
         ]),

@@ -195,7 +195,7 @@ export async function listPaymentLinks(
 
 function invalidState(row: PaymentLinkRow, action: string): ApiError {
   return new ApiError('INVALID_STATE', `Cannot ${action} payment link ${row.id}: it is ${paymentLinkStatus(row)}.`, {
-    extra: { status: paymentLinkStatus(row) },
+    extra: { state: paymentLinkStatus(row) },
   });
 }
 
@@ -286,7 +286,7 @@ export async function reservePaymentLinkCompletion(tx: Db, row: PaymentLinkRow):
   if (reserved) return reserved;
   const [latest] = await tx.select().from(paymentLinks).where(eq(paymentLinks.id, row.id));
   throw new ApiError('INVALID_STATE', unpayableReason(latest!, at) ?? 'This payment link cannot be paid right now.', {
-    extra: { status: paymentLinkStatus(latest!, at) },
+    extra: { state: paymentLinkStatus(latest!, at) },
   });
 }
 

@@ -39,7 +39,7 @@ export async function refundPayment(phases: Phases, merchantId: string, paymentI
     const payment = await findPaymentRow(tx, merchantId, paymentId, { forUpdate: true });
     if (payment.status !== 'succeeded' && payment.status !== 'partially_refunded') {
       throw new ApiError('INVALID_STATE', `Payment ${payment.id} is ${payment.status}; only a succeeded payment can be refunded.`, {
-        extra: { status: payment.status },
+        extra: { state: payment.status },
       });
     }
     const [pending] = await tx
@@ -47,7 +47,7 @@ export async function refundPayment(phases: Phases, merchantId: string, paymentI
       .from(refunds)
       .where(and(eq(refunds.paymentId, payment.id), eq(refunds.status, 'requested')));
     const refundable = payment.amount - payment.amountRefunded - (pending?.amount ?? 0);
-    if (refundable <= 0) throw new ApiError('INVALID_STATE', `Payment ${payment.id} has nothing left to refund.`, { extra: { status: payment.status } });
+    if (refundable <= 0) throw new ApiError('INVALID_STATE', `Payment ${payment.id} has nothing left to refund.`, { extra: { state: payment.status } });
     const amount = input.amount ?? refundable;
     if (amount > refundable) {
       throw invalidField('amount', `At most ${refundable} (${formatMoney(refundable, payment.currency)}) of this payment is left to refund.`);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DateTime, Metadata, Timestamp } from '../http/schemas';
+import { DateTime, Metadata, Timestamp, dateTimeBetween } from '../http/schemas';
 
 export const SUBSCRIPTION_STATUSES = ['trialing', 'active', 'past_due', 'canceled', 'ended'] as const;
 export const COMMAND_TYPES = ['ChangePrice', 'CancelAtPeriodEnd', 'Reactivate', 'Pause', 'Resume'] as const;
@@ -110,12 +110,16 @@ export const PreviewResponse = z.object({
   nextRenewal: z.object({ at: Timestamp, amount: z.int(), creditApplied: z.int(), amountDue: z.int() }),
 });
 
+/** A test clock's time: from 2000 to 2100, so decades of subscription periods stay storable. */
+export const TEST_CLOCK_RANGE = { from: '2000-01-01T00:00:00Z', to: '2100-01-01T00:00:00Z' } as const;
+const TestClockTime = dateTimeBetween(TEST_CLOCK_RANGE.from, TEST_CLOCK_RANGE.to);
+
 export const CreateTestClockBody = z.strictObject({
   name: z.string().trim().min(1).max(200).optional(),
-  frozenTime: DateTime.optional().meta({ description: 'Starting time; defaults to now.' }),
+  frozenTime: TestClockTime.optional().meta({ description: 'Starting time (2000 to 2100); defaults to now.' }),
 });
 export const AttachTestClockCustomerBody = z.strictObject({ customerId: Id });
-export const AdvanceTestClockBody = z.strictObject({ frozenTime: DateTime });
+export const AdvanceTestClockBody = z.strictObject({ frozenTime: TestClockTime.meta({ description: 'The new time (2000 to 2100).' }) });
 
 export const TestClockResponse = z.object({
   id: z.string(),

@@ -10,7 +10,7 @@ import { now } from '../clock';
 import { recordEvent } from '../events/record-event';
 import { ApiError, invalidField, notFound } from '../http/errors';
 import { findPriceRow, type PriceRow } from '../catalog/prices';
-import { findCustomerRow } from '../customers/customers';
+import { findChargeableCustomerRow } from '../customers/customers';
 import { findPaymentMethodRow } from '../payments/payment-methods';
 import { closeBillingRecord, createBillingRecord } from '../billing/billing-records';
 import { settleUnknownPaymentRow, toPaymentResponse } from '../payments/payments';
@@ -222,7 +222,7 @@ export interface StartOptions {
  * a decline rolls the subscription back (savepoint) and records just the failed payment.
  */
 export async function createSubscription(tx: Db, merchantId: string, body: z.output<typeof CreateSubscriptionBody>, options: StartOptions): Promise<CreateResult> {
-  const customer = await findCustomerRow(tx, merchantId, body.customerId, 'customerId');
+  const customer = await findChargeableCustomerRow(tx, merchantId, body.customerId, 'customerId');
   const price = await findPriceRow(tx, merchantId, body.priceId, 'priceId');
   requireRecurring(price, 'priceId');
   if (body.paymentMethodId && body.paymentMethodRefId && body.paymentMethodId !== body.paymentMethodRefId) {

@@ -3,7 +3,8 @@ import type { Database, Db } from '../db/client';
 import type { Phases } from '../db/phases';
 import { idempotencyKeys } from '../db/schema';
 import { ApiError } from '../http/errors';
-import { claimIdempotencyKey, completeIdempotencyKey } from '../http/idempotency';
+import { claimIdempotencyKey, completeIdempotencyKey, holdIdempotencyLease } from '../http/idempotency';
+import { log } from '../log';
 
 /** A console form's one-time key: rendered into the form, so a double submit sends the same one. */
 export const CONSOLE_KEY_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
@@ -27,7 +28,7 @@ export async function runConsoleOnce<T>(
     throw new ApiError('VALIDATION_FAILED', 'This form has expired; reload the page and try again.');
   }
   const identity = { merchantId: input.merchantId, key: `console:${input.key}` };
-  const fingerprint = { ...identity, method: 'CONSOLE', path: input.action, rawBody: JSON.stringify(input.body) };
+  const fingerprint = { ...identity, method: 'CONSOLE', path: input.action, body: input.body };
   const deadline = Date.now() + WAIT_LIMIT_MS;
   for (;;) {
     let claim;
@@ -44,23 +45,27 @@ export async function runConsoleOnce<T>(
       throw error;
     }
     if (claim.kind === 'replay') return { result: JSON.parse(claim.body) as T, replayed: true };
+    const lease = { ...identity, leaseId: claim.leaseId };
+    const release = holdIdempotencyLease(db, lease, (error) => log.warn({ err: error }, 'could not renew an idempotency lease'));
     try {
       // The work's last transaction stores the answer with its outcome (lib/db/phases.ts).
       let answered = false;
       const result = await work({
         db,
         answer: async (tx, answer) => {
-          await completeIdempotencyKey(tx, { ...identity, status: 200, body: JSON.stringify(answer) });
+          await completeIdempotencyKey(tx, { ...lease, status: 200, body: JSON.stringify(answer) });
           answered = true;
         },
       });
-      if (!answered) await completeIdempotencyKey(db, { ...identity, status: 200, body: JSON.stringify(result) });
+      if (!answered) await completeIdempotencyKey(db, { ...lease, status: 200, body: JSON.stringify(result) });
       return { result, replayed: false };
     } catch (error) {
       await db
         .delete(idempotencyKeys)
-        .where(and(eq(idempotencyKeys.merchantId, identity.merchantId), eq(idempotencyKeys.key, identity.key), eq(idempotencyKeys.state, 'in_progress')));
+        .where(and(eq(idempotencyKeys.merchantId, identity.merchantId), eq(idempotencyKeys.key, identity.key), eq(idempotencyKeys.leaseId, claim.leaseId), eq(idempotencyKeys.state, 'in_progress')));
       throw error;
+    } finally {
+      release();
     }
   }
 }

@@ -28,6 +28,11 @@ describe('in production (APP_ENV=production)', () => {
   }, 240_000);
   afterAll(() => server?.stop(), 60_000);
 
+  it('never prints the configured admin password, only where it came from', () => {
+    expect(server.output()).toContain('password from ADMIN_PASSWORD');
+    expect(server.output()).not.toContain('a production admin password');
+  });
+
   it('serves no dev mailbox and no pointer to it', async () => {
     const mailbox = await fetch(`${server.baseUrl}/dev/mailbox`);
     expect(mailbox.status).toBe(404);

@@ -153,7 +153,7 @@ describe('Idempotency-Key', () => {
       route(
         new Request('http://localhost/api/Test', {
           method: 'POST',
-          headers: { authorization: `Bearer ${key}`, ...headers },
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers },
           body: JSON.stringify({ value: 7 }),
         }),
         { params: Promise.resolve({}) },

@@ -1,4 +1,7 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getDb } from '@/lib/db/client';
+import { serializeError } from '@/lib/log';
 import { startServer, type RunningServer } from '../setup/server';
 
 let server: RunningServer;
@@ -49,5 +52,19 @@ describe('request logs', () => {
     expect(jsonLines.some((line) => line.msg === 'webhook dispatcher started')).toBe(true);
     // graphile-worker's own console format, e.g. "[core] INFO: Worker connected…"
     expect(server.output()).not.toMatch(/^\[[^\]]+\] (INFO|WARNING|ERROR|DEBUG): /m);
+  });
+});
+
+describe('database errors in logs', () => {
+  it('carry the statement and the error, never the parameters', async () => {
+    const failed: unknown = await getDb()
+      .execute(sql`select ${'private-person@example.com'}::int as n, ${'Ada Lovelace'} as name`)
+      .catch((error: unknown) => error);
+    expect(failed).toBeInstanceOf(Error);
+    const logged = JSON.stringify(serializeError(failed));
+    expect(logged).toContain('select $1::int as n, $2 as name');
+    expect(logged).toContain('22P02'); // PostgreSQL's code: invalid text representation
+    expect(logged).not.toContain('private-person@example.com');
+    expect(logged).not.toContain('Ada Lovelace');
   });
 });

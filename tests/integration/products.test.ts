@@ -52,7 +52,7 @@ describe('/api/Product', () => {
 
   it('answers 400 for a body that is not JSON', async () => {
     const { key } = await newMerchant();
-    const answer = await call('POST', '/api/Product', { key, rawBody: '{not json' });
+    const answer = await call('POST', '/api/Product', { key, rawBody: '{not json', headers: { 'content-type': 'application/json' } });
     expect(answer.status).toBe(400);
     expect(answer.body.errors[0].path).toBe('body');
   });

@@ -47,6 +47,8 @@ export const refreshTokens = pgTable(
     createdAt: createdAt(),
     expiresAt: timestampTz().notNull(),
     usedAt: timestampTz(),
+    /** The pair this token was rotated into, sealed (secret-box): repeated within the grace window (docs/auth.md). */
+    successorPair: text(),
   },
   (t) => [uniqueIndex('refresh_tokens_hash_unique').on(t.tokenHash), index('refresh_tokens_session_idx').on(t.sessionId)],
 );

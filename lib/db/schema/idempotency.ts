@@ -13,6 +13,8 @@ export const idempotencyKeys = pgTable(
     state: text().notNull().$type<'in_progress' | 'completed'>(),
     responseStatus: integer(),
     responseBody: text(),
+    /** The executing request's lease (lib/http/idempotency.ts); `lockedAt` is its last renewal. */
+    leaseId: text(),
     lockedAt: timestampTz().notNull(),
     createdAt: createdAt(),
     expiresAt: timestampTz().notNull(),

@@ -1,0 +1,101 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { log } from '../log';
+import { ApiError, toProblem } from './errors';
+import { PROBLEM_TYPE } from './respond';
+import { declaresTooLargeBody, newRequestId, payloadTooLarge } from './request';
+
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const;
+/** Pages answer GET (and HEAD); console forms post server actions. */
+const PAGE_METHODS = ['GET', 'HEAD', 'POST'];
+
+interface ApiRoute {
+  segments: string[];
+  methods: string[];
+}
+
+/**
+ * Answers what Next.js would answer with an HTML page, an empty body or a plain-text 500,
+ * before the request reaches it: a malformed `%` escape (400), a method no route has (405 with
+ * `Allow`, TRACE included), an unknown `/api/` path (404), a method the API route does not
+ * implement (405) and a declared body over the limit (413). All as problem+json with
+ * `X-Request-Id`. Returns true when it answered.
+ */
+export function answerAtFrontDoor(request: IncomingMessage, response: ServerResponse, routes: ApiRoute[]): boolean {
+  const method = request.method ?? 'GET';
+  const pathname = (request.url ?? '/').split('?')[0]!;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(pathname);
+  } catch {
+    return refuse(request, response, new ApiError('VALIDATION_FAILED', 'The path has a malformed percent-encoding.', { errors: [{ path: 'path', message: 'Malformed % escape.' }] }));
+  }
+  const isApi = decoded === '/api' || decoded.startsWith('/api/');
+  const route = isApi ? findApiRoute(routes, pathname) : undefined;
+  if (isApi && !route) return refuse(request, response, new ApiError('NOT_FOUND', `No API endpoint at ${pathname}.`));
+  const allowed = route ? allowedMethods(route) : PAGE_METHODS;
+  if (!allowed.includes(method)) {
+    const allow = allowed.join(', ');
+    return refuse(request, response, new ApiError('METHOD_NOT_ALLOWED', `${method} is not allowed here; use ${allow}.`, { headers: { Allow: allow } }));
+  }
+  if (declaresTooLargeBody(request.headers['content-length'])) return refuse(request, response, payloadTooLarge());
+  return false;
+}
+
+function refuse(request: IncomingMessage, response: ServerResponse, error: ApiError): true {
+  const requestId = newRequestId();
+  response.writeHead(error.status, { 'Content-Type': PROBLEM_TYPE, 'X-Request-Id': requestId, ...error.options.headers });
+  response.end(request.method === 'HEAD' ? undefined : JSON.stringify(toProblem(error, requestId)));
+  log.info({ requestId, method: request.method, path: (request.url ?? '').split('?')[0], status: error.status }, 'request');
+  return true;
+}
+
+function allowedMethods(route: ApiRoute): string[] {
+  const methods = new Set(route.methods);
+  if (methods.has('GET')) methods.add('HEAD');
+  methods.add('OPTIONS'); // Next.js answers OPTIONS with the route's Allow header
+  return METHODS.filter((method) => methods.has(method));
+}
+
+/** The route Next.js would pick: static segments before dynamic ones, as its router ranks them. */
+function findApiRoute(routes: ApiRoute[], pathname: string): ApiRoute | undefined {
+  const parts = pathname.split('/').filter(Boolean);
+  let best: { route: ApiRoute; rank: string } | undefined;
+  for (const route of routes) {
+    if (route.segments.length !== parts.length) continue;
+    let rank = '';
+    let matches = true;
+    for (const [index, segment] of route.segments.entries()) {
+      if (segment.startsWith('[')) rank += '1';
+      else if (segment === parts[index]) rank += '0';
+      else {
+        matches = false;
+        break;
+      }
+    }
+    if (matches && (!best || rank < best.rank)) best = { route, rank };
+  }
+  return best?.route;
+}
+
+/**
+ * The API's routes and the methods each exports, read from `app/api/**\/route.ts` (the sources
+ * the running build was made from: scripts/build-state.ts rebuilds whenever they change).
+ */
+export function readApiRoutes(appDir: string): ApiRoute[] {
+  const routes: ApiRoute[] = [];
+  const walk = (dir: string, segments: string[]) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full, entry.name.startsWith('(') ? segments : [...segments, entry.name]);
+      else if (entry.name === 'route.ts') {
+        const source = fs.readFileSync(full, 'utf8');
+        const methods = [...source.matchAll(/export\s+(?:const|(?:async\s+)?function)\s+(GET|POST|PUT|DELETE|PATCH)\b/g)].map((match) => match[1]!);
+        routes.push({ segments, methods });
+      }
+    }
+  };
+  walk(path.join(appDir, 'api'), ['api']);
+  return routes;
+}

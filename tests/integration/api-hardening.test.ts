@@ -1,0 +1,216 @@
+import http from 'node:http';
+import { and, eq, sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { getDb } from '@/lib/db/client';
+import { customers, idempotencyKeys, payments } from '@/lib/db/schema';
+import { baseUrl, call } from '../helpers/api';
+import { newMerchant } from '../helpers/merchants';
+import { adHocLink, ik, oneTimePrice } from '../helpers/payments';
+
+/** A request exactly as written (methods fetch refuses, paths it would normalize, no Content-Type). */
+function raw(method: string, path: string, options: { headers?: Record<string, string>; body?: string } = {}) {
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: any }>((resolve, reject) => {
+    const request = http.request(`${baseUrl()}${path}`, { method, headers: options.headers }, (response) => {
+      let text = '';
+      response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body: text ? JSON.parse(text) : undefined }));
+    });
+    request.on('error', reject);
+    request.end(options.body);
+  });
+}
+
+const customerCount = async (merchantId: string) =>
+  (await getDb().select({ n: sql<number>`count(*)::int` }).from(customers).where(eq(customers.merchantId, merchantId)))[0]!.n;
+
+describe('input the database cannot store', () => {
+  it('answers 400 naming the field for a NUL character in a string, a metadata value or a path id', async () => {
+    const { api, merchant } = await newMerchant();
+    const name = await api.post('/api/Customer', { name: 'a\u0000b' });
+    expect(name.status).toBe(400);
+    expect(name.headers.get('content-type')).toContain('application/problem+json');
+    expect(name.body.errors).toEqual([{ path: 'name', message: expect.stringContaining('NUL') }]);
+    const metadata = await api.post('/api/Customer', { name: 'ok', metadata: { note: 'x\u0000' } });
+    expect(metadata.status).toBe(400);
+    expect(metadata.body.errors[0].path).toBe('metadata.note');
+    const pathId = await api.get('/api/Customer/%00');
+    expect(pathId.status).toBe(400);
+    expect(pathId.body.errors[0].path).toBe('customerId');
+    expect(await customerCount(merchant.id)).toBe(0);
+  });
+
+  it('stores nothing under an Idempotency-Key for a NUL input: the key is free for the corrected request', async () => {
+    const { api, merchant } = await newMerchant();
+    const price = await oneTimePrice(api, 1000);
+    const key = { 'Idempotency-Key': `nul-${merchant.id}` };
+    const bad = await api.post('/api/Checkout', { priceId: price.id, customerEmail: 'nul@example.com', customerName: 'N\u0000', tokenRef: 'tok_visa' }, key);
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors[0].path).toBe('customerName');
+    const stored = await getDb().select().from(idempotencyKeys).where(eq(idempotencyKeys.merchantId, merchant.id));
+    expect(stored).toHaveLength(0);
+    const good = await api.post('/api/Checkout', { priceId: price.id, customerEmail: 'nul@example.com', customerName: 'N', tokenRef: 'tok_visa' }, key);
+    expect(good.status, good.text).toBe(201);
+  });
+
+  it('refuses test-clock times outside 2000–2100 with 400', async () => {
+    const { api } = await newMerchant();
+    for (const frozenTime of ['0023-01-01T00:00:00Z', '9999-06-01T00:00:00Z']) {
+      const answer = await api.post('/api/TestClock', { frozenTime });
+      expect(answer.status, frozenTime).toBe(400);
+      expect(answer.body.errors[0].path).toBe('frozenTime');
+    }
+    const clock = await api.post('/api/TestClock', { frozenTime: '2099-06-01T00:00:00Z' });
+    expect(clock.status).toBe(201);
+    const beyond = await api.post(`/api/TestClock/${clock.body.id}/Advance`, { frozenTime: '2101-01-01T00:00:00Z' });
+    expect(beyond.status).toBe(400);
+  });
+});
+
+describe('body limit and media type', () => {
+  const big = JSON.stringify({ name: 'x'.repeat(2 * 1024 * 1024) });
+
+  it('refuses a body over 1 MB with 413 before authenticating it', async () => {
+    const anonymous = await call('POST', '/api/Customer', { rawBody: big, headers: { 'content-type': 'application/json' } });
+    expect(anonymous.status).toBe(413);
+    expect(anonymous.body).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', status: 413, limitBytes: 1024 * 1024 });
+    expect(anonymous.headers.get('x-request-id')).toMatch(/^req_/);
+  });
+
+  it('cuts off a chunked body (no Content-Length) once it passes the limit', async () => {
+    const { key, merchant } = await newMerchant();
+    const chunk = new TextEncoder().encode('x'.repeat(64 * 1024));
+    let sent = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent++ === 0) controller.enqueue(new TextEncoder().encode('{"name":"'));
+        else if (sent < 40) controller.enqueue(chunk);
+        else {
+          controller.enqueue(new TextEncoder().encode('"}'));
+          controller.close();
+        }
+      },
+    });
+    const answer = await fetch(`${baseUrl()}/api/Customer`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: stream,
+      duplex: 'half',
+    } as RequestInit);
+    expect(answer.status).toBe(413);
+    expect(await customerCount(merchant.id)).toBe(0);
+  });
+
+  it('answers 415 for JSON sent as text/plain or without a Content-Type, and runs nothing', async () => {
+    const { key, merchant } = await newMerchant();
+    const body = JSON.stringify({ name: 'Plain' });
+    const plain = await call('POST', '/api/Customer', { key, rawBody: body, headers: { 'content-type': 'text/plain' } });
+    expect(plain.status).toBe(415);
+    expect(plain.body.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+    const untyped = await raw('POST', '/api/Customer', { headers: { authorization: `Bearer ${key}` }, body });
+    expect(untyped.status).toBe(415);
+    expect(untyped.headers['content-type']).toContain('application/problem+json');
+    expect(await customerCount(merchant.id)).toBe(0);
+    const typed = await call('POST', '/api/Customer', { key, rawBody: body, headers: { 'content-type': 'application/json; charset=utf-8' } });
+    expect(typed.status).toBe(201);
+  });
+});
+
+describe('problem+json where Next.js would answer HTML or plain text', () => {
+  it('answers an unknown /api/ path with 404 problem+json', async () => {
+    const { key } = await newMerchant();
+    for (const path of ['/api/NoSuchResource', '/api/Customer/cus_1/NoSuchAction']) {
+      const answer = await call('GET', path, { key });
+      expect(answer.status, path).toBe(404);
+      expect(answer.headers.get('content-type')).toContain('application/problem+json');
+      expect(answer.body).toMatchObject({ code: 'NOT_FOUND', status: 404 });
+    }
+  });
+
+  it('answers TRACE with 405 and a malformed % escape with 400, as problem+json', async () => {
+    const trace = await raw('TRACE', '/api/Customer');
+    expect(trace.status).toBe(405);
+    expect(trace.headers['content-type']).toContain('application/problem+json');
+    expect(trace.headers.allow).toBe('GET, HEAD, POST, OPTIONS');
+    expect((await raw('TRACE', '/merchant')).status).toBe(405);
+    const malformed = await raw('GET', '/api/Customer/%E0%A4%A');
+    expect(malformed.status).toBe(400);
+    expect(malformed.body).toMatchObject({ code: 'VALIDATION_FAILED', status: 400 });
+  });
+
+  it('answers a method the endpoint lacks with 405 problem+json, Allow and X-Request-Id', async () => {
+    const { api, key } = await newMerchant();
+    const customer = await api.post('/api/Customer', { name: 'Kept' });
+    const answer = await call('DELETE', `/api/Customer/${customer.body.id}`, { key });
+    expect(answer.status).toBe(405);
+    expect(answer.headers.get('content-type')).toContain('application/problem+json');
+    expect(answer.headers.get('allow')).toBe('GET, HEAD, PUT, OPTIONS');
+    expect(answer.headers.get('x-request-id')).toBe(answer.body.requestId);
+    expect((await api.get(`/api/Customer/${customer.body.id}`)).status).toBe(200);
+  });
+});
+
+describe('problem bodies', () => {
+  it('keep `status` the HTTP status on 409 INVALID_STATE and name the resource state `state`', async () => {
+    const { api } = await newMerchant();
+    const price = await oneTimePrice(api, 3000);
+    const paid = await api.post('/api/Checkout', { priceId: price.id, customerEmail: 'state@example.com', tokenRef: 'tok_visa' }, ik());
+    expect(paid.status, paid.text).toBe(201);
+    const paymentId = paid.body.payment.id as string;
+    expect((await api.post(`/api/Payment/${paymentId}/Refund`, { amount: 3000 }, ik())).status).toBe(201);
+    const again = await api.post(`/api/Payment/${paymentId}/Refund`, { amount: 100 }, ik());
+    expect(again.body).toMatchObject({ status: 409, code: 'INVALID_STATE', state: 'refunded' });
+
+    const link = await adHocLink(api);
+    expect((await api.post(`/api/PaymentLink/${link.id}/Archive`)).status).toBe(200);
+    const archived = await api.post(`/api/PaymentLink/${link.id}/Archive`);
+    expect(archived.body).toMatchObject({ status: 409, code: 'INVALID_STATE', state: 'archived' });
+  });
+});
+
+describe('API details', () => {
+  it('replays a request whose body is the same JSON re-serialized (key order, whitespace)', async () => {
+    const { key, merchant } = await newMerchant();
+    const headers = { 'content-type': 'application/json', 'Idempotency-Key': 'canonical' };
+    const first = await call('POST', '/api/Customer', { key, headers, rawBody: '{"name":"Ada","metadata":{"a":"1","b":"2"}}' });
+    expect(first.status).toBe(201);
+    const second = await call('POST', '/api/Customer', { key, headers, rawBody: '{ "metadata": { "b": "2", "a": "1" },\n  "name": "Ada" }' });
+    expect(second.status).toBe(201);
+    expect(second.headers.get('idempotent-replayed')).toBe('true');
+    expect(second.body.id).toBe(first.body.id);
+    const different = await call('POST', '/api/Customer', { key, headers, rawBody: '{"name":"Ada","metadata":{"a":"1","b":"3"}}' });
+    expect(different.status).toBe(422);
+    expect(await customerCount(merchant.id)).toBe(1);
+  });
+
+  it('refuses unknown body fields on the no-body actions', async () => {
+    const { api } = await newMerchant();
+    const link = await adHocLink(api);
+    for (const action of ['Disable', 'Enable', 'Duplicate', 'Archive']) {
+      const answer = await api.post(`/api/PaymentLink/${link.id}/${action}`, { reason: 'typo' });
+      expect(answer.status, action).toBe(400);
+      expect(answer.body.errors).toEqual([{ path: 'reason', message: 'Unknown field.' }]);
+    }
+    expect((await api.get(`/api/PaymentLink/${link.id}`)).body.status).toBe('active');
+    expect((await api.post(`/api/PaymentLink/${link.id}/Disable`, {})).status).toBe(200);
+  });
+
+  it('answers an empty Idempotency-Key with 400 IDEMPOTENCY_KEY_REQUIRED', async () => {
+    const { api } = await newMerchant();
+    const price = await oneTimePrice(api, 1000);
+    const answer = await api.post('/api/Checkout', { priceId: price.id, customerEmail: 'e@example.com', tokenRef: 'tok_visa' }, { 'Idempotency-Key': '' });
+    expect(answer.status).toBe(400);
+    expect(answer.body.code).toBe('IDEMPOTENCY_KEY_REQUIRED');
+  });
+
+  it('refuses to charge an archived customer by id: 409 INVALID_STATE, no payment', async () => {
+    const { api, merchant } = await newMerchant();
+    const price = await oneTimePrice(api, 1000);
+    const customer = await api.post('/api/Customer', { name: 'Gone', email: 'gone@example.com' });
+    expect((await api.put(`/api/Customer/${customer.body.id}`, { status: 'archived' })).status).toBe(200);
+    const answer = await api.post('/api/Checkout', { priceId: price.id, customerId: customer.body.id, tokenRef: 'tok_visa' }, ik());
+    expect(answer.status).toBe(409);
+    expect(answer.body).toMatchObject({ code: 'INVALID_STATE', state: 'archived', errors: [{ path: 'customerId' }] });
+    const charged = await getDb().select().from(payments).where(and(eq(payments.merchantId, merchant.id), eq(payments.customerId, customer.body.id)));
+    expect(charged).toHaveLength(0);
+  });
+});

@@ -1,0 +1,90 @@
+import { drizzle } from 'drizzle-orm/node-postgres';
+import { eq } from 'drizzle-orm';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import * as schema from '@/lib/db/schema';
+import { payments, sandboxProcessorOperations } from '@/lib/db/schema';
+import { call } from '../helpers/api';
+import { eventually } from '../helpers/webhook-receiver';
+import { startServer, type RunningServer } from '../setup/server';
+
+/**
+ * The Idempotency-Key lease (docs/api.md, "Idempotency"): a server of its own whose sandbox
+ * processor takes 8 s per call, longer than the 5 s lease. A running request keeps its key
+ * (renewal); a request killed with its process frees the key within seconds, and the retry
+ * finishes the interrupted checkout: one charge.
+ */
+const ENV = { SANDBOX_PROCESSOR_LATENCY_MS: '8000' };
+
+let server: RunningServer | undefined;
+let pool: pg.Pool | undefined;
+
+afterAll(async () => {
+  await pool?.end();
+  await server?.stop();
+}, 60_000);
+
+function database(databaseUrl: string) {
+  pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  return drizzle(pool, { schema, casing: 'snake_case' });
+}
+
+describe('Idempotency-Key lease', () => {
+  it('holds the key while the request runs, frees it within seconds of a SIGKILL, and the retry charges once', async () => {
+    server = await startServer({ env: ENV });
+    const dataDir = server.dataDir;
+    const key = /Demo API key\s+(\S+)/.exec(server.output())![1]!;
+    const db = database(server.databaseUrl);
+    const api = (body: unknown, idempotencyKey: string) =>
+      call('POST', '/api/Checkout', { key, body, headers: { 'Idempotency-Key': idempotencyKey }, baseUrl: server!.baseUrl });
+    const product = await call('POST', '/api/Product', { key, body: { name: 'Lease' }, baseUrl: server.baseUrl });
+    const price = await call('POST', '/api/Price', { key, body: { productId: product.body.id, type: 'OneTime', amount: 4321, currency: 'USD' }, baseUrl: server.baseUrl });
+    const request = { priceId: price.body.id, customerEmail: 'lease@example.com', tokenRef: 'tok_visa' };
+
+    // A request that outlives the lease keeps its key: a duplicate meanwhile is told to wait.
+    const first = api(request, 'renewed');
+    await eventually(async () => (await db.select().from(payments).where(eq(payments.amount, 4321))).length === 1, 20_000, 'phase 1 committed');
+    await new Promise((resolve) => setTimeout(resolve, 6_000));
+    const duplicate = await api(request, 'renewed');
+    expect(duplicate.status).toBe(409);
+    expect(duplicate.body.code).toBe('IDEMPOTENCY_KEY_IN_USE');
+    expect(duplicate.headers.get('retry-after')).toBe('1');
+    expect((await first).status).toBe(201);
+
+    // Killed mid-checkout (phase 2, at the processor).
+    const crashed = api(request, 'crashed').catch(() => 'cut off');
+    await eventually(async () => (await db.select().from(payments).where(eq(payments.amount, 4321))).length === 2, 20_000, 'phase 1 committed');
+    await server.kill();
+    expect(await crashed).toBe('cut off');
+    await pool!.end();
+    server = await startServer({ env: ENV, dataDir });
+    const restarted = database(server.databaseUrl);
+
+    // The retry answers once the dead request's lease has lapsed: at most 10 tries a second apart.
+    let retried = await api(request, 'crashed');
+    for (let tries = 1; retried.status === 409 && tries < 10; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, Number(retried.headers.get('retry-after')) * 1000));
+      retried = await api(request, 'crashed');
+    }
+    expect(retried.status, retried.text).toBe(201);
+    expect(retried.body.paid).toBe(true);
+    const charged = await restarted.select().from(payments).where(eq(payments.amount, 4321));
+    expect(charged.map((row) => row.status)).toEqual(['succeeded', 'succeeded']);
+    const booked = await restarted.select().from(sandboxProcessorOperations).where(eq(sandboxProcessorOperations.amount, 4321));
+    expect(booked).toHaveLength(2);
+    const replay = await api(request, 'crashed');
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.body.payment.id).toBe(retried.body.payment.id);
+  }, 300_000);
+
+  it('stops cleanly: Ctrl-C logs no error', async () => {
+    const before = server!.output().length;
+    await pool?.end();
+    pool = undefined;
+    await server!.stop();
+    const stopping = server!.output().slice(before);
+    server = undefined;
+    const errors = stopping.split('\n').filter((line) => /"level":(50|60)/.test(line) || /error/i.test(line));
+    expect(errors).toEqual([]);
+  }, 60_000);
+});
