@@ -46,11 +46,12 @@ export async function createCustomer(tx: Db, merchantId: string, input: z.output
   return customer;
 }
 
-export async function findCustomerRow(db: Db, merchantId: string, customerId: string, fieldPath?: string): Promise<CustomerRow> {
-  const [row] = await db
+export async function findCustomerRow(db: Db, merchantId: string, customerId: string, fieldPath?: string, options: { forUpdate?: boolean } = {}): Promise<CustomerRow> {
+  const query = db
     .select()
     .from(customers)
     .where(and(eq(customers.id, customerId), eq(customers.merchantId, merchantId)));
+  const [row] = options.forUpdate ? await query.for('update') : await query;
   if (!row) throw notFound('customer', customerId, fieldPath);
   return row;
 }

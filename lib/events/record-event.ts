@@ -16,6 +16,8 @@ export interface EventInput {
   merchantId: string;
   type: EventType;
   object: object;
+  /** An `*.updated` event's changed fields with the values they had before (as Stripe sends them). */
+  previousAttributes?: Record<string, unknown>;
 }
 
 /** How a domain function records its events: at once (recordEvent) or into an EventBatch. */
@@ -50,7 +52,7 @@ async function writeEvents(tx: Db, inputs: EventInput[], recorded: RecordedEvent
     const event = recorded[i]!;
     // Delivery ids are ULIDs like newId's: the event's time, then random Crockford digits (hex ⊂ base32).
     const idPrefix = `${ID_PREFIXES.delivery}_${encodeTime(event.createdAt.getTime(), 10)}`;
-    return sql`(${event.id}::text, ${input.merchantId}::text, ${event.type}::text, ${JSON.stringify({ object: input.object })}::jsonb, ${event.createdAt.toISOString()}::timestamptz, ${idPrefix}::text)`;
+    return sql`(${event.id}::text, ${input.merchantId}::text, ${event.type}::text, ${JSON.stringify(input.previousAttributes ? { object: input.object, previousAttributes: input.previousAttributes } : { object: input.object })}::jsonb, ${event.createdAt.toISOString()}::timestamptz, ${idPrefix}::text)`;
   });
   await tx.execute(sql`
     with new_events (id, merchant_id, type, data, created_at, delivery_id_prefix) as (values ${sql.join(rows, sql`, `)}),
@@ -66,6 +68,19 @@ async function writeEvents(tx: Db, inputs: EventInput[], recorded: RecordedEvent
       returning 1
     )
     select pg_notify(${DELIVERIES_CHANNEL}, '') from deliveries limit 1`);
+}
+
+/**
+ * The fields of `after` whose value differs from `before`, with their earlier values: the
+ * `previousAttributes` of an update. Bookkeeping fields (`updatedAt`, `version`) are left out.
+ */
+export function changedAttributes(before: Record<string, unknown>, after: Record<string, unknown>): Record<string, unknown> {
+  const previous: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(before)) {
+    if (key === 'updatedAt' || key === 'version') continue;
+    if (JSON.stringify(value) !== JSON.stringify(after[key])) previous[key] = value;
+  }
+  return previous;
 }
 
 /**

@@ -7,7 +7,7 @@ import type { SubscriptionCommandType, SubscriptionStatus } from '../db/schema';
 import { paginate, mapPage, type PageRequest } from '../db/paginate';
 import { newId } from '../ids';
 import { now } from '../clock';
-import { recordEvent } from '../events/record-event';
+import { changedAttributes, recordEvent } from '../events/record-event';
 import { ApiError, invalidField, notFound } from '../http/errors';
 import { findPriceRow, type PriceRow } from '../catalog/prices';
 import { findCustomerRow } from '../customers/customers';
@@ -493,7 +493,13 @@ export async function commandSubscription(
   if (sub.status === 'ended') throw new ApiError('INVALID_STATE', `Subscription ${sub.id} has ended; nothing can change it.`);
   if (body.type === 'ChangePrice' && !body.priceId) throw invalidField('priceId', 'ChangePrice needs priceId.');
   if (body.type !== 'ChangePrice' && body.priceId) throw invalidField('priceId', `${body.type} takes no priceId.`);
+  if (body.type === 'ChangePaymentMethod' && !body.paymentMethodId) throw invalidField('paymentMethodId', 'ChangePaymentMethod needs paymentMethodId.');
+  if (body.type !== 'ChangePaymentMethod' && body.paymentMethodId) throw invalidField('paymentMethodId', `${body.type} takes no paymentMethodId.`);
   const at = await timeFor(tx, sub.testClockId);
+  if (body.type === 'ChangePaymentMethod') {
+    if (body.effectiveAt && body.effectiveAt > at) throw invalidField('effectiveAt', 'ChangePaymentMethod applies now; it cannot be scheduled.');
+    return applyCommand(tx, sub, { type: body.type, priceId: null, paymentMethodId: body.paymentMethodId!, reason: body.reason ?? null }, at, actor, null);
+  }
   if (body.type === 'ChangePrice') {
     // Validate now, even when scheduled, so a bad price is refused at once.
     const from = await findPriceRow(tx, merchantId, sub.priceId);
@@ -522,7 +528,7 @@ export async function commandSubscription(
 async function applyCommand(
   tx: Db,
   sub: SubscriptionRow,
-  command: { type: CommandType; priceId: string | null; reason: string | null },
+  command: { type: CommandType; priceId: string | null; paymentMethodId?: string; reason: string | null },
   at: Date,
   actor: Actor,
   scheduled: ChangeRow | null,
@@ -565,7 +571,14 @@ async function applyCommand(
       updated = await writeSubscription(tx, sub, { pausedAt: null });
       break;
     }
+    case 'ChangePaymentMethod': {
+      const method = await findPaymentMethodRow(tx, sub.merchantId, sub.customerId, command.paymentMethodId!, 'paymentMethodId');
+      updated = await writeSubscription(tx, sub, { paymentMethodId: method.id, paymentToken: null });
+      if (sub.status === 'past_due' || sub.status === 'canceled') updated = await retryOpenRecordsNow(tx, updated);
+      break;
+    }
   }
+  await recordSubscriptionUpdated(tx, sub, updated);
   let change: ChangeRow;
   if (scheduled) {
     [change] = (await tx
@@ -653,6 +666,7 @@ export async function cancelSubscription(tx: Db, merchantId: string, subscriptio
     const updated = await writeSubscription(tx, sub, { status: 'canceled', cancelAtPeriodEnd: true, canceledAt: now() });
     await recordChange(tx, updated, { type: 'CancelAtPeriodEnd', actor, effectiveAt: at, version: updated.version });
     await recordEvent(tx, { merchantId, type: 'subscription.canceled', object: toSubscriptionResponse(updated) });
+    await recordSubscriptionUpdated(tx, sub, updated);
     return getSubscriptionDetail(tx, merchantId, sub.id);
   }
   let current = sub;
@@ -856,6 +870,54 @@ async function afterRecordSettled(tx: Db, sub: SubscriptionRow, at: Date) {
   await writeSubscription(tx, current, { status });
 }
 
+/** `subscription.updated` with the previous values of what changed (nothing changed: no event). */
+async function recordSubscriptionUpdated(tx: Db, before: SubscriptionRow, after: SubscriptionRow) {
+  const previousAttributes = changedAttributes(toSubscriptionResponse(before), toSubscriptionResponse(after));
+  if (Object.keys(previousAttributes).length === 0) return;
+  await recordEvent(tx, { merchantId: after.merchantId, type: 'subscription.updated', object: toSubscriptionResponse(after), previousAttributes });
+}
+
+/** The subscription's open (dunning) records become due now. */
+async function retryOpenRecordsNow(tx: Db, sub: SubscriptionRow): Promise<SubscriptionRow> {
+  const at = await timeFor(tx, sub.testClockId);
+  await tx
+    .update(subscriptionBillingRecords)
+    .set({ nextAttemptAt: at })
+    .where(and(eq(subscriptionBillingRecords.subscriptionId, sub.id), isNotNull(subscriptionBillingRecords.nextAttemptAt)));
+  return refreshNextAction(tx, sub);
+}
+
+/**
+ * The customer's running subscriptions (or those charging `only.from`) charge this saved method
+ * from now on: each is a ChangePaymentMethod change with its `subscription.updated`.
+ */
+export async function moveSubscriptionsToPaymentMethod(
+  tx: Db,
+  merchantId: string,
+  customerId: string,
+  paymentMethodId: string,
+  actor: Actor,
+  only: { from?: string } = {},
+) {
+  const subs = await tx
+    .select()
+    .from(subscriptions)
+    .where(
+      and(
+        eq(subscriptions.merchantId, merchantId),
+        eq(subscriptions.customerId, customerId),
+        ne(subscriptions.status, 'ended'),
+        only.from ? eq(subscriptions.paymentMethodId, only.from) : undefined,
+      ),
+    )
+    .for('update');
+  for (const sub of subs) {
+    if (sub.paymentMethodId === paymentMethodId) continue;
+    const at = await timeFor(tx, sub.testClockId);
+    await applyCommand(tx, sub, { type: 'ChangePaymentMethod', priceId: null, paymentMethodId, reason: 'The customer changed their default payment method.' }, at, actor, null);
+  }
+}
+
 /**
  * Retries the open records of a customer's past_due subscriptions now (a new payment method
  * was added or made default).
@@ -865,14 +927,7 @@ export async function retryPastDueForCustomer(tx: Db, merchantId: string, custom
     .select()
     .from(subscriptions)
     .where(and(eq(subscriptions.merchantId, merchantId), eq(subscriptions.customerId, customerId), inArray(subscriptions.status, ['past_due', 'canceled'])));
-  for (const sub of subs) {
-    const at = await timeFor(tx, sub.testClockId);
-    await tx
-      .update(subscriptionBillingRecords)
-      .set({ nextAttemptAt: at })
-      .where(and(eq(subscriptionBillingRecords.subscriptionId, sub.id), isNotNull(subscriptionBillingRecords.nextAttemptAt)));
-    await refreshNextAction(tx, sub);
-  }
+  for (const sub of subs) await retryOpenRecordsNow(tx, sub);
   return subs.map((sub) => sub.id);
 }
 
