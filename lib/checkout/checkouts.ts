@@ -32,7 +32,6 @@ import {
   type PaymentLinkRow,
 } from '../payment-links/payment-links';
 import { redeemPromotionCode, releasePromotionRedemption, type AppliedPromotion } from '../promotions/promotion-codes';
-import { enqueueJob } from '../jobs/enqueue';
 import { startSubscriptionFromCheckout, type RecurringCheckoutRequest } from './subscription-handoff';
 import { promotionCodeOf, shapeCheckout, toCheckoutResponse, type CheckoutResponseBody } from './checkout-response';
 
@@ -62,9 +61,6 @@ export interface CheckoutOptions {
   /** A token the processor has just verified (a zero-amount authorization) for this attempt. */
   verifiedToken?: string;
 }
-
-/** How long after a `payment.unknown` the processor is asked again (sandbox: settles then). */
-export const RECONCILE_DELAY_MS = Number(process.env.PAYMENT_RECONCILE_DELAY_MS ?? 5_000);
 
 interface Item {
   link: PaymentLinkRow | null;
@@ -321,14 +317,15 @@ async function recordCheckoutOutcome(tx: Db, pending: PaymentRow, checkout: Chec
       pending.paymentMethodId = saved.id;
     }
   }
-  // The outcome's events are written together, in one statement, after the last change.
+  // The outcome's events are written together, in one statement, after the last change, in the
+  // one order of every charge: billing_record.created, payment.*, billing_record.paid.
   const events = new EventBatch();
-  const payment = await recordChargeOutcome(tx, pending, outcome, events.record);
-
   if (outcome.status === 'failed') {
+    const payment = await recordChargeOutcome(tx, pending, outcome, events.record);
     await events.flush(tx);
     return { payment, checkout: (await failCheckout(tx, checkout)) ?? checkout, billingRecordId: null };
   }
+  let payment!: PaymentRow;
   const record = await createBillingRecord(
     tx,
     {
@@ -340,13 +337,17 @@ async function recordCheckoutOutcome(tx: Db, pending: PaymentRow, checkout: Chec
       currency: pending.currency,
       description: pending.description,
     },
-    { paid: outcome.status === 'succeeded', record: events.record },
+    {
+      paid: outcome.status === 'succeeded',
+      record: events.record,
+      recordPayment: async () => (payment = await recordChargeOutcome(tx, pending, outcome, events.record)),
+    },
   );
   await events.flush(tx);
   if (outcome.status === 'succeeded') {
     return { payment, checkout: (await markCheckoutPaid(tx, checkout)) ?? checkout, billingRecordId: record.id };
   }
-  await enqueueJob(tx, 'reconcile-payment', { paymentId: pending.id }, { runAt: new Date(now().getTime() + RECONCILE_DELAY_MS), jobKey: `reconcile:${pending.id}` });
+  // Unknown: recordChargeOutcome queued its reconciliation.
   return { payment, checkout, billingRecordId: record.id };
 }
 

@@ -5,7 +5,7 @@ import { customers } from '../db/schema';
 import { paginate, mapPage, type PageRequest } from '../db/paginate';
 import { newId } from '../ids';
 import { now } from '../clock';
-import { recordEvent } from '../events/record-event';
+import { recordEvent, recordUpdated } from '../events/record-event';
 import { ApiError, notFound } from '../http/errors';
 import type { CreateCustomerBody, UpdateCustomerBody } from './schemas';
 
@@ -117,7 +117,9 @@ export async function updateCustomer(tx: Db, merchantId: string, customerId: str
     .set({ ...input, updatedAt: now() })
     .where(and(eq(customers.id, customerId), eq(customers.merchantId, merchantId)))
     .returning();
-  return toCustomerResponse(row!);
+  const customer = toCustomerResponse(row!);
+  await recordUpdated(tx, { merchantId, type: 'customer.updated', before: toCustomerResponse(current), after: customer });
+  return customer;
 }
 
 async function assertExternalIdFree(db: Db, merchantId: string, externalId: string | null | undefined) {
