@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { count, eq } from 'drizzle-orm';
 import { getDb } from '@/lib/db/client';
@@ -6,7 +7,13 @@ import { call } from '../helpers/api';
 import { expectAuthFailures } from '../helpers/auth-matrix';
 import { newMerchant } from '../helpers/merchants';
 import { eventsOf, ik } from '../helpers/payments';
+import { oneTimePrice } from '../helpers/payments';
 import { recurringPrice, subscribe } from '../helpers/subscriptions';
+import { payHostedCheckout, type HostedPaymentForm } from '@/lib/checkout/hosted';
+
+function hostedForm(token: string, overrides: Partial<HostedPaymentForm>): HostedPaymentForm {
+  return { token, attemptKey: crypto.randomUUID(), email: `hosted-${crypto.randomUUID()}@example.com`, name: 'Hosted Buyer', cardNumber: '4242 4242 4242 4242', expiry: '12 / 34', cvc: '123', promotionCode: '', saveCard: false, ...overrides };
+}
 
 async function savedCount(customerId: string) {
   const [row] = await getDb().select({ value: count() }).from(paymentMethods).where(eq(paymentMethods.customerId, customerId));
@@ -166,5 +173,31 @@ describe('payment methods from a backend', () => {
     const subscription = (await api.get(`/api/Subscription/${trial.body.subscriptionId}`)).body;
     expect(subscription.status).toBe('trialing');
     expect(subscription.paymentMethodId).toMatch(/^pm_/);
+  });
+
+  it('the hosted page refuses a declining card it would keep without charging (a trial, "save this card" on a zero total)', async () => {
+    const { api, merchant } = await newMerchant();
+    const trialPrice = await recurringPrice(api, { amount: 1999, trialDays: 7 });
+    const trialLink = (await api.post('/api/PaymentLink', { priceId: trialPrice.id })).body;
+    const declined = await payHostedCheckout(getDb(), hostedForm(trialLink.token, { cardNumber: '4000 0000 0000 0002' }));
+    expect(declined).toEqual({ kind: 'declined', message: 'Your card was declined.' });
+    expect((await api.get('/api/Subscription')).body.totalCount).toBe(0);
+    const trial = await payHostedCheckout(getDb(), hostedForm(trialLink.token, {}));
+    expect(trial.kind).toBe('paid');
+
+    const price = await oneTimePrice(api, 800);
+    const coupon = await api.post('/api/Coupon', { percentOff: 100 });
+    await api.post('/api/PromotionCode', { couponId: coupon.body.id, code: 'ONTHEHOUSE' });
+    const freeLink = (await api.post('/api/PaymentLink', { priceId: price.id })).body;
+    const keep = { promotionCode: 'ONTHEHOUSE', saveCard: true };
+    const refused = await payHostedCheckout(getDb(), hostedForm(freeLink.token, { ...keep, cardNumber: '4000 0000 0000 9995' }));
+    expect(refused).toEqual({ kind: 'declined', message: 'Your card has insufficient funds.' });
+    // Without keeping the card nothing is verified: a free order needs no card that works.
+    const notKept = await payHostedCheckout(getDb(), hostedForm(freeLink.token, { promotionCode: 'ONTHEHOUSE', cardNumber: '4000 0000 0000 9995' }));
+    expect(notKept.kind).toBe('paid');
+    const kept = await payHostedCheckout(getDb(), hostedForm(freeLink.token, keep));
+    expect(kept.kind).toBe('paid');
+    const attached = (await eventsOf(merchant.id, 'payment_method.attached')).map((e) => (e.data as any).object.last4);
+    expect(attached).toEqual(['4242', '4242']);
   });
 });
