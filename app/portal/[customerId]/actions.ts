@@ -116,7 +116,7 @@ export async function addCardAction(_state: FormState, form: FormData): Promise<
       await verifyCardForSaving({ token: card.token, idempotencyKey: id, fieldPath: 'cardNumber' });
     } catch (error) {
       if (error instanceof ApiError && error.code === 'PAYMENT_DECLINED') {
-        return { error: `Your card ending in ${card.last4} was declined (${String(error.options.extra?.declineMessage ?? 'declined')}). It was not saved; your default card is unchanged.` };
+        return { error: `Card ending in ${card.last4} not saved: ${String(error.options.extra?.declineMessage ?? 'it was declined.')} Your default card is unchanged.` };
       }
       throw error;
     }
