@@ -21,6 +21,13 @@ const inFlight = new Map<string, { at: number; result: Promise<Pair | undefined>
  * visitor may see the page is decided by the page itself (requireSession), never here.
  */
 export async function proxy(request: NextRequest) {
+  // The dev mailbox answers JSON for scripts and tests (`/dev/mailbox?format=json&to=…`).
+  if (request.nextUrl.pathname === '/dev/mailbox') {
+    if (request.nextUrl.searchParams.get('format') !== 'json') return NextResponse.next();
+    const url = request.nextUrl.clone();
+    url.pathname = '/dev/mailbox/json';
+    return NextResponse.rewrite(url);
+  }
   const audience = audienceOfPath(request.nextUrl.pathname);
   if (!audience) return NextResponse.next();
   const access = request.cookies.get(accessCookieName(audience))?.value;
@@ -79,5 +86,5 @@ function setCookie(response: NextResponse, { name, value, ...options }: CookieSp
 }
 
 export const config = {
-  matcher: ['/admin/:path*', '/merchant/:path*', '/member/:path*'],
+  matcher: ['/admin/:path*', '/merchant/:path*', '/member/:path*', '/dev/mailbox'],
 };

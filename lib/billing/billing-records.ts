@@ -5,6 +5,7 @@ import { newId } from '../ids';
 import { now } from '../clock';
 import { recordEvent, type EventRecorder } from '../events/record-event';
 import { ApiError } from '../http/errors';
+import type { SubscriptionContext } from '../payments/payments';
 
 type BillingRecordRow = typeof billingRecords.$inferSelect;
 
@@ -27,7 +28,13 @@ export function toBillingRecordResponse(row: BillingRecordRow) {
 export async function createBillingRecord(
   tx: Db,
   input: { merchantId: string; customerId: string; checkoutId: string | null; paymentId: string; amount: number; currency: string; description: string },
-  options: { paid?: boolean; record?: EventRecorder } = {},
+  options: {
+    paid?: boolean;
+    record?: EventRecorder;
+    context?: SubscriptionContext;
+    /** Records the payment's outcome event between `billing_record.created` and `.paid` (one order everywhere). */
+    recordPayment?: () => Promise<unknown>;
+  } = {},
 ) {
   const at = now();
   const record = options.record ?? recordEvent;
@@ -36,13 +43,14 @@ export async function createBillingRecord(
     .values({ ...input, id: newId('billingRecord'), status: options.paid ? 'paid' : 'open', paidAt: options.paid ? at : null, createdAt: at, updatedAt: at })
     .returning();
   // Written already paid (one statement fewer), it still tells its story as open, then paid.
-  await record(tx, { merchantId: input.merchantId, type: 'billing_record.created', object: toBillingRecordResponse({ ...row!, status: 'open', paidAt: null }) });
-  if (options.paid) await record(tx, { merchantId: input.merchantId, type: 'billing_record.paid', object: toBillingRecordResponse(row!) });
+  await record(tx, { merchantId: input.merchantId, type: 'billing_record.created', object: { ...toBillingRecordResponse({ ...row!, status: 'open', paidAt: null }), ...options.context } });
+  await options.recordPayment?.();
+  if (options.paid) await record(tx, { merchantId: input.merchantId, type: 'billing_record.paid', object: { ...toBillingRecordResponse(row!), ...options.context } });
   return row!;
 }
 
 /** open → paid | void | uncollectible; anything else is an illegal transition. */
-export async function closeBillingRecord(tx: Db, merchantId: string, billingRecordId: string, status: 'paid' | 'void' | 'uncollectible') {
+export async function closeBillingRecord(tx: Db, merchantId: string, billingRecordId: string, status: 'paid' | 'void' | 'uncollectible', context?: SubscriptionContext) {
   const at = now();
   const [row] = await tx
     .update(billingRecords)
@@ -50,7 +58,7 @@ export async function closeBillingRecord(tx: Db, merchantId: string, billingReco
     .where(and(eq(billingRecords.id, billingRecordId), eq(billingRecords.merchantId, merchantId), eq(billingRecords.status, 'open')))
     .returning();
   if (!row) throw new ApiError('INVALID_STATE', `Billing record ${billingRecordId} is not open.`);
-  if (status === 'paid') await recordEvent(tx, { merchantId, type: 'billing_record.paid', object: toBillingRecordResponse(row) });
+  if (status === 'paid') await recordEvent(tx, { merchantId, type: 'billing_record.paid', object: { ...toBillingRecordResponse(row), ...context } });
   return row;
 }
 

@@ -5,7 +5,7 @@ import { prices, products } from '../db/schema';
 import { paginate, mapPage, type PageRequest } from '../db/paginate';
 import { newId } from '../ids';
 import { now } from '../clock';
-import { recordEvent } from '../events/record-event';
+import { recordEvent, recordUpdated } from '../events/record-event';
 import { notFound } from '../http/errors';
 import { findProductRow } from './products';
 import type { CreatePriceBody } from './schemas';
@@ -96,11 +96,13 @@ export async function listPrices(
 }
 
 export async function setPriceActive(tx: Db, merchantId: string, priceId: string, active: boolean) {
-  await findPriceRow(tx, merchantId, priceId);
+  const current = await findPriceRow(tx, merchantId, priceId);
   const [row] = await tx
     .update(prices)
     .set({ active, updatedAt: now() })
     .where(and(eq(prices.id, priceId), eq(prices.merchantId, merchantId)))
     .returning();
-  return toPriceResponse(row!);
+  const price = toPriceResponse(row!);
+  await recordUpdated(tx, { merchantId, type: 'price.updated', before: toPriceResponse(current), after: price });
+  return price;
 }

@@ -5,7 +5,7 @@ import { products } from '../db/schema';
 import { paginate, mapPage, type PageRequest } from '../db/paginate';
 import { newId } from '../ids';
 import { now } from '../clock';
-import { recordEvent } from '../events/record-event';
+import { recordEvent, recordUpdated } from '../events/record-event';
 import { notFound } from '../http/errors';
 import type { CreateProductBody, UpdateProductBody } from './schemas';
 
@@ -61,11 +61,13 @@ export async function listProducts(
 }
 
 export async function updateProduct(tx: Db, merchantId: string, productId: string, input: z.output<typeof UpdateProductBody>) {
-  await findProductRow(tx, merchantId, productId);
+  const current = await findProductRow(tx, merchantId, productId);
   const [row] = await tx
     .update(products)
     .set({ ...input, updatedAt: now() })
     .where(and(eq(products.id, productId), eq(products.merchantId, merchantId)))
     .returning();
-  return toProductResponse(row!);
+  const product = toProductResponse(row!);
+  await recordUpdated(tx, { merchantId, type: 'product.updated', before: toProductResponse(current), after: product });
+  return product;
 }

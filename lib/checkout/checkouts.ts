@@ -19,6 +19,7 @@ import {
   type KnownOutcome,
 } from '../payments/charges';
 import { findPaymentMethodRow, savePaymentMethod } from '../payments/payment-methods';
+import { CardVerificationNeeded, verifyCardForSaving } from '../payments/card-verification';
 import { recordChargeOutcome, type PaymentRow } from '../payments/payments';
 import { createBillingRecord } from '../billing/billing-records';
 import { EventBatch } from '../events/record-event';
@@ -31,7 +32,6 @@ import {
   type PaymentLinkRow,
 } from '../payment-links/payment-links';
 import { redeemPromotionCode, releasePromotionRedemption, type AppliedPromotion } from '../promotions/promotion-codes';
-import { enqueueJob } from '../jobs/enqueue';
 import { startSubscriptionFromCheckout, type RecurringCheckoutRequest } from './subscription-handoff';
 import { promotionCodeOf, shapeCheckout, toCheckoutResponse, type CheckoutResponseBody } from './checkout-response';
 
@@ -58,10 +58,9 @@ export interface CheckoutOptions {
   savePaymentMethod?: boolean;
   /** Field names as the caller knows them (Complete has no paymentLinkToken field). */
   linkFieldPath?: string;
+  /** A token the processor has just verified (a zero-amount authorization) for this attempt. */
+  verifiedToken?: string;
 }
-
-/** How long after a `payment.unknown` the processor is asked again (sandbox: settles then). */
-export const RECONCILE_DELAY_MS = Number(process.env.PAYMENT_RECONCILE_DELAY_MS ?? 5_000);
 
 interface Item {
   link: PaymentLinkRow | null;
@@ -126,7 +125,19 @@ async function resolvePaymentMethod(tx: Db, merchantId: string, customerId: stri
  * billing record and events (and the API's idempotency answer). A declined charge is recorded
  * too (the caller answers 402). A repeated attempt key finishes or answers the first attempt.
  */
-export async function completeCheckout(phases: Phases, merchantId: string, input: CheckoutInput, options: CheckoutOptions = {}) {
+export async function completeCheckout(phases: Phases, merchantId: string, input: CheckoutInput, options: CheckoutOptions = {}): Promise<CheckoutOutcome> {
+  try {
+    return await completeCheckoutOnce(phases, merchantId, input, options);
+  } catch (error) {
+    // Phase 1 found a card to keep that nothing charges now: it rolled back, the card is
+    // verified with no transaction open (a decline throws 402, nothing recorded), and it runs again.
+    if (!(error instanceof CardVerificationNeeded)) throw error;
+    const verified = await verifyCardForSaving(error.card);
+    return completeCheckoutOnce(phases, merchantId, input, { ...options, verifiedToken: verified.token });
+  }
+}
+
+async function completeCheckoutOnce(phases: Phases, merchantId: string, input: CheckoutInput, options: CheckoutOptions): Promise<CheckoutOutcome> {
   const prepared = await phases.db.transaction(async (tx) => {
     if (options.attemptKey && !options.attemptIsNew) {
       const earlier = await findEarlierAttempt(tx, merchantId, options.attemptKey);
@@ -192,6 +203,15 @@ async function prepareCheckout(tx: Db, phases: Phases, merchantId: string, input
     ? await redeemPromotionCode(tx, merchantId, input.promotionCode, { currency: item.currency, subtotal })
     : null;
 
+  const total = subtotal - (promotion?.discount ?? 0);
+  // A card is kept only once the processor accepted it: a charge now does that; a trial or a
+  // zero total charges nothing, so the card is verified first (lib/payments/card-verification.ts).
+  const keepsCard = item.price?.type === 'Recurring' || Boolean(options.savePaymentMethod);
+  const chargedNow = item.price?.type === 'Recurring' ? ((item.price.trialDays ?? 0) > 0 ? 0 : item.price.amount) : total;
+  if (method.card && keepsCard && chargedNow === 0 && options.verifiedToken !== method.card.token) {
+    throw new CardVerificationNeeded({ token: method.card.token, currency: item.currency, idempotencyKey: `checkout:${options.attemptKey ?? newId('checkout')}` });
+  }
+
   // Taken before the hand-off too, so maxCompletions also holds for links that sell subscriptions.
   if (item.link) await reservePaymentLinkCompletion(tx, item.link);
 
@@ -215,7 +235,6 @@ async function prepareCheckout(tx: Db, phases: Phases, merchantId: string, input
     return { done: run.value };
   }
 
-  const total = subtotal - (promotion?.discount ?? 0);
   const at = now();
   const checkoutId = newId('checkout');
   const paymentId = newId('payment');
@@ -298,14 +317,15 @@ async function recordCheckoutOutcome(tx: Db, pending: PaymentRow, checkout: Chec
       pending.paymentMethodId = saved.id;
     }
   }
-  // The outcome's events are written together, in one statement, after the last change.
+  // The outcome's events are written together, in one statement, after the last change, in the
+  // one order of every charge: billing_record.created, payment.*, billing_record.paid.
   const events = new EventBatch();
-  const payment = await recordChargeOutcome(tx, pending, outcome, events.record);
-
   if (outcome.status === 'failed') {
+    const payment = await recordChargeOutcome(tx, pending, outcome, events.record);
     await events.flush(tx);
     return { payment, checkout: (await failCheckout(tx, checkout)) ?? checkout, billingRecordId: null };
   }
+  let payment!: PaymentRow;
   const record = await createBillingRecord(
     tx,
     {
@@ -317,13 +337,17 @@ async function recordCheckoutOutcome(tx: Db, pending: PaymentRow, checkout: Chec
       currency: pending.currency,
       description: pending.description,
     },
-    { paid: outcome.status === 'succeeded', record: events.record },
+    {
+      paid: outcome.status === 'succeeded',
+      record: events.record,
+      recordPayment: async () => (payment = await recordChargeOutcome(tx, pending, outcome, events.record)),
+    },
   );
   await events.flush(tx);
   if (outcome.status === 'succeeded') {
     return { payment, checkout: (await markCheckoutPaid(tx, checkout)) ?? checkout, billingRecordId: record.id };
   }
-  await enqueueJob(tx, 'reconcile-payment', { paymentId: pending.id }, { runAt: new Date(now().getTime() + RECONCILE_DELAY_MS), jobKey: `reconcile:${pending.id}` });
+  // Unknown: recordChargeOutcome queued its reconciliation.
   return { payment, checkout, billingRecordId: record.id };
 }
 

@@ -154,6 +154,8 @@ export async function runHostedCheckout(
       return { kind: 'invalid', field: 'promotionCode', message: error.detail };
     }
     if (error.code === 'INVALID_STATE' || error.code === 'NOT_FOUND') return { kind: 'unavailable', message: error.detail };
+    // The card to keep for a trial failed its verification: nothing was recorded.
+    if (error.code === 'PAYMENT_DECLINED') return { kind: 'declined', message: String(error.options.extra?.declineMessage ?? error.detail) };
     return { kind: 'invalid', field: 'cardNumber', message: error.detail };
   }
 }

@@ -9,6 +9,7 @@ import { settleUnknownPaymentRow, type PaymentRow } from '../payments/payments';
 import { finishRefund } from '../payments/refunds';
 import { resumeChargePhases } from '../payments/charges';
 import { resumeSubscriptionCharge } from '../subscriptions/resume';
+import { settleSubscriptionCharge } from '../subscriptions/subscriptions';
 import { closeBillingRecord, findOpenBillingRecordForPayment } from '../billing/billing-records';
 import { enqueueJob } from '../jobs/enqueue';
 import { failCheckout, findCheckoutRowByPayment, finishCheckout, markCheckoutPaid } from './checkouts';
@@ -29,9 +30,17 @@ export async function reconcilePayment(db: Database, paymentId: string): Promise
   // The processor never saw the charge: nothing was taken.
   const outcome = answer.status === 'not_found' ? { status: 'failed' as const, declineCode: 'processor_error', message: 'The payment could not be processed.' } : answer;
   return db.transaction(async (tx) => {
+    const checkout = await findCheckoutRowByPayment(tx, paymentId);
+    const subscriptionCharge = await settleSubscriptionCharge(tx, paymentId, outcome);
+    if (subscriptionCharge !== 'not_subscription') {
+      if (subscriptionCharge === 'already_settled') return 'not_unknown';
+      // A subscription checkout: paid (or failed) with its first charge.
+      if (checkout && outcome.status === 'succeeded') await markCheckoutPaid(tx, checkout);
+      else if (checkout) await failCheckout(tx, checkout);
+      return outcome.status;
+    }
     const settled = await settleUnknownPaymentRow(tx, paymentId, outcome);
     if (!settled) return 'not_unknown';
-    const checkout = await findCheckoutRowByPayment(tx, paymentId);
     const record = await findOpenBillingRecordForPayment(tx, paymentId);
     if (outcome.status === 'succeeded') {
       if (record) await closeBillingRecord(tx, settled.merchantId, record.id, 'paid');

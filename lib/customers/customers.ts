@@ -5,7 +5,7 @@ import { customers } from '../db/schema';
 import { paginate, mapPage, type PageRequest } from '../db/paginate';
 import { newId } from '../ids';
 import { now } from '../clock';
-import { recordEvent } from '../events/record-event';
+import { recordEvent, recordUpdated } from '../events/record-event';
 import { ApiError, notFound } from '../http/errors';
 import type { CreateCustomerBody, UpdateCustomerBody } from './schemas';
 
@@ -46,11 +46,12 @@ export async function createCustomer(tx: Db, merchantId: string, input: z.output
   return customer;
 }
 
-export async function findCustomerRow(db: Db, merchantId: string, customerId: string, fieldPath?: string): Promise<CustomerRow> {
-  const [row] = await db
+export async function findCustomerRow(db: Db, merchantId: string, customerId: string, fieldPath?: string, options: { forUpdate?: boolean } = {}): Promise<CustomerRow> {
+  const query = db
     .select()
     .from(customers)
     .where(and(eq(customers.id, customerId), eq(customers.merchantId, merchantId)));
+  const [row] = options.forUpdate ? await query.for('update') : await query;
   if (!row) throw notFound('customer', customerId, fieldPath);
   return row;
 }
@@ -128,7 +129,9 @@ export async function updateCustomer(tx: Db, merchantId: string, customerId: str
     .set({ ...input, updatedAt: now() })
     .where(and(eq(customers.id, customerId), eq(customers.merchantId, merchantId)))
     .returning();
-  return toCustomerResponse(row!);
+  const customer = toCustomerResponse(row!);
+  await recordUpdated(tx, { merchantId, type: 'customer.updated', before: toCustomerResponse(current), after: customer });
+  return customer;
 }
 
 async function assertExternalIdFree(db: Db, merchantId: string, externalId: string | null | undefined) {

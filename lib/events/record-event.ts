@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { sql } from 'drizzle-orm';
 import { encodeTime } from 'ulid';
 import type { Db } from '../db/client';
@@ -16,6 +17,8 @@ export interface EventInput {
   merchantId: string;
   type: EventType;
   object: object;
+  /** An `*.updated` event's changed fields with the values they had before (as Stripe sends them). */
+  previousAttributes?: Record<string, unknown>;
 }
 
 /** How a domain function records its events: at once (recordEvent) or into an EventBatch. */
@@ -33,8 +36,18 @@ export const recordEvent: EventRecorder = async (tx, input) => {
   return event!;
 };
 
+const eventTime = new AsyncLocalStorage<Date>();
+
+/**
+ * Events recorded inside `work` say they happened at `at`: a sandbox test clock's time, so a
+ * renewal on a clock reads as happening at its period end. Deliveries are still due at once.
+ */
+export function withEventTime<T>(at: Date | null, work: () => Promise<T>): Promise<T> {
+  return at ? eventTime.run(at, work) : work();
+}
+
 function newEvent(input: EventInput): RecordedEvent {
-  return { id: newId('event'), type: input.type, createdAt: now() };
+  return { id: newId('event'), type: input.type, createdAt: eventTime.getStore() ?? now() };
 }
 
 /** Several events (in this order) and their deliveries in one statement. */
@@ -46,11 +59,13 @@ export async function recordEvents(tx: Db, inputs: EventInput[]): Promise<Record
 
 async function writeEvents(tx: Db, inputs: EventInput[], recorded: RecordedEvent[]): Promise<void> {
   if (inputs.length === 0) return;
+  // When the deliveries are due: now, even for an event of a test clock's time.
+  const recordedAt = now();
   const rows = inputs.map((input, i) => {
     const event = recorded[i]!;
-    // Delivery ids are ULIDs like newId's: the event's time, then random Crockford digits (hex ⊂ base32).
-    const idPrefix = `${ID_PREFIXES.delivery}_${encodeTime(event.createdAt.getTime(), 10)}`;
-    return sql`(${event.id}::text, ${input.merchantId}::text, ${event.type}::text, ${JSON.stringify({ object: input.object })}::jsonb, ${event.createdAt.toISOString()}::timestamptz, ${idPrefix}::text)`;
+    // Delivery ids are ULIDs like newId's: the time, then random Crockford digits (hex ⊂ base32).
+    const idPrefix = `${ID_PREFIXES.delivery}_${encodeTime(recordedAt.getTime(), 10)}`;
+    return sql`(${event.id}::text, ${input.merchantId}::text, ${event.type}::text, ${JSON.stringify(input.previousAttributes ? { object: input.object, previousAttributes: input.previousAttributes } : { object: input.object })}::jsonb, ${event.createdAt.toISOString()}::timestamptz, ${idPrefix}::text)`;
   });
   await tx.execute(sql`
     with new_events (id, merchant_id, type, data, created_at, delivery_id_prefix) as (values ${sql.join(rows, sql`, `)}),
@@ -60,12 +75,35 @@ async function writeEvents(tx: Db, inputs: EventInput[], recorded: RecordedEvent
     ), deliveries as (
       insert into webhook_deliveries (id, merchant_id, endpoint_id, event_id, event_type, status, next_attempt_at, due_at, created_at, updated_at)
       select ev.delivery_id_prefix || upper(substr(replace(gen_random_uuid()::text, '-', ''), 1, 16)), e.merchant_id, e.id, ev.id, ev.type,
-        'pending', ev.created_at, ev.created_at, ev.created_at, ev.created_at
+        'pending', ${recordedAt.toISOString()}::timestamptz, ${recordedAt.toISOString()}::timestamptz, ${recordedAt.toISOString()}::timestamptz, ${recordedAt.toISOString()}::timestamptz
       from new_events ev
       join webhook_endpoints e on e.merchant_id = ev.merchant_id and e.enabled and e.events && array[ev.type, '*']::text[]
       returning 1
     )
     select pg_notify(${DELIVERIES_CHANNEL}, '') from deliveries limit 1`);
+}
+
+/**
+ * The fields of `after` whose value differs from `before`, with their earlier values: the
+ * `previousAttributes` of an update. Bookkeeping fields (`updatedAt`, `version`) are left out.
+ */
+export function changedAttributes(before: Record<string, unknown>, after: Record<string, unknown>): Record<string, unknown> {
+  const previous: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(before)) {
+    if (key === 'updatedAt' || key === 'version') continue;
+    if (JSON.stringify(value) !== JSON.stringify(after[key])) previous[key] = value;
+  }
+  return previous;
+}
+
+/**
+ * An `*.updated` event for a change from `before` to `after` (API shapes), carrying the changed
+ * fields' earlier values; a change that changed nothing records nothing.
+ */
+export async function recordUpdated(tx: Db, input: { merchantId: string; type: EventType; before: object; after: object }): Promise<void> {
+  const previousAttributes = changedAttributes(input.before as Record<string, unknown>, input.after as Record<string, unknown>);
+  if (Object.keys(previousAttributes).length === 0) return;
+  await recordEvent(tx, { merchantId: input.merchantId, type: input.type, object: input.after, previousAttributes });
 }
 
 /**

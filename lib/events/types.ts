@@ -1,5 +1,5 @@
-/** Every event type of the spec's Events table. */
-export const EVENT_TYPES = [
+/** Every event type of the spec's Events table, unchanged. */
+export const SPEC_EVENT_TYPES = [
   'product.created',
   'price.created',
   'customer.created',
@@ -24,6 +24,22 @@ export const EVENT_TYPES = [
   'entitlement.changed',
   'entitlement.exhausted',
 ] as const;
+
+/**
+ * Types the spec's table does not list, added so a backend hears about every change it keeps a
+ * copy of (issue 15; docs/decisions.md, "Lifecycle events"). Updates carry `previousAttributes`.
+ */
+export const ADDED_EVENT_TYPES = [
+  'product.updated',
+  'price.updated',
+  'customer.updated',
+  'subscription.updated',
+  'payment_link.updated',
+  'payment_method.attached',
+  'payment_method.detached',
+] as const;
+
+export const EVENT_TYPES = [...SPEC_EVENT_TYPES, ...ADDED_EVENT_TYPES] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
 

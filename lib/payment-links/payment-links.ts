@@ -7,7 +7,7 @@ import { paginate, mapPage, type PageRequest } from '../db/paginate';
 import { newId } from '../ids';
 import { now } from '../clock';
 import { config } from '../config';
-import { recordEvent } from '../events/record-event';
+import { recordEvent, recordUpdated } from '../events/record-event';
 import { ApiError, invalidField, notFound } from '../http/errors';
 import { INT32_MAX } from '../http/schemas';
 import { findPriceRow } from '../catalog/prices';
@@ -221,7 +221,9 @@ export async function updatePaymentLink(tx: Db, merchantId: string, paymentLinkI
     .set({ ...input, status, updatedAt: now() })
     .where(eq(paymentLinks.id, current.id))
     .returning();
-  return toPaymentLinkResponse(row!);
+  const link = toPaymentLinkResponse(row!);
+  await recordUpdated(tx, { merchantId, type: 'payment_link.updated', before: toPaymentLinkResponse(current), after: link });
+  return link;
 }
 
 /** Moves a link along DESIGN 5: active ⇄ disabled, anything but archived → archived (final). */
@@ -236,7 +238,9 @@ export async function transitionPaymentLink(tx: Db, merchantId: string, paymentL
     .set({ status: next[action], updatedAt: now() })
     .where(eq(paymentLinks.id, current.id))
     .returning();
-  return toPaymentLinkResponse(row!);
+  const link = toPaymentLinkResponse(row!);
+  await recordUpdated(tx, { merchantId, type: 'payment_link.updated', before: toPaymentLinkResponse(current), after: link });
+  return link;
 }
 
 /** A fresh, active copy with a new token and no completions; an expiry already past is dropped. */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineOperation } from '../http/operation';
 import { listQuery, pageOf } from '../http/list';
 import { idParam } from '../http/schemas';
-import { PAYMENT_STATUSES, PaymentResponse, PaymentWithRefundsResponse, RefundBody, RefundResponse } from './schemas';
+import { AttachPaymentMethodBody, PaymentMethodResponse, PAYMENT_STATUSES, PaymentResponse, PaymentWithRefundsResponse, RefundBody, RefundResponse } from './schemas';
 
 const PaymentParams = idParam('paymentId', 'pay');
 
@@ -58,4 +58,48 @@ export const refundPaymentOperation = defineOperation({
   successStatus: 201,
   idempotency: 'required',
   financial: true,
+});
+
+const PaymentMethodParams = idParam('customerId', 'cus').extend(idParam('paymentMethodId', 'pm').shape);
+
+export const attachPaymentMethodOperation = defineOperation({
+  id: 'attachPaymentMethod',
+  method: 'POST',
+  path: '/api/Customer/{customerId}/PaymentMethod',
+  tag: 'Customers',
+  summary: 'Save a card for a customer',
+  description:
+    'Verifies the card with a zero-amount authorization at the processor, then saves it (201). A declining card answers 402 `PAYMENT_DECLINED` with `declineCode` and `declineMessage`, and nothing is saved. Emits `payment_method.attached` (and `subscription.updated` for subscriptions that move to a new default).',
+  scope: 'payments:write',
+  params: idParam('customerId', 'cus'),
+  body: AttachPaymentMethodBody,
+  response: PaymentMethodResponse,
+  successStatus: 201,
+  idempotency: 'required',
+});
+
+export const makeDefaultPaymentMethodOperation = defineOperation({
+  id: 'makeDefaultPaymentMethod',
+  method: 'POST',
+  path: '/api/Customer/{customerId}/PaymentMethod/{paymentMethodId}/Default',
+  tag: 'Customers',
+  summary: "Make a saved card the customer's default",
+  description:
+    "The customer's running subscriptions charge it from now on (a ChangePaymentMethod change and `subscription.updated` each); open past-due records are retried with it at once. No body.",
+  scope: 'payments:write',
+  params: PaymentMethodParams,
+  response: PaymentMethodResponse,
+});
+
+export const detachPaymentMethodOperation = defineOperation({
+  id: 'detachPaymentMethod',
+  method: 'DELETE',
+  path: '/api/Customer/{customerId}/PaymentMethod/{paymentMethodId}',
+  tag: 'Customers',
+  summary: 'Remove a saved card',
+  description:
+    'Emits `payment_method.detached`. Removing the default makes another saved card the default; the only card of a customer with a running subscription cannot be removed (409).',
+  scope: 'payments:write',
+  params: PaymentMethodParams,
+  response: PaymentMethodResponse,
 });

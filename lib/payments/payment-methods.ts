@@ -6,6 +6,7 @@ import { findCustomerRow } from '../customers/customers';
 import { notFound } from '../http/errors';
 import { newId } from '../ids';
 import { now } from '../clock';
+import { recordEvent } from '../events/record-event';
 import type { TokenizedCard } from './processor/types';
 
 type PaymentMethodRow = typeof paymentMethods.$inferSelect;
@@ -84,10 +85,12 @@ export async function findPaymentMethodRow(db: Db, merchantId: string, customerI
 }
 
 /**
- * Keeps a processor token with its display details for the customer's later payments. The
- * customer's first saved method becomes their default.
+ * Keeps a processor token with its display details for the customer's later payments and emits
+ * `payment_method.attached`. The customer's first saved method becomes their default. Callers
+ * save only cards the processor accepted (lib/payments/card-verification.ts, or a successful
+ * charge of the same card); `id` is the one the verification's idempotency key was derived from.
  */
-export async function savePaymentMethod(tx: Db, merchantId: string, customerId: string, card: TokenizedCard) {
+export async function savePaymentMethod(tx: Db, merchantId: string, customerId: string, card: TokenizedCard, id = newId('paymentMethod')) {
   const [existing] = await tx
     .select({ id: paymentMethods.id })
     .from(paymentMethods)
@@ -96,7 +99,7 @@ export async function savePaymentMethod(tx: Db, merchantId: string, customerId: 
   const [row] = await tx
     .insert(paymentMethods)
     .values({
-      id: newId('paymentMethod'),
+      id,
       merchantId,
       customerId,
       processorToken: card.token,
@@ -108,5 +111,6 @@ export async function savePaymentMethod(tx: Db, merchantId: string, customerId: 
       createdAt: now(),
     })
     .returning();
+  await recordEvent(tx, { merchantId, type: 'payment_method.attached', object: toPaymentMethodResponse(row!) });
   return row!;
 }

@@ -6,6 +6,7 @@ import { paginate, mapPage, type PageRequest } from '../db/paginate';
 import { newId } from '../ids';
 import { now } from '../clock';
 import { recordEvent, type EventRecorder } from '../events/record-event';
+import { enqueueJob } from '../jobs/enqueue';
 import { ApiError, notFound } from '../http/errors';
 import type { ChargeOutcome, SettledOutcome } from './processor/types';
 import { toRefundResponse } from './refunds';
@@ -62,6 +63,20 @@ export async function createPendingPayment(
   return row!;
 }
 
+/**
+ * What the events of a subscription's charge say besides the payment or record itself: the
+ * subscription and the period billed (a backend fulfils on them without parsing descriptions).
+ */
+export interface SubscriptionContext {
+  subscriptionId: string;
+  periodIndex: number;
+  periodStart: string;
+  periodEnd: string;
+}
+
+/** How long after a `payment.unknown` the processor is asked again (sandbox: settles then). */
+export const RECONCILE_DELAY_MS = Number(process.env.PAYMENT_RECONCILE_DELAY_MS ?? 5_000);
+
 const OUTCOME_EVENT = { succeeded: 'payment.succeeded', failed: 'payment.failed', unknown: 'payment.unknown' } as const;
 
 /** pending → succeeded | failed | unknown, with the matching event in the same transaction. */
@@ -70,6 +85,7 @@ export async function recordChargeOutcome(
   payment: PaymentRow,
   outcome: ChargeOutcome | { status: 'succeeded'; reference: null; card: null },
   record: EventRecorder = recordEvent,
+  context?: SubscriptionContext,
 ) {
   // The token was kept only so the charge could be finished; a saved method keeps its own.
   if (payment.status !== 'pending') throw new ApiError('INVALID_STATE', `Payment ${payment.id} is ${payment.status}, not pending.`);
@@ -89,12 +105,16 @@ export async function recordChargeOutcome(
     })
     .where(eq(payments.id, payment.id))
     .returning();
-  await record(tx, { merchantId: row!.merchantId, type: OUTCOME_EVENT[outcome.status], object: toPaymentResponse(row!) });
+  await record(tx, { merchantId: row!.merchantId, type: OUTCOME_EVENT[outcome.status], object: { ...toPaymentResponse(row!), ...context } });
+  // Every unknown outcome (checkout, renewal, proration, dunning retry) is settled on one path.
+  if (outcome.status === 'unknown') {
+    await enqueueJob(tx, 'reconcile-payment', { paymentId: row!.id }, { runAt: new Date(now().getTime() + RECONCILE_DELAY_MS), jobKey: `reconcile:${row!.id}` });
+  }
   return row!;
 }
 
 /** unknown → succeeded | failed, once the processor has answered the reconciliation query. */
-export async function settleUnknownPaymentRow(tx: Db, paymentId: string, outcome: Exclude<SettledOutcome, { status: 'unknown' }>) {
+export async function settleUnknownPaymentRow(tx: Db, paymentId: string, outcome: Exclude<SettledOutcome, { status: 'unknown' }>, context?: SubscriptionContext) {
   const at = now();
   const [row] = await tx
     .update(payments)
@@ -108,7 +128,7 @@ export async function settleUnknownPaymentRow(tx: Db, paymentId: string, outcome
     .where(and(eq(payments.id, paymentId), eq(payments.status, 'unknown')))
     .returning();
   if (!row) return undefined; // settled already (a concurrent or repeated reconciliation)
-  await recordEvent(tx, { merchantId: row.merchantId, type: OUTCOME_EVENT[outcome.status], object: toPaymentResponse(row) });
+  await recordEvent(tx, { merchantId: row.merchantId, type: OUTCOME_EVENT[outcome.status], object: { ...toPaymentResponse(row), ...context } });
   return row;
 }
 

@@ -13,6 +13,14 @@ export const PaymentMethodResponse = z.object({
   createdAt: Timestamp,
 });
 
+export const AttachPaymentMethodBody = z.strictObject({
+  tokenRef: z.string().min(1).max(512).meta({ description: 'A processor token, e.g. the sandbox tok_visa.' }),
+  makeDefault: z
+    .boolean()
+    .optional()
+    .meta({ description: "true makes it the customer's default and the method their running subscriptions charge. A customer's first method is always the default." }),
+});
+
 export const PAYMENT_STATUSES = ['pending', 'succeeded', 'failed', 'unknown', 'partially_refunded', 'refunded'] as const;
 
 export const PaymentResponse = z.object({

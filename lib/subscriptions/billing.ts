@@ -1,13 +1,14 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { entitlementPolicies, paymentMethods, payments, subscriptionBillingRecords, creditGrants, subscriptions } from '../db/schema';
-import type { PriceRow } from '../catalog/prices';
+import { findPriceRow, type PriceRow } from '../catalog/prices';
+import { periodBoundary } from './periods';
 import { newId } from '../ids';
 import { now } from '../clock';
 import { recordEvent } from '../events/record-event';
 import { chargeInTransaction, type KnownOutcome } from '../payments/charges';
 import type { ChargeOutcome } from '../payments/processor/types';
-import { createPendingPayment, recordChargeOutcome, type PaymentRow } from '../payments/payments';
+import { createPendingPayment, recordChargeOutcome, type PaymentRow, type SubscriptionContext } from '../payments/payments';
 import { closeBillingRecord, createBillingRecord, setBillingRecordPayment } from '../billing/billing-records';
 
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
@@ -33,6 +34,16 @@ export function nextRetryAt(firstAttemptAt: Date, attempts: number): Date | null
   return days === undefined ? null : new Date(firstAttemptAt.getTime() + days * DAY_MS);
 }
 
+/** The subscription and period a charge's payment and billing-record events name. */
+export async function subscriptionContext(db: Db, sub: SubscriptionRow, periodIndex: number): Promise<SubscriptionContext> {
+  if (periodIndex === sub.currentPeriodIndex) {
+    return { subscriptionId: sub.id, periodIndex, periodStart: sub.currentPeriodStart.toISOString(), periodEnd: sub.currentPeriodEnd.toISOString() };
+  }
+  const price = await findPriceRow(db, sub.merchantId, sub.priceId);
+  const cycle = { anchor: sub.billingAnchor, interval: price.interval!, intervalCount: price.intervalCount ?? 1 };
+  return { subscriptionId: sub.id, periodIndex, periodStart: periodBoundary(cycle, periodIndex).toISOString(), periodEnd: periodBoundary(cycle, periodIndex + 1).toISOString() };
+}
+
 /** Thrown inside a savepoint when a charge that must succeed is declined; the caller records the payment outside it. */
 export class ChargeDeclined extends Error {
   constructor(
@@ -47,10 +58,10 @@ export class ChargeDeclined extends Error {
  * Writes a declined charge (payment `failed` and `payment.failed`) after its savepoint rolled
  * back; the payment prepared in phase 1 is that payment when it exists.
  */
-export async function recordDeclinedCharge(tx: Db, declined: ChargeDeclined): Promise<PaymentRow> {
+export async function recordDeclinedCharge(tx: Db, declined: ChargeDeclined, context?: SubscriptionContext): Promise<PaymentRow> {
   const [prepared] = declined.payment.id ? await tx.select().from(payments).where(eq(payments.id, declined.payment.id)) : [];
   const pending = prepared?.status === 'pending' ? prepared : await createPendingPayment(tx, { ...declined.payment, checkoutId: null });
-  return recordChargeOutcome(tx, pending, declined.outcome);
+  return recordChargeOutcome(tx, pending, declined.outcome, recordEvent, context);
 }
 
 /** The card to charge: the subscription's method if still attached, else the customer's default. */
@@ -78,6 +89,17 @@ async function resolveToken(tx: Db, sub: SubscriptionRow): Promise<{ paymentMeth
 export async function chargeAttempt(
   tx: Db,
   sub: SubscriptionRow,
+  input: { amount: number; currency: string; description: string; idempotencyKey: string; paymentId?: string; context?: SubscriptionContext },
+): Promise<{ payment: PaymentRow; outcome: KnownOutcome }> {
+  const { payment, outcome } = await startChargeAttempt(tx, sub, input);
+  const settled = await recordChargeOutcome(tx, payment, outcome, recordEvent, input.context);
+  return { payment: settled, outcome };
+}
+
+/** The charge of an attempt with its outcome not yet recorded (the caller records it, after its billing record). */
+export async function startChargeAttempt(
+  tx: Db,
+  sub: SubscriptionRow,
   input: { amount: number; currency: string; description: string; idempotencyKey: string; paymentId?: string },
 ): Promise<{ payment: PaymentRow; outcome: KnownOutcome }> {
   const method = await resolveToken(tx, sub);
@@ -93,8 +115,7 @@ export async function chargeAttempt(
     token: method.token,
     processorKey: input.idempotencyKey,
   });
-  const settled = await recordChargeOutcome(tx, payment, outcome);
-  return { payment: settled, outcome };
+  return { payment, outcome };
 }
 
 export function periodDescription(productName: string, index: number) {
@@ -127,15 +148,20 @@ export async function billPeriod(tx: Db, sub: SubscriptionRow, price: PriceRow, 
     processorKey: `${sub.id}:p${index}:a1`,
   });
   const paymentId = pending.id;
-  const record = await createBillingRecord(tx, {
-    merchantId: sub.merchantId,
-    customerId: sub.customerId,
-    checkoutId: null,
-    paymentId,
-    amount,
-    currency: price.currency,
-    description,
-  });
+  const context = await subscriptionContext(tx, sub, index);
+  const record = await createBillingRecord(
+    tx,
+    {
+      merchantId: sub.merchantId,
+      customerId: sub.customerId,
+      checkoutId: null,
+      paymentId,
+      amount,
+      currency: price.currency,
+      description,
+    },
+    { context },
+  );
   // The exactly-once guard: fails on a duplicate before any money moves.
   const [link] = await tx
     .insert(subscriptionBillingRecords)
@@ -155,13 +181,13 @@ export async function billPeriod(tx: Db, sub: SubscriptionRow, price: PriceRow, 
     await tx.update(subscriptions).set({ creditBalance: sub.creditBalance - creditUsed }).where(eq(subscriptions.id, sub.id));
     sub.creditBalance -= creditUsed;
   }
-  const payment = await recordChargeOutcome(tx, pending, outcome);
+  const payment = await recordChargeOutcome(tx, pending, outcome, recordEvent, context);
   return { link: link!, record, payment, outcome, amount, creditUsed };
 }
 
 /** Marks a subscription record paid and grants the period's credits. */
 export async function settlePaid(tx: Db, sub: SubscriptionRow, link: SubscriptionBillingRow, priceId: string) {
-  await closeBillingRecord(tx, sub.merchantId, link.billingRecordId, 'paid');
+  await closeBillingRecord(tx, sub.merchantId, link.billingRecordId, 'paid', await subscriptionContext(tx, sub, link.periodIndex ?? sub.currentPeriodIndex));
   await tx.update(subscriptionBillingRecords).set({ nextAttemptAt: null }).where(eq(subscriptionBillingRecords.id, link.id));
   if (link.kind === 'period' && link.periodIndex !== null) await grantPeriodCredits(tx, sub, priceId, link.periodIndex);
 }
@@ -176,6 +202,7 @@ export async function retryRecord(tx: Db, sub: SubscriptionRow, link: Subscripti
     description,
     paymentId,
     idempotencyKey: `${sub.id}:${link.id}:a${attempts}`,
+    context: await subscriptionContext(tx, sub, link.periodIndex ?? sub.currentPeriodIndex),
   });
   await setBillingRecordPayment(tx, link.billingRecordId, payment.id);
   const [updated] = await tx

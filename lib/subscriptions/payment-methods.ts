@@ -1,39 +1,64 @@
 import { and, eq, isNull, ne } from 'drizzle-orm';
 import type { Db } from '../db/client';
+import type { Phases } from '../db/phases';
+import { newId } from '../ids';
+import { findCustomerRow } from '../customers/customers';
+import { verifyCardForSaving } from '../payments/card-verification';
 import { paymentMethods, subscriptions } from '../db/schema';
 import { now } from '../clock';
 import { ApiError } from '../http/errors';
-import { findPaymentMethodRow, savePaymentMethod } from '../payments/payment-methods';
+import { recordEvent } from '../events/record-event';
+import { findPaymentMethodRow, savePaymentMethod, toPaymentMethodResponse } from '../payments/payment-methods';
 import type { TokenizedCard } from '../payments/processor/types';
-import { retryPastDueForCustomer } from './subscriptions';
+import { moveSubscriptionsToPaymentMethod, retryPastDueForCustomer, type Actor } from './subscriptions';
 
 /**
- * Makes a saved method the customer's default and the one their running subscriptions charge;
- * open (past_due) records are retried at once.
+ * Makes a saved method the customer's default and the one their running subscriptions charge
+ * (each a ChangePaymentMethod change with `subscription.updated`); open (past_due) records are
+ * retried at once.
  */
-export async function makeDefaultPaymentMethod(tx: Db, merchantId: string, customerId: string, paymentMethodId: string) {
+export async function makeDefaultPaymentMethod(tx: Db, merchantId: string, customerId: string, paymentMethodId: string, actor: Actor) {
   const method = await findPaymentMethodRow(tx, merchantId, customerId, paymentMethodId, 'paymentMethodId');
   await tx.update(paymentMethods).set({ isDefault: false }).where(and(eq(paymentMethods.customerId, customerId), ne(paymentMethods.id, method.id)));
-  await tx.update(paymentMethods).set({ isDefault: true }).where(eq(paymentMethods.id, method.id));
-  await tx
-    .update(subscriptions)
-    .set({ paymentMethodId: method.id, paymentToken: null, updatedAt: now() })
-    .where(and(eq(subscriptions.merchantId, merchantId), eq(subscriptions.customerId, customerId), ne(subscriptions.status, 'ended')));
+  const [updated] = await tx.update(paymentMethods).set({ isDefault: true }).where(eq(paymentMethods.id, method.id)).returning();
+  await moveSubscriptionsToPaymentMethod(tx, merchantId, customerId, method.id, actor);
   await retryPastDueForCustomer(tx, merchantId, customerId);
-  return method;
-}
-
-/** A new card (portal or API): saved, made default, used by the subscriptions, past-due records retried. */
-export async function useNewPaymentMethod(tx: Db, merchantId: string, customerId: string, card: TokenizedCard) {
-  const saved = await savePaymentMethod(tx, merchantId, customerId, card);
-  return makeDefaultPaymentMethod(tx, merchantId, customerId, saved.id);
+  return updated!;
 }
 
 /**
- * Detaches a saved method. The default method of a customer with a running subscription cannot
- * be removed while it is the only one (409): add another first.
+ * A new card, already verified with the processor (lib/payments/card-verification.ts): saved,
+ * made default, used by the subscriptions, past-due records retried.
  */
-export async function removePaymentMethod(tx: Db, merchantId: string, customerId: string, paymentMethodId: string) {
+export async function useNewPaymentMethod(tx: Db, merchantId: string, customerId: string, card: TokenizedCard, actor: Actor, id?: string) {
+  const saved = await savePaymentMethod(tx, merchantId, customerId, card, id);
+  return makeDefaultPaymentMethod(tx, merchantId, customerId, saved.id, actor);
+}
+
+/**
+ * POST /api/Customer/{customerId}/PaymentMethod: the card is verified at the processor with no
+ * transaction open (its idempotency key is the new method's id), then saved in one transaction
+ * with its events and the API answer. A decline throws 402 before anything is written.
+ */
+export async function attachPaymentMethod(phases: Phases, merchantId: string, customerId: string, body: { tokenRef: string; makeDefault?: boolean }, actor: Actor) {
+  await findCustomerRow(phases.db, merchantId, customerId);
+  const id = newId('paymentMethod');
+  const card = await verifyCardForSaving({ token: body.tokenRef, idempotencyKey: id });
+  return phases.db.transaction(async (tx) => {
+    // The customer's row serializes concurrent saves, so exactly one becomes the first (default).
+    await findCustomerRow(tx, merchantId, customerId, undefined, { forUpdate: true });
+    const saved = body.makeDefault ? await useNewPaymentMethod(tx, merchantId, customerId, card, actor, id) : await savePaymentMethod(tx, merchantId, customerId, card, id);
+    const response = toPaymentMethodResponse(saved);
+    await phases.answer(tx, response);
+    return response;
+  });
+}
+
+/**
+ * Detaches a saved method (`payment_method.detached`). The default method of a customer with a
+ * running subscription cannot be removed while it is the only one (409): add another first.
+ */
+export async function removePaymentMethod(tx: Db, merchantId: string, customerId: string, paymentMethodId: string, actor: Actor) {
   const method = await findPaymentMethodRow(tx, merchantId, customerId, paymentMethodId, 'paymentMethodId');
   const others = await tx
     .select()
@@ -45,6 +70,12 @@ export async function removePaymentMethod(tx: Db, merchantId: string, customerId
     .where(and(eq(subscriptions.customerId, customerId), ne(subscriptions.status, 'ended')))
     .limit(1);
   if (running && others.length === 0) throw new ApiError('INVALID_STATE', 'This is the only card for an active subscription: add another card before removing it.');
-  await tx.update(paymentMethods).set({ detachedAt: now(), isDefault: false }).where(eq(paymentMethods.id, method.id));
-  if (method.isDefault && others[0]) await makeDefaultPaymentMethod(tx, merchantId, customerId, others[0].id);
+  const [detached] = await tx.update(paymentMethods).set({ detachedAt: now(), isDefault: false }).where(eq(paymentMethods.id, method.id)).returning();
+  await recordEvent(tx, { merchantId, type: 'payment_method.detached', object: toPaymentMethodResponse(detached!) });
+  if (method.isDefault && others[0]) await makeDefaultPaymentMethod(tx, merchantId, customerId, others[0].id, actor);
+  else if (others[0]) {
+    // Subscriptions that were switched to this (non-default) card go back to the default.
+    await moveSubscriptionsToPaymentMethod(tx, merchantId, customerId, (others.find((o) => o.isDefault) ?? others[0]).id, actor, { from: method.id });
+  }
+  return detached!;
 }

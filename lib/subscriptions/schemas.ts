@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DateTime, Metadata, Timestamp, dateTimeBetween } from '../http/schemas';
 
 export const SUBSCRIPTION_STATUSES = ['trialing', 'active', 'past_due', 'canceled', 'ended'] as const;
-export const COMMAND_TYPES = ['ChangePrice', 'CancelAtPeriodEnd', 'Reactivate', 'Pause', 'Resume'] as const;
+export const COMMAND_TYPES = ['ChangePrice', 'CancelAtPeriodEnd', 'Reactivate', 'Pause', 'Resume', 'ChangePaymentMethod'] as const;
 export type CommandType = (typeof COMMAND_TYPES)[number];
 
 const Id = z.string().trim().min(1).max(64);
@@ -22,7 +22,10 @@ export const CancelSubscriptionBody = z.strictObject({
 export const CommandBody = z.strictObject({
   type: z.enum(COMMAND_TYPES),
   priceId: Id.optional().meta({ description: 'ChangePrice only: the new Recurring price (same currency, interval and intervalCount).' }),
-  effectiveAt: DateTime.optional().meta({ description: 'Omitted or not in the future: now. A future time schedules the change.' }),
+  paymentMethodId: Id.optional().meta({
+    description: "ChangePaymentMethod only: a saved method of the subscription's customer (pm_…); open past-due records are retried with it at once.",
+  }),
+  effectiveAt: DateTime.optional().meta({ description: 'Omitted or not in the future: now. A future time schedules the change (not ChangePaymentMethod, which applies now).' }),
   reason: z.string().trim().min(1).max(500).optional(),
   expectedVersion: z
     .string()

@@ -7,13 +7,14 @@ import type { SubscriptionCommandType, SubscriptionStatus } from '../db/schema';
 import { paginate, mapPage, type PageRequest } from '../db/paginate';
 import { newId } from '../ids';
 import { now } from '../clock';
-import { recordEvent } from '../events/record-event';
+import { changedAttributes, recordEvent, withEventTime } from '../events/record-event';
 import { ApiError, invalidField, notFound } from '../http/errors';
 import { findPriceRow, type PriceRow } from '../catalog/prices';
 import { findChargeableCustomerRow } from '../customers/customers';
 import { findPaymentMethodRow } from '../payments/payment-methods';
 import { closeBillingRecord, createBillingRecord } from '../billing/billing-records';
-import { settleUnknownPaymentRow, toPaymentResponse } from '../payments/payments';
+import { recordChargeOutcome, settleUnknownPaymentRow, toPaymentResponse } from '../payments/payments';
+import type { SettledOutcome } from '../payments/processor/types';
 import { retrieveChargeInTransaction, runChargePhases } from '../payments/charges';
 import { periodBoundary, type BillingCycle } from './periods';
 import { prorate } from './proration';
@@ -22,7 +23,8 @@ import {
   billPeriod,
   grantPeriodCredits,
   recordDeclinedCharge,
-  chargeAttempt,
+  startChargeAttempt,
+  subscriptionContext,
   ChargeDeclined,
   nextRetryAt,
   retryRecord,
@@ -108,13 +110,17 @@ function requireRecurring(price: PriceRow, field: string) {
   if (!price.active) throw new ApiError('INVALID_STATE', `Price ${price.id} is inactive and cannot be subscribed to.`);
 }
 
-/** Bumps the version and writes the given fields; every change goes through here. */
+/**
+ * Bumps the version and writes the given fields; every change goes through here, and so does
+ * its `subscription.updated` with the previous values of what changed.
+ */
 async function writeSubscription(tx: Db, sub: SubscriptionRow, set: Partial<SubscriptionRow>): Promise<SubscriptionRow> {
   const [row] = await tx
     .update(subscriptions)
     .set({ ...set, version: sub.version + 1, updatedAt: now() })
     .where(eq(subscriptions.id, sub.id))
     .returning();
+  await recordSubscriptionUpdated(tx, sub, row!);
   return refreshNextAction(tx, row!);
 }
 
@@ -251,7 +257,7 @@ export async function createSubscription(tx: Db, merchantId: string, body: z.out
   const name = await productName(tx, price);
 
   try {
-    return await tx.transaction(async (sp) => {
+    return await withEventTime(testClockId ? at : null, () => tx.transaction(async (sp) => {
       const [inserted] = await sp
         .insert(subscriptions)
         .values({
@@ -306,9 +312,10 @@ export async function createSubscription(tx: Db, merchantId: string, body: z.out
       await recordChange(sp, sub, { type: 'Create', actor: options.actor, effectiveAt: at, toPriceId: price.id, version: sub.version });
       await recordEvent(sp, { merchantId, type: 'subscription.created', object: toSubscriptionResponse(sub) });
       return { declined: false as const, subscription: await getSubscriptionDetail(sp, merchantId, sub.id) };
-    });
+    }));
   } catch (error) {
     if (!(error instanceof ChargeDeclined)) throw error;
+    // The subscription was rolled back with its savepoint: the failed payment names none.
     const payment = await recordDeclinedCharge(tx, error);
     return { declined: true, payment: toPaymentResponse(payment), message: error.outcome.message, declineCode: error.outcome.declineCode };
   }
@@ -481,7 +488,11 @@ function checkVersion(sub: SubscriptionRow, expectedVersion: string | undefined)
   }
 }
 
-export async function commandSubscription(
+export async function commandSubscription(tx: Db, merchantId: string, subscriptionId: string, body: z.output<typeof CommandBody>, actor: Actor): Promise<CommandResult> {
+  return withEventTime(await clockTimeOf(tx, merchantId, subscriptionId), () => commandSubscriptionNow(tx, merchantId, subscriptionId, body, actor));
+}
+
+async function commandSubscriptionNow(
   tx: Db,
   merchantId: string,
   subscriptionId: string,
@@ -493,7 +504,13 @@ export async function commandSubscription(
   if (sub.status === 'ended') throw new ApiError('INVALID_STATE', `Subscription ${sub.id} has ended; nothing can change it.`);
   if (body.type === 'ChangePrice' && !body.priceId) throw invalidField('priceId', 'ChangePrice needs priceId.');
   if (body.type !== 'ChangePrice' && body.priceId) throw invalidField('priceId', `${body.type} takes no priceId.`);
+  if (body.type === 'ChangePaymentMethod' && !body.paymentMethodId) throw invalidField('paymentMethodId', 'ChangePaymentMethod needs paymentMethodId.');
+  if (body.type !== 'ChangePaymentMethod' && body.paymentMethodId) throw invalidField('paymentMethodId', `${body.type} takes no paymentMethodId.`);
   const at = await timeFor(tx, sub.testClockId);
+  if (body.type === 'ChangePaymentMethod') {
+    if (body.effectiveAt && body.effectiveAt > at) throw invalidField('effectiveAt', 'ChangePaymentMethod applies now; it cannot be scheduled.');
+    return applyCommand(tx, sub, { type: body.type, priceId: null, paymentMethodId: body.paymentMethodId!, reason: body.reason ?? null }, at, actor, null);
+  }
   if (body.type === 'ChangePrice') {
     // Validate now, even when scheduled, so a bad price is refused at once.
     const from = await findPriceRow(tx, merchantId, sub.priceId);
@@ -522,7 +539,7 @@ export async function commandSubscription(
 async function applyCommand(
   tx: Db,
   sub: SubscriptionRow,
-  command: { type: CommandType; priceId: string | null; reason: string | null },
+  command: { type: CommandType; priceId: string | null; paymentMethodId?: string; reason: string | null },
   at: Date,
   actor: Actor,
   scheduled: ChangeRow | null,
@@ -565,6 +582,12 @@ async function applyCommand(
       updated = await writeSubscription(tx, sub, { pausedAt: null });
       break;
     }
+    case 'ChangePaymentMethod': {
+      const method = await findPaymentMethodRow(tx, sub.merchantId, sub.customerId, command.paymentMethodId!, 'paymentMethodId');
+      updated = await writeSubscription(tx, sub, { paymentMethodId: method.id, paymentToken: null });
+      if (sub.status === 'past_due' || sub.status === 'canceled') updated = await retryOpenRecordsNow(tx, updated);
+      break;
+    }
   }
   let change: ChangeRow;
   if (scheduled) {
@@ -591,9 +614,10 @@ async function applyCommand(
 /** Charges a mid-period upgrade as its own billing record; a decline changes nothing but the failed payment. */
 async function chargeProration(tx: Db, sub: SubscriptionRow, to: PriceRow, plan: PriceChangePlan, at: Date): Promise<CommandResult | null> {
   const description = `Proration: change to ${to.id} for the rest of the period ending ${plan.periodEnd.slice(0, 10)}`;
+  const context = await subscriptionContext(tx, sub, sub.currentPeriodIndex);
   try {
     await tx.transaction(async (sp) => {
-      const { payment, outcome } = await chargeAttempt(sp, sub, {
+      const { payment, outcome } = await startChargeAttempt(sp, sub, {
         amount: plan.amountDueNow,
         currency: plan.currency,
         description,
@@ -605,15 +629,19 @@ async function chargeProration(tx: Db, sub: SubscriptionRow, to: PriceRow, plan:
           outcome,
         );
       }
-      const record = await createBillingRecord(sp, {
-        merchantId: sub.merchantId,
-        customerId: sub.customerId,
-        checkoutId: null,
-        paymentId: payment.id,
-        amount: plan.amountDueNow,
-        currency: plan.currency,
-        description,
-      });
+      const record = await createBillingRecord(
+        sp,
+        {
+          merchantId: sub.merchantId,
+          customerId: sub.customerId,
+          checkoutId: null,
+          paymentId: payment.id,
+          amount: plan.amountDueNow,
+          currency: plan.currency,
+          description,
+        },
+        { context, recordPayment: () => recordChargeOutcome(sp, payment, outcome, recordEvent, context) },
+      );
       const [link] = await sp
         .insert(subscriptionBillingRecords)
         .values({
@@ -633,7 +661,7 @@ async function chargeProration(tx: Db, sub: SubscriptionRow, to: PriceRow, plan:
     return null;
   } catch (error) {
     if (!(error instanceof ChargeDeclined)) throw error;
-    const payment = await recordDeclinedCharge(tx, error);
+    const payment = await recordDeclinedCharge(tx, error, context);
     return { declined: true, payment: toPaymentResponse(payment), message: error.outcome.message, declineCode: error.outcome.declineCode };
   }
 }
@@ -645,6 +673,19 @@ async function chargeProration(tx: Db, sub: SubscriptionRow, to: PriceRow, plan:
  * the period end (`subscription.canceled` now, `subscription.ended` then).
  */
 export async function cancelSubscription(tx: Db, merchantId: string, subscriptionId: string, immediate: boolean, actor: Actor) {
+  return withEventTime(await clockTimeOf(tx, merchantId, subscriptionId), () => cancelSubscriptionNow(tx, merchantId, subscriptionId, immediate, actor));
+}
+
+/** A test-clock subscription's time (its events carry it), or null on real time. */
+async function clockTimeOf(tx: Db, merchantId: string, subscriptionId: string): Promise<Date | null> {
+  const [sub] = await tx
+    .select({ testClockId: subscriptions.testClockId })
+    .from(subscriptions)
+    .where(and(eq(subscriptions.id, subscriptionId), eq(subscriptions.merchantId, merchantId)));
+  return sub?.testClockId ? timeFor(tx, sub.testClockId) : null;
+}
+
+async function cancelSubscriptionNow(tx: Db, merchantId: string, subscriptionId: string, immediate: boolean, actor: Actor) {
   const sub = await findSubscriptionRow(tx, merchantId, subscriptionId, { forUpdate: true });
   if (sub.status === 'ended') throw new ApiError('INVALID_STATE', `Subscription ${sub.id} has already ended.`);
   const at = await timeFor(tx, sub.testClockId);
@@ -722,7 +763,8 @@ export async function processNextAction(tx: Db, subscriptionId: string): Promise
   }
   // Earliest first; on a tie the listed order holds (changes, then retries, then the renewal).
   candidates.sort((a, b) => a.at.getTime() - b.at.getTime());
-  await candidates[0]!.run();
+  // On a test clock, the action's events carry the clock time it happened at.
+  await withEventTime(sub.testClockId ? candidates[0]!.at : null, candidates[0]!.run);
   return true;
 }
 
@@ -808,7 +850,7 @@ async function retryDue(tx: Db, sub: SubscriptionRow, link: SubscriptionBillingR
         await refreshNextAction(tx, sub);
         return;
       }
-      const row = await settleUnknownPaymentRow(tx, last.id, settled);
+      const row = await settleUnknownPaymentRow(tx, last.id, settled, await subscriptionContext(tx, sub, link.periodIndex ?? sub.currentPeriodIndex));
       if (row) last.status = row.status;
       if (settled.status === 'failed') {
         // Counts as the failed attempt: the dunning schedule continues from it.
@@ -849,11 +891,98 @@ async function retryDue(tx: Db, sub: SubscriptionRow, link: SubscriptionBillingR
   await endSubscription(tx, current!, at, 'system', 'End', 'uncollectible');
 }
 
+/**
+ * Settles a subscription charge whose outcome was unknown, when the reconciliation job hears the
+ * processor's answer (PAYMENT_RECONCILE_DELAY_MS after the charge, as for one-time payments): a
+ * success pays the record and re-evaluates the subscription at once (past_due → active); a
+ * failure counts as the attempt and dunning continues from it. `not_subscription` when the
+ * payment is not the latest attempt of a subscription's record.
+ */
+export async function settleSubscriptionCharge(
+  tx: Db,
+  paymentId: string,
+  outcome: Exclude<SettledOutcome, { status: 'unknown' }>,
+): Promise<'not_subscription' | 'settled' | 'already_settled'> {
+  const [found] = await tx
+    .select({ link: subscriptionBillingRecords })
+    .from(subscriptionBillingRecords)
+    .where(eq(subscriptionBillingRecords.lastPaymentId, paymentId));
+  if (!found) return 'not_subscription';
+  const [sub] = await tx.select().from(subscriptions).where(eq(subscriptions.id, found.link.subscriptionId)).for('update');
+  const link = found.link;
+  const settled = await settleUnknownPaymentRow(tx, paymentId, outcome, await subscriptionContext(tx, sub!, link.periodIndex ?? sub!.currentPeriodIndex));
+  const [record] = await tx.select().from(billingRecords).where(eq(billingRecords.id, link.billingRecordId));
+  if (!settled) return 'already_settled';
+  if (sub!.status === 'ended' || record?.status !== 'open') return 'settled';
+  const at = await timeFor(tx, sub!.testClockId);
+  if (outcome.status === 'succeeded') {
+    await settlePaid(tx, sub!, link, sub!.priceId);
+    await afterRecordSettled(tx, sub!, at);
+    return 'settled';
+  }
+  const next = nextRetryAt(link.createdAt, link.attempts);
+  if (!next) {
+    await endSubscription(tx, sub!, at, 'system', 'End', 'uncollectible');
+    return 'settled';
+  }
+  await tx.update(subscriptionBillingRecords).set({ nextAttemptAt: next > at ? next : at }).where(eq(subscriptionBillingRecords.id, link.id));
+  await writeSubscription(tx, sub!, { status: sub!.status === 'canceled' ? 'canceled' : 'past_due' });
+  return 'settled';
+}
+
 async function afterRecordSettled(tx: Db, sub: SubscriptionRow, at: Date) {
   const [current] = await tx.select().from(subscriptions).where(eq(subscriptions.id, sub.id));
   if (!current || current.status === 'ended') return;
   const status = current.status === 'canceled' ? 'canceled' : await runningStatus(tx, current, at);
   await writeSubscription(tx, current, { status });
+}
+
+/** `subscription.updated` with the previous values of what changed (nothing changed: no event). */
+async function recordSubscriptionUpdated(tx: Db, before: SubscriptionRow, after: SubscriptionRow) {
+  const previousAttributes = changedAttributes(toSubscriptionResponse(before), toSubscriptionResponse(after));
+  if (Object.keys(previousAttributes).length === 0) return;
+  await recordEvent(tx, { merchantId: after.merchantId, type: 'subscription.updated', object: toSubscriptionResponse(after), previousAttributes });
+}
+
+/** The subscription's open (dunning) records become due now. */
+async function retryOpenRecordsNow(tx: Db, sub: SubscriptionRow): Promise<SubscriptionRow> {
+  const at = await timeFor(tx, sub.testClockId);
+  await tx
+    .update(subscriptionBillingRecords)
+    .set({ nextAttemptAt: at })
+    .where(and(eq(subscriptionBillingRecords.subscriptionId, sub.id), isNotNull(subscriptionBillingRecords.nextAttemptAt)));
+  return refreshNextAction(tx, sub);
+}
+
+/**
+ * The customer's running subscriptions (or those charging `only.from`) charge this saved method
+ * from now on: each is a ChangePaymentMethod change with its `subscription.updated`.
+ */
+export async function moveSubscriptionsToPaymentMethod(
+  tx: Db,
+  merchantId: string,
+  customerId: string,
+  paymentMethodId: string,
+  actor: Actor,
+  only: { from?: string } = {},
+) {
+  const subs = await tx
+    .select()
+    .from(subscriptions)
+    .where(
+      and(
+        eq(subscriptions.merchantId, merchantId),
+        eq(subscriptions.customerId, customerId),
+        ne(subscriptions.status, 'ended'),
+        only.from ? eq(subscriptions.paymentMethodId, only.from) : undefined,
+      ),
+    )
+    .for('update');
+  for (const sub of subs) {
+    if (sub.paymentMethodId === paymentMethodId) continue;
+    const at = await timeFor(tx, sub.testClockId);
+    await applyCommand(tx, sub, { type: 'ChangePaymentMethod', priceId: null, paymentMethodId, reason: 'The customer changed their default payment method.' }, at, actor, null);
+  }
 }
 
 /**
@@ -865,14 +994,7 @@ export async function retryPastDueForCustomer(tx: Db, merchantId: string, custom
     .select()
     .from(subscriptions)
     .where(and(eq(subscriptions.merchantId, merchantId), eq(subscriptions.customerId, customerId), inArray(subscriptions.status, ['past_due', 'canceled'])));
-  for (const sub of subs) {
-    const at = await timeFor(tx, sub.testClockId);
-    await tx
-      .update(subscriptionBillingRecords)
-      .set({ nextAttemptAt: at })
-      .where(and(eq(subscriptionBillingRecords.subscriptionId, sub.id), isNotNull(subscriptionBillingRecords.nextAttemptAt)));
-    await refreshNextAction(tx, sub);
-  }
+  for (const sub of subs) await retryOpenRecordsNow(tx, sub);
   return subs.map((sub) => sub.id);
 }
 

@@ -9,6 +9,7 @@ import {
   EventTypeName,
   RetryFailedDeliveriesBody,
   RetryFailedDeliveriesResponse,
+  TestWebhookEndpointBody,
   UpdateWebhookEndpointBody,
   WebhookDeliveryResponse,
   WebhookDeliveryWithAttemptsResponse,
@@ -105,7 +106,7 @@ export const retryFailedWebhookDeliveriesOperation = defineOperation({
   tag: 'Webhooks',
   summary: "Resend an endpoint's failed and dead deliveries",
   description:
-    'Queues one more attempt for every `failed` or `dead` delivery of the endpoint created in [since, until], oldest first, up to 1,000 per call. The endpoint must be enabled.',
+    'Queues one more attempt for every `failed` or `dead` delivery of the endpoint created in [since, until], and delivers the events of the window the endpoint subscribes to but never received (raised while it was disabled), oldest first, up to 1,000 of each per call. The endpoint must be enabled.',
   scope: 'webhooks:write',
   params: EndpointParams,
   body: RetryFailedDeliveriesBody,
@@ -179,4 +180,20 @@ export const retryWebhookDeliveryOperation = defineOperation({
   response: WebhookDeliveryResponse,
   successStatus: 202,
   idempotency: 'required',
+});
+
+export const testWebhookEndpointOperation = defineOperation({
+  id: 'testWebhookEndpoint',
+  method: 'POST',
+  path: '/api/WebhookEndpoint/{endpointId}/Test',
+  tag: 'Webhooks',
+  summary: 'Send a test event to an endpoint',
+  description:
+    'Records an event of the chosen `type` with sample data (`data.test` is true) and delivers it to this endpoint only, as a normal signed delivery with retries, visible in the event and delivery history. The endpoint must be enabled; it need not subscribe to the type. Answers 202 with the delivery.',
+  scope: 'webhooks:write',
+  params: EndpointParams,
+  body: TestWebhookEndpointBody,
+  response: WebhookDeliveryResponse,
+  successStatus: 202,
+  idempotency: 'optional',
 });

@@ -1,4 +1,5 @@
 import { and, asc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
+import { encodeTime } from 'ulid';
 import type { Db } from '../db/client';
 import { events, webhookAttempts, webhookDeliveries } from '../db/schema';
 import { paginate, mapPage, type PageRequest } from '../db/paginate';
@@ -142,8 +143,11 @@ export async function retryWebhookDelivery(tx: Db, merchantId: string, deliveryI
 }
 
 /**
- * Resends every failed or dead delivery of an endpoint created in [since, until], oldest first,
- * at most RECOVER_BATCH_LIMIT per call (`hasMore` says to call again with a later `since`).
+ * Recovers an endpoint's window [since, until]: resends every failed or dead delivery created in
+ * it, and delivers the events of it the endpoint subscribes to but never got (raised while it
+ * was disabled, when no delivery is written), oldest first, at most RECOVER_BATCH_LIMIT of each
+ * per call (`hasMore` says to call again with a later `since`). An event's window time is when it
+ * was recorded (its id's time), also for events dated at a test clock's time.
  */
 export async function retryFailedWebhookDeliveries(
   tx: Db,
@@ -170,5 +174,39 @@ export async function retryFailedWebhookDeliveries(
     .limit(RECOVER_BATCH_LIMIT + 1);
   const batch = rows.slice(0, RECOVER_BATCH_LIMIT);
   if (batch.length > 0) await requestAttempts(tx, batch.map((row) => row.id), 'recover');
-  return { endpointId: endpoint.id, requeued: batch.length, hasMore: rows.length > RECOVER_BATCH_LIMIT, deliveryIds: batch.map((row) => row.id) };
+  const missed = await deliverMissedEvents(tx, endpoint, window.since, window.until ?? now());
+  return {
+    endpointId: endpoint.id,
+    requeued: batch.length,
+    missedEventsDelivered: missed.ids.length,
+    hasMore: rows.length > RECOVER_BATCH_LIMIT || missed.hasMore,
+    deliveryIds: [...batch.map((row) => row.id), ...missed.ids],
+  };
+}
+
+/** Deliveries for the window's events the endpoint subscribes to and has none of (due now). */
+async function deliverMissedEvents(tx: Db, endpoint: { id: string; merchantId: string; events: string[]; createdAt: Date }, since: Date, until: Date) {
+  const at = now().toISOString();
+  // Event ids are ULIDs: their first ten characters after the prefix encode when they were recorded.
+  const from = `evt_${encodeTime(Math.max(since.getTime(), endpoint.createdAt.getTime()), 10)}`;
+  const to = `evt_${encodeTime(until.getTime(), 10)}~`;
+  const idPrefix = `wda_${encodeTime(Date.parse(at), 10)}`;
+  const result = await tx.execute<{ id: string; matched: number }>(sql`
+    with missed as (
+      select e.id, e.type from events e
+      where e.merchant_id = ${endpoint.merchantId} and e.id >= ${from} and e.id <= ${to}
+        and (${endpoint.events.includes('*')} or e.type = any(${sql.param(endpoint.events)}::text[]))
+        and not exists (select 1 from webhook_deliveries d where d.endpoint_id = ${endpoint.id} and d.event_id = e.id)
+      order by e.id
+      limit ${RECOVER_BATCH_LIMIT + 1}
+    ), inserted as (
+      insert into webhook_deliveries (id, merchant_id, endpoint_id, event_id, event_type, status, next_attempt_at, due_at, created_at, updated_at)
+      select ${idPrefix} || upper(substr(replace(gen_random_uuid()::text, '-', ''), 1, 16)), ${endpoint.merchantId}, ${endpoint.id}, m.id, m.type,
+        'pending', ${at}::timestamptz, ${at}::timestamptz, ${at}::timestamptz, ${at}::timestamptz
+      from (select * from missed order by id limit ${RECOVER_BATCH_LIMIT}) m
+      returning id
+    ), notified as (select pg_notify(${DELIVERIES_CHANNEL}, '') from inserted limit 1)
+    select id, (select count(*) from missed)::int as matched from inserted left join notified on true`);
+  const rows = result.rows;
+  return { ids: rows.map((row) => row.id), hasMore: (rows[0]?.matched ?? 0) > RECOVER_BATCH_LIMIT };
 }

@@ -101,9 +101,14 @@ export const RetryFailedDeliveriesBody = z.strictObject({
   until: DateTime.optional().meta({ description: 'Inclusive upper bound on creation time (default: now).' }),
 });
 
+export const TestWebhookEndpointBody = z.strictObject({
+  type: EventTypeName.meta({ description: 'The event type to send; its sample data is in docs/webhooks.md.' }),
+});
+
 export const RetryFailedDeliveriesResponse = z.object({
   endpointId: z.string(),
-  requeued: z.int().meta({ description: 'How many deliveries were queued for another attempt.' }),
+  requeued: z.int().meta({ description: 'How many failed or dead deliveries were queued for another attempt.' }),
+  missedEventsDelivered: z.int().meta({ description: 'Events of the window the endpoint subscribes to but never received (raised while it was disabled), now delivered.' }),
   hasMore: z.boolean().meta({ description: `More matched than one call requeues (1,000); call again with since set after the last one.` }),
   deliveryIds: z.array(z.string()),
 });

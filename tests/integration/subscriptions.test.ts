@@ -399,10 +399,8 @@ describe('Billing engine', () => {
     const sub = (await subscribe(api, { customerId, priceId: price.id })).body;
     await advance(api, clock, '2025-06-04T00:00:00.000Z');
     expect((await api.get(`/api/Subscription/${sub.id}`)).body.status).toBe('past_due');
-    const { SandboxProcessor } = await import('@/lib/payments/processor/sandbox');
-    const { useNewPaymentMethod } = await import('@/lib/subscriptions/payment-methods');
-    const card = new SandboxProcessor().tokenizeCard({ number: CARDS.visa, expMonth: 1, expYear: 2041, cvc: '999' });
-    await getDb().transaction((tx) => useNewPaymentMethod(tx, merchant.id, customerId, card));
+    const added = await api.post(`/api/Customer/${customerId}/PaymentMethod`, { tokenRef: 'tok_visa', makeDefault: true }, ik());
+    expect(added.status, added.text).toBe(201);
     await advance(api, clock, '2025-06-04T00:00:01.000Z');
     const active = (await api.get(`/api/Subscription/${sub.id}`)).body;
     expect(active).toMatchObject({ status: 'active', latestBillingRecord: { status: 'paid', attempts: 2 } });

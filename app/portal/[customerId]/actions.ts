@@ -11,6 +11,8 @@ import { cancelSubscription, commandSubscription, findSubscriptionRow } from '@/
 import { commandSubscriptionInPhases } from '@/lib/subscriptions/resume';
 import { makeDefaultPaymentMethod, removePaymentMethod, useNewPaymentMethod } from '@/lib/subscriptions/payment-methods';
 import { paymentProcessor } from '@/lib/payments/processor';
+import { verifyCardForSaving } from '@/lib/payments/card-verification';
+import { newId } from '@/lib/ids';
 import { CardInputError } from '@/lib/payments/processor/types';
 import { clearPortalCookie, requirePortalCustomer, setPortalCookie } from './session';
 
@@ -108,7 +110,17 @@ export async function addCardAction(_state: FormState, form: FormData): Promise<
       if (error instanceof CardInputError) throw invalidField(error.field === 'number' ? 'cardNumber' : error.field, error.message);
       throw error;
     }
-    await getDb().transaction((tx) => useNewPaymentMethod(tx, customer.merchantId, customer.id, card));
+    // Verified at the processor first, with no transaction open; a decline saves nothing.
+    const id = newId('paymentMethod');
+    try {
+      await verifyCardForSaving({ token: card.token, idempotencyKey: id, fieldPath: 'cardNumber' });
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'PAYMENT_DECLINED') {
+        return { error: `Card ending in ${card.last4} not saved: ${String(error.options.extra?.declineMessage ?? 'it was declined.')} Your default card is unchanged.` };
+      }
+      throw error;
+    }
+    await getDb().transaction((tx) => useNewPaymentMethod(tx, customer.merchantId, customer.id, card, `portal:${customer.id}`, id));
     revalidatePath(portalPath(customerId));
     return { notice: `Card ending in ${card.last4} added and set as default.` };
   });
@@ -118,7 +130,7 @@ export async function setDefaultCardAction(_state: FormState, form: FormData): P
   return formAction(async () => {
     const customerId = field(form, 'customerId');
     const { customer } = await requirePortalCustomer(customerId);
-    await getDb().transaction((tx) => makeDefaultPaymentMethod(tx, customer.merchantId, customer.id, field(form, 'paymentMethodId')));
+    await getDb().transaction((tx) => makeDefaultPaymentMethod(tx, customer.merchantId, customer.id, field(form, 'paymentMethodId'), `portal:${customer.id}`));
     revalidatePath(portalPath(customerId));
     return { notice: 'Default card updated.' };
   });
@@ -128,7 +140,7 @@ export async function removeCardAction(_state: FormState, form: FormData): Promi
   return formAction(async () => {
     const customerId = field(form, 'customerId');
     const { customer } = await requirePortalCustomer(customerId);
-    await getDb().transaction((tx) => removePaymentMethod(tx, customer.merchantId, customer.id, field(form, 'paymentMethodId')));
+    await getDb().transaction((tx) => removePaymentMethod(tx, customer.merchantId, customer.id, field(form, 'paymentMethodId'), `portal:${customer.id}`));
     revalidatePath(portalPath(customerId));
     return { notice: 'Card removed.' };
   });

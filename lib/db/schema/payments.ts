@@ -189,7 +189,7 @@ export const refunds = pgTable(
  */
 export const sandboxProcessorOperations = pgTable('sandbox_processor_operations', {
   idempotencyKey: text().primaryKey(),
-  kind: text().notNull().$type<'charge' | 'refund'>(),
+  kind: text().notNull().$type<'charge' | 'refund' | 'verification'>(),
   amount: integer().notNull(),
   currency: text().notNull(),
   status: text().notNull().$type<'succeeded' | 'failed'>(),

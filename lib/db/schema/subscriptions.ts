@@ -110,7 +110,7 @@ export const subscriptionBillingRecords = pgTable(
   ],
 );
 
-export type SubscriptionCommandType = 'ChangePrice' | 'CancelAtPeriodEnd' | 'Reactivate' | 'Pause' | 'Resume' | 'Cancel' | 'Create' | 'Renew' | 'End';
+export type SubscriptionCommandType = 'ChangePrice' | 'CancelAtPeriodEnd' | 'Reactivate' | 'Pause' | 'Resume' | 'ChangePaymentMethod' | 'Cancel' | 'Create' | 'Renew' | 'End';
 
 export const subscriptionChanges = pgTable(
   'subscription_changes',

@@ -11,10 +11,11 @@ import {
   type RefundOutcome,
   type RetrievedCharge,
   type TokenizedCard,
+  type VerificationOutcome,
 } from './types';
 
 /** How a sandbox card behaves (DESIGN 4.9). */
-export type SandboxBehaviour = 'succeed' | 'decline' | 'insufficient_funds' | 'unknown' | 'refund_fails';
+export type SandboxBehaviour = 'succeed' | 'decline' | 'insufficient_funds' | 'unknown' | 'refund_fails' | 'verify_then_decline';
 
 interface TestCard {
   number: string;
@@ -30,6 +31,8 @@ export const SANDBOX_TEST_CARDS: readonly TestCard[] = [
   { number: '4000000000009995', token: 'tok_insufficient_funds', brand: 'visa', behaviour: 'insufficient_funds' },
   { number: '4000000000000259', token: 'tok_unknown', brand: 'visa', behaviour: 'unknown' },
   { number: '4000000000005126', token: 'tok_refund_fails', brand: 'visa', behaviour: 'refund_fails' },
+  // Saving it succeeds (the verification passes); every charge declines: dunning from a backend.
+  { number: '4000000000000341', token: 'tok_charge_customer_fail', brand: 'visa', behaviour: 'verify_then_decline' },
 ];
 
 /** The fixed tokens' cards expire in December of this year (any future date works for entered cards). */
@@ -41,7 +44,7 @@ const DECLINES: Record<'decline' | 'insufficient_funds', { code: string; message
 };
 
 const ENTERED_TOKEN_PREFIX = 'tok_sbx_';
-const BEHAVIOURS: readonly SandboxBehaviour[] = ['succeed', 'decline', 'insufficient_funds', 'unknown', 'refund_fails'];
+const BEHAVIOURS: readonly SandboxBehaviour[] = ['succeed', 'decline', 'insufficient_funds', 'unknown', 'refund_fails', 'verify_then_decline'];
 
 interface EnteredToken extends CardDetails {
   behaviour: SandboxBehaviour;
@@ -99,6 +102,28 @@ export class SandboxProcessor implements PaymentProcessor {
     return { status: 'succeeded', reference: booked.reference, card: details! };
   }
 
+  /**
+   * A zero-amount authorization, booked like a charge. Declining cards decline it with their
+   * reason; the timeout card authorizes (only its charges lose their first answer).
+   */
+  async verifyCard(input: { token: string; currency: string; idempotencyKey: string }): Promise<VerificationOutcome> {
+    const card = readToken(input.token);
+    await halfLatency();
+    const booked = await book({
+      ...decideCharge(card?.behaviour === 'verify_then_decline' ? { ...card, behaviour: 'succeed' } : card),
+      kind: 'verification',
+      reference: `seti_sbx_${input.idempotencyKey}`,
+      amount: 0,
+      currency: input.currency,
+      idempotencyKey: `verify:${input.idempotencyKey}`,
+    });
+    await halfLatency();
+    if (booked.status === 'failed' || !card) {
+      return { status: 'declined', reference: booked.reference, declineCode: booked.declineCode ?? 'card_declined', message: booked.message ?? 'Your card was declined.' };
+    }
+    return { status: 'verified', reference: booked.reference, card: strip(card) };
+  }
+
   async retrieveCharge(idempotencyKey: string): Promise<RetrievedCharge> {
     await halfLatency();
     const [row] = await getDb()
@@ -133,8 +158,8 @@ type BookedOperation = typeof sandboxProcessorOperations.$inferSelect;
 
 function decideCharge(card: EnteredToken | undefined): Pick<BookedOperation, 'status' | 'declineCode' | 'message'> {
   if (!card) return { status: 'failed', declineCode: 'invalid_token', message: 'The payment method is not valid.' };
-  if (card.behaviour === 'decline' || card.behaviour === 'insufficient_funds') {
-    const decline = DECLINES[card.behaviour];
+  if (card.behaviour === 'decline' || card.behaviour === 'insufficient_funds' || card.behaviour === 'verify_then_decline') {
+    const decline = DECLINES[card.behaviour === 'insufficient_funds' ? 'insufficient_funds' : 'decline'];
     return { status: 'failed', declineCode: decline.code, message: decline.message };
   }
   return { status: 'succeeded', declineCode: null, message: null };

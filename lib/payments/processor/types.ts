@@ -21,6 +21,11 @@ export type SettledOutcome = { status: 'succeeded' } | { status: 'failed'; decli
 /** What the processor knows of a charge by its idempotency key; `not_found`: it was never made. */
 export type RetrievedCharge = SettledOutcome | { status: 'not_found' };
 
+/** A zero-amount authorization: whether the issuer accepts the card for later charges. */
+export type VerificationOutcome =
+  | { status: 'verified'; reference: string; card: CardDetails }
+  | { status: 'declined'; reference: string; declineCode: string; message: string };
+
 export type RefundOutcome = { status: 'succeeded'; reference: string } | { status: 'failed'; reference: string; message: string };
 
 /**
@@ -35,6 +40,8 @@ export interface PaymentProcessor {
   /** Display details of a token, or undefined when the processor does not know it. */
   describeToken(token: string): CardDetails | undefined;
   charge(input: { token: string; amount: number; currency: string; idempotencyKey: string }): Promise<ChargeOutcome>;
+  /** Verifies a card before it is saved (a zero-amount authorization); nothing is charged. */
+  verifyCard(input: { token: string; currency: string; idempotencyKey: string }): Promise<VerificationOutcome>;
   /** Asks about a charge by the idempotency key it was (or may have been) made with. */
   retrieveCharge(idempotencyKey: string): Promise<RetrievedCharge>;
   refund(input: { chargeReference: string; amount: number; currency: string; idempotencyKey: string }): Promise<RefundOutcome>;

@@ -1,7 +1,13 @@
-import { apiRoute } from '@/lib/http/api-route';
+import { apiRoute, phasedApiRoute } from '@/lib/http/api-route';
 import { listPaymentMethodsOperation } from '@/lib/customers/api';
+import { attachPaymentMethodOperation } from '@/lib/payments/api';
 import { listPaymentMethods } from '@/lib/payments/payment-methods';
+import { attachPaymentMethod } from '@/lib/subscriptions/payment-methods';
 
 export const GET = apiRoute(listPaymentMethodsOperation, ({ db, merchantId, params, query }) =>
   listPaymentMethods(db, merchantId, params.customerId, query),
+);
+
+export const POST = phasedApiRoute(attachPaymentMethodOperation, ({ phases, merchantId, params, body, apiKeyId }) =>
+  attachPaymentMethod(phases, merchantId, params.customerId, body, `api_key:${apiKeyId}`),
 );

@@ -1,0 +1,8 @@
+import { apiRoute } from '@/lib/http/api-route';
+import { makeDefaultPaymentMethodOperation } from '@/lib/payments/api';
+import { toPaymentMethodResponse } from '@/lib/payments/payment-methods';
+import { makeDefaultPaymentMethod } from '@/lib/subscriptions/payment-methods';
+
+export const POST = apiRoute(makeDefaultPaymentMethodOperation, async ({ db, merchantId, params, apiKeyId }) =>
+  toPaymentMethodResponse(await makeDefaultPaymentMethod(db, merchantId, params.customerId, params.paymentMethodId, `api_key:${apiKeyId}`)),
+);

@@ -1,0 +1,134 @@
+import type { EventType } from '../events/types';
+
+/**
+ * Every event type with the operations that emit it and a sample `data` (the shape a real event
+ * of that type carries). The Test endpoint sends these; docs/webhooks.md lists the same table.
+ */
+
+const at = '2026-01-15T10:00:00.000Z';
+const customer = { id: 'cus_01KEXAMPLE0CUSTOMER000000', email: 'ada@example.com', name: 'Ada Lovelace', externalId: 'user_42', status: 'active', metadata: {}, createdAt: at, updatedAt: at };
+const product = { id: 'prod_01KEXAMPLE0PRODUCT0000000', name: 'Pro plan', description: null, active: true, metadata: {}, createdAt: at, updatedAt: at };
+const price = { id: 'price_01KEXAMPLE0PRICE00000000', productId: product.id, type: 'Recurring', amount: 1999, currency: 'USD', interval: 'month', intervalCount: 1, trialDays: null, active: true, createdAt: at, updatedAt: at };
+const period = { subscriptionId: 'sub_01KEXAMPLE0SUBSCRIPTION00', periodIndex: 1, periodStart: '2026-01-15T10:00:00.000Z', periodEnd: '2026-02-15T10:00:00.000Z' };
+const subscription = {
+  id: period.subscriptionId,
+  status: 'active',
+  version: '4',
+  customerId: customer.id,
+  priceId: price.id,
+  paymentMethodId: 'pm_01KEXAMPLE0PAYMENTMETHOD0',
+  currentPeriodIndex: 1,
+  currentPeriodStart: period.periodStart,
+  currentPeriodEnd: period.periodEnd,
+  trialEnd: null,
+  cancelAtPeriodEnd: false,
+  canceledAt: null,
+  endedAt: null,
+  pausedAt: null,
+  creditBalance: 0,
+  testClockId: null,
+  metadata: {},
+  createdAt: '2025-12-15T10:00:00.000Z',
+  updatedAt: at,
+};
+const payment = {
+  id: 'pay_01KEXAMPLE0PAYMENT0000000',
+  status: 'succeeded',
+  amount: 1999,
+  amountRefunded: 0,
+  currency: 'USD',
+  customerId: customer.id,
+  checkoutId: null,
+  paymentMethodId: subscription.paymentMethodId,
+  card: { brand: 'visa', last4: '4242' },
+  description: 'Pro plan — subscription period 2',
+  failureCode: null,
+  failureMessage: null,
+  settledAt: at,
+  createdAt: at,
+  updatedAt: at,
+  ...period,
+};
+const billingRecord = {
+  id: 'br_01KEXAMPLE0BILLINGRECORD00',
+  status: 'open',
+  customerId: customer.id,
+  checkoutId: null,
+  paymentId: payment.id,
+  amount: 1999,
+  currency: 'USD',
+  description: payment.description,
+  paidAt: null,
+  createdAt: at,
+  updatedAt: at,
+  ...period,
+};
+const refund = { id: 're_01KEXAMPLE0REFUND00000000', paymentId: payment.id, status: 'succeeded', amount: 500, currency: 'USD', reason: null, failureMessage: null, createdAt: at, updatedAt: at };
+const paymentLink = {
+  id: 'plink_01KEXAMPLE0PAYMENTLINK0',
+  token: 'Zx3sExampleToken0000000000',
+  url: 'https://pay.example.com/pay/Zx3sExampleToken0000000000',
+  status: 'active',
+  priceId: null,
+  name: 'Consulting hour',
+  description: null,
+  unitAmount: 5000,
+  amount: 5000,
+  currency: 'USD',
+  quantity: 1,
+  singleUse: false,
+  maxCompletions: null,
+  completionCount: 0,
+  expiresAt: null,
+  successUrl: null,
+  designId: null,
+  metadata: {},
+  createdAt: at,
+  updatedAt: at,
+};
+const paymentMethod = { id: subscription.paymentMethodId, customerId: customer.id, type: 'card', brand: 'visa', last4: '4242', expMonth: 12, expYear: 2034, isDefault: true, createdAt: at };
+const usage = { subscriptionId: subscription.id, customerId: customer.id, feature: 'api_calls', quantity: 1, periodIndex: 1 };
+
+export interface EventSample {
+  emittedBy: string;
+  data: { object: Record<string, unknown>; previousAttributes?: Record<string, unknown> };
+}
+
+export const EVENT_SAMPLES: Record<EventType, EventSample> = {
+  'product.created': { emittedBy: 'POST /api/Product', data: { object: product } },
+  'product.updated': { emittedBy: 'PUT /api/Product/{id} (also archiving: active false)', data: { object: { ...product, active: false }, previousAttributes: { active: true } } },
+  'price.created': { emittedBy: 'POST /api/Price', data: { object: price } },
+  'price.updated': { emittedBy: 'PUT /api/Price/{id} (deactivation)', data: { object: { ...price, active: false }, previousAttributes: { active: true } } },
+  'customer.created': { emittedBy: 'POST /api/Customer; a checkout with a new customerEmail', data: { object: customer } },
+  'customer.updated': { emittedBy: 'PUT /api/Customer/{id} (also archiving: status archived)', data: { object: { ...customer, name: 'Ada King' }, previousAttributes: { name: 'Ada Lovelace' } } },
+  'subscription.created': { emittedBy: 'POST /api/Subscription; a checkout of a Recurring price', data: { object: subscription } },
+  'subscription.updated': {
+    emittedBy: 'Command (ChangePrice, Pause, Resume, CancelAtPeriodEnd, Reactivate, ChangePaymentMethod), Cancel, renewals and dunning that change the status, a new default card',
+    data: { object: { ...subscription, pausedAt: at }, previousAttributes: { pausedAt: null } },
+  },
+  'subscription.canceled': { emittedBy: 'Cancel; Command CancelAtPeriodEnd; the portal', data: { object: { ...subscription, status: 'canceled', cancelAtPeriodEnd: true, canceledAt: at } } },
+  'subscription.ended': { emittedBy: 'Cancel immediate; the period end after a cancellation; the last failed dunning retry', data: { object: { ...subscription, status: 'ended', endedAt: at } } },
+  'billing_record.created': { emittedBy: 'every charge: checkout, subscription start, renewal, proration (before the payment event)', data: { object: billingRecord } },
+  'billing_record.paid': { emittedBy: 'a charge that succeeds (after the payment event); reconciliation of an unknown payment', data: { object: { ...billingRecord, status: 'paid', paidAt: at } } },
+  'payment.succeeded': { emittedBy: 'checkouts, payment links, subscription charges and dunning retries; reconciliation', data: { object: payment } },
+  'payment.failed': {
+    emittedBy: 'the same, when the card declines',
+    data: { object: { ...payment, status: 'failed', card: { brand: 'visa', last4: '0002' }, failureCode: 'card_declined', failureMessage: 'Your card was declined.' } },
+  },
+  'payment.unknown': { emittedBy: 'the same, when the processor does not answer in time (settled PAYMENT_RECONCILE_DELAY_MS later)', data: { object: { ...payment, status: 'unknown', settledAt: null } } },
+  'refund.requested': { emittedBy: 'POST /api/Payment/{id}/Refund; a console refund', data: { object: { ...refund, status: 'requested' } } },
+  'refund.succeeded': { emittedBy: 'the same, when the processor refunds', data: { object: refund } },
+  'refund.failed': { emittedBy: 'the same, when the processor refuses', data: { object: { ...refund, status: 'failed', failureMessage: 'The card issuer refused the refund.' } } },
+  'payment_link.created': { emittedBy: 'POST /api/PaymentLink; Duplicate', data: { object: paymentLink } },
+  'payment_link.updated': { emittedBy: 'PUT /api/PaymentLink/{id}; Disable, Enable, Archive', data: { object: { ...paymentLink, status: 'disabled' }, previousAttributes: { status: 'active' } } },
+  'payment_link.completed': { emittedBy: 'a paid checkout of the link (Complete, the hosted page)', data: { object: { ...paymentLink, completionCount: 1, checkoutId: 'cs_01KEXAMPLE0CHECKOUT000000', paymentId: payment.id } } },
+  'payment_method.attached': { emittedBy: 'POST /api/Customer/{id}/PaymentMethod; the portal; a checkout that keeps the card', data: { object: paymentMethod } },
+  'payment_method.detached': { emittedBy: 'DELETE /api/Customer/{id}/PaymentMethod/{pmId}; the portal', data: { object: { ...paymentMethod, isDefault: false } } },
+  'usage.recorded': { emittedBy: 'not emitted yet (usage billing is early access)', data: { object: usage } },
+  'usage.reversed': { emittedBy: 'not emitted yet (usage billing is early access)', data: { object: usage } },
+  'credit.granted': { emittedBy: 'a paid period of a price whose entitlement policy grants credits', data: { object: { id: 'cgr_01KEXAMPLE0CREDITGRANT00', customerId: customer.id, subscriptionId: subscription.id, priceId: price.id, feature: 'api_calls', amount: 1000, periodIndex: 1, createdAt: at } } },
+  'credit.low': { emittedBy: 'not emitted yet (usage billing is early access)', data: { object: { ...usage, balance: 10 } } },
+  'credit.exhausted': { emittedBy: 'not emitted yet (usage billing is early access)', data: { object: { ...usage, balance: 0 } } },
+  'entitlement.changed': { emittedBy: 'POST /api/Customer/{id}/EntitlementOverride', data: { object: { id: 'entovr_01KEXAMPLE0OVERRIDE00', customerId: customer.id, feature: 'api_calls', allowed: 'Limited', limit: 1000, limitAmount: null, createdAt: at, updatedAt: at } } },
+  'entitlement.exhausted': { emittedBy: 'not emitted yet (usage billing is early access)', data: { object: usage } },
+};

@@ -1,0 +1,4 @@
+import { eventCatalogMarkdown } from '../lib/webhooks/event-catalog';
+
+// Prints the event table and sample bodies of docs/webhooks.md.
+process.stdout.write(eventCatalogMarkdown());
