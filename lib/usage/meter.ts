@@ -1,0 +1,198 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import type { EventInput } from '../events/record-event';
+import { now } from '../clock';
+import type { CustomerEntitlements, ResolvedEntitlement } from './resolve';
+
+/** A credit balance at or below this share of what its live grants gave is `credit.low`. */
+export const CREDIT_LOW_PERCENT = 20;
+
+interface GrantState {
+  id: string;
+  amount: number;
+  remaining: number;
+  createdAt: Date;
+}
+
+/**
+ * One customer's feature in its current period, read (and for a change, locked): the counter
+ * row and the live credit grants, earliest expiry first. While a transaction holds it, no other
+ * can consume the same limit or credits, so check-and-consume cannot overdraw.
+ */
+export interface Meter {
+  merchantId: string;
+  customerId: string;
+  entitlement: ResolvedEntitlement;
+  used: number;
+  spent: number;
+  grants: GrantState[];
+  readonly usedBefore: number;
+  readonly spentBefore: number;
+  readonly balanceBefore: number;
+  changedGrants: Set<string>;
+}
+
+export async function openMeter(db: Db, merchantId: string, resolved: CustomerEntitlements, entitlement: ResolvedEntitlement, lock: boolean): Promise<Meter> {
+  const { customerId } = resolved;
+  const { feature, period } = entitlement;
+  const counter = lock
+    ? await db.execute<{ used: number; spent: number }>(sql`
+        insert into usage_counters (merchant_id, customer_id, feature, period_key, period_start, period_end, used, spent, updated_at)
+        values (${merchantId}, ${customerId}, ${feature}, ${period.key}, ${period.start?.toISOString() ?? null}, ${period.end?.toISOString() ?? null}, 0, 0, ${now().toISOString()})
+        on conflict (customer_id, feature, period_key) do update set updated_at = excluded.updated_at
+        returning used, spent`)
+    : await db.execute<{ used: number; spent: number }>(
+        sql`select used, spent from usage_counters where customer_id = ${customerId} and feature = ${feature} and period_key = ${period.key}`,
+      );
+  const grants = await db.execute<{ id: string; amount: number; remaining: number; created_at: string | Date }>(sql`
+    select id, amount, remaining, created_at from credit_grants
+    where customer_id = ${customerId} and merchant_id = ${merchantId} and feature = ${feature}
+      and (expires_at is null or expires_at > ${resolved.at.toISOString()})
+    order by expires_at asc nulls last, created_at, id
+    ${lock ? sql`for update` : sql``}`);
+  const used = counter.rows[0]?.used ?? 0;
+  const spent = counter.rows[0]?.spent ?? 0;
+  const states = grants.rows.map((g) => ({ id: g.id, amount: g.amount, remaining: g.remaining, createdAt: new Date(g.created_at) }));
+  return {
+    merchantId,
+    customerId,
+    entitlement,
+    used,
+    spent,
+    grants: states,
+    usedBefore: used,
+    spentBefore: spent,
+    balanceBefore: balanceOf(states),
+    changedGrants: new Set(),
+  };
+}
+
+export function creditBalance(meter: Meter): number {
+  return balanceOf(meter.grants);
+}
+
+function balanceOf(grants: GrantState[]): number {
+  return grants.reduce((sum, grant) => sum + grant.remaining, 0);
+}
+
+/** Units the period's limit still covers (Infinity when units are not limited, 0 for Denied and credits-only). */
+export function allowanceLeft(meter: Meter): number {
+  const { access, limit } = meter.entitlement;
+  if (access === 'Unlimited' || (access === 'Limited' && limit === null)) return Infinity;
+  if (access === 'Limited') return Math.max(0, limit! - meter.used);
+  return 0;
+}
+
+/** Units still available: the limit's rest plus credits; null when units are unlimited. */
+export function remainingUnits(meter: Meter): number | null {
+  const left = allowanceLeft(meter);
+  return left === Infinity ? null : left + creditBalance(meter);
+}
+
+/** Whether `quantity` units costing `amount` may be used now (the limit first, then credits). */
+export function mayUse(meter: Meter, quantity: number, amount: number): boolean {
+  const { access, limitAmount } = meter.entitlement;
+  if (access === 'Denied') return false;
+  if (limitAmount !== null && meter.spent + amount > limitAmount) return false;
+  return allowanceLeft(meter) + creditBalance(meter) >= quantity;
+}
+
+export interface Draw {
+  grantId: string;
+  units: number;
+}
+
+/**
+ * Counts usage on the meter: the period's limit covers what it can, credits (earliest expiry
+ * first) what is beyond it, never below zero. Recording never refuses a fact, so usage beyond
+ * both is still counted. A Denied feature draws no credits.
+ */
+export function consume(meter: Meter, quantity: number, amount: number): Draw[] {
+  let beyond = meter.entitlement.access === 'Denied' ? 0 : Math.max(0, quantity - allowanceLeft(meter));
+  const draws: Draw[] = [];
+  for (const grant of meter.grants) {
+    if (beyond === 0) break;
+    const units = Math.min(beyond, grant.remaining);
+    if (units === 0) continue;
+    grant.remaining -= units;
+    beyond -= units;
+    meter.changedGrants.add(grant.id);
+    draws.push({ grantId: grant.id, units });
+  }
+  meter.used += quantity;
+  meter.spent += amount;
+  return draws;
+}
+
+/**
+ * Writes what `consume` counted (the meter's transaction holds its locks): the counter, the
+ * grants' balances and the draws, and queues the threshold events crossed by this change,
+ * each once per period (limit) or per top-up (credits).
+ */
+export async function saveMeter(tx: Db, meter: Meter, draws: { usageId: string; draw: Draw }[], events: EventInput[]): Promise<void> {
+  const { customerId, entitlement } = meter;
+  const { feature, period } = entitlement;
+  await tx.execute(sql`update usage_counters set used = ${meter.used}, spent = ${meter.spent}, updated_at = ${now().toISOString()}
+    where customer_id = ${customerId} and feature = ${feature} and period_key = ${period.key}`);
+  const changed = meter.grants.filter((grant) => meter.changedGrants.has(grant.id));
+  if (changed.length > 0) {
+    const values = changed.map((grant) => sql`(${grant.id}::text, ${grant.remaining}::int)`);
+    await tx.execute(sql`update credit_grants g set remaining = v.remaining from (values ${sql.join(values, sql`, `)}) v(id, remaining) where g.id = v.id`);
+  }
+  if (draws.length > 0) {
+    const values = draws.map(({ usageId, draw }) => sql`(${usageId}, ${draw.grantId}, ${draw.units})`);
+    await tx.execute(sql`insert into credit_draws (usage_id, grant_id, units) values ${sql.join(values, sql`, `)}`);
+  }
+  const crossed = thresholdsCrossed(meter);
+  if (crossed.length === 0) return;
+  const values = crossed.map((t) => sql`(${customerId}, ${feature}, ${t.type}, ${t.scopeKey})`);
+  const fresh = await tx.execute<{ type: string; scope_key: string }>(sql`
+    insert into usage_thresholds (customer_id, feature, type, scope_key) values ${sql.join(values, sql`, `)}
+    on conflict do nothing returning type, scope_key`);
+  for (const row of fresh.rows) {
+    const threshold = crossed.find((t) => t.type === row.type && t.scopeKey === row.scope_key)!;
+    events.push({ merchantId: meter.merchantId, type: threshold.event, object: threshold.object });
+  }
+}
+
+interface Threshold {
+  type: string;
+  scopeKey: string;
+  event: 'entitlement.exhausted' | 'credit.low' | 'credit.exhausted';
+  object: object;
+}
+
+function thresholdsCrossed(meter: Meter): Threshold[] {
+  const { customerId, entitlement } = meter;
+  const { feature, period, limit, limitAmount } = entitlement;
+  const crossed: Threshold[] = [];
+  const periodFields = { periodKey: period.key, periodStart: period.start?.toISOString() ?? null, periodEnd: period.end?.toISOString() ?? null };
+  if (entitlement.access === 'Limited') {
+    if (limit !== null && meter.usedBefore < limit && meter.used >= limit) {
+      crossed.push({
+        type: 'limit',
+        scopeKey: period.key,
+        event: 'entitlement.exhausted',
+        object: { customerId, feature, limit, limitAmount, used: meter.used, spent: meter.spent, reached: 'limit', ...periodFields },
+      });
+    }
+    if (limitAmount !== null && meter.spentBefore < limitAmount && meter.spent >= limitAmount) {
+      crossed.push({
+        type: 'limitAmount',
+        scopeKey: period.key,
+        event: 'entitlement.exhausted',
+        object: { customerId, feature, limit, limitAmount, used: meter.used, spent: meter.spent, reached: 'limitAmount', ...periodFields },
+      });
+    }
+  }
+  const balance = creditBalance(meter);
+  if (meter.changedGrants.size > 0 && balance < meter.balanceBefore) {
+    // The newest grant names the top-up: a new grant re-arms both credit thresholds.
+    const topUp = meter.grants.reduce((latest, grant) => (grant.createdAt > latest.createdAt ? grant : latest));
+    const granted = meter.grants.reduce((sum, grant) => sum + grant.amount, 0);
+    const object = { customerId, feature, balance, granted, lowThresholdPercent: CREDIT_LOW_PERCENT, latestGrantId: topUp.id };
+    if (balance * 100 <= granted * CREDIT_LOW_PERCENT) crossed.push({ type: 'credit.low', scopeKey: topUp.id, event: 'credit.low', object });
+    if (balance === 0) crossed.push({ type: 'credit.exhausted', scopeKey: topUp.id, event: 'credit.exhausted', object });
+  }
+  return crossed;
+}

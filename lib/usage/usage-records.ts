@@ -1,0 +1,207 @@
+import crypto from 'node:crypto';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { Db } from '../db/client';
+import { customers, usageRecords } from '../db/schema';
+import { newId } from '../ids';
+import { now } from '../clock';
+import { recordEvents, type EventInput } from '../events/record-event';
+import { ApiError, notFound } from '../http/errors';
+import { findCustomerRow } from '../customers/customers';
+import type { RecordUsageBody } from './schemas';
+import { entitlementFor, resolveEntitlements, type CustomerEntitlements } from './resolve';
+import { consume, openMeter, saveMeter, type Draw, type Meter } from './meter';
+import { toEntitlementResponse } from './entitlement-view';
+
+export type UsageRow = typeof usageRecords.$inferSelect;
+type UsageInput = z.output<typeof RecordUsageBody>;
+
+export function toUsageRecordResponse(row: UsageRow, creditsUsed: number) {
+  return {
+    id: row.id,
+    externalId: row.externalId,
+    customerId: row.customerId,
+    feature: row.feature,
+    quantity: row.quantity,
+    amount: row.amount,
+    creditsUsed,
+    periodKey: row.periodKey,
+    properties: row.properties,
+    timestamp: row.timestamp.toISOString(),
+    reversedAt: row.reversedAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+export type UsageRecordResponseBody = ReturnType<typeof toUsageRecordResponse>;
+
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b));
+    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonical(item)}`).join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+/** What makes two records "the same" for deduplication: every field the producer sent but `id`. */
+export function usageFingerprint(input: { customerId: string; feature: string; quantity: number; amount: number; timestamp?: Date; properties?: object }): string {
+  const fields = { ...input, timestamp: input.timestamp?.toISOString() ?? null, properties: input.properties ?? {} };
+  return crypto.createHash('sha256').update(canonical(fields)).digest('base64url');
+}
+
+/** Rows with the credits each drew (a reversal gives back exactly those). */
+export async function usageResponses(db: Db, where: SQL | undefined, rows?: UsageRow[]) {
+  const found = rows ?? (await db.select().from(usageRecords).where(where));
+  if (found.length === 0) return [];
+  const credits = await db.execute<{ usage_id: string; units: number }>(
+    sql`select usage_id, sum(units)::int as units from credit_draws where usage_id in ${sql`(${sql.join(found.map((r) => sql`${r.id}`), sql`, `)})`} group by usage_id`,
+  );
+  const byId = new Map(credits.rows.map((row) => [row.usage_id, row.units]));
+  return found.map((row) => toUsageRecordResponse(row, byId.get(row.id) ?? 0));
+}
+
+export async function findUsageByExternalId(db: Db, merchantId: string, externalIds: string[]) {
+  if (externalIds.length === 0) return new Map<string, UsageRow>();
+  const rows = await db
+    .select()
+    .from(usageRecords)
+    .where(and(eq(usageRecords.merchantId, merchantId), inArray(usageRecords.externalId, externalIds)));
+  return new Map(rows.map((row) => [row.externalId!, row]));
+}
+
+export function duplicateConflict(externalId: string) {
+  return new ApiError('CONFLICT', `Usage '${externalId}' was already recorded with a different body.`, {
+    errors: [{ path: 'id', message: 'Already used by another usage record.' }],
+  });
+}
+
+interface NewUsage {
+  row: typeof usageRecords.$inferInsert;
+  input: UsageInput;
+}
+
+/** A usage row ready to insert, in the period its entitlement meters. */
+export function newUsageRow(merchantId: string, resolved: CustomerEntitlements, input: UsageInput): NewUsage {
+  const entitlement = entitlementFor(resolved, input.feature);
+  return {
+    input,
+    row: {
+      id: newId('usage'),
+      merchantId,
+      customerId: input.customerId,
+      feature: input.feature,
+      quantity: input.quantity,
+      amount: input.amount,
+      externalId: input.id ?? null,
+      fingerprint: usageFingerprint(input),
+      periodKey: entitlement.period.key,
+      properties: input.properties ?? {},
+      timestamp: input.timestamp ?? resolved.at,
+      createdAt: now(),
+    },
+  };
+}
+
+/**
+ * Inserts new usage rows in one statement; a producer id already recorded inserts nothing
+ * (rows are sorted by it so concurrent batches wait on each other in one order, never in a cycle).
+ */
+export async function insertUsageRows(tx: Db, rows: (typeof usageRecords.$inferInsert)[]): Promise<UsageRow[]> {
+  if (rows.length === 0) return [];
+  const sorted = [...rows].sort((a, b) => (a.externalId ?? '').localeCompare(b.externalId ?? ''));
+  return tx
+    .insert(usageRecords)
+    .values(sorted)
+    .onConflictDoNothing({ target: [usageRecords.merchantId, usageRecords.externalId], where: sql`${usageRecords.externalId} is not null` })
+    .returning();
+}
+
+/**
+ * Meters inserted usage rows, one locked meter per customer and feature (taken in sorted order
+ * so concurrent batches cannot deadlock; `opened` is one the caller already holds), and returns
+ * each row's response and the meters.
+ */
+export async function meterUsageRows(tx: Db, merchantId: string, resolvedByCustomer: Map<string, CustomerEntitlements>, rows: UsageRow[], events: EventInput[], opened?: Meter) {
+  const groups = new Map<string, UsageRow[]>();
+  for (const row of rows) {
+    const key = `${row.customerId}\u0000${row.feature}`;
+    groups.set(key, [...(groups.get(key) ?? []), row]);
+  }
+  const responses = new Map<string, UsageRecordResponseBody>();
+  const thresholdEvents: EventInput[] = [];
+  const meters = [];
+  for (const key of [...groups.keys()].sort()) {
+    const group = groups.get(key)!;
+    const resolved = resolvedByCustomer.get(group[0]!.customerId)!;
+    const meter =
+      opened && opened.customerId === group[0]!.customerId && opened.entitlement.feature === group[0]!.feature
+        ? opened
+        : await openMeter(tx, merchantId, resolved, entitlementFor(resolved, group[0]!.feature), true);
+    const draws: { usageId: string; draw: Draw }[] = [];
+    for (const row of group) {
+      const rowDraws = consume(meter, row.quantity, row.amount);
+      draws.push(...rowDraws.map((draw) => ({ usageId: row.id, draw })));
+      const response = toUsageRecordResponse(row, rowDraws.reduce((sum, d) => sum + d.units, 0));
+      responses.set(row.id, response);
+      events.push({ merchantId, type: 'usage.recorded', object: response });
+    }
+    await saveMeter(tx, meter, draws, thresholdEvents);
+    meters.push(meter);
+  }
+  events.push(...thresholdEvents);
+  return { responses, meters };
+}
+
+/**
+ * Records one fact of usage: never refused (usage beyond the limit and credits is counted),
+ * deduplicated by the producer's `id`: the same id and body again answers the original
+ * (`created: false`), another body → 409. Emits `usage.recorded` and any threshold crossed.
+ */
+export async function recordUsage(tx: Db, merchantId: string, input: UsageInput) {
+  await findCustomerRow(tx, merchantId, input.customerId, 'customerId');
+  const resolved = await resolveEntitlements(tx, merchantId, input.customerId);
+  const prepared = newUsageRow(merchantId, resolved, input);
+  const [inserted] = await insertUsageRows(tx, [prepared.row]);
+  if (!inserted) {
+    const existing = (await findUsageByExternalId(tx, merchantId, [input.id!])).get(input.id!)!;
+    if (existing.fingerprint !== prepared.row.fingerprint) throw duplicateConflict(input.id!);
+    const [usage] = await usageResponses(tx, undefined, [existing]);
+    const meter = await openMeter(tx, merchantId, resolved, entitlementFor(resolved, input.feature), false);
+    return { created: false, usage: usage!, entitlement: toEntitlementResponse(meter) };
+  }
+  const events: EventInput[] = [];
+  const { responses, meters } = await meterUsageRows(tx, merchantId, new Map([[input.customerId, resolved]]), [inserted], events);
+  await recordEvents(tx, events);
+  return { created: true, usage: responses.get(inserted.id)!, entitlement: toEntitlementResponse(meters[0]!) };
+}
+
+/** The customers (of this merchant) among `customerIds` that exist. */
+export async function existingCustomers(db: Db, merchantId: string, customerIds: string[]): Promise<Set<string>> {
+  const rows = await db
+    .select({ id: customers.id })
+    .from(customers)
+    .where(and(eq(customers.merchantId, merchantId), inArray(customers.id, customerIds)));
+  return new Set(rows.map((row) => row.id));
+}
+
+/**
+ * Gives back what a usage record took: its units to its period's counter and its credits to
+ * the grants they came from; `usage.reversed`. A record is reversed once (again → 409).
+ */
+export async function reverseUsage(tx: Db, merchantId: string, usageId: string) {
+  const [row] = await tx
+    .select()
+    .from(usageRecords)
+    .where(and(eq(usageRecords.id, usageId), eq(usageRecords.merchantId, merchantId)))
+    .for('update');
+  if (!row) throw notFound('usage record', usageId);
+  if (row.reversedAt) throw new ApiError('INVALID_STATE', `Usage record ${usageId} was already reversed at ${row.reversedAt.toISOString()}.`);
+  await tx.execute(sql`update usage_counters set used = used - ${row.quantity}, spent = spent - ${row.amount}, updated_at = ${now().toISOString()}
+    where customer_id = ${row.customerId} and feature = ${row.feature} and period_key = ${row.periodKey}`);
+  await tx.execute(sql`update credit_grants g set remaining = g.remaining + d.units from credit_draws d where d.usage_id = ${row.id} and g.id = d.grant_id`);
+  const [reversed] = await tx.update(usageRecords).set({ reversedAt: now() }).where(eq(usageRecords.id, row.id)).returning();
+  const [usage] = await usageResponses(tx, undefined, [reversed!]);
+  await recordEvents(tx, [{ merchantId, type: 'usage.reversed', object: usage! }]);
+  return usage!;
+}
