@@ -2,7 +2,6 @@ import type { z } from 'zod';
 import type { Db } from '../db/client';
 import { recordEvents, type EventInput } from '../events/record-event';
 import { ApiError } from '../http/errors';
-import { findCustomerRow } from '../customers/customers';
 import type { CheckEntitlementBody } from './schemas';
 import { entitlementFor, resolveEntitlements } from './resolve';
 import { mayUse, openMeter } from './meter';
@@ -16,7 +15,6 @@ import { duplicateConflict, findUsageByExternalId, insertUsageRows, meterUsageRo
  * overdrawn. A repeated `id` answers the original usage and counts nothing again.
  */
 export async function checkEntitlement(tx: Db, merchantId: string, customerId: string, input: z.output<typeof CheckEntitlementBody>) {
-  await findCustomerRow(tx, merchantId, customerId);
   const resolved = await resolveEntitlements(tx, merchantId, customerId);
   const entitlement = entitlementFor(resolved, input.feature);
   const meter = await openMeter(tx, merchantId, resolved, entitlement, input.consume);

@@ -99,7 +99,6 @@ export async function grantPolicyCredits(tx: Db, input: PolicyGrantOrigin) {
 
 /** Live grants (not expired on the customer's clock, something left) per feature, and their sum. */
 export async function getCreditBalance(db: Db, merchantId: string, customerId: string) {
-  await findCustomerRow(db, merchantId, customerId);
   const { at } = await resolveEntitlements(db, merchantId, customerId);
   const rows = await db
     .select()

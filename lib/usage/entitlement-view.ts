@@ -1,6 +1,5 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { findCustomerRow } from '../customers/customers';
 import { entitlementFor, resolveEntitlements } from './resolve';
 import { creditBalance, mayUse, openMeter, remainingUnits, type Meter } from './meter';
 
@@ -29,7 +28,6 @@ export type EntitlementResponseBody = ReturnType<typeof toEntitlementResponse>;
  * live credits for, each with its usage in the current period and where it comes from.
  */
 export async function getCustomerEntitlements(db: Db, merchantId: string, customerId: string) {
-  await findCustomerRow(db, merchantId, customerId);
   const resolved = await resolveEntitlements(db, merchantId, customerId);
   const credited = await db.execute<{ feature: string }>(sql`
     select distinct feature from credit_grants

@@ -35,23 +35,26 @@ export interface Meter {
 export async function openMeter(db: Db, merchantId: string, resolved: CustomerEntitlements, entitlement: ResolvedEntitlement, lock: boolean): Promise<Meter> {
   const { customerId } = resolved;
   const { feature, period } = entitlement;
+  const live = sql`customer_id = ${customerId} and merchant_id = ${merchantId} and feature = ${feature}
+    and (expires_at is null or expires_at > ${resolved.at.toISOString()})`;
   const counter = lock
-    ? await db.execute<{ used: number; spent: number }>(sql`
-        insert into usage_counters (merchant_id, customer_id, feature, period_key, period_start, period_end, used, spent, updated_at)
+    ? sql`insert into usage_counters (merchant_id, customer_id, feature, period_key, period_start, period_end, used, spent, updated_at)
         values (${merchantId}, ${customerId}, ${feature}, ${period.key}, ${period.start?.toISOString() ?? null}, ${period.end?.toISOString() ?? null}, 0, 0, ${now().toISOString()})
         on conflict (customer_id, feature, period_key) do update set updated_at = excluded.updated_at
-        returning used, spent`)
-    : await db.execute<{ used: number; spent: number }>(
-        sql`select used, spent from usage_counters where customer_id = ${customerId} and feature = ${feature} and period_key = ${period.key}`,
-      );
-  const grants = await db.execute<{ id: string; amount: number; remaining: number; created_at: string | Date }>(sql`
-    select id, amount, remaining, created_at from credit_grants
-    where customer_id = ${customerId} and merchant_id = ${merchantId} and feature = ${feature}
-      and (expires_at is null or expires_at > ${resolved.at.toISOString()})
-    order by expires_at asc nulls last, created_at, id
-    ${lock ? sql`for update` : sql``}`);
-  const used = counter.rows[0]?.used ?? 0;
-  const spent = counter.rows[0]?.spent ?? 0;
+        returning used, spent`
+    : sql`select used, spent from usage_counters where customer_id = ${customerId} and feature = ${feature} and period_key = ${period.key}`;
+  // One round trip: the counter (created and locked when changing) and the live grants (locked too).
+  const result = await db.execute<{ used: number | null; spent: number | null; grants: { id: string; amount: number; remaining: number; created_at: string }[] }>(sql`
+    with counter as (${counter})
+    select (select used from counter) as used, (select spent from counter) as spent,
+      coalesce((select json_agg(g) from (
+        select id, amount, remaining, created_at from credit_grants where ${live}
+        order by expires_at asc nulls last, created_at, id ${lock ? sql`for update` : sql``}
+      ) g), '[]'::json) as grants`);
+  const counterRow = result.rows[0]!;
+  const grants = { rows: counterRow.grants };
+  const used = counterRow.used ?? 0;
+  const spent = counterRow.spent ?? 0;
   const states = grants.rows.map((g) => ({ id: g.id, amount: g.amount, remaining: g.remaining, createdAt: new Date(g.created_at) }));
   return {
     merchantId,
@@ -132,17 +135,20 @@ export function consume(meter: Meter, quantity: number, amount: number): Draw[] 
 export async function saveMeter(tx: Db, meter: Meter, draws: { usageId: string; draw: Draw }[], events: EventInput[]): Promise<void> {
   const { customerId, entitlement } = meter;
   const { feature, period } = entitlement;
-  await tx.execute(sql`update usage_counters set used = ${meter.used}, spent = ${meter.spent}, updated_at = ${now().toISOString()}
-    where customer_id = ${customerId} and feature = ${feature} and period_key = ${period.key}`);
   const changed = meter.grants.filter((grant) => meter.changedGrants.has(grant.id));
-  if (changed.length > 0) {
-    const values = changed.map((grant) => sql`(${grant.id}::text, ${grant.remaining}::int)`);
-    await tx.execute(sql`update credit_grants g set remaining = v.remaining from (values ${sql.join(values, sql`, `)}) v(id, remaining) where g.id = v.id`);
-  }
-  if (draws.length > 0) {
-    const values = draws.map(({ usageId, draw }) => sql`(${usageId}, ${draw.grantId}, ${draw.units})`);
-    await tx.execute(sql`insert into credit_draws (usage_id, grant_id, units) values ${sql.join(values, sql`, `)}`);
-  }
+  const grantUpdate = changed.length
+    ? sql`, grants as (update credit_grants g set remaining = v.remaining
+        from (values ${sql.join(changed.map((grant) => sql`(${grant.id}::text, ${grant.remaining}::int)`), sql`, `)}) v(id, remaining) where g.id = v.id)`
+    : sql``;
+  const drawInsert = draws.length
+    ? sql`, draws as (insert into credit_draws (usage_id, grant_id, units)
+        values ${sql.join(draws.map(({ usageId, draw }) => sql`(${usageId}, ${draw.grantId}, ${draw.units}::int)`), sql`, `)})`
+    : sql``;
+  // One round trip for the counter, the grants' balances and the draws.
+  await tx.execute(sql`with counter as (update usage_counters set used = ${meter.used}, spent = ${meter.spent}, updated_at = ${now().toISOString()}
+      where customer_id = ${customerId} and feature = ${feature} and period_key = ${period.key})
+    ${grantUpdate} ${drawInsert}
+    select 1`);
   const crossed = thresholdsCrossed(meter);
   if (crossed.length === 0) return;
   const values = crossed.map((t) => sql`(${customerId}, ${feature}, ${t.type}, ${t.scopeKey})`);

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { now } from '../clock';
+import { notFound } from '../http/errors';
 import type { EntitlementAllowed } from '../entitlements/schemas';
 
 export type SourceType = 'override' | 'subscription' | 'purchase' | 'credits' | 'none';
@@ -43,6 +44,7 @@ interface CandidateRow extends Record<string, unknown> {
   period_start: Date | string | null;
   period_end: Date | string | null;
   clock_time: Date | string | null;
+  customer_found: boolean | null;
 }
 
 const RANK: Record<EntitlementAllowed, number> = { Denied: 0, Limited: 1, Unlimited: 2 };
@@ -61,24 +63,25 @@ const date = (value: Date | string | null) => (value === null ? null : new Date(
  * A customer's entitlements, one per feature: the customer's override wins; else the policies
  * of the prices of their live subscriptions (metered per subscription period, so a renewal or
  * a test clock starts a new count); else the policies of one-time prices they bought (metered
- * for life: never reset). One statement reads every candidate.
+ * for life: never reset). One statement reads every candidate (and tells an unknown customer: 404).
  */
-export async function resolveEntitlements(db: Db, merchantId: string, customerId: string): Promise<CustomerEntitlements> {
+export async function resolveEntitlements(db: Db, merchantId: string, customerId: string, customerField?: string): Promise<CustomerEntitlements> {
   const result = await db.execute<CandidateRow>(sql`
     select 'override' as source, o.id as source_id, o.feature, o.allowed, o."limit", o.limit_amount,
-      null::int as period_index, null::timestamptz as period_start, null::timestamptz as period_end, null::timestamptz as clock_time
+      null::int as period_index, null::timestamptz as period_start, null::timestamptz as period_end, null::timestamptz as clock_time, null::boolean as customer_found
     from entitlement_overrides o where o.customer_id = ${customerId} and o.merchant_id = ${merchantId}
     union all
-    select 'subscription', s.id, p.feature, p.allowed, p."limit", p.limit_amount, s.current_period_index, s.current_period_start, s.current_period_end, null
+    select 'subscription', s.id, p.feature, p.allowed, p."limit", p.limit_amount, s.current_period_index, s.current_period_start, s.current_period_end, null, null
     from subscriptions s join entitlement_policies p on p.price_id = s.price_id
     where s.customer_id = ${customerId} and s.merchant_id = ${merchantId} and s.status <> 'ended'
     union all
-    select 'purchase', c.id, p.feature, p.allowed, p."limit", p.limit_amount, null, null, null, null
+    select 'purchase', c.id, p.feature, p.allowed, p."limit", p.limit_amount, null, null, null, null, null
     from checkouts c join prices pr on pr.id = c.price_id and pr.type = 'OneTime' join entitlement_policies p on p.price_id = c.price_id
     where c.customer_id = ${customerId} and c.merchant_id = ${merchantId} and c.status = 'paid'
     union all
     select 'period', s.id, null, null, null, null, s.current_period_index, s.current_period_start, s.current_period_end,
-      (select tc.frozen_time from test_clock_customers tcc join test_clocks tc on tc.id = tcc.test_clock_id where tcc.customer_id = ${customerId})
+      (select tc.frozen_time from test_clock_customers tcc join test_clocks tc on tc.id = tcc.test_clock_id where tcc.customer_id = ${customerId}),
+      exists (select 1 from customers c where c.id = ${customerId} and c.merchant_id = ${merchantId})
     from (select 1) one
     left join lateral (
       select * from subscriptions s where s.customer_id = ${customerId} and s.merchant_id = ${merchantId} and s.status <> 'ended'
@@ -86,6 +89,7 @@ export async function resolveEntitlements(db: Db, merchantId: string, customerId
     ) s on true`);
   const rows = result.rows;
   const base = rows.find((row) => row.source === 'period')!;
+  if (!base.customer_found) throw notFound('customer', customerId, customerField);
   const defaultPeriod = base.source_id ? periodOf(base) : LIFETIME;
   const chosen = new Map<string, ResolvedEntitlement>();
   for (const source of ['purchase', 'subscription', 'override'] as const) {

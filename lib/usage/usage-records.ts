@@ -7,7 +7,6 @@ import { newId } from '../ids';
 import { now } from '../clock';
 import { recordEvents, type EventInput } from '../events/record-event';
 import { ApiError, notFound } from '../http/errors';
-import { findCustomerRow } from '../customers/customers';
 import type { RecordUsageBody } from './schemas';
 import { entitlementFor, resolveEntitlements, type CustomerEntitlements } from './resolve';
 import { consume, openMeter, saveMeter, type Draw, type Meter } from './meter';
@@ -159,8 +158,7 @@ export async function meterUsageRows(tx: Db, merchantId: string, resolvedByCusto
  * (`created: false`), another body → 409. Emits `usage.recorded` and any threshold crossed.
  */
 export async function recordUsage(tx: Db, merchantId: string, input: UsageInput) {
-  await findCustomerRow(tx, merchantId, input.customerId, 'customerId');
-  const resolved = await resolveEntitlements(tx, merchantId, input.customerId);
+  const resolved = await resolveEntitlements(tx, merchantId, input.customerId, 'customerId');
   const prepared = newUsageRow(merchantId, resolved, input);
   const [inserted] = await insertUsageRows(tx, [prepared.row]);
   if (!inserted) {
