@@ -85,3 +85,35 @@ describe('Usage across subscription periods on a test clock', () => {
     expect(await eventsOf(merchant.id, 'entitlement.exhausted')).toHaveLength(2);
   });
 });
+
+describe('docs/usage.md worked example: an AI chat app', () => {
+  it('100 messages a month on Pro gated by Check+consume, then a credit pack', async () => {
+    const { api, merchant } = await newMerchant();
+    const pro = await recurringPrice(api, { amount: 2000, name: 'Pro' });
+    await api.post(`/api/Price/${pro.id}/EntitlementPolicy`, { feature: 'messages', allowed: 'Limited', limit: 100 });
+    const { customerId } = await customerWithCard(api, merchant.id);
+    const sub = (await subscribe(api, { customerId, priceId: pro.id })).body;
+    expect(await messages(api, customerId)).toMatchObject({ allowed: true, access: 'Limited', limit: 100, used: 0, remaining: 100, source: { type: 'subscription', id: sub.id } });
+
+    const gate = (messageId: string) =>
+      api.post(`/api/Customer/${customerId}/Entitlement/Check`, { feature: 'messages', consume: true, id: messageId }).then((r) => r.body);
+    const month = await Promise.all(Array.from({ length: 101 }, (_, i) => gate(`msg-${i}`)));
+    expect(month.filter((g) => g.allowed)).toHaveLength(100);
+    expect(await eventsOf(merchant.id, 'entitlement.exhausted')).toHaveLength(1);
+    // A retried message (same id) is answered from the original and counts nothing.
+    const retried = await gate(`msg-${month.findIndex((g) => g.allowed)}`);
+    expect(retried).toMatchObject({ allowed: true, duplicate: true, used: 100 });
+
+    const pack = await api.post(`/api/Customer/${customerId}/CreditGrant`, { feature: 'messages', amount: 500, reason: 'Credit pack (pay_x)' }, { 'Idempotency-Key': 'pack-pay_x' });
+    expect(pack.status, pack.text).toBe(201);
+    const replay = await api.post(`/api/Customer/${customerId}/CreditGrant`, { feature: 'messages', amount: 500, reason: 'Credit pack (pay_x)' }, { 'Idempotency-Key': 'pack-pay_x' });
+    expect(replay.body.id).toBe(pack.body.id);
+    const fromPack = await gate('msg-after-pack');
+    expect(fromPack).toMatchObject({ allowed: true, creditBalance: 499, usage: { creditsUsed: 1 } });
+    await api.post(`/api/Customer/${customerId}/Entitlement/Check`, { feature: 'messages', consume: true, quantity: 399 });
+    const low = await eventsOf(merchant.id, 'credit.low');
+    expect(low).toHaveLength(1);
+    expect(low[0]!.data.object).toMatchObject({ customerId, feature: 'messages', balance: 100, granted: 500 });
+    expect(await eventsOf(merchant.id, 'credit.granted')).toHaveLength(1);
+  });
+});
