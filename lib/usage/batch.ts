@@ -2,9 +2,8 @@ import type { z } from 'zod';
 import type { Db } from '../db/client';
 import { recordEvents, type EventInput } from '../events/record-event';
 import type { RecordUsageBatchBody } from './schemas';
-import { resolveEntitlements, type CustomerEntitlements } from './resolve';
+import { resolveCustomersEntitlements, type CustomerEntitlements } from './resolve';
 import {
-  existingCustomers,
   findUsageByExternalId,
   insertUsageRows,
   meterUsageRows,
@@ -29,11 +28,10 @@ interface BatchItem {
  */
 export async function recordUsageBatch(tx: Db, merchantId: string, body: z.output<typeof RecordUsageBatchBody>) {
   const records = body.records;
-  const known = await existingCustomers(tx, merchantId, [...new Set(records.map((r) => r.customerId))]);
-  const resolved = new Map<string, CustomerEntitlements>();
-  for (const customerId of [...known].sort()) resolved.set(customerId, await resolveEntitlements(tx, merchantId, customerId));
+  const customerIds = [...new Set(records.map((r) => r.customerId))];
+  const resolved = new Map<string, CustomerEntitlements>((await resolveCustomersEntitlements(tx, merchantId, customerIds)).map((r) => [r.customerId, r]));
 
-  const prepared = records.map((record) => (known.has(record.customerId) ? newUsageRow(merchantId, resolved.get(record.customerId)!, record) : null));
+  const prepared = records.map((record) => (resolved.has(record.customerId) ? newUsageRow(merchantId, resolved.get(record.customerId)!, record) : null));
   const inserted = await insertUsageRows(tx, prepared.flatMap((p) => (p ? [p.row] : [])));
   const insertedIds = new Set(inserted.map((row) => row.id));
   const events: EventInput[] = [];

@@ -44,7 +44,6 @@ interface CandidateRow extends Record<string, unknown> {
   period_start: Date | string | null;
   period_end: Date | string | null;
   clock_time: Date | string | null;
-  customer_found: boolean | null;
 }
 
 const RANK: Record<EntitlementAllowed, number> = { Denied: 0, Limited: 1, Unlimited: 2 };
@@ -63,33 +62,48 @@ const date = (value: Date | string | null) => (value === null ? null : new Date(
  * A customer's entitlements, one per feature: the customer's override wins; else the policies
  * of the prices of their live subscriptions (metered per subscription period, so a renewal or
  * a test clock starts a new count); else the policies of one-time prices they bought (metered
- * for life: never reset). One statement reads every candidate (and tells an unknown customer: 404).
+ * for life: never reset). One statement reads every candidate (an unknown customer: 404).
  */
 export async function resolveEntitlements(db: Db, merchantId: string, customerId: string, customerField?: string): Promise<CustomerEntitlements> {
-  const result = await db.execute<CandidateRow>(sql`
-    select 'override' as source, o.id as source_id, o.feature, o.allowed, o."limit", o.limit_amount,
-      null::int as period_index, null::timestamptz as period_start, null::timestamptz as period_end, null::timestamptz as clock_time, null::boolean as customer_found
-    from entitlement_overrides o where o.customer_id = ${customerId} and o.merchant_id = ${merchantId}
+  const [resolved] = await resolveCustomersEntitlements(db, merchantId, [customerId]);
+  if (!resolved) throw notFound('customer', customerId, customerField);
+  return resolved;
+}
+
+/** The same for several customers in one statement (a usage batch); unknown customers are left out. */
+export async function resolveCustomersEntitlements(db: Db, merchantId: string, customerIds: string[]): Promise<CustomerEntitlements[]> {
+  const ids = sql.param(customerIds);
+  const result = await db.execute<CandidateRow & { customer_id: string }>(sql`
+    select o.customer_id, 'override' as source, o.id as source_id, o.feature, o.allowed, o."limit", o.limit_amount,
+      null::int as period_index, null::timestamptz as period_start, null::timestamptz as period_end, null::timestamptz as clock_time
+    from entitlement_overrides o where o.customer_id = any(${ids}::text[]) and o.merchant_id = ${merchantId}
     union all
-    select 'subscription', s.id, p.feature, p.allowed, p."limit", p.limit_amount, s.current_period_index, s.current_period_start, s.current_period_end, null, null
+    select s.customer_id, 'subscription', s.id, p.feature, p.allowed, p."limit", p.limit_amount, s.current_period_index, s.current_period_start, s.current_period_end, null
     from subscriptions s join entitlement_policies p on p.price_id = s.price_id
-    where s.customer_id = ${customerId} and s.merchant_id = ${merchantId} and s.status <> 'ended'
+    where s.customer_id = any(${ids}::text[]) and s.merchant_id = ${merchantId} and s.status <> 'ended'
     union all
-    select 'purchase', c.id, p.feature, p.allowed, p."limit", p.limit_amount, null, null, null, null, null
+    select c.customer_id, 'purchase', c.id, p.feature, p.allowed, p."limit", p.limit_amount, null, null, null, null
     from checkouts c join prices pr on pr.id = c.price_id and pr.type = 'OneTime' join entitlement_policies p on p.price_id = c.price_id
-    where c.customer_id = ${customerId} and c.merchant_id = ${merchantId} and c.status = 'paid'
+    where c.customer_id = any(${ids}::text[]) and c.merchant_id = ${merchantId} and c.status = 'paid'
     union all
-    select 'period', s.id, null, null, null, null, s.current_period_index, s.current_period_start, s.current_period_end,
-      (select tc.frozen_time from test_clock_customers tcc join test_clocks tc on tc.id = tcc.test_clock_id where tcc.customer_id = ${customerId}),
-      exists (select 1 from customers c where c.id = ${customerId} and c.merchant_id = ${merchantId})
-    from (select 1) one
+    select cu.id, 'period', s.id, null, null, null, null, s.current_period_index, s.current_period_start, s.current_period_end,
+      (select tc.frozen_time from test_clock_customers tcc join test_clocks tc on tc.id = tcc.test_clock_id where tcc.customer_id = cu.id)
+    from customers cu
     left join lateral (
-      select * from subscriptions s where s.customer_id = ${customerId} and s.merchant_id = ${merchantId} and s.status <> 'ended'
+      select * from subscriptions s where s.customer_id = cu.id and s.merchant_id = ${merchantId} and s.status <> 'ended'
       order by s.created_at limit 1
-    ) s on true`);
-  const rows = result.rows;
-  const base = rows.find((row) => row.source === 'period')!;
-  if (!base.customer_found) throw notFound('customer', customerId, customerField);
+    ) s on true
+    where cu.id = any(${ids}::text[]) and cu.merchant_id = ${merchantId}`);
+  const byCustomer = new Map<string, CandidateRow[]>();
+  for (const row of result.rows) byCustomer.set(row.customer_id, [...(byCustomer.get(row.customer_id) ?? []), row]);
+  return customerIds.flatMap((customerId) => {
+    const rows = byCustomer.get(customerId) ?? [];
+    const base = rows.find((row) => row.source === 'period');
+    return base ? [choose(customerId, rows, base)] : [];
+  });
+}
+
+function choose(customerId: string, rows: CandidateRow[], base: CandidateRow): CustomerEntitlements {
   const defaultPeriod = base.source_id ? periodOf(base) : LIFETIME;
   const chosen = new Map<string, ResolvedEntitlement>();
   for (const source of ['purchase', 'subscription', 'override'] as const) {

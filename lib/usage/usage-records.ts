@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../db/client';
-import { customers, usageRecords } from '../db/schema';
+import { usageRecords } from '../db/schema';
 import { newId } from '../ids';
 import { now } from '../clock';
 import { recordEvents, type EventInput } from '../events/record-event';
@@ -76,7 +76,7 @@ export function duplicateConflict(externalId: string) {
 }
 
 interface NewUsage {
-  row: typeof usageRecords.$inferInsert;
+  row: UsageRow;
   input: UsageInput;
 }
 
@@ -97,23 +97,32 @@ export function newUsageRow(merchantId: string, resolved: CustomerEntitlements, 
       periodKey: entitlement.period.key,
       properties: input.properties ?? {},
       timestamp: input.timestamp ?? resolved.at,
+      reversedAt: null,
       createdAt: now(),
     },
   };
 }
 
 /**
- * Inserts new usage rows in one statement; a producer id already recorded inserts nothing
- * (rows are sorted by it so concurrent batches wait on each other in one order, never in a cycle).
+ * Inserts new usage rows in one statement, each column sent as one array (`unnest`), so a
+ * thousand rows are twelve parameters; a producer id already recorded inserts nothing. Rows are
+ * sorted by that id so concurrent batches wait on each other in one order, never in a cycle.
  */
-export async function insertUsageRows(tx: Db, rows: (typeof usageRecords.$inferInsert)[]): Promise<UsageRow[]> {
+export async function insertUsageRows(tx: Db, rows: UsageRow[]): Promise<UsageRow[]> {
   if (rows.length === 0) return [];
   const sorted = [...rows].sort((a, b) => (a.externalId ?? '').localeCompare(b.externalId ?? ''));
-  return tx
-    .insert(usageRecords)
-    .values(sorted)
-    .onConflictDoNothing({ target: [usageRecords.merchantId, usageRecords.externalId], where: sql`${usageRecords.externalId} is not null` })
-    .returning();
+  const column = <T>(pick: (row: UsageRow) => T) => sql.param(sorted.map(pick));
+  const inserted = await tx.execute<{ id: string }>(sql`
+    insert into usage_records (id, merchant_id, customer_id, feature, quantity, amount, external_id, fingerprint, period_key, properties, timestamp, created_at)
+    select * from unnest(
+      ${column((r) => r.id)}::text[], ${column((r) => r.merchantId)}::text[], ${column((r) => r.customerId)}::text[], ${column((r) => r.feature)}::text[],
+      ${column((r) => r.quantity)}::int[], ${column((r) => r.amount)}::int[], ${column((r) => r.externalId)}::text[], ${column((r) => r.fingerprint)}::text[],
+      ${column((r) => r.periodKey)}::text[], ${column((r) => JSON.stringify(r.properties))}::jsonb[], ${column((r) => r.timestamp.toISOString())}::timestamptz[],
+      ${column((r) => r.createdAt.toISOString())}::timestamptz[])
+    on conflict (merchant_id, external_id) where external_id is not null do nothing
+    returning id`);
+  const insertedIds = new Set(inserted.rows.map((row) => row.id));
+  return sorted.filter((row) => insertedIds.has(row.id));
 }
 
 /**
@@ -172,15 +181,6 @@ export async function recordUsage(tx: Db, merchantId: string, input: UsageInput)
   const { responses, meters } = await meterUsageRows(tx, merchantId, new Map([[input.customerId, resolved]]), [inserted], events);
   await recordEvents(tx, events);
   return { created: true, usage: responses.get(inserted.id)!, entitlement: toEntitlementResponse(meters[0]!) };
-}
-
-/** The customers (of this merchant) among `customerIds` that exist. */
-export async function existingCustomers(db: Db, merchantId: string, customerIds: string[]): Promise<Set<string>> {
-  const rows = await db
-    .select({ id: customers.id })
-    .from(customers)
-    .where(and(eq(customers.merchantId, merchantId), inArray(customers.id, customerIds)));
-  return new Set(rows.map((row) => row.id));
 }
 
 /**
