@@ -55,7 +55,13 @@ export async function openMeter(db: Db, merchantId: string, resolved: CustomerEn
   const grants = { rows: counterRow.grants };
   const used = counterRow.used ?? 0;
   const spent = counterRow.spent ?? 0;
-  const states = grants.rows.map((g) => ({ id: g.id, amount: g.amount, remaining: g.remaining, createdAt: new Date(g.created_at) }));
+  return newMeter(merchantId, customerId, entitlement, counterRow.used ?? 0, counterRow.spent ?? 0, grants.rows);
+}
+
+type GrantJson = { id: string; amount: number; remaining: number; created_at: string };
+
+function newMeter(merchantId: string, customerId: string, entitlement: ResolvedEntitlement, used: number, spent: number, grants: GrantJson[]): Meter {
+  const states = grants.map((g) => ({ id: g.id, amount: g.amount, remaining: g.remaining, createdAt: new Date(g.created_at) }));
   return {
     merchantId,
     customerId,
@@ -68,6 +74,42 @@ export async function openMeter(db: Db, merchantId: string, resolved: CustomerEn
     balanceBefore: balanceOf(states),
     changedGrants: new Set(),
   };
+}
+
+export interface MeterRequest {
+  resolved: CustomerEntitlements;
+  entitlement: ResolvedEntitlement;
+}
+
+/**
+ * Opens and locks several meters in one statement (a usage batch). The counters are created or
+ * locked in the order given — callers sort it — so two batches never wait on each other in a
+ * cycle; a meter's grants are locked only by whoever holds its counter.
+ */
+export async function openMeters(tx: Db, merchantId: string, requests: MeterRequest[]): Promise<Meter[]> {
+  if (requests.length === 0) return [];
+  const wanted = requests.map(({ resolved, entitlement: { feature, period } }, ord) =>
+    sql`(${ord}::int, ${resolved.customerId}::text, ${feature}::text, ${period.key}::text, ${period.start?.toISOString() ?? null}::timestamptz, ${period.end?.toISOString() ?? null}::timestamptz, ${resolved.at.toISOString()}::timestamptz)`,
+  );
+  const result = await tx.execute<{ ord: number; used: number; spent: number; grants: GrantJson[] }>(sql`
+    with wanted (ord, customer_id, feature, period_key, period_start, period_end, at) as (values ${sql.join(wanted, sql`, `)}),
+    counters as (
+      insert into usage_counters (merchant_id, customer_id, feature, period_key, period_start, period_end, used, spent, updated_at)
+      select ${merchantId}, customer_id, feature, period_key, period_start, period_end, 0, 0, ${now().toISOString()} from wanted order by ord
+      on conflict (customer_id, feature, period_key) do update set updated_at = excluded.updated_at
+      returning customer_id, feature, used, spent
+    )
+    select w.ord, c.used, c.spent, coalesce((select json_agg(g) from (
+        select id, amount, remaining, created_at from credit_grants
+        where customer_id = w.customer_id and merchant_id = ${merchantId} and feature = w.feature and (expires_at is null or expires_at > w.at)
+        order by expires_at asc nulls last, created_at, id for update
+      ) g), '[]'::json) as grants
+    from wanted w join counters c on c.customer_id = w.customer_id and c.feature = w.feature
+    order by w.ord`);
+  return result.rows.map((row) => {
+    const { resolved, entitlement } = requests[row.ord]!;
+    return newMeter(merchantId, resolved.customerId, entitlement, row.used, row.spent, row.grants);
+  });
 }
 
 export function creditBalance(meter: Meter): number {
@@ -132,10 +174,13 @@ export function consume(meter: Meter, quantity: number, amount: number): Draw[] 
  * grants' balances and the draws, and queues the threshold events crossed by this change,
  * each once per period (limit) or per top-up (credits).
  */
-export async function saveMeter(tx: Db, meter: Meter, draws: { usageId: string; draw: Draw }[], events: EventInput[]): Promise<void> {
-  const { customerId, entitlement } = meter;
-  const { feature, period } = entitlement;
-  const changed = meter.grants.filter((grant) => meter.changedGrants.has(grant.id));
+export async function saveMeters(tx: Db, meters: Meter[], draws: { usageId: string; draw: Draw }[], events: EventInput[]): Promise<void> {
+  if (meters.length === 0) return;
+  const at = now().toISOString();
+  const counters = meters.map(
+    (m) => sql`(${m.customerId}::text, ${m.entitlement.feature}::text, ${m.entitlement.period.key}::text, ${m.used}::int, ${m.spent}::int)`,
+  );
+  const changed = meters.flatMap((meter) => meter.grants.filter((grant) => meter.changedGrants.has(grant.id)));
   const grantUpdate = changed.length
     ? sql`, grants as (update credit_grants g set remaining = v.remaining
         from (values ${sql.join(changed.map((grant) => sql`(${grant.id}::text, ${grant.remaining}::int)`), sql`, `)}) v(id, remaining) where g.id = v.id)`
@@ -144,24 +189,27 @@ export async function saveMeter(tx: Db, meter: Meter, draws: { usageId: string; 
     ? sql`, draws as (insert into credit_draws (usage_id, grant_id, units)
         values ${sql.join(draws.map(({ usageId, draw }) => sql`(${usageId}, ${draw.grantId}, ${draw.units}::int)`), sql`, `)})`
     : sql``;
-  // One round trip for the counter, the grants' balances and the draws.
-  await tx.execute(sql`with counter as (update usage_counters set used = ${meter.used}, spent = ${meter.spent}, updated_at = ${now().toISOString()}
-      where customer_id = ${customerId} and feature = ${feature} and period_key = ${period.key})
+  // One round trip for the counters, the grants' balances and the draws.
+  await tx.execute(sql`with counters as (update usage_counters c set used = v.used, spent = v.spent, updated_at = ${at}
+      from (values ${sql.join(counters, sql`, `)}) v(customer_id, feature, period_key, used, spent)
+      where c.customer_id = v.customer_id and c.feature = v.feature and c.period_key = v.period_key)
     ${grantUpdate} ${drawInsert}
     select 1`);
-  const crossed = thresholdsCrossed(meter);
+  const crossed = meters.flatMap(thresholdsCrossed);
   if (crossed.length === 0) return;
-  const values = crossed.map((t) => sql`(${customerId}, ${feature}, ${t.type}, ${t.scopeKey})`);
-  const fresh = await tx.execute<{ type: string; scope_key: string }>(sql`
+  const values = crossed.map((t) => sql`(${t.customerId}, ${t.feature}, ${t.type}, ${t.scopeKey})`);
+  const fresh = await tx.execute<{ customer_id: string; feature: string; type: string; scope_key: string }>(sql`
     insert into usage_thresholds (customer_id, feature, type, scope_key) values ${sql.join(values, sql`, `)}
-    on conflict do nothing returning type, scope_key`);
-  for (const row of fresh.rows) {
-    const threshold = crossed.find((t) => t.type === row.type && t.scopeKey === row.scope_key)!;
-    events.push({ merchantId: meter.merchantId, type: threshold.event, object: threshold.object });
+    on conflict do nothing returning customer_id, feature, type, scope_key`);
+  for (const threshold of crossed) {
+    const isFresh = fresh.rows.some((row) => row.customer_id === threshold.customerId && row.feature === threshold.feature && row.type === threshold.type && row.scope_key === threshold.scopeKey);
+    if (isFresh) events.push({ merchantId: meters[0]!.merchantId, type: threshold.event, object: threshold.object });
   }
 }
 
 interface Threshold {
+  customerId: string;
+  feature: string;
   type: string;
   scopeKey: string;
   event: 'entitlement.exhausted' | 'credit.low' | 'credit.exhausted';
@@ -176,6 +224,8 @@ function thresholdsCrossed(meter: Meter): Threshold[] {
   if (entitlement.access === 'Limited') {
     if (limit !== null && meter.usedBefore < limit && meter.used >= limit) {
       crossed.push({
+        customerId,
+        feature,
         type: 'limit',
         scopeKey: period.key,
         event: 'entitlement.exhausted',
@@ -184,6 +234,8 @@ function thresholdsCrossed(meter: Meter): Threshold[] {
     }
     if (limitAmount !== null && meter.spentBefore < limitAmount && meter.spent >= limitAmount) {
       crossed.push({
+        customerId,
+        feature,
         type: 'limitAmount',
         scopeKey: period.key,
         event: 'entitlement.exhausted',
@@ -197,8 +249,8 @@ function thresholdsCrossed(meter: Meter): Threshold[] {
     const topUp = meter.grants.reduce((latest, grant) => (grant.createdAt > latest.createdAt ? grant : latest));
     const granted = meter.grants.reduce((sum, grant) => sum + grant.amount, 0);
     const object = { customerId, feature, balance, granted, lowThresholdPercent: CREDIT_LOW_PERCENT, latestGrantId: topUp.id };
-    if (balance * 100 <= granted * CREDIT_LOW_PERCENT) crossed.push({ type: 'credit.low', scopeKey: topUp.id, event: 'credit.low', object });
-    if (balance === 0) crossed.push({ type: 'credit.exhausted', scopeKey: topUp.id, event: 'credit.exhausted', object });
+    if (balance * 100 <= granted * CREDIT_LOW_PERCENT) crossed.push({ customerId, feature, type: 'credit.low', scopeKey: topUp.id, event: 'credit.low', object });
+    if (balance === 0) crossed.push({ customerId, feature, type: 'credit.exhausted', scopeKey: topUp.id, event: 'credit.exhausted', object });
   }
   return crossed;
 }

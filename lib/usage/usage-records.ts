@@ -9,7 +9,7 @@ import { recordEvents, type EventInput } from '../events/record-event';
 import { ApiError, notFound } from '../http/errors';
 import type { RecordUsageBody } from './schemas';
 import { entitlementFor, resolveEntitlements, type CustomerEntitlements } from './resolve';
-import { consume, openMeter, saveMeter, type Draw, type Meter } from './meter';
+import { consume, openMeter, openMeters, saveMeters, type Draw, type Meter } from './meter';
 import { toEntitlementResponse } from './entitlement-view';
 
 export type UsageRow = typeof usageRecords.$inferSelect;
@@ -126,37 +126,39 @@ export async function insertUsageRows(tx: Db, rows: UsageRow[]): Promise<UsageRo
 }
 
 /**
- * Meters inserted usage rows, one locked meter per customer and feature (taken in sorted order
- * so concurrent batches cannot deadlock; `opened` is one the caller already holds), and returns
- * each row's response and the meters.
+ * Meters inserted usage rows: one locked meter per customer and feature, all opened in one
+ * statement in sorted order (so concurrent batches cannot deadlock; `opened` is one the caller
+ * already holds) and all saved in another. Returns each row's response and the meters.
  */
 export async function meterUsageRows(tx: Db, merchantId: string, resolvedByCustomer: Map<string, CustomerEntitlements>, rows: UsageRow[], events: EventInput[], opened?: Meter) {
   const groups = new Map<string, UsageRow[]>();
   for (const row of rows) {
     const key = `${row.customerId}\u0000${row.feature}`;
-    groups.set(key, [...(groups.get(key) ?? []), row]);
+    const group = groups.get(key);
+    if (group) group.push(row);
+    else groups.set(key, [row]);
   }
+  const keys = [...groups.keys()].sort();
+  const heldBy = (key: string) => opened && `${opened.customerId}\u0000${opened.entitlement.feature}` === key;
+  const requests = keys.filter((key) => !heldBy(key)).map((key) => {
+    const resolved = resolvedByCustomer.get(groups.get(key)![0]!.customerId)!;
+    return { resolved, entitlement: entitlementFor(resolved, groups.get(key)![0]!.feature) };
+  });
+  const newlyOpened = await openMeters(tx, merchantId, requests);
+  const meters = keys.map((key) => (heldBy(key) ? opened! : newlyOpened.shift()!));
   const responses = new Map<string, UsageRecordResponseBody>();
   const thresholdEvents: EventInput[] = [];
-  const meters = [];
-  for (const key of [...groups.keys()].sort()) {
-    const group = groups.get(key)!;
-    const resolved = resolvedByCustomer.get(group[0]!.customerId)!;
-    const meter =
-      opened && opened.customerId === group[0]!.customerId && opened.entitlement.feature === group[0]!.feature
-        ? opened
-        : await openMeter(tx, merchantId, resolved, entitlementFor(resolved, group[0]!.feature), true);
-    const draws: { usageId: string; draw: Draw }[] = [];
-    for (const row of group) {
-      const rowDraws = consume(meter, row.quantity, row.amount);
+  const draws: { usageId: string; draw: Draw }[] = [];
+  keys.forEach((key, i) => {
+    for (const row of groups.get(key)!) {
+      const rowDraws = consume(meters[i]!, row.quantity, row.amount);
       draws.push(...rowDraws.map((draw) => ({ usageId: row.id, draw })));
       const response = toUsageRecordResponse(row, rowDraws.reduce((sum, d) => sum + d.units, 0));
       responses.set(row.id, response);
       events.push({ merchantId, type: 'usage.recorded', object: response });
     }
-    await saveMeter(tx, meter, draws, thresholdEvents);
-    meters.push(meter);
-  }
+  });
+  await saveMeters(tx, meters, draws, thresholdEvents);
   events.push(...thresholdEvents);
   return { responses, meters };
 }
