@@ -46,14 +46,24 @@ export async function recordEvents(tx: Db, inputs: EventInput[]): Promise<Record
 
 async function writeEvents(tx: Db, inputs: EventInput[], recorded: RecordedEvent[]): Promise<void> {
   if (inputs.length === 0) return;
-  const rows = inputs.map((input, i) => {
+  // Each column is one array parameter (unnest): a batch of a thousand events is six
+  // parameters, not six thousand.
+  const columns = { id: [] as string[], merchantId: [] as string[], type: [] as string[], data: [] as string[], createdAt: [] as string[], deliveryIdPrefix: [] as string[] };
+  inputs.forEach((input, i) => {
     const event = recorded[i]!;
+    columns.id.push(event.id);
+    columns.merchantId.push(input.merchantId);
+    columns.type.push(event.type);
+    columns.data.push(JSON.stringify({ object: input.object }));
+    columns.createdAt.push(event.createdAt.toISOString());
     // Delivery ids are ULIDs like newId's: the event's time, then random Crockford digits (hex ⊂ base32).
-    const idPrefix = `${ID_PREFIXES.delivery}_${encodeTime(event.createdAt.getTime(), 10)}`;
-    return sql`(${event.id}::text, ${input.merchantId}::text, ${event.type}::text, ${JSON.stringify({ object: input.object })}::jsonb, ${event.createdAt.toISOString()}::timestamptz, ${idPrefix}::text)`;
+    columns.deliveryIdPrefix.push(`${ID_PREFIXES.delivery}_${encodeTime(event.createdAt.getTime(), 10)}`);
   });
   await tx.execute(sql`
-    with new_events (id, merchant_id, type, data, created_at, delivery_id_prefix) as (values ${sql.join(rows, sql`, `)}),
+    with new_events (id, merchant_id, type, data, created_at, delivery_id_prefix) as (
+      select * from unnest(${sql.param(columns.id)}::text[], ${sql.param(columns.merchantId)}::text[], ${sql.param(columns.type)}::text[],
+        ${sql.param(columns.data)}::jsonb[], ${sql.param(columns.createdAt)}::timestamptz[], ${sql.param(columns.deliveryIdPrefix)}::text[])
+    ),
     inserted as (
       insert into events (id, merchant_id, type, data, created_at)
       select id, merchant_id, type, data, created_at from new_events
