@@ -5,7 +5,7 @@ import { Badge, Card, EmptyState } from '@/components/ui/layout';
 
 const day = (iso: string) => new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' });
 
-const SOURCE_LABEL = { override: 'override', subscription: 'subscription', purchase: 'purchase', credits: 'credits', none: 'credits only' } as const;
+const SOURCE_LABEL = { override: 'override', subscription: 'subscription', purchase: 'purchase', none: 'credits only' } as const;
 
 /** One feature's usage in its period against its limit, as a bar (limits and credits in words beside it). */
 function FeatureUsage({ entitlement, audience }: { entitlement: EntitlementResponseBody; audience: 'seller' | 'customer' }) {

@@ -93,7 +93,7 @@ export const getCustomerEntitlementsOperation = defineOperation({
   path: '/api/Customer/{customerId}/Entitlement',
   tag: 'Usage',
   summary: "A customer's entitlements",
-  description: 'Every feature with `allowed`, `limit`, `used`, `remaining`, the credit balance, the current period and where it comes from (override, subscription, purchase, credits).',
+  description: 'Every feature with `allowed`, `limit`, `used`, `remaining`, the credit balance, the current period and where it comes from (override, subscription, purchase, or none: credits alone).',
   scope: 'entitlements:read',
   params: CustomerParams,
   response: CustomerEntitlementsResponse,

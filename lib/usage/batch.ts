@@ -40,7 +40,7 @@ export async function recordUsageBatch(tx: Db, merchantId: string, body: z.outpu
 
   const duplicateIds = prepared.flatMap((p) => (p && !insertedIds.has(p.row.id) ? [p.row.externalId!] : []));
   const existing = await findUsageByExternalId(tx, merchantId, duplicateIds);
-  const existingResponses = new Map((await usageResponses(tx, undefined, [...existing.values()])).map((u) => [u.externalId!, u]));
+  const existingResponses = new Map((await usageResponses(tx, [...existing.values()])).map((u) => [u.externalId!, u]));
   const data: BatchItem[] = records.map((record, index) => {
     const item = prepared[index];
     if (!item) return { index, id: record.id, status: 404, usage: null, error: `No customer ${record.customerId}.` };

@@ -31,7 +31,7 @@ export async function checkEntitlement(tx: Db, merchantId: string, customerId: s
     const existing = (await findUsageByExternalId(tx, merchantId, [input.id])).get(input.id);
     if (existing) {
       if (existing.fingerprint !== usageFingerprint(usageInput)) throw duplicateConflict(input.id);
-      const [usage] = await usageResponses(tx, undefined, [existing]);
+      const [usage] = await usageResponses(tx, [existing]);
       return answer(true, usage!, true);
     }
   }

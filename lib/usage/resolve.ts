@@ -4,7 +4,7 @@ import { now } from '../clock';
 import { notFound } from '../http/errors';
 import type { EntitlementAllowed } from '../entitlements/schemas';
 
-export type SourceType = 'override' | 'subscription' | 'purchase' | 'credits' | 'none';
+export type SourceType = 'override' | 'subscription' | 'purchase' | 'none';
 
 /** Where a customer's usage of one feature counts: a subscription period, or for life. */
 export interface MeteringPeriod {

@@ -64,12 +64,12 @@ export const UsageRecordResponse = z.object({
   createdAt: Timestamp,
 });
 
-export const ENTITLEMENT_SOURCES = ['override', 'subscription', 'purchase', 'credits', 'none'] as const;
+export const ENTITLEMENT_SOURCES = ['override', 'subscription', 'purchase', 'none'] as const;
 
 export const EntitlementResponse = z.object({
   feature: z.string(),
   allowed: z.boolean().meta({ description: 'Whether one more unit may be used now.' }),
-  access: z.enum([...ENTITLEMENT_ALLOWED, 'None']).meta({ description: 'None: no policy or override, only credits.' }),
+  access: z.enum([...ENTITLEMENT_ALLOWED, 'None']).meta({ description: 'None: no policy or override; the feature runs on credits alone (source `none`).' }),
   limit: z.int().nullable(),
   limitAmount: z.int().nullable(),
   used: z.int(),

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../db/client';
 import { usageRecords } from '../db/schema';
@@ -50,8 +50,7 @@ export function usageFingerprint(input: { customerId: string; feature: string; q
 }
 
 /** Rows with the credits each drew (a reversal gives back exactly those). */
-export async function usageResponses(db: Db, where: SQL | undefined, rows?: UsageRow[]) {
-  const found = rows ?? (await db.select().from(usageRecords).where(where));
+export async function usageResponses(db: Db, found: UsageRow[]) {
   if (found.length === 0) return [];
   const credits = await db.execute<{ usage_id: string; units: number }>(
     sql`select usage_id, sum(units)::int as units from credit_draws where usage_id in ${sql`(${sql.join(found.map((r) => sql`${r.id}`), sql`, `)})`} group by usage_id`,
@@ -175,7 +174,7 @@ export async function recordUsage(tx: Db, merchantId: string, input: UsageInput)
   if (!inserted) {
     const existing = (await findUsageByExternalId(tx, merchantId, [input.id!])).get(input.id!)!;
     if (existing.fingerprint !== prepared.row.fingerprint) throw duplicateConflict(input.id!);
-    const [usage] = await usageResponses(tx, undefined, [existing]);
+    const [usage] = await usageResponses(tx, [existing]);
     const meter = await openMeter(tx, merchantId, resolved, entitlementFor(resolved, input.feature), false);
     return { created: false, usage: usage!, entitlement: toEntitlementResponse(meter) };
   }
@@ -201,7 +200,7 @@ export async function reverseUsage(tx: Db, merchantId: string, usageId: string) 
     where customer_id = ${row.customerId} and feature = ${row.feature} and period_key = ${row.periodKey}`);
   await tx.execute(sql`update credit_grants g set remaining = g.remaining + d.units from credit_draws d where d.usage_id = ${row.id} and g.id = d.grant_id`);
   const [reversed] = await tx.update(usageRecords).set({ reversedAt: now() }).where(eq(usageRecords.id, row.id)).returning();
-  const [usage] = await usageResponses(tx, undefined, [reversed!]);
+  const [usage] = await usageResponses(tx, [reversed!]);
   await recordEvents(tx, [{ merchantId, type: 'usage.reversed', object: usage! }]);
   return usage!;
 }

@@ -27,7 +27,7 @@ export async function listUsage(db: Db, merchantId: string, query: PageRequest &
     where: filtersOf(merchantId, query),
     orderBy: [query.orderBy === 'timestamp' ? usageRecords.timestamp : usageRecords.createdAt, usageRecords.id],
   });
-  return { ...page, data: await usageResponses(db, undefined, page.data) };
+  return { ...page, data: await usageResponses(db, page.data) };
 }
 
 /**
