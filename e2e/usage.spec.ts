@@ -43,6 +43,16 @@ test('the seller sees a customer’s usage against the limit and their credits; 
   await expect(page.getByRole('list', { name: 'Credit grants' })).toContainText('50 of 50 messages · Credit pack');
   await shot(page, '60-merchant-customer-usage');
 
+  // The Usage page lists the record, filtered by customer.
+  await page.getByRole('link', { name: 'Usage', exact: true }).click();
+  await page.getByLabel('Customer id').fill(customerId);
+  await page.getByRole('button', { name: 'Filter' }).click();
+  const records = page.getByRole('table', { name: 'Usage records' });
+  await expect(records.getByRole('row')).toHaveCount(2);
+  await expect(records).toContainText('messages');
+  await expect(records).toContainText('80');
+  await shot(page, '62-merchant-usage');
+
   // The customer, signed in to the portal through the emailed link, sees the same numbers.
   await page.goto(`/portal/${customerId}`);
   await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
