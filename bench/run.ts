@@ -19,6 +19,7 @@
  *   BENCH_DISPATCHER=process BENCH_ONLY=steady,dead npm run bench
  *                     # the dispatcher in its own process (`npm run worker`, server RUN_WORKER=false)
  *   npm run bench -- api                           # the developer-API benchmark instead (bench/api.ts)
+ *   npm run bench -- usage                         # usage ingestion and check-and-consume (bench/usage.ts)
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -339,10 +340,11 @@ function writeResults(rows: Row[], loadAtStart: number[], settings: { endpointCo
 }
 
 // `npm run bench -- api`: the developer-API benchmark (bench/api.ts); `-- console`: the seller
-// console (bench/console.ts); no argument: webhooks.
+// console (bench/console.ts); `-- usage`: usage billing (bench/usage.ts); no argument: webhooks.
 const benchmarks: Record<string, () => Promise<unknown>> = {
   api: () => import('./api').then((api) => api.runApiBenchmark()),
   console: () => import('./console').then((bench) => bench.runConsoleBench()),
+  usage: () => import('./usage').then((bench) => bench.runUsageBenchmark()),
 };
 const benchmark = benchmarks[process.argv[2] ?? ''] ?? main;
 benchmark().catch((error) => {

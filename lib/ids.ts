@@ -14,6 +14,7 @@ export const ID_PREFIXES = {
   subscriptionItem: 'subbr',
   testClock: 'clock',
   creditGrant: 'cgr',
+  usage: 'usg',
   portalSession: 'pses',
   portalLink: 'plk',
   paymentLink: 'plink',

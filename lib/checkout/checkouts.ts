@@ -23,6 +23,8 @@ import { CardVerificationNeeded, verifyCardForSaving } from '../payments/card-ve
 import { recordChargeOutcome, type PaymentRow } from '../payments/payments';
 import { createBillingRecord } from '../billing/billing-records';
 import { EventBatch } from '../events/record-event';
+import { grantPolicyCredits } from '../usage/credits';
+import { recordEntitlementChanged } from '../usage/entitlement-changes';
 import {
   findPaymentLinkByToken,
   recordPaymentLinkCompleted,
@@ -383,7 +385,18 @@ export async function markCheckoutPaid(tx: Db, checkout: CheckoutRow): Promise<C
   if (checkout.paymentLinkId) {
     await recordPaymentLinkCompleted(tx, checkout.merchantId, checkout.paymentLinkId, { checkoutId: checkout.id, paymentId: checkout.paymentId! });
   }
+  if (paid) await grantPurchaseEntitlements(tx, paid);
   return paid;
+}
+
+/** A paid one-time price brings its policies' credits (once per checkout) and entitlements. */
+async function grantPurchaseEntitlements(tx: Db, checkout: CheckoutRow) {
+  if (!checkout.priceId) return;
+  const price = await findPriceRow(tx, checkout.merchantId, checkout.priceId);
+  if (price.type !== 'OneTime') return;
+  const purchase = { merchantId: checkout.merchantId, customerId: checkout.customerId, priceId: price.id };
+  await grantPolicyCredits(tx, { ...purchase, origin: { checkoutId: checkout.id } });
+  await recordEntitlementChanged(tx, { ...purchase, cause: 'purchase', priceIds: [price.id] });
 }
 
 /** open → failed; the promotion redemption and the link slot the attempt held are given back. */

@@ -61,14 +61,24 @@ async function writeEvents(tx: Db, inputs: EventInput[], recorded: RecordedEvent
   if (inputs.length === 0) return;
   // When the deliveries are due: now, even for an event of a test clock's time.
   const recordedAt = now();
-  const rows = inputs.map((input, i) => {
+  // Each column is one array parameter (unnest): a batch of a thousand events is six
+  // parameters, not six thousand.
+  const columns = { id: [] as string[], merchantId: [] as string[], type: [] as string[], data: [] as string[], createdAt: [] as string[], deliveryIdPrefix: [] as string[] };
+  inputs.forEach((input, i) => {
     const event = recorded[i]!;
+    columns.id.push(event.id);
+    columns.merchantId.push(input.merchantId);
+    columns.type.push(event.type);
+    columns.data.push(JSON.stringify(input.previousAttributes ? { object: input.object, previousAttributes: input.previousAttributes } : { object: input.object }));
+    columns.createdAt.push(event.createdAt.toISOString());
     // Delivery ids are ULIDs like newId's: the time, then random Crockford digits (hex ⊂ base32).
-    const idPrefix = `${ID_PREFIXES.delivery}_${encodeTime(recordedAt.getTime(), 10)}`;
-    return sql`(${event.id}::text, ${input.merchantId}::text, ${event.type}::text, ${JSON.stringify(input.previousAttributes ? { object: input.object, previousAttributes: input.previousAttributes } : { object: input.object })}::jsonb, ${event.createdAt.toISOString()}::timestamptz, ${idPrefix}::text)`;
+    columns.deliveryIdPrefix.push(`${ID_PREFIXES.delivery}_${encodeTime(recordedAt.getTime(), 10)}`);
   });
   await tx.execute(sql`
-    with new_events (id, merchant_id, type, data, created_at, delivery_id_prefix) as (values ${sql.join(rows, sql`, `)}),
+    with new_events (id, merchant_id, type, data, created_at, delivery_id_prefix) as (
+      select * from unnest(${sql.param(columns.id)}::text[], ${sql.param(columns.merchantId)}::text[], ${sql.param(columns.type)}::text[],
+        ${sql.param(columns.data)}::jsonb[], ${sql.param(columns.createdAt)}::timestamptz[], ${sql.param(columns.deliveryIdPrefix)}::text[])
+    ),
     inserted as (
       insert into events (id, merchant_id, type, data, created_at)
       select id, merchant_id, type, data, created_at from new_events

@@ -7,9 +7,10 @@ import * as payments from '../payments/api';
 import * as promotions from '../promotions/api';
 import * as webhooks from '../webhooks/api';
 import * as subscriptions from '../subscriptions/api';
+import * as usage from '../usage/api';
 
 /** Resource groups in the order the reference presents them. */
-export const TAG_ORDER = ['Products', 'Prices', 'Entitlements', 'Customers', 'Payment links', 'Checkout', 'Payments', 'Promotion codes', 'Subscriptions', 'Test clocks', 'Webhooks'];
+export const TAG_ORDER = ['Products', 'Prices', 'Entitlements', 'Usage', 'Customers', 'Payment links', 'Checkout', 'Payments', 'Promotion codes', 'Subscriptions', 'Test clocks', 'Webhooks'];
 
 const METHOD_ORDER = ['GET', 'POST', 'PUT', 'DELETE'];
 
@@ -27,6 +28,7 @@ export const ALL_OPERATIONS: Operation[] = [
   ...Object.values(payments),
   ...Object.values(promotions),
   ...Object.values(subscriptions),
+  ...Object.values(usage),
   ...Object.values(webhooks),
 ].sort((a, b) => {
   const [ta, pa, ma] = rank(a);

@@ -1,7 +1,8 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { entitlementPolicies, paymentMethods, payments, subscriptionBillingRecords, creditGrants, subscriptions } from '../db/schema';
+import { paymentMethods, payments, subscriptionBillingRecords, subscriptions } from '../db/schema';
 import { findPriceRow, type PriceRow } from '../catalog/prices';
+import { grantPolicyCredits } from '../usage/credits';
 import { periodBoundary } from './periods';
 import { newId } from '../ids';
 import { now } from '../clock';
@@ -214,42 +215,16 @@ export async function retryRecord(tx: Db, sub: SubscriptionRow, link: Subscripti
 }
 
 /**
- * Entitlement credit grants: each policy of the price with a `creditGrantAmount` grants it once
- * per paid period (unique per subscription, period and feature) with `credit.granted`.
+ * Entitlement credit grants of a paid period (lib/usage/credits.ts): they expire with the
+ * period they were paid for.
  */
 export async function grantPeriodCredits(tx: Db, sub: SubscriptionRow, priceId: string, periodIndex: number) {
-  const policies = await tx.select().from(entitlementPolicies).where(eq(entitlementPolicies.priceId, priceId));
-  for (const policy of policies) {
-    if (!policy.creditGrantAmount || policy.creditGrantAmount <= 0) continue;
-    const [grant] = await tx
-      .insert(creditGrants)
-      .values({
-        id: newId('creditGrant'),
-        merchantId: sub.merchantId,
-        customerId: sub.customerId,
-        subscriptionId: sub.id,
-        periodIndex,
-        feature: policy.feature,
-        amount: policy.creditGrantAmount,
-        createdAt: now(),
-      })
-      .onConflictDoNothing()
-      .returning();
-    if (grant) {
-      await recordEvent(tx, {
-        merchantId: sub.merchantId,
-        type: 'credit.granted',
-        object: {
-          id: grant.id,
-          customerId: grant.customerId,
-          subscriptionId: grant.subscriptionId,
-          priceId,
-          feature: grant.feature,
-          amount: grant.amount,
-          periodIndex: grant.periodIndex,
-          createdAt: grant.createdAt.toISOString(),
-        },
-      });
-    }
-  }
+  const price = await findPriceRow(tx, sub.merchantId, priceId);
+  const cycle = { anchor: sub.billingAnchor, interval: price.interval!, intervalCount: price.intervalCount ?? 1 };
+  await grantPolicyCredits(tx, {
+    merchantId: sub.merchantId,
+    customerId: sub.customerId,
+    priceId,
+    origin: { subscriptionId: sub.id, periodIndex, periodEnd: periodBoundary(cycle, periodIndex + 1) },
+  });
 }

@@ -19,6 +19,7 @@ import { retrieveChargeInTransaction, runChargePhases } from '../payments/charge
 import { periodBoundary, type BillingCycle } from './periods';
 import { prorate } from './proration';
 import { timeFor } from './time';
+import { recordEntitlementChanged } from '../usage/entitlement-changes';
 import {
   billPeriod,
   grantPeriodCredits,
@@ -558,6 +559,7 @@ async function applyCommand(
         if (declined) return declined;
       }
       updated = await writeSubscription(tx, sub, { priceId: to.id, creditBalance: plan.creditBalanceAfter });
+      await recordEntitlementChanged(tx, { merchantId: sub.merchantId, customerId: sub.customerId, cause: 'subscription.price_changed', subscriptionId: sub.id, priceIds: [from.id, to.id] });
       break;
     }
     case 'CancelAtPeriodEnd': {
@@ -723,6 +725,7 @@ async function endSubscription(tx: Db, sub: SubscriptionRow, at: Date, actor: Ac
   const updated = await writeSubscription(tx, sub, { status: 'ended', endedAt: at, cancelAtPeriodEnd: false, nextActionAt: null });
   await recordChange(tx, updated, { type, actor, effectiveAt: at, version: updated.version });
   await recordEvent(tx, { merchantId: sub.merchantId, type: 'subscription.ended', object: toSubscriptionResponse(updated) });
+  await recordEntitlementChanged(tx, { merchantId: sub.merchantId, customerId: sub.customerId, cause: 'subscription.ended', subscriptionId: sub.id, priceIds: [sub.priceId] });
   return updated;
 }
 

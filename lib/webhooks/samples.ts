@@ -87,7 +87,21 @@ const paymentLink = {
   updatedAt: at,
 };
 const paymentMethod = { id: subscription.paymentMethodId, customerId: customer.id, type: 'card', brand: 'visa', last4: '4242', expMonth: 12, expYear: 2034, isDefault: true, createdAt: at };
-const usage = { subscriptionId: subscription.id, customerId: customer.id, feature: 'api_calls', quantity: 1, periodIndex: 1 };
+const usage = {
+  id: 'usg_01KEXAMPLE0USAGE00000000',
+  externalId: 'msg_8c1f',
+  customerId: customer.id,
+  feature: 'api_calls',
+  quantity: 1,
+  amount: null,
+  creditsUsed: 0,
+  periodKey: `${subscription.id}:1`,
+  properties: {},
+  timestamp: at,
+  reversedAt: null,
+  createdAt: at,
+};
+const creditBalanceChange = { customerId: customer.id, feature: 'api_calls', granted: 1000, lowThresholdPercent: 20, latestGrantId: 'cgr_01KEXAMPLE0CREDITGRANT00' };
 
 export interface EventSample {
   emittedBy: string;
@@ -124,11 +138,11 @@ export const EVENT_SAMPLES: Record<EventType, EventSample> = {
   'payment_link.completed': { emittedBy: 'a paid checkout of the link (Complete, the hosted page)', data: { object: { ...paymentLink, completionCount: 1, checkoutId: 'cs_01KEXAMPLE0CHECKOUT000000', paymentId: payment.id } } },
   'payment_method.attached': { emittedBy: 'POST /api/Customer/{id}/PaymentMethod; the portal; a checkout that keeps the card', data: { object: paymentMethod } },
   'payment_method.detached': { emittedBy: 'DELETE /api/Customer/{id}/PaymentMethod/{pmId}; the portal', data: { object: { ...paymentMethod, isDefault: false } } },
-  'usage.recorded': { emittedBy: 'not emitted yet (usage billing is early access)', data: { object: usage } },
-  'usage.reversed': { emittedBy: 'not emitted yet (usage billing is early access)', data: { object: usage } },
-  'credit.granted': { emittedBy: 'a paid period of a price whose entitlement policy grants credits', data: { object: { id: 'cgr_01KEXAMPLE0CREDITGRANT00', customerId: customer.id, subscriptionId: subscription.id, priceId: price.id, feature: 'api_calls', amount: 1000, periodIndex: 1, createdAt: at } } },
-  'credit.low': { emittedBy: 'not emitted yet (usage billing is early access)', data: { object: { ...usage, balance: 10 } } },
-  'credit.exhausted': { emittedBy: 'not emitted yet (usage billing is early access)', data: { object: { ...usage, balance: 0 } } },
-  'entitlement.changed': { emittedBy: 'POST /api/Customer/{id}/EntitlementOverride', data: { object: { id: 'entovr_01KEXAMPLE0OVERRIDE00', customerId: customer.id, feature: 'api_calls', allowed: 'Limited', limit: 1000, limitAmount: null, createdAt: at, updatedAt: at } } },
-  'entitlement.exhausted': { emittedBy: 'not emitted yet (usage billing is early access)', data: { object: usage } },
+  'usage.recorded': { emittedBy: 'POST /api/Usage (new records only, not a repeated id), POST /api/Usage/Batch (one per new record), POST /api/Customer/{id}/Entitlement/Check with consume: true when allowed', data: { object: usage } },
+  'usage.reversed': { emittedBy: 'POST /api/Usage/{usageId}/Reverse', data: { object: usage } },
+  'credit.granted': { emittedBy: 'a paid subscription period or a paid checkout of a one-time price whose entitlement policy grants credits; POST /api/Customer/{id}/CreditGrant', data: { object: { id: 'cgr_01KEXAMPLE0CREDITGRANT00', customerId: customer.id, feature: 'api_calls', source: 'period', amount: 1000, remaining: 1000, expiresAt: period.periodEnd, reason: 'Pro plan, period 1', subscriptionId: subscription.id, periodIndex: 1, createdAt: at, priceId: price.id } } },
+  'credit.low': { emittedBy: 'the operations that record usage, when drawing credits brings a feature balance to 20 % or less of what its live grants gave (once per top-up)', data: { object: { ...creditBalanceChange, balance: 150 } } },
+  'credit.exhausted': { emittedBy: 'the operations that record usage, when drawing credits brings a feature balance to 0 (once per top-up)', data: { object: { ...creditBalanceChange, balance: 0 } } },
+  'entitlement.changed': { emittedBy: 'POST /api/Customer/{id}/EntitlementOverride; subscription ChangePrice, a subscription ending and a paid one-time purchase when a price involved has a policy', data: { object: { id: 'entovr_01KEXAMPLE0OVERRIDE00', customerId: customer.id, feature: 'api_calls', allowed: 'Limited', limit: 1000, limitAmount: null, createdAt: at, updatedAt: at } } },
+  'entitlement.exhausted': { emittedBy: 'the operations that record usage, when the period usage reaches limit or its spend reaches limitAmount (once per period and line)', data: { object: { customerId: customer.id, feature: 'api_calls', limit: 1000, limitAmount: null, used: 1000, spent: 0, reached: 'limit', periodKey: `${subscription.id}:1`, periodStart: period.periodStart, periodEnd: period.periodEnd } } },
 };

@@ -23,6 +23,7 @@ import {
   signOutPortalAction,
 } from './actions';
 import { currentPortalCustomer } from './session';
+import { UsageOverview } from '@/components/usage/usage-overview';
 
 export const metadata: Metadata = { title: 'Customer portal', referrer: 'no-referrer' };
 export const dynamic = 'force-dynamic';
@@ -163,6 +164,8 @@ export default async function PortalPage({
           ) : null}
         </Card>
       ))}
+
+      <UsageOverview merchantId={customer.merchantId} customerId={customer.id} audience="customer" />
 
       <Card title="Payment methods">
         {overview.paymentMethods.length === 0 ? <EmptyState title="No saved cards" /> : null}

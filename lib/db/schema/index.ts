@@ -11,3 +11,4 @@ export * from './auth';
 export * from './subscriptions';
 export * from './seller-users';
 export * from './request-logs';
+export * from './usage';

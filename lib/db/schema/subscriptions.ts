@@ -141,7 +141,12 @@ export const subscriptionChanges = pgTable(
   ],
 );
 
-/** Credits granted from a price's entitlement policies, once per paid period and feature. */
+/**
+ * Credits of one feature for one customer: granted at each paid period of a price whose policy
+ * has `creditGrantAmount` (unique per subscription, period and feature), by a one-time purchase
+ * of such a price (unique per checkout and feature), or by hand. Usage draws `remaining` down,
+ * from the grant that expires first.
+ */
 export const creditGrants = pgTable(
   'credit_grants',
   {
@@ -150,15 +155,22 @@ export const creditGrants = pgTable(
     customerId: text()
       .notNull()
       .references(() => customers.id),
-    subscriptionId: text()
-      .notNull()
-      .references(() => subscriptions.id),
-    periodIndex: integer().notNull(),
+    source: text().notNull().$type<'period' | 'purchase' | 'manual'>().default('period'),
+    subscriptionId: text().references(() => subscriptions.id),
+    periodIndex: integer(),
+    checkoutId: text(),
     feature: text().notNull(),
     amount: integer().notNull(),
+    remaining: integer().notNull().default(0),
+    expiresAt: timestampTz(),
+    reason: text(),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('credit_grants_period_feature_unique').on(t.subscriptionId, t.periodIndex, t.feature)],
+  (t) => [
+    uniqueIndex('credit_grants_period_feature_unique').on(t.subscriptionId, t.periodIndex, t.feature),
+    uniqueIndex('credit_grants_checkout_feature_unique').on(t.checkoutId, t.feature),
+    index('credit_grants_customer_feature_idx').on(t.customerId, t.feature),
+  ],
 );
 
 /** Portal magic links and sessions: only hashes are stored. */

@@ -17,6 +17,7 @@ const NAV: (NavItem & { needs: Permission })[] = [
   { href: '/merchant/payment-links', label: 'Payment links', needs: 'view' },
   { href: '/merchant/promotion-codes', label: 'Promotion codes', needs: 'view' },
   { href: '/merchant/subscriptions', label: 'Subscriptions', needs: 'view' },
+  { href: '/merchant/usage', label: 'Usage', needs: 'view' },
   { href: '/merchant/developers/api-keys', label: 'API keys', group: 'Developers', needs: 'developers:read' },
   { href: '/merchant/webhooks', label: 'Webhooks', needs: 'developers:read' },
   { href: '/merchant/developers/logs', label: 'Logs', needs: 'developers:read' },

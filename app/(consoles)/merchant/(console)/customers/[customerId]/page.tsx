@@ -10,6 +10,7 @@ import { listPaymentMethods } from '@/lib/payments/payment-methods';
 import { Badge, Card, DescriptionList, EmptyState, PageHeader } from '@/components/ui/layout';
 import { Cell, Table } from '@/components/ui/table';
 import { Pagination, pageParam } from '@/components/ui/pagination';
+import { UsageOverview } from '@/components/usage/usage-overview';
 import { currentMerchant } from '../../../session';
 
 export const metadata: Metadata = { title: 'Customer' };
@@ -81,6 +82,9 @@ export default async function CustomerPage({
             </>
           )}
         </Card>
+      </div>
+      <div className="mt-6">
+        <UsageOverview merchantId={merchant.id} customerId={customer.id} audience="seller" />
       </div>
       <section aria-labelledby="values-heading" className="mt-6">
         <h2 id="values-heading" className="mb-3 text-lg font-semibold">

@@ -1,0 +1,5 @@
+import { apiRoute } from '@/lib/http/api-route';
+import { checkEntitlementOperation } from '@/lib/usage/api';
+import { checkEntitlement } from '@/lib/usage/check';
+
+export const POST = apiRoute(checkEntitlementOperation, ({ db, merchantId, params, body }) => checkEntitlement(db, merchantId, params.customerId, body));

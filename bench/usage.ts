@@ -1,0 +1,200 @@
+/**
+ * Usage-billing benchmark (`npm run bench -- usage`): starts the real service (`npm start`'s
+ * scripts/start.ts) with a fresh data directory and measures
+ *   1. POST /api/Usage/Batch: BENCH_BATCHES batches of 1,000 new records (each with its own
+ *      `id`, spread over 20 customers with a Limited override and a credit grant, so the limit
+ *      and the credits are both metered), sent by 4 concurrent senders → records/s; then the
+ *      same batches again (every record a duplicate) → records/s of deduplication alone;
+ *   2. POST /api/Customer/{id}/Entitlement/Check with `consume: true` (autocannon, 50
+ *      connections, each request for one of 200 customers at random) against GET /api/health,
+ *      interleaved, BENCH_ROUNDS rounds of BENCH_SECONDS s: req/s, p50, p99, share of health.
+ * Results are appended to bench/RESULTS.md with machine, date and load.
+ *
+ *   npm run bench -- usage
+ *   BENCH_BATCHES=50 BENCH_SECONDS=5 BENCH_ROUNDS=2 npm run bench -- usage
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { startServer } from '../tests/setup/server';
+
+const BATCHES = Number(process.env.BENCH_BATCHES ?? 100);
+const SENDERS = 4;
+const BATCH_SIZE = 1_000;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const CONNECTIONS = 50;
+const INGEST_CUSTOMERS = 20;
+const CHECK_CUSTOMERS = 200;
+
+interface Sample {
+  rate: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+export async function runUsageBenchmark() {
+  const loadAtStart = os.loadavg();
+  console.log('starting the service…');
+  const server = await startServer({ env: { LOG_LEVEL: 'warn' } });
+  try {
+    const key = /Demo API key\s+(\S+)/.exec(server.output())![1]!;
+    const call = async (method: string, url: string, body?: unknown) => {
+      const response = await fetch(`${server.baseUrl}${url}`, {
+        method,
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await response.text();
+      if (response.status >= 300) throw new Error(`${method} ${url}: ${response.status} ${text}`);
+      return JSON.parse(text) as any;
+    };
+    const newCustomer = async (i: number, limit: number, credits: number) => {
+      const customer = await call('POST', '/api/Customer', { email: `usage-bench-${i}-${crypto.randomUUID()}@example.com` });
+      await call('POST', `/api/Customer/${customer.id}/EntitlementOverride`, { feature: 'messages', allowed: 'Limited', limit });
+      await call('POST', `/api/Customer/${customer.id}/CreditGrant`, { feature: 'messages', amount: credits, reason: 'bench' });
+      return customer.id as string;
+    };
+    const ingestCustomers: string[] = [];
+    for (let i = 0; i < INGEST_CUSTOMERS; i++) ingestCustomers.push(await newCustomer(i, 2_000, 1_000_000));
+    const checkCustomers: string[] = [];
+    for (let i = 0; i < CHECK_CUSTOMERS; i++) checkCustomers.push(await newCustomer(i, 1_000_000_000, 1_000));
+
+    const batches = Array.from({ length: BATCHES }, (_, b) =>
+      JSON.stringify({
+        records: Array.from({ length: BATCH_SIZE }, (_, i) => ({
+          id: `bench-${b}-${i}`,
+          customerId: ingestCustomers[i % INGEST_CUSTOMERS],
+          feature: 'messages',
+          quantity: 1,
+          properties: { model: 'small' },
+        })),
+      }),
+    );
+    const ingest = async (expectStatus: number) => {
+      let next = 0;
+      let counted = 0;
+      const started = performance.now();
+      const sender = async () => {
+        while (next < batches.length) {
+          const body = batches[next++]!;
+          const response = await fetch(`${server.baseUrl}/api/Usage/Batch`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+            body,
+          });
+          const answer = (await response.json()) as { data: { status: number }[] };
+          if (response.status !== 200) throw new Error(`batch: ${response.status} ${JSON.stringify(answer)}`);
+          counted += answer.data.filter((item) => item.status === expectStatus).length;
+        }
+      };
+      await Promise.all(Array.from({ length: SENDERS }, sender));
+      const seconds = (performance.now() - started) / 1000;
+      return { records: counted, seconds, rate: counted / seconds };
+    };
+    const fresh = await ingest(201);
+    console.log(`batch ingest (new): ${fresh.records} records in ${fresh.seconds.toFixed(2)} s = ${fresh.rate.toFixed(0)} records/s`);
+    const duplicates = await ingest(200);
+    console.log(`batch ingest (all duplicates): ${duplicates.records} records in ${duplicates.seconds.toFixed(2)} s = ${duplicates.rate.toFixed(0)} records/s`);
+
+    const health = { name: 'GET /api/health', method: 'GET' as const, path: () => '/api/health' };
+    const check = {
+      name: 'POST /api/Customer/{id}/Entitlement/Check (consume)',
+      method: 'POST' as const,
+      path: () => `/api/Customer/${checkCustomers[Math.floor(Math.random() * CHECK_CUSTOMERS)]}/Entitlement/Check`,
+      body: JSON.stringify({ feature: 'messages', consume: true }),
+    };
+    const samples = new Map<string, Sample[]>([
+      [health.name, []],
+      [check.name, []],
+    ]);
+    let refused = 0;
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const target of [health, check]) {
+        const sample = await load(server.baseUrl, key, target, (body) => {
+          if (body.includes('"allowed":false')) refused++;
+        });
+        samples.get(target.name)!.push(sample);
+        console.log(`round ${round + 1} ${target.name}: ${sample.rate.toFixed(0)} req/s, p50 ${sample.p50} ms, p99 ${sample.p99} ms, errors ${sample.errors}`);
+      }
+    }
+    writeResults({ fresh, duplicates, samples, health: health.name, check: check.name, refused, loadAtStart });
+  } finally {
+    await server.stop();
+  }
+}
+
+async function load(baseUrl: string, key: string, target: { method: 'GET' | 'POST'; path: () => string; body?: string }, onBody: (body: string) => void): Promise<Sample> {
+  const result = await autocannon({
+    url: baseUrl,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+    requests: [
+      {
+        method: target.method,
+        setupRequest: (request) => ({
+          ...request,
+          path: target.path(),
+          body: target.body,
+          headers: { authorization: `Bearer ${key}`, ...(target.body ? { 'content-type': 'application/json' } : {}) },
+        }),
+        onResponse: (_status, body) => onBody(body),
+      },
+    ],
+  });
+  return { rate: result.requests.total / SECONDS, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors + result.timeouts };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+interface Results {
+  fresh: { records: number; seconds: number; rate: number };
+  duplicates: { records: number; seconds: number; rate: number };
+  samples: Map<string, Sample[]>;
+  health: string;
+  check: string;
+  refused: number;
+  loadAtStart: number[];
+}
+
+function writeResults(results: Results) {
+  const file = path.join(import.meta.dirname, 'RESULTS.md');
+  const cpu = os.cpus();
+  const load = (values: number[]) => values.map((l) => l.toFixed(1)).join(' / ');
+  const floor = median(results.samples.get(results.health)!.map((s) => s.rate));
+  const row = (name: string) => {
+    const runs = results.samples.get(name)!;
+    const rate = median(runs.map((s) => s.rate));
+    return `| ${name} | ${rate.toFixed(0)} req/s | ${((rate / floor) * 100).toFixed(0)} % | ${median(runs.map((s) => s.p50))} ms | ${median(runs.map((s) => s.p99))} ms | ${runs.reduce((n, s) => n + s.errors, 0)} |`;
+  };
+  const label = process.env.BENCH_LABEL ? ` — ${process.env.BENCH_LABEL}` : '';
+  const lines = [
+    '',
+    `## Usage billing${label}: ${new Date().toISOString()}`,
+    '',
+    `\`npm run bench -- usage\` (bench/usage.ts) against the service as \`npm start\` runs it (embedded PostgreSQL, fresh data directory).`,
+    `Machine: ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, ${os.type()} ${os.release()}, Node ${process.version}; load average (1/5/15 min) at the start ${load(results.loadAtStart)}, at the end ${load(os.loadavg())}.`,
+    '',
+    `| batch ingest (${SENDERS} concurrent senders, ${BATCH_SIZE} records per batch, ${INGEST_CUSTOMERS} customers, limit + credits metered) | records | seconds | records/s |`,
+    '|---|---:|---:|---:|',
+    `| new records (201) | ${results.fresh.records} | ${results.fresh.seconds.toFixed(2)} | ${results.fresh.rate.toFixed(0)} |`,
+    `| the same batches again (every record a duplicate, 200) | ${results.duplicates.records} | ${results.duplicates.seconds.toFixed(2)} | ${results.duplicates.rate.toFixed(0)} |`,
+    '',
+    `| endpoint (autocannon, ${CONNECTIONS} connections, ${ROUNDS} interleaved rounds of ${SECONDS} s, medians; Check over ${CHECK_CUSTOMERS} customers at random) | rate | share of health | p50 | p99 | non-2xx/errors |`,
+    '|---|---:|---:|---:|---:|---:|',
+    row(results.health),
+    row(results.check),
+    '',
+    `Check answers with \`allowed: false\`: ${results.refused} (the limits are set high enough that none should be).`,
+    '',
+  ];
+  fs.appendFileSync(file, lines.join('\n'));
+  console.log(lines.join('\n'));
+  console.log(`results appended to ${file}`);
+}

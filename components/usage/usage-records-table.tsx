@@ -1,0 +1,28 @@
+import Link from 'next/link';
+import type { UsageRecordResponseBody } from '@/lib/usage/usage-records';
+import { formatConsoleDateTime } from '@/lib/web/console-time';
+import { Badge } from '@/components/ui/layout';
+import { Cell, Table } from '@/components/ui/table';
+
+/** Usage records as the console lists them (the Usage page). */
+export function UsageRecordsTable({ records, timeZone }: { records: UsageRecordResponseBody[]; timeZone: string }) {
+  return (
+    <Table caption="Usage records" head={['When', 'Customer', 'Feature', 'Quantity', 'From credits', 'Your id', 'Status']}>
+      {records.map((record) => (
+        <tr key={record.id}>
+          <Cell className="whitespace-nowrap">{formatConsoleDateTime(record.timestamp, timeZone)}</Cell>
+          <Cell>
+            <Link href={`/merchant/customers/${record.customerId}`} prefetch={false} className="font-mono text-xs text-brand-700 hover:underline">
+              {record.customerId}
+            </Link>
+          </Cell>
+          <Cell className="font-mono text-xs">{record.feature}</Cell>
+          <Cell className="text-right tabular-nums">{record.quantity}</Cell>
+          <Cell className="text-right tabular-nums">{record.creditsUsed}</Cell>
+          <Cell className="break-all font-mono text-xs">{record.externalId ?? '—'}</Cell>
+          <Cell>{record.reversedAt ? <Badge>Reversed</Badge> : <Badge tone="green">Counted</Badge>}</Cell>
+        </tr>
+      ))}
+    </Table>
+  );
+}

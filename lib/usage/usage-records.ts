@@ -1,0 +1,206 @@
+import crypto from 'node:crypto';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { Db } from '../db/client';
+import { usageRecords } from '../db/schema';
+import { newId } from '../ids';
+import { now } from '../clock';
+import { recordEvents, type EventInput } from '../events/record-event';
+import { ApiError, notFound } from '../http/errors';
+import type { RecordUsageBody } from './schemas';
+import { entitlementFor, resolveEntitlements, type CustomerEntitlements } from './resolve';
+import { consume, openMeter, openMeters, saveMeters, type Draw, type Meter } from './meter';
+import { toEntitlementResponse } from './entitlement-view';
+
+export type UsageRow = typeof usageRecords.$inferSelect;
+type UsageInput = z.output<typeof RecordUsageBody>;
+
+export function toUsageRecordResponse(row: UsageRow, creditsUsed: number) {
+  return {
+    id: row.id,
+    externalId: row.externalId,
+    customerId: row.customerId,
+    feature: row.feature,
+    quantity: row.quantity,
+    amount: row.amount,
+    creditsUsed,
+    periodKey: row.periodKey,
+    properties: row.properties,
+    timestamp: row.timestamp.toISOString(),
+    reversedAt: row.reversedAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+export type UsageRecordResponseBody = ReturnType<typeof toUsageRecordResponse>;
+
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b));
+    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonical(item)}`).join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+/** What makes two records "the same" for deduplication: every field the producer sent but `id`. */
+export function usageFingerprint(input: { customerId: string; feature: string; quantity: number; amount: number; timestamp?: Date; properties?: object }): string {
+  const fields = { ...input, timestamp: input.timestamp?.toISOString() ?? null, properties: input.properties ?? {} };
+  return crypto.createHash('sha256').update(canonical(fields)).digest('base64url');
+}
+
+/** Rows with the credits each drew (a reversal gives back exactly those). */
+export async function usageResponses(db: Db, found: UsageRow[]) {
+  if (found.length === 0) return [];
+  const credits = await db.execute<{ usage_id: string; units: number }>(
+    sql`select usage_id, sum(units)::int as units from credit_draws where usage_id in ${sql`(${sql.join(found.map((r) => sql`${r.id}`), sql`, `)})`} group by usage_id`,
+  );
+  const byId = new Map(credits.rows.map((row) => [row.usage_id, row.units]));
+  return found.map((row) => toUsageRecordResponse(row, byId.get(row.id) ?? 0));
+}
+
+export async function findUsageByExternalId(db: Db, merchantId: string, externalIds: string[]) {
+  if (externalIds.length === 0) return new Map<string, UsageRow>();
+  const rows = await db
+    .select()
+    .from(usageRecords)
+    .where(and(eq(usageRecords.merchantId, merchantId), inArray(usageRecords.externalId, externalIds)));
+  return new Map(rows.map((row) => [row.externalId!, row]));
+}
+
+export function duplicateConflict(externalId: string) {
+  return new ApiError('CONFLICT', `Usage '${externalId}' was already recorded with a different body.`, {
+    errors: [{ path: 'id', message: 'Already used by another usage record.' }],
+  });
+}
+
+interface NewUsage {
+  row: UsageRow;
+  input: UsageInput;
+}
+
+/** A usage row ready to insert, in the period its entitlement meters. */
+export function newUsageRow(merchantId: string, resolved: CustomerEntitlements, input: UsageInput): NewUsage {
+  const entitlement = entitlementFor(resolved, input.feature);
+  return {
+    input,
+    row: {
+      id: newId('usage'),
+      merchantId,
+      customerId: input.customerId,
+      feature: input.feature,
+      quantity: input.quantity,
+      amount: input.amount,
+      externalId: input.id ?? null,
+      fingerprint: usageFingerprint(input),
+      periodKey: entitlement.period.key,
+      properties: input.properties ?? {},
+      timestamp: input.timestamp ?? resolved.at,
+      reversedAt: null,
+      createdAt: now(),
+    },
+  };
+}
+
+/**
+ * Inserts new usage rows in one statement, each column sent as one array (`unnest`), so a
+ * thousand rows are twelve parameters; a producer id already recorded inserts nothing. Rows are
+ * sorted by that id so concurrent batches wait on each other in one order, never in a cycle.
+ */
+export async function insertUsageRows(tx: Db, rows: UsageRow[]): Promise<UsageRow[]> {
+  if (rows.length === 0) return [];
+  const sorted = [...rows].sort((a, b) => (a.externalId ?? '').localeCompare(b.externalId ?? ''));
+  const column = <T>(pick: (row: UsageRow) => T) => sql.param(sorted.map(pick));
+  const inserted = await tx.execute<{ id: string }>(sql`
+    insert into usage_records (id, merchant_id, customer_id, feature, quantity, amount, external_id, fingerprint, period_key, properties, timestamp, created_at)
+    select * from unnest(
+      ${column((r) => r.id)}::text[], ${column((r) => r.merchantId)}::text[], ${column((r) => r.customerId)}::text[], ${column((r) => r.feature)}::text[],
+      ${column((r) => r.quantity)}::int[], ${column((r) => r.amount)}::int[], ${column((r) => r.externalId)}::text[], ${column((r) => r.fingerprint)}::text[],
+      ${column((r) => r.periodKey)}::text[], ${column((r) => JSON.stringify(r.properties))}::jsonb[], ${column((r) => r.timestamp.toISOString())}::timestamptz[],
+      ${column((r) => r.createdAt.toISOString())}::timestamptz[])
+    on conflict (merchant_id, external_id) where external_id is not null do nothing
+    returning id`);
+  const insertedIds = new Set(inserted.rows.map((row) => row.id));
+  return sorted.filter((row) => insertedIds.has(row.id));
+}
+
+/**
+ * Meters inserted usage rows: one locked meter per customer and feature, all opened in one
+ * statement in sorted order (so concurrent batches cannot deadlock; `opened` is one the caller
+ * already holds) and all saved in another. Returns each row's response and the meters.
+ */
+export async function meterUsageRows(tx: Db, merchantId: string, resolvedByCustomer: Map<string, CustomerEntitlements>, rows: UsageRow[], events: EventInput[], opened?: Meter) {
+  const groups = new Map<string, UsageRow[]>();
+  for (const row of rows) {
+    const key = `${row.customerId}\u0000${row.feature}`;
+    const group = groups.get(key);
+    if (group) group.push(row);
+    else groups.set(key, [row]);
+  }
+  const keys = [...groups.keys()].sort();
+  const heldBy = (key: string) => opened && `${opened.customerId}\u0000${opened.entitlement.feature}` === key;
+  const requests = keys.filter((key) => !heldBy(key)).map((key) => {
+    const resolved = resolvedByCustomer.get(groups.get(key)![0]!.customerId)!;
+    return { resolved, entitlement: entitlementFor(resolved, groups.get(key)![0]!.feature) };
+  });
+  const newlyOpened = await openMeters(tx, merchantId, requests);
+  const meters = keys.map((key) => (heldBy(key) ? opened! : newlyOpened.shift()!));
+  const responses = new Map<string, UsageRecordResponseBody>();
+  const thresholdEvents: EventInput[] = [];
+  const draws: { usageId: string; draw: Draw }[] = [];
+  keys.forEach((key, i) => {
+    for (const row of groups.get(key)!) {
+      const rowDraws = consume(meters[i]!, row.quantity, row.amount);
+      draws.push(...rowDraws.map((draw) => ({ usageId: row.id, draw })));
+      const response = toUsageRecordResponse(row, rowDraws.reduce((sum, d) => sum + d.units, 0));
+      responses.set(row.id, response);
+      events.push({ merchantId, type: 'usage.recorded', object: response });
+    }
+  });
+  await saveMeters(tx, meters, draws, thresholdEvents);
+  events.push(...thresholdEvents);
+  return { responses, meters };
+}
+
+/**
+ * Records one fact of usage: never refused (usage beyond the limit and credits is counted),
+ * deduplicated by the producer's `id`: the same id and body again answers the original
+ * (`created: false`), another body → 409. Emits `usage.recorded` and any threshold crossed.
+ */
+export async function recordUsage(tx: Db, merchantId: string, input: UsageInput) {
+  const resolved = await resolveEntitlements(tx, merchantId, input.customerId, 'customerId');
+  const prepared = newUsageRow(merchantId, resolved, input);
+  const [inserted] = await insertUsageRows(tx, [prepared.row]);
+  if (!inserted) {
+    const existing = (await findUsageByExternalId(tx, merchantId, [input.id!])).get(input.id!)!;
+    if (existing.fingerprint !== prepared.row.fingerprint) throw duplicateConflict(input.id!);
+    const [usage] = await usageResponses(tx, [existing]);
+    const meter = await openMeter(tx, merchantId, resolved, entitlementFor(resolved, input.feature), false);
+    return { created: false, usage: usage!, entitlement: toEntitlementResponse(meter) };
+  }
+  const events: EventInput[] = [];
+  const { responses, meters } = await meterUsageRows(tx, merchantId, new Map([[input.customerId, resolved]]), [inserted], events);
+  await recordEvents(tx, events);
+  return { created: true, usage: responses.get(inserted.id)!, entitlement: toEntitlementResponse(meters[0]!) };
+}
+
+/**
+ * Gives back what a usage record took: its units to its period's counter and its credits to
+ * the grants they came from; `usage.reversed`. A record is reversed once (again → 409).
+ */
+export async function reverseUsage(tx: Db, merchantId: string, usageId: string) {
+  const [row] = await tx
+    .select()
+    .from(usageRecords)
+    .where(and(eq(usageRecords.id, usageId), eq(usageRecords.merchantId, merchantId)))
+    .for('update');
+  if (!row) throw notFound('usage record', usageId);
+  if (row.reversedAt) throw new ApiError('INVALID_STATE', `Usage record ${usageId} was already reversed at ${row.reversedAt.toISOString()}.`);
+  await tx.execute(sql`update usage_counters set used = used - ${row.quantity}, spent = spent - ${row.amount}, updated_at = ${now().toISOString()}
+    where customer_id = ${row.customerId} and feature = ${row.feature} and period_key = ${row.periodKey}`);
+  await tx.execute(sql`update credit_grants g set remaining = g.remaining + d.units from credit_draws d where d.usage_id = ${row.id} and g.id = d.grant_id`);
+  const [reversed] = await tx.update(usageRecords).set({ reversedAt: now() }).where(eq(usageRecords.id, row.id)).returning();
+  const [usage] = await usageResponses(tx, [reversed!]);
+  await recordEvents(tx, [{ merchantId, type: 'usage.reversed', object: usage! }]);
+  return usage!;
+}
