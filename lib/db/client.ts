@@ -9,7 +9,7 @@ export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
 export type Db = Database | Transaction;
 
 // Survive Next.js module re-evaluation: one pool per process.
-const globalForDb = globalThis as unknown as { __paybaseDb?: { pool: pg.Pool; db: Database } };
+const globalForDb = globalThis as unknown as { __paybaseDb?: { pool: pg.Pool; db: Database }; __paybaseDbClosed?: boolean };
 
 // Integer columns can hold sums beyond 2^31; bigint (int8) results come back as exact strings
 // unless parsed. We only store minor units that fit in JS safe integers.
@@ -32,8 +32,11 @@ function connection() {
     const connectionString = process.env.DATABASE_URL;
     if (!connectionString) throw new Error('DATABASE_URL is not set');
     const pool = new pg.Pool({ connectionString, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
-    // An idle client losing its connection (database restart) must not crash the process.
-    const report = (error: Error) => console.error(JSON.stringify({ level: 50, msg: 'database client error', err: error.message }));
+    // An idle client losing its connection (database restart) must not crash the process. Once
+    // the process is stopping, the database going away is the expected end, not an error.
+    const report = (error: Error) => {
+      if (!globalForDb.__paybaseDbClosed) console.error(JSON.stringify({ level: 50, msg: 'database client error', err: error.message }));
+    };
     pool.on('error', report);
     pool.on('connect', (client) => client.on('error', report));
     // Every statement drizzle sends (BEGIN and COMMIT included) passes its logger, in the caller's context.
@@ -46,5 +49,6 @@ function connection() {
 export async function closeDb(): Promise<void> {
   const current = globalForDb.__paybaseDb;
   globalForDb.__paybaseDb = undefined;
+  globalForDb.__paybaseDbClosed = true;
   await current?.pool.end();
 }
