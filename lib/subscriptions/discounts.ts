@@ -55,7 +55,7 @@ export async function subscriptionDiscountFor(
 }
 
 /** Whether the period starting at `periodStart` is inside the discount's window. */
-export function discountApplies(discount: SubscriptionDiscount | null, periodStart: Date): discount is SubscriptionDiscount {
+export function discountApplies<D extends { end: string | null }>(discount: D | null, periodStart: Date): discount is D {
   return discount !== null && (discount.end === null || periodStart < new Date(discount.end));
 }
 

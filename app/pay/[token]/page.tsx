@@ -22,20 +22,41 @@ export default async function PayPage({ params }: { params: Promise<{ token: str
           {view.name}
         </h1>
         {view.description && <p className="mt-2 text-slate-600">{view.description}</p>}
-        <dl className="mt-6 space-y-2 rounded-lg border border-slate-200 bg-white p-5 text-sm">
-          <div className="flex justify-between">
-            <dt className="text-slate-500">Price</dt>
-            <dd>{view.unitAmount}</dd>
-          </div>
-          <div className="flex justify-between">
-            <dt className="text-slate-500">Quantity</dt>
-            <dd data-testid="quantity">{view.quantity}</dd>
-          </div>
-          <div className="flex justify-between border-t border-slate-100 pt-2 text-base font-semibold">
-            <dt>Total</dt>
-            <dd data-testid="list-total">{view.total}</dd>
-          </div>
-        </dl>
+        {view.subscription ? (
+          <dl className="mt-6 space-y-2 rounded-lg border border-slate-200 bg-white p-5 text-sm" aria-label="Subscription">
+            <div className="flex justify-between gap-4">
+              <dt className="text-slate-500">Subscription</dt>
+              <dd data-testid="recurring-price">{view.subscription.recurringLabel}</dd>
+            </div>
+            {view.subscription.trialDays > 0 ? (
+              <div className="flex justify-between gap-4">
+                <dt className="text-slate-500">Free trial</dt>
+                <dd>
+                  {view.subscription.trialDays} day{view.subscription.trialDays === 1 ? '' : 's'}
+                </dd>
+              </div>
+            ) : null}
+            <div className="flex justify-between gap-4 border-t border-slate-100 pt-2 text-base font-semibold">
+              <dt>Due today</dt>
+              <dd data-testid="list-total">{view.subscription.dueToday}</dd>
+            </div>
+          </dl>
+        ) : (
+          <dl className="mt-6 space-y-2 rounded-lg border border-slate-200 bg-white p-5 text-sm">
+            <div className="flex justify-between">
+              <dt className="text-slate-500">Price</dt>
+              <dd>{view.unitAmount}</dd>
+            </div>
+            <div className="flex justify-between">
+              <dt className="text-slate-500">Quantity</dt>
+              <dd data-testid="quantity">{view.quantity}</dd>
+            </div>
+            <div className="flex justify-between border-t border-slate-100 pt-2 text-base font-semibold">
+              <dt>Total</dt>
+              <dd data-testid="list-total">{view.total}</dd>
+            </div>
+          </dl>
+        )}
         <p className="mt-4 text-xs text-slate-500">Sandbox: no real money moves. Test card 4242 4242 4242 4242, any future expiry, any CVC.</p>
       </section>
       <section aria-label="Payment">
@@ -48,7 +69,7 @@ export default async function PayPage({ params }: { params: Promise<{ token: str
           </div>
         ) : (
           <>
-            <CheckoutForm token={view.token} total={view.total} />
+            <CheckoutForm token={view.token} total={view.total} subscription={view.subscription} />
             <p className="mt-4 text-center text-sm text-slate-600">
               Saved a card with {view.sellerName} before?{' '}
               <Link href={`/member/pay/${view.token}`} prefetch={false} className="font-medium text-brand-700 hover:underline">
