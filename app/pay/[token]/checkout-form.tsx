@@ -153,7 +153,7 @@ export function CheckoutForm({ token, total, subscription }: { token: string; to
               setPromotionInput(event.target.value);
             }}
             className={inputClass.replace('mt-1 ', '')}
-            {...invalid('promotionCode')}
+            {...(promotionMessage ? { 'aria-invalid': true, 'aria-describedby': 'promotion-refused' } : invalid('promotionCode'))}
           />
           <button
             type="button"
@@ -170,7 +170,7 @@ export function CheckoutForm({ token, total, subscription }: { token: string; to
           </p>
         )}
         {promotionMessage && (
-          <p className="mt-1 text-sm text-red-600" role="alert" data-testid="promotion-refused">
+          <p className="mt-1 text-sm text-red-600" role="alert" id="promotion-refused" data-testid="promotion-refused">
             {promotionMessage}
           </p>
         )}

@@ -3,6 +3,7 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { getDb } from '@/lib/db/client';
 import { loadHostedCheckout } from '@/lib/checkout/hosted';
+import { SubscriptionSummary } from '@/components/checkout/subscription-summary';
 import { CheckoutForm } from './checkout-form';
 
 export const dynamic = 'force-dynamic';
@@ -23,24 +24,7 @@ export default async function PayPage({ params }: { params: Promise<{ token: str
         </h1>
         {view.description && <p className="mt-2 text-slate-600">{view.description}</p>}
         {view.subscription ? (
-          <dl className="mt-6 space-y-2 rounded-lg border border-slate-200 bg-white p-5 text-sm" aria-label="Subscription">
-            <div className="flex justify-between gap-4">
-              <dt className="text-slate-500">Subscription</dt>
-              <dd data-testid="recurring-price">{view.subscription.recurringLabel}</dd>
-            </div>
-            {view.subscription.trialDays > 0 ? (
-              <div className="flex justify-between gap-4">
-                <dt className="text-slate-500">Free trial</dt>
-                <dd>
-                  {view.subscription.trialDays} day{view.subscription.trialDays === 1 ? '' : 's'}
-                </dd>
-              </div>
-            ) : null}
-            <div className="flex justify-between gap-4 border-t border-slate-100 pt-2 text-base font-semibold">
-              <dt>Due today</dt>
-              <dd data-testid="list-total">{view.subscription.dueToday}</dd>
-            </div>
-          </dl>
+          <SubscriptionSummary terms={view.subscription} withCharges={false} />
         ) : (
           <dl className="mt-6 space-y-2 rounded-lg border border-slate-200 bg-white p-5 text-sm">
             <div className="flex justify-between">

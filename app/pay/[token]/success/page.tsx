@@ -84,7 +84,7 @@ function SubscriptionStarted({ result, subscription }: { result: HostedCheckoutR
             : `It renews automatically at ${subscription.recurringLabel} until you cancel.`}{' '}
           {result.card ? `Renewals are charged to ${result.card}.` : ''}
         </p>
-        {result.email && <p className="mt-2 text-sm text-slate-600">A receipt and updates go to {result.email}.</p>}
+        {result.email && <p className="mt-2 text-sm text-slate-600">Subscribed as {result.email}.</p>}
         {result.status === 'processing' && (
           <p className="mt-4 text-sm text-slate-600">Your bank has not confirmed the payment yet. The seller will be told as soon as it does.</p>
         )}
