@@ -4,18 +4,11 @@ import { billingRecords, paymentMethods, prices, products, subscriptions } from 
 import { formatMoney } from '../money/format';
 import { toPaymentMethodResponse } from '../payments/payment-methods';
 import { toSubscriptionResponse } from '../subscriptions/subscriptions';
-import { describeDiscountDuration, renewalQuote, type SubscriptionDiscount } from '../subscriptions/discounts';
+import { describeDiscount, renewalQuote } from '../subscriptions/discounts';
 
 export function describeInterval(interval: string | null, intervalCount: number | null) {
   const n = intervalCount ?? 1;
   return n === 1 ? `per ${interval}` : `every ${n} ${interval}s`;
-}
-
-/** "LOYAL10: 10% off on every payment", "THREEOFF: $5.00 off for 3 months (full price from 15 Apr 2030)". */
-function describeDiscount(discount: SubscriptionDiscount, currency: string): string {
-  const off = discount.percentOff !== null ? `${discount.percentOff}% off` : `${formatMoney(discount.amountOff ?? 0, discount.currency ?? currency)} off`;
-  const until = discount.end && discount.duration !== 'forever' ? ` (full price from ${new Date(discount.end).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' })})` : '';
-  return `${discount.code}: ${off} ${describeDiscountDuration(discount)}${until}`;
 }
 
 /** Everything the portal shows a customer, amounts formatted in each currency's own way. */
