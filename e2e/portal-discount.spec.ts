@@ -67,7 +67,7 @@ for (const [device, viewport] of [
 
       // The next action elsewhere on the page makes the old notice stale: it goes.
       await page.getByRole('button', { name: 'Make default' }).click();
-      await expect(page.getByText('Default card updated.')).toBeVisible();
+      await expect(page.getByRole('form', { name: 'Make card 4242 default' }).getByText('Default card updated.')).toBeVisible();
       await expect(added).toHaveCount(0);
 
       await addCard.getByLabel('Card number').fill('4242 4242 4242 4241');

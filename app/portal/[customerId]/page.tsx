@@ -195,15 +195,16 @@ export default async function PortalPage({
                 ) : null}
               </span>
               <span className="flex gap-2">
-                {!method.isDefault ? (
-                  <ActionForm action={setDefaultCardAction} ariaLabel={`Make card ${method.last4} default`}>
-                    {hidden}
-                    <input type="hidden" name="paymentMethodId" value={method.id} />
+                {/* Mounted for the default card too, so "Default card updated." stays with the card it is about. */}
+                <ActionForm action={setDefaultCardAction} ariaLabel={`Make card ${method.last4} default`}>
+                  {hidden}
+                  <input type="hidden" name="paymentMethodId" value={method.id} />
+                  {!method.isDefault ? (
                     <SubmitButton variant="secondary" size="sm">
                       Make default
                     </SubmitButton>
-                  </ActionForm>
-                ) : null}
+                  ) : null}
+                </ActionForm>
                 <ActionForm action={removeCardAction} ariaLabel={`Remove card ${method.last4}`}>
                   {hidden}
                   <input type="hidden" name="paymentMethodId" value={method.id} />
