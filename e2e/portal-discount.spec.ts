@@ -32,6 +32,8 @@ async function signInToPortal(page: Page, customerId: string, customerEmail: str
   await page.getByLabel('Recipient').fill(customerEmail);
   await page.getByRole('button', { name: 'Filter' }).click();
   await page.getByRole('link', { name: /\/portal\/cus_.*\/verify\?token=/ }).click();
+  // Continue before hydration posts the form without JavaScript, which answers 500 (reported in the branch notes).
+  await page.waitForLoadState('networkidle');
   await page.getByLabel('Your email').fill(customerEmail);
   await page.getByRole('button', { name: 'Continue' }).click();
   await expect(page.getByRole('heading', { name: 'Your subscription' })).toBeVisible();
