@@ -1,9 +1,10 @@
 'use client';
 
-import { useActionState, useEffect, useRef, useTransition, type ReactNode } from 'react';
+import { useActionState, useEffect, useId, useRef, useState, useTransition, type ReactNode } from 'react';
 import type { FormState } from '@/lib/web/form-state';
 import { FormStateContext } from './form-context';
 import { Alert } from './alert';
+import { announceAction, useOnOtherAction } from './stale-messages';
 
 export type FormActionFn = (state: FormState, form: FormData) => Promise<FormState>;
 
@@ -29,11 +30,19 @@ export function ActionForm({
   const [state, formAction, pending] = useActionState(action, {});
   const [, startTransition] = useTransition();
   const formRef = useRef<HTMLFormElement>(null);
+  const errorRef = useRef<HTMLDivElement>(null);
+  const formId = useId();
+  // A message answers the last action only: another form's action (or this one's next) hides it.
+  const [dismissed, setDismissed] = useState<FormState | null>(null);
+  useOnOtherAction(formId, () => setDismissed(state));
   useEffect(() => {
     if (state.result !== undefined || state.notice) formRef.current?.reset();
+    // After a failed action (a decline, a refusal) focus moves to the message saying why.
+    if (state.error) errorRef.current?.focus();
   }, [state]);
+  const shown: FormState = dismissed === state ? {} : state;
   return (
-    <FormStateContext.Provider value={{ ...state, pending }}>
+    <FormStateContext.Provider value={{ ...shown, pending }}>
       <form
         ref={formRef}
         action={formAction}
@@ -44,14 +53,25 @@ export function ActionForm({
           event.preventDefault();
           const submitter = (event.nativeEvent as SubmitEvent).submitter;
           const data = new FormData(event.currentTarget, submitter);
+          setDismissed(state);
+          announceAction(formId);
           startTransition(() => formAction(data));
         }}
       >
-        {state.error ? <Alert tone="error">{state.error}</Alert> : null}
-        {state.notice ? <Alert tone="success">{state.notice}</Alert> : null}
+        {/* Full width in grid and flex forms alike, so a message never squeezes the fields. */}
+        {shown.error ? (
+          <div ref={errorRef} tabIndex={-1} className="col-span-full basis-full outline-none focus-visible:ring-2 focus-visible:ring-red-400" data-testid="form-error">
+            <Alert tone="error">{shown.error}</Alert>
+          </div>
+        ) : null}
+        {shown.notice ? (
+          <div className="col-span-full basis-full">
+            <Alert tone="success">{shown.notice}</Alert>
+          </div>
+        ) : null}
         {children}
       </form>
-      {state.result !== undefined && renderResult ? renderResult(state.result) : null}
+      {shown.result !== undefined && renderResult ? renderResult(shown.result) : null}
     </FormStateContext.Provider>
   );
 }

@@ -52,7 +52,7 @@ export function DescriptionList({ items }: { items: [string, ReactNode][] }) {
       {items.map(([term, value]) => (
         <div key={term} className="contents">
           <dt className="text-sm text-slate-600">{term}</dt>
-          <dd className="text-sm break-all text-slate-900">{value}</dd>
+          <dd className="text-sm wrap-anywhere text-slate-900">{value}</dd>
         </div>
       ))}
     </dl>

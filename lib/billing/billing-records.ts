@@ -19,6 +19,8 @@ export function toBillingRecordResponse(row: BillingRecordRow) {
     amount: row.amount,
     currency: row.currency,
     description: row.description,
+    discountAmount: row.discountAmount,
+    couponId: row.couponId,
     paidAt: row.paidAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
@@ -27,7 +29,17 @@ export function toBillingRecordResponse(row: BillingRecordRow) {
 
 export async function createBillingRecord(
   tx: Db,
-  input: { merchantId: string; customerId: string; checkoutId: string | null; paymentId: string; amount: number; currency: string; description: string },
+  input: {
+    merchantId: string;
+    customerId: string;
+    checkoutId: string | null;
+    paymentId: string;
+    amount: number;
+    currency: string;
+    description: string;
+    discountAmount?: number;
+    couponId?: string | null;
+  },
   options: {
     paid?: boolean;
     record?: EventRecorder;

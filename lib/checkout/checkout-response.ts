@@ -39,6 +39,7 @@ export function shapeCheckout(row: CheckoutRow, related: { payment: PaymentRow |
     promotionCode,
     couponId: row.couponId,
     billingRecordId,
+    subscriptionId: row.subscriptionId,
     successUrl: row.successUrl,
     payment: payment ? toPaymentResponse(payment) : null,
     createdAt: row.createdAt.toISOString(),

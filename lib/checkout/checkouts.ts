@@ -338,6 +338,8 @@ async function recordCheckoutOutcome(tx: Db, pending: PaymentRow, checkout: Chec
       amount: pending.amount,
       currency: pending.currency,
       description: pending.description,
+      discountAmount: checkout.discountAmount,
+      couponId: checkout.couponId,
     },
     {
       paid: outcome.status === 'succeeded',

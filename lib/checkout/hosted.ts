@@ -1,18 +1,16 @@
-import { and, eq } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { plainPhases } from '../db/phases';
-import { checkouts } from '../db/schema';
 import { ApiError } from '../http/errors';
 import { Email } from '../http/schemas';
 import { formatMoney } from '../money/format';
+import { now } from '../clock';
 import { findPriceRow } from '../catalog/prices';
-import { findCustomerRow } from '../customers/customers';
 import { paymentProcessor } from '../payments/processor';
 import { CardInputError } from '../payments/processor/types';
 import { findPublicPaymentLink, unpayableReason } from '../payment-links/payment-links';
 import { quotePromotionCode } from '../promotions/promotion-codes';
 import { completeCheckout, findCheckoutByAttempt, type CheckoutInput } from './checkouts';
-import { toCheckoutResponse } from './checkout-response';
+import { subscriptionTerms, type SubscriptionTerms } from './subscription-terms';
 
 /** Everything the public page /pay/{token} shows before payment. */
 export interface HostedCheckoutView {
@@ -26,6 +24,8 @@ export interface HostedCheckoutView {
   total: string;
   /** Why the link cannot be paid, in the customer's words; null when it can. */
   unavailableReason: string | null;
+  /** For a link selling a Recurring price: the interval, trial and what is charged today. */
+  subscription: SubscriptionTerms | null;
 }
 
 export async function loadHostedCheckout(db: Database, token: string): Promise<HostedCheckoutView | undefined> {
@@ -33,10 +33,8 @@ export async function loadHostedCheckout(db: Database, token: string): Promise<H
   if (!found) return undefined;
   const { link, sellerName } = found;
   let reason = unpayableReason(link) ?? null;
-  if (!reason && link.priceId) {
-    const price = await findPriceRow(db, link.merchantId, link.priceId);
-    if (!price.active) reason = 'The seller no longer offers this item.';
-  }
+  const price = link.priceId ? await findPriceRow(db, link.merchantId, link.priceId) : null;
+  if (!reason && price && !price.active) reason = 'The seller no longer offers this item.';
   return {
     token,
     sellerName,
@@ -47,12 +45,19 @@ export async function loadHostedCheckout(db: Database, token: string): Promise<H
     unitAmount: formatMoney(link.unitAmount, link.currency),
     total: formatMoney(link.unitAmount * link.quantity, link.currency),
     unavailableReason: reason,
+    subscription: price?.type === 'Recurring' ? subscriptionTerms(price, null, now()) : null,
   };
 }
 
-export type PromotionQuote = { ok: true; code: string; discount: string; total: string } | { ok: false; message: string };
+export type PromotionQuote =
+  | { ok: true; code: string; discount: string; total: string; subscription: SubscriptionTerms | null }
+  | { ok: false; message: string };
 
-/** The hosted page's "Apply": checks the code and shows the new total, redeeming nothing. */
+/**
+ * The hosted page's "Apply": checks the code and shows the new total, redeeming nothing. For a
+ * subscription it shows the terms with the discount over the periods its duration covers, so
+ * a code that cannot apply is refused here, before Pay, by the same checks Pay runs.
+ */
 export async function quoteHostedPromotion(db: Database, token: string, code: string): Promise<PromotionQuote> {
   const found = await findPublicPaymentLink(db, token);
   if (!found) return { ok: false, message: 'This payment link does not exist.' };
@@ -60,11 +65,14 @@ export async function quoteHostedPromotion(db: Database, token: string, code: st
   const subtotal = link.unitAmount * link.quantity;
   try {
     const quote = await quotePromotionCode(db, link.merchantId, code, { currency: link.currency, subtotal });
+    const price = link.priceId ? await findPriceRow(db, link.merchantId, link.priceId) : null;
+    const subscription = price?.type === 'Recurring' ? subscriptionTerms(price, quote.coupon, now()) : null;
     return {
       ok: true,
       code: quote.code,
-      discount: formatMoney(quote.discount, link.currency),
-      total: formatMoney(subtotal - quote.discount, link.currency),
+      discount: subscription?.discountLabel ?? formatMoney(quote.discount, link.currency),
+      total: subscription?.dueToday ?? formatMoney(subtotal - quote.discount, link.currency),
+      subscription,
     };
   } catch (error) {
     if (error instanceof ApiError) return { ok: false, message: error.detail };
@@ -158,47 +166,4 @@ export async function runHostedCheckout(
     if (error.code === 'PAYMENT_DECLINED') return { kind: 'declined', message: String(error.options.extra?.declineMessage ?? error.detail) };
     return { kind: 'invalid', field: 'cardNumber', message: error.detail };
   }
-}
-
-export interface HostedCheckoutResult {
-  sellerName: string;
-  name: string;
-  total: string;
-  status: 'paid' | 'processing' | 'failed';
-  card: string | null;
-  email: string | null;
-  /** The seller's page to continue to, with `checkoutId` appended; null when none was set. */
-  continueUrl: string | null;
-}
-
-/** The success page: shown only for a checkout of this very link, so ids cannot be probed. */
-export async function loadHostedCheckoutResult(db: Database, token: string, checkoutId: string): Promise<HostedCheckoutResult | undefined> {
-  const found = await findPublicPaymentLink(db, token);
-  if (!found) return undefined;
-  const [row] = await db
-    .select()
-    .from(checkouts)
-    .where(and(eq(checkouts.id, checkoutId), eq(checkouts.paymentLinkId, found.link.id)));
-  if (!row) return undefined;
-  const checkout = await toCheckoutResponse(db, row);
-  const customer = await findCustomerRow(db, row.merchantId, row.customerId);
-  let continueUrl: string | null = null;
-  if (row.successUrl) {
-    const url = new URL(row.successUrl);
-    url.searchParams.set('checkoutId', row.id);
-    continueUrl = url.toString();
-  }
-  return {
-    sellerName: found.sellerName,
-    name: row.description,
-    total: formatMoney(row.total, row.currency),
-    status: checkout.paid ? 'paid' : checkout.status === 'failed' ? 'failed' : 'processing',
-    card: checkout.payment?.card ? `${brandName(checkout.payment.card.brand)} •••• ${checkout.payment.card.last4}` : null,
-    email: customer.email,
-    continueUrl,
-  };
-}
-
-function brandName(brand: string): string {
-  return { visa: 'Visa', mastercard: 'Mastercard' }[brand] ?? brand;
 }

@@ -41,11 +41,7 @@ export const CheckoutResponse = z.object({
   billingRecordId: z.string().nullable(),
   successUrl: z.string().nullable(),
   payment: PaymentResponse.nullable(),
-  subscriptionId: z
-    .string()
-    .nullable()
-    .optional()
-    .meta({ description: 'In the answer of a checkout of a Recurring price: the subscription it started.' }),
+  subscriptionId: z.string().nullable().meta({ description: 'For a checkout of a Recurring price: the subscription it started (null otherwise, or when declined).' }),
   createdAt: Timestamp,
   updatedAt: Timestamp,
 });

@@ -35,12 +35,12 @@ export interface RecurringCheckoutRequest {
  * completion slot is taken, all in `tx`. It starts the subscription (first period charged, or
  * the trial started with a zero payment), writes the checkout for it and marks it paid or
  * failed. A card given as a one-off token is saved for the renewals once the subscription
- * exists. Subscriptions are sold one at a time (quantity 1) and without promotion codes (400):
- * recurring discounts are not supported yet, and refusing is better than a discount that stops.
+ * exists. Subscriptions are sold one at a time (quantity 1). A redeemed promotion code's coupon
+ * goes onto the subscription and discounts the periods its duration covers
+ * (lib/subscriptions/discounts.ts); the checkout shows the discount on what is charged today.
  */
 export async function startSubscriptionFromCheckout(tx: Db, request: RecurringCheckoutRequest) {
   if (request.quantity !== 1) throw invalidField('quantity', 'A subscription is sold with quantity 1.');
-  if (request.promotion) throw invalidField('promotionCode', 'Promotion codes cannot be applied to subscriptions yet.');
   const price = await findPriceRow(tx, request.merchantId, request.priceId);
   const [product] = await tx.select({ name: products.name }).from(products).where(eq(products.id, price.productId));
   const result = await createSubscription(
@@ -51,6 +51,7 @@ export async function startSubscriptionFromCheckout(tx: Db, request: RecurringCh
       actor: request.paymentLinkId ? `payment_link:${request.paymentLinkId}` : 'checkout',
       paymentToken: request.payment.paymentMethodId ? null : request.payment.token,
       subscriptionId: request.subscriptionId,
+      promotion: request.promotion,
     },
   );
 
@@ -58,7 +59,9 @@ export async function startSubscriptionFromCheckout(tx: Db, request: RecurringCh
   const checkoutId = newId('checkout');
   const trial = !result.declined && result.subscription.status === 'trialing';
   const firstRecord = result.declined ? null : result.subscription.latestBillingRecord;
-  const [checkout] = await tx
+  // What today's charge was (or would have been, when declined): nothing during a trial.
+  const total = result.declined ? result.payment.amount : trial ? 0 : firstRecord!.amount;
+  await tx
     .insert(checkouts)
     .values({
       id: checkoutId,
@@ -71,16 +74,18 @@ export async function startSubscriptionFromCheckout(tx: Db, request: RecurringCh
       currency: price.currency,
       unitAmount: price.amount,
       quantity: 1,
-      subtotal: price.amount,
-      discountAmount: 0,
-      total: trial ? 0 : price.amount,
+      subtotal: trial ? 0 : price.amount,
+      discountAmount: trial ? 0 : price.amount - total,
+      total,
+      promotionCodeId: request.promotion?.promotionCodeId ?? null,
+      couponId: request.promotion?.couponId ?? null,
+      subscriptionId: result.declined ? null : result.subscription.id,
       paymentId: null,
       successUrl: request.successUrl ?? null,
       attemptKey: request.attemptKey ?? null,
       createdAt: at,
       updatedAt: at,
-    })
-    .returning();
+    });
 
   let paymentId: string;
   if (result.declined) {
@@ -117,7 +122,6 @@ export async function startSubscriptionFromCheckout(tx: Db, request: RecurringCh
     const [payment] = await tx.select().from(payments).where(eq(payments.id, paymentId));
     if (payment?.status === 'succeeded') await markCheckoutPaid(tx, withPayment!);
   }
-  void checkout;
   const [latest] = await tx.select().from(checkouts).where(eq(checkouts.id, checkoutId));
   const response = await toCheckoutResponse(tx, latest!);
   return {

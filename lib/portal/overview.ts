@@ -4,6 +4,7 @@ import { billingRecords, paymentMethods, prices, products, subscriptions } from 
 import { formatMoney } from '../money/format';
 import { toPaymentMethodResponse } from '../payments/payment-methods';
 import { toSubscriptionResponse } from '../subscriptions/subscriptions';
+import { describeDiscount, renewalQuote } from '../subscriptions/discounts';
 
 export function describeInterval(interval: string | null, intervalCount: number | null) {
   const n = intervalCount ?? 1;
@@ -41,19 +42,33 @@ export async function portalOverview(db: Db, merchantId: string, customerId: str
   return {
     subscriptions: subs.map(({ sub, price, productName }) => {
       const charging = sub.status !== 'ended' && sub.status !== 'canceled' && !sub.pausedAt;
-      const due = Math.max(0, price.amount - sub.creditBalance);
+      const renewal = renewalQuote(sub, price.amount);
       return {
         ...toSubscriptionResponse(sub),
         productName,
         priceLabel: `${formatMoney(price.amount, price.currency)} ${describeInterval(price.interval, price.intervalCount)}`,
-        nextCharge: charging ? { at: sub.currentPeriodEnd.toISOString(), amount: formatMoney(due, price.currency) } : null,
+        nextCharge: charging
+          ? {
+              at: renewal.at,
+              amount: formatMoney(renewal.amountDue, price.currency),
+              discount: renewal.discountAmount > 0 ? formatMoney(renewal.discountAmount, price.currency) : null,
+            }
+          : null,
+        discountLabel: sub.discount ? describeDiscount(sub.discount, price.currency) : null,
         creditBalanceLabel: sub.creditBalance > 0 ? formatMoney(sub.creditBalance, price.currency) : null,
         options: alternatives
           .filter((p) => p.productId === price.productId && p.id !== price.id && p.currency === price.currency && p.interval === price.interval && (p.intervalCount ?? 1) === (price.intervalCount ?? 1))
           .map((p) => ({ id: p.id, label: `${formatMoney(p.amount, p.currency)} ${describeInterval(p.interval, p.intervalCount)}` })),
       };
     }),
-    history: history.map((r) => ({ id: r.id, description: r.description, status: r.status, amount: formatMoney(r.amount, r.currency), date: (r.paidAt ?? r.createdAt).toISOString() })),
+    history: history.map((r) => ({
+      id: r.id,
+      description: r.description,
+      status: r.status,
+      amount: formatMoney(r.amount, r.currency),
+      discount: r.discountAmount > 0 ? formatMoney(r.discountAmount, r.currency) : null,
+      date: (r.paidAt ?? r.createdAt).toISOString(),
+    })),
     paymentMethods: methods.map(toPaymentMethodResponse),
   };
 }

@@ -111,6 +111,8 @@ export interface AppliedPromotion {
   couponId: string;
   code: string;
   discount: number;
+  /** What decides the discount on each period of a subscription. */
+  coupon: Pick<CouponRow, 'percentOff' | 'amountOff' | 'durationInMonths'> & { duration: 'once' | 'repeating' | 'forever' };
 }
 
 /**
@@ -142,7 +144,13 @@ export async function quotePromotionCode(
   if (coupon.amountOff !== null && coupon.currency !== purchase.currency) {
     throw refuse(`Promotion code '${promo.code}' applies to ${coupon.currency} purchases only.`);
   }
-  return { promotionCodeId: promo.id, couponId: coupon.id, code: promo.code, discount: discountAmount(coupon, purchase.subtotal) };
+  return {
+    promotionCodeId: promo.id,
+    couponId: coupon.id,
+    code: promo.code,
+    discount: discountAmount(coupon, purchase.subtotal),
+    coupon: { percentOff: coupon.percentOff, amountOff: coupon.amountOff, duration: coupon.duration as AppliedPromotion['coupon']['duration'], durationInMonths: coupon.durationInMonths },
+  };
 }
 
 /**

@@ -10,6 +10,7 @@ import { recordEvent } from '../events/record-event';
 import { chargeInTransaction, type KnownOutcome } from '../payments/charges';
 import type { ChargeOutcome } from '../payments/processor/types';
 import { createPendingPayment, recordChargeOutcome, type PaymentRow, type SubscriptionContext } from '../payments/payments';
+import { periodDiscount } from './discounts';
 import { closeBillingRecord, createBillingRecord, setBillingRecordPayment } from '../billing/billing-records';
 
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
@@ -127,11 +128,13 @@ export function periodDescription(productName: string, index: number) {
  * Bills period `index` of a subscription exactly once: the `(subscription, period)` row is
  * inserted before the processor is called, and its unique index makes a second insert fail
  * (or wait for the first transaction, then fail), so a period is never charged twice.
- * Account credit is taken off first. Returns the link row and the outcome.
+ * The coupon's discount for the period comes off first (lib/subscriptions/discounts.ts), then
+ * account credit. Returns the link row and the outcome.
  */
 export async function billPeriod(tx: Db, sub: SubscriptionRow, price: PriceRow, productName: string, index: number, at: Date) {
-  const creditUsed = Math.min(sub.creditBalance, price.amount);
-  const amount = price.amount - creditUsed;
+  const discount = periodDiscount(sub.discount, sub.currentPeriodStart, price.amount);
+  const creditUsed = Math.min(sub.creditBalance, price.amount - discount);
+  const amount = price.amount - discount - creditUsed;
   const description = periodDescription(productName, index);
   const linkId = newId('subscriptionItem');
   // The payment comes first because the billing record refers to it; in phase 1 the run ends
@@ -160,6 +163,8 @@ export async function billPeriod(tx: Db, sub: SubscriptionRow, price: PriceRow, 
       amount,
       currency: price.currency,
       description,
+      discountAmount: discount,
+      couponId: discount > 0 ? sub.discount!.couponId : null,
     },
     { context },
   );
@@ -183,7 +188,7 @@ export async function billPeriod(tx: Db, sub: SubscriptionRow, price: PriceRow, 
     sub.creditBalance -= creditUsed;
   }
   const payment = await recordChargeOutcome(tx, pending, outcome, recordEvent, context);
-  return { link: link!, record, payment, outcome, amount, creditUsed };
+  return { link: link!, record, payment, outcome, amount, creditUsed, discount };
 }
 
 /** Marks a subscription record paid and grants the period's credits. */

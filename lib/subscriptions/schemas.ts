@@ -41,6 +41,8 @@ const BillingRecordShape = z.object({
   amount: z.int(),
   currency: z.string(),
   description: z.string(),
+  discountAmount: z.int().meta({ description: "The coupon's discount taken off this record (already out of amount)." }),
+  couponId: z.string().nullable(),
   paymentId: z.string().nullable(),
   kind: z.enum(['period', 'proration']),
   periodIndex: z.int().nullable(),
@@ -48,6 +50,30 @@ const BillingRecordShape = z.object({
   nextAttemptAt: Timestamp.nullable(),
   paidAt: Timestamp.nullable(),
   createdAt: Timestamp,
+});
+
+export const SubscriptionDiscountResponse = z
+  .object({
+    couponId: z.string(),
+    promotionCodeId: z.string(),
+    code: z.string(),
+    percentOff: z.int().nullable(),
+    amountOff: z.int().nullable(),
+    currency: z.string().nullable(),
+    duration: z.enum(['once', 'repeating', 'forever']),
+    durationInMonths: z.int().nullable(),
+    start: Timestamp.meta({ description: 'Start of the first discounted (first paid) period.' }),
+    end: Timestamp.nullable().meta({ description: 'Periods starting at or after this instant are not discounted; null for forever.' }),
+  })
+  .meta({ description: 'The coupon redeemed with a promotion code at checkout.' });
+
+export const RenewalQuote = z.object({
+  at: Timestamp,
+  amount: z.int().meta({ description: 'The price before discount and credit.' }),
+  discountAmount: z.int(),
+  couponId: z.string().nullable(),
+  creditApplied: z.int(),
+  amountDue: z.int(),
 });
 
 export const SubscriptionResponse = z.object({
@@ -66,6 +92,7 @@ export const SubscriptionResponse = z.object({
   endedAt: Timestamp.nullable(),
   pausedAt: Timestamp.nullable(),
   creditBalance: z.int(),
+  discount: SubscriptionDiscountResponse.nullable(),
   testClockId: z.string().nullable(),
   metadata: z.record(z.string(), z.string()),
   createdAt: Timestamp,
@@ -74,6 +101,7 @@ export const SubscriptionResponse = z.object({
 
 export const SubscriptionDetailResponse = SubscriptionResponse.extend({
   latestBillingRecord: BillingRecordShape.nullable(),
+  upcomingRenewal: RenewalQuote.nullable().meta({ description: 'What the next renewal charges; null when it will not renew.' }),
   scheduledChanges: z.array(z.lazy(() => ChangeResponse)),
 });
 
@@ -110,7 +138,7 @@ export const PreviewResponse = z.object({
   creditBalanceBefore: z.int(),
   amountDueNow: z.int(),
   creditBalanceAfter: z.int(),
-  nextRenewal: z.object({ at: Timestamp, amount: z.int(), creditApplied: z.int(), amountDue: z.int() }),
+  nextRenewal: RenewalQuote,
 });
 
 /** A test clock's time: from 2000 to 2100, so decades of subscription periods stay storable. */

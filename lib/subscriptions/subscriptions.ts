@@ -20,6 +20,7 @@ import { periodBoundary, type BillingCycle } from './periods';
 import { prorate } from './proration';
 import { timeFor } from './time';
 import { recordEntitlementChanged } from '../usage/entitlement-changes';
+import { periodDiscount, renewalQuote, subscriptionDiscountFor } from './discounts';
 import {
   billPeriod,
   grantPeriodCredits,
@@ -60,6 +61,7 @@ export function toSubscriptionResponse(row: SubscriptionRow) {
     endedAt: row.endedAt?.toISOString() ?? null,
     pausedAt: row.pausedAt?.toISOString() ?? null,
     creditBalance: row.creditBalance,
+    discount: row.discount,
     testClockId: row.testClockId,
     metadata: row.metadata,
     createdAt: row.createdAt.toISOString(),
@@ -221,6 +223,8 @@ export interface StartOptions {
   paymentMethodId?: string | null;
   /** Fixed by the caller when the create runs in phases, so each run charges the same key. */
   subscriptionId?: string;
+  /** A promotion code redeemed at checkout: its coupon discounts the periods its duration covers. */
+  promotion?: { promotionCodeId: string; couponId: string } | null;
 }
 
 /**
@@ -256,6 +260,7 @@ export async function createSubscription(tx: Db, merchantId: string, body: z.out
   const cycle: BillingCycle = { anchor, interval: price.interval!, intervalCount: price.intervalCount ?? 1 };
   const id = options.subscriptionId ?? newId('subscription');
   const name = await productName(tx, price);
+  const discount = options.promotion ? await subscriptionDiscountFor(tx, merchantId, options.promotion, cycle) : null;
 
   try {
     return await withEventTime(testClockId ? at : null, () => tx.transaction(async (sp) => {
@@ -275,6 +280,7 @@ export async function createSubscription(tx: Db, merchantId: string, body: z.out
           currentPeriodStart: at,
           currentPeriodEnd: trialEnd ?? periodBoundary(cycle, 1),
           trialEnd,
+          discount,
           testClockId,
           metadata: body.metadata ?? {},
           createdAt: now(),
@@ -332,6 +338,8 @@ function toRecordShape(link: SubscriptionBillingRow, record: typeof billingRecor
     amount: record.amount,
     currency: record.currency,
     description: record.description,
+    discountAmount: record.discountAmount,
+    couponId: record.couponId,
     paymentId: record.paymentId,
     kind: link.kind,
     periodIndex: link.periodIndex,
@@ -361,7 +369,14 @@ export async function getSubscriptionDetail(db: Db, merchantId: string, subscrip
     .from(subscriptionChanges)
     .where(and(eq(subscriptionChanges.subscriptionId, sub.id), eq(subscriptionChanges.status, 'scheduled')))
     .orderBy(asc(subscriptionChanges.effectiveAt));
-  return { ...toSubscriptionResponse(sub), latestBillingRecord: latest ?? null, scheduledChanges: scheduled.map(toChangeResponse) };
+  const price = await findPriceRow(db, merchantId, sub.priceId);
+  const renews = sub.status !== 'ended' && sub.status !== 'canceled' && !sub.cancelAtPeriodEnd && !sub.pausedAt;
+  return {
+    ...toSubscriptionResponse(sub),
+    latestBillingRecord: latest ?? null,
+    upcomingRenewal: renews ? renewalQuote(sub, price.amount) : null,
+    scheduledChanges: scheduled.map(toChangeResponse),
+  };
 }
 
 export async function listSubscriptions(
@@ -410,7 +425,7 @@ export interface PriceChangePlan {
   creditBalanceBefore: number;
   amountDueNow: number;
   creditBalanceAfter: number;
-  nextRenewal: { at: string; amount: number; creditApplied: number; amountDue: number };
+  nextRenewal: ReturnType<typeof renewalQuote>;
 }
 
 /**
@@ -434,8 +449,10 @@ export function planPriceChange(sub: SubscriptionRow, from: PriceRow, to: PriceR
   if (sub.status === 'ended') throw new ApiError('INVALID_STATE', `Subscription ${sub.id} has ended.`);
   if (sub.status === 'past_due') throw new ApiError('INVALID_STATE', `Subscription ${sub.id} is past_due: its open billing record must be paid before the plan changes.`);
   const prorated = sub.currentPeriodIndex >= 0;
+  // A discounted period prorates what was and will be paid: both prices net of the coupon.
+  const discounted = (amount: number) => amount - periodDiscount(sub.discount, sub.currentPeriodStart, amount);
   const p = prorated
-    ? prorate({ fromAmount: from.amount, toAmount: to.amount, periodStart: sub.currentPeriodStart, periodEnd: sub.currentPeriodEnd, at })
+    ? prorate({ fromAmount: discounted(from.amount), toAmount: discounted(to.amount), periodStart: sub.currentPeriodStart, periodEnd: sub.currentPeriodEnd, at })
     : { unusedCredit: 0, remainingCharge: 0, net: 0 };
   const before = sub.creditBalance;
   let amountDueNow = 0;
@@ -447,7 +464,6 @@ export function planPriceChange(sub: SubscriptionRow, from: PriceRow, to: PriceR
   } else {
     after = before - p.net;
   }
-  const creditApplied = Math.min(after, to.amount);
   return {
     subscriptionId: sub.id,
     fromPriceId: from.id,
@@ -463,7 +479,7 @@ export function planPriceChange(sub: SubscriptionRow, from: PriceRow, to: PriceR
     creditBalanceBefore: before,
     amountDueNow,
     creditBalanceAfter: after,
-    nextRenewal: { at: sub.currentPeriodEnd.toISOString(), amount: to.amount, creditApplied, amountDue: to.amount - creditApplied },
+    nextRenewal: renewalQuote(sub, to.amount, after),
   };
 }
 

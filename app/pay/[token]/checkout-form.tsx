@@ -1,7 +1,8 @@
 'use client';
 
-import { useRef, useState, useTransition } from 'react';
+import { useEffect, useRef, useState, useTransition } from 'react';
 import { useRouter } from 'next/navigation';
+import type { SubscriptionTerms } from '@/lib/checkout/subscription-terms';
 import { applyPromotionAction, payAction } from './actions';
 
 type Field = 'email' | 'name' | 'cardNumber' | 'expiry' | 'cvc' | 'promotionCode';
@@ -13,7 +14,7 @@ function newAttemptKey(): string {
   return crypto.randomUUID();
 }
 
-export function CheckoutForm({ token, total }: { token: string; total: string }) {
+export function CheckoutForm({ token, total, subscription }: { token: string; total: string; subscription: SubscriptionTerms | null }) {
   const router = useRouter();
   const [pending, startTransition] = useTransition();
   // A new key per attempt: a double click pays once, a retry after a decline is a new attempt.
@@ -21,13 +22,20 @@ export function CheckoutForm({ token, total }: { token: string; total: string })
   const [declined, setDeclined] = useState<string | null>(null);
   const [unavailable, setUnavailable] = useState<string | null>(null);
   const [fieldError, setFieldError] = useState<{ field: Field; message: string } | null>(null);
-  const [promotion, setPromotion] = useState<{ code: string; discount: string; total: string } | null>(null);
+  const [promotion, setPromotion] = useState<{ code: string; discount: string; total: string; subscription: SubscriptionTerms | null } | null>(null);
   const [promotionInput, setPromotionInput] = useState('');
   const [promotionMessage, setPromotionMessage] = useState<string | null>(null);
+  const declineRef = useRef<HTMLDivElement>(null);
+  // After a decline, focus moves to the message so the customer (and a screen reader) hears why.
+  useEffect(() => {
+    if (declined) declineRef.current?.focus();
+  }, [declined]);
+  const terms = promotion?.subscription ?? subscription;
 
   function submit(formData: FormData) {
     setDeclined(null);
     setFieldError(null);
+    setPromotionMessage(null);
     startTransition(async () => {
       const result = await payAction(token, attemptKey.current, formData);
       if (result.kind === 'paid' || result.kind === 'processing') {
@@ -43,9 +51,10 @@ export function CheckoutForm({ token, total }: { token: string; total: string })
 
   function applyPromotion() {
     setPromotionMessage(null);
+    setDeclined(null);
     startTransition(async () => {
       const quote = await applyPromotionAction(token, promotionInput);
-      if (quote.ok) setPromotion({ code: quote.code, discount: quote.discount, total: quote.total });
+      if (quote.ok) setPromotion({ code: quote.code, discount: quote.discount, total: quote.total, subscription: quote.subscription });
       else {
         setPromotion(null);
         setPromotionMessage(quote.message);
@@ -81,7 +90,13 @@ export function CheckoutForm({ token, total }: { token: string; total: string })
       className="space-y-4 rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
       <h2 className="text-lg font-semibold">Pay with card</h2>
       {declined && (
-        <div role="alert" data-testid="decline" className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-800">
+        <div
+          ref={declineRef}
+          tabIndex={-1}
+          role="alert"
+          data-testid="decline"
+          className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-800 outline-none focus-visible:ring-2 focus-visible:ring-red-400"
+        >
           <strong>Payment declined.</strong> {declined} Check your details or use another card, then try again.
         </div>
       )}
@@ -138,7 +153,7 @@ export function CheckoutForm({ token, total }: { token: string; total: string })
               setPromotionInput(event.target.value);
             }}
             className={inputClass.replace('mt-1 ', '')}
-            {...invalid('promotionCode')}
+            {...(promotionMessage ? { 'aria-invalid': true, 'aria-describedby': 'promotion-refused' } : invalid('promotionCode'))}
           />
           <button
             type="button"
@@ -154,19 +169,29 @@ export function CheckoutForm({ token, total }: { token: string; total: string })
             {promotion.code}: −{promotion.discount}
           </p>
         )}
-        {promotionMessage && <p className="mt-1 text-sm text-red-600">{promotionMessage}</p>}
+        {promotionMessage && (
+          <p className="mt-1 text-sm text-red-600" role="alert" id="promotion-refused" data-testid="promotion-refused">
+            {promotionMessage}
+          </p>
+        )}
         {error('promotionCode')}
       </div>
-      <label className="flex items-center gap-2 text-sm">
-        <input type="checkbox" name="saveCard" className="h-4 w-4" />
-        Save this card for future payments to this seller
-      </label>
+      {terms ? (
+        <p className="rounded-md bg-slate-50 p-3 text-sm text-slate-700" data-testid="subscription-terms">
+          {terms.summary}. Your card is saved for the renewals; cancel any time in the customer portal.
+        </p>
+      ) : (
+        <label className="flex items-center gap-2 text-sm">
+          <input type="checkbox" name="saveCard" className="h-4 w-4" />
+          Save this card for future payments to this seller
+        </label>
+      )}
       <button
         type="submit"
         disabled={pending}
         className="w-full rounded-md bg-brand-600 px-4 py-2.5 font-semibold text-white hover:bg-brand-700 disabled:opacity-60"
       >
-        {pending ? 'Processing…' : `Pay ${promotion?.total ?? total}`}
+        {pending ? 'Processing…' : terms ? terms.buttonLabel : `Pay ${promotion?.total ?? total}`}
       </button>
     </form>
   );

@@ -3,6 +3,7 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { getDb } from '@/lib/db/client';
 import { loadHostedCheckout } from '@/lib/checkout/hosted';
+import { SubscriptionSummary } from '@/components/checkout/subscription-summary';
 import { CheckoutForm } from './checkout-form';
 
 export const dynamic = 'force-dynamic';
@@ -22,20 +23,24 @@ export default async function PayPage({ params }: { params: Promise<{ token: str
           {view.name}
         </h1>
         {view.description && <p className="mt-2 text-slate-600">{view.description}</p>}
-        <dl className="mt-6 space-y-2 rounded-lg border border-slate-200 bg-white p-5 text-sm">
-          <div className="flex justify-between">
-            <dt className="text-slate-500">Price</dt>
-            <dd>{view.unitAmount}</dd>
-          </div>
-          <div className="flex justify-between">
-            <dt className="text-slate-500">Quantity</dt>
-            <dd data-testid="quantity">{view.quantity}</dd>
-          </div>
-          <div className="flex justify-between border-t border-slate-100 pt-2 text-base font-semibold">
-            <dt>Total</dt>
-            <dd data-testid="list-total">{view.total}</dd>
-          </div>
-        </dl>
+        {view.subscription ? (
+          <SubscriptionSummary terms={view.subscription} withCharges={false} />
+        ) : (
+          <dl className="mt-6 space-y-2 rounded-lg border border-slate-200 bg-white p-5 text-sm">
+            <div className="flex justify-between">
+              <dt className="text-slate-500">Price</dt>
+              <dd>{view.unitAmount}</dd>
+            </div>
+            <div className="flex justify-between">
+              <dt className="text-slate-500">Quantity</dt>
+              <dd data-testid="quantity">{view.quantity}</dd>
+            </div>
+            <div className="flex justify-between border-t border-slate-100 pt-2 text-base font-semibold">
+              <dt>Total</dt>
+              <dd data-testid="list-total">{view.total}</dd>
+            </div>
+          </dl>
+        )}
         <p className="mt-4 text-xs text-slate-500">Sandbox: no real money moves. Test card 4242 4242 4242 4242, any future expiry, any CVC.</p>
       </section>
       <section aria-label="Payment">
@@ -48,7 +53,7 @@ export default async function PayPage({ params }: { params: Promise<{ token: str
           </div>
         ) : (
           <>
-            <CheckoutForm token={view.token} total={view.total} />
+            <CheckoutForm token={view.token} total={view.total} subscription={view.subscription} />
             <p className="mt-4 text-center text-sm text-slate-600">
               Saved a card with {view.sellerName} before?{' '}
               <Link href={`/member/pay/${view.token}`} prefetch={false} className="font-medium text-brand-700 hover:underline">

@@ -11,6 +11,7 @@ import { Button, LinkButton } from '@/components/ui/button';
 import { TextField } from '@/components/ui/field';
 import { Badge, Card, DescriptionList, EmptyState } from '@/components/ui/layout';
 import { SubmitButton } from '@/components/ui/submit-button';
+import { TransientMessage } from '@/components/ui/stale-messages';
 import { Cell, Table } from '@/components/ui/table';
 import {
   addCardAction,
@@ -81,7 +82,11 @@ export default async function PortalPage({
           </Button>
         </form>
       </header>
-      {query.changed ? <Alert tone="success">Your plan was changed.</Alert> : null}
+      {query.changed ? (
+        <TransientMessage>
+          <Alert tone="success">Your plan was changed.</Alert>
+        </TransientMessage>
+      ) : null}
 
       {overview.subscriptions.length === 0 ? (
         <Card>
@@ -99,7 +104,15 @@ export default async function PortalPage({
               ['Plan', sub.priceLabel],
               ['Current period', `${date(sub.currentPeriodStart)} – ${date(sub.currentPeriodEnd)}`],
               ...(sub.trialEnd && sub.status === 'trialing' ? ([['Trial ends', date(sub.trialEnd)]] as [string, string][]) : []),
-              ['Next charge', sub.nextCharge ? `${sub.nextCharge.amount} on ${date(sub.nextCharge.at)}` : sub.status === 'canceled' ? `None — ends ${date(sub.currentPeriodEnd)}` : 'None'],
+              ...(sub.discountLabel ? ([['Discount', sub.discountLabel]] as [string, string][]) : []),
+              [
+                'Next charge',
+                sub.nextCharge
+                  ? `${sub.nextCharge.amount} on ${date(sub.nextCharge.at)}${sub.nextCharge.discount ? ` (after ${sub.nextCharge.discount} discount)` : ''}`
+                  : sub.status === 'canceled'
+                    ? `None — ends ${date(sub.currentPeriodEnd)}`
+                    : 'None',
+              ],
               ...(sub.creditBalanceLabel ? ([['Account credit', sub.creditBalanceLabel]] as [string, string][]) : []),
             ]}
           />
@@ -132,6 +145,7 @@ export default async function PortalPage({
                     {preview.net < 0 ? <li>Credit for the unused time: {formatMoney(-preview.net, preview.currency)}</li> : null}
                     <li>
                       Next renewal on {date(preview.nextRenewal.at)}: {formatMoney(preview.nextRenewal.amountDue, preview.currency)}
+                      {preview.nextRenewal.discountAmount > 0 ? ` (after ${formatMoney(preview.nextRenewal.discountAmount, preview.currency)} discount)` : ''}
                     </li>
                   </ul>
                   <ActionForm action={changePlanAction} className="mt-3" ariaLabel="Confirm plan change">
@@ -184,15 +198,16 @@ export default async function PortalPage({
                 ) : null}
               </span>
               <span className="flex gap-2">
-                {!method.isDefault ? (
-                  <ActionForm action={setDefaultCardAction} ariaLabel={`Make card ${method.last4} default`}>
-                    {hidden}
-                    <input type="hidden" name="paymentMethodId" value={method.id} />
+                {/* Mounted for the default card too, so "Default card updated." stays with the card it is about. */}
+                <ActionForm action={setDefaultCardAction} ariaLabel={`Make card ${method.last4} default`}>
+                  {hidden}
+                  <input type="hidden" name="paymentMethodId" value={method.id} />
+                  {!method.isDefault ? (
                     <SubmitButton variant="secondary" size="sm">
                       Make default
                     </SubmitButton>
-                  </ActionForm>
-                ) : null}
+                  ) : null}
+                </ActionForm>
                 <ActionForm action={removeCardAction} ariaLabel={`Remove card ${method.last4}`}>
                   {hidden}
                   <input type="hidden" name="paymentMethodId" value={method.id} />
@@ -227,7 +242,10 @@ export default async function PortalPage({
               <tr key={r.id}>
                 <Cell>{date(r.date)}</Cell>
                 <Cell>{r.description}</Cell>
-                <Cell className="tabular-nums">{r.amount}</Cell>
+                <Cell className="tabular-nums">
+                  {r.amount}
+                  {r.discount ? <span className="block text-xs text-slate-600">after {r.discount} discount</span> : null}
+                </Cell>
                 <Cell>
                   <Badge tone={r.status === 'paid' ? 'green' : 'gray'}>{r.status}</Badge>
                 </Cell>

@@ -106,6 +106,8 @@ export const checkouts = pgTable(
     promotionCodeId: text().references(() => promotionCodes.id),
     couponId: text().references(() => coupons.id),
     paymentId: text(),
+    /** The subscription a checkout of a Recurring price started (its success page tells what happens next). */
+    subscriptionId: text(),
     successUrl: text(),
     /** The hosted page's per-attempt key: a double-submitted form pays once. */
     attemptKey: text(),
@@ -214,6 +216,9 @@ export const billingRecords = pgTable(
     amount: integer().notNull(),
     currency: text().notNull(),
     description: text().notNull(),
+    /** The coupon's discount taken off this record (already out of `amount`); 0 without one. */
+    discountAmount: integer().notNull().default(0),
+    couponId: text().references(() => coupons.id),
     paidAt: timestampTz(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

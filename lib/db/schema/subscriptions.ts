@@ -6,6 +6,22 @@ import { prices } from './catalog';
 import { customers, paymentMethods } from './customers';
 import { billingRecords, payments } from './payments';
 
+/** A coupon as redeemed on a subscription: a snapshot, so later reads need no join. */
+export interface SubscriptionDiscount {
+  couponId: string;
+  promotionCodeId: string;
+  code: string;
+  percentOff: number | null;
+  amountOff: number | null;
+  currency: string | null;
+  duration: 'once' | 'repeating' | 'forever';
+  durationInMonths: number | null;
+  /** Start of the first discounted period. */
+  start: string;
+  /** Periods starting at or after this instant are not discounted; null for `forever`. */
+  end: string | null;
+}
+
 /** A sandbox clock a merchant moves by hand; subscriptions of attached customers live on its time. */
 export const testClocks = pgTable(
   'test_clocks',
@@ -65,6 +81,8 @@ export const subscriptions = pgTable(
     pausedAt: timestampTz(),
     /** Account credit (minor units) from downgrades, taken off the next charges. */
     creditBalance: integer().notNull().default(0),
+    /** The coupon redeemed at checkout and the window of periods it discounts (lib/subscriptions/discounts.ts). */
+    discount: jsonb().$type<SubscriptionDiscount>(),
     testClockId: text().references(() => testClocks.id),
     /** The earliest moment something is due (renewal, retry, scheduled change); null when nothing is. */
     nextActionAt: timestampTz(),

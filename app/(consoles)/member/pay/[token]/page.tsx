@@ -7,6 +7,7 @@ import { loadHostedCheckout } from '@/lib/checkout/hosted';
 import { walletCardsForSeller } from '@/lib/checkout/wallet';
 import { findPublicPaymentLink } from '@/lib/payment-links/payment-links';
 import { requireSession } from '@/lib/web/session';
+import { SubscriptionSummary } from '@/components/checkout/subscription-summary';
 import { WalletPayForm } from './wallet-form';
 
 export const dynamic = 'force-dynamic';
@@ -32,11 +33,15 @@ export default async function WalletPayPage({ params }: { params: Promise<{ toke
         <p className="text-sm font-medium text-slate-500" data-testid="seller">{view.sellerName}</p>
         <h1 id="order-heading" className="mt-1 text-2xl font-semibold tracking-tight">{view.name}</h1>
         {view.description && <p className="mt-2 text-slate-600">{view.description}</p>}
-        <dl className="mt-6 space-y-2 rounded-lg border border-slate-200 bg-white p-5 text-sm">
-          <div className="flex justify-between"><dt className="text-slate-500">Price</dt><dd>{view.unitAmount}</dd></div>
-          <div className="flex justify-between"><dt className="text-slate-500">Quantity</dt><dd>{view.quantity}</dd></div>
-          <div className="flex justify-between border-t border-slate-100 pt-2 text-base font-semibold"><dt>Total</dt><dd data-testid="list-total">{view.total}</dd></div>
-        </dl>
+        {view.subscription ? (
+          <SubscriptionSummary terms={view.subscription} />
+        ) : (
+          <dl className="mt-6 space-y-2 rounded-lg border border-slate-200 bg-white p-5 text-sm">
+            <div className="flex justify-between"><dt className="text-slate-500">Price</dt><dd>{view.unitAmount}</dd></div>
+            <div className="flex justify-between"><dt className="text-slate-500">Quantity</dt><dd>{view.quantity}</dd></div>
+            <div className="flex justify-between border-t border-slate-100 pt-2 text-base font-semibold"><dt>Total</dt><dd data-testid="list-total">{view.total}</dd></div>
+          </dl>
+        )}
         <p className="mt-4 text-sm text-slate-600">
           Signed in to your wallet as <strong>{member.email}</strong>.
         </p>
@@ -48,7 +53,7 @@ export default async function WalletPayPage({ params }: { params: Promise<{ toke
             <p className="mt-1" data-testid="unavailable-reason">{view.unavailableReason}</p>
           </div>
         ) : cards.length ? (
-          <WalletPayForm token={token} total={view.total} cards={cards} />
+          <WalletPayForm token={token} payLabel={view.subscription?.buttonLabel ?? `Pay ${view.total}`} cards={cards} />
         ) : (
           <div className="rounded-lg border border-slate-200 bg-white p-6 text-sm text-slate-700 shadow-sm" data-testid="no-wallet-cards">
             <h2 className="text-lg font-semibold text-slate-900">No saved card for {view.sellerName}</h2>

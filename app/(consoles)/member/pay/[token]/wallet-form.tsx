@@ -5,7 +5,7 @@ import { useRouter } from 'next/navigation';
 import type { WalletCard } from '@/lib/checkout/wallet';
 import { payWithWalletAction } from './actions';
 
-export function WalletPayForm({ token, total, cards }: { token: string; total: string; cards: WalletCard[] }) {
+export function WalletPayForm({ token, payLabel, cards }: { token: string; payLabel: string; cards: WalletCard[] }) {
   const router = useRouter();
   const [pending, startTransition] = useTransition();
   // A new key per attempt: a double click pays once, a retry after a decline is a new attempt.
@@ -67,7 +67,7 @@ export function WalletPayForm({ token, total, cards }: { token: string; total: s
         <input name="promotionCode" className="mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-slate-900 shadow-sm" />
       </label>
       <button type="submit" disabled={pending} className="w-full rounded-md bg-brand-600 px-4 py-2.5 font-semibold text-white hover:bg-brand-700 disabled:opacity-60">
-        {pending ? 'Paying…' : `Pay ${total}`}
+        {pending ? 'Paying…' : payLabel}
       </button>
     </form>
   );

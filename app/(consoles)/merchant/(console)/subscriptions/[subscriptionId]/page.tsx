@@ -8,6 +8,7 @@ import { ApiError } from '@/lib/http/errors';
 import { formatMoney } from '@/lib/money/format';
 import { describeInterval } from '@/lib/portal/overview';
 import { getSubscriptionDetail, listSubscriptionBillingRecords, listSubscriptionChanges } from '@/lib/subscriptions/subscriptions';
+import { describeDiscount } from '@/lib/subscriptions/discounts';
 import { ActionForm } from '@/components/ui/action-form';
 import { TextField } from '@/components/ui/field';
 import { Badge, Card, DescriptionList, PageHeader } from '@/components/ui/layout';
@@ -59,6 +60,8 @@ export default async function SubscriptionPage({ params }: { params: Promise<{ s
               ['Cancels at period end', sub.cancelAtPeriodEnd ? 'Yes' : 'No'],
               ['Collection', sub.pausedAt ? `Paused since ${formatConsoleDate(sub.pausedAt, merchant.timeZone)}` : 'Running'],
               ['Account credit', price ? formatMoney(sub.creditBalance, price.currency) : String(sub.creditBalance)],
+              ['Discount', sub.discount && price ? describeDiscount(sub.discount, price.currency) : 'None'],
+              ['Next renewal', sub.upcomingRenewal && price ? `${formatMoney(sub.upcomingRenewal.amountDue, price.currency)} on ${formatConsoleDate(sub.upcomingRenewal.at, merchant.timeZone)}` : 'None'],
               ['Version', sub.version],
             ]}
           />
@@ -132,7 +135,10 @@ export default async function SubscriptionPage({ params }: { params: Promise<{ s
               <tr key={r.id}>
                 <Cell>{formatConsoleDate(r.createdAt, merchant.timeZone)}</Cell>
                 <Cell>{r.description}</Cell>
-                <Cell className="tabular-nums">{formatMoney(r.amount, r.currency)}</Cell>
+                <Cell className="tabular-nums">
+                  {formatMoney(r.amount, r.currency)}
+                  {r.discountAmount > 0 ? <span className="block text-xs text-slate-600">after {formatMoney(r.discountAmount, r.currency)} discount</span> : null}
+                </Cell>
                 <Cell>
                   <Badge tone={r.status === 'paid' ? 'green' : r.status === 'open' ? 'red' : 'gray'}>{r.status}</Badge>
                 </Cell>

@@ -1,0 +1,89 @@
+import { and, eq } from 'drizzle-orm';
+import type { Database } from '../db/client';
+import { checkouts } from '../db/schema';
+import { formatMoney } from '../money/format';
+import { findCustomerRow } from '../customers/customers';
+import { findPublicPaymentLink } from '../payment-links/payment-links';
+import { portalPath } from '../portal/portal';
+import { findPriceRow } from '../catalog/prices';
+import { findSubscriptionRow } from '../subscriptions/subscriptions';
+import { renewalQuote } from '../subscriptions/discounts';
+import { toCheckoutResponse } from './checkout-response';
+import { intervalSuffix } from './subscription-terms';
+
+export interface HostedCheckoutResult {
+  sellerName: string;
+  name: string;
+  total: string;
+  status: 'paid' | 'processing' | 'failed';
+  card: string | null;
+  email: string | null;
+  /** The seller's page to continue to, with `checkoutId` appended; null when none was set. */
+  continueUrl: string | null;
+  /** For a checkout that started a subscription: what happens next. */
+  subscription: SubscriptionNextSteps | null;
+}
+
+export interface SubscriptionNextSteps {
+  trialing: boolean;
+  /** "30 Nov 2026": the trial's last day, or when the paid period renews. */
+  nextChargeDate: string;
+  nextChargeAmount: string;
+  /** "$19.99/month". */
+  recurringLabel: string;
+  /** The coupon still discounting, as the customer typed it. */
+  promotionCode: string | null;
+  portalUrl: string;
+}
+
+/** "30 Nov 2026" (UTC). */
+function longDate(iso: string): string {
+  return new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }).format(new Date(iso));
+}
+
+async function nextStepsOf(db: Database, merchantId: string, subscriptionId: string, customerId: string): Promise<SubscriptionNextSteps> {
+  const sub = await findSubscriptionRow(db, merchantId, subscriptionId);
+  const price = await findPriceRow(db, merchantId, sub.priceId);
+  const next = renewalQuote(sub, price.amount);
+  return {
+    trialing: sub.status === 'trialing',
+    nextChargeDate: longDate(next.at),
+    nextChargeAmount: formatMoney(next.amountDue, price.currency),
+    recurringLabel: `${formatMoney(price.amount, price.currency)}${intervalSuffix(price.interval, price.intervalCount)}`,
+    promotionCode: next.discountAmount > 0 ? sub.discount!.code : null,
+    portalUrl: portalPath(customerId),
+  };
+}
+
+/** The success page: shown only for a checkout of this very link, so ids cannot be probed. */
+export async function loadHostedCheckoutResult(db: Database, token: string, checkoutId: string): Promise<HostedCheckoutResult | undefined> {
+  const found = await findPublicPaymentLink(db, token);
+  if (!found) return undefined;
+  const [row] = await db
+    .select()
+    .from(checkouts)
+    .where(and(eq(checkouts.id, checkoutId), eq(checkouts.paymentLinkId, found.link.id)));
+  if (!row) return undefined;
+  const checkout = await toCheckoutResponse(db, row);
+  const customer = await findCustomerRow(db, row.merchantId, row.customerId);
+  let continueUrl: string | null = null;
+  if (row.successUrl) {
+    const url = new URL(row.successUrl);
+    url.searchParams.set('checkoutId', row.id);
+    continueUrl = url.toString();
+  }
+  return {
+    sellerName: found.sellerName,
+    name: row.description,
+    total: formatMoney(row.total, row.currency),
+    status: checkout.paid ? 'paid' : checkout.status === 'failed' ? 'failed' : 'processing',
+    card: checkout.payment?.card ? `${brandName(checkout.payment.card.brand)} •••• ${checkout.payment.card.last4}` : null,
+    email: customer.email,
+    continueUrl,
+    subscription: row.subscriptionId && checkout.status !== 'failed' ? await nextStepsOf(db, row.merchantId, row.subscriptionId, row.customerId) : null,
+  };
+}
+
+function brandName(brand: string): string {
+  return { visa: 'Visa', mastercard: 'Mastercard' }[brand] ?? brand;
+}
