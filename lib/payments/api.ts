@@ -58,4 +58,5 @@ export const refundPaymentOperation = defineOperation({
   successStatus: 201,
   idempotency: 'required',
   financial: true,
+  answers: { 409: 'INVALID_STATE: the payment is not refundable (not succeeded, or nothing left to refund).' },
 });

@@ -3,7 +3,7 @@ export interface OpenApiOperation {
   summary: string;
   description: string;
   tags: string[];
-  parameters: { name: string; in: string; required: boolean; description?: string; schema: Record<string, unknown> }[];
+  parameters?: { name: string; in: string; required: boolean; description?: string; schema: Record<string, unknown> }[];
   requestBody?: { content: { 'application/json': { schema: JsonSchema } } };
   responses: Record<string, { description: string }>;
 }
@@ -87,7 +87,7 @@ export function OperationCard({ path, method, operation }: { path: string; metho
       <p className="mt-2 text-sm text-slate-700">
         <InlineCode text={operation.description} />
       </p>
-      {operation.parameters.length > 0 && (
+      {operation.parameters && operation.parameters.length > 0 && (
         <>
           <h4 className="mt-4 text-xs font-semibold text-slate-500 uppercase">Parameters</h4>
           <Fields rows={operation.parameters.map((p) => ({ ...p, name: `${p.name} (${p.in})` }))} />
