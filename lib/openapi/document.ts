@@ -22,10 +22,13 @@ function inputs(operation: Operation | SessionOperation): Partial<ZodOpenApiOper
   };
 }
 
+/** A JSON answer of a sign-in operation that declares no response schema yet (see docs/decisions.md). */
+const UndescribedObject = z.record(z.string(), z.unknown()).meta({ description: 'A JSON object; its members are not described yet.' });
+
 function success(operation: Operation | SessionOperation) {
   const status = operation.successStatus ?? 200;
-  if (status === 204 || !operation.response) return { [status]: { description: 'Success, no body.' } };
-  return { [status]: { description: 'Success', ...json(operation.response) } };
+  if (status === 204) return { [status]: { description: 'Success, no body.' } };
+  return { [status]: { description: 'Success', ...json(operation.response ?? UndescribedObject) } };
 }
 
 function developerOperation(operation: Operation): ZodOpenApiOperationObject {
