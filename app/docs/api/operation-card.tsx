@@ -103,7 +103,7 @@ export function OperationCard({ path, method, operation }: { path: string; metho
       <ul className="mt-1 text-sm text-slate-600">
         {Object.entries(operation.responses).map(([status, response]) => (
           <li key={status}>
-            <span className="font-mono">{status}</span> {response.description}
+            <span className="font-mono">{status}</span> <InlineCode text={response.description} />
           </li>
         ))}
       </ul>
