@@ -44,6 +44,8 @@ function allowedTypes(input: Schema | undefined): Set<string> | undefined {
 
 const jsonType = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'array' : Number.isInteger(value) ? 'integer' : typeof value);
 
+// Issue 13, defect 2 (another branch): a NUL character in a string answers 500, so generated
+// strings leave it out (here and in PATH_IDS) until that lands; the lead removes these filters.
 const VALUES_BY_TYPE: Record<string, fc.Arbitrary<unknown>> = {
   string: fc.string({ maxLength: 40 }).filter((text) => !text.includes('\u0000')),
   number: fc.double({ noNaN: true, noDefaultInfinity: true }).filter((value) => !Number.isInteger(value)),
