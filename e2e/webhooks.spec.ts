@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { expect, shot, test } from './fixtures';
 import { startReceiver, type Receiver } from '../tests/helpers/webhook-receiver';
-import { parseSignatureHeader, verifyWebhook } from '../lib/webhooks/verify';
+import { parseSignatureHeader, verifyWebhook } from '../packages/sdk/src/webhooks';
 
 // The e2e server runs with WEBHOOK_TEST_ENV (e2e/global-setup.ts): receivers on 127.0.0.1 are
 // allowed and the retry schedule is compressed to about 4 seconds for all 8 attempts.

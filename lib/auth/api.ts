@@ -73,6 +73,7 @@ export const merchantRegisterOperation = defineSessionOperation({
   access: 'public',
   body: MerchantRegisterBody,
   successStatus: 201,
+  answers: { 409: 'CONFLICT: an account with this email exists.' },
 });
 
 export const merchantPasswordResetOperation = defineSessionOperation({
@@ -118,6 +119,7 @@ export const merchantResendVerificationOperation = defineSessionOperation({
   access: ['merchant'],
   response: LinkSentResponse,
   successStatus: 202,
+  answers: { 409: 'CONFLICT: the email address is already verified.' },
 });
 
 export const twoFactorSetupOperation = defineSessionOperation({
@@ -129,6 +131,7 @@ export const twoFactorSetupOperation = defineSessionOperation({
   access: ['merchant'],
   permission: 'security',
   response: TwoFactorSetupResponse,
+  answers: { 409: 'CONFLICT: two-factor sign-in is already on.' },
 });
 
 export const twoFactorConfirmOperation = defineSessionOperation({
@@ -141,6 +144,7 @@ export const twoFactorConfirmOperation = defineSessionOperation({
   permission: 'security',
   body: TwoFactorCodeBody,
   response: RecoveryCodesResponse,
+  answers: { 409: 'CONFLICT: two-factor sign-in is already on; INVALID_STATE: no setup is waiting to be confirmed.' },
 });
 
 export const twoFactorRecoveryCodesOperation = defineSessionOperation({

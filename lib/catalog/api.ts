@@ -136,4 +136,5 @@ export const createEntitlementPolicyOperation = defineOperation({
   response: EntitlementPolicyResponse,
   successStatus: 201,
   idempotency: 'optional',
+  answers: { 409: 'CONFLICT: the price already has a policy for this feature.' },
 });

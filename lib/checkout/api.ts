@@ -22,6 +22,7 @@ export const createCheckoutOperation = defineOperation({
   successStatus: 201,
   idempotency: 'required',
   financial: true,
+  answers: { 402: 'PAYMENT_DECLINED: the payment was declined (`declineCode`, and `checkout` with its failed payment).', 409: 'INVALID_STATE: the link or price cannot be bought now.' },
 });
 
 export const getCheckoutOperation = defineOperation({

@@ -42,6 +42,7 @@ export const createCustomerOperation = defineOperation({
   response: CustomerResponse,
   successStatus: 201,
   idempotency: 'optional',
+  answers: { 409: 'CONFLICT: another customer has this `externalId`.' },
 });
 
 export const getCustomerOperation = defineOperation({
@@ -66,6 +67,7 @@ export const updateCustomerOperation = defineOperation({
   params: CustomerParams,
   body: UpdateCustomerBody,
   response: CustomerResponse,
+  answers: { 409: 'CONFLICT: another customer has this `externalId`.' },
 });
 
 export const listCustomValuesOperation = defineOperation({
@@ -93,6 +95,7 @@ export const createCustomValueOperation = defineOperation({
   response: CustomValueResponse,
   successStatus: 201,
   idempotency: 'optional',
+  answers: { 409: 'CONFLICT: the key exists (use PUT), or INVALID_STATE: the customer holds the most custom values allowed.' },
 });
 
 export const updateCustomValueOperation = defineOperation({
@@ -122,6 +125,7 @@ export const setEntitlementOverrideOperation = defineOperation({
   response: EntitlementOverrideResponse,
   successStatus: 201,
   idempotency: 'optional',
+  answers: { 200: { description: 'An override for this feature existed and was replaced.', schema: EntitlementOverrideResponse } },
 });
 
 export const listPaymentMethodsOperation = defineOperation({

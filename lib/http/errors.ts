@@ -43,6 +43,9 @@ const STATUS_AND_TITLE: Record<ErrorCode, [number, string]> = {
   INTERNAL: [500, 'Internal error'],
 };
 
+/** Every code, in the order above (the OpenAPI document's `Problem.code` enum). */
+export const ERROR_CODES = Object.keys(STATUS_AND_TITLE) as ErrorCode[];
+
 export interface FieldError {
   path: string;
   message: string;

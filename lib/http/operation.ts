@@ -19,7 +19,15 @@ export interface OperationContract<
   query?: TQuery;
   body?: TBody;
   successStatus?: number;
+  /**
+   * Answers this endpoint gives besides its success status and the errors every endpoint shares
+   * (lib/openapi/responses.ts), by HTTP status: a problem+json answer is described by a sentence
+   * naming its codes; another success carries its own schema.
+   */
+  answers?: Record<number, OperationAnswer>;
 }
+
+export type OperationAnswer = string | { description: string; schema: z.ZodType };
 
 /**
  * The contract of one developer-API endpoint: everything the route wrapper enforces and the

@@ -29,6 +29,7 @@ export const inviteMemberOperation = defineSessionOperation({
   response: InvitationResponse,
   successStatus: 201,
   transaction: true,
+  answers: { 409: 'CONFLICT: the address already signs in to a seller account.' },
 });
 
 export const revokeInvitationOperation = defineSessionOperation({
@@ -56,6 +57,7 @@ export const changeRoleOperation = defineSessionOperation({
   body: ChangeRoleBody,
   response: SellerUserResponse,
   transaction: true,
+  answers: { 409: 'INVALID_STATE: the account must keep an Owner.' },
 });
 
 export const removeMemberOperation = defineSessionOperation({
@@ -69,6 +71,7 @@ export const removeMemberOperation = defineSessionOperation({
   params: UserParams,
   successStatus: 204,
   transaction: true,
+  answers: { 409: 'INVALID_STATE: the account must keep an Owner.' },
 });
 
 export const acceptInvitationOperation = defineSessionOperation({
@@ -81,6 +84,7 @@ export const acceptInvitationOperation = defineSessionOperation({
   body: AcceptInvitationBody,
   response: TokenPairResponse.extend({ user: SellerUserResponse }),
   successStatus: 201,
+  answers: { 409: 'CONFLICT: the address already signs in to a seller account.' },
 });
 
 export const requireTwoFactorOperation = defineSessionOperation({
@@ -94,6 +98,7 @@ export const requireTwoFactorOperation = defineSessionOperation({
   body: RequireTwoFactorBody,
   successStatus: 204,
   transaction: true,
+  answers: { 409: 'INVALID_STATE: turn on two-factor sign-in for yourself first.' },
 });
 
 export const getSettingsOperation = defineSessionOperation({

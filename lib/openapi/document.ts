@@ -1,120 +1,58 @@
+import { createDocument, createSchema, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
 import { z } from 'zod';
 import { SCOPES } from '../auth/scopes';
 import type { Operation } from '../http/operation';
+import type { SessionOperation } from '../http/session-operation';
+import { EVENT_TYPES } from '../events/types';
+import { EVENT_BODIES } from '../events/schemas';
 import { ALL_OPERATIONS } from './operations';
 import { SESSION_OPERATIONS } from './session-operations';
-import type { SessionOperation } from '../http/session-operation';
+import { Problem, nameSchemas } from './components';
+import { IDEMPOTENCY_PARAMETERS, SHARED_RESPONSES, developerErrorResponses, sessionErrorResponses } from './responses';
 
-type JsonSchema = Record<string, unknown>;
+const json = (schema: z.ZodType) => ({ content: { 'application/json': { schema } } });
 
-const ProblemSchema = z.object({
-  type: z.string(),
-  title: z.string(),
-  status: z.int(),
-  detail: z.string(),
-  code: z.string().meta({ description: 'Stable UPPER_SNAKE error code.' }),
-  requestId: z.string(),
-  errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
-});
-
-const ERROR_RESPONSES: Record<string, string> = {
-  '400': 'Invalid input (VALIDATION_FAILED, IDEMPOTENCY_KEY_REQUIRED)',
-  '401': 'Missing, unknown or revoked API key (UNAUTHENTICATED)',
-  '403': 'WRONG_TOKEN_TYPE (a sign-in token) or INSUFFICIENT_SCOPE',
-  '404': 'Not found, or owned by another merchant (NOT_FOUND)',
-};
-
-/** What every operation that reads a body can answer before it parses it (docs/api.md, "Limits"). */
-const BODY_ERRORS: Record<string, string> = {
-  '413': 'The body is larger than the limit (PAYLOAD_TOO_LARGE)',
-  '415': 'A body that is not sent as application/json (UNSUPPORTED_MEDIA_TYPE)',
-};
-
-function toSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
-  return rest;
+function inputs(operation: Operation | SessionOperation): Partial<ZodOpenApiOperationObject> {
+  return {
+    requestParams: {
+      ...(operation.params ? { path: operation.params as z.ZodObject } : {}),
+      ...(operation.query ? { query: operation.query as z.ZodObject } : {}),
+    },
+    ...(operation.body ? { requestBody: { required: true, ...json(operation.body) } } : {}),
+  };
 }
 
-function parameters(operation: Pick<Operation, 'params' | 'query' | 'idempotency'>) {
-  const result: JsonSchema[] = [];
-  for (const [location, schema] of [
-    ['path', operation.params],
-    ['query', operation.query],
-  ] as const) {
-    if (!schema) continue;
-    const json = toSchema(schema, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
-    for (const [name, property] of Object.entries(json.properties ?? {})) {
-      result.push({
-        name,
-        in: location,
-        required: location === 'path' || (json.required ?? []).includes(name),
-        schema: property,
-        ...(property.description ? { description: property.description } : {}),
-      });
-    }
-  }
-  if (operation.idempotency) {
-    result.push({
-      name: 'Idempotency-Key',
-      in: 'header',
-      required: operation.idempotency === 'required',
-      schema: { type: 'string', minLength: 1, maxLength: 255 },
-      description: 'Repeats within 24 h replay the first answer (Idempotent-Replayed: true).',
-    });
-  }
-  return result;
+/** A JSON answer of a sign-in operation that declares no response schema yet (see docs/decisions.md). */
+const UndescribedObject = z.record(z.string(), z.unknown()).meta({ description: 'A JSON object; its members are not described yet.' });
+
+function success(operation: Operation | SessionOperation) {
+  const status = operation.successStatus ?? 200;
+  if (status === 204) return { [status]: { description: 'Success, no body.' } };
+  return { [status]: { description: 'Success', ...json(operation.response ?? UndescribedObject) } };
 }
 
-function describe(operation: Operation): string {
+function developerOperation(operation: Operation): ZodOpenApiOperationObject {
   const notes = [
     operation.description,
     `Scope: \`${operation.scope}\`.`,
     operation.idempotency === 'required' ? 'Requires `Idempotency-Key`.' : undefined,
     operation.financial ? 'Moves money.' : undefined,
   ];
-  return notes.filter(Boolean).join(' ');
-}
-
-function toOpenApiOperation(operation: Operation) {
-  const errorCodes = { ...ERROR_RESPONSES, ...(operation.method === 'GET' ? {} : BODY_ERRORS) };
-  if (operation.idempotency) {
-    errorCodes['409'] = 'Conflict, or a request with this Idempotency-Key is still running (IDEMPOTENCY_KEY_IN_USE)';
-    errorCodes['422'] = 'Idempotency-Key reused with a different request (IDEMPOTENCY_KEY_REUSED)';
-  }
+  const idempotency = operation.idempotency === 'required' ? 'IdempotencyKey' : operation.idempotency ? 'OptionalIdempotencyKey' : undefined;
   return {
     operationId: operation.id,
     summary: operation.summary,
-    description: describe(operation),
+    description: notes.filter(Boolean).join(' '),
     tags: [operation.tag],
     security: [{ apiKey: [operation.scope] }],
-    parameters: parameters(operation),
-    ...(operation.body
-      ? { requestBody: { required: true, content: { 'application/json': { schema: toSchema(operation.body, 'input') } } } }
-      : {}),
-    responses: {
-      [String(operation.successStatus ?? 200)]: {
-        description: 'Success',
-        content: { 'application/json': { schema: toSchema(operation.response, 'output') } },
-      },
-      ...Object.fromEntries(
-        Object.entries(errorCodes).map(([status, description]) => [
-          status,
-          { description, content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } },
-        ]),
-      ),
-    },
+    ...inputs(operation),
+    ...(idempotency ? { parameters: [{ $ref: `#/components/parameters/${idempotency}` }] } : {}),
+    responses: { ...success(operation), ...developerErrorResponses(operation) },
   };
 }
 
-const SESSION_ERRORS: Record<string, string> = {
-  '400': 'Invalid input (VALIDATION_FAILED)',
-  '401': 'UNAUTHENTICATED, TOKEN_EXPIRED (refresh it) or INVALID_REFRESH_TOKEN',
-  '403': 'WRONG_TOKEN_TYPE: an API key, or a token of another audience',
-  '429': 'RATE_LIMITED, with Retry-After',
-};
-
 /** A sign-in-API operation (JWT family): documented with the bearer scheme of its audiences. */
-function toOpenApiSessionOperation(operation: SessionOperation) {
+function sessionOperation(operation: SessionOperation): ZodOpenApiOperationObject {
   const who = operation.access === 'public' ? 'No access token.' : `Access token of audience: ${operation.access.join(', ')}.`;
   return {
     operationId: operation.id,
@@ -122,54 +60,102 @@ function toOpenApiSessionOperation(operation: SessionOperation) {
     description: [operation.description, who, 'See docs/auth.md.'].filter(Boolean).join(' '),
     tags: [operation.tag],
     security: operation.access === 'public' ? [] : [{ signInToken: [...operation.access] }],
-    parameters: parameters(operation),
-    ...(operation.body
-      ? { requestBody: { required: true, content: { 'application/json': { schema: toSchema(operation.body, 'input') } } } }
-      : {}),
-    responses: {
-      [String(operation.successStatus ?? 200)]: {
-        description: 'Success',
-        ...(operation.response && operation.successStatus !== 204
-          ? { content: { 'application/json': { schema: toSchema(operation.response, 'output') } } }
-          : {}),
-      },
-      ...Object.fromEntries(
-        Object.entries({ ...SESSION_ERRORS, ...(operation.method === 'GET' ? {} : BODY_ERRORS) }).map(([status, description]) => [
-          status,
-          { description, content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } },
-        ]),
-      ),
-    },
+    ...inputs(operation),
+    responses: { ...success(operation), ...sessionErrorResponses(operation) },
   };
 }
 
-/** The OpenAPI 3.1 document of the developer API, generated from the same zod schemas that validate requests. */
-export function buildOpenApiDocument(serverUrl: string) {
-  const paths: Record<string, Record<string, unknown>> = {};
+const HeaderText = { type: 'string' as const };
+const SIGNATURE_HEADERS = {
+  'X-Service-Signature': { required: true, schema: HeaderText, description: '`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`; one `v1` per live signing secret.' },
+  'X-Service-Event-Id': { required: true, schema: HeaderText, description: 'Event id (evt_), the deduplication key.' },
+  'X-Service-Delivery-Id': { required: true, schema: HeaderText, description: 'Delivery id (wda_).' },
+  'X-Service-Event-Type': { required: true, schema: HeaderText, description: 'Event type name.' },
+};
+
+/** One entry per event type: what a receiver gets (docs/webhooks.md). */
+function webhooks(): ZodOpenApiPathsObject {
+  return Object.fromEntries(
+    EVENT_TYPES.map((type) => [
+      type,
+      {
+        post: {
+          operationId: `webhook_${type.replace('.', '_')}`,
+          summary: `${type} delivery`,
+          description: 'Signed, at-least-once delivery to each endpoint subscribed to this type. Answer 2xx within 10 s; anything else is retried with backoff.',
+          tags: ['Webhook events'],
+          // The receiver authenticates the sender by the signature header, not by a scheme.
+          security: [],
+          parameters: Object.keys(SIGNATURE_HEADERS).map((name) => ({ $ref: `#/components/parameters/${name}` })),
+          requestBody: { required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${eventBodyName(type)}` } } } },
+          responses: { '2XX': { description: 'Received; the delivery is done.' } },
+        },
+      },
+    ]),
+  );
+}
+
+/** `payment.succeeded` → `PaymentSucceededEventBody`. */
+const eventBodyName = (type: string) => `${type.replace(/(^|[._])(\w)/g, (_match, _separator, letter: string) => letter.toUpperCase())}EventBody`;
+
+/**
+ * Event bodies are rendered as output (what the service writes, like the API's answers), not as
+ * the request bodies zod-openapi would take them for, so they share the responses' components.
+ */
+function eventBodySchemas(): Record<string, unknown> {
+  const schemas: Record<string, unknown> = {};
+  for (const type of EVENT_TYPES) {
+    const { schema, components } = createSchema(EVENT_BODIES[type], { io: 'output' });
+    Object.assign(schemas, components, { [eventBodyName(type)]: schema });
+  }
+  return schemas;
+}
+
+function paths(): ZodOpenApiPathsObject {
+  const result: ZodOpenApiPathsObject = {};
   for (const operation of ALL_OPERATIONS) {
-    paths[operation.path] ??= {};
-    paths[operation.path]![operation.method.toLowerCase()] = toOpenApiOperation(operation);
+    result[operation.path] = { ...result[operation.path], [operation.method.toLowerCase()]: developerOperation(operation) };
   }
   for (const operation of SESSION_OPERATIONS) {
-    paths[operation.path] ??= {};
-    paths[operation.path]![operation.method.toLowerCase()] = toOpenApiSessionOperation(operation);
+    result[operation.path] = { ...result[operation.path], [operation.method.toLowerCase()]: sessionOperation(operation) };
   }
-  return {
+  return result;
+}
+
+/**
+ * The OpenAPI 3.1 document of the developer and sign-in APIs, generated by zod-openapi from the
+ * same operation definitions and zod schemas that validate requests; named schemas become
+ * components referred to with `$ref`.
+ */
+export function buildOpenApiDocument(serverUrl: string) {
+  nameSchemas();
+  const document = createDocument({
     openapi: '3.1.0',
     info: {
-      title: 'Paybase developer API',
+      title: 'Paybase API',
       version: '1.0.0',
       description:
-        'Payments, subscriptions and webhooks for sellers. Authenticate with an API key: `Authorization: Bearer sk_...`. Amounts are integers in the currency minor unit.',
+        'Payments, subscriptions and webhooks for sellers. Authenticate with an API key: `Authorization: Bearer sk_...`. Amounts are integers in the currency minor unit. Errors are RFC 9457 problem details.',
     },
     servers: [{ url: serverUrl }],
+    paths: paths(),
+    webhooks: webhooks(),
     components: {
       securitySchemes: {
-        apiKey: { type: 'http', scheme: 'bearer', description: `API key. Scopes: ${SCOPES.join(', ')}.` },
-        signInToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Sign-in access token (15 minutes) of an audience: admin, merchant or member.' },
+        apiKey: { type: 'http', scheme: 'bearer', description: `Developer API: an API key. Scopes: ${SCOPES.join(', ')}.` },
+        signInToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Sign-in APIs: an access token (15 minutes) of an audience: admin, merchant or member.' },
       },
-      schemas: { Problem: toSchema(ProblemSchema, 'output') },
+      schemas: { Problem },
+      parameters: {
+        ...IDEMPOTENCY_PARAMETERS,
+        ...Object.fromEntries(Object.entries(SIGNATURE_HEADERS).map(([name, header]) => [name, { name, in: 'header' as const, ...header }])),
+      },
+      responses: SHARED_RESPONSES,
     },
-    paths,
-  };
+  });
+  const components = document.components!;
+  components.schemas = { ...components.schemas, ...(eventBodySchemas() as typeof components.schemas) };
+  return document;
 }
+
+export type OpenApiDocument = ReturnType<typeof buildOpenApiDocument>;

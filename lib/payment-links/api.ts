@@ -59,6 +59,7 @@ export const updatePaymentLinkOperation = defineOperation({
   params: PaymentLinkParams,
   body: UpdatePaymentLinkBody,
   response: PaymentLinkResponse,
+  answers: { 409: 'INVALID_STATE: the link is archived.' },
 });
 
 function transition(id: string, action: string, summary: string, description: string) {
@@ -72,6 +73,7 @@ function transition(id: string, action: string, summary: string, description: st
     scope: 'payment_links:write',
     params: PaymentLinkParams,
     response: PaymentLinkResponse,
+    answers: { 409: 'INVALID_STATE: the link cannot make this transition from its state.' },
   });
 }
 
@@ -107,4 +109,5 @@ export const completePaymentLinkOperation = defineOperation({
   successStatus: 201,
   idempotency: 'required',
   financial: true,
+  answers: { 402: 'PAYMENT_DECLINED: the payment was declined (`declineCode`, and `checkout` with its failed payment).', 409: 'INVALID_STATE: the link cannot be paid now (disabled, archived, completed, expired, or its price is inactive).' },
 });

@@ -58,6 +58,7 @@ export const refundPaymentOperation = defineOperation({
   successStatus: 201,
   idempotency: 'required',
   financial: true,
+  answers: { 409: 'INVALID_STATE: the payment is not refundable (not succeeded, or nothing left to refund).' },
 });
 
 const PaymentMethodParams = idParam('customerId', 'cus').extend(idParam('paymentMethodId', 'pm').shape);

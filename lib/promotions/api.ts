@@ -73,6 +73,7 @@ export const createPromotionCodeOperation = defineOperation({
   response: PromotionCodeResponse,
   successStatus: 201,
   idempotency: 'optional',
+  answers: { 409: 'CONFLICT: a promotion code with this text exists.' },
 });
 
 export const getPromotionCodeOperation = defineOperation({

@@ -51,6 +51,7 @@ export const createSubscriptionOperation = defineOperation({
   successStatus: 201,
   idempotency: 'required',
   financial: true,
+  answers: { 402: 'PAYMENT_DECLINED: the first payment was declined (`declineCode`, `payment`); no subscription starts.', 409: 'INVALID_STATE: the price is inactive.' },
 });
 
 export const getSubscriptionOperation = defineOperation({
@@ -78,6 +79,7 @@ export const cancelSubscriptionOperation = defineOperation({
   response: SubscriptionDetailResponse,
   idempotency: 'required',
   financial: true,
+  answers: { 409: 'INVALID_STATE: the subscription has ended, or is already canceled at its period end.' },
 });
 
 export const listSubscriptionChangesOperation = defineOperation({
@@ -106,6 +108,7 @@ export const commandSubscriptionOperation = defineOperation({
   response: CommandResponse,
   idempotency: 'required',
   financial: true,
+  answers: { 402: 'PAYMENT_DECLINED: the proration payment was declined; nothing changed.', 409: 'VERSION_CONFLICT: `expectedVersion` is not the current version; INVALID_STATE: the command does not apply to the subscription state.' },
 });
 
 export const previewSubscriptionOperation = defineOperation({
@@ -118,6 +121,7 @@ export const previewSubscriptionOperation = defineOperation({
   params: SubscriptionParams,
   body: PreviewBody,
   response: PreviewResponse,
+  answers: { 409: 'INVALID_STATE: the subscription has ended or is past due.' },
 });
 
 export const listTestClocksOperation = defineOperation({
@@ -165,6 +169,7 @@ export const attachTestClockCustomerOperation = defineOperation({
   params: TestClockParams,
   body: AttachTestClockCustomerBody,
   response: TestClockResponse,
+  answers: { 409: 'CONFLICT: the customer is attached to another test clock; INVALID_STATE: the customer has a subscription on real time.' },
 });
 
 export const advanceTestClockOperation = defineOperation({

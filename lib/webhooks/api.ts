@@ -113,6 +113,7 @@ export const retryFailedWebhookDeliveriesOperation = defineOperation({
   response: RetryFailedDeliveriesResponse,
   successStatus: 202,
   idempotency: 'required',
+  answers: { 409: 'INVALID_STATE: the endpoint is disabled; enable it first.' },
 });
 
 export const listWebhookEventsOperation = defineOperation({

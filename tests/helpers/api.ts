@@ -1,4 +1,5 @@
 import { inject } from 'vitest';
+import { contractViolations } from './contract';
 
 export interface ApiAnswer<T = any> {
   status: number;
@@ -31,7 +32,13 @@ export async function call<T = any>(
   } catch {
     parsed = text;
   }
-  return { status: response.status, headers: response.headers, body: parsed as T, text };
+  const answer = { status: response.status, headers: response.headers, body: parsed as T, text };
+  // Every answer the suite sees is held to the OpenAPI document (tests/helpers/contract.ts).
+  const violations = contractViolations(method, path, answer);
+  if (violations.length > 0) {
+    throw new Error(`${method} ${path} answered against the OpenAPI document:\n  ${violations.join('\n  ')}\n  body: ${text.slice(0, 500)}`);
+  }
+  return answer;
 }
 
 export function client(key: string) {

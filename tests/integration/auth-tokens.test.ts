@@ -270,7 +270,8 @@ describe('API reference', () => {
     expect(doc.paths['/api/MerchantAuth/Login'].post.security).toEqual([]);
     expect(doc.paths['/api/Auth/Identity'].get.security).toEqual([{ signInToken: ['admin', 'merchant', 'member'] }]);
     expect(doc.paths['/api/MerchantApiKey/{apiKeyId}/Revoke'].post.security).toEqual([{ signInToken: ['merchant'] }]);
-    expect(doc.paths['/api/AdminAuth/Refresh'].post.requestBody.content['application/json'].schema.properties.refreshToken).toBeTruthy();
+    expect(doc.paths['/api/AdminAuth/Refresh'].post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/RefreshBody' });
+    expect(doc.components.schemas.RefreshBody.properties.refreshToken).toBeTruthy();
     expect(doc.components.securitySchemes.signInToken.bearerFormat).toBe('JWT');
   });
 });

@@ -1,28 +1,76 @@
 import { describe, expect, it } from 'vitest';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { call } from '../helpers/api';
 import { ALL_OPERATIONS } from '@/lib/openapi/operations';
+import { EVENT_TYPES } from '@/lib/events/types';
 
 describe('GET /api/openapi.json', () => {
-  it('describes every developer-API operation with its scope, schemas and error shape', async () => {
+  it('is a valid OpenAPI 3.1 document (the OpenAPI schema validator)', async () => {
     const answer = await call('GET', '/api/openapi.json');
     expect(answer.status).toBe(200);
-    const document = answer.body;
-    expect(document.openapi).toBe('3.1.0');
+    const validator = new Validator();
+    const result = await validator.validate(answer.body);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+  });
+
+  it('passes the Redocly linter (recommended rules) without a warning', async () => {
+    const answer = await call('GET', '/api/openapi.json');
+    // A private service has no licence to name, and the document names the server it is served from.
+    const config = await createConfig({ extends: ['recommended'], rules: { 'info-license': 'off', 'no-server-example.com': 'off' } });
+    const problems = await lintFromString({ source: answer.text, absoluteRef: 'openapi.json', config });
+    expect(problems.map((problem) => `${problem.severity} ${problem.ruleId}: ${problem.message} at ${problem.location[0]?.pointer}`)).toEqual([]);
+  });
+
+  it('describes every developer-API operation with its scope, schemas, errors and Idempotency-Key', async () => {
+    const document = (await call('GET', '/api/openapi.json')).body;
     for (const operation of ALL_OPERATIONS) {
       const described = document.paths[operation.path]?.[operation.method.toLowerCase()];
       expect(described, `${operation.method} ${operation.path}`).toBeDefined();
       expect(described.security).toEqual([{ apiKey: [operation.scope] }]);
       expect(described.responses[String(operation.successStatus ?? 200)]).toBeDefined();
-      expect(described.responses['401'].content['application/problem+json']).toBeDefined();
+      expect(described.responses['401']).toEqual({ $ref: '#/components/responses/Unauthenticated' });
+      const idempotencyKey = (described.parameters ?? []).find((p: { $ref?: string }) => p.$ref?.includes('IdempotencyKey'));
+      expect(Boolean(idempotencyKey), `${operation.id} Idempotency-Key`).toBe(Boolean(operation.idempotency));
     }
+    expect(document.components.parameters.IdempotencyKey).toMatchObject({ name: 'Idempotency-Key', in: 'header', required: true });
+    expect(document.components.responses.Unauthenticated.content['application/problem+json'].schema).toEqual({ $ref: '#/components/schemas/Problem' });
+    expect(Object.keys(document.components.securitySchemes)).toEqual(['apiKey', 'signInToken']);
+  });
+
+  it('names its schemas as components and refers to them instead of inlining them', async () => {
+    const answer = await call('GET', '/api/openapi.json');
+    const document = answer.body;
+    expect(answer.text.length).toBeLessThan(250_000);
     const createPrice = document.paths['/api/Price'].post;
-    const body = createPrice.requestBody.content['application/json'].schema;
+    expect(createPrice.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/CreatePriceBody' });
+    expect(createPrice.responses['201'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/PriceResponse' });
+    const body = document.components.schemas.CreatePriceBody;
     expect(body.properties.type.enum).toEqual(['OneTime', 'Recurring']);
     expect(body.properties.amount.maximum).toBe(2147483647);
     const listPrices = document.paths['/api/Price'].get;
-    expect(listPrices.parameters.map((p: { name: string }) => p.name)).toEqual(
-      expect.arrayContaining(['page', 'pageSize', 'orderBy', 'orderDirection', 'createdFrom', 'createdTo', 'productId']),
-    );
+    const names = listPrices.parameters.map((p: { name?: string; $ref?: string }) => p.name ?? p.$ref!.split('/').pop());
+    expect(names).toEqual(expect.arrayContaining(['Page', 'PageSize', 'orderBy', 'OrderDirection', 'CreatedFrom', 'CreatedTo', 'productId']));
+  });
+
+  it('documents the answers particular to an operation', async () => {
+    const { paths } = (await call('GET', '/api/openapi.json')).body;
+    expect(Object.keys(paths['/api/Customer/{customerId}'].put.responses)).toContain('409');
+    expect(Object.keys(paths['/api/TestClock/{testClockId}/Customer'].post.responses)).toContain('409');
+    expect(Object.keys(paths['/api/Customer/{customerId}/EntitlementOverride'].post.responses)).toEqual(expect.arrayContaining(['200', '201']));
+    expect(Object.keys(paths['/api/Checkout'].post.responses)).toContain('402');
+  });
+
+  it('describes the body of every webhook event type', async () => {
+    const document = (await call('GET', '/api/openapi.json')).body;
+    expect(Object.keys(document.webhooks).sort()).toEqual([...EVENT_TYPES].sort());
+    const delivery = document.webhooks['payment.succeeded'].post;
+    expect(delivery.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/PaymentSucceededEventBody' });
+    const body = document.components.schemas.PaymentSucceededEventBody;
+    expect(body.properties.data.properties.object).toEqual({ $ref: '#/components/schemas/PaymentResponse' });
+    expect(delivery.parameters).toContainEqual({ $ref: '#/components/parameters/X-Service-Signature' });
   });
 
   it('serves a readable API reference page', async () => {

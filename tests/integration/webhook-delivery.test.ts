@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { getDb } from '@/lib/db/client';
 import { webhookEndpoints } from '@/lib/db/schema';
 import { listRecentEmails } from '@/lib/email/send-email';
-import { parseSignatureHeader, verifyWebhook } from '@/lib/webhooks/verify';
+import { parseSignatureHeader, verifyWebhook } from '@/packages/sdk/src/webhooks';
 import { call } from '../helpers/api';
 import { newMerchant } from '../helpers/merchants';
 import { expectAuthFailures } from '../helpers/auth-matrix';

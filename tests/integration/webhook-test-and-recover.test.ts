@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDb } from '@/lib/db/client';
 import { sendEmail } from '@/lib/email/send-email';
-import { verifyWebhook } from '@/lib/webhooks/verify';
+import { verifyWebhook } from '@/packages/sdk/src/webhooks';
 import { EVENT_SAMPLES } from '@/lib/webhooks/samples';
 import { call } from '../helpers/api';
 import { newMerchant } from '../helpers/merchants';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { computeSignature, signatureHeader } from '@/lib/webhooks/signature';
-import { parseSignatureHeader, verifyWebhook, WebhookVerificationError } from '@/lib/webhooks/verify';
+import { parseSignatureHeader, verifyWebhook, WebhookVerificationError } from '@/packages/sdk/src/webhooks';
 
 const SECRET = 'whsec_test_secret_value';
 const BODY = JSON.stringify({ id: 'evt_1', type: 'product.created', createdAt: '2026-01-01T00:00:00.000Z', data: { object: { id: 'prod_1' } } });

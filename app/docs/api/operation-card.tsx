@@ -3,7 +3,7 @@ export interface OpenApiOperation {
   summary: string;
   description: string;
   tags: string[];
-  parameters: { name: string; in: string; required: boolean; description?: string; schema: Record<string, unknown> }[];
+  parameters?: { name: string; in: string; required: boolean; description?: string; schema: Record<string, unknown> }[];
   requestBody?: { content: { 'application/json': { schema: JsonSchema } } };
   responses: Record<string, { description: string }>;
 }
@@ -87,7 +87,7 @@ export function OperationCard({ path, method, operation }: { path: string; metho
       <p className="mt-2 text-sm text-slate-700">
         <InlineCode text={operation.description} />
       </p>
-      {operation.parameters.length > 0 && (
+      {operation.parameters && operation.parameters.length > 0 && (
         <>
           <h4 className="mt-4 text-xs font-semibold text-slate-500 uppercase">Parameters</h4>
           <Fields rows={operation.parameters.map((p) => ({ ...p, name: `${p.name} (${p.in})` }))} />
@@ -103,7 +103,7 @@ export function OperationCard({ path, method, operation }: { path: string; metho
       <ul className="mt-1 text-sm text-slate-600">
         {Object.entries(operation.responses).map(([status, response]) => (
           <li key={status}>
-            <span className="font-mono">{status}</span> {response.description}
+            <span className="font-mono">{status}</span> <InlineCode text={response.description} />
           </li>
         ))}
       </ul>

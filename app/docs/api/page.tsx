@@ -1,12 +1,13 @@
 import type { Metadata } from 'next';
 import { buildOpenApiDocument } from '@/lib/openapi/document';
+import { dereference } from '@/lib/openapi/dereference';
 import { InlineCode, OperationCard, type OpenApiOperation } from './operation-card';
 
 export const metadata: Metadata = { title: 'API reference' };
 
 export default function ApiReferencePage() {
   const document = buildOpenApiDocument('');
-  const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
+  const operations = Object.entries(dereference(document).paths ?? {}).flatMap(([path, methods]) =>
     Object.entries(methods).map(([method, operation]) => ({ path, method, operation: operation as OpenApiOperation })),
   );
   const tags = [...new Set(operations.map((entry) => entry.operation.tags[0]!))];
@@ -28,7 +29,7 @@ export default function ApiReferencePage() {
       <main className="min-w-0 flex-1">
         <h1 className="text-3xl font-bold">{document.info.title}</h1>
         <p className="mt-3 text-slate-600">
-          <InlineCode text={document.info.description} />
+          <InlineCode text={document.info.description ?? ''} />
         </p>
         <p className="mt-2 text-sm text-slate-600">
           Errors are <code>application/problem+json</code> with a stable <code>code</code>. Lists take <code>page</code>,{' '}

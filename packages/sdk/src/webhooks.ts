@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 
 /**
- * Receiver-side verification of Paybase webhooks. Self-contained (only `node:crypto`), so a
+ * Receiver-side verification of Paybase webhooks (`@paybase/sdk/webhooks`). Self-contained (only `node:crypto`), so a
  * receiver can copy this file into its own codebase.
  *
  *   const event = verifyWebhook(rawBody, request.headers.get('x-service-signature'), process.env.PAYBASE_WEBHOOK_SECRET);

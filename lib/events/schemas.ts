@@ -1,0 +1,122 @@
+import { z } from 'zod';
+import { Timestamp } from '../http/schemas';
+import { PriceResponse, ProductResponse } from '../catalog/schemas';
+import { CustomerResponse } from '../customers/schemas';
+import { EntitlementOverrideResponse } from '../entitlements/schemas';
+import { PaymentLinkResponse } from '../payment-links/schemas';
+import { PaymentMethodResponse, PaymentResponse, RefundResponse } from '../payments/schemas';
+import { CreditGrantResponse, CustomerEntitlementsResponse, UsageRecordResponse } from '../usage/schemas';
+import { SubscriptionResponse } from '../subscriptions/schemas';
+import { EVENT_TYPES, type EventType } from './types';
+
+/** The subscription period a charge belongs to, on payment and billing-record events of renewals. */
+const SubscriptionPeriod = {
+  subscriptionId: z.string().optional(),
+  periodIndex: z.int().optional(),
+  periodStart: Timestamp.optional(),
+  periodEnd: Timestamp.optional(),
+};
+
+/** A billing record as `billing_record.*` events carry it (lib/billing/billing-records.ts). */
+export const BillingRecordEvent = z.object({
+  id: z.string(),
+  status: z.enum(['open', 'paid', 'void', 'uncollectible']),
+  customerId: z.string(),
+  checkoutId: z.string().nullable(),
+  paymentId: z.string().nullable(),
+  amount: z.int(),
+  currency: z.string(),
+  description: z.string(),
+  discountAmount: z.int(),
+  couponId: z.string().nullable(),
+  paidAt: Timestamp.nullable(),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+  ...SubscriptionPeriod,
+});
+
+const PaymentEvent = PaymentResponse.extend(SubscriptionPeriod);
+
+/** Credits granted by a paid period, a one-time purchase or by hand (`priceId` when a price's policy granted them). */
+export const CreditGrantEvent = CreditGrantResponse.extend({ priceId: z.string().optional() });
+
+export const PaymentLinkCompletedEvent = PaymentLinkResponse.extend({ checkoutId: z.string(), paymentId: z.string() });
+
+/** A feature's credit balance crossing the low line or reaching zero (lib/usage/meter.ts). */
+const CreditBalanceEvent = z.object({
+  customerId: z.string(),
+  feature: z.string(),
+  balance: z.int(),
+  granted: z.int(),
+  lowThresholdPercent: z.int(),
+  latestGrantId: z.string(),
+});
+
+/** A period's usage reaching a Limited entitlement's `limit` or its spend reaching `limitAmount`. */
+const EntitlementExhaustedEvent = z.object({
+  customerId: z.string(),
+  feature: z.string(),
+  limit: z.int().nullable(),
+  limitAmount: z.int().nullable(),
+  used: z.int(),
+  spent: z.int(),
+  reached: z.enum(['limit', 'limitAmount']),
+  periodKey: z.string(),
+  periodStart: Timestamp.nullable(),
+  periodEnd: Timestamp.nullable(),
+});
+
+/** An override created or replaced, or the customer's entitlements after a plan change. */
+const EntitlementChangedEvent = z.union([
+  EntitlementOverrideResponse,
+  CustomerEntitlementsResponse.extend({ cause: z.string(), subscriptionId: z.string().nullable(), priceIds: z.array(z.string()) }),
+]);
+
+/** What `data.object` holds for each event type: the API representation of the resource at that moment. */
+export const EVENT_OBJECTS: Record<EventType, z.ZodType> = {
+  'product.created': ProductResponse,
+  'product.updated': ProductResponse,
+  'price.created': PriceResponse,
+  'price.updated': PriceResponse,
+  'customer.created': CustomerResponse,
+  'customer.updated': CustomerResponse,
+  'subscription.created': SubscriptionResponse,
+  'subscription.updated': SubscriptionResponse,
+  'subscription.canceled': SubscriptionResponse,
+  'subscription.ended': SubscriptionResponse,
+  'billing_record.created': BillingRecordEvent,
+  'billing_record.paid': BillingRecordEvent,
+  'payment.succeeded': PaymentEvent,
+  'payment.failed': PaymentEvent,
+  'payment.unknown': PaymentEvent,
+  'refund.requested': RefundResponse,
+  'refund.succeeded': RefundResponse,
+  'refund.failed': RefundResponse,
+  'payment_link.created': PaymentLinkResponse,
+  'payment_link.updated': PaymentLinkResponse,
+  'payment_link.completed': PaymentLinkCompletedEvent,
+  'payment_method.attached': PaymentMethodResponse,
+  'payment_method.detached': PaymentMethodResponse,
+  'usage.recorded': UsageRecordResponse,
+  'usage.reversed': UsageRecordResponse,
+  'credit.granted': CreditGrantEvent,
+  'credit.low': CreditBalanceEvent,
+  'credit.exhausted': CreditBalanceEvent,
+  'entitlement.changed': EntitlementChangedEvent,
+  'entitlement.exhausted': EntitlementExhaustedEvent,
+};
+
+/** The body of one webhook delivery (DESIGN 4.8): `id` is the deduplication key. */
+export function eventBody(type: EventType) {
+  return z.object({
+    id: z.string().meta({ description: 'Event id (prefix evt_), equal to the X-Service-Event-Id header.' }),
+    type: z.literal(type),
+    createdAt: Timestamp,
+    data: z.object({
+      object: EVENT_OBJECTS[type],
+      previousAttributes: z.record(z.string(), z.unknown()).optional().meta({ description: 'On `*.updated` events: each changed field with its earlier value.' }),
+    }),
+  });
+}
+
+export const EVENT_BODIES = Object.fromEntries(EVENT_TYPES.map((type) => [type, eventBody(type)])) as Record<EventType, ReturnType<typeof eventBody>>;

@@ -1,0 +1,82 @@
+import createClient, { type Client, type FetchResponse, type MaybeOptionalInit, type Middleware } from 'openapi-fetch';
+import type { paths } from './schema.js';
+import { PaybaseError } from './errors.js';
+import { IDEMPOTENT_OPERATIONS } from './idempotent-operations.js';
+import { retryingFetch, type RetryOptions } from './retry.js';
+
+export interface PaybaseOptions {
+  /** Where the service runs, e.g. `https://payments.example.com`. */
+  baseUrl: string;
+  /** A secret API key (developer API). Keep it in backend configuration only. */
+  apiKey?: string;
+  /** Or a sign-in access token (sign-in APIs). */
+  accessToken?: string;
+  retry?: RetryOptions;
+  /** Defaults to the global fetch. */
+  fetch?: typeof fetch;
+}
+
+type Method = 'get' | 'post' | 'put' | 'delete';
+/** The paths that answer `method` (absent methods are `?: never` in the generated types). */
+type PathsWith<M extends Method> = { [P in keyof paths]: paths[P] extends { [K in M]: unknown } ? P : never }[keyof paths];
+type InitArgs<I> = {} extends I ? [init?: I] : [init: I];
+type Data<P extends keyof paths, M extends Method, I> = NonNullable<FetchResponse<paths[P][M] & Record<string | number, any>, I, `${string}/${string}`>['data']>;
+
+/** Calls one operation and answers its success body; any error answer throws a PaybaseError. */
+type DataMethod<M extends Method> = <P extends PathsWith<M>, I extends MaybeOptionalInit<paths[P], M>>(path: P, ...init: InitArgs<I>) => Promise<Data<P, M, I>>;
+
+/** GET paths whose answer is a page: `{ data, page, pageSize, totalCount, hasMore }`. */
+export type ListPath = { [P in PathsWith<'get'>]: Data<P, 'get', {}> extends { data: unknown[]; hasMore: boolean } ? P : never }[PathsWith<'get'>];
+type Item<P extends ListPath> = Data<P, 'get', {}> extends { data: (infer T)[] } ? T : never;
+
+/** Sends an Idempotency-Key on the IK endpoints unless the caller chose one; retries reuse it. */
+const idempotencyKeys: Middleware = {
+  onRequest({ request, schemaPath }) {
+    if (IDEMPOTENT_OPERATIONS.has(`${request.method} ${schemaPath}`) && !request.headers.has('idempotency-key')) {
+      request.headers.set('Idempotency-Key', crypto.randomUUID());
+    }
+    return request;
+  },
+};
+
+/** The typed Paybase client: `paybase.post('/api/Price', { body })` answers the created price. */
+export class Paybase {
+  /** The underlying openapi-fetch client (answers `{ data, error, response }` without throwing). */
+  readonly raw: Client<paths>;
+
+  constructor(options: PaybaseOptions) {
+    const credential = options.apiKey ?? options.accessToken;
+    this.raw = createClient<paths>({
+      baseUrl: options.baseUrl.replace(/\/$/, ''),
+      headers: credential ? { Authorization: `Bearer ${credential}` } : {},
+      fetch: retryingFetch(options.fetch ?? globalThis.fetch, options.retry),
+    });
+    this.raw.use(idempotencyKeys);
+  }
+
+  readonly get: DataMethod<'get'> = (path, ...init) => unwrap(this.raw.GET(path as never, ...(init as [never])));
+  readonly post: DataMethod<'post'> = (path, ...init) => unwrap(this.raw.POST(path as never, ...(init as [never])));
+  readonly put: DataMethod<'put'> = (path, ...init) => unwrap(this.raw.PUT(path as never, ...(init as [never])));
+  readonly delete: DataMethod<'delete'> = (path, ...init) => unwrap(this.raw.DELETE(path as never, ...(init as [never])));
+
+  /** Every item of a list, page after page (`for await (const price of paybase.list('/api/Price'))`). */
+  async *list<P extends ListPath, I extends MaybeOptionalInit<paths[P], 'get'>>(path: P, ...init: InitArgs<I>): AsyncGenerator<Item<P>> {
+    const options = (init[0] ?? {}) as { params?: { query?: { page?: number } } };
+    for (let page = options.params?.query?.page ?? 1; ; page++) {
+      const params = { ...options.params, query: { ...options.params?.query, page } };
+      const answer = (await this.get(path as never, { ...options, params } as never)) as { data: Item<P>[]; hasMore: boolean };
+      yield* answer.data;
+      if (!answer.hasMore) return;
+    }
+  }
+}
+
+async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<any> {
+  const { data, error, response } = await call;
+  if (!response.ok) throw PaybaseError.fromAnswer(response.status, error);
+  return data;
+}
+
+export function createPaybase(options: PaybaseOptions): Paybase {
+  return new Paybase(options);
+}

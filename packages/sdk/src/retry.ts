@@ -1,0 +1,56 @@
+/** When and how often the client sends a request again. */
+export interface RetryOptions {
+  /** Attempts after the first (default 3). */
+  maxRetries?: number;
+  /** First backoff in milliseconds, doubled on every retry, with full jitter (default 250). */
+  baseDelayMs?: number;
+  /** Longest wait between attempts, also for a `Retry-After` (default 5000). */
+  maxDelayMs?: number;
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'PUT', 'DELETE']);
+
+/**
+ * A fetch that retries what can be sent twice without doing twice: GET, PUT and DELETE, and a
+ * POST that carries an Idempotency-Key (the same key on every attempt, so the server executes
+ * it once). It retries network errors, 5xx answers (except a replayed one: the key already
+ * holds that answer) and 409 IDEMPOTENCY_KEY_IN_USE (after its `Retry-After`).
+ */
+export function retryingFetch(fetchImpl: typeof fetch, options: RetryOptions = {}): typeof fetch {
+  const maxRetries = options.maxRetries ?? 3;
+  const baseDelayMs = options.baseDelayMs ?? 250;
+  const maxDelayMs = options.maxDelayMs ?? 5000;
+  const backoff = (attempt: number) => Math.random() * Math.min(maxDelayMs, baseDelayMs * 2 ** attempt);
+
+  return async (input, init) => {
+    const request = new Request(input, init);
+    const repeatable = SAFE_METHODS.has(request.method) || request.headers.has('idempotency-key');
+    for (let attempt = 0; ; attempt++) {
+      const last = !repeatable || attempt >= maxRetries;
+      let response: Response;
+      try {
+        response = await fetchImpl(last ? request : request.clone());
+      } catch (error) {
+        if (last || request.signal.aborted) throw error;
+        await sleep(backoff(attempt));
+        continue;
+      }
+      if (last) return response;
+      const wait = await retryDelay(response);
+      if (wait === undefined) return response;
+      await response.body?.cancel();
+      await sleep(Math.min(maxDelayMs, wait ?? 0) || backoff(attempt));
+    }
+  };
+}
+
+/** How long to wait before retrying this answer (0: use the backoff), or undefined: do not retry. */
+async function retryDelay(response: Response): Promise<number | undefined> {
+  const retryAfter = Number(response.headers.get('retry-after')) * 1000 || 0;
+  if (response.status >= 500) return response.headers.get('idempotent-replayed') === 'true' ? undefined : retryAfter;
+  if (response.status !== 409) return undefined;
+  const problem = (await response.clone().json().catch(() => undefined)) as { code?: string } | undefined;
+  return problem?.code === 'IDEMPOTENCY_KEY_IN_USE' ? retryAfter : undefined;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
