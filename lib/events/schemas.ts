@@ -35,7 +35,7 @@ export const BillingRecordEvent = z.object({
   ...SubscriptionPeriod,
 });
 
-const PaymentEvent = PaymentResponse.extend(SubscriptionPeriod);
+export const PaymentEvent = PaymentResponse.extend(SubscriptionPeriod);
 
 /** Credits granted by a paid period, a one-time purchase or by hand (`priceId` when a price's policy granted them). */
 export const CreditGrantEvent = CreditGrantResponse.extend({ priceId: z.string().optional() });
@@ -43,7 +43,7 @@ export const CreditGrantEvent = CreditGrantResponse.extend({ priceId: z.string()
 export const PaymentLinkCompletedEvent = PaymentLinkResponse.extend({ checkoutId: z.string(), paymentId: z.string() });
 
 /** A feature's credit balance crossing the low line or reaching zero (lib/usage/meter.ts). */
-const CreditBalanceEvent = z.object({
+export const CreditBalanceEvent = z.object({
   customerId: z.string(),
   feature: z.string(),
   balance: z.int(),
@@ -53,7 +53,7 @@ const CreditBalanceEvent = z.object({
 });
 
 /** A period's usage reaching a Limited entitlement's `limit` or its spend reaching `limitAmount`. */
-const EntitlementExhaustedEvent = z.object({
+export const EntitlementExhaustedEvent = z.object({
   customerId: z.string(),
   feature: z.string(),
   limit: z.int().nullable(),
@@ -67,7 +67,7 @@ const EntitlementExhaustedEvent = z.object({
 });
 
 /** An override created or replaced, or the customer's entitlements after a plan change. */
-const EntitlementChangedEvent = z.union([
+export const EntitlementChangedEvent = z.union([
   EntitlementOverrideResponse,
   CustomerEntitlementsResponse.extend({ cause: z.string(), subscriptionId: z.string().nullable(), priceIds: z.array(z.string()) }),
 ]);

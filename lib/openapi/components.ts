@@ -9,6 +9,7 @@ import * as paymentLinkSchemas from '../payment-links/schemas';
 import * as paymentSchemas from '../payments/schemas';
 import * as promotionSchemas from '../promotions/schemas';
 import * as subscriptionSchemas from '../subscriptions/schemas';
+import * as usageSchemas from '../usage/schemas';
 import * as webhookSchemas from '../webhooks/schemas';
 import * as eventSchemas from '../events/schemas';
 import { Timestamp } from '../http/schemas';
@@ -38,6 +39,7 @@ const SCHEMA_MODULES = [
   paymentSchemas,
   promotionSchemas,
   subscriptionSchemas,
+  usageSchemas,
   webhookSchemas,
   eventSchemas,
 ];

@@ -77,6 +77,7 @@ export const attachPaymentMethodOperation = defineOperation({
   response: PaymentMethodResponse,
   successStatus: 201,
   idempotency: 'required',
+  answers: { 402: 'PAYMENT_DECLINED: the card declined the zero-amount authorization (`declineCode`, `declineMessage`); nothing was saved.' },
 });
 
 export const makeDefaultPaymentMethodOperation = defineOperation({
@@ -103,4 +104,5 @@ export const detachPaymentMethodOperation = defineOperation({
   scope: 'payments:write',
   params: PaymentMethodParams,
   response: PaymentMethodResponse,
+  answers: { 409: 'INVALID_STATE: the only card of a customer with a running subscription.' },
 });

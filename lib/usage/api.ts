@@ -36,6 +36,10 @@ export const recordUsageOperation = defineOperation({
   response: RecordUsageResponse,
   successStatus: 201,
   idempotency: 'optional',
+  answers: {
+    200: { description: 'The same `id` and body again: the original record, counted once.', schema: RecordUsageResponse },
+    409: 'CONFLICT: the `id` was already recorded with another body.',
+  },
 });
 
 export const recordUsageBatchOperation = defineOperation({
@@ -61,6 +65,7 @@ export const reverseUsageOperation = defineOperation({
   params: idParam('usageId', 'usg'),
   response: UsageRecordResponse,
   idempotency: 'required',
+  answers: { 409: 'INVALID_STATE: the record was already reversed.' },
 });
 
 export const listUsageOperation = defineOperation({
@@ -112,6 +117,7 @@ export const checkEntitlementOperation = defineOperation({
   params: CustomerParams,
   body: CheckEntitlementBody,
   response: CheckEntitlementResponse,
+  answers: { 409: 'CONFLICT: with `consume`, the `id` is being recorded by another request or was recorded with another body.' },
 });
 
 export const getCreditBalanceOperation = defineOperation({

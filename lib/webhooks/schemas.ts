@@ -57,7 +57,11 @@ export const WebhookEventResponse = z.object({
   id: z.string(),
   type: z.string(),
   createdAt: Timestamp,
-  data: z.object({ object: z.record(z.string(), z.unknown()) }),
+  data: z.object({
+    object: z.record(z.string(), z.unknown()),
+    previousAttributes: z.record(z.string(), z.unknown()).optional(),
+    test: z.boolean().optional().meta({ description: 'true on events sent by the Test endpoint.' }),
+  }),
 });
 
 export const DELIVERY_STATUSES = ['pending', 'failed', 'delivered', 'dead'] as const;

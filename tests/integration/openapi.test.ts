@@ -43,7 +43,8 @@ describe('GET /api/openapi.json', () => {
   it('names its schemas as components and refers to them instead of inlining them', async () => {
     const answer = await call('GET', '/api/openapi.json');
     const document = answer.body;
-    expect(answer.text.length).toBeLessThan(250_000);
+    // One inlined document was 330 KB for 83 operations; with components it stays well under that for more.
+    expect(answer.text.length).toBeLessThan(300_000);
     const createPrice = document.paths['/api/Price'].post;
     expect(createPrice.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/CreatePriceBody' });
     expect(createPrice.responses['201'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/PriceResponse' });
@@ -69,7 +70,8 @@ describe('GET /api/openapi.json', () => {
     const delivery = document.webhooks['payment.succeeded'].post;
     expect(delivery.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/PaymentSucceededEventBody' });
     const body = document.components.schemas.PaymentSucceededEventBody;
-    expect(body.properties.data.properties.object).toEqual({ $ref: '#/components/schemas/PaymentResponse' });
+    expect(body.properties.data.properties.object).toEqual({ $ref: '#/components/schemas/PaymentEvent' });
+    expect(document.components.schemas.PaymentEvent.allOf ?? document.components.schemas.PaymentEvent.properties).toBeDefined();
     expect(delivery.parameters).toContainEqual({ $ref: '#/components/parameters/X-Service-Signature' });
   });
 

@@ -2582,6 +2582,118 @@ export interface components {
             /** @description Credits granted to the customer at each paid period. */
             creditGrantAmount?: number;
         };
+        CreateCreditGrantBody: {
+            /**
+             * @description The feature or meter this entitlement governs.
+             * @default default
+             * @example api_calls
+             */
+            feature?: string;
+            /** @description Credit units granted. */
+            amount: number;
+            /**
+             * Format: date-time
+             * @description After this moment what is left of the grant stops counting.
+             */
+            expiresAt?: string;
+            /** @example Credit pack: 500 messages */
+            reason: string;
+        };
+        CheckEntitlementBody: {
+            /**
+             * @description The feature or meter this entitlement governs.
+             * @default default
+             * @example api_calls
+             */
+            feature?: string;
+            /** @default 1 */
+            quantity?: number;
+            /** @default 0 */
+            amount?: number;
+            /**
+             * @description Record the usage if (and only if) it is allowed, atomically.
+             * @default false
+             */
+            consume?: boolean;
+            /**
+             * @description Your deduplication key, unique among your usage records: the same id again counts nothing twice.
+             * @example msg_81f3
+             */
+            id?: string;
+            /** @description Free-form facts about the usage (model, region…), kept with the record. */
+            properties?: {
+                [key: string]: unknown;
+            };
+        };
+        RecordUsageBody: {
+            customerId: string;
+            /**
+             * @description The feature or meter this entitlement governs.
+             * @default default
+             * @example api_calls
+             */
+            feature?: string;
+            /**
+             * @description Units used (default 1).
+             * @default 1
+             */
+            quantity?: number;
+            /**
+             * @description Spend of this usage in minor units, counted against `limitAmount` (default 0).
+             * @default 0
+             */
+            amount?: number;
+            /**
+             * @description Your deduplication key, unique among your usage records: the same id again counts nothing twice.
+             * @example msg_81f3
+             */
+            id?: string;
+            /**
+             * Format: date-time
+             * @description When it happened (default: now on the customer’s clock).
+             */
+            timestamp?: string;
+            /** @description Free-form facts about the usage (model, region…), kept with the record. */
+            properties?: {
+                [key: string]: unknown;
+            };
+        };
+        RecordUsageBatchBody: {
+            /** @description 1 to 1000 records, each with its own `id`. */
+            records: {
+                customerId: string;
+                /**
+                 * @description The feature or meter this entitlement governs.
+                 * @default default
+                 * @example api_calls
+                 */
+                feature?: string;
+                /**
+                 * @description Units used (default 1).
+                 * @default 1
+                 */
+                quantity?: number;
+                /**
+                 * @description Spend of this usage in minor units, counted against `limitAmount` (default 0).
+                 * @default 0
+                 */
+                amount?: number;
+                /**
+                 * @description Your deduplication key, unique among your usage records: the same id again counts nothing twice.
+                 * @example msg_81f3
+                 */
+                id: string;
+                /**
+                 * Format: date-time
+                 * @description When it happened (default: now on the customer’s clock).
+                 */
+                timestamp?: string;
+                /** @description Free-form facts about the usage (model, region…), kept with the record. */
+                properties?: {
+                    [key: string]: unknown;
+                };
+            }[];
+        };
         CreateCustomerBody: {
             email?: string | null;
             name?: string | null;
@@ -3003,6 +3115,135 @@ export interface components {
             limitAmount: number | null;
             creditGrantAmount: number | null;
             createdAt: components["schemas"]["Timestamp"];
+        };
+        CreditBalanceResponse: {
+            customerId: string;
+            data: {
+                feature: string;
+                balance: number;
+                grants: components["schemas"]["CreditGrantResponse"][];
+            }[];
+        };
+        CreditGrantResponse: {
+            id: string;
+            customerId: string;
+            feature: string;
+            /** @enum {string} */
+            source: "period" | "purchase" | "manual";
+            amount: number;
+            remaining: number;
+            expiresAt: components["schemas"]["Timestamp"] | null;
+            reason: string | null;
+            subscriptionId: string | null;
+            periodIndex: number | null;
+            createdAt: components["schemas"]["Timestamp"];
+        };
+        CustomerEntitlementsResponse: {
+            customerId: string;
+            data: components["schemas"]["EntitlementResponse"][];
+        };
+        EntitlementResponse: {
+            feature: string;
+            /** @description Whether one more unit may be used now. */
+            allowed: boolean;
+            /**
+             * @description None: no policy or override; the feature runs on credits alone (source `none`).
+             * @enum {string}
+             */
+            access: "Unlimited" | "Limited" | "Denied" | "None";
+            limit: number | null;
+            limitAmount: number | null;
+            used: number;
+            spent: number;
+            /** @description Units still available: what is left of the limit plus the credit balance; null when Unlimited. */
+            remaining: number | null;
+            creditBalance: number;
+            periodStart: components["schemas"]["Timestamp"] | null;
+            periodEnd: components["schemas"]["Timestamp"] | null;
+            source: {
+                /** @enum {string} */
+                type: "override" | "subscription" | "purchase" | "none";
+                id: string | null;
+            };
+        };
+        CheckEntitlementResponse: {
+            feature: string;
+            /** @description Whether one more unit may be used now. */
+            allowed: boolean;
+            /**
+             * @description None: no policy or override; the feature runs on credits alone (source `none`).
+             * @enum {string}
+             */
+            access: "Unlimited" | "Limited" | "Denied" | "None";
+            limit: number | null;
+            limitAmount: number | null;
+            used: number;
+            spent: number;
+            /** @description Units still available: what is left of the limit plus the credit balance; null when Unlimited. */
+            remaining: number | null;
+            creditBalance: number;
+            periodStart: components["schemas"]["Timestamp"] | null;
+            periodEnd: components["schemas"]["Timestamp"] | null;
+            source: {
+                /** @enum {string} */
+                type: "override" | "subscription" | "purchase" | "none";
+                id: string | null;
+            };
+            customerId: string;
+            /** @description The usage recorded by `consume: true` (null otherwise or when refused). */
+            usage: components["schemas"]["UsageRecordResponse"] | null;
+            /** @description True when `id` had already been recorded: nothing was counted again. */
+            duplicate: boolean;
+        };
+        UsageRecordResponse: {
+            id: string;
+            /** @description The `id` you sent. */
+            externalId: string | null;
+            customerId: string;
+            feature: string;
+            quantity: number;
+            amount: number;
+            /** @description Units paid for with credits. */
+            creditsUsed: number;
+            periodKey: string;
+            properties: {
+                [key: string]: unknown;
+            };
+            timestamp: components["schemas"]["Timestamp"];
+            reversedAt: components["schemas"]["Timestamp"] | null;
+            createdAt: components["schemas"]["Timestamp"];
+        };
+        RecordUsageResponse: {
+            usage: components["schemas"]["UsageRecordResponse"];
+            entitlement: components["schemas"]["EntitlementResponse"];
+        };
+        RecordUsageBatchResponse: {
+            data: components["schemas"]["BatchItemResponse"][];
+            recorded: number;
+            duplicates: number;
+            failed: number;
+        };
+        BatchItemResponse: {
+            index: number;
+            id: string;
+            /** @description 201 recorded, 200 already recorded with the same body, 409 already recorded with another body, 404 unknown customer. */
+            status: number;
+            usage: components["schemas"]["UsageRecordResponse"] | null;
+            error: string | null;
+        };
+        UsageSummaryResponse: {
+            /** @enum {string} */
+            groupBy: "day" | "period";
+            data: {
+                feature: string;
+                /** @description The day (YYYY-MM-DD) or the period key. */
+                key: string;
+                start: components["schemas"]["Timestamp"] | null;
+                end: components["schemas"]["Timestamp"] | null;
+                quantity: number;
+                amount: number;
+                records: number;
+            }[];
         };
         CustomerResponse: {
             id: string;
@@ -3450,6 +3691,11 @@ export interface components {
                 object: {
                     [key: string]: unknown;
                 };
+                previousAttributes?: {
+                    [key: string]: unknown;
+                };
+                /** @description true on events sent by the Test endpoint. */
+                test?: boolean;
             };
         };
         TokenPairResponse: {
@@ -3688,6 +3934,31 @@ export interface components {
                 };
             };
         };
+        PaymentEvent: {
+            id: string;
+            /** @enum {string} */
+            status: "pending" | "succeeded" | "failed" | "unknown" | "partially_refunded" | "refunded";
+            amount: number;
+            amountRefunded: number;
+            currency: string;
+            customerId: string;
+            checkoutId: string | null;
+            paymentMethodId: string | null;
+            card: {
+                brand: string;
+                last4: string;
+            } | null;
+            description: string;
+            failureCode: string | null;
+            failureMessage: string | null;
+            settledAt: components["schemas"]["Timestamp"] | null;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+            subscriptionId?: string;
+            periodIndex?: number;
+            periodStart?: components["schemas"]["Timestamp"];
+            periodEnd?: components["schemas"]["Timestamp"];
+        };
         PaymentSucceededEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
@@ -3695,31 +3966,7 @@ export interface components {
             type: "payment.succeeded";
             createdAt: components["schemas"]["Timestamp"];
             data: {
-                object: {
-                    id: string;
-                    /** @enum {string} */
-                    status: "pending" | "succeeded" | "failed" | "unknown" | "partially_refunded" | "refunded";
-                    amount: number;
-                    amountRefunded: number;
-                    currency: string;
-                    customerId: string;
-                    checkoutId: string | null;
-                    paymentMethodId: string | null;
-                    card: {
-                        brand: string;
-                        last4: string;
-                    } | null;
-                    description: string;
-                    failureCode: string | null;
-                    failureMessage: string | null;
-                    settledAt: components["schemas"]["Timestamp"] | null;
-                    createdAt: components["schemas"]["Timestamp"];
-                    updatedAt: components["schemas"]["Timestamp"];
-                    subscriptionId?: string;
-                    periodIndex?: number;
-                    periodStart?: components["schemas"]["Timestamp"];
-                    periodEnd?: components["schemas"]["Timestamp"];
-                };
+                object: components["schemas"]["PaymentEvent"];
                 /** @description On `*.updated` events: each changed field with its earlier value. */
                 previousAttributes?: {
                     [key: string]: unknown;
@@ -3733,31 +3980,7 @@ export interface components {
             type: "payment.failed";
             createdAt: components["schemas"]["Timestamp"];
             data: {
-                object: {
-                    id: string;
-                    /** @enum {string} */
-                    status: "pending" | "succeeded" | "failed" | "unknown" | "partially_refunded" | "refunded";
-                    amount: number;
-                    amountRefunded: number;
-                    currency: string;
-                    customerId: string;
-                    checkoutId: string | null;
-                    paymentMethodId: string | null;
-                    card: {
-                        brand: string;
-                        last4: string;
-                    } | null;
-                    description: string;
-                    failureCode: string | null;
-                    failureMessage: string | null;
-                    settledAt: components["schemas"]["Timestamp"] | null;
-                    createdAt: components["schemas"]["Timestamp"];
-                    updatedAt: components["schemas"]["Timestamp"];
-                    subscriptionId?: string;
-                    periodIndex?: number;
-                    periodStart?: components["schemas"]["Timestamp"];
-                    periodEnd?: components["schemas"]["Timestamp"];
-                };
+                object: components["schemas"]["PaymentEvent"];
                 /** @description On `*.updated` events: each changed field with its earlier value. */
                 previousAttributes?: {
                     [key: string]: unknown;
@@ -3771,31 +3994,7 @@ export interface components {
             type: "payment.unknown";
             createdAt: components["schemas"]["Timestamp"];
             data: {
-                object: {
-                    id: string;
-                    /** @enum {string} */
-                    status: "pending" | "succeeded" | "failed" | "unknown" | "partially_refunded" | "refunded";
-                    amount: number;
-                    amountRefunded: number;
-                    currency: string;
-                    customerId: string;
-                    checkoutId: string | null;
-                    paymentMethodId: string | null;
-                    card: {
-                        brand: string;
-                        last4: string;
-                    } | null;
-                    description: string;
-                    failureCode: string | null;
-                    failureMessage: string | null;
-                    settledAt: components["schemas"]["Timestamp"] | null;
-                    createdAt: components["schemas"]["Timestamp"];
-                    updatedAt: components["schemas"]["Timestamp"];
-                    subscriptionId?: string;
-                    periodIndex?: number;
-                    periodStart?: components["schemas"]["Timestamp"];
-                    periodEnd?: components["schemas"]["Timestamp"];
-                };
+                object: components["schemas"]["PaymentEvent"];
                 /** @description On `*.updated` events: each changed field with its earlier value. */
                 previousAttributes?: {
                     [key: string]: unknown;
@@ -3908,24 +4107,7 @@ export interface components {
             type: "usage.recorded";
             createdAt: components["schemas"]["Timestamp"];
             data: {
-                object: {
-                    id: string;
-                    /** @description The `id` you sent. */
-                    externalId: string | null;
-                    customerId: string;
-                    feature: string;
-                    quantity: number;
-                    amount: number;
-                    /** @description Units paid for with credits. */
-                    creditsUsed: number;
-                    periodKey: string;
-                    properties: {
-                        [key: string]: unknown;
-                    };
-                    timestamp: components["schemas"]["Timestamp"];
-                    reversedAt: components["schemas"]["Timestamp"] | null;
-                    createdAt: components["schemas"]["Timestamp"];
-                };
+                object: components["schemas"]["UsageRecordResponse"];
                 /** @description On `*.updated` events: each changed field with its earlier value. */
                 previousAttributes?: {
                     [key: string]: unknown;
@@ -3939,24 +4121,7 @@ export interface components {
             type: "usage.reversed";
             createdAt: components["schemas"]["Timestamp"];
             data: {
-                object: {
-                    id: string;
-                    /** @description The `id` you sent. */
-                    externalId: string | null;
-                    customerId: string;
-                    feature: string;
-                    quantity: number;
-                    amount: number;
-                    /** @description Units paid for with credits. */
-                    creditsUsed: number;
-                    periodKey: string;
-                    properties: {
-                        [key: string]: unknown;
-                    };
-                    timestamp: components["schemas"]["Timestamp"];
-                    reversedAt: components["schemas"]["Timestamp"] | null;
-                    createdAt: components["schemas"]["Timestamp"];
-                };
+                object: components["schemas"]["UsageRecordResponse"];
                 /** @description On `*.updated` events: each changed field with its earlier value. */
                 previousAttributes?: {
                     [key: string]: unknown;
@@ -3992,6 +4157,14 @@ export interface components {
                 };
             };
         };
+        CreditBalanceEvent: {
+            customerId: string;
+            feature: string;
+            balance: number;
+            granted: number;
+            lowThresholdPercent: number;
+            latestGrantId: string;
+        };
         CreditLowEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
@@ -3999,14 +4172,7 @@ export interface components {
             type: "credit.low";
             createdAt: components["schemas"]["Timestamp"];
             data: {
-                object: {
-                    customerId: string;
-                    feature: string;
-                    balance: number;
-                    granted: number;
-                    lowThresholdPercent: number;
-                    latestGrantId: string;
-                };
+                object: components["schemas"]["CreditBalanceEvent"];
                 /** @description On `*.updated` events: each changed field with its earlier value. */
                 previousAttributes?: {
                     [key: string]: unknown;
@@ -4020,19 +4186,19 @@ export interface components {
             type: "credit.exhausted";
             createdAt: components["schemas"]["Timestamp"];
             data: {
-                object: {
-                    customerId: string;
-                    feature: string;
-                    balance: number;
-                    granted: number;
-                    lowThresholdPercent: number;
-                    latestGrantId: string;
-                };
+                object: components["schemas"]["CreditBalanceEvent"];
                 /** @description On `*.updated` events: each changed field with its earlier value. */
                 previousAttributes?: {
                     [key: string]: unknown;
                 };
             };
+        };
+        EntitlementChangedEvent: components["schemas"]["EntitlementOverrideResponse"] | {
+            customerId: string;
+            data: components["schemas"]["EntitlementResponse"][];
+            cause: string;
+            subscriptionId: string | null;
+            priceIds: string[];
         };
         EntitlementChangedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
@@ -4041,41 +4207,25 @@ export interface components {
             type: "entitlement.changed";
             createdAt: components["schemas"]["Timestamp"];
             data: {
-                object: components["schemas"]["EntitlementOverrideResponse"] | {
-                    customerId: string;
-                    data: {
-                        feature: string;
-                        /** @description Whether one more unit may be used now. */
-                        allowed: boolean;
-                        /**
-                         * @description None: no policy or override; the feature runs on credits alone (source `none`).
-                         * @enum {string}
-                         */
-                        access: "Unlimited" | "Limited" | "Denied" | "None";
-                        limit: number | null;
-                        limitAmount: number | null;
-                        used: number;
-                        spent: number;
-                        /** @description Units still available: what is left of the limit plus the credit balance; null when Unlimited. */
-                        remaining: number | null;
-                        creditBalance: number;
-                        periodStart: components["schemas"]["Timestamp"] | null;
-                        periodEnd: components["schemas"]["Timestamp"] | null;
-                        source: {
-                            /** @enum {string} */
-                            type: "override" | "subscription" | "purchase" | "none";
-                            id: string | null;
-                        };
-                    }[];
-                    cause: string;
-                    subscriptionId: string | null;
-                    priceIds: string[];
-                };
+                object: components["schemas"]["EntitlementChangedEvent"];
                 /** @description On `*.updated` events: each changed field with its earlier value. */
                 previousAttributes?: {
                     [key: string]: unknown;
                 };
             };
+        };
+        EntitlementExhaustedEvent: {
+            customerId: string;
+            feature: string;
+            limit: number | null;
+            limitAmount: number | null;
+            used: number;
+            spent: number;
+            /** @enum {string} */
+            reached: "limit" | "limitAmount";
+            periodKey: string;
+            periodStart: components["schemas"]["Timestamp"] | null;
+            periodEnd: components["schemas"]["Timestamp"] | null;
         };
         EntitlementExhaustedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
@@ -4084,19 +4234,7 @@ export interface components {
             type: "entitlement.exhausted";
             createdAt: components["schemas"]["Timestamp"];
             data: {
-                object: {
-                    customerId: string;
-                    feature: string;
-                    limit: number | null;
-                    limitAmount: number | null;
-                    used: number;
-                    spent: number;
-                    /** @enum {string} */
-                    reached: "limit" | "limitAmount";
-                    periodKey: string;
-                    periodStart: components["schemas"]["Timestamp"] | null;
-                    periodEnd: components["schemas"]["Timestamp"] | null;
-                };
+                object: components["schemas"]["EntitlementExhaustedEvent"];
                 /** @description On `*.updated` events: each changed field with its earlier value. */
                 previousAttributes?: {
                     [key: string]: unknown;
@@ -4761,27 +4899,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        customerId: string;
-                        data: {
-                            feature: string;
-                            balance: number;
-                            grants: {
-                                id: string;
-                                customerId: string;
-                                feature: string;
-                                /** @enum {string} */
-                                source: "period" | "purchase" | "manual";
-                                amount: number;
-                                remaining: number;
-                                expiresAt: components["schemas"]["Timestamp"] | null;
-                                reason: string | null;
-                                subscriptionId: string | null;
-                                periodIndex: number | null;
-                                createdAt: components["schemas"]["Timestamp"];
-                            }[];
-                        }[];
-                    };
+                    "application/json": components["schemas"]["CreditBalanceResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4805,23 +4923,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * @description The feature or meter this entitlement governs.
-                     * @default default
-                     * @example api_calls
-                     */
-                    feature?: string;
-                    /** @description Credit units granted. */
-                    amount: number;
-                    /**
-                     * Format: date-time
-                     * @description After this moment what is left of the grant stops counting.
-                     */
-                    expiresAt?: string;
-                    /** @example Credit pack: 500 messages */
-                    reason: string;
-                };
+                "application/json": components["schemas"]["CreateCreditGrantBody"];
             };
         };
         responses: {
@@ -4831,20 +4933,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        customerId: string;
-                        feature: string;
-                        /** @enum {string} */
-                        source: "period" | "purchase" | "manual";
-                        amount: number;
-                        remaining: number;
-                        expiresAt: components["schemas"]["Timestamp"] | null;
-                        reason: string | null;
-                        subscriptionId: string | null;
-                        periodIndex: number | null;
-                        createdAt: components["schemas"]["Timestamp"];
-                    };
+                    "application/json": components["schemas"]["CreditGrantResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4875,33 +4964,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        customerId: string;
-                        data: {
-                            feature: string;
-                            /** @description Whether one more unit may be used now. */
-                            allowed: boolean;
-                            /**
-                             * @description None: no policy or override; the feature runs on credits alone (source `none`).
-                             * @enum {string}
-                             */
-                            access: "Unlimited" | "Limited" | "Denied" | "None";
-                            limit: number | null;
-                            limitAmount: number | null;
-                            used: number;
-                            spent: number;
-                            /** @description Units still available: what is left of the limit plus the credit balance; null when Unlimited. */
-                            remaining: number | null;
-                            creditBalance: number;
-                            periodStart: components["schemas"]["Timestamp"] | null;
-                            periodEnd: components["schemas"]["Timestamp"] | null;
-                            source: {
-                                /** @enum {string} */
-                                type: "override" | "subscription" | "purchase" | "none";
-                                id: string | null;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["CustomerEntitlementsResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4922,32 +4985,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * @description The feature or meter this entitlement governs.
-                     * @default default
-                     * @example api_calls
-                     */
-                    feature?: string;
-                    /** @default 1 */
-                    quantity?: number;
-                    /** @default 0 */
-                    amount?: number;
-                    /**
-                     * @description Record the usage if (and only if) it is allowed, atomically.
-                     * @default false
-                     */
-                    consume?: boolean;
-                    /**
-                     * @description Your deduplication key, unique among your usage records: the same id again counts nothing twice.
-                     * @example msg_81f3
-                     */
-                    id?: string;
-                    /** @description Free-form facts about the usage (model, region…), kept with the record. */
-                    properties?: {
-                        [key: string]: unknown;
-                    };
-                };
+                "application/json": components["schemas"]["CheckEntitlementBody"];
             };
         };
         responses: {
@@ -4957,58 +4995,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        feature: string;
-                        /** @description Whether one more unit may be used now. */
-                        allowed: boolean;
-                        /**
-                         * @description None: no policy or override; the feature runs on credits alone (source `none`).
-                         * @enum {string}
-                         */
-                        access: "Unlimited" | "Limited" | "Denied" | "None";
-                        limit: number | null;
-                        limitAmount: number | null;
-                        used: number;
-                        spent: number;
-                        /** @description Units still available: what is left of the limit plus the credit balance; null when Unlimited. */
-                        remaining: number | null;
-                        creditBalance: number;
-                        periodStart: components["schemas"]["Timestamp"] | null;
-                        periodEnd: components["schemas"]["Timestamp"] | null;
-                        source: {
-                            /** @enum {string} */
-                            type: "override" | "subscription" | "purchase" | "none";
-                            id: string | null;
-                        };
-                        customerId: string;
-                        /** @description The usage recorded by `consume: true` (null otherwise or when refused). */
-                        usage: {
-                            id: string;
-                            /** @description The `id` you sent. */
-                            externalId: string | null;
-                            customerId: string;
-                            feature: string;
-                            quantity: number;
-                            amount: number;
-                            /** @description Units paid for with credits. */
-                            creditsUsed: number;
-                            periodKey: string;
-                            properties: {
-                                [key: string]: unknown;
-                            };
-                            timestamp: components["schemas"]["Timestamp"];
-                            reversedAt: components["schemas"]["Timestamp"] | null;
-                            createdAt: components["schemas"]["Timestamp"];
-                        } | null;
-                        /** @description True when `id` had already been recorded: nothing was counted again. */
-                        duplicate: boolean;
-                    };
+                    "application/json": components["schemas"]["CheckEntitlementResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            /** @description CONFLICT: with `consume`, the `id` is being recorded by another request or was recorded with another body. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["Internal"];
@@ -5047,24 +5049,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            /** @description The `id` you sent. */
-                            externalId: string | null;
-                            customerId: string;
-                            feature: string;
-                            quantity: number;
-                            amount: number;
-                            /** @description Units paid for with credits. */
-                            creditsUsed: number;
-                            periodKey: string;
-                            properties: {
-                                [key: string]: unknown;
-                            };
-                            timestamp: components["schemas"]["Timestamp"];
-                            reversedAt: components["schemas"]["Timestamp"] | null;
-                            createdAt: components["schemas"]["Timestamp"];
-                        }[];
+                        data: components["schemas"]["UsageRecordResponse"][];
                         page: number;
                         pageSize: number;
                         totalCount: number;
@@ -5090,99 +5075,43 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    customerId: string;
-                    /**
-                     * @description The feature or meter this entitlement governs.
-                     * @default default
-                     * @example api_calls
-                     */
-                    feature?: string;
-                    /**
-                     * @description Units used (default 1).
-                     * @default 1
-                     */
-                    quantity?: number;
-                    /**
-                     * @description Spend of this usage in minor units, counted against `limitAmount` (default 0).
-                     * @default 0
-                     */
-                    amount?: number;
-                    /**
-                     * @description Your deduplication key, unique among your usage records: the same id again counts nothing twice.
-                     * @example msg_81f3
-                     */
-                    id?: string;
-                    /**
-                     * Format: date-time
-                     * @description When it happened (default: now on the customer’s clock).
-                     */
-                    timestamp?: string;
-                    /** @description Free-form facts about the usage (model, region…), kept with the record. */
-                    properties?: {
-                        [key: string]: unknown;
-                    };
-                };
+                "application/json": components["schemas"]["RecordUsageBody"];
             };
         };
         responses: {
+            /** @description The same `id` and body again: the original record, counted once. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecordUsageResponse"];
+                };
+            };
             /** @description Success */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        usage: {
-                            id: string;
-                            /** @description The `id` you sent. */
-                            externalId: string | null;
-                            customerId: string;
-                            feature: string;
-                            quantity: number;
-                            amount: number;
-                            /** @description Units paid for with credits. */
-                            creditsUsed: number;
-                            periodKey: string;
-                            properties: {
-                                [key: string]: unknown;
-                            };
-                            timestamp: components["schemas"]["Timestamp"];
-                            reversedAt: components["schemas"]["Timestamp"] | null;
-                            createdAt: components["schemas"]["Timestamp"];
-                        };
-                        entitlement: {
-                            feature: string;
-                            /** @description Whether one more unit may be used now. */
-                            allowed: boolean;
-                            /**
-                             * @description None: no policy or override; the feature runs on credits alone (source `none`).
-                             * @enum {string}
-                             */
-                            access: "Unlimited" | "Limited" | "Denied" | "None";
-                            limit: number | null;
-                            limitAmount: number | null;
-                            used: number;
-                            spent: number;
-                            /** @description Units still available: what is left of the limit plus the credit balance; null when Unlimited. */
-                            remaining: number | null;
-                            creditBalance: number;
-                            periodStart: components["schemas"]["Timestamp"] | null;
-                            periodEnd: components["schemas"]["Timestamp"] | null;
-                            source: {
-                                /** @enum {string} */
-                                type: "override" | "subscription" | "purchase" | "none";
-                                id: string | null;
-                            };
-                        };
-                    };
+                    "application/json": components["schemas"]["RecordUsageResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["IdempotencyKeyInUse"];
+            /** @description CONFLICT: the `id` was already recorded with another body. Or IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running; retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
@@ -5209,31 +5138,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @description The `id` you sent. */
-                        externalId: string | null;
-                        customerId: string;
-                        feature: string;
-                        quantity: number;
-                        amount: number;
-                        /** @description Units paid for with credits. */
-                        creditsUsed: number;
-                        periodKey: string;
-                        properties: {
-                            [key: string]: unknown;
-                        };
-                        timestamp: components["schemas"]["Timestamp"];
-                        reversedAt: components["schemas"]["Timestamp"] | null;
-                        createdAt: components["schemas"]["Timestamp"];
-                    };
+                    "application/json": components["schemas"]["UsageRecordResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["IdempotencyKeyInUse"];
+            /** @description INVALID_STATE: the record was already reversed. Or IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running; retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             422: components["responses"]["IdempotencyKeyReused"];
             500: components["responses"]["Internal"];
         };
@@ -5247,42 +5169,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description 1 to 1000 records, each with its own `id`. */
-                    records: {
-                        customerId: string;
-                        /**
-                         * @description The feature or meter this entitlement governs.
-                         * @default default
-                         * @example api_calls
-                         */
-                        feature?: string;
-                        /**
-                         * @description Units used (default 1).
-                         * @default 1
-                         */
-                        quantity?: number;
-                        /**
-                         * @description Spend of this usage in minor units, counted against `limitAmount` (default 0).
-                         * @default 0
-                         */
-                        amount?: number;
-                        /**
-                         * @description Your deduplication key, unique among your usage records: the same id again counts nothing twice.
-                         * @example msg_81f3
-                         */
-                        id: string;
-                        /**
-                         * Format: date-time
-                         * @description When it happened (default: now on the customer’s clock).
-                         */
-                        timestamp?: string;
-                        /** @description Free-form facts about the usage (model, region…), kept with the record. */
-                        properties?: {
-                            [key: string]: unknown;
-                        };
-                    }[];
-                };
+                "application/json": components["schemas"]["RecordUsageBatchBody"];
             };
         };
         responses: {
@@ -5292,36 +5179,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            index: number;
-                            id: string;
-                            /** @description 201 recorded, 200 already recorded with the same body, 409 already recorded with another body, 404 unknown customer. */
-                            status: number;
-                            usage: {
-                                id: string;
-                                /** @description The `id` you sent. */
-                                externalId: string | null;
-                                customerId: string;
-                                feature: string;
-                                quantity: number;
-                                amount: number;
-                                /** @description Units paid for with credits. */
-                                creditsUsed: number;
-                                periodKey: string;
-                                properties: {
-                                    [key: string]: unknown;
-                                };
-                                timestamp: components["schemas"]["Timestamp"];
-                                reversedAt: components["schemas"]["Timestamp"] | null;
-                                createdAt: components["schemas"]["Timestamp"];
-                            } | null;
-                            error: string | null;
-                        }[];
-                        recorded: number;
-                        duplicates: number;
-                        failed: number;
-                    };
+                    "application/json": components["schemas"]["RecordUsageBatchResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5356,20 +5214,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        groupBy: "day" | "period";
-                        data: {
-                            feature: string;
-                            /** @description The day (YYYY-MM-DD) or the period key. */
-                            key: string;
-                            start: components["schemas"]["Timestamp"] | null;
-                            end: components["schemas"]["Timestamp"] | null;
-                            quantity: number;
-                            amount: number;
-                            records: number;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["UsageSummaryResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5735,6 +5580,15 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
+            /** @description PAYMENT_DECLINED: the card declined the zero-amount authorization (`declineCode`, `declineMessage`); nothing was saved. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["IdempotencyKeyInUse"];
@@ -5769,6 +5623,15 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            /** @description INVALID_STATE: the only card of a customer with a running subscription. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             500: components["responses"]["Internal"];
         };
     };
