@@ -9,7 +9,8 @@ import { findPriceRow } from '../catalog/prices';
 import { findCustomerRow } from '../customers/customers';
 import { paymentProcessor } from '../payments/processor';
 import { CardInputError } from '../payments/processor/types';
-import { findPublicPaymentLink, unpayableReason } from '../payment-links/payment-links';
+import { findPublicPaymentLink, unpayableReason, type PaymentLinkRow } from '../payment-links/payment-links';
+import { SELLER_SUSPENDED_MESSAGE } from '../merchants/accepts-payments';
 import { quotePromotionCode } from '../promotions/promotion-codes';
 import { completeCheckout, findCheckoutByAttempt, type CheckoutInput } from './checkouts';
 import { toCheckoutResponse } from './checkout-response';
@@ -26,17 +27,26 @@ export interface HostedCheckoutView {
   total: string;
   /** Why the link cannot be paid, in the customer's words; null when it can. */
   unavailableReason: string | null;
+  /** The heading above that reason. */
+  unavailableTitle: string;
 }
 
 export async function loadHostedCheckout(db: Database, token: string): Promise<HostedCheckoutView | undefined> {
   const found = await findPublicPaymentLink(db, token);
   if (!found) return undefined;
-  const { link, sellerName } = found;
+  const { link, sellerName, sellerStatus } = found;
+  if (sellerStatus === 'suspended') {
+    return { ...linkSummary(token, sellerName, link), unavailableTitle: SELLER_SUSPENDED_MESSAGE, unavailableReason: `Nothing was charged. ${sellerName} cannot take payments at the moment; try again later or contact them.` };
+  }
   let reason = unpayableReason(link) ?? null;
   if (!reason && link.priceId) {
     const price = await findPriceRow(db, link.merchantId, link.priceId);
     if (!price.active) reason = 'The seller no longer offers this item.';
   }
+  return { ...linkSummary(token, sellerName, link), unavailableTitle: 'This link cannot be paid', unavailableReason: reason };
+}
+
+function linkSummary(token: string, sellerName: string, link: PaymentLinkRow) {
   return {
     token,
     sellerName,
@@ -46,7 +56,6 @@ export async function loadHostedCheckout(db: Database, token: string): Promise<H
     currency: link.currency,
     unitAmount: formatMoney(link.unitAmount, link.currency),
     total: formatMoney(link.unitAmount * link.quantity, link.currency),
-    unavailableReason: reason,
   };
 }
 

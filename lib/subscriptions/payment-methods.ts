@@ -5,6 +5,7 @@ import { now } from '../clock';
 import { ApiError } from '../http/errors';
 import { findPaymentMethodRow, savePaymentMethod } from '../payments/payment-methods';
 import type { TokenizedCard } from '../payments/processor/types';
+import { assertSellerAcceptsPayments } from '../merchants/accepts-payments';
 import { retryPastDueForCustomer } from './subscriptions';
 
 /**
@@ -25,6 +26,7 @@ export async function makeDefaultPaymentMethod(tx: Db, merchantId: string, custo
 
 /** A new card (portal or API): saved, made default, used by the subscriptions, past-due records retried. */
 export async function useNewPaymentMethod(tx: Db, merchantId: string, customerId: string, card: TokenizedCard) {
+  await assertSellerAcceptsPayments(tx, merchantId);
   const saved = await savePaymentMethod(tx, merchantId, customerId, card);
   return makeDefaultPaymentMethod(tx, merchantId, customerId, saved.id);
 }

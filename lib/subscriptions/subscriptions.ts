@@ -18,6 +18,7 @@ import { retrieveChargeInTransaction, runChargePhases } from '../payments/charge
 import { periodBoundary, type BillingCycle } from './periods';
 import { prorate } from './proration';
 import { timeFor } from './time';
+import { assertSellerAcceptsPayments, isMerchantSuspended } from '../merchants/accepts-payments';
 import {
   billPeriod,
   grantPeriodCredits,
@@ -118,14 +119,17 @@ async function writeSubscription(tx: Db, sub: SubscriptionRow, set: Partial<Subs
   return refreshNextAction(tx, row!);
 }
 
-/** Recomputes when something is next due: a scheduled change, a dunning retry or the period end. */
-async function refreshNextAction(tx: Db, sub: SubscriptionRow): Promise<SubscriptionRow> {
+/**
+ * Recomputes when something is next due: a scheduled change, a dunning retry or the period end.
+ * `renewalsOnly`: the seller is suspended, so retries and scheduled changes are held until reinstatement.
+ */
+async function refreshNextAction(tx: Db, sub: SubscriptionRow, options: { renewalsOnly?: boolean } = {}): Promise<SubscriptionRow> {
   let next: Date | null = null;
   const consider = (at: Date | null | undefined) => {
     if (at && (!next || at < next)) next = at;
   };
-  if (sub.status !== 'ended') {
-    consider(sub.currentPeriodEnd);
+  if (sub.status !== 'ended') consider(sub.currentPeriodEnd);
+  if (sub.status !== 'ended' && !options.renewalsOnly) {
     const [retry] = await tx
       .select({ at: min(subscriptionBillingRecords.nextAttemptAt) })
       .from(subscriptionBillingRecords)
@@ -493,6 +497,9 @@ export async function commandSubscription(
   if (sub.status === 'ended') throw new ApiError('INVALID_STATE', `Subscription ${sub.id} has ended; nothing can change it.`);
   if (body.type === 'ChangePrice' && !body.priceId) throw invalidField('priceId', 'ChangePrice needs priceId.');
   if (body.type !== 'ChangePrice' && body.priceId) throw invalidField('priceId', `${body.type} takes no priceId.`);
+  // Commands that restart collection wait for a suspended seller's reinstatement (ChangePrice is
+  // checked before its phases start); cancelling and pausing stay open.
+  if (body.type === 'Reactivate' || body.type === 'Resume') await assertSellerAcceptsPayments(tx, merchantId);
   const at = await timeFor(tx, sub.testClockId);
   if (body.type === 'ChangePrice') {
     // Validate now, even when scheduled, so a bad price is refused at once.
@@ -698,6 +705,16 @@ export async function processNextAction(tx: Db, subscriptionId: string): Promise
   const [sub] = await tx.select().from(subscriptions).where(eq(subscriptions.id, subscriptionId)).for('update');
   if (!sub || sub.status === 'ended') return false;
   const at = await timeFor(tx, sub.testClockId);
+  // A suspended seller's subscriptions only move their periods, uncharged; everything else waits (docs/subscriptions.md).
+  const suspended = await isMerchantSuspended(tx, sub.merchantId);
+  if (suspended) {
+    if (sub.currentPeriodEnd <= at) {
+      await renew(tx, sub, { sellerSuspended: true });
+      return true;
+    }
+    await refreshNextAction(tx, sub, { renewalsOnly: true });
+    return false;
+  }
 
   const [scheduled] = await tx
     .select()
@@ -744,7 +761,7 @@ async function applyScheduled(tx: Db, sub: SubscriptionRow, change: ChangeRow) {
   }
 }
 
-async function renew(tx: Db, sub: SubscriptionRow) {
+async function renew(tx: Db, sub: SubscriptionRow, options: { sellerSuspended?: boolean } = {}) {
   const boundary = sub.currentPeriodEnd;
   if (sub.status === 'canceled' || sub.cancelAtPeriodEnd) {
     await endSubscription(tx, sub, boundary, 'system', 'End');
@@ -754,10 +771,12 @@ async function renew(tx: Db, sub: SubscriptionRow) {
   const cycle = cycleOf(sub, price);
   const index = sub.currentPeriodIndex + 1;
   const periodSet = { currentPeriodIndex: index, currentPeriodStart: periodBoundary(cycle, index), currentPeriodEnd: periodBoundary(cycle, index + 1) };
-  if (sub.pausedAt) {
-    // Collection paused: the period moves on without a charge or credits.
+  if (sub.pausedAt || options.sellerSuspended) {
+    // Collection paused (or the seller suspended): the period moves on without a charge or credits.
+    const reason = options.sellerSuspended ? 'seller suspended: not charged' : 'collection paused: not charged';
     const updated = await writeSubscription(tx, sub, periodSet);
-    await recordChange(tx, updated, { type: 'Renew', actor: 'system', reason: 'collection paused: not charged', effectiveAt: boundary, version: updated.version });
+    if (options.sellerSuspended) await refreshNextAction(tx, updated, { renewalsOnly: true });
+    await recordChange(tx, updated, { type: 'Renew', actor: 'system', reason, effectiveAt: boundary, version: updated.version });
     return;
   }
   const [moved] = await tx.update(subscriptions).set(periodSet).where(eq(subscriptions.id, sub.id)).returning();
@@ -874,6 +893,12 @@ export async function retryPastDueForCustomer(tx: Db, merchantId: string, custom
     await refreshNextAction(tx, sub);
   }
   return subs.map((sub) => sub.id);
+}
+
+/** After a seller's reinstatement: held dunning retries and scheduled changes become due again. */
+export async function resumeHeldSubscriptionActions(tx: Db, merchantId: string) {
+  const rows = await tx.select().from(subscriptions).where(and(eq(subscriptions.merchantId, merchantId), ne(subscriptions.status, 'ended')));
+  for (const sub of rows) await refreshNextAction(tx, sub);
 }
 
 /**

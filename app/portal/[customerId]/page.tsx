@@ -50,7 +50,7 @@ export default async function PortalPage({
       </AuthCard>
     );
   }
-  const { customer, sellerName } = session;
+  const { customer, sellerName, sellerSuspended } = session;
   const overview = await portalOverview(getDb(), customer.merchantId, customer.id);
   const previewSub = typeof query.subscription === 'string' ? query.subscription : undefined;
   const previewPrice = typeof query.priceId === 'string' ? query.priceId : undefined;
@@ -81,6 +81,12 @@ export default async function PortalPage({
         </form>
       </header>
       {query.changed ? <Alert tone="success">Your plan was changed.</Alert> : null}
+      {sellerSuspended ? (
+        <Alert tone="warning">
+          <strong>{sellerName} cannot accept payments right now.</strong> Plan changes, reactivation and new cards wait until they can; you will not be
+          charged meanwhile, and you can still cancel.
+        </Alert>
+      ) : null}
 
       {overview.subscriptions.length === 0 ? (
         <Card>
