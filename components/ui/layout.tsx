@@ -14,7 +14,7 @@ export function PageHeader({ title, description, actions }: { title: string; des
 
 export function Card({ title, children, className = '', actions }: { title?: string; children: ReactNode; className?: string; actions?: ReactNode }) {
   return (
-    <section className={`rounded-lg border border-slate-200 bg-white p-5 shadow-sm ${className}`} aria-label={title}>
+    <section className={`min-w-0 rounded-lg border border-slate-200 bg-white p-5 shadow-sm ${className}`} aria-label={title}>
       {title || actions ? (
         <div className="mb-4 flex items-center justify-between gap-2">
           {title ? <h2 className="text-base font-semibold text-slate-900">{title}</h2> : <span />}

@@ -11,6 +11,7 @@ import { Button, LinkButton } from '@/components/ui/button';
 import { TextField } from '@/components/ui/field';
 import { Badge, Card, DescriptionList, EmptyState } from '@/components/ui/layout';
 import { SubmitButton } from '@/components/ui/submit-button';
+import { ConfirmButton } from '@/components/ui/confirm-button';
 import { Cell, Table } from '@/components/ui/table';
 import {
   addCardAction,
@@ -159,9 +160,12 @@ export default async function PortalPage({
                   <ActionForm action={cancelAtPeriodEndAction} ariaLabel="Cancel subscription">
                     {hidden}
                     <input type="hidden" name="subscriptionId" value={sub.id} />
-                    <SubmitButton variant="danger" pendingText="Canceling…">
+                    <ConfirmButton
+                      question={`Cancel? Your subscription ends on ${date(sub.currentPeriodEnd)} and you will not be charged again.`}
+                      confirmLabel="Yes, cancel at period end"
+                    >
                       Cancel at period end
-                    </SubmitButton>
+                    </ConfirmButton>
                   </ActionForm>
                 )}
               </div>
