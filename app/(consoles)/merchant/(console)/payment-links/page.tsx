@@ -50,7 +50,7 @@ export default async function PaymentLinksPage({ searchParams }: { searchParams:
   return (
     <>
       <PageHeader title="Payment links" description="Shareable links that take a payment without any code. Send the URL to a customer or put it on your site." />
-      <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_360px]">
+      <div className="grid grid-cols-1 gap-6 xl:grid-cols-[minmax(0,1fr)_360px]">
         <div className="min-w-0">
           <nav aria-label="Filter by status" className="mb-3 flex flex-wrap gap-1">
             {tabs.map((tab) => (

@@ -66,7 +66,7 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
         <Link href="/merchant/payments" className="text-brand-700 hover:underline">← Payments</Link>
       </p>
       <PageHeader title={money(payment.amount)} description={payment.description} actions={<PaymentStatusBadge status={payment.status} />} />
-      <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_360px]">
+      <div className="grid grid-cols-1 gap-6 xl:grid-cols-[minmax(0,1fr)_360px]">
         <div className="space-y-6">
           <Card title="Details">
             <DescriptionList

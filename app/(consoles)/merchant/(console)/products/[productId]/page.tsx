@@ -62,7 +62,7 @@ export default async function ProductPage({
           </ActionForm>
         }
       />
-      <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_340px]">
+      <div className="grid grid-cols-1 gap-6 xl:grid-cols-[minmax(0,1fr)_340px]">
         <div className="space-y-6">
           <Card title="Details">
             <DescriptionList

@@ -70,7 +70,7 @@ export default async function SubscriptionPage({ params }: { params: Promise<{ s
           </>
         }
       />
-      <div className="grid gap-6 lg:grid-cols-2">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
         <Card title="Details">
           <DescriptionList
             items={[

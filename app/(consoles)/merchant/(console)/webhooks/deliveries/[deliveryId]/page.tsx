@@ -56,7 +56,7 @@ export default async function WebhookDeliveryPage({ params }: { params: Promise<
           </span>
         }
       />
-      <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_320px]">
+      <div className="grid grid-cols-1 gap-6 xl:grid-cols-[minmax(0,1fr)_320px]">
         <div className="min-w-0 space-y-6">
           <Card title="Summary">
             <DescriptionList
