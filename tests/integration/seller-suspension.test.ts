@@ -10,13 +10,14 @@ import { findOrCreateMember } from '@/lib/members/members';
 import { advanceTestClock } from '@/lib/subscriptions/test-clocks';
 import { commandSubscription } from '@/lib/subscriptions/subscriptions';
 import { commandSubscriptionInPhases } from '@/lib/subscriptions/resume';
-import { useNewPaymentMethod } from '@/lib/subscriptions/payment-methods';
+import { makeDefaultPaymentMethod, useNewPaymentMethod } from '@/lib/subscriptions/payment-methods';
+import { savePaymentMethod } from '@/lib/payments/payment-methods';
 import { SandboxProcessor } from '@/lib/payments/processor/sandbox';
 import { call } from '../helpers/api';
 import { newMerchant } from '../helpers/merchants';
 import { adHocLink, ik, oneTimePrice } from '../helpers/payments';
 import { newAdmin } from '../helpers/sessions';
-import { advance, clockFor, customerWithCard, recurringPrice, subscribe } from '../helpers/subscriptions';
+import { CARDS, advance, clockFor, customerWithCard, recurringPrice, subscribe } from '../helpers/subscriptions';
 
 const SUSPENDED = 'This seller cannot accept payments right now.';
 
@@ -133,5 +134,29 @@ describe('a suspended seller moves no money', () => {
     expect(detail).toMatchObject({ status: 'active', currentPeriodEnd: '2026-05-10T00:00:00.000Z' });
     await advance(api, clock, '2026-05-11T00:00:00Z');
     expect(await paymentCount(merchant.id)).toBe(charged + 1);
+  });
+
+  it('holds dunning retries while suspended and runs them after reinstatement', async () => {
+    const { api, merchant } = await newMerchant();
+    const price = await recurringPrice(api, { amount: 1200 });
+    const a = await customerWithCard(api, merchant.id);
+    const clock = await clockFor(api, a.customerId, '2026-03-01T00:00:00Z');
+    const sub = (await subscribe(api, { customerId: a.customerId, priceId: price.id })).body;
+    const declining = new SandboxProcessor().tokenizeCard({ number: CARDS.declined, expMonth: 12, expYear: 2040, cvc: '123' });
+    await getDb().transaction(async (tx) => {
+      const method = await savePaymentMethod(tx, merchant.id, a.customerId, declining);
+      await makeDefaultPaymentMethod(tx, merchant.id, a.customerId, method.id);
+    });
+    await advance(api, clock, '2026-04-01T12:00:00Z'); // the renewal is declined: past_due, retry on Apr 2
+    expect((await api.get(`/api/Subscription/${sub.id}`)).body.status).toBe('past_due');
+    const attempts = await paymentCount(merchant.id);
+
+    await adminSetStatus(merchant.id, 'Suspend');
+    await advanceTestClock(plainPhases(getDb()), merchant.id, clock, { frozenTime: new Date('2026-04-06T00:00:00Z') });
+    expect(await paymentCount(merchant.id)).toBe(attempts);
+
+    await adminSetStatus(merchant.id, 'Reinstate');
+    await advance(api, clock, '2026-04-06T01:00:00Z');
+    expect(await paymentCount(merchant.id)).toBeGreaterThan(attempts);
   });
 });
