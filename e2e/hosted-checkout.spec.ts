@@ -85,17 +85,25 @@ test('a customer is declined, retries and pays; the seller finds the payment in 
   await rows.filter({ hasText: 'Succeeded' }).getByRole('link', { name: '¥3,000' }).click();
   await expect(page).toHaveURL(new RegExp(`/merchant/payments/${paymentId}$`));
   await expect(page.getByTestId('refundable')).toHaveText('¥3,000');
-  await expect(page.getByLabel('Amount (JPY)')).toHaveValue('3000');
+  // Nothing is prefilled: the amount to refund is typed, then confirmed in words.
+  await expect(page.getByLabel('Amount (JPY)')).toHaveValue('');
   await expect(page.getByRole('list', { name: 'Payment timeline' })).toContainText('Payment succeeded');
   await shot(page, 'checkout-7-console-payment');
 
   // More than was paid is refused in words; half is refunded once.
   await page.getByLabel('Amount (JPY)').fill('3001');
-  await page.getByRole('button', { name: 'Refund' }).click();
+  await page.getByRole('button', { name: 'Review refund' }).click();
+  await expect(page.getByTestId('confirm-amount-question')).toHaveText('Refund ¥3,001 to the customer? Refunds cannot be undone.');
+  await expect(page.getByRole('button', { name: 'Refund ¥3,001' })).toBeFocused();
+  await page.getByRole('button', { name: 'Refund ¥3,001' }).click();
   await expect(page.getByText('At most 3000 (¥3,000) of this payment is left to refund.')).toBeVisible();
+  await page.getByRole('button', { name: 'Change amount' }).click();
+  await expect(page.getByRole('button', { name: 'Review refund' })).toBeFocused();
   await page.getByLabel('Amount (JPY)').fill('1500');
   await page.getByLabel('Reason').fill('Half the stickers arrived bent');
-  await page.getByRole('button', { name: 'Refund' }).click();
+  await page.getByRole('button', { name: 'Review refund' }).click();
+  await shot(page, 'checkout-7b-console-refund-confirm');
+  await page.getByRole('button', { name: 'Refund ¥1,500' }).click();
   await expect(page.getByText('Refunded ¥1,500.')).toBeVisible();
   await expect(page.getByText('Partially refunded').first()).toBeVisible();
   await expect(page.getByTestId('refundable')).toHaveText('¥1,500');

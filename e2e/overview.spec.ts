@@ -29,7 +29,7 @@ for (const [device, width, height] of [['desktop', 1440, 900], ['phone', 390, 84
     await page.getByRole('navigation', { name: 'Range' }).getByRole('link', { name: '7 days' }).click();
     await expect(page.getByRole('link', { name: '7 days' })).toHaveAttribute('aria-current', 'page');
 
-    const gross = page.getByRole('region', { name: 'Gross volume (CHF)' });
+    const gross = page.getByRole('region', { name: 'Gross volume (CHF)', exact: true });
     await expect(gross.getByRole('img', { name: /Gross volume \(CHF\)/ })).toBeVisible();
     await gross.getByText('Show figures as a table').click();
     const table = gross.getByRole('table', { name: 'Gross volume (CHF) by period' });
@@ -41,6 +41,6 @@ for (const [device, width, height] of [['desktop', 1440, 900], ['phone', 390, 84
 
     await page.getByRole('link', { name: '12 months' }).click();
     await expect(page.getByRole('link', { name: '12 months' })).toHaveAttribute('aria-current', 'page');
-    await expect(page.getByRole('region', { name: 'Gross volume (CHF)' })).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Gross volume (CHF)', exact: true })).toBeVisible();
   });
 }

@@ -122,7 +122,8 @@ test('a seller signs up, verifies, invites a developer and a support person whos
   await sup.page.goto(`/merchant/payments/${paymentId}`);
   const refund = sup.page.getByRole('form', { name: 'Refund' });
   await refund.getByLabel('Amount (USD)').fill('20.00');
-  await refund.getByRole('button', { name: 'Refund' }).click();
+  await refund.getByRole('button', { name: 'Review refund' }).click();
+  await refund.getByRole('button', { name: 'Refund $20.00' }).click();
   await expect(sup.page.getByText('Support members cannot refund until an Owner or Admin sets a refund limit under Team.')).toBeVisible();
 
   await page.reload();
@@ -134,10 +135,13 @@ test('a seller signs up, verifies, invites a developer and a support person whos
 
   await sup.page.reload();
   await refund.getByLabel('Amount (USD)').fill('30.00');
-  await refund.getByRole('button', { name: 'Refund' }).click();
+  await refund.getByRole('button', { name: 'Review refund' }).click();
+  await refund.getByRole('button', { name: 'Refund $30.00' }).click();
   await expect(sup.page.getByText('Support members can refund at most $25.00 at once.', { exact: false })).toBeVisible();
+  await refund.getByRole('button', { name: 'Change amount' }).click();
   await refund.getByLabel('Amount (USD)').fill('20.00');
-  await refund.getByRole('button', { name: 'Refund' }).click();
+  await refund.getByRole('button', { name: 'Review refund' }).click();
+  await refund.getByRole('button', { name: 'Refund $20.00' }).click();
   await expect(sup.page.getByText('Refunded $20.00.')).toBeVisible();
   await shot(sup.page, 'team-05-support-refund');
 

@@ -63,6 +63,11 @@ test('a customer manages their subscription in the portal; the seller sees it in
 
   // Cancel at the period end.
   await page.getByRole('button', { name: 'Cancel at period end' }).click();
+  // The second step says what happens, and has the focus.
+  const confirmCancel = page.getByRole('button', { name: 'Yes, cancel at period end' });
+  await expect(confirmCancel).toBeFocused();
+  await expect(page.getByRole('group', { name: /you will not be charged again/ })).toBeVisible();
+  await confirmCancel.click();
   await expect(page.getByText('ends at period end')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Keep my subscription' })).toBeVisible();
   await shot(page, '45-portal-canceled');

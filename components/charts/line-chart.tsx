@@ -60,7 +60,7 @@ export function LineChart({
       </div>
       <details className="mt-2 text-sm">
         <summary className="cursor-pointer text-brand-700">Show figures as a table</summary>
-        <div className="mt-2 max-h-64 overflow-auto">
+        <div tabIndex={0} role="region" aria-label={`${title} by period`} className="mt-2 max-h-64 overflow-auto">
           <table className="min-w-full text-left text-xs">
             <caption className="sr-only">{title} by period</caption>
             <thead>

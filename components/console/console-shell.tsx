@@ -5,7 +5,7 @@ import { NavLinks, type NavItem } from './nav-links';
 
 /**
  * The frame of every console: product name and console, who is signed in, sign-out, and the
- * section navigation (a sidebar on wide screens, a scrolling row on phones).
+ * section navigation (a sidebar on wide screens, wrapping rows on phones).
  */
 export function ConsoleShell({
   consoleName,

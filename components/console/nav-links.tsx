@@ -13,7 +13,8 @@ export interface NavItem {
 export function NavLinks({ items, exact }: { items: NavItem[]; exact?: string }) {
   const pathname = usePathname();
   return (
-    <ul className="flex gap-1 overflow-x-auto md:flex-col md:overflow-visible">
+    // Phones: the sections wrap onto several rows, so none is hidden off-screen; wide screens: a sidebar.
+    <ul className="flex flex-wrap gap-1 md:flex-col md:flex-nowrap">
       {items.map((item) => {
         const active = item.href === exact ? pathname === item.href : pathname === item.href || pathname.startsWith(`${item.href}/`);
         return (
@@ -23,7 +24,7 @@ export function NavLinks({ items, exact }: { items: NavItem[]; exact?: string })
               href={item.href}
               aria-current={active ? 'page' : undefined}
               prefetch={false}
-              className={`flex items-center justify-between gap-2 rounded-md px-3 py-2 text-sm whitespace-nowrap ${
+              className={`flex items-center justify-between gap-2 rounded-md px-2.5 py-1.5 text-sm whitespace-nowrap md:px-3 md:py-2 ${
                 active ? 'bg-brand-50 font-medium text-brand-700' : 'text-slate-700 hover:bg-slate-100'
               }`}
             >

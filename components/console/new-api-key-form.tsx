@@ -5,6 +5,7 @@ import { TextField } from '@/components/ui/field';
 import { useFormState } from '@/components/ui/form-context';
 import { SubmitButton } from '@/components/ui/submit-button';
 import { CopyButton } from '@/components/ui/copy-button';
+import { ShownOnce } from '@/components/ui/shown-once';
 
 export interface ScopeOption {
   value: string;
@@ -12,7 +13,7 @@ export interface ScopeOption {
   description?: string;
 }
 
-/** Creates a key and shows its secret this once, with a copy button. */
+/** Creates a key and shows its secret this once, with a copy button, brought into view and focused. */
 export function NewApiKeyForm({ action, scopes }: { action: FormActionFn; scopes: ScopeOption[] }) {
   return (
     <ActionForm
@@ -20,8 +21,8 @@ export function NewApiKeyForm({ action, scopes }: { action: FormActionFn; scopes
       className="space-y-4"
       ariaLabel="New API key"
       renderResult={(key: { id: string; name: string; secret: string }) => (
-        <div role="status" className="mt-4 rounded-md border border-green-300 bg-green-50 p-4" data-testid="new-api-key">
-          <p className="font-medium text-green-900">Key “{key.name}” created. Copy it now: it will not be shown again.</p>
+        <ShownOnce labelledBy="new-api-key-title" testId="new-api-key">
+          <p id="new-api-key-title" className="font-medium text-green-900">Key “{key.name}” created. Copy it now: it will not be shown again.</p>
           <div className="mt-2 flex flex-wrap items-center gap-2">
             <code className="rounded border border-green-200 bg-white px-2 py-1 font-mono text-sm break-all text-slate-900" data-testid="api-key-secret">
               {key.secret}
@@ -29,7 +30,7 @@ export function NewApiKeyForm({ action, scopes }: { action: FormActionFn; scopes
             <CopyButton value={key.secret} />
           </div>
           <p className="mt-2 text-xs text-green-900">Keep it in your backend configuration only, never in frontend code.</p>
-        </div>
+        </ShownOnce>
       )}
     >
       <TextField label="Name" name="name" required maxLength={100} hint="For you: where the key is used, e.g. “Production backend”." />

@@ -1,25 +1,45 @@
 'use client';
 
-import { useState, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { Button, type ButtonVariant } from './button';
 import { SubmitButton } from './submit-button';
 
 /**
- * A destructive submit that asks first: the first click shows the question with the real
- * submit and a cancel, so nothing happens by a single stray click.
+ * A destructive submit that asks first: the first click shows the question in words with the
+ * real submit and a cancel, so nothing happens by a single stray click. Focus moves to the
+ * real submit and back to the first button on cancel (Escape cancels too). The second step
+ * sends `confirmed=yes`, which actions that must not run unconfirmed check on the server.
  */
 export function ConfirmButton({ children, question, confirmLabel, variant = 'danger' }: { children: ReactNode; question: string; confirmLabel: string; variant?: ButtonVariant }) {
   const [asking, setAsking] = useState(false);
+  const questionId = useId();
+  const group = useRef<HTMLSpanElement>(null);
+  const trigger = useRef<HTMLButtonElement>(null);
+  const wasAsking = useRef(false);
+  useEffect(() => {
+    if (asking) group.current?.querySelector<HTMLButtonElement>('button[type="submit"]')?.focus();
+    else if (wasAsking.current) trigger.current?.focus();
+    wasAsking.current = asking;
+  }, [asking]);
   if (!asking) {
     return (
-      <Button variant="secondary" size="sm" onClick={() => setAsking(true)}>
+      <Button ref={trigger} variant="secondary" size="sm" onClick={() => setAsking(true)}>
         {children}
       </Button>
     );
   }
   return (
-    <span role="group" aria-label={question} className="inline-flex flex-wrap items-center gap-2">
-      <span className="text-sm text-slate-700">{question}</span>
+    <span
+      ref={group}
+      role="group"
+      aria-labelledby={questionId}
+      className="inline-flex flex-wrap items-center gap-2"
+      onKeyDown={(event) => event.key === 'Escape' && setAsking(false)}
+    >
+      <span id={questionId} className="text-sm text-slate-700">
+        {question}
+      </span>
+      <input type="hidden" name="confirmed" value="yes" />
       <SubmitButton variant={variant} size="sm">
         {confirmLabel}
       </SubmitButton>

@@ -3,8 +3,8 @@ import type { ReactNode } from 'react';
 export function PageHeader({ title, description, actions }: { title: string; description?: ReactNode; actions?: ReactNode }) {
   return (
     <div className="mb-6 flex flex-wrap items-end justify-between gap-4">
-      <div>
-        <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{title}</h1>
+      <div className="min-w-0">
+        <h1 className="text-2xl font-semibold tracking-tight wrap-anywhere text-slate-900">{title}</h1>
         {description ? <p className="mt-1 text-sm text-slate-600">{description}</p> : null}
       </div>
       {actions ? <div className="flex gap-2">{actions}</div> : null}
@@ -14,7 +14,7 @@ export function PageHeader({ title, description, actions }: { title: string; des
 
 export function Card({ title, children, className = '', actions }: { title?: string; children: ReactNode; className?: string; actions?: ReactNode }) {
   return (
-    <section className={`rounded-lg border border-slate-200 bg-white p-5 shadow-sm ${className}`} aria-label={title}>
+    <section className={`min-w-0 rounded-lg border border-slate-200 bg-white p-5 shadow-sm ${className}`} aria-label={title}>
       {title || actions ? (
         <div className="mb-4 flex items-center justify-between gap-2">
           {title ? <h2 className="text-base font-semibold text-slate-900">{title}</h2> : <span />}
@@ -48,7 +48,7 @@ export function Badge({ tone = 'gray', children }: { tone?: keyof typeof BADGE_T
 
 export function DescriptionList({ items }: { items: [string, ReactNode][] }) {
   return (
-    <dl className="grid gap-x-6 gap-y-3 sm:grid-cols-[max-content_1fr]">
+    <dl className="grid grid-cols-1 gap-x-6 gap-y-3 sm:grid-cols-[max-content_minmax(0,1fr)]">
       {items.map(([term, value]) => (
         <div key={term} className="contents">
           <dt className="text-sm text-slate-600">{term}</dt>

@@ -28,7 +28,7 @@ const timingDecoy = () => (dummyHash ??= hashPassword('paybase-timing-decoy'));
 async function passwordSignIn<T>(
   db: Db,
   input: { account: string; password: string; client: ClientInfo },
-  find: () => Promise<{ row: T; passwordHash: string; allowed: boolean } | undefined>,
+  find: () => Promise<{ row: T; passwordHash: string; allowed: boolean; refusal?: ApiError } | undefined>,
 ): Promise<T> {
   const accountKey = input.account.toLowerCase();
   await assertUnderLimit(db, SIGN_IN_LIMITS.failuresPerIp, input.client.ip);
@@ -41,6 +41,8 @@ async function passwordSignIn<T>(
     throw badCredentials();
   }
   await clearLimit(db, SIGN_IN_LIMITS.failuresPerAccount, accountKey);
+  // Only someone who knows the password learns why a valid sign-in is refused.
+  if (found.refusal) throw found.refusal;
   return found.row;
 }
 
@@ -57,7 +59,9 @@ export type MerchantSignIn = { kind: 'tokens'; tokens: TokenPair } | { kind: 'ch
 
 /**
  * A seller user signs in with email, password and (optionally) the account type of its seller
- * account; a suspended account or a different account type gets the same 401 as a wrong password.
+ * account; a different account type gets the same 401 as a wrong password. A suspended account
+ * with the right password answers 403 `ACCOUNT_SUSPENDED` (a wrong password still gets the 401,
+ * so nothing about the account leaks to someone without its password).
  * The session names the account (`sub`, the tenant) and the user. With two-factor on, no tokens
  * yet: a 5-minute challenge for `completeTwoFactorSignIn`. When the account requires two-factor
  * and the user has none, only the console may sign in (to set it up: every other page and call
@@ -75,7 +79,8 @@ export async function signInMerchant(
       account && {
         row: { ...row, requireTwoFactor: account.requireTwoFactor },
         passwordHash: row.passwordHash,
-        allowed: account.status === 'active' && (!input.accountType || input.accountType === account.accountType),
+        allowed: !input.accountType || input.accountType === account.accountType,
+        refusal: account.status === 'suspended' ? accountSuspended() : undefined,
       }
     );
   });
@@ -107,6 +112,9 @@ export async function registerMerchant(
     throw error;
   }
 }
+
+const accountSuspended = () =>
+  new ApiError('ACCOUNT_SUSPENDED', 'This seller account is suspended: sign-in, API keys and payments are stopped. Contact Paybase support to have it reinstated.');
 
 const emailTaken = () =>
   new ApiError('CONFLICT', 'An account with this email already exists: sign in instead.', {

@@ -34,6 +34,7 @@ import {
   type PaymentLinkRow,
 } from '../payment-links/payment-links';
 import { redeemPromotionCode, releasePromotionRedemption, type AppliedPromotion } from '../promotions/promotion-codes';
+import { assertSellerAcceptsPayments } from '../merchants/accepts-payments';
 import { startSubscriptionFromCheckout, type RecurringCheckoutRequest } from './subscription-handoff';
 import { promotionCodeOf, shapeCheckout, toCheckoutResponse, type CheckoutResponseBody } from './checkout-response';
 
@@ -195,6 +196,7 @@ async function answerOrResume(tx: Db, phases: Phases, earlier: CheckoutRow): Pro
 }
 
 async function prepareCheckout(tx: Db, phases: Phases, merchantId: string, input: CheckoutInput, options: CheckoutOptions): Promise<Prepared> {
+  await assertSellerAcceptsPayments(tx, merchantId);
   const item = await resolveItem(tx, merchantId, input, options);
   const customer = await resolveCustomer(tx, merchantId, input);
   const method = await resolvePaymentMethod(tx, merchantId, customer.id, input);

@@ -7,7 +7,8 @@ import { now } from '../clock';
 import { findPriceRow } from '../catalog/prices';
 import { paymentProcessor } from '../payments/processor';
 import { CardInputError } from '../payments/processor/types';
-import { findPublicPaymentLink, unpayableReason } from '../payment-links/payment-links';
+import { findPublicPaymentLink, unpayableReason, type PaymentLinkRow } from '../payment-links/payment-links';
+import { SELLER_SUSPENDED_MESSAGE } from '../merchants/accepts-payments';
 import { quotePromotionCode } from '../promotions/promotion-codes';
 import { completeCheckout, findCheckoutByAttempt, type CheckoutInput } from './checkouts';
 import { subscriptionTerms, type SubscriptionTerms } from './subscription-terms';
@@ -26,15 +27,29 @@ export interface HostedCheckoutView {
   unavailableReason: string | null;
   /** For a link selling a Recurring price: the interval, trial and what is charged today. */
   subscription: SubscriptionTerms | null;
+  /** The heading above that reason. */
+  unavailableTitle: string;
 }
 
 export async function loadHostedCheckout(db: Database, token: string): Promise<HostedCheckoutView | undefined> {
   const found = await findPublicPaymentLink(db, token);
   if (!found) return undefined;
-  const { link, sellerName } = found;
+  const { link, sellerName, sellerStatus } = found;
+  if (sellerStatus === 'suspended') {
+    return { ...linkSummary(token, sellerName, link), subscription: null, unavailableTitle: SELLER_SUSPENDED_MESSAGE, unavailableReason: `Nothing was charged. ${sellerName} cannot take payments at the moment; try again later or contact them.` };
+  }
   let reason = unpayableReason(link) ?? null;
   const price = link.priceId ? await findPriceRow(db, link.merchantId, link.priceId) : null;
   if (!reason && price && !price.active) reason = 'The seller no longer offers this item.';
+  return {
+    ...linkSummary(token, sellerName, link),
+    unavailableTitle: 'This link cannot be paid',
+    unavailableReason: reason,
+    subscription: price?.type === 'Recurring' ? subscriptionTerms(price, null, now()) : null,
+  };
+}
+
+function linkSummary(token: string, sellerName: string, link: PaymentLinkRow) {
   return {
     token,
     sellerName,
@@ -44,8 +59,6 @@ export async function loadHostedCheckout(db: Database, token: string): Promise<H
     currency: link.currency,
     unitAmount: formatMoney(link.unitAmount, link.currency),
     total: formatMoney(link.unitAmount * link.quantity, link.currency),
-    unavailableReason: reason,
-    subscription: price?.type === 'Recurring' ? subscriptionTerms(price, null, now()) : null,
   };
 }
 

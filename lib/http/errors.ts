@@ -5,6 +5,7 @@ export type ErrorCode =
   | 'UNAUTHENTICATED'
   | 'INSUFFICIENT_SCOPE'
   | 'FORBIDDEN'
+  | 'ACCOUNT_SUSPENDED'
   | 'VALIDATION_FAILED'
   | 'NOT_FOUND'
   | 'CONFLICT'
@@ -27,6 +28,7 @@ const STATUS_AND_TITLE: Record<ErrorCode, [number, string]> = {
   WRONG_TOKEN_TYPE: [403, 'Wrong token type'],
   INSUFFICIENT_SCOPE: [403, 'Insufficient scope'],
   FORBIDDEN: [403, 'Forbidden'],
+  ACCOUNT_SUSPENDED: [403, 'Account suspended'],
   VALIDATION_FAILED: [400, 'Validation failed'],
   IDEMPOTENCY_KEY_REQUIRED: [400, 'Idempotency-Key required'],
   NOT_FOUND: [404, 'Not found'],

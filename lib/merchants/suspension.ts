@@ -1,11 +1,13 @@
 import type { Db } from '../db/client';
 import { notFound } from '../http/errors';
 import { endSubjectSessions } from '../auth/sessions';
+import { resumeHeldSubscriptionActions } from '../subscriptions/subscriptions';
 import { findMerchantById, setMerchantStatus, toMerchantResponse } from './merchants';
 
 /**
- * Suspends a seller: its API keys stop at once (keys resolve only for active sellers) and every
- * open console session is ended, so reinstating never revives an old sign-in.
+ * Suspends a seller: its API keys stop at once (keys resolve only for active sellers), every
+ * open console session is ended, so reinstating never revives an old sign-in, and no money moves
+ * for it any more (`assertSellerAcceptsPayments`; renewals roll over uncharged; docs/payments.md).
  */
 export async function suspendMerchant(tx: Db, merchantId: string) {
   if (!(await findMerchantById(tx, merchantId))) throw notFound('merchant', merchantId);
@@ -14,9 +16,13 @@ export async function suspendMerchant(tx: Db, merchantId: string) {
   return toMerchantResponse((await findMerchantById(tx, merchantId))!);
 }
 
-/** Reinstates a seller: its unrevoked API keys work again; the seller signs in anew. */
+/**
+ * Reinstates a seller: its unrevoked API keys work again, the seller signs in anew, and dunning
+ * retries and scheduled changes held during the suspension become due.
+ */
 export async function reinstateMerchant(tx: Db, merchantId: string) {
   if (!(await findMerchantById(tx, merchantId))) throw notFound('merchant', merchantId);
   await setMerchantStatus(tx, merchantId, 'active');
+  await resumeHeldSubscriptionActions(tx, merchantId);
   return toMerchantResponse((await findMerchantById(tx, merchantId))!);
 }

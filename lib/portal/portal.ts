@@ -19,7 +19,7 @@ export const portalPath = (customerId: string) => `/portal/${customerId}`;
 
 async function findCustomer(db: Db, customerId: string) {
   const [row] = await db
-    .select({ customer: customers, sellerName: merchants.name })
+    .select({ customer: customers, sellerName: merchants.name, sellerStatus: merchants.status })
     .from(customers)
     .innerJoin(merchants, eq(merchants.id, customers.merchantId))
     .where(eq(customers.id, customerId));
@@ -125,7 +125,7 @@ export async function portalSessionCustomer(db: Db, customerId: string, sessionT
     );
   if (!session) return undefined;
   const found = await findCustomer(db, customerId);
-  return found ? { customer: found.customer, sellerName: found.sellerName, expiresAt: session.expiresAt } : undefined;
+  return found ? { customer: found.customer, sellerName: found.sellerName, sellerSuspended: found.sellerStatus === 'suspended', expiresAt: session.expiresAt } : undefined;
 }
 
 export async function endPortalSession(db: Db, sessionToken: string) {

@@ -10,6 +10,7 @@ import { ApiError } from '../http/errors';
 import { recordEvent } from '../events/record-event';
 import { findPaymentMethodRow, savePaymentMethod, toPaymentMethodResponse } from '../payments/payment-methods';
 import type { TokenizedCard } from '../payments/processor/types';
+import { assertSellerAcceptsPayments } from '../merchants/accepts-payments';
 import { moveSubscriptionsToPaymentMethod, retryPastDueForCustomer, type Actor } from './subscriptions';
 
 /**
@@ -31,6 +32,7 @@ export async function makeDefaultPaymentMethod(tx: Db, merchantId: string, custo
  * made default, used by the subscriptions, past-due records retried.
  */
 export async function useNewPaymentMethod(tx: Db, merchantId: string, customerId: string, card: TokenizedCard, actor: Actor, id?: string) {
+  await assertSellerAcceptsPayments(tx, merchantId);
   const saved = await savePaymentMethod(tx, merchantId, customerId, card, id);
   return makeDefaultPaymentMethod(tx, merchantId, customerId, saved.id, actor);
 }

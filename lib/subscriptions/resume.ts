@@ -8,6 +8,7 @@ import { toPaymentResponse, type PaymentRow } from '../payments/payments';
 import type { Attempt } from '../http/idempotency';
 import type { CommandBody, CreateSubscriptionBody } from './schemas';
 import { commandSubscription, createSubscription, getSubscriptionDetail, processNextAction, type Actor, type CreateResult, type StartOptions } from './subscriptions';
+import { assertSellerAcceptsPayments } from '../merchants/accepts-payments';
 
 /**
  * The subscription actions that may charge, run in phases (lib/payments/charges.ts). Each
@@ -26,6 +27,8 @@ export async function createSubscriptionInPhases(phases: Phases, merchantId: str
     const earlier = await findEarlierCreate(phases, merchantId, attempt.key);
     if (earlier) return finishEarlierCreate(phases, earlier);
   }
+  // Checked before phase 1 only: a charge already made is always finished and recorded.
+  await assertSellerAcceptsPayments(phases.db, merchantId);
   const options = { ...startOptions, subscriptionId: startOptions.subscriptionId ?? newId('subscription') };
   const intent = { kind: 'subscription-create', merchantId, body, options, attemptKey: attempt?.key ?? null };
   return runChargePhases(phases, intent, (tx) => createSubscription(tx, merchantId, body, options));
@@ -61,7 +64,9 @@ async function finishEarlierCreate(phases: Phases, payment: PaymentRow): Promise
   });
 }
 
-export function commandSubscriptionInPhases(phases: Phases, merchantId: string, subscriptionId: string, body: z.output<typeof CommandBody>, actor: Actor) {
+export async function commandSubscriptionInPhases(phases: Phases, merchantId: string, subscriptionId: string, body: z.output<typeof CommandBody>, actor: Actor) {
+  // A plan change may charge a proration: refused for a suspended seller before phase 1 (never between phases).
+  if (body.type === 'ChangePrice') await assertSellerAcceptsPayments(phases.db, merchantId);
   // Only a change applied now charges; once accepted in phase 1 its version check is done.
   const accepted = { type: body.type, priceId: body.priceId, reason: body.reason };
   return runChargePhases(phases, { kind: 'subscription-command', merchantId, subscriptionId, body: accepted, actor }, (tx) =>

@@ -21,6 +21,7 @@ import { prorate } from './proration';
 import { timeFor } from './time';
 import { recordEntitlementChanged } from '../usage/entitlement-changes';
 import { periodDiscount, renewalQuote, subscriptionDiscountFor } from './discounts';
+import { assertSellerAcceptsPayments, isMerchantSuspended } from '../merchants/accepts-payments';
 import {
   billPeriod,
   grantPeriodCredits,
@@ -127,14 +128,17 @@ async function writeSubscription(tx: Db, sub: SubscriptionRow, set: Partial<Subs
   return refreshNextAction(tx, row!);
 }
 
-/** Recomputes when something is next due: a scheduled change, a dunning retry or the period end. */
-async function refreshNextAction(tx: Db, sub: SubscriptionRow): Promise<SubscriptionRow> {
+/**
+ * Recomputes when something is next due: a scheduled change, a dunning retry or the period end.
+ * `renewalsOnly`: the seller is suspended, so retries and scheduled changes are held until reinstatement.
+ */
+async function refreshNextAction(tx: Db, sub: SubscriptionRow, options: { renewalsOnly?: boolean } = {}): Promise<SubscriptionRow> {
   let next: Date | null = null;
   const consider = (at: Date | null | undefined) => {
     if (at && (!next || at < next)) next = at;
   };
-  if (sub.status !== 'ended') {
-    consider(sub.currentPeriodEnd);
+  if (sub.status !== 'ended') consider(sub.currentPeriodEnd);
+  if (sub.status !== 'ended' && !options.renewalsOnly) {
     const [retry] = await tx
       .select({ at: min(subscriptionBillingRecords.nextAttemptAt) })
       .from(subscriptionBillingRecords)
@@ -523,6 +527,9 @@ async function commandSubscriptionNow(
   if (body.type !== 'ChangePrice' && body.priceId) throw invalidField('priceId', `${body.type} takes no priceId.`);
   if (body.type === 'ChangePaymentMethod' && !body.paymentMethodId) throw invalidField('paymentMethodId', 'ChangePaymentMethod needs paymentMethodId.');
   if (body.type !== 'ChangePaymentMethod' && body.paymentMethodId) throw invalidField('paymentMethodId', `${body.type} takes no paymentMethodId.`);
+  // Commands that restart collection wait for a suspended seller's reinstatement (ChangePrice is
+  // checked before its phases start); cancelling and pausing stay open.
+  if (body.type === 'Reactivate' || body.type === 'Resume') await assertSellerAcceptsPayments(tx, merchantId);
   const at = await timeFor(tx, sub.testClockId);
   if (body.type === 'ChangePaymentMethod') {
     if (body.effectiveAt && body.effectiveAt > at) throw invalidField('effectiveAt', 'ChangePaymentMethod applies now; it cannot be scheduled.');
@@ -758,6 +765,16 @@ export async function processNextAction(tx: Db, subscriptionId: string): Promise
   const [sub] = await tx.select().from(subscriptions).where(eq(subscriptions.id, subscriptionId)).for('update');
   if (!sub || sub.status === 'ended') return false;
   const at = await timeFor(tx, sub.testClockId);
+  // A suspended seller's subscriptions only move their periods, uncharged; everything else waits (docs/subscriptions.md).
+  const suspended = await isMerchantSuspended(tx, sub.merchantId);
+  if (suspended) {
+    if (sub.currentPeriodEnd <= at) {
+      await renew(tx, sub, { sellerSuspended: true });
+      return true;
+    }
+    await refreshNextAction(tx, sub, { renewalsOnly: true });
+    return false;
+  }
 
   const [scheduled] = await tx
     .select()
@@ -805,7 +822,7 @@ async function applyScheduled(tx: Db, sub: SubscriptionRow, change: ChangeRow) {
   }
 }
 
-async function renew(tx: Db, sub: SubscriptionRow) {
+async function renew(tx: Db, sub: SubscriptionRow, options: { sellerSuspended?: boolean } = {}) {
   const boundary = sub.currentPeriodEnd;
   if (sub.status === 'canceled' || sub.cancelAtPeriodEnd) {
     await endSubscription(tx, sub, boundary, 'system', 'End');
@@ -815,10 +832,12 @@ async function renew(tx: Db, sub: SubscriptionRow) {
   const cycle = cycleOf(sub, price);
   const index = sub.currentPeriodIndex + 1;
   const periodSet = { currentPeriodIndex: index, currentPeriodStart: periodBoundary(cycle, index), currentPeriodEnd: periodBoundary(cycle, index + 1) };
-  if (sub.pausedAt) {
-    // Collection paused: the period moves on without a charge or credits.
+  if (sub.pausedAt || options.sellerSuspended) {
+    // Collection paused (or the seller suspended): the period moves on without a charge or credits.
+    const reason = options.sellerSuspended ? 'seller suspended: not charged' : 'collection paused: not charged';
     const updated = await writeSubscription(tx, sub, periodSet);
-    await recordChange(tx, updated, { type: 'Renew', actor: 'system', reason: 'collection paused: not charged', effectiveAt: boundary, version: updated.version });
+    if (options.sellerSuspended) await refreshNextAction(tx, updated, { renewalsOnly: true });
+    await recordChange(tx, updated, { type: 'Renew', actor: 'system', reason, effectiveAt: boundary, version: updated.version });
     return;
   }
   const [moved] = await tx.update(subscriptions).set(periodSet).where(eq(subscriptions.id, sub.id)).returning();
@@ -1015,6 +1034,12 @@ export async function retryPastDueForCustomer(tx: Db, merchantId: string, custom
     .where(and(eq(subscriptions.merchantId, merchantId), eq(subscriptions.customerId, customerId), inArray(subscriptions.status, ['past_due', 'canceled'])));
   for (const sub of subs) await retryOpenRecordsNow(tx, sub);
   return subs.map((sub) => sub.id);
+}
+
+/** After a seller's reinstatement: held dunning retries and scheduled changes become due again. */
+export async function resumeHeldSubscriptionActions(tx: Db, merchantId: string) {
+  const rows = await tx.select().from(subscriptions).where(and(eq(subscriptions.merchantId, merchantId), ne(subscriptions.status, 'ended')));
+  for (const sub of rows) await refreshNextAction(tx, sub);
 }
 
 /**

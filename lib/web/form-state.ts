@@ -34,3 +34,8 @@ export function field(form: FormData, name: string): string {
   const value = form.get(name);
   return typeof value === 'string' ? value.trim() : '';
 }
+
+/** A destructive action runs only from its worded second step (`ConfirmButton` sends `confirmed=yes`). */
+export function requireConfirmed(form: FormData, what: string): void {
+  if (field(form, 'confirmed') !== 'yes') throw new ApiError('INVALID_STATE', `Nothing was changed: confirm first that you want to ${what}.`);
+}

@@ -42,8 +42,16 @@ describe('platform admin', () => {
     expect((await call('GET', '/api/Product', { key })).status).toBe(401);
     expect((await call('GET', '/api/Auth/Identity', { key: seller.accessToken })).status).toBe(401);
     expect((await call('POST', '/api/MerchantAuth/Refresh', { body: { refreshToken: seller.refreshToken } })).status).toBe(401);
+    // The right password learns the account is suspended; a wrong one learns nothing more than before.
     const login = await call('POST', '/api/MerchantAuth/Login', { body: { email, password: PASSWORD }, headers: freshIp() });
-    expect(login.status).toBe(401);
+    expect(login.status).toBe(403);
+    expect(login.body).toMatchObject({ code: 'ACCOUNT_SUSPENDED' });
+    expect(login.body.detail).toContain('suspended');
+    const wrong = await call('POST', '/api/MerchantAuth/Login', { body: { email, password: 'not the password at all' }, headers: freshIp() });
+    const unknown = await call('POST', '/api/MerchantAuth/Login', { body: { email: `x-${email}`, password: 'not the password at all' }, headers: freshIp() });
+    expect([wrong.status, unknown.status]).toEqual([401, 401]);
+    expect(wrong.body.detail).toBe(unknown.body.detail);
+    expect(wrong.body.detail).not.toContain('suspended');
 
     const reinstated = await call('POST', `/api/AdminMerchant/${merchantId}/Reinstate`, { key: admin.accessToken });
     expect(reinstated.body.status).toBe('active');

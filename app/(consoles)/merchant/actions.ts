@@ -16,7 +16,7 @@ import { parseMoney } from '@/lib/money/parse';
 import { normalizeCurrency } from '@/lib/money/currencies';
 import { endConsoleSession, requestClient, storeSession } from '@/lib/web/session';
 import { sellerAccountId } from './session';
-import { field, formAction, type FormState } from '@/lib/web/form-state';
+import { field, formAction, requireConfirmed, type FormState } from '@/lib/web/form-state';
 import { parseForm } from '@/lib/web/parse-form';
 
 // Every action re-checks the session and takes the seller from it, never from the form.
@@ -80,7 +80,9 @@ export async function setProductActiveAction(_: FormState, form: FormData): Prom
   return formAction(async () => {
     const merchantId = await sellerAccountId('catalog:write');
     const productId = field(form, 'productId');
-    await getDb().transaction((tx) => updateProduct(tx, merchantId, productId, { active: field(form, 'active') === 'true' }));
+    const active = field(form, 'active') === 'true';
+    if (!active) requireConfirmed(form, 'deactivate this product');
+    await getDb().transaction((tx) => updateProduct(tx, merchantId, productId, { active }));
     revalidatePath(`/merchant/products/${productId}`);
   });
 }

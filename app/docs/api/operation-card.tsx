@@ -51,16 +51,16 @@ export function InlineCode({ text }: { text: string }) {
 
 function Fields({ rows }: { rows: { name: string; required: boolean; schema: JsonSchema; description?: string }[] }) {
   return (
-    <table className="mt-2 w-full text-left text-sm">
+    <table className="mt-2 w-full table-fixed text-left text-sm">
       <tbody>
         {rows.map((row) => (
           <tr key={row.name} className="border-t border-slate-100 align-top">
-            <td className="w-1/3 py-1.5 pr-4 font-mono text-slate-900">
+            <td className="w-1/3 py-1.5 pr-4 font-mono wrap-anywhere text-slate-900">
               {row.name}
               {row.required ? <span className="ml-1 text-red-600" title="required">*</span> : null}
             </td>
-            <td className="w-1/4 py-1.5 pr-4 font-mono text-xs text-slate-500">{typeLabel(row.schema)}</td>
-            <td className="py-1.5 text-slate-600">
+            <td className="w-1/4 py-1.5 pr-4 font-mono text-xs wrap-anywhere text-slate-500">{typeLabel(row.schema)}</td>
+            <td className="py-1.5 wrap-anywhere text-slate-600">
               <InlineCode text={row.description ?? row.schema.description ?? ''} />
             </td>
           </tr>
@@ -81,7 +81,7 @@ export function OperationCard({ path, method, operation }: { path: string; metho
     <article id={operation.operationId} className="rounded-lg border border-slate-200 bg-white p-5">
       <header className="flex flex-wrap items-center gap-3">
         <span className={`rounded px-2 py-0.5 font-mono text-xs font-bold uppercase ${METHOD_COLORS[method] ?? ''}`}>{method}</span>
-        <code className="font-mono text-sm font-semibold">{path}</code>
+        <code className="font-mono text-sm font-semibold break-all">{path}</code>
         <span className="text-sm text-slate-500">{operation.summary}</span>
       </header>
       <p className="mt-2 text-sm text-slate-700">

@@ -4,7 +4,7 @@ import { redirect } from 'next/navigation';
 import { revalidatePath } from 'next/cache';
 import { getDb } from '@/lib/db/client';
 import { ApiError, invalidField } from '@/lib/http/errors';
-import { field, formAction, type FormState } from '@/lib/web/form-state';
+import { field, formAction, requireConfirmed, type FormState } from '@/lib/web/form-state';
 import { endPortalSession, portalPath, requestPortalLink, verifyPortalLink } from '@/lib/portal/portal';
 import { plainPhases } from '@/lib/db/phases';
 import { cancelSubscription, commandSubscription, findSubscriptionRow } from '@/lib/subscriptions/subscriptions';
@@ -84,6 +84,7 @@ export async function changePlanAction(_state: FormState, form: FormData): Promi
 
 export async function cancelAtPeriodEndAction(_state: FormState, form: FormData): Promise<FormState> {
   return formAction(async () => {
+    requireConfirmed(form, 'cancel your subscription');
     await onOwnSubscription(form, (tx, merchantId, customerId, subscriptionId) => cancelSubscription(tx, merchantId, subscriptionId, false, `portal:${customerId}`));
     return { notice: 'Your subscription will end at the close of the current period.' };
   });

@@ -12,6 +12,7 @@ import { TextField } from '@/components/ui/field';
 import { Badge, Card, DescriptionList, EmptyState } from '@/components/ui/layout';
 import { SubmitButton } from '@/components/ui/submit-button';
 import { TransientMessage } from '@/components/ui/stale-messages';
+import { ConfirmButton } from '@/components/ui/confirm-button';
 import { Cell, Table } from '@/components/ui/table';
 import {
   addCardAction,
@@ -52,7 +53,7 @@ export default async function PortalPage({
       </AuthCard>
     );
   }
-  const { customer, sellerName } = session;
+  const { customer, sellerName, sellerSuspended } = session;
   const overview = await portalOverview(getDb(), customer.merchantId, customer.id);
   const previewSub = typeof query.subscription === 'string' ? query.subscription : undefined;
   const previewPrice = typeof query.priceId === 'string' ? query.priceId : undefined;
@@ -86,6 +87,12 @@ export default async function PortalPage({
         <TransientMessage>
           <Alert tone="success">Your plan was changed.</Alert>
         </TransientMessage>
+      ) : null}
+      {sellerSuspended ? (
+        <Alert tone="warning">
+          <strong>{sellerName} cannot accept payments right now.</strong> Plan changes, reactivation and new cards wait until they can; you will not be
+          charged meanwhile, and you can still cancel.
+        </Alert>
       ) : null}
 
       {overview.subscriptions.length === 0 ? (
@@ -168,9 +175,12 @@ export default async function PortalPage({
                   <ActionForm action={cancelAtPeriodEndAction} ariaLabel="Cancel subscription">
                     {hidden}
                     <input type="hidden" name="subscriptionId" value={sub.id} />
-                    <SubmitButton variant="danger" pendingText="Canceling…">
+                    <ConfirmButton
+                      question={`Cancel? Your subscription ends on ${date(sub.currentPeriodEnd)} and you will not be charged again.`}
+                      confirmLabel="Yes, cancel at period end"
+                    >
                       Cancel at period end
-                    </SubmitButton>
+                    </ConfirmButton>
                   </ActionForm>
                 )}
               </div>

@@ -85,7 +85,7 @@ export function OverviewCharts({ overview }: { overview: Overview }) {
   const deliveryFinished = (c: typeof deliveries.current) => c.delivered + c.retrying + c.dead;
   const movementCurrencies = Object.keys(overview.mrrMovement);
   return (
-    <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
+    <div className="grid grid-cols-1 gap-4 md:grid-cols-2 xl:grid-cols-3">
       <MoneyCards title="Gross volume" money={overview.grossVolume} overview={overview} />
       <MoneyCards title="Net volume (after refunds)" money={overview.netVolume} overview={overview} />
       <MoneyCards title="MRR" money={overview.mrr} overview={overview} stock />

@@ -18,7 +18,7 @@ export default async function WalletPage({ searchParams }: { searchParams: Promi
   return (
     <>
       <PageHeader title="Your wallet" description="Your cards and subscriptions with every seller on Paybase that knows your email." />
-      <div className="grid gap-6 lg:grid-cols-2">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
         <Card title="Account">
           <DescriptionList
             items={[

@@ -7,6 +7,7 @@ import { PAYMENT_LINK_STATUSES } from '@/lib/payment-links/schemas';
 import { listPrices } from '@/lib/catalog/prices';
 import { listProducts } from '@/lib/catalog/products';
 import { formatMoney } from '@/lib/money/format';
+import { labelsFor } from '@/lib/subscriptions/labels';
 import { CopyButton } from '@/components/ui/copy-button';
 import { Badge, Card, EmptyState, PageHeader } from '@/components/ui/layout';
 import { Pagination, pageParam } from '@/components/ui/pagination';
@@ -39,6 +40,7 @@ export default async function PaymentLinksPage({ searchParams }: { searchParams:
     listProducts(db, merchant.id, { page: 1, pageSize: 200, orderBy: 'name', orderDirection: 'asc' }),
   ]);
   const productNames = new Map(products.data.map((p) => [p.id, p.name]));
+  const linkPrices = (await labelsFor(db, merchant.id, { customerIds: [], priceIds: links.data.flatMap((l) => (l.priceId ? [l.priceId] : [])) })).prices;
   const priceOptions = prices.data.map((price) => ({
     value: price.id,
     label: `${productNames.get(price.productId) ?? price.productId} — ${formatMoney(price.amount, price.currency)} ${interval(price)}`,
@@ -48,7 +50,7 @@ export default async function PaymentLinksPage({ searchParams }: { searchParams:
   return (
     <>
       <PageHeader title="Payment links" description="Shareable links that take a payment without any code. Send the URL to a customer or put it on your site." />
-      <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_360px]">
+      <div className="grid grid-cols-1 gap-6 xl:grid-cols-[minmax(0,1fr)_360px]">
         <div className="min-w-0">
           <nav aria-label="Filter by status" className="mb-3 flex flex-wrap gap-1">
             {tabs.map((tab) => (
@@ -92,6 +94,9 @@ export default async function PaymentLinksPage({ searchParams }: { searchParams:
                             <dt className="text-xs text-slate-600">Amount</dt>
                             <dd className="font-medium whitespace-nowrap text-slate-900">
                               {formatMoney(link.amount, link.currency)}
+                              {link.priceId && linkPrices.get(link.priceId)?.interval ? (
+                                <span className="font-normal text-slate-700" data-testid="link-interval"> {linkPrices.get(link.priceId)!.interval}</span>
+                              ) : null}
                               {link.quantity > 1 ? <span className="block text-xs font-normal text-slate-600">{link.quantity} × {formatMoney(link.unitAmount, link.currency)}</span> : null}
                             </dd>
                           </div>

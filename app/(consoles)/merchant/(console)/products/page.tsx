@@ -20,7 +20,7 @@ export default async function ProductsPage({ searchParams }: { searchParams: Pro
   return (
     <>
       <PageHeader title="Products" description="What you sell. Each product has one or more prices." />
-      <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_320px]">
+      <div className="grid grid-cols-1 gap-6 xl:grid-cols-[minmax(0,1fr)_320px]">
         <div>
           {products.totalCount === 0 ? (
             <EmptyState title="No products yet">Create your first product with the form.</EmptyState>

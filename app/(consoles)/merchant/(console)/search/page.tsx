@@ -33,7 +33,7 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
     <>
       <PageHeader title="Search" description={q ? `Results for “${q}”` : 'Type an email, a name, or any id (cus_…, pay_…, cs_…, sub_…, plink_…, evt_…) in the box above.'} />
       {q && total === 0 ? <EmptyState title="Nothing found">Try a full id, the start of an email address, or part of a name.</EmptyState> : null}
-      <div className="grid gap-4 lg:grid-cols-2">
+      <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
         <Section title="Customers">
           {results.customers.map((c) => (
             <li key={c.id} className="py-2">

@@ -27,7 +27,7 @@ export default async function SecurityPage() {
       {merchant.requireTwoFactor && !enabled ? (
         <Alert tone="warning">Your account requires two-factor sign-in. Set up an authenticator app to open the rest of the console.</Alert>
       ) : null}
-      <div className="grid gap-6 xl:grid-cols-2">
+      <div className="grid grid-cols-1 gap-6 xl:grid-cols-2">
         <Card
           title="Two-factor sign-in"
           actions={enabled ? <Badge tone="green">On</Badge> : <Badge tone="gray">Off</Badge>}

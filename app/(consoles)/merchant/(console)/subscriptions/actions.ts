@@ -3,7 +3,7 @@
 import { revalidatePath } from 'next/cache';
 import { getDb } from '@/lib/db/client';
 import { sellerAccountId } from '../../session';
-import { field, formAction, type FormState } from '@/lib/web/form-state';
+import { field, formAction, requireConfirmed, type FormState } from '@/lib/web/form-state';
 import { plainPhases } from '@/lib/db/phases';
 import { cancelSubscription } from '@/lib/subscriptions/subscriptions';
 import { commandSubscriptionInPhases } from '@/lib/subscriptions/resume';
@@ -15,6 +15,7 @@ export async function cancelSubscriptionAction(_state: FormState, form: FormData
     const merchantId = await sellerAccountId('subscriptions:write');
     const id = field(form, 'subscriptionId');
     const immediate = field(form, 'immediate') === 'true';
+    if (immediate) requireConfirmed(form, 'end this subscription now without a refund');
     await getDb().transaction((tx) => cancelSubscription(tx, merchantId, id, immediate, `console:${merchantId}`));
     revalidatePath(detailPath(id));
     return { notice: immediate ? 'The subscription has ended.' : 'The subscription will end at the close of the period.' };

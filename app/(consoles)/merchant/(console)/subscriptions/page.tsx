@@ -3,6 +3,7 @@ import { formatConsoleDate } from '@/lib/web/console-time';
 import Link from 'next/link';
 import { getDb } from '@/lib/db/client';
 import { listSubscriptions } from '@/lib/subscriptions/subscriptions';
+import { labelsFor } from '@/lib/subscriptions/labels';
 import { SUBSCRIPTION_STATUSES } from '@/lib/subscriptions/schemas';
 import { buttonClass } from '@/components/ui/button';
 import { Badge, EmptyState, PageHeader } from '@/components/ui/layout';
@@ -20,6 +21,7 @@ export default async function SubscriptionsPage({ searchParams }: { searchParams
   const page = pageParam(query.page);
   const status = SUBSCRIPTION_STATUSES.find((s) => s === query.status);
   const subs = await listSubscriptions(getDb(), merchant.id, { page, pageSize: 20, orderBy: 'createdAt', orderDirection: 'desc', status });
+  const labels = await labelsFor(getDb(), merchant.id, { customerIds: subs.data.map((s) => s.customerId), priceIds: subs.data.map((s) => s.priceId) });
   return (
     <>
       <PageHeader title="Subscriptions" description="Recurring billing for your customers: renewals, changes and cancellations." actions={<a href="/merchant/exports/subscriptions.csv" className={buttonClass('secondary')} download>Export CSV</a>} />
@@ -37,18 +39,24 @@ export default async function SubscriptionsPage({ searchParams }: { searchParams
         <EmptyState title="No subscriptions">Subscriptions start from your API, a recurring checkout or a payment link.</EmptyState>
       ) : (
         <>
-          <Table caption="Subscriptions" head={['Subscription', 'Customer', 'Status', 'Current period ends', 'Created']}>
-            {subs.data.map((sub) => (
+          <Table caption="Subscriptions" head={['Customer', 'Plan', 'Status', 'Current period ends', 'Created']}>
+            {subs.data.map((sub) => {
+              const customer = labels.customers.get(sub.customerId);
+              const price = labels.prices.get(sub.priceId);
+              return (
               <tr key={sub.id} className="hover:bg-slate-50">
                 <Cell>
-                  <Link href={`/merchant/subscriptions/${sub.id}`} prefetch={false} className="font-mono text-sm font-medium text-brand-700 hover:underline">
-                    {sub.id}
+                  <Link href={`/merchant/customers/${sub.customerId}`} prefetch={false} className="font-medium hover:underline">
+                    {customer?.name || customer?.email || sub.customerId}
                   </Link>
+                  {customer?.name && customer.email ? <span className="block text-xs text-slate-600">{customer.email}</span> : null}
                 </Cell>
                 <Cell>
-                  <Link href={`/merchant/customers/${sub.customerId}`} prefetch={false} className="font-mono text-sm hover:underline">
-                    {sub.customerId}
+                  <Link href={`/merchant/subscriptions/${sub.id}`} prefetch={false} className="font-medium text-brand-700 hover:underline" aria-label={`Subscription ${sub.id}: ${price?.productName ?? sub.priceId}`}>
+                    {price?.productName ?? sub.priceId}
                   </Link>
+                  <span className="block text-xs text-slate-600">{price?.amount}</span>
+                  <span className="block font-mono text-xs text-slate-500">{sub.id}</span>
                 </Cell>
                 <Cell>
                   <Badge tone={STATUS_TONE[sub.status]}>{sub.status.replace('_', ' ')}</Badge>
@@ -57,7 +65,8 @@ export default async function SubscriptionsPage({ searchParams }: { searchParams
                 <Cell>{formatConsoleDate(sub.currentPeriodEnd, merchant.timeZone)}</Cell>
                 <Cell>{formatConsoleDate(sub.createdAt, merchant.timeZone)}</Cell>
               </tr>
-            ))}
+              );
+            })}
           </Table>
           <Pagination {...subs} basePath="/merchant/subscriptions" query={{ status }} />
         </>

@@ -28,7 +28,7 @@ export default async function TeamPage() {
   return (
     <>
       <PageHeader title="Team" description="The people who sign in to this seller account, and what each role may do." />
-      <div className="grid gap-6 2xl:grid-cols-[minmax(0,1fr)_420px]">
+      <div className="grid grid-cols-1 gap-6 2xl:grid-cols-[minmax(0,1fr)_420px]">
         <div className="space-y-6">
           <Table caption="Team members" head={['Name', 'Email', 'Role', 'Since', '']}>
             {team.members.map((member) => (

@@ -28,7 +28,7 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
       <PageHeader title="Webhooks" description="Your backend receives signed events at its endpoints; every delivery and attempt is kept here." />
       <WebhooksTabs current="endpoints" />
       {query.deleted ? <Alert tone="success">Endpoint deleted, with its delivery history. Its events stay in the event log.</Alert> : null}
-      <div className="grid gap-6 2xl:grid-cols-[minmax(0,1fr)_440px]">
+      <div className="grid grid-cols-1 gap-6 2xl:grid-cols-[minmax(0,1fr)_440px]">
         <div>
           {endpoints.totalCount === 0 ? (
             <EmptyState title="No webhook endpoints yet">Add the URL of your backend&rsquo;s receiver with the form to start receiving events.</EmptyState>

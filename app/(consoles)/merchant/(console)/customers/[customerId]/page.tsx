@@ -47,7 +47,7 @@ export default async function CustomerPage({
         </Link>
       </p>
       <PageHeader title={customer.name ?? customer.email ?? customer.id} description={customer.email ?? undefined} />
-      <div className="grid gap-6 lg:grid-cols-2">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
         <Card title="Details">
           <DescriptionList
             items={[

@@ -30,7 +30,7 @@ export default async function ApiKeysPage({ searchParams }: { searchParams: Prom
   return (
     <>
       <PageHeader title="API keys" description="Your backend calls the developer API with a key: Authorization: Bearer sk_…" />
-      <div className="grid gap-6 2xl:grid-cols-[minmax(0,1fr)_420px]">
+      <div className="grid grid-cols-1 gap-6 2xl:grid-cols-[minmax(0,1fr)_420px]">
         <div>
           {keys.totalCount === 0 ? (
             <EmptyState title="No API keys yet">Create one with the scopes your backend needs.</EmptyState>

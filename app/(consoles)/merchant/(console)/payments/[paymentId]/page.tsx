@@ -12,12 +12,12 @@ import { minorToDecimalText } from '@/lib/money/parse';
 import { currencyExponent } from '@/lib/money/currencies';
 import { ActionForm } from '@/components/ui/action-form';
 import { TextField } from '@/components/ui/field';
-import { SubmitButton } from '@/components/ui/submit-button';
 import { Card, DescriptionList, PageHeader } from '@/components/ui/layout';
 import { currentSeller } from '../../../session';
 import { roleCan } from '@/lib/merchants/roles';
 import { PaymentStatusBadge } from '../status-badge';
 import { refundAction } from '../actions';
+import { ConfirmAmountButton } from '@/components/ui/confirm-amount-button';
 
 export const metadata: Metadata = { title: 'Payment' };
 
@@ -66,7 +66,7 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
         <Link href="/merchant/payments" className="text-brand-700 hover:underline">← Payments</Link>
       </p>
       <PageHeader title={money(payment.amount)} description={payment.description} actions={<PaymentStatusBadge status={payment.status} />} />
-      <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_360px]">
+      <div className="grid grid-cols-1 gap-6 xl:grid-cols-[minmax(0,1fr)_360px]">
         <div className="space-y-6">
           <Card title="Details">
             <DescriptionList
@@ -114,12 +114,11 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
                 label={`Amount (${payment.currency})`}
                 name="amount"
                 inputMode={currencyExponent(payment.currency) ? 'decimal' : 'numeric'}
-                defaultValue={minorToDecimalText(refundable, payment.currency)}
                 required
-                hint="A partial amount refunds part of the payment."
+                hint={`Type the amount to refund: up to ${minorToDecimalText(refundable, payment.currency)}; less refunds part of the payment.`}
               />
               <TextField label="Reason" name="reason" maxLength={500} hint="Optional; kept with the refund." />
-              <SubmitButton variant="danger" pendingText="Refunding…">Refund</SubmitButton>
+              <ConfirmAmountButton currency={payment.currency} verb="Refund" consequence="to the customer? Refunds cannot be undone." />
             </ActionForm>
           ) : (
             <p className="text-sm text-slate-600">

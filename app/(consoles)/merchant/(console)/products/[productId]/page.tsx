@@ -50,13 +50,19 @@ export default async function ProductPage({
           <ActionForm action={setProductActiveAction}>
             <input type="hidden" name="productId" value={product.id} />
             <input type="hidden" name="active" value={String(!product.active)} />
-            <SubmitButton variant="secondary" size="sm">
-              {product.active ? 'Deactivate product' : 'Activate product'}
-            </SubmitButton>
+            {product.active ? (
+              <ConfirmButton question="Deactivate this product? It can be activated again." confirmLabel="Deactivate product">
+                Deactivate product
+              </ConfirmButton>
+            ) : (
+              <SubmitButton variant="secondary" size="sm">
+                Activate product
+              </SubmitButton>
+            )}
           </ActionForm>
         }
       />
-      <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_340px]">
+      <div className="grid grid-cols-1 gap-6 xl:grid-cols-[minmax(0,1fr)_340px]">
         <div className="space-y-6">
           <Card title="Details">
             <DescriptionList

@@ -6,13 +6,15 @@ import { getDb } from '@/lib/db/client';
 import { prices } from '@/lib/db/schema';
 import { ApiError } from '@/lib/http/errors';
 import { formatMoney } from '@/lib/money/format';
-import { describeInterval } from '@/lib/portal/overview';
+import Link from 'next/link';
+import { intervalLabel, labelsFor } from '@/lib/subscriptions/labels';
 import { getSubscriptionDetail, listSubscriptionBillingRecords, listSubscriptionChanges } from '@/lib/subscriptions/subscriptions';
 import { describeDiscount } from '@/lib/subscriptions/discounts';
 import { ActionForm } from '@/components/ui/action-form';
 import { TextField } from '@/components/ui/field';
 import { Badge, Card, DescriptionList, PageHeader } from '@/components/ui/layout';
 import { SubmitButton } from '@/components/ui/submit-button';
+import { ConfirmButton } from '@/components/ui/confirm-button';
 import { Cell, Table } from '@/components/ui/table';
 import { currentMerchant } from '../../../session';
 import { cancelSubscriptionAction, commandSubscriptionAction } from '../actions';
@@ -40,6 +42,16 @@ export default async function SubscriptionPage({ params }: { params: Promise<{ s
     : [];
   const changes = await listSubscriptionChanges(db, merchant.id, sub.id, { page: 1, pageSize: 100, orderBy: 'createdAt', orderDirection: 'desc' });
   const records = await listSubscriptionBillingRecords(db, sub.id, 100);
+  const labels = await labelsFor(db, merchant.id, {
+    customerIds: [sub.customerId],
+    priceIds: [sub.priceId, ...changes.data.flatMap((c) => [c.fromPriceId, c.toPriceId]).filter((id): id is string => Boolean(id))],
+  });
+  const customer = labels.customers.get(sub.customerId);
+  const plan = labels.prices.get(sub.priceId);
+  const priceName = (id: string | null) => {
+    const label = id ? labels.prices.get(id) : undefined;
+    return label ? `${label.productName} (${label.amount})` : (id ?? '—');
+  };
   const hidden = (
     <>
       <input type="hidden" name="subscriptionId" value={sub.id} />
@@ -48,13 +60,33 @@ export default async function SubscriptionPage({ params }: { params: Promise<{ s
   );
   return (
     <>
-      <PageHeader title={`Subscription ${sub.id}`} description={<Badge tone={TONE[sub.status]}>{sub.status.replace('_', ' ')}</Badge>} />
-      <div className="grid gap-6 lg:grid-cols-2">
+      <PageHeader
+        title={`Subscription ${sub.id}`}
+        description={
+          <>
+            <Badge tone={TONE[sub.status]}>{sub.status.replace('_', ' ')}</Badge>{' '}
+            <span data-testid="subscription-summary">
+              {plan?.productName ?? sub.priceId} for {customer?.name || customer?.email || sub.customerId}
+            </span>
+          </>
+        }
+      />
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
         <Card title="Details">
           <DescriptionList
             items={[
-              ['Customer', <span className="font-mono" key="c">{sub.customerId}</span>],
-              ['Price', price ? `${formatMoney(price.amount, price.currency)} ${describeInterval(price.interval, price.intervalCount)}` : sub.priceId],
+              [
+                'Customer',
+                <span key="c">
+                  <Link href={`/merchant/customers/${sub.customerId}`} prefetch={false} className="font-medium text-brand-700 hover:underline">
+                    {customer?.name || customer?.email || sub.customerId}
+                  </Link>
+                  {customer?.name && customer.email ? <span className="block text-slate-600">{customer.email}</span> : null}
+                  <span className="block font-mono text-xs text-slate-500">{sub.customerId}</span>
+                </span>,
+              ],
+              ['Product', plan?.productName ?? '—'],
+              ['Price', price ? `${formatMoney(price.amount, price.currency)} ${intervalLabel(price.interval, price.intervalCount)}` : sub.priceId],
               ['Current period', `${formatConsoleDate(sub.currentPeriodStart, merchant.timeZone)} – ${formatConsoleDate(sub.currentPeriodEnd, merchant.timeZone)}`],
               ['Trial ends', formatConsoleDate(sub.trialEnd, merchant.timeZone)],
               ['Cancels at period end', sub.cancelAtPeriodEnd ? 'Yes' : 'No'],
@@ -80,7 +112,7 @@ export default async function SubscriptionPage({ params }: { params: Promise<{ s
                     <select name="priceId" className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 text-sm">
                       {others.map((p) => (
                         <option key={p.id} value={p.id}>
-                          {formatMoney(p.amount, p.currency)} — {p.id}
+                          {formatMoney(p.amount, p.currency)} {intervalLabel(p.interval, p.intervalCount)}
                         </option>
                       ))}
                     </select>
@@ -106,7 +138,9 @@ export default async function SubscriptionPage({ params }: { params: Promise<{ s
                 <ActionForm action={cancelSubscriptionAction} ariaLabel="Cancel now">
                   {hidden}
                   <input type="hidden" name="immediate" value="true" />
-                  <SubmitButton variant="danger">Cancel now (no refund)</SubmitButton>
+                  <ConfirmButton question="End it now? Service stops today and no refund is given." confirmLabel="End subscription now">
+                    Cancel now (no refund)
+                  </ConfirmButton>
                 </ActionForm>
               </div>
             </div>
@@ -121,8 +155,8 @@ export default async function SubscriptionPage({ params }: { params: Promise<{ s
                   {c.type}
                   {c.status !== 'applied' ? <span className="ml-1 text-xs text-slate-600">({c.status})</span> : null}
                 </Cell>
-                <Cell className="font-mono text-xs">{c.fromPriceId || c.toPriceId ? `${c.fromPriceId ?? '—'} → ${c.toPriceId ?? '—'}` : ''}</Cell>
-                <Cell className="font-mono text-xs">{c.actor}</Cell>
+                <Cell className="text-xs">{c.fromPriceId || c.toPriceId ? `${priceName(c.fromPriceId)} → ${priceName(c.toPriceId)}` : ''}</Cell>
+                <Cell className="font-mono text-xs break-all">{c.actor}</Cell>
                 <Cell>{c.reason ?? ''}</Cell>
                 <Cell>{c.version ?? '—'}</Cell>
               </tr>

@@ -75,7 +75,7 @@ export default async function WebhookEndpointPage({
         }
       />
       {explanation ? <Alert tone={needsAttention(endpoint) ? (endpoint.status === 'failing' ? 'warning' : 'error') : 'info'}>{explanation}</Alert> : null}
-      <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_360px]">
+      <div className="grid grid-cols-1 gap-6 xl:grid-cols-[minmax(0,1fr)_360px]">
         <div className="min-w-0 space-y-6">
           <Card title="Details">
             <DescriptionList

@@ -19,7 +19,7 @@ function Body({ title, body }: { title: string; body: string | null }) {
   }
   return (
     <Card title={title}>
-      {pretty ? <pre className="max-h-96 overflow-auto rounded bg-slate-50 p-3 text-xs whitespace-pre-wrap break-all">{pretty}</pre> : <p className="text-sm text-slate-600">Empty.</p>}
+      {pretty ? <pre tabIndex={0} aria-label={title} className="max-h-96 overflow-auto rounded bg-slate-50 p-3 text-xs whitespace-pre-wrap break-all">{pretty}</pre> : <p className="text-sm text-slate-600">Empty.</p>}
     </Card>
   );
 }

@@ -56,7 +56,7 @@ export default async function WebhookDeliveryPage({ params }: { params: Promise<
           </span>
         }
       />
-      <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_320px]">
+      <div className="grid grid-cols-1 gap-6 xl:grid-cols-[minmax(0,1fr)_320px]">
         <div className="min-w-0 space-y-6">
           <Card title="Summary">
             <DescriptionList
@@ -110,7 +110,7 @@ export default async function WebhookDeliveryPage({ params }: { params: Promise<
                             </a>
                             , identical on every attempt
                           </p>
-                          <div className="overflow-x-auto rounded-md border border-slate-200">
+                          <div tabIndex={0} role="region" aria-label={`Request headers of attempt ${attempt.number}`} className="overflow-x-auto rounded-md border border-slate-200">
                             <table className="min-w-full text-xs">
                               <caption className="sr-only">Request headers of attempt {attempt.number}</caption>
                               <tbody className="divide-y divide-slate-100">
