@@ -18,6 +18,7 @@ import { plainPhases } from '../db/phases';
 import { CommandBody, CreateSubscriptionBody } from '../subscriptions/schemas';
 import { advanceTestClock, attachCustomerToTestClock, createTestClock } from '../subscriptions/test-clocks';
 import { log } from '../log';
+import { startSampleWebhooks } from './sample-webhooks';
 
 const DAY = 86_400_000;
 const ACTOR = 'system';
@@ -36,7 +37,8 @@ function random(seed: number) {
 /**
  * Fills a seller with a realistic `days` of business through the domain functions (the same
  * ones the API calls): products and prices, customers, one-time payments with declines and
- * refunds, and subscriptions on a test clock with renewals, upgrades and churn. The process
+ * refunds, subscriptions on a test clock with renewals, upgrades and churn, and webhook
+ * deliveries to a sample receiver that sometimes fails (sample-webhooks.ts). The process
  * clock is walked forward from `days` ago so every row carries the day it simulates; call it
  * only before the server takes requests. Does nothing when the seller already has payments.
  */
@@ -54,7 +56,11 @@ export async function seedSampleData(db: Database, merchantId: string, days = 90
   };
   // Start just inside the range's first day, so the whole history falls in the last `days` days.
   shift(-(days - 1) * DAY - DAY / 2);
+  // Two days in the second half when the sample receiver is down: retries, some that die.
+  const outage = [Math.floor(days * 0.6), Math.floor(days * 0.6) + 1];
+  let webhooks: Awaited<ReturnType<typeof startSampleWebhooks>> | undefined;
   try {
+    webhooks = await startSampleWebhooks(db, merchantId);
     const product = (name: string, description: string) => tx((t) => createProduct(t, merchantId, CreateProductBody.parse({ name, description })));
     const price = (productId: string, body: Record<string, unknown>) => tx((t) => createPrice(t, merchantId, CreatePriceBody.parse({ productId, ...body })));
     const tee = await product('Organic T-shirt', 'Soft cotton, printed to order');
@@ -74,6 +80,7 @@ export async function seedSampleData(db: Database, merchantId: string, days = 90
     const card = new SandboxProcessor();
 
     for (let day = 0; day < days; day += 1) {
+      webhooks.setOutage(outage.includes(day));
       // Business grows: more orders and sign-ups as the weeks go by.
       const orders = 2 + Math.floor(rand() * (3 + day / 15));
       for (let i = 0; i < orders; i += 1) {
@@ -87,6 +94,7 @@ export async function seedSampleData(db: Database, merchantId: string, days = 90
           const amount = rand() < 0.5 ? payment.amount : Math.floor(payment.amount / 2);
           await refundPayment(plainPhases(db), merchantId, payment.id, RefundBody.parse({ amount, reason: 'requested_by_customer' }));
         }
+        await webhooks.deliverDue();
       }
       if (rand() < 0.55) {
         const name = `${pick(FIRST)} ${pick(LAST)}`;
@@ -111,10 +119,13 @@ export async function seedSampleData(db: Database, merchantId: string, days = 90
       const dayEnd = end.getTime() - (days - day - 1) * DAY;
       if (now().getTime() < dayEnd) shift(dayEnd - now().getTime());
       await advanceTestClock(plainPhases(db), merchantId, clock.id, { frozenTime: now() }).catch(() => undefined);
+      await webhooks.deliverDue();
     }
+    await webhooks.finish();
     log.info({ merchantId, days, subscriptions: subscribers.length }, 'sample data created');
     return true;
   } finally {
+    await webhooks?.stop();
     advanceClock(-shifted);
   }
 }

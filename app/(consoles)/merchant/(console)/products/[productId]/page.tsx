@@ -14,6 +14,7 @@ import { ConfirmButton } from '@/components/ui/confirm-button';
 import { Badge, Card, DescriptionList, EmptyState, PageHeader } from '@/components/ui/layout';
 import { Cell, Table } from '@/components/ui/table';
 import { Pagination, pageParam } from '@/components/ui/pagination';
+import { ProductEditForm } from '@/components/console/edit/product-edit-form';
 import { currentMerchant } from '../../../session';
 import { createPriceAction, setPriceActiveAction, setProductActiveAction } from '../../../actions';
 
@@ -110,6 +111,10 @@ export default async function ProductPage({
             )}
           </section>
         </div>
+        <div className="space-y-6">
+        <Card title="Edit product">
+          <ProductEditForm product={product} />
+        </Card>
         <Card title="New price" className="h-fit">
           <ActionForm action={createPriceAction} className="space-y-4" ariaLabel="New price">
             <input type="hidden" name="productId" value={product.id} />
@@ -136,6 +141,7 @@ export default async function ProductPage({
             <SubmitButton pendingText="Creating…">Create price</SubmitButton>
           </ActionForm>
         </Card>
+        </div>
       </div>
     </>
   );
