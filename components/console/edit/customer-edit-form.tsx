@@ -41,7 +41,7 @@ export function CustomValueForm({ customerId }: { customerId: string }) {
   return (
     <ActionForm action={setCustomValueAction} className="space-y-3" ariaLabel="Set a custom value">
       <input type="hidden" name="customerId" value={customerId} />
-      <div className="grid gap-3 sm:grid-cols-[minmax(0,1fr)_minmax(0,2fr)]">
+      <div className="grid gap-3">
         <TextField label="Key" name="key" required maxLength={64} className="[&_input]:font-mono" hint="Letters, digits and _ . : -" />
         <TextField label="Value" name="value" maxLength={1000} hint="An existing key gets this value." />
       </div>
