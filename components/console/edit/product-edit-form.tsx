@@ -8,7 +8,7 @@ import { updateProductAction } from '@/app/(consoles)/merchant/edit-actions';
 /** Name, description and active of a product, as PUT /api/Product/{id} takes them. */
 export function ProductEditForm({ product }: { product: { id: string; name: string; description: string | null; active: boolean } }) {
   return (
-    <ActionForm action={updateProductAction} className="space-y-4" ariaLabel="Edit product">
+    <ActionForm action={updateProductAction} className="max-w-xl space-y-4" ariaLabel="Edit product">
       <input type="hidden" name="productId" value={product.id} />
       <TextField label="Name" name="name" required maxLength={250} defaultValue={product.name} />
       <TextAreaField label="Description" name="description" rows={3} maxLength={5000} defaultValue={product.description ?? ''} hint="Optional; shown on hosted checkout pages." />

@@ -68,6 +68,9 @@ export default async function ProductPage({
               ]}
             />
           </Card>
+          <Card title="Edit product">
+            <ProductEditForm product={product} />
+          </Card>
           <section aria-labelledby="prices-heading">
             <h2 id="prices-heading" className="mb-3 text-lg font-semibold">
               Prices
@@ -111,10 +114,6 @@ export default async function ProductPage({
             )}
           </section>
         </div>
-        <div className="space-y-6">
-        <Card title="Edit product">
-          <ProductEditForm product={product} />
-        </Card>
         <Card title="New price" className="h-fit">
           <ActionForm action={createPriceAction} className="space-y-4" ariaLabel="New price">
             <input type="hidden" name="productId" value={product.id} />
@@ -141,7 +140,6 @@ export default async function ProductPage({
             <SubmitButton pendingText="Creating…">Create price</SubmitButton>
           </ActionForm>
         </Card>
-        </div>
       </div>
     </>
   );
