@@ -18,9 +18,9 @@ export const MEMBER_VERIFY_PATH = '/member/verify';
 
 /**
  * Mails a single-use wallet sign-in link. The answer is the same whether or not a wallet exists
- * for the address (a wallet is opened by its first verified sign-in).
+ * for the address (a wallet is opened by its first verified sign-in). `returnPath`: a hosted
+ * checkout to come back to after signing in; anything else is left out of the link.
  */
-/** `returnPath`: a hosted checkout to come back to after signing in (anything else is left out of the link). */
 export async function requestMemberSignInLink(db: Db, input: { email: string; client: ClientInfo; returnPath?: string }): Promise<{ expiresIn: number }> {
   await consumeLimit(db, SIGN_IN_LIMITS.requestsPerIp, input.client.ip);
   await consumeLimit(db, SIGN_IN_LIMITS.linksPerEmail, input.email);
