@@ -4,6 +4,7 @@ import { notFound } from 'next/navigation';
 import { getDb } from '@/lib/db/client';
 import { ApiError } from '@/lib/http/errors';
 import { getPaymentLink } from '@/lib/payment-links/payment-links';
+import { findPriceWithProductName } from '@/lib/catalog/prices';
 import { formatMoney } from '@/lib/money/format';
 import { formatConsoleDateTime } from '@/lib/web/console-time';
 import { CopyButton } from '@/components/ui/copy-button';
@@ -19,10 +20,12 @@ export const metadata: Metadata = { title: 'Payment link' };
 export default async function PaymentLinkPage({ params }: { params: Promise<{ paymentLinkId: string }> }) {
   const merchant = await currentMerchant('view');
   const { paymentLinkId } = await params;
-  const link = await getPaymentLink(getDb(), merchant.id, paymentLinkId).catch((error) => {
+  const db = getDb();
+  const link = await getPaymentLink(db, merchant.id, paymentLinkId).catch((error) => {
     if (error instanceof ApiError && error.code === 'NOT_FOUND') notFound();
     throw error;
   });
+  const price = link.priceId ? await findPriceWithProductName(db, merchant.id, link.priceId) : undefined;
   const [label, tone] = PAYMENT_LINK_STATUS_LABELS[link.status];
   const at = (iso: string | null) => (iso ? formatConsoleDateTime(iso, merchant.timeZone) : '—');
 
@@ -48,7 +51,16 @@ export default async function PaymentLinkPage({ params }: { params: Promise<{ pa
                 </span>,
               ],
               ['Amount', link.quantity > 1 ? `${formatMoney(link.amount, link.currency)} (${link.quantity} × ${formatMoney(link.unitAmount, link.currency)})` : formatMoney(link.amount, link.currency)],
-              ['Price', link.priceId ? <span key="price" className="font-mono">{link.priceId}</span> : 'Ad hoc amount'],
+              [
+                'Sells',
+                price ? (
+                  <Link key="price" href={`/merchant/products/${price.productId}`} className="text-brand-700 hover:underline">
+                    {price.productName} <span className="font-mono text-xs">({price.id})</span>
+                  </Link>
+                ) : (
+                  'An ad hoc amount'
+                ),
+              ],
               ['Payments', `${link.completionCount}${link.maxCompletions ? ` of ${link.maxCompletions}` : ''}${link.singleUse ? ' (single use)' : ''}`],
               ['Expires', at(link.expiresAt)],
               ['Success URL', link.successUrl ? <span key="success" className="break-all">{link.successUrl}</span> : 'Our receipt page'],
