@@ -100,3 +100,15 @@ export function CheckboxGroup({ legend, name, options, hint }: { legend: string;
     </fieldset>
   );
 }
+
+/** A labelled multi-line input that shows the server's message for its field. */
+export function TextAreaField({ label, hint, name, className = '', ...props }: ComponentProps<'textarea'> & { label: ReactNode; hint?: ReactNode; name: string }) {
+  const id = useId();
+  const error = useFieldError(name);
+  return (
+    <div className={className}>
+      <Label htmlFor={id} label={label} hint={hint} errorId={`${id}-error`} error={error} />
+      <textarea id={id} name={name} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, hint, error)} className={CONTROL} {...props} />
+    </div>
+  );
+}

@@ -12,20 +12,23 @@ import { startSession, type TokenPair } from './sessions';
 import { SIGN_IN_LIMITS, assertUnderLimit, consumeLimit, countAttempt } from './rate-limit';
 import type { ClientInfo } from './sign-in';
 import { LOGIN_TOKEN_TTL_SECONDS } from './lifetimes';
+import { safeWalletReturnPath } from './return-path';
 
 export const MEMBER_VERIFY_PATH = '/member/verify';
 
 /**
  * Mails a single-use wallet sign-in link. The answer is the same whether or not a wallet exists
- * for the address (a wallet is opened by its first verified sign-in).
+ * for the address (a wallet is opened by its first verified sign-in). `returnPath`: a hosted
+ * checkout to come back to after signing in; anything else is left out of the link.
  */
-export async function requestMemberSignInLink(db: Db, input: { email: string; client: ClientInfo }): Promise<{ expiresIn: number }> {
+export async function requestMemberSignInLink(db: Db, input: { email: string; client: ClientInfo; returnPath?: string }): Promise<{ expiresIn: number }> {
   await consumeLimit(db, SIGN_IN_LIMITS.requestsPerIp, input.client.ip);
   await consumeLimit(db, SIGN_IN_LIMITS.linksPerEmail, input.email);
   const loginToken = `mlt_${randomToken(32)}`;
   const at = now();
   const expiresAt = new Date(at.getTime() + LOGIN_TOKEN_TTL_SECONDS * 1000);
-  const link = `${config.publicUrl}${MEMBER_VERIFY_PATH}?token=${encodeURIComponent(loginToken)}`;
+  const returnPath = safeWalletReturnPath(input.returnPath);
+  const link = `${config.publicUrl}${MEMBER_VERIFY_PATH}?token=${encodeURIComponent(loginToken)}${returnPath ? `&next=${encodeURIComponent(returnPath)}` : ''}`;
   await db.transaction(async (tx) => {
     await tx.insert(memberLoginTokens).values({
       id: newId('loginToken'),

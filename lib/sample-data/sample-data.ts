@@ -9,6 +9,8 @@ import { createCustomer } from '../customers/customers';
 import { CreateCustomerBody } from '../customers/schemas';
 import { completeCheckout } from '../checkout/checkouts';
 import { refundPayment } from '../payments/refunds';
+import { createPaymentLink } from '../payment-links/payment-links';
+import { CreatePaymentLinkBody } from '../payment-links/schemas';
 import { RefundBody } from '../payments/schemas';
 import { savePaymentMethod } from '../payments/payment-methods';
 import { SandboxProcessor } from '../payments/processor/sandbox';
@@ -18,6 +20,7 @@ import { plainPhases } from '../db/phases';
 import { CommandBody, CreateSubscriptionBody } from '../subscriptions/schemas';
 import { advanceTestClock, attachCustomerToTestClock, createTestClock } from '../subscriptions/test-clocks';
 import { log } from '../log';
+import { startSampleWebhooks } from './sample-webhooks';
 
 const DAY = 86_400_000;
 const ACTOR = 'system';
@@ -36,7 +39,8 @@ function random(seed: number) {
 /**
  * Fills a seller with a realistic `days` of business through the domain functions (the same
  * ones the API calls): products and prices, customers, one-time payments with declines and
- * refunds, and subscriptions on a test clock with renewals, upgrades and churn. The process
+ * refunds (some through a payment link), subscriptions on a test clock with renewals, upgrades and churn, and webhook
+ * deliveries to a sample receiver that sometimes fails (sample-webhooks.ts). The process
  * clock is walked forward from `days` ago so every row carries the day it simulates; call it
  * only before the server takes requests. Does nothing when the seller already has payments.
  */
@@ -54,7 +58,11 @@ export async function seedSampleData(db: Database, merchantId: string, days = 90
   };
   // Start just inside the range's first day, so the whole history falls in the last `days` days.
   shift(-(days - 1) * DAY - DAY / 2);
+  // Three days in the second half when the sample receiver is down: retries, some that die.
+  const outage = [0, 1, 2].map((offset) => Math.floor(days * 0.6) + offset);
+  let webhooks: Awaited<ReturnType<typeof startSampleWebhooks>> | undefined;
   try {
+    webhooks = await startSampleWebhooks(db, merchantId);
     const product = (name: string, description: string) => tx((t) => createProduct(t, merchantId, CreateProductBody.parse({ name, description })));
     const price = (productId: string, body: Record<string, unknown>) => tx((t) => createPrice(t, merchantId, CreatePriceBody.parse({ productId, ...body })));
     const tee = await product('Organic T-shirt', 'Soft cotton, printed to order');
@@ -69,11 +77,14 @@ export async function seedSampleData(db: Database, merchantId: string, days = 90
     const starter = await price(plans.id, { type: 'Recurring', amount: 900, currency: 'USD', interval: 'month' });
     const pro = await price(plans.id, { type: 'Recurring', amount: 2900, currency: 'USD', interval: 'month' });
     const team = await price(plans.id, { type: 'Recurring', amount: 29_000, currency: 'USD', interval: 'year' });
+    // A shareable link for the mug: some orders come through it.
+    const mugLink = await tx((t) => createPaymentLink(t, merchantId, CreatePaymentLinkBody.parse({ priceId: oneTime[1]!.id, name: 'Enamel mug (shop link)' })));
     const clock = await tx((t) => createTestClock(t, merchantId, { name: 'Sample data', frozenTime: now() }));
     const subscribers: { subscriptionId: string; priceId: string }[] = [];
     const card = new SandboxProcessor();
 
     for (let day = 0; day < days; day += 1) {
+      webhooks.setOutage(outage.includes(day));
       // Business grows: more orders and sign-ups as the weeks go by.
       const orders = 2 + Math.floor(rand() * (3 + day / 15));
       for (let i = 0; i < orders; i += 1) {
@@ -81,12 +92,14 @@ export async function seedSampleData(db: Database, merchantId: string, days = 90
         const name = `${pick(FIRST)} ${pick(LAST)}`;
         const email = `${name.toLowerCase().replace(/[^a-z]+/g, '.')}.${Math.floor(rand() * 40)}@example.com`;
         const tokenRef = rand() < 0.08 ? 'tok_declined' : rand() < 0.02 ? 'tok_insufficient_funds' : 'tok_visa';
-        const result = await completeCheckout(plainPhases(db), merchantId, { priceId: pick(oneTime).id, customerEmail: email, customerName: name, tokenRef, quantity: 1 + Math.floor(rand() * 2) });
+        const item = rand() < 0.15 ? { paymentLinkToken: mugLink.token } : { priceId: pick(oneTime).id };
+        const result = await completeCheckout(plainPhases(db), merchantId, { ...item, customerEmail: email, customerName: name, tokenRef, quantity: 1 + Math.floor(rand() * 2) });
         const payment = result.checkout.payment;
         if (payment?.status === 'succeeded' && rand() < 0.07) {
           const amount = rand() < 0.5 ? payment.amount : Math.floor(payment.amount / 2);
           await refundPayment(plainPhases(db), merchantId, payment.id, RefundBody.parse({ amount, reason: 'requested_by_customer' }));
         }
+        await webhooks.deliverDue();
       }
       if (rand() < 0.55) {
         const name = `${pick(FIRST)} ${pick(LAST)}`;
@@ -111,10 +124,13 @@ export async function seedSampleData(db: Database, merchantId: string, days = 90
       const dayEnd = end.getTime() - (days - day - 1) * DAY;
       if (now().getTime() < dayEnd) shift(dayEnd - now().getTime());
       await advanceTestClock(plainPhases(db), merchantId, clock.id, { frozenTime: now() }).catch(() => undefined);
+      await webhooks.deliverDue();
     }
+    await webhooks.finish();
     log.info({ merchantId, days, subscriptions: subscribers.length }, 'sample data created');
     return true;
   } finally {
+    await webhooks?.stop();
     advanceClock(-shifted);
   }
 }

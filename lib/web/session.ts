@@ -15,13 +15,15 @@ export const signInPath = (audience: Audience) => `${CONSOLE_PATH[audience]}/sig
  * session, active account). The proxy has already refreshed an expired access token; anything
  * still wrong sends the visitor to the sign-in page.
  */
-export async function requireSession(audience: Audience): Promise<SessionPrincipal> {
+export async function requireSession(audience: Audience, options: { returnTo?: string } = {}): Promise<SessionPrincipal> {
+  // `returnTo` is a path of this site the sign-in page may come back to (it checks it again).
+  const signIn = options.returnTo ? `${signInPath(audience)}?next=${encodeURIComponent(options.returnTo)}` : signInPath(audience);
   const token = (await cookies()).get(accessCookieName(audience))?.value;
-  if (!token) redirect(signInPath(audience));
+  if (!token) redirect(signIn);
   try {
     return await authenticateAccessToken(getDb(), { token, accepted: [audience] });
   } catch (error) {
-    if (error instanceof ApiError) redirect(signInPath(audience));
+    if (error instanceof ApiError) redirect(signIn);
     throw error;
   }
 }

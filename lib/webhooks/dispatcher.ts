@@ -23,6 +23,18 @@ const FLUSH_DELAY_MS = 5;
 /** Fallback when no notification arrives: retries coming due, leases of crashed dispatchers. */
 const POLL_INTERVAL_MS = 1_000;
 
+/** An attempt's headers: a fresh timestamp and signature on every attempt; the body never changes. */
+export function deliveryHeaders(delivery: Pick<ClaimedDelivery, 'id' | 'eventId' | 'eventType'>, secrets: string[], body: string, startedAt: Date): Record<string, string> {
+  return {
+    'Content-Type': 'application/json',
+    'User-Agent': 'Paybase-Webhooks/1.0',
+    'X-Service-Signature': signatureHeader(secrets, Math.floor(startedAt.getTime() / 1000), body),
+    'X-Service-Event-Id': delivery.eventId,
+    'X-Service-Delivery-Id': delivery.id,
+    'X-Service-Event-Type': delivery.eventType,
+  };
+}
+
 export interface Dispatcher {
   readonly id: string;
   /** Attempts this dispatcher has sent since it started. */
@@ -119,15 +131,7 @@ export async function startDispatcher(): Promise<Dispatcher> {
 
   async function send(delivery: ClaimedDelivery, secrets: string[], body: string) {
     const startedAt = now();
-    // A fresh timestamp and signature on every attempt; the body never changes.
-    const headers = {
-      'Content-Type': 'application/json',
-      'User-Agent': 'Paybase-Webhooks/1.0',
-      'X-Service-Signature': signatureHeader(secrets, Math.floor(startedAt.getTime() / 1000), body),
-      'X-Service-Event-Id': delivery.eventId,
-      'X-Service-Delivery-Id': delivery.id,
-      'X-Service-Event-Type': delivery.eventType,
-    };
+    const headers = deliveryHeaders(delivery, secrets, body, startedAt);
     const outcome = await sendWebhookRequest({ url: delivery.url, headers, body, timeoutMs }, agent);
     sent++;
     finished.push({ delivery, headers, startedAt, finishedAt: now(), outcome });

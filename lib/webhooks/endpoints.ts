@@ -42,17 +42,26 @@ function newSigningSecret(): string {
 }
 
 /** Registration-time SSRF check; the same check runs again at every connection (send.ts). */
-export async function assertReceiverUrl(url: string, fieldPath = 'url'): Promise<void> {
+export async function assertReceiverUrl(url: string, fieldPath = 'url', allowPrivate = config.webhooks.allowPrivateUrls): Promise<void> {
   try {
-    await resolveSafeAddress(checkUrlShape(url), { allowPrivate: config.webhooks.allowPrivateUrls });
+    await resolveSafeAddress(checkUrlShape(url), { allowPrivate });
   } catch (error) {
     if (error instanceof UnsafeUrlError) throw invalidField(fieldPath, error.message);
     throw error;
   }
 }
 
-export async function createWebhookEndpoint(tx: Db, merchantId: string, input: z.output<typeof CreateWebhookEndpointBody>) {
-  await assertReceiverUrl(input.url);
+/**
+ * `allowPrivateUrl` is for the development sample data only, whose receiver it runs itself on
+ * loopback (lib/sample-data/sample-webhooks.ts); every seller request keeps the configured check.
+ */
+export async function createWebhookEndpoint(
+  tx: Db,
+  merchantId: string,
+  input: z.output<typeof CreateWebhookEndpointBody>,
+  options: { allowPrivateUrl?: boolean } = {},
+) {
+  await assertReceiverUrl(input.url, 'url', options.allowPrivateUrl || config.webhooks.allowPrivateUrls);
   const id = newId('webhookEndpoint');
   const secret = newSigningSecret();
   const at = now();

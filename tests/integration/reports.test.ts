@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { and, eq, ne } from 'drizzle-orm';
 import { getDb } from '@/lib/db/client';
+import { webhookAttempts, webhookDeliveries } from '@/lib/db/schema';
 import { now } from '@/lib/clock';
 import { loadOverview } from '@/lib/reports/overview';
 import { seedSampleData } from '@/lib/sample-data/sample-data';
@@ -113,5 +115,23 @@ describe('sample data', () => {
     expect(overview.payments.current.failed).toBe(listed.data.filter((p) => p.status === 'failed').length);
     const subscriptions = (await api.get('/api/Subscription?pageSize=100')).body as { data: { status: string }[] };
     expect(overview.activeSubscriptions.current.at(-1)).toBe(subscriptions.data.filter((s) => s.status !== 'ended').length);
+    // Webhook deliveries to the sample receiver: most delivered, failures retried, some dead; the endpoint is left disabled.
+    const endpoints = (await api.get('/api/WebhookEndpoint')).body as { data: { id: string; enabled: boolean }[] };
+    expect(endpoints.data).toHaveLength(1);
+    expect(endpoints.data[0]!.enabled).toBe(false);
+    const deliveries = await getDb()
+      .select({ status: webhookDeliveries.status, attempts: webhookDeliveries.attemptCount })
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.merchantId, merchant.id));
+    const delivered = deliveries.filter((d) => d.status === 'delivered');
+    expect(delivered.length).toBeGreaterThan(deliveries.length / 2);
+    expect(delivered.some((d) => d.attempts > 1)).toBe(true);
+    const failedStatuses = await getDb()
+      .selectDistinct({ status: webhookAttempts.responseStatus })
+      .from(webhookAttempts)
+      .innerJoin(webhookDeliveries, eq(webhookDeliveries.id, webhookAttempts.deliveryId))
+      .where(and(eq(webhookDeliveries.merchantId, merchant.id), ne(webhookAttempts.responseStatus, 200)));
+    expect(failedStatuses.map((a) => a.status)).toContain(500);
+    expect(overview.webhookDeliveries.current.delivered).toBe(delivered.length);
   });
 });

@@ -5,6 +5,7 @@ import { getDb } from '@/lib/db/client';
 import { requestMemberSignInLink, verifyMemberSignInLink } from '@/lib/auth/magic-links';
 import { MemberLoginBody, MemberVerifyBody } from '@/lib/auth/schemas';
 import { config } from '@/lib/config';
+import { safeWalletReturnPath } from '@/lib/auth/return-path';
 import { endConsoleSession, requestClient, storeSession } from '@/lib/web/session';
 import { field, formAction, type FormState } from '@/lib/web/form-state';
 import { parseForm } from '@/lib/web/parse-form';
@@ -12,7 +13,7 @@ import { parseForm } from '@/lib/web/parse-form';
 export async function requestLinkAction(_: FormState, form: FormData): Promise<FormState> {
   return formAction(async () => {
     const body = parseForm(MemberLoginBody, { email: field(form, 'email') });
-    await requestMemberSignInLink(getDb(), { email: body.email, client: await requestClient() });
+    await requestMemberSignInLink(getDb(), { email: body.email, client: await requestClient(), returnPath: safeWalletReturnPath(field(form, 'next')) });
     const devHint = config.isProduction ? '' : ' (Running locally: open the dev mailbox at /dev/mailbox.)';
     return { notice: `If ${body.email} can receive mail, a sign-in link is on its way. It works once, for 15 minutes.${devHint}` };
   });
@@ -22,7 +23,7 @@ export async function verifyLinkAction(_: FormState, form: FormData): Promise<Fo
   return formAction(async () => {
     const body = parseForm(MemberVerifyBody, { loginToken: field(form, 'loginToken') });
     await storeSession('member', await verifyMemberSignInLink(getDb(), { loginToken: body.loginToken, client: await requestClient() }));
-    redirect('/member');
+    redirect(safeWalletReturnPath(field(form, 'next')) ?? '/member');
   });
 }
 

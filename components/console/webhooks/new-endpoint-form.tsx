@@ -33,9 +33,9 @@ export function NewEndpointForm({ action, eventTypes }: { action: FormActionFn; 
 }
 
 /** Event types grouped by resource; "All events" (`*`) covers every type, including future ones. */
-function EventPicker({ eventTypes }: { eventTypes: readonly string[] }) {
+export function EventPicker({ eventTypes, selected = [] }: { eventTypes: readonly string[]; selected?: readonly string[] }) {
   const error = useFormState().fieldErrors?.events;
-  const [all, setAll] = useState(false);
+  const [all, setAll] = useState(selected.includes('*'));
   const groups = new Map<string, string[]>();
   for (const type of eventTypes) {
     const resource = type.split('.')[0]!;
@@ -63,10 +63,10 @@ function EventPicker({ eventTypes }: { eventTypes: readonly string[] }) {
             <p className="text-xs font-semibold tracking-wide text-slate-500 uppercase">{resource.replaceAll('_', ' ')}</p>
             <div className="mt-1 grid gap-x-3 gap-y-1 sm:grid-cols-2">
               {types.map((type) => (
-                <label key={type} className={`flex items-center gap-2 text-sm ${all ? 'text-slate-400' : 'text-slate-800'}`}>
+                <label key={type} className={`flex min-w-0 items-center gap-2 text-sm ${all ? 'text-slate-400' : 'text-slate-800'}`}>
                   {/* With "All events" on, the single boxes are shown ticked and not sent. */}
-                  <input key={String(all)} type="checkbox" name="events" value={type} disabled={all} defaultChecked={all} className="h-4 w-4 accent-brand-600" />
-                  <span className="font-mono text-xs">{type}</span>
+                  <input key={String(all)} type="checkbox" name="events" value={type} disabled={all} defaultChecked={all || selected.includes(type)} className="h-4 w-4 accent-brand-600" />
+                  <span className="min-w-0 font-mono text-xs break-all">{type}</span>
                 </label>
               ))}
             </div>

@@ -223,5 +223,9 @@ export const billingRecords = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('billing_records_merchant_created_idx').on(t.merchantId, t.createdAt), index('billing_records_payment_idx').on(t.paymentId)],
+  (t) => [
+    index('billing_records_merchant_created_idx').on(t.merchantId, t.createdAt),
+    index('billing_records_payment_idx').on(t.paymentId),
+    index('billing_records_customer_idx').on(t.customerId, t.createdAt),
+  ],
 );

@@ -6,6 +6,8 @@ import { listWalletPaymentMethods } from '@/lib/payments/payment-methods';
 import { requireSession } from '@/lib/web/session';
 import { Badge, Card, DescriptionList, EmptyState, PageHeader } from '@/components/ui/layout';
 import { Pagination, pageParam } from '@/components/ui/pagination';
+import { WalletSubscriptions } from '@/components/member/wallet-subscriptions';
+import { listWalletSubscriptions } from '@/lib/members/wallet-subscriptions';
 
 export const metadata: Metadata = { title: 'Wallet' };
 
@@ -13,8 +15,13 @@ export default async function WalletPage({ searchParams }: { searchParams: Promi
   const principal = await requireSession('member');
   const member = await findMemberById(getDb(), principal.subjectId);
   if (!member) redirect('/member/sign-in');
-  const page = pageParam((await searchParams).page);
-  const methods = await listWalletPaymentMethods(getDb(), member.email, { page, pageSize: 10 });
+  const query = await searchParams;
+  const page = pageParam(query.page);
+  const subscriptionsPage = pageParam(query.subscriptionsPage);
+  const [methods, subscriptions] = await Promise.all([
+    listWalletPaymentMethods(getDb(), member.email, { page, pageSize: 10 }),
+    listWalletSubscriptions(getDb(), member.email, { page: subscriptionsPage, pageSize: 10 }),
+  ]);
   return (
     <>
       <PageHeader title="Your wallet" description="Your cards and subscriptions with every seller on Paybase that knows your email." />
@@ -46,12 +53,12 @@ export default async function WalletPage({ searchParams }: { searchParams: Promi
                   </li>
                 ))}
               </ul>
-              <Pagination {...methods} basePath="/member" />
+              <Pagination {...methods} basePath="/member" query={{ subscriptionsPage: String(subscriptionsPage) }} />
             </>
           )}
         </Card>
         <Card title="Subscriptions" className="lg:col-span-2">
-          <EmptyState title="No subscriptions">Subscriptions you start with any seller will be listed here.</EmptyState>
+          <WalletSubscriptions subscriptions={subscriptions} query={{ page: String(page) }} />
         </Card>
       </div>
     </>

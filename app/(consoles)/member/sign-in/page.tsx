@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { config } from '@/lib/config';
+import { safeWalletReturnPath } from '@/lib/auth/return-path';
 import { AuthCard } from '@/components/console/auth-card';
 import { ActionForm } from '@/components/ui/action-form';
 import { TextField } from '@/components/ui/field';
@@ -11,11 +12,12 @@ export const metadata: Metadata = { title: 'Wallet sign-in' };
 // Whether to point at the dev mailbox is decided by APP_ENV at run time, not build time.
 export const dynamic = 'force-dynamic';
 
-export default function MemberSignInPage() {
+export default async function MemberSignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const next = safeWalletReturnPath((await searchParams).next);
   return (
     <AuthCard
       title="Sign in to your wallet"
-      subtitle="We email you a link; no password needed."
+      subtitle={next ? 'We email you a link; it brings you back to your checkout.' : 'We email you a link; no password needed.'}
       footer={
         config.isProduction ? undefined : (
           <>
@@ -29,6 +31,7 @@ export default function MemberSignInPage() {
       }
     >
       <ActionForm action={requestLinkAction} className="space-y-4" ariaLabel="Wallet sign-in">
+        {next ? <input type="hidden" name="next" value={next} /> : null}
         <TextField label="Email" name="email" type="email" autoComplete="email" required />
         <SubmitButton pendingText="Sending…">Email me a sign-in link</SubmitButton>
       </ActionForm>

@@ -3,6 +3,7 @@ import Link from 'next/link';
 import { AuthCard } from '@/components/console/auth-card';
 import { ActionForm } from '@/components/ui/action-form';
 import { SubmitButton } from '@/components/ui/submit-button';
+import { safeWalletReturnPath } from '@/lib/auth/return-path';
 import { verifyLinkAction } from '../actions';
 
 // The link's token must not leak to other sites through the Referer header.
@@ -13,7 +14,9 @@ export const metadata: Metadata = { title: 'Confirm wallet sign-in', referrer: '
  * links on their own and would otherwise spend the single-use token.
  */
 export default async function MemberVerifyPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const token = (await searchParams).token;
+  const query = await searchParams;
+  const token = query.token;
+  const next = safeWalletReturnPath(query.next);
   if (typeof token !== 'string' || !token) {
     return (
       <AuthCard title="This sign-in link is incomplete">
@@ -31,6 +34,7 @@ export default async function MemberVerifyPage({ searchParams }: { searchParams:
     <AuthCard title="Sign in to your wallet" subtitle="Confirm it is you to finish signing in.">
       <ActionForm action={verifyLinkAction} className="space-y-4" ariaLabel="Confirm sign-in">
         <input type="hidden" name="loginToken" value={token} />
+        {next ? <input type="hidden" name="next" value={next} /> : null}
         <SubmitButton pendingText="Signing in…">Sign in to my wallet</SubmitButton>
       </ActionForm>
       <p className="mt-4 text-sm text-slate-600">

@@ -18,11 +18,12 @@ export const metadata: Metadata = { title: 'Pay with your wallet', robots: { ind
  * session cookies are scoped to that path (docs/decisions.md); /pay/{token} links here.
  */
 export default async function WalletPayPage({ params }: { params: Promise<{ token: string }> }) {
-  const principal = await requireSession('member');
+  const { token } = await params;
+  // Signing in first brings the member back here (lib/auth/return-path.ts).
+  const principal = await requireSession('member', { returnTo: `/member/pay/${token}` });
   const db = getDb();
   const member = await findMemberById(db, principal.subjectId);
   if (!member) redirect('/member/sign-in');
-  const { token } = await params;
   const [view, found] = await Promise.all([loadHostedCheckout(db, token), findPublicPaymentLink(db, token)]);
   if (!view || !found) notFound();
   const { cards, elsewhere } = await walletCardsForSeller(db, found.link.merchantId, member.email);

@@ -71,5 +71,6 @@ export async function paymentLinkStateAction(_: FormState, form: FormData): Prom
     // The row's badge and buttons show the new state.
     await db.transaction((tx) => transitionPaymentLink(tx, merchantId, id, key));
     revalidatePath('/merchant/payment-links');
+    revalidatePath(`/merchant/payment-links/${id}`);
   });
 }

@@ -14,16 +14,11 @@ import { Pagination, pageParam } from '@/components/ui/pagination';
 import { currentMerchant } from '../../session';
 import { CreateLinkForm } from './create-form';
 import { LinkActions } from './link-forms';
+import { PAYMENT_LINK_STATUS_LABELS } from './status';
 
 export const metadata: Metadata = { title: 'Payment links' };
 
-const STATUS = {
-  active: ['Active', 'green'],
-  disabled: ['Disabled', 'gray'],
-  archived: ['Archived', 'gray'],
-  completed: ['Used up', 'blue'],
-  expired: ['Expired', 'red'],
-} as const;
+const STATUS = PAYMENT_LINK_STATUS_LABELS;
 
 const interval = (price: { type: string; interval: string | null; intervalCount: number | null }) =>
   price.type === 'OneTime' ? 'one time' : `every ${price.intervalCount === 1 ? '' : `${price.intervalCount} `}${price.interval}${price.intervalCount === 1 ? '' : 's'}`;
@@ -78,7 +73,9 @@ export default async function PaymentLinksPage({ searchParams }: { searchParams:
                       <div className="flex flex-wrap items-start justify-between gap-x-4 gap-y-1">
                         <div className="min-w-0">
                           <p className="flex flex-wrap items-center gap-2">
-                            <span className="font-medium text-slate-900">{link.name}</span>
+                            <Link href={`/merchant/payment-links/${link.id}`} className="font-medium text-slate-900 hover:text-brand-700 hover:underline">
+                              {link.name}
+                            </Link>
                             <Badge tone={tone}>{label}</Badge>
                             {link.singleUse ? <span className="text-xs text-slate-600">Single use</span> : null}
                           </p>

@@ -6,14 +6,25 @@ import { getDb } from '@/lib/db/client';
 import { ApiError } from '@/lib/http/errors';
 import { getCustomer } from '@/lib/customers/customers';
 import { listCustomValues } from '@/lib/customers/custom-values';
+import { describePrices, listCustomerBillingRecords, listCustomerEvents, listCustomerRefunds } from '@/lib/customers/customer-activity';
 import { listPaymentMethods } from '@/lib/payments/payment-methods';
+import { listPayments } from '@/lib/payments/payments';
+import { listSubscriptions } from '@/lib/subscriptions/subscriptions';
+import { roleCan } from '@/lib/merchants/roles';
+import { metadataLines } from '@/lib/web/form-metadata';
 import { Badge, Card, DescriptionList, EmptyState, PageHeader } from '@/components/ui/layout';
 import { Cell, Table } from '@/components/ui/table';
 import { Pagination, pageParam } from '@/components/ui/pagination';
+import { CustomerEditForm, CustomValueForm } from '@/components/console/edit/customer-edit-form';
+import { CustomerBillingRecords, CustomerPayments, CustomerRefunds, CustomerSubscriptions } from '@/components/console/customer/money-sections';
+import { CustomerEvents } from '@/components/console/customer/customer-events';
 import { UsageOverview } from '@/components/usage/usage-overview';
-import { currentMerchant } from '../../../session';
+import { currentSeller } from '../../../session';
 
 export const metadata: Metadata = { title: 'Customer' };
+
+/** How many of each kind the hub shows; the "All" links open the full lists. */
+const RECENT = 10;
 
 export default async function CustomerPage({
   params,
@@ -22,7 +33,7 @@ export default async function CustomerPage({
   params: Promise<{ customerId: string }>;
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  const merchant = await currentMerchant('view');
+  const { merchant, user } = await currentSeller('view');
   const { customerId } = await params;
   const query = await searchParams;
   const db = getDb();
@@ -32,12 +43,22 @@ export default async function CustomerPage({
   });
   const valuesPage = pageParam(query.valuesPage);
   const methodsPage = pageParam(query.methodsPage);
-  const [values, methods] = await Promise.all([
+  const recent = { page: 1, pageSize: RECENT, orderBy: 'createdAt', orderDirection: 'desc' } as const;
+  const seesEvents = roleCan(user.role, 'developers:read');
+  const [values, methods, subscriptions, payments, refunds, records, events] = await Promise.all([
     listCustomValues(db, merchant.id, customerId, { page: valuesPage, pageSize: 20, orderBy: 'key', orderDirection: 'asc' }),
     listPaymentMethods(db, merchant.id, customerId, { page: methodsPage, pageSize: 10, orderDirection: 'desc' }),
+    listSubscriptions(db, merchant.id, { ...recent, customerId }),
+    listPayments(db, merchant.id, { ...recent, customerId }),
+    listCustomerRefunds(db, merchant.id, customerId, RECENT),
+    listCustomerBillingRecords(db, merchant.id, customerId, RECENT),
+    seesEvents ? listCustomerEvents(db, merchant.id, customerId, RECENT) : [],
   ]);
+  const plans = await describePrices(db, merchant.id, subscriptions.data.map((sub) => sub.priceId));
+  const canEdit = roleCan(user.role, 'customers:write');
   const base = `/merchant/customers/${customer.id}`;
   const metadataEntries = Object.entries(customer.metadata);
+  const tz = merchant.timeZone;
 
   return (
     <>
@@ -47,7 +68,7 @@ export default async function CustomerPage({
         </Link>
       </p>
       <PageHeader title={customer.name ?? customer.email ?? customer.id} description={customer.email ?? undefined} />
-      <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
+      <div className="grid gap-6 lg:grid-cols-2">
         <Card title="Details">
           <DescriptionList
             items={[
@@ -55,58 +76,79 @@ export default async function CustomerPage({
               ['Email', customer.email ?? '—'],
               ['External id', customer.externalId ?? '—'],
               ['Status', customer.status === 'active' ? <Badge tone="green" key="s">Active</Badge> : <Badge key="s">Archived</Badge>],
-              ['Created', formatConsoleDateTime(customer.createdAt, merchant.timeZone)],
+              ['Created', formatConsoleDateTime(customer.createdAt, tz)],
               ...metadataEntries.map(([key, value]): [string, string] => [`metadata.${key}`, value]),
             ]}
           />
         </Card>
-        <Card title="Payment methods">
-          {methods.totalCount === 0 ? (
-            <EmptyState title="No saved payment methods" />
-          ) : (
-            <>
-              <ul className="divide-y divide-slate-100">
-                {methods.data.map((method) => (
-                  <li key={method.id} className="flex items-center justify-between gap-3 py-2 text-sm">
-                    <span>
-                      <span className="font-medium capitalize">{method.brand}</span> •••• {method.last4}
-                      <span className="ml-2 text-slate-600">
-                        expires {String(method.expMonth).padStart(2, '0')}/{method.expYear}
+        {canEdit ? (
+          <Card title="Edit customer">
+            <CustomerEditForm customer={customer} metadataText={metadataLines(customer.metadata)} />
+          </Card>
+        ) : null}
+      </div>
+      <div className="mt-6 space-y-6">
+        <CustomerSubscriptions subscriptions={subscriptions.data} plans={plans} timeZone={tz} />
+        <CustomerPayments payments={payments.data} timeZone={tz} allHref={payments.totalCount > RECENT ? `/merchant/payments?customer=${encodeURIComponent(customer.id)}` : undefined} />
+        <div className="grid gap-6 xl:grid-cols-2">
+          <CustomerRefunds refunds={refunds} timeZone={tz} />
+          <Card title="Payment methods">
+            {methods.totalCount === 0 ? (
+              <EmptyState title="No saved payment methods" />
+            ) : (
+              <>
+                <ul className="divide-y divide-slate-100">
+                  {methods.data.map((method) => (
+                    <li key={method.id} className="flex items-center justify-between gap-3 py-2 text-sm">
+                      <span>
+                        <span className="font-medium capitalize">{method.brand}</span> •••• {method.last4}
+                        <span className="ml-2 text-slate-600">
+                          expires {String(method.expMonth).padStart(2, '0')}/{method.expYear}
+                        </span>
                       </span>
-                    </span>
-                    {method.isDefault ? <Badge tone="blue">Default</Badge> : null}
-                  </li>
-                ))}
-              </ul>
-              <Pagination {...methods} basePath={base} query={{ valuesPage: String(valuesPage) }} param="methodsPage" label="Payment method pages" />
-            </>
-          )}
-        </Card>
-      </div>
-      <div className="mt-6">
+                      {method.isDefault ? <Badge tone="blue">Default</Badge> : null}
+                    </li>
+                  ))}
+                </ul>
+                <Pagination {...methods} basePath={base} query={{ valuesPage: String(valuesPage) }} param="methodsPage" label="Payment method pages" />
+              </>
+            )}
+          </Card>
+        </div>
+        <CustomerBillingRecords records={records} timeZone={tz} />
         <UsageOverview merchantId={merchant.id} customerId={customer.id} audience="seller" />
+        {seesEvents ? <CustomerEvents events={events} timeZone={tz} /> : null}
+        <section aria-labelledby="values-heading">
+          <h2 id="values-heading" className="mb-3 text-lg font-semibold">
+            Custom values
+          </h2>
+          <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_360px]">
+            <div className="min-w-0">
+              {values.totalCount === 0 ? (
+                <EmptyState title="No custom values">Key–value data your backend (or you, with the form) keeps on this customer.</EmptyState>
+              ) : (
+                <>
+                  <Table caption="Custom values" head={['Key', 'Value', 'Updated']}>
+                    {values.data.map((value) => (
+                      <tr key={value.key}>
+                        <Cell className="font-mono text-xs">{value.key}</Cell>
+                        <Cell className="break-all">{value.value}</Cell>
+                        <Cell className="whitespace-nowrap">{formatConsoleDate(value.updatedAt, tz)}</Cell>
+                      </tr>
+                    ))}
+                  </Table>
+                  <Pagination {...values} basePath={base} query={{ methodsPage: String(methodsPage) }} param="valuesPage" label="Custom value pages" />
+                </>
+              )}
+            </div>
+            {canEdit ? (
+              <Card title="Set a custom value" className="h-fit">
+                <CustomValueForm customerId={customer.id} />
+              </Card>
+            ) : null}
+          </div>
+        </section>
       </div>
-      <section aria-labelledby="values-heading" className="mt-6">
-        <h2 id="values-heading" className="mb-3 text-lg font-semibold">
-          Custom values
-        </h2>
-        {values.totalCount === 0 ? (
-          <EmptyState title="No custom values">Your backend can store key–value data on a customer through the API.</EmptyState>
-        ) : (
-          <>
-            <Table caption="Custom values" head={['Key', 'Value', 'Updated']}>
-              {values.data.map((value) => (
-                <tr key={value.key}>
-                  <Cell className="font-mono text-xs">{value.key}</Cell>
-                  <Cell className="break-all">{value.value}</Cell>
-                  <Cell className="whitespace-nowrap">{formatConsoleDate(value.updatedAt, merchant.timeZone)}</Cell>
-                </tr>
-              ))}
-            </Table>
-            <Pagination {...values} basePath={base} query={{ methodsPage: String(methodsPage) }} param="valuesPage" label="Custom value pages" />
-          </>
-        )}
-      </section>
     </>
   );
 }

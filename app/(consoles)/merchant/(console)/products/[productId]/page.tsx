@@ -14,6 +14,7 @@ import { ConfirmButton } from '@/components/ui/confirm-button';
 import { Badge, Card, DescriptionList, EmptyState, PageHeader } from '@/components/ui/layout';
 import { Cell, Table } from '@/components/ui/table';
 import { Pagination, pageParam } from '@/components/ui/pagination';
+import { ProductEditForm } from '@/components/console/edit/product-edit-form';
 import { currentMerchant } from '../../../session';
 import { createPriceAction, setPriceActiveAction, setProductActiveAction } from '../../../actions';
 
@@ -72,6 +73,9 @@ export default async function ProductPage({
                 ['Created', product.createdAt.replace('T', ' ').slice(0, 16) + ' UTC'],
               ]}
             />
+          </Card>
+          <Card title="Edit product">
+            <ProductEditForm product={product} />
           </Card>
           <section aria-labelledby="prices-heading">
             <h2 id="prices-heading" className="mb-3 text-lg font-semibold">

@@ -20,6 +20,8 @@ import { DeliveryTable, StatusFilter } from '@/components/console/webhooks/deliv
 import { EndpointStatus, endpointStatusExplanation, needsAttention } from '@/components/console/webhooks/status';
 import { toDateTimeLocal } from '@/components/console/webhooks/format';
 import { formatConsoleDateTime } from '@/lib/web/console-time';
+import { WebhookEndpointEditForm } from '@/components/console/edit/webhook-endpoint-edit-form';
+import { EVENT_TYPES } from '@/lib/events/types';
 import { currentMerchant } from '../../../session';
 import { deleteWebhookEndpointAction, recoverFailedDeliveriesAction, rotateWebhookSecretAction, setWebhookEndpointEnabledAction } from '../../../webhook-actions';
 
@@ -116,6 +118,9 @@ export default async function WebhookEndpointPage({
           </section>
         </div>
         <div className="space-y-6">
+          <Card title="Edit endpoint">
+            <WebhookEndpointEditForm endpoint={endpoint} eventTypes={EVENT_TYPES} />
+          </Card>
           <Card title="Signing secret">
             <p className="mb-3 text-sm text-slate-700">
               Rotating makes a new secret, shown once. For <strong>24 hours</strong> every delivery is signed with both the new and the current secret (two <code>v1=</code> values), so your receiver keeps verifying while you deploy the new one. After that only the new one signs.

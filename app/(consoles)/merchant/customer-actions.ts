@@ -1,0 +1,53 @@
+'use server';
+
+import { revalidatePath } from 'next/cache';
+import { getDb } from '@/lib/db/client';
+import { ApiError } from '@/lib/http/errors';
+import { updateCustomer } from '@/lib/customers/customers';
+import { createCustomValue, updateCustomValue } from '@/lib/customers/custom-values';
+import { CustomValueBody, UpdateCustomerBody } from '@/lib/customers/schemas';
+import { parseMetadataLines } from '@/lib/web/form-metadata';
+import { field, formAction, type FormState } from '@/lib/web/form-state';
+import { parseForm } from '@/lib/web/parse-form';
+import { sellerAccountId } from './session';
+
+// The customer page's forms: the same schemas and domain functions as PUT /api/Customer/{id} and
+// the CustomValue endpoints, with the role's `customers:write` checked on every submit.
+
+export async function updateCustomerAction(_: FormState, form: FormData): Promise<FormState> {
+  return formAction(async () => {
+    const merchantId = await sellerAccountId('customers:write');
+    const customerId = field(form, 'customerId');
+    const body = parseForm(UpdateCustomerBody, {
+      name: field(form, 'name') || null,
+      email: field(form, 'email') || null,
+      externalId: field(form, 'externalId') || null,
+      status: field(form, 'status'),
+      metadata: parseMetadataLines(String(form.get('metadata') ?? '')),
+    });
+    await getDb().transaction((tx) => updateCustomer(tx, merchantId, customerId, body));
+    revalidatePath(`/merchant/customers/${customerId}`);
+    return { notice: 'Customer saved.' };
+  });
+}
+
+/** Sets a custom value: changes the key's value when it exists, else adds it (the API's PUT, else POST). */
+export async function setCustomValueAction(_: FormState, form: FormData): Promise<FormState> {
+  return formAction(async () => {
+    const merchantId = await sellerAccountId('customers:write');
+    const customerId = field(form, 'customerId');
+    const body = parseForm(CustomValueBody, { key: field(form, 'key'), value: String(form.get('value') ?? '') });
+    const created = await getDb().transaction(async (tx) => {
+      try {
+        await updateCustomValue(tx, merchantId, customerId, body);
+        return false;
+      } catch (error) {
+        if (!(error instanceof ApiError && error.code === 'NOT_FOUND' && error.options.errors?.[0]?.path === 'key')) throw error;
+        await createCustomValue(tx, merchantId, customerId, body);
+        return true;
+      }
+    });
+    revalidatePath(`/merchant/customers/${customerId}`);
+    return { notice: created ? `Custom value “${body.key}” added.` : `Custom value “${body.key}” changed.` };
+  });
+}

@@ -1,0 +1,159 @@
+import Link from 'next/link';
+import { formatMoney } from '@/lib/money/format';
+import { formatConsoleDate, formatConsoleDateTime } from '@/lib/web/console-time';
+import { Badge } from '@/components/ui/layout';
+import { Cell, Table } from '@/components/ui/table';
+import { PaymentStatusBadge } from '@/app/(consoles)/merchant/(console)/payments/status-badge';
+import { HubSection, hubLink } from './hub-section';
+
+// The customer page's money: subscriptions, payments, refunds and billing records, newest first,
+// each row linking to its own page. The lists are the first few; "All" links open the full lists.
+
+const SUBSCRIPTION_TONE = { trialing: 'blue', active: 'green', past_due: 'red', canceled: 'gray', ended: 'gray' } as const;
+const REFUND_TONE = { requested: 'gray', succeeded: 'green', failed: 'red' } as const;
+const RECORD_TONE = { open: 'blue', paid: 'green', void: 'gray', uncollectible: 'red' } as const;
+
+type Plan = { productName: string; amount: number; currency: string; interval: string | null; intervalCount: number | null };
+const every = (plan: Plan) => (plan.interval ? ` / ${plan.intervalCount && plan.intervalCount > 1 ? `${plan.intervalCount} ` : ''}${plan.interval}${plan.intervalCount && plan.intervalCount > 1 ? 's' : ''}` : '');
+
+export function CustomerSubscriptions({
+  subscriptions,
+  plans,
+  timeZone,
+}: {
+  subscriptions: { id: string; status: keyof typeof SUBSCRIPTION_TONE; priceId: string; currentPeriodEnd: string; cancelAtPeriodEnd: boolean }[];
+  plans: Map<string, Plan>;
+  timeZone: string;
+}) {
+  return (
+    <HubSection id="subscriptions" title="Subscriptions" empty={subscriptions.length ? undefined : 'No subscriptions.'}>
+      <Table caption="Subscriptions" head={['Plan', 'Status', 'Current period ends', 'Subscription']}>
+        {subscriptions.map((sub) => {
+          const plan = plans.get(sub.priceId);
+          return (
+            <tr key={sub.id}>
+              <Cell>
+                {plan ? (
+                  <>
+                    <span className="font-medium">{plan.productName}</span>{' '}
+                    <span className="whitespace-nowrap text-slate-600">{formatMoney(plan.amount, plan.currency)}{every(plan)}</span>
+                  </>
+                ) : (
+                  <span className="font-mono text-xs">{sub.priceId}</span>
+                )}
+              </Cell>
+              <Cell>
+                <Badge tone={SUBSCRIPTION_TONE[sub.status]}>{sub.status.replace('_', ' ')}</Badge>
+                {sub.cancelAtPeriodEnd && sub.status !== 'ended' ? <span className="ml-1 text-xs text-slate-600">ends at period end</span> : null}
+              </Cell>
+              <Cell className="whitespace-nowrap">{formatConsoleDate(sub.currentPeriodEnd, timeZone)}</Cell>
+              <Cell>
+                <Link href={`/merchant/subscriptions/${sub.id}`} prefetch={false} className={hubLink}>
+                  {sub.id}
+                </Link>
+              </Cell>
+            </tr>
+          );
+        })}
+      </Table>
+    </HubSection>
+  );
+}
+
+export function CustomerPayments({
+  payments,
+  allHref,
+  timeZone,
+}: {
+  payments: { id: string; status: Parameters<typeof PaymentStatusBadge>[0]['status']; amount: number; currency: string; description: string; createdAt: string }[];
+  allHref?: string;
+  timeZone: string;
+}) {
+  return (
+    <HubSection id="payments" title="Payments" more={allHref ? { href: allHref, label: 'All payments' } : undefined} empty={payments.length ? undefined : 'No payments.'}>
+      <Table caption="Payments" head={['Amount', 'Status', 'Description', 'Date']}>
+        {payments.map((payment) => (
+          <tr key={payment.id}>
+            <Cell className="whitespace-nowrap">
+              <Link href={`/merchant/payments/${payment.id}`} prefetch={false} className="font-medium text-brand-700 hover:underline">
+                {formatMoney(payment.amount, payment.currency)}
+              </Link>
+            </Cell>
+            <Cell>
+              <PaymentStatusBadge status={payment.status} />
+            </Cell>
+            <Cell>{payment.description}</Cell>
+            <Cell className="whitespace-nowrap">{formatConsoleDateTime(payment.createdAt, timeZone)}</Cell>
+          </tr>
+        ))}
+      </Table>
+    </HubSection>
+  );
+}
+
+export function CustomerRefunds({
+  refunds,
+  timeZone,
+}: {
+  refunds: { id: string; paymentId: string; status: keyof typeof REFUND_TONE; amount: number; currency: string; reason: string | null; createdAt: string }[];
+  timeZone: string;
+}) {
+  return (
+    <HubSection id="refunds" title="Refunds" empty={refunds.length ? undefined : 'No refunds.'}>
+      <Table caption="Refunds" head={['Amount', 'Status', 'Reason', 'Payment', 'Date']}>
+        {refunds.map((refund) => (
+          <tr key={refund.id}>
+            <Cell className="font-medium whitespace-nowrap">{formatMoney(refund.amount, refund.currency)}</Cell>
+            <Cell>
+              <Badge tone={REFUND_TONE[refund.status]}>{refund.status}</Badge>
+            </Cell>
+            <Cell>{refund.reason?.replaceAll('_', ' ') ?? '—'}</Cell>
+            <Cell>
+              <Link href={`/merchant/payments/${refund.paymentId}`} prefetch={false} className={hubLink}>
+                {refund.paymentId}
+              </Link>
+            </Cell>
+            <Cell className="whitespace-nowrap">{formatConsoleDateTime(refund.createdAt, timeZone)}</Cell>
+          </tr>
+        ))}
+      </Table>
+    </HubSection>
+  );
+}
+
+export function CustomerBillingRecords({
+  records,
+  timeZone,
+}: {
+  records: { id: string; status: keyof typeof RECORD_TONE; amount: number; currency: string; description: string; paymentId: string | null; createdAt: string }[];
+  timeZone: string;
+}) {
+  return (
+    <HubSection id="billing-records" title="Billing records" empty={records.length ? undefined : 'No billing records.'}>
+      <Table caption="Billing records" head={['Description', 'Amount', 'Status', 'Payment', 'Date']}>
+        {records.map((record) => (
+          <tr key={record.id}>
+            <Cell>
+              {record.description}
+              <span className="block font-mono text-xs text-slate-600">{record.id}</span>
+            </Cell>
+            <Cell className="whitespace-nowrap">{formatMoney(record.amount, record.currency)}</Cell>
+            <Cell>
+              <Badge tone={RECORD_TONE[record.status]}>{record.status}</Badge>
+            </Cell>
+            <Cell>
+              {record.paymentId ? (
+                <Link href={`/merchant/payments/${record.paymentId}`} prefetch={false} className={hubLink}>
+                  {record.paymentId}
+                </Link>
+              ) : (
+                '—'
+              )}
+            </Cell>
+            <Cell className="whitespace-nowrap">{formatConsoleDateTime(record.createdAt, timeZone)}</Cell>
+          </tr>
+        ))}
+      </Table>
+    </HubSection>
+  );
+}

@@ -1,0 +1,2 @@
+CREATE INDEX "events_merchant_customer_idx" ON "events" USING btree ("merchant_id",(coalesce(data->'object'->>'customerId', case when type like 'customer.%' then data->'object'->>'id' end)),"created_at");--> statement-breakpoint
+CREATE INDEX "billing_records_customer_idx" ON "billing_records" USING btree ("customer_id","created_at");

@@ -1,0 +1,36 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { expect } from './fixtures';
+
+/** The demo seller's all-scope API key, written by the server the run started. */
+export function demoKey(): string {
+  const { dataDir } = JSON.parse(fs.readFileSync(path.resolve('test-results', 'e2e-server.json'), 'utf8')) as { dataDir: string };
+  return fs.readFileSync(path.join(dataDir, 'demo-api-key'), 'utf8').trim();
+}
+
+/** POST to the developer API as the demo seller (with an Idempotency-Key) and return the body. */
+export async function demoApi<T = Record<string, any>>(request: APIRequestContext, apiPath: string, data: Record<string, unknown>, key = demoKey()): Promise<T> {
+  const answer = await request.post(apiPath, { headers: { authorization: `Bearer ${key}`, 'idempotency-key': crypto.randomUUID() }, data });
+  expect(answer.status(), await answer.text()).toBeLessThan(300);
+  return (await answer.json()) as T;
+}
+
+export async function signInAsDemoSeller(page: Page) {
+  await page.goto('/merchant/sign-in');
+  await page.getByLabel('Email').fill('demo@example.com');
+  await page.getByLabel('Password').fill('demo-password');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('heading', { name: /^Welcome, / })).toBeVisible();
+}
+
+/** Fails on any serious or critical axe violation (WCAG 2 A and AA rules), naming each. */
+export async function expectNoSeriousA11yViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const serious = results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id} (${violation.impact}): ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+  expect(serious, `axe on ${page.url()}`).toEqual([]);
+}

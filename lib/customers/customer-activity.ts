@@ -1,0 +1,55 @@
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { billingRecords, EVENT_CUSTOMER_ID, events, payments, prices, products, refunds } from '../db/schema';
+import { toBillingRecordResponse } from '../billing/billing-records';
+import { toRefundResponse } from '../payments/refunds';
+
+// What the console's customer page shows beside the customer: the newest few of each kind,
+// always within the seller (every query filters by merchant and customer, on an index).
+
+/** The customer's refunds (through their payments), newest first. */
+export async function listCustomerRefunds(db: Db, merchantId: string, customerId: string, limit: number) {
+  const rows = await db
+    .select({ refund: refunds })
+    .from(refunds)
+    .innerJoin(payments, eq(payments.id, refunds.paymentId))
+    .where(and(eq(refunds.merchantId, merchantId), eq(payments.merchantId, merchantId), eq(payments.customerId, customerId)))
+    .orderBy(desc(refunds.createdAt), desc(refunds.id))
+    .limit(limit);
+  return rows.map(({ refund }) => toRefundResponse(refund));
+}
+
+/** The customer's billing records (what they were billed for: checkouts, renewals), newest first. */
+export async function listCustomerBillingRecords(db: Db, merchantId: string, customerId: string, limit: number) {
+  const rows = await db
+    .select()
+    .from(billingRecords)
+    .where(and(eq(billingRecords.merchantId, merchantId), eq(billingRecords.customerId, customerId)))
+    .orderBy(desc(billingRecords.createdAt), desc(billingRecords.id))
+    .limit(limit);
+  return rows.map(toBillingRecordResponse);
+}
+
+/**
+ * Events about the customer, newest first: those whose object names the customer (payments,
+ * subscriptions, billing records…) and the customer's own `customer.*` events.
+ */
+export async function listCustomerEvents(db: Db, merchantId: string, customerId: string, limit: number) {
+  return db
+    .select({ id: events.id, type: events.type, createdAt: events.createdAt })
+    .from(events)
+    .where(and(eq(events.merchantId, merchantId), sql`${EVENT_CUSTOMER_ID} = ${customerId}`))
+    .orderBy(desc(events.createdAt), desc(events.id))
+    .limit(limit);
+}
+
+/** Product name and price of each price id (for naming a customer's subscriptions). */
+export async function describePrices(db: Db, merchantId: string, priceIds: readonly string[]) {
+  if (priceIds.length === 0) return new Map<string, { productName: string; amount: number; currency: string; interval: string | null; intervalCount: number | null }>();
+  const rows = await db
+    .select({ id: prices.id, productName: products.name, amount: prices.amount, currency: prices.currency, interval: prices.interval, intervalCount: prices.intervalCount })
+    .from(prices)
+    .innerJoin(products, eq(products.id, prices.productId))
+    .where(and(eq(prices.merchantId, merchantId), inArray(prices.id, [...new Set(priceIds)])));
+  return new Map(rows.map(({ id, ...price }) => [id, price]));
+}
