@@ -54,7 +54,10 @@ export async function startDispatcher(): Promise<Dispatcher> {
   // WAL flush. A database crash can forget the last fraction of a second of them, which only
   // means those deliveries are sent again (at-least-once); events themselves stay durable.
   const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 4, options: '-c synchronous_commit=off' });
-  pool.on('error', (error) => log.warn({ err: error }, 'webhook dispatcher database connection lost'));
+  // Once stopping, the database going away is the expected end (the process is shutting down).
+  pool.on('error', (error) => {
+    if (!stopping) log.warn({ err: error }, 'webhook dispatcher database connection lost');
+  });
   const db = drizzle(pool, { schema, casing: 'snake_case' });
   const agent = webhookAgent();
   const endpointConcurrency = config.webhooks.endpointConcurrency;
