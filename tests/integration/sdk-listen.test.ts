@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { listen, verifyPaybaseWebhook, type ForwardedEvent } from '@/packages/sdk/src/index';
 import { baseUrl, call } from '../helpers/api';
 import { newMerchant } from '../helpers/merchants';
+import { clockFor, customerWithCard, recurringPrice, subscribe } from '../helpers/subscriptions';
 import { eventually, startReceiver, type Receiver } from '../helpers/webhook-receiver';
 
 /**
@@ -123,5 +124,27 @@ describe('listen() from the SDK', () => {
     expect(local.received.map((request) => JSON.parse(request.body).data.object.name)).toEqual(names);
     expect(forwarded.map((result) => result.status)).toEqual(names.map(() => 200));
     for (const request of local.received) expect(verifyPaybaseWebhook(request.body, request.headers['x-service-signature'] as string, listener.secret).type).toBe('product.created');
+  });
+
+  it('keeps forwarding real-time events after a sandbox test clock dated years ahead raised some', async () => {
+    const { merchant, key, api } = await newMerchant();
+    const price = await recurringPrice(api, { amount: 1500 });
+    const { customerId, paymentMethodId } = await customerWithCard(api, merchant.id);
+    await clockFor(api, customerId, '2035-01-01T00:00:00.000Z');
+    const local = await receiver();
+    const listener = await listen({ baseUrl: baseUrl(), apiKey: key, forwardTo: local.url, pollIntervalMs: 200 });
+    cleanups.push(() => listener.stop());
+
+    const subscription = await subscribe(api, { customerId, priceId: price.id, paymentMethodId });
+    expect(subscription.status, subscription.text).toBe(201);
+    await local.waitFor((requests) => requests.some((request) => request.headers['x-service-event-type'] === 'subscription.created'), 10_000);
+    const clocked = local.received.find((request) => request.headers['x-service-event-type'] === 'subscription.created')!;
+    expect(JSON.parse(clocked.body).createdAt).toBe('2035-01-01T00:00:00.000Z');
+
+    // An event dated now, after ones dated 2035: still forwarded, and nothing is sent twice.
+    const product = await api.post('/api/Product', { name: 'After the clock' });
+    await local.waitFor((requests) => requests.some((request) => request.body.includes(product.body.id)), 10_000);
+    const ids = local.received.map((request) => request.headers['x-service-event-id']);
+    expect(new Set(ids).size).toBe(ids.length);
   });
 });

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { Paybase } from './client.js';
+import { PaybaseError } from './errors.js';
 import type { components } from './schema.js';
 import { webhookSignatureHeader } from './webhooks.js';
 
@@ -56,13 +57,28 @@ export interface Listener {
   stop(): Promise<void>;
 }
 
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/** When the service recorded an event: the time in its ULID id (`evt_<ulid>`), else its createdAt. */
+function recordedAt(event: EventItem): number {
+  const timePart = event.id.slice(event.id.lastIndexOf('_') + 1, event.id.lastIndexOf('_') + 11).toUpperCase();
+  if (timePart.length !== 10) return Date.parse(event.createdAt);
+  let ms = 0;
+  for (const char of timePart) {
+    const digit = CROCKFORD.indexOf(char);
+    if (digit < 0) return Date.parse(event.createdAt);
+    ms = ms * 32 + digit;
+  }
+  return ms;
+}
+
 /** A signing secret shaped like an endpoint's: `whsec_` and 32 random bytes in base64url. */
 export function newListenerSecret(): string {
   return `whsec_${crypto.randomBytes(32).toString('base64url')}`;
 }
 
 /**
- * Starts forwarding. Resolves once the starting point is taken: events created before it are
+ * Starts forwarding. Resolves once the starting point is taken: events recorded before it are
  * never forwarded; every later event is forwarded once, in the order of the event history
  * (`createdAt`, then id), following every page of each poll.
  */
@@ -75,27 +91,24 @@ export async function listen(options: ListenOptions): Promise<Listener> {
   const forwardTimeoutMs = options.forwardTimeoutMs ?? 10_000;
   const pageSize = options.pageSize ?? 100;
 
-  /** Ids already handled (forwarded or filtered out), with their createdAt; pruned past the window. */
+  /** Ids already handled (forwarded or filtered out), with their createdAt; dropped once no poll can return them. */
   const seen = new Map<string, number>();
-  /** The newest createdAt handled so far (ms); undefined while the seller has no event at all. */
-  let newest: number | undefined;
+  /**
+   * The server's real time up to which events were handled (ms). It advances with the time in
+   * each event's id (a ULID made when the event was recorded), not with `createdAt`: events of a
+   * sandbox test clock carry the clock's time, which may be far ahead.
+   */
+  let watermark: number;
+  let stopping = false;
 
-  const fetchPage = (query: { page: number; orderDirection: 'asc' | 'desc'; createdFrom?: string }) =>
-    paybase.get('/api/WebhookEvent', { params: { query: { ...query, pageSize, orderBy: 'createdAt' } } });
+  const fetchPage = (query: { page: number; createdFrom: string }) =>
+    paybase.get('/api/WebhookEvent', { params: { query: { ...query, pageSize, orderBy: 'createdAt', orderDirection: 'asc' } } });
 
-  // The starting point: everything already in the history within the window counts as handled.
-  for (let page = 1; ; page++) {
-    const answer = await fetchPage({ page, orderDirection: 'desc' });
-    const first = answer.data[0];
-    if (page === 1 && first) newest = Date.parse(first.createdAt);
-    let olderThanWindow = false;
-    for (const event of answer.data) {
-      const createdAt = Date.parse(event.createdAt);
-      if (createdAt < newest! - LATE_COMMIT_WINDOW_MS) olderThanWindow = true;
-      else seen.set(event.id, createdAt);
-    }
-    if (olderThanWindow || !answer.hasMore) break;
-  }
+  // The starting point is the server's clock: what the history already holds is handled, not sent.
+  const probe = await paybase.raw.GET('/api/WebhookEvent', { params: { query: { pageSize: 1 } } });
+  if (!probe.response.ok) throw PaybaseError.fromAnswer(probe.response.status, probe.error);
+  watermark = Date.parse(probe.response.headers.get('date') ?? '') || Date.now();
+  await poll(false);
 
   async function forward(event: EventItem): Promise<void> {
     // The body of a real delivery: the event's four fields in this order (lib/webhooks/deliveries.ts).
@@ -119,29 +132,28 @@ export async function listen(options: ListenOptions): Promise<Listener> {
     options.onForward?.(result);
   }
 
-  async function poll(): Promise<void> {
-    const createdFrom = newest === undefined ? undefined : new Date(newest - LATE_COMMIT_WINDOW_MS).toISOString();
+  /** Reads every page from the window's start; handles each unseen event once, in order. */
+  async function poll(send: boolean): Promise<void> {
+    const createdFrom = new Date(watermark - LATE_COMMIT_WINDOW_MS).toISOString();
     for (let page = 1; !stopping; page++) {
-      const answer = await fetchPage({ page, orderDirection: 'asc', createdFrom });
+      const answer = await fetchPage({ page, createdFrom });
       for (const event of answer.data) {
         if (stopping) return;
         if (seen.has(event.id)) continue;
-        const createdAt = Date.parse(event.createdAt);
-        seen.set(event.id, createdAt);
-        newest = Math.max(newest ?? createdAt, createdAt);
-        if (!wanted || wanted.has(event.type)) await forward(event);
+        seen.set(event.id, Date.parse(event.createdAt));
+        watermark = Math.max(watermark, recordedAt(event));
+        if (send && (!wanted || wanted.has(event.type))) await forward(event);
       }
       if (!answer.hasMore) break;
     }
-    for (const [id, createdAt] of seen) if (createdAt < newest! - LATE_COMMIT_WINDOW_MS) seen.delete(id);
+    for (const [id, createdAt] of seen) if (createdAt < watermark - LATE_COMMIT_WINDOW_MS) seen.delete(id);
   }
 
-  let stopping = false;
   let wake: (() => void) | undefined;
   const loop = (async () => {
     while (!stopping) {
       try {
-        await poll();
+        await poll(true);
       } catch (error) {
         options.onPollError?.(error);
       }
