@@ -133,7 +133,7 @@ export async function listen(options: ListenOptions): Promise<Listener> {
   }
 
   /** Reads every page from the window's start; handles each unseen event once, in order. */
-  async function poll(send: boolean): Promise<void> {
+  async function poll(forwarding: boolean): Promise<void> {
     const createdFrom = new Date(watermark - LATE_COMMIT_WINDOW_MS).toISOString();
     for (let page = 1; !stopping; page++) {
       const answer = await fetchPage({ page, createdFrom });
@@ -142,7 +142,7 @@ export async function listen(options: ListenOptions): Promise<Listener> {
         if (seen.has(event.id)) continue;
         seen.set(event.id, Date.parse(event.createdAt));
         watermark = Math.max(watermark, recordedAt(event));
-        if (send && (!wanted || wanted.has(event.type))) await forward(event);
+        if (forwarding && (!wanted || wanted.has(event.type))) await forward(event);
       }
       if (!answer.hasMore) break;
     }
