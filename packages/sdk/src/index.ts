@@ -4,7 +4,17 @@ import { verifyWebhook, type VerifyOptions } from './webhooks.js';
 export { Paybase, createPaybase, type ListPath, type PaybaseOptions } from './client.js';
 export { PaybaseError, isPaybaseError, type ErrorCode, type Problem } from './errors.js';
 export type { RetryOptions } from './retry.js';
-export { DEFAULT_TOLERANCE_SECONDS, WebhookVerificationError, parseSignatureHeader, verifyWebhook, type VerifyOptions, type WebhookVerificationFailure } from './webhooks.js';
+export {
+  DEFAULT_TOLERANCE_SECONDS,
+  WebhookVerificationError,
+  computeWebhookSignature,
+  parseSignatureHeader,
+  verifyWebhook,
+  webhookSignatureHeader,
+  type VerifyOptions,
+  type WebhookVerificationFailure,
+} from './webhooks.js';
+export { listen, newListenerSecret, type Listener, type ListenOptions, type ForwardedEvent } from './listen.js';
 export type { components, operations, paths, webhooks } from './schema.js';
 
 type Schemas = components['schemas'];

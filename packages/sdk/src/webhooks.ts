@@ -37,6 +37,17 @@ export interface VerifyOptions {
   now?: number;
 }
 
+/** The hex HMAC-SHA256, keyed with the whole `whsec_…` secret, of `<t>.<raw body>` (the `v1` of a delivery). */
+export function computeWebhookSignature(secret: string, timestamp: number, rawBody: string): string {
+  return crypto.createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest('hex');
+}
+
+/** The `X-Service-Signature` value a delivery carries: `t=<unix>,v1=<hex>` with one `v1` per secret. */
+export function webhookSignatureHeader(secrets: string | readonly string[], timestamp: number, rawBody: string): string {
+  const all = typeof secrets === 'string' ? [secrets] : secrets;
+  return [`t=${timestamp}`, ...all.map((secret) => `v1=${computeWebhookSignature(secret, timestamp, rawBody)}`)].join(',');
+}
+
 /** Parses `t=<unix>,v1=<hex>,v1=<hex>…`; unknown schemes are ignored for forward compatibility. */
 export function parseSignatureHeader(header: string): { timestamp: number; signatures: string[] } {
   let timestamp: number | undefined;
@@ -75,9 +86,7 @@ export function verifyWebhook<TObject = Record<string, unknown>>(
     throw new WebhookVerificationError('timestamp_out_of_tolerance', `The signature timestamp is more than ${tolerance} s from now.`);
   }
   const body = typeof rawBody === 'string' ? rawBody : rawBody.toString('utf8');
-  const expected = (typeof secrets === 'string' ? [secrets] : secrets).map((secret) =>
-    crypto.createHmac('sha256', secret).update(`${timestamp}.${body}`).digest(),
-  );
+  const expected = (typeof secrets === 'string' ? [secrets] : secrets).map((secret) => Buffer.from(computeWebhookSignature(secret, timestamp, body), 'hex'));
   let matched = false;
   for (const candidate of signatures) {
     const given = Buffer.from(candidate, 'hex');
