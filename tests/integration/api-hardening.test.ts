@@ -90,14 +90,20 @@ describe('body limit and media type', () => {
         }
       },
     });
+    // The server answers 413 and closes without reading the rest; a client still writing may see
+    // the answer or, when the close wins the race, a broken pipe. Either way nothing is created.
     const answer = await fetch(`${baseUrl()}/api/Customer`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
       body: stream,
       duplex: 'half',
-    } as RequestInit);
-    expect(answer.status).toBe(413);
+    } as RequestInit).catch((error: Error & { cause?: { code?: string } }) => {
+      if (['EPIPE', 'ECONNRESET', 'UND_ERR_SOCKET'].includes(error.cause?.code ?? '')) return 'cut off' as const;
+      throw error;
+    });
+    if (answer !== 'cut off') expect(answer.status).toBe(413);
     expect(await customerCount(merchant.id)).toBe(0);
+    expect((await call('POST', '/api/Customer', { key, body: { name: 'After' } })).status).toBe(201);
   });
 
   it('answers 415 for JSON sent as text/plain or without a Content-Type, and runs nothing', async () => {
