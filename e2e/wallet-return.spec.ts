@@ -24,6 +24,8 @@ for (const [device, width, height] of [['desktop', 1440, 900], ['phone', 390, 84
     await page.getByRole('button', { name: 'Filter' }).click();
     await page.getByRole('article', { name: 'Your Paybase wallet sign-in link' }).getByRole('link', { name: /\/member\/verify\?token=/ }).click();
     await expect(page).toHaveURL(/\/member\/verify\?token=[^&]+&next=/);
+    // The form is a server action: pressed before the page has hydrated, the press is lost.
+    await page.waitForLoadState('networkidle');
     await page.getByRole('button', { name: 'Sign in to my wallet' }).click();
 
     // Back at the checkout, signed in.
