@@ -7,7 +7,8 @@ const PAD = { top: 6, right: 2, bottom: 4, left: 2 };
 /**
  * A line chart drawn on the server as SVG: the chosen period as a solid line, the period before
  * it dashed. The SVG is one image with a text summary; the figures are in the table below it
- * (`<details>`), so nothing is only visible as a shape.
+ * (`<details>`), so nothing is only visible as a shape. `current` may stop before the last label
+ * (a period still running): its line ends there and the table shows "—" for the days to come.
  */
 export function LineChart({
   title,
@@ -47,6 +48,10 @@ export function LineChart({
         <path d={area} className="fill-brand-50" />
         <path d={path(previous)} fill="none" className="stroke-slate-400" strokeWidth={1.5} strokeDasharray="4 4" />
         <path d={path(current)} fill="none" className="stroke-brand-600" strokeWidth={2} />
+        {current.length > 0 && current.length < labels.length ? (
+          // Today's point, as a round cap on a zero-length line so stretching the chart keeps it round.
+          <path d={`M${x(current.length - 1).toFixed(1)},${y(current.at(-1)!).toFixed(1)} h0`} className="stroke-brand-600" strokeWidth={6} strokeLinecap="round" vectorEffect="non-scaling-stroke" />
+        ) : null}
       </svg>
       {/* Axis labels are HTML, not SVG text, so they keep their size when the chart is stretched. */}
       <div aria-hidden="true" className="-mt-1 flex justify-between text-[11px] text-slate-500">
@@ -75,7 +80,7 @@ export function LineChart({
               {labels.map((label, i) => (
                 <tr key={label} className="border-t border-slate-100">
                   <th scope="row" className="py-1 pr-3 font-normal whitespace-nowrap">{label}</th>
-                  <td className="py-1 pr-3 text-right whitespace-nowrap tabular-nums">{format(current[i] ?? 0)}</td>
+                  <td className="py-1 pr-3 text-right whitespace-nowrap tabular-nums">{i < current.length ? format(current[i]!) : '—'}</td>
                   <td className="py-1 pr-3 whitespace-nowrap text-slate-600">{previousLabels[i]}</td>
                   <td className="py-1 text-right whitespace-nowrap text-slate-600 tabular-nums">{format(previous[i] ?? 0)}</td>
                 </tr>

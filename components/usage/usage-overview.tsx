@@ -1,6 +1,8 @@
 import { getDb } from '@/lib/db/client';
 import { getCustomerEntitlements, type EntitlementResponseBody } from '@/lib/usage/entitlement-view';
 import { getCreditBalance } from '@/lib/usage/credits';
+import { getCustomerUsageHistory } from '@/lib/usage/usage-history';
+import { UsageHistoryCharts } from '@/components/usage/usage-history-charts';
 import { Badge, Card, EmptyState } from '@/components/ui/layout';
 
 const day = (iso: string) => new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' });
@@ -52,11 +54,16 @@ function FeatureUsage({ entitlement, audience }: { entitlement: EntitlementRespo
 
 /**
  * A customer's usage against their limits and their credit grants, for the seller's customer
- * page (`audience: seller`, with where each limit comes from) and the customer portal.
+ * page (`audience: seller`, with where each limit comes from and a chart of usage by day over
+ * this period and the one before) and the customer portal.
  */
 export async function UsageOverview({ merchantId, customerId, audience }: { merchantId: string; customerId: string; audience: 'seller' | 'customer' }) {
   const db = getDb();
-  const [entitlements, credits] = await Promise.all([getCustomerEntitlements(db, merchantId, customerId), getCreditBalance(db, merchantId, customerId)]);
+  const [entitlements, credits, history] = await Promise.all([
+    getCustomerEntitlements(db, merchantId, customerId),
+    getCreditBalance(db, merchantId, customerId),
+    audience === 'seller' ? getCustomerUsageHistory(db, merchantId, customerId) : null,
+  ]);
   const grants = credits.data.flatMap((balance) => balance.grants);
   // The portal shows the section only to customers with something metered.
   if (audience === 'customer' && entitlements.data.length === 0 && grants.length === 0) return null;
@@ -89,6 +96,7 @@ export async function UsageOverview({ merchantId, customerId, audience }: { merc
           </ul>
         </>
       ) : null}
+      {history ? <UsageHistoryCharts history={history.data} /> : null}
     </Card>
   );
 }

@@ -1,4 +1,4 @@
-import { eq, and } from 'drizzle-orm';
+import { eq, and, asc, inArray } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../db/client';
 import { entitlementPolicies } from '../db/schema';
@@ -67,4 +67,17 @@ export async function listEntitlementPolicies(
     orderBy: [query.orderBy === 'feature' ? entitlementPolicies.feature : entitlementPolicies.createdAt, entitlementPolicies.id],
   });
   return mapPage(page, toEntitlementPolicyResponse);
+}
+
+/** The policies of several prices at once (for the console's product page), by price id, by feature. */
+export async function listPoliciesOfPrices(db: Db, merchantId: string, priceIds: string[]) {
+  const byPrice = new Map<string, ReturnType<typeof toEntitlementPolicyResponse>[]>();
+  if (priceIds.length === 0) return byPrice;
+  const rows = await db
+    .select()
+    .from(entitlementPolicies)
+    .where(and(eq(entitlementPolicies.merchantId, merchantId), inArray(entitlementPolicies.priceId, priceIds)))
+    .orderBy(asc(entitlementPolicies.feature));
+  for (const row of rows) byPrice.set(row.priceId, [...(byPrice.get(row.priceId) ?? []), toEntitlementPolicyResponse(row)]);
+  return byPrice;
 }

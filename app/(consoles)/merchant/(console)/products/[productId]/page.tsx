@@ -6,6 +6,7 @@ import { ApiError } from '@/lib/http/errors';
 import { getProduct } from '@/lib/catalog/products';
 import { listPrices } from '@/lib/catalog/prices';
 import { PRICE_INTERVALS } from '@/lib/catalog/schemas';
+import { listPoliciesOfPrices } from '@/lib/entitlements/policies';
 import { formatMoney } from '@/lib/money/format';
 import { ActionForm } from '@/components/ui/action-form';
 import { SelectField, TextField } from '@/components/ui/field';
@@ -15,6 +16,7 @@ import { Badge, Card, DescriptionList, EmptyState, PageHeader } from '@/componen
 import { Cell, Table } from '@/components/ui/table';
 import { Pagination, pageParam } from '@/components/ui/pagination';
 import { ProductEditForm } from '@/components/console/edit/product-edit-form';
+import { PricePolicies } from '@/components/console/price-policies';
 import { currentMerchant } from '../../../session';
 import { createPriceAction, setPriceActiveAction, setProductActiveAction } from '../../../actions';
 
@@ -36,6 +38,7 @@ export default async function ProductPage({
     throw error;
   });
   const prices = await listPrices(db, merchant.id, { productId, page, pageSize: 20, orderBy: 'createdAt', orderDirection: 'desc' });
+  const policies = await listPoliciesOfPrices(db, merchant.id, prices.data.map((price) => price.id));
 
   return (
     <>
@@ -91,6 +94,11 @@ export default async function ProductPage({
                       <Cell className="whitespace-nowrap">
                         <span className="font-medium">{formatMoney(price.amount, price.currency)}</span>
                         <span className="block font-mono text-xs text-slate-600">{price.id}</span>
+                        {policies.has(price.id) ? (
+                          <div className="mt-2 whitespace-normal">
+                            <PricePolicies policies={policies.get(price.id)!} currency={price.currency} recurring={price.type === 'Recurring'} />
+                          </div>
+                        ) : null}
                       </Cell>
                       <Cell className="whitespace-nowrap">
                         {price.type === 'OneTime' ? 'One time' : `Every ${price.intervalCount === 1 ? '' : `${price.intervalCount} `}${price.interval}${price.intervalCount === 1 ? '' : 's'}`}
