@@ -18,6 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { startServer } from '../tests/setup/server';
+import { demoApi, demoApiKey, median, sampleOf, type Sample } from './common';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -32,28 +33,13 @@ interface Target {
   freshIdempotencyKey?: boolean;
 }
 
-interface Sample {
-  rate: number;
-  p50: number;
-  p99: number;
-  errors: number;
-}
 
 export async function runApiBenchmark() {
   console.log('starting the service…');
   const server = await startServer({ env: { DB_COUNT_ROUND_TRIPS: 'true', LOG_LEVEL: 'warn' } });
   try {
-    const key = /Demo API key\s+(\S+)/.exec(server.output())![1]!;
-    const call = async (method: string, url: string, body?: unknown) => {
-      const response = await fetch(`${server.baseUrl}${url}`, {
-        method,
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await response.text();
-      if (response.status >= 300) throw new Error(`${method} ${url}: ${response.status} ${text}`);
-      return { body: JSON.parse(text) as any, roundTrips: Number(response.headers.get('x-db-round-trips')) };
-    };
+    const key = demoApiKey(server);
+    const call = demoApi(server, key);
     // A catalog to list and buy from, and a returning customer.
     let priceId = '';
     for (let i = 0; i < 25; i++) {
@@ -121,14 +107,7 @@ async function load(baseUrl: string, target: Target, key: string): Promise<Sampl
       },
     ],
   });
-  const answered = result.requests.total;
-  const failed = result.non2xx + result.errors + result.timeouts;
-  return { rate: answered / SECONDS, p50: result.latency.p50, p99: result.latency.p99, errors: failed };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
+  return sampleOf(result, SECONDS);
 }
 
 function writeResults(targets: Target[], samples: Map<string, Sample[]>, roundTrips: Map<string, number>) {

@@ -19,6 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { startServer } from '../tests/setup/server';
+import { demoApi, demoApiKey, median, sampleOf, type Sample } from './common';
 
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 100);
 const SENDERS = 4;
@@ -29,31 +30,16 @@ const CONNECTIONS = 50;
 const INGEST_CUSTOMERS = 20;
 const CHECK_CUSTOMERS = 200;
 
-interface Sample {
-  rate: number;
-  p50: number;
-  p99: number;
-  errors: number;
-}
 
 export async function runUsageBenchmark() {
   const loadAtStart = os.loadavg();
   console.log('starting the service…');
   const server = await startServer({ env: { LOG_LEVEL: 'warn' } });
   try {
-    const key = /Demo API key\s+(\S+)/.exec(server.output())![1]!;
-    const call = async (method: string, url: string, body?: unknown) => {
-      const response = await fetch(`${server.baseUrl}${url}`, {
-        method,
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await response.text();
-      if (response.status >= 300) throw new Error(`${method} ${url}: ${response.status} ${text}`);
-      return JSON.parse(text) as any;
-    };
+    const key = demoApiKey(server);
+    const call = demoApi(server, key);
     const newCustomer = async (i: number, limit: number, credits: number) => {
-      const customer = await call('POST', '/api/Customer', { email: `usage-bench-${i}-${crypto.randomUUID()}@example.com` });
+      const { body: customer } = await call('POST', '/api/Customer', { email: `usage-bench-${i}-${crypto.randomUUID()}@example.com` });
       await call('POST', `/api/Customer/${customer.id}/EntitlementOverride`, { feature: 'messages', allowed: 'Limited', limit });
       await call('POST', `/api/Customer/${customer.id}/CreditGrant`, { feature: 'messages', amount: credits, reason: 'bench' });
       return customer.id as string;
@@ -145,12 +131,7 @@ async function load(baseUrl: string, key: string, target: { method: 'GET' | 'POS
       },
     ],
   });
-  return { rate: result.requests.total / SECONDS, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors + result.timeouts };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
+  return sampleOf(result, SECONDS);
 }
 
 interface Results {
