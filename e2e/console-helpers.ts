@@ -18,6 +18,22 @@ export async function demoApi<T = Record<string, any>>(request: APIRequestContex
   return (await answer.json()) as T;
 }
 
+/** A poster of JSON to the service (any credential in `headers`) that fails the test on an error status and returns the body. */
+export function postJson(baseURL: string) {
+  return async (apiPath: string, body: unknown, headers: Record<string, string> = {}) => {
+    const response = await fetch(`${baseURL}${apiPath}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    const parsed = (await response.json()) as any;
+    expect(response.status, `${apiPath}: ${JSON.stringify(parsed)}`).toBeLessThan(300);
+    return parsed;
+  };
+}
+
+/** Fails when the page scrolls sideways (the document is wider than the viewport). */
+export async function expectNoSidewaysScroll(page: Page) {
+  const widths = await page.evaluate(() => ({ document: document.documentElement.scrollWidth, viewport: window.innerWidth }));
+  expect(widths.document, 'page wider than the viewport').toBeLessThanOrEqual(widths.viewport);
+}
+
 export async function signInAsDemoSeller(page: Page) {
   await page.goto('/merchant/sign-in');
   await page.getByLabel('Email').fill('demo@example.com');

@@ -1,15 +1,11 @@
 import crypto from 'node:crypto';
 import { expect, shot, test } from './fixtures';
+import { postJson } from './console-helpers';
 
 test('the portal refuses a declining card with the decline reason and keeps the default', async ({ page, baseURL }) => {
   const email = `cards-seller-${crypto.randomBytes(4).toString('hex')}@example.com`;
   const customerEmail = `cards-customer-${crypto.randomBytes(4).toString('hex')}@example.com`;
-  const json = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
-    const response = await fetch(`${baseURL}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
-    const parsed = (await response.json()) as any;
-    expect(response.status, `${path}: ${JSON.stringify(parsed)}`).toBeLessThan(300);
-    return parsed;
-  };
+  const json = postJson(baseURL);
   // A backend saves the customer's first card (verified) over the API.
   const seller = await json('/api/MerchantAuth/Register', { email, password: 'a long seller password', name: 'Card Shop', accountType: 'Business' });
   const key = await json('/api/MerchantApiKey', { name: 'backend', scopes: ['customers:write', 'payments:write'] }, { Authorization: `Bearer ${seller.accessToken}` });

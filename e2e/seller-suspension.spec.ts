@@ -1,17 +1,13 @@
 import crypto from 'node:crypto';
 import { expect, shot, test } from './fixtures';
+import { postJson } from './console-helpers';
 import { startReceiver } from '../tests/helpers/webhook-receiver';
 
 const PASSWORD = 'a long seller password';
 
 test('a suspended seller’s link shows the customer a clear page, the seller is told at sign-in, and secrets shown once take the focus', async ({ page, baseURL }) => {
   const email = `suspended-${crypto.randomBytes(4).toString('hex')}@example.com`;
-  const json = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
-    const response = await fetch(`${baseURL}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
-    const parsed = (await response.json()) as any;
-    expect(response.status, `${path}: ${JSON.stringify(parsed)}`).toBeLessThan(300);
-    return parsed;
-  };
+  const json = postJson(baseURL);
   const seller = await json('/api/MerchantAuth/Register', { email, password: PASSWORD, name: 'Paused Pottery', accountType: 'Business' });
   const key = await json('/api/MerchantApiKey', { name: 'backend', scopes: ['payment_links:write'] }, { Authorization: `Bearer ${seller.accessToken}` });
   const link = await json('/api/PaymentLink', { name: 'Glazed bowl', unitAmount: 3200, currency: 'EUR' }, { Authorization: `Bearer ${key.secret}` });

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { expect, shot, test } from './fixtures';
+import { expectNoSidewaysScroll } from './console-helpers';
 
 const DAY_MS = 86_400_000;
 const shortDate = (at: Date) => new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' }).format(at);
@@ -42,11 +43,6 @@ async function fillCustomer(page: Page, cardNumber: string) {
   await page.getByLabel('Card number').fill(cardNumber);
   await page.getByLabel('Expiry').fill('12 / 34');
   await page.getByLabel('CVC').fill('123');
-}
-
-async function expectNoSidewaysScroll(page: Page) {
-  const widths = await page.evaluate(() => ({ content: document.documentElement.scrollWidth, viewport: window.innerWidth }));
-  expect(widths.content).toBeLessThanOrEqual(widths.viewport);
 }
 
 for (const [device, viewport] of [

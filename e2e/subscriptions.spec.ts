@@ -1,17 +1,13 @@
 import crypto from 'node:crypto';
 import { expect, shot, test } from './fixtures';
+import { postJson } from './console-helpers';
 
 const PASSWORD = 'a long seller password';
 
 test('a customer manages their subscription in the portal; the seller sees it in the console', async ({ page, baseURL }) => {
   const email = `subs-seller-${crypto.randomBytes(4).toString('hex')}@example.com`;
   const customerEmail = `subs-customer-${crypto.randomBytes(4).toString('hex')}@example.com`;
-  const json = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
-    const response = await fetch(`${baseURL}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
-    const parsed = (await response.json()) as any;
-    expect(response.status, `${path}: ${JSON.stringify(parsed)}`).toBeLessThan(300);
-    return parsed;
-  };
+  const json = postJson(baseURL);
   // The seller's backend: an account, an API key, a product with two monthly plans, and a recurring checkout.
   const seller = await json('/api/MerchantAuth/Register', { email, password: PASSWORD, name: 'Cloud Notes', accountType: 'Business' });
   const key = await json('/api/MerchantApiKey', { name: 'backend', scopes: ['products:write', 'prices:write', 'payment_links:write', 'subscriptions:write'] }, { Authorization: `Bearer ${seller.accessToken}` });

@@ -1,29 +1,15 @@
 import crypto from 'node:crypto';
-import type { Page } from '@playwright/test';
 import { expect, shot, test } from './fixtures';
-import { expectNoSeriousA11yViolations } from './console-helpers';
+import { expectNoSeriousA11yViolations, expectNoSidewaysScroll, postJson } from './console-helpers';
 
 const PASSWORD = 'a long seller password';
 const DAY = 86_400_000;
 const WIDTHS = [1440, 390] as const;
 
-async function expectNoSidewaysScroll(page: Page) {
-  const widths = await page.evaluate(() => ({ document: document.documentElement.scrollWidth, viewport: window.innerWidth }));
-  expect(widths.document, 'page wider than the viewport').toBeLessThanOrEqual(widths.viewport);
-}
-
 test('the customer page charts usage per day against the previous period; the product page lists each price’s policies', async ({ page, baseURL }) => {
   const email = `usage-ui-${crypto.randomBytes(4).toString('hex')}@example.com`;
-  const json = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
-    const response = await fetch(`${baseURL}${path}`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'Idempotency-Key': crypto.randomUUID(), ...headers },
-      body: JSON.stringify(body),
-    });
-    const parsed = (await response.json()) as any;
-    expect(response.status, `${path}: ${JSON.stringify(parsed)}`).toBeLessThan(300);
-    return parsed;
-  };
+  const post = postJson(baseURL);
+  const json = (apiPath: string, body: unknown, headers: Record<string, string> = {}) => post(apiPath, body, { 'Idempotency-Key': crypto.randomUUID(), ...headers });
   const seller = await json('/api/MerchantAuth/Register', { email, password: PASSWORD, name: 'Chatty', accountType: 'Business' });
   const key = await json(
     '/api/MerchantApiKey',

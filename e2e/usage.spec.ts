@@ -1,17 +1,13 @@
 import crypto from 'node:crypto';
 import { expect, shot, test } from './fixtures';
+import { postJson } from './console-helpers';
 
 const PASSWORD = 'a long seller password';
 
 test('the seller sees a customer’s usage against the limit and their credits; the customer sees it in the portal', async ({ page, baseURL }) => {
   const email = `usage-seller-${crypto.randomBytes(4).toString('hex')}@example.com`;
   const customerEmail = `usage-customer-${crypto.randomBytes(4).toString('hex')}@example.com`;
-  const json = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
-    const response = await fetch(`${baseURL}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
-    const parsed = (await response.json()) as any;
-    expect(response.status, `${path}: ${JSON.stringify(parsed)}`).toBeLessThan(300);
-    return parsed;
-  };
+  const json = postJson(baseURL);
   // The AI chat app of docs/usage.md: Pro with 100 messages a month, gated by Check+consume.
   const seller = await json('/api/MerchantAuth/Register', { email, password: PASSWORD, name: 'Chatty', accountType: 'Business' });
   const key = await json(
