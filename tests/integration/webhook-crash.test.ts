@@ -38,25 +38,29 @@ afterAll(async () => {
 /** The developer API of the server this test started (it changes at every restart). */
 const call = (method: string, path: string, key: string, body?: unknown) => callApi(method, path, { key, body, baseUrl: server!.baseUrl });
 
-async function leasedNow(databaseUrl: string): Promise<number> {
+/** A short-lived connection to the server's database (its address changes at every restart). */
+async function withClient<T>(databaseUrl: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    const result = await client.query<{ n: number }>('select count(*)::int as n from webhook_deliveries where lease_until > now()');
-    return result.rows[0]!.n;
+    return await work(client);
   } finally {
     await client.end();
   }
 }
 
+const leasedNow = (databaseUrl: string) =>
+  withClient(databaseUrl, async (client) => (await client.query<{ n: number }>('select count(*)::int as n from webhook_deliveries where lease_until > now()')).rows[0]!.n);
+
+const countFailedAttempts = (databaseUrl: string) =>
+  withClient(databaseUrl, async (client) => (await client.query<{ n: number }>('select count(*)::int as n from webhook_attempts where not succeeded')).rows[0]!.n);
+
 /** The state of the deliveries of events that did not arrive, for the failure message. */
-async function describeDeliveries(databaseUrl: string, eventIds: string[]): Promise<string> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    const result = await client.query(
+function describeDeliveries(databaseUrl: string, eventIds: string[]): Promise<string> {
+  return withClient(databaseUrl, async (client) => {
+    const examples = await client.query(
       `select d.event_id, e.url, d.status, d.attempt_count, d.due_at, d.lease_until, d.last_error, e.failing_since
-       from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id where d.event_id = any($1) and d.status <> 'delivered' limit 20`,
+       from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id where d.event_id = any($1) and d.status <> 'delivered' limit 3`,
       [eventIds],
     );
     const byEndpoint = await client.query(
@@ -69,20 +73,8 @@ async function describeDeliveries(databaseUrl: string, eventIds: string[]): Prom
          count(*)::int as attempts, count(*) filter (where not succeeded)::int as failed, max(error) as an_error
        from webhook_attempts group by 1 order by 1 desc limit 30`,
     );
-    return JSON.stringify({ now: new Date(), byEndpoint: byEndpoint.rows, attemptsOverTime: attemptsOverTime.rows, deliveries: result.rows.slice(0, 3) }, null, 1);
-  } finally {
-    await client.end();
-  }
-}
-
-async function countFailedAttempts(databaseUrl: string): Promise<number> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    return (await client.query<{ n: number }>('select count(*)::int as n from webhook_attempts where not succeeded')).rows[0]!.n;
-  } finally {
-    await client.end();
-  }
+    return JSON.stringify({ now: new Date(), byEndpoint: byEndpoint.rows, attemptsOverTime: attemptsOverTime.rows, deliveries: examples.rows }, null, 1);
+  });
 }
 
 describe('webhook delivery across repeated crashes', () => {
