@@ -20,6 +20,7 @@
  *                     # the dispatcher in its own process (`npm run worker`, server RUN_WORKER=false)
  *   npm run bench -- api                           # the developer-API benchmark instead (bench/api.ts)
  *   npm run bench -- usage                         # usage ingestion and check-and-consume (bench/usage.ts)
+ *   npm run bench -- operator                      # the platform admin's overview, seller page and audit log (bench/operator.ts)
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -345,6 +346,7 @@ const benchmarks: Record<string, () => Promise<unknown>> = {
   api: () => import('./api').then((api) => api.runApiBenchmark()),
   console: () => import('./console').then((bench) => bench.runConsoleBench()),
   usage: () => import('./usage').then((bench) => bench.runUsageBenchmark()),
+  operator: () => import('./operator').then((bench) => bench.runOperatorBench()),
 };
 const benchmark = benchmarks[process.argv[2] ?? ''] ?? main;
 benchmark().catch((error) => {

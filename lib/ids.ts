@@ -39,6 +39,7 @@ export const ID_PREFIXES = {
   refreshToken: 'rt',
   loginToken: 'mlt',
   request: 'req',
+  auditEntry: 'aud',
   email: 'email',
 } as const;
 

@@ -15,7 +15,8 @@ import { findMerchantByEmail } from '../lib/merchants/merchants';
 import { seedSampleData } from '../lib/sample-data/sample-data';
 import { flushRequestLogs } from '../lib/request-logs/record';
 import { rootSecret } from '../lib/auth/secret-key';
-import { CLIENT_IP_HEADER, resolveClientIp } from '../lib/http/client-ip';
+import { CLIENT_IP_HEADER, REQUEST_ID_HEADER, resolveClientIp } from '../lib/http/client-ip';
+import { newRequestId } from '../lib/http/request';
 import { answerAtFrontDoor, readApiRoutes } from '../lib/http/front-door';
 
 /**
@@ -48,6 +49,9 @@ async function main() {
   const server = http.createServer((req, res) => {
     if (answerAtFrontDoor(req, res, apiRoutes)) return;
     req.headers[CLIENT_IP_HEADER] = resolveClientIp(req);
+    const requestId = newRequestId();
+    req.headers[REQUEST_ID_HEADER] = requestId;
+    res.setHeader('X-Request-Id', requestId);
     void handle(req, res);
   });
   await new Promise<void>((resolve) => server.listen(config.port, process.env.HOST ?? '0.0.0.0', resolve));

@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/audit-log';
 import { and, eq, isNull, isNotNull, lt, or, desc, sql } from 'drizzle-orm';
 import { paginate, mapPage, type PageRequest } from '../db/paginate';
 import { notFound } from '../http/errors';
@@ -165,12 +166,15 @@ export async function listApiKeyPage(
 /** Creates a key with the chosen scopes; the answer carries the full secret, this once. */
 export async function createMerchantApiKey(tx: Db, merchantId: string, input: { name: string; scopes: readonly Scope[] }) {
   const created = await createApiKey(tx, { merchantId, name: input.name, scopes: [...new Set(input.scopes)] });
+  await recordAudit(tx, { merchantId, action: 'api_key.created', target: { kind: 'api_key', id: created.id }, metadata: { name: created.name, scopes: created.scopes } });
   return { ...toApiKeyResponse({ ...created, lastUsedAt: null, revokedAt: null }), secret: created.secret };
 }
 
 /** Revokes a key; the next developer-API call with it answers 401. Revoking twice is harmless. */
 export async function revokeMerchantApiKey(tx: Db, merchantId: string, apiKeyId: string) {
-  await revokeApiKey(tx, { merchantId, apiKeyId });
+  if (await revokeApiKey(tx, { merchantId, apiKeyId })) {
+    await recordAudit(tx, { merchantId, action: 'api_key.revoked', target: { kind: 'api_key', id: apiKeyId } });
+  }
   const [row] = await tx
     .select()
     .from(apiKeys)

@@ -27,6 +27,7 @@ import {
   SellerUserResponse,
   TokenPairResponse,
   VerifyEmailBody,
+  SuspensionBody,
 } from './schemas';
 
 
@@ -293,6 +294,7 @@ export const suspendMerchantOperation = defineSessionOperation({
   summary: "Suspend a seller: its API keys and sign-ins stop at once",
   access: ['admin'],
   params: MerchantParams,
+  body: SuspensionBody,
   transaction: true,
 });
 
@@ -304,5 +306,6 @@ export const reinstateMerchantOperation = defineSessionOperation({
   summary: 'Reinstate a suspended seller',
   access: ['admin'],
   params: MerchantParams,
+  body: SuspensionBody,
   transaction: true,
 });

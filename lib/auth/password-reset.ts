@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/audit-log';
 import type { Db } from '../db/client';
 import { config } from '../config';
 import { ApiError } from '../http/errors';
@@ -40,6 +41,12 @@ export async function requestPasswordReset(db: Db, input: { email: string; clien
         ].join('\n'),
         html: `<p>Someone (hopefully you) asked to reset the password of your Paybase seller account.</p><p><a href="${link}">Choose a new password</a></p><p>The link works once and expires in ${minutes} minutes. If you did not ask for it, ignore this email: your password stays as it is.</p>`,
       });
+      await recordAudit(tx, {
+        merchantId: user.merchantId,
+        action: 'seller.password_reset_requested',
+        actor: { kind: 'anonymous', label: user.email },
+        target: { kind: 'seller_user', id: user.id },
+      });
     });
   }
   return { expiresIn: PASSWORD_RESET_TTL_SECONDS };
@@ -62,6 +69,12 @@ export async function resetPassword(db: Db, input: { resetToken: string; passwor
     await spendOpenTokens(tx, spent.userId, 'password_reset');
     await endUserSessions(tx, { userId: spent.userId, reason: 'password_reset' });
     const row = (await findSellerUser(tx, spent.userId))!;
+    await recordAudit(tx, {
+      merchantId: row.merchantId,
+      action: 'seller.password_reset',
+      actor: { kind: 'seller_user', id: row.id, label: row.email },
+      target: { kind: 'seller_user', id: row.id },
+    });
     await sendEmail(tx, {
       to: row.email,
       subject: 'Your Paybase password was changed',

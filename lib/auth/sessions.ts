@@ -1,3 +1,4 @@
+import { identifyActor } from '../audit/request-context';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { authSessions, refreshTokens, type Audience } from '../db/schema';
@@ -185,6 +186,8 @@ export async function authenticateAccessToken(
   if (!(await isSubjectActive(db, claims.audience, claims.subjectId, session.userId))) {
     throw new ApiError('UNAUTHENTICATED', 'This account is not active.');
   }
+  if (claims.audience === 'admin') identifyActor({ kind: 'admin', id: claims.subjectId });
+  if (claims.audience === 'merchant' && session.userId) identifyActor({ kind: 'seller_user', id: session.userId });
   return { audience: claims.audience, subjectId: claims.subjectId, sessionId: claims.sessionId, ...(session.userId ? { userId: session.userId } : {}) };
 }
 

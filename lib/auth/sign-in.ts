@@ -7,6 +7,8 @@ import { sendVerificationEmail } from './email-verification';
 import { issueTwoFactorChallenge } from './two-factor';
 import { hashPassword, verifyPassword } from './passwords';
 import { startSession, type TokenPair } from './sessions';
+import { recordAudit } from '../audit/audit-log';
+import { recordSellerSignIn, recordSellerSignInFailure } from './sign-in-audit';
 import { SIGN_IN_LIMITS, assertUnderLimit, clearLimit, consumeLimit, countAttempt } from './rate-limit';
 
 /** Where a sign-in comes from, for per-address rate limits. */
@@ -29,29 +31,55 @@ async function passwordSignIn<T>(
   db: Db,
   input: { account: string; password: string; client: ClientInfo },
   find: () => Promise<{ row: T; passwordHash: string; allowed: boolean; refusal?: ApiError } | undefined>,
+  recordFailure: (found: T | undefined, reason: string) => Promise<void>,
 ): Promise<T> {
   const accountKey = input.account.toLowerCase();
-  await assertUnderLimit(db, SIGN_IN_LIMITS.failuresPerIp, input.client.ip);
-  await assertUnderLimit(db, SIGN_IN_LIMITS.failuresPerAccount, accountKey);
+  try {
+    await assertUnderLimit(db, SIGN_IN_LIMITS.failuresPerIp, input.client.ip);
+    await assertUnderLimit(db, SIGN_IN_LIMITS.failuresPerAccount, accountKey);
+  } catch (error) {
+    await recordFailure(undefined, 'rate_limited');
+    throw error;
+  }
   const found = await find();
   const passwordOk = await verifyPassword(input.password, found?.passwordHash ?? (await timingDecoy()));
   if (!found || !passwordOk || !found.allowed) {
     await countAttempt(db, SIGN_IN_LIMITS.failuresPerIp, input.client.ip);
     await countAttempt(db, SIGN_IN_LIMITS.failuresPerAccount, accountKey);
+    await recordFailure(found?.row, !found ? 'unknown_account' : !passwordOk ? 'wrong_password' : 'wrong_account_type');
     throw badCredentials();
   }
   await clearLimit(db, SIGN_IN_LIMITS.failuresPerAccount, accountKey);
   // Only someone who knows the password learns why a valid sign-in is refused.
-  if (found.refusal) throw found.refusal;
+  if (found.refusal) {
+    await recordFailure(found.row, found.refusal.code.toLowerCase());
+    throw found.refusal;
+  }
   return found.row;
 }
 
 export async function signInAdmin(db: Db, input: { name: string; password: string; client: ClientInfo }): Promise<TokenPair> {
-  const admin = await passwordSignIn(db, { account: `admin:${input.name}`, password: input.password, client: input.client }, async () => {
-    const row = await findAdminByName(db, input.name);
-    return row && { row, passwordHash: row.passwordHash, allowed: true };
+  const admin = await passwordSignIn(
+    db,
+    { account: `admin:${input.name}`, password: input.password, client: input.client },
+    async () => {
+      const row = await findAdminByName(db, input.name);
+      return row && { row, passwordHash: row.passwordHash, allowed: true };
+    },
+    // A failure has no transaction to join: its entry is written on its own.
+    (found, reason) =>
+      recordAudit(db, {
+        merchantId: null,
+        action: 'admin.sign_in_failed',
+        actor: { kind: 'anonymous', label: input.name },
+        target: found ? { kind: 'admin', id: found.id } : undefined,
+        metadata: { reason },
+      }),
+  );
+  return db.transaction(async (tx) => {
+    await recordAudit(tx, { merchantId: null, action: 'admin.sign_in', actor: { kind: 'admin', id: admin.id, label: admin.name }, target: { kind: 'admin', id: admin.id } });
+    return startSession(tx, { audience: 'admin', subjectId: admin.id });
   });
-  return db.transaction((tx) => startSession(tx, { audience: 'admin', subjectId: admin.id }));
 }
 
 /** A password sign-in's outcome: the token pair, or (two-factor on) the challenge for the second step. */
@@ -71,24 +99,34 @@ export async function signInMerchant(
   db: Db,
   input: { email: string; password: string; accountType?: AccountType; client: ClientInfo; allowTwoFactorSetup?: boolean },
 ): Promise<MerchantSignIn> {
-  const user = await passwordSignIn(db, { account: `merchant:${input.email}`, password: input.password, client: input.client }, async () => {
-    const row = await findSellerUserByEmail(db, input.email);
-    const account = row && (await findMerchantById(db, row.merchantId));
-    return (
-      row &&
-      account && {
-        row: { ...row, requireTwoFactor: account.requireTwoFactor },
-        passwordHash: row.passwordHash,
-        allowed: !input.accountType || input.accountType === account.accountType,
-        refusal: account.status === 'suspended' ? accountSuspended() : undefined,
-      }
-    );
-  });
+  const user = await passwordSignIn(
+    db,
+    { account: `merchant:${input.email}`, password: input.password, client: input.client },
+    async () => {
+      const row = await findSellerUserByEmail(db, input.email);
+      const account = row && (await findMerchantById(db, row.merchantId));
+      return (
+        row &&
+        account && {
+          row: { ...row, requireTwoFactor: account.requireTwoFactor },
+          passwordHash: row.passwordHash,
+          allowed: !input.accountType || input.accountType === account.accountType,
+          refusal: account.status === 'suspended' ? accountSuspended() : undefined,
+        }
+      );
+    },
+    (found, reason) => recordSellerSignInFailure(db, { email: input.email, user: found, reason }),
+  );
   if (user.twoFactorEnabledAt) return { kind: 'challenge', ...(await db.transaction((tx) => issueTwoFactorChallenge(tx, user.id))) };
   if (user.requireTwoFactor && !input.allowTwoFactorSetup) {
+    await recordSellerSignInFailure(db, { email: input.email, user, reason: 'two_factor_setup_required' });
     throw new ApiError('FORBIDDEN', 'Your account requires two-factor sign-in: sign in to the seller console once to set up an authenticator app.');
   }
-  return { kind: 'tokens', tokens: await db.transaction((tx) => startSession(tx, { audience: 'merchant', subjectId: user.merchantId, userId: user.id })) };
+  const tokens = await db.transaction(async (tx) => {
+    await recordSellerSignIn(tx, user, { method: 'password' });
+    return startSession(tx, { audience: 'merchant', subjectId: user.merchantId, userId: user.id });
+  });
+  return { kind: 'tokens', tokens };
 }
 
 /**

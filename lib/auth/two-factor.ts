@@ -13,6 +13,8 @@ import { randomToken, sha256Hex } from './secrets';
 import { consumeSellerToken, issueSellerToken } from './seller-tokens';
 import { startSession, type TokenPair } from './sessions';
 import type { SellerUserRef } from './seller-principal';
+import { recordAudit } from '../audit/audit-log';
+import { recordSellerSignIn } from './sign-in-audit';
 import { SIGN_IN_LIMITS, assertUnderLimit, clearLimit, countAttempt } from './rate-limit';
 import type { ClientInfo } from './sign-in';
 import { TWO_FACTOR_CHALLENGE_TTL_SECONDS } from './lifetimes';
@@ -95,6 +97,7 @@ export async function confirmTwoFactorSetup(db: Db, ref: SellerUserRef, code: st
       })
       .where(eq(sellerUsers.id, user.id));
     await replaceRecoveryCodes(tx, user.id, recoveryCodes);
+    await recordAudit(tx, { merchantId: user.merchantId, action: 'seller.two_factor_enabled', target: { kind: 'seller_user', id: user.id } });
   });
   return { recoveryCodes };
 }
@@ -109,7 +112,10 @@ export async function regenerateRecoveryCodes(db: Db, ref: SellerUserRef, code: 
   const user = await requireUser(db, ref);
   if (!(await spendSecondFactor(db, user, code))) throw wrongCode('code');
   const recoveryCodes = newRecoveryCodes();
-  await db.transaction((tx) => replaceRecoveryCodes(tx, user.id, recoveryCodes));
+  await db.transaction(async (tx) => {
+    await replaceRecoveryCodes(tx, user.id, recoveryCodes);
+    await recordAudit(tx, { merchantId: user.merchantId, action: 'seller.recovery_codes_regenerated', target: { kind: 'seller_user', id: user.id } });
+  });
   return { recoveryCodes };
 }
 
@@ -126,6 +132,7 @@ export async function disableTwoFactor(db: Db, ref: SellerUserRef, code: string)
       .set({ totpSecret: null, totpPendingSecret: null, totpLastStep: null, twoFactorEnabledAt: null, updatedAt: now() })
       .where(eq(sellerUsers.id, user.id));
     await tx.delete(sellerRecoveryCodes).where(eq(sellerRecoveryCodes.userId, user.id));
+    await recordAudit(tx, { merchantId: user.merchantId, action: 'seller.two_factor_disabled', target: { kind: 'seller_user', id: user.id } });
   });
 }
 
@@ -207,10 +214,17 @@ export async function completeTwoFactorSignIn(db: Db, input: { challengeToken: s
       .where(eq(sellerUserTokens.id, challenge.id));
     await countAttempt(db, SIGN_IN_LIMITS.failuresPerIp, input.client.ip);
     await countAttempt(db, SIGN_IN_LIMITS.failuresPerAccount, accountKey);
+    await recordAudit(db, {
+      merchantId: user.merchantId,
+      action: 'seller.two_factor_failed',
+      actor: { kind: 'anonymous', label: user.email },
+      target: { kind: 'seller_user', id: user.id },
+    });
     throw wrongCode();
   }
   const pair = await db.transaction(async (tx) => {
     if (!(await consumeSellerToken(tx, { token: input.challengeToken, purpose: 'two_factor_challenge' }))) return undefined;
+    await recordSellerSignIn(tx, user, { method: 'two_factor' });
     return startSession(tx, { audience: 'merchant', subjectId: user.merchantId, userId: user.id });
   });
   if (!pair) throw challengeEnded();

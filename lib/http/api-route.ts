@@ -1,3 +1,4 @@
+import { identifyActor } from '../audit/request-context';
 import type { z } from 'zod';
 import { getDb, type Db } from '../db/client';
 import type { Phases } from '../db/phases';
@@ -128,6 +129,7 @@ async function authenticate(request: Request) {
   }
   const principal = await authenticateApiKey(getDb(), token);
   if (!principal) throw new ApiError('UNAUTHENTICATED', 'The API key is unknown or has been revoked.');
+  identifyActor({ kind: 'api_key', id: principal.apiKeyId });
   return principal;
 }
 

@@ -1,11 +1,19 @@
 import type { IncomingMessage } from 'node:http';
 import type { ClientInfo } from '../auth/sign-in';
+import { newRequestId } from './request';
 
 /**
  * The launcher writes the caller's address into this header on every request, replacing any
  * value the client sent, so route handlers (which cannot see the socket) can rate limit by it.
  */
 export const CLIENT_IP_HEADER = 'x-paybase-client-ip';
+
+/**
+ * The request id the launcher gives every request (and answers as `X-Request-Id`), replacing
+ * any value the client sent, so an API call and a console action are named the same way in the
+ * logs and the audit log.
+ */
+export const REQUEST_ID_HEADER = 'x-paybase-request-id';
 
 /**
  * The socket's address, or with `TRUST_PROXY=true` (behind a reverse proxy that sets it) the
@@ -22,4 +30,9 @@ export function resolveClientIp(req: IncomingMessage): string {
 
 export function clientInfo(headers: Headers): ClientInfo {
   return { ip: headers.get(CLIENT_IP_HEADER) ?? 'unknown' };
+}
+
+/** The launcher's request id, or a new one where no launcher ran (a route called in-process). */
+export function requestIdOf(headers: Headers): string {
+  return headers.get(REQUEST_ID_HEADER) ?? newRequestId();
 }

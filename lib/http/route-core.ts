@@ -3,7 +3,9 @@ import { log } from '../log';
 import { withRoundTripCount } from '../db/round-trips';
 import { ApiError } from './errors';
 import { problemResponse } from './respond';
-import { newRequestId, queryObject, readJsonBody } from './request';
+import { queryObject, readJsonBody } from './request';
+import { clientInfo, requestIdOf } from './client-ip';
+import { runInRequestContext } from '../audit/request-context';
 import { validationError } from './zod-errors';
 
 /** Fields a wrapper learns while handling a request and adds to its log line. */
@@ -17,12 +19,13 @@ export async function handleRequest(
   request: Request,
   run: (requestId: string, logFields: LogFields) => Promise<Response>,
 ): Promise<Response> {
-  const requestId = newRequestId();
+  const requestId = requestIdOf(request.headers);
   const startedAt = performance.now();
   const logFields: LogFields = {};
   let response: Response;
   try {
-    response = await withRoundTripCount(() => run(requestId, logFields));
+    const context = { requestId, ip: clientInfo(request.headers).ip };
+    response = await withRoundTripCount(() => runInRequestContext(context, () => run(requestId, logFields)));
     if (!response.headers.has('X-Request-Id')) response.headers.set('X-Request-Id', requestId);
   } catch (error) {
     response = errorResponse(error, requestId);

@@ -33,7 +33,8 @@ export type Permission =
   | 'team:manage'
   | 'settings:write'
   | 'security'
-  | 'security:team';
+  | 'security:team'
+  | 'audit:read';
 
 const EVERYTHING: readonly Permission[] = [
   'view',
@@ -48,6 +49,7 @@ const EVERYTHING: readonly Permission[] = [
   'settings:write',
   'security',
   'security:team',
+  'audit:read',
 ];
 
 const PERMISSIONS: Record<SellerRole, readonly Permission[]> = {
@@ -55,7 +57,7 @@ const PERMISSIONS: Record<SellerRole, readonly Permission[]> = {
   Admin: EVERYTHING.filter((permission) => permission !== 'security:team'),
   Developer: ['view', 'developers:read', 'developers:write', 'team:read', 'security'],
   Support: ['view', 'customers:write', 'refunds:create', 'team:read', 'security'],
-  ReadOnly: ['view', 'developers:read', 'team:read', 'security'],
+  ReadOnly: ['view', 'developers:read', 'team:read', 'security', 'audit:read'],
 };
 
 const WHAT: Record<Permission, string> = {
@@ -71,6 +73,7 @@ const WHAT: Record<Permission, string> = {
   'settings:write': 'change account settings',
   security: 'manage your own sign-in security',
   'security:team': 'require two-factor sign-in for the team',
+  'audit:read': "read the account's audit log",
 };
 
 export function roleCan(role: SellerRole, permission: Permission): boolean {

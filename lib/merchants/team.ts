@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/audit-log';
 import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { merchants, sellerInvitations, sellerUsers, type SellerRole } from '../db/schema';
@@ -113,6 +114,7 @@ export async function inviteMember(tx: Db, actor: TeamActor, input: { email: str
     ].join('\n'),
     html: `<p>${escapeHtml(actor.user.name)} invited you to join ${escapeHtml(account.name)} on Paybase as ${ROLE_LABELS[input.role]}.</p><p><a href="${link}">Accept the invitation</a></p><p>The link works once and expires in 7 days. If you did not expect it, ignore this email.</p>`,
   });
+  await recordAudit(tx, { merchantId: actor.merchantId, action: 'team.member_invited', target: { kind: 'invitation', id: row!.id }, metadata: { email, role: input.role } });
   return toInvitationResponse(row!);
 }
 
@@ -124,6 +126,7 @@ export async function revokeInvitation(tx: Db, actor: TeamActor, invitationId: s
   if (!row) throw notFound('invitation', invitationId);
   assertMayManage(actor, row.role);
   await tx.update(sellerInvitations).set({ revokedAt: now() }).where(eq(sellerInvitations.id, invitationId));
+  await recordAudit(tx, { merchantId: actor.merchantId, action: 'team.invitation_revoked', target: { kind: 'invitation', id: invitationId }, metadata: { email: row.email, role: row.role } });
 }
 
 /**
@@ -165,6 +168,13 @@ export async function acceptInvitation(
       passwordHash,
       emailVerified: true,
     });
+    await recordAudit(tx, {
+      merchantId: user.merchantId,
+      action: 'team.invitation_accepted',
+      actor: { kind: 'seller_user', id: user.id, label: user.email },
+      target: { kind: 'invitation', id: invitation.id },
+      metadata: { role: invitation.role },
+    });
     return { user, tokens: await startSession(tx, { audience: 'merchant', subjectId: user.merchantId, userId: user.id }) };
   });
   if (!outcome) {
@@ -200,6 +210,7 @@ export async function changeMemberRole(tx: Db, actor: TeamActor, userId: string,
   assertMayManage(actor, role);
   if (member.role === 'Owner' && role !== 'Owner' && (await ownerCount(tx, actor.merchantId)) <= 1) throw lastOwner();
   const [row] = await tx.update(sellerUsers).set({ role, updatedAt: now() }).where(eq(sellerUsers.id, userId)).returning();
+  await recordAudit(tx, { merchantId: actor.merchantId, action: 'team.role_changed', target: { kind: 'seller_user', id: userId }, metadata: { email: member.email, from: member.role, to: role } });
   return toSellerUserResponse(row!);
 }
 
@@ -215,6 +226,7 @@ export async function removeMember(tx: Db, actor: TeamActor, userId: string): Pr
   if (member.role === 'Owner' && (await ownerCount(tx, actor.merchantId)) <= 1) throw lastOwner();
   await endUserSessions(tx, { userId, reason: 'member_removed' });
   await tx.delete(sellerUsers).where(eq(sellerUsers.id, userId));
+  await recordAudit(tx, { merchantId: actor.merchantId, action: 'team.member_removed', target: { kind: 'seller_user', id: userId }, metadata: { email: member.email, role: member.role } });
 }
 
 function escapeHtml(text: string): string {
@@ -231,4 +243,5 @@ export async function setTeamTwoFactorRequirement(tx: Db, actor: TeamActor, requ
     throw new ApiError('INVALID_STATE', 'Turn on two-factor sign-in for yourself first, so you are not locked out.');
   }
   await tx.update(merchants).set({ requireTwoFactor: required, updatedAt: now() }).where(eq(merchants.id, actor.merchantId));
+  await recordAudit(tx, { merchantId: actor.merchantId, action: 'team.two_factor_requirement_changed', target: { kind: 'merchant', id: actor.merchantId }, metadata: { required } });
 }

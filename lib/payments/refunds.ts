@@ -10,6 +10,7 @@ import { ApiError, invalidField } from '../http/errors';
 import { formatMoney } from '../money/format';
 import { paymentProcessor } from './processor';
 import { findPaymentRow } from './payments';
+import { recordAudit } from '../audit/audit-log';
 import type { RefundBody } from './schemas';
 
 type RefundRow = typeof refunds.$inferSelect;
@@ -68,6 +69,12 @@ export async function refundPayment(phases: Phases, merchantId: string, paymentI
       })
       .returning();
     await recordEvent(tx, { merchantId, type: 'refund.requested', object: toRefundResponse(row!) });
+    await recordAudit(tx, {
+      merchantId,
+      action: 'refund.created',
+      target: { kind: 'refund', id: row!.id },
+      metadata: { paymentId: payment.id, amount, currency: payment.currency, reason: input.reason ?? null },
+    });
     return row!;
   });
   return finishRefund(phases, requested.id);

@@ -32,3 +32,8 @@ export function redactBody(body: string | null | undefined): string | null {
   }
   return text.length > BODY_LIMIT ? `${text.slice(0, BODY_LIMIT)}… [truncated]` : text;
 }
+
+/** A JSON value with secret-named fields and secret-looking text replaced (the audit log's metadata uses it too). */
+export function redactValue<T>(value: T): T {
+  return scrub(value) as T;
+}

@@ -13,6 +13,8 @@ export interface RequestLogFilters {
   path?: string;
   apiKeyId?: string;
   requestId?: string;
+  /** Failed requests only (status 400 and up, on the partial index of failures). */
+  failed?: boolean;
   /** Rows before this id (the next page of a newest-first list). */
   before?: number;
 }
@@ -28,6 +30,7 @@ function conditions(merchantId: string, filters: RequestLogFilters): SQL[] {
   if (filters.path) where.push(like(apiRequestLogs.path, `${filters.path.replace(/[\\%_]/g, (c) => `\\${c}`)}%`));
   if (filters.apiKeyId) where.push(eq(apiRequestLogs.apiKeyId, filters.apiKeyId));
   if (filters.requestId) where.push(eq(apiRequestLogs.requestId, filters.requestId));
+  if (filters.failed) where.push(gte(apiRequestLogs.status, 400));
   if (filters.before) where.push(lt(apiRequestLogs.id, filters.before));
   return where;
 }
@@ -36,7 +39,7 @@ function conditions(merchantId: string, filters: RequestLogFilters): SQL[] {
  * A seller's API requests of the last 30 days, newest first, 50 at a time (keyset by id, so a
  * page costs the same at any depth of a million rows), with each key's name.
  */
-export async function listRequestLogs(db: Db, merchantId: string, filters: RequestLogFilters) {
+export async function listRequestLogs(db: Db, merchantId: string, filters: RequestLogFilters, pageSize = PAGE) {
   const rows = await db
     .select({
       id: apiRequestLogs.id,
@@ -55,8 +58,8 @@ export async function listRequestLogs(db: Db, merchantId: string, filters: Reque
     .leftJoin(apiKeys, eq(apiKeys.id, apiRequestLogs.apiKeyId))
     .where(and(...conditions(merchantId, filters)))
     .orderBy(desc(apiRequestLogs.id))
-    .limit(PAGE + 1);
-  return { data: rows.slice(0, PAGE), nextBefore: rows.length > PAGE ? rows[PAGE - 1]!.id : null };
+    .limit(pageSize + 1);
+  return { data: rows.slice(0, pageSize), nextBefore: rows.length > pageSize ? rows[pageSize - 1]!.id : null };
 }
 
 /** One request by its `X-Request-Id`, with its (redacted) bodies when it failed. */

@@ -1,4 +1,7 @@
+import { headers } from 'next/headers';
 import { unstable_rethrow } from 'next/navigation';
+import { clientInfo, requestIdOf } from '../http/client-ip';
+import { runInRequestContext } from '../audit/request-context';
 import { ApiError } from '../http/errors';
 import { log } from '../log';
 
@@ -16,7 +19,9 @@ export interface FormState<T = unknown> {
  */
 export async function formAction<T>(work: () => Promise<FormState<T> | void>): Promise<FormState<T>> {
   try {
-    return (await work()) ?? {};
+    const headerList = await headers();
+    const context = { requestId: requestIdOf(headerList), ip: clientInfo(headerList).ip };
+    return (await runInRequestContext(context, work)) ?? {};
   } catch (error) {
     unstable_rethrow(error);
     if (error instanceof ApiError) {

@@ -9,6 +9,7 @@ import { config } from '../config';
 import { randomToken } from '../auth/secrets';
 import { decryptSecret, encryptSecret } from '../auth/secret-box';
 import { invalidField, notFound } from '../http/errors';
+import { recordAudit } from '../audit/audit-log';
 import { checkUrlShape, resolveSafeAddress, UnsafeUrlError } from './url-guard';
 import type { CreateWebhookEndpointBody, UpdateWebhookEndpointBody } from './schemas';
 
@@ -174,6 +175,12 @@ export async function rotateWebhookEndpointSecret(tx: Db, merchantId: string, en
     })
     .where(eq(webhookEndpoints.id, current.id))
     .returning();
+  await recordAudit(tx, {
+    merchantId,
+    action: 'webhook_endpoint.secret_rotated',
+    target: { kind: 'webhook_endpoint', id: current.id },
+    metadata: { url: current.url, previousSecretValidUntil: row!.previousSecretExpiresAt?.toISOString() ?? null },
+  });
   return { ...toWebhookEndpointResponse(row!), signingSecret: secret };
 }
 

@@ -4,7 +4,7 @@ import { redirect } from 'next/navigation';
 import { revalidatePath } from 'next/cache';
 import { getDb } from '@/lib/db/client';
 import { signInAdmin } from '@/lib/auth/sign-in';
-import { AdminLoginBody } from '@/lib/auth/schemas';
+import { AdminLoginBody, SuspensionBody } from '@/lib/auth/schemas';
 import { reinstateMerchant, suspendMerchant } from '@/lib/merchants/suspension';
 import { endConsoleSession, requestClient, requireSession, storeSession } from '@/lib/web/session';
 import { field, formAction, type FormState } from '@/lib/web/form-state';
@@ -28,7 +28,9 @@ export async function setMerchantStatusAction(_: FormState, form: FormData): Pro
     await requireSession('admin');
     const merchantId = field(form, 'merchantId');
     const change = field(form, 'status') === 'suspended' ? suspendMerchant : reinstateMerchant;
-    await getDb().transaction((tx) => change(tx, merchantId));
+    const body = parseForm(SuspensionBody, { reason: field(form, 'reason') || undefined });
+    await getDb().transaction((tx) => change(tx, merchantId, body));
     revalidatePath('/admin');
+    revalidatePath(`/admin/sellers/${merchantId}`);
   });
 }

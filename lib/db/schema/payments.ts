@@ -158,6 +158,9 @@ export const payments = pgTable(
     index('payments_customer_idx').on(t.customerId),
     uniqueIndex('payments_processor_key_unique').on(t.processorKey),
     index('payments_pending_idx').on(t.updatedAt).where(sql`${t.status} = 'pending'`),
+    // The operator's overview: payments per day across sellers, and the reconciliation backlog.
+    index('payments_created_idx').on(t.createdAt),
+    index('payments_unknown_idx').on(t.createdAt).where(sql`${t.status} = 'unknown'`),
   ],
 );
 

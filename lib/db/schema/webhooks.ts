@@ -31,7 +31,13 @@ export const webhookEndpoints = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('webhook_endpoints_merchant_idx').on(t.merchantId, t.createdAt)],
+  (t) => [
+    index('webhook_endpoints_merchant_idx').on(t.merchantId, t.createdAt),
+    // The operator's overview lists failing and disabled endpoints across sellers.
+    index('webhook_endpoints_unhealthy_idx')
+      .on(t.merchantId)
+      .where(sql`${t.enabled} = false or ${t.failingSince} is not null`),
+  ],
 );
 
 export type WebhookDeliveryStatus = 'pending' | 'failed' | 'delivered' | 'dead';
@@ -77,6 +83,9 @@ export const webhookDeliveries = pgTable(
     index('webhook_deliveries_merchant_created_idx').on(t.merchantId, t.createdAt),
     index('webhook_deliveries_event_idx').on(t.eventId),
     index('webhook_deliveries_endpoint_status_idx').on(t.endpointId, t.status, t.createdAt),
+    index('webhook_deliveries_dead_idx')
+      .on(t.createdAt)
+      .where(sql`${t.status} = 'dead'`),
     index('webhook_deliveries_due_idx')
       .on(t.dueAt)
       .where(sql`due_at is not null`),

@@ -64,7 +64,9 @@ export default async function SellersPage({ searchParams }: { searchParams: Prom
             {sellers.data.map((seller) => (
               <tr key={seller.id} data-testid={`seller-row-${seller.id}`}>
                 <Cell>
-                  <span className="font-medium">{seller.name}</span>
+                  <Link href={`/admin/sellers/${seller.id}`} className="font-medium text-brand-700 underline">
+                    {seller.name}
+                  </Link>
                   <span className="block font-mono text-xs text-slate-600">{seller.id}</span>
                 </Cell>
                 <Cell className="break-all">{seller.email}</Cell>

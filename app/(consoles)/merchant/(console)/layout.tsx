@@ -23,6 +23,7 @@ const NAV: (NavItem & { needs: Permission })[] = [
   { href: '/merchant/developers/logs', label: 'Logs', needs: 'developers:read' },
   { href: '/merchant/team', label: 'Team', group: 'Account', needs: 'team:read' },
   { href: '/merchant/settings', label: 'Settings', needs: 'view' },
+  { href: '/merchant/settings/audit-log', label: 'Audit log', needs: 'audit:read' },
   { href: '/merchant/security', label: 'Security', needs: 'security' },
 ];
 

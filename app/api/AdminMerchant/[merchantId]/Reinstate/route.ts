@@ -2,4 +2,4 @@ import { sessionRoute } from '@/lib/http/session-route';
 import { reinstateMerchantOperation } from '@/lib/auth/api';
 import { reinstateMerchant } from '@/lib/merchants/suspension';
 
-export const POST = sessionRoute(reinstateMerchantOperation, ({ db, params }) => reinstateMerchant(db, params.merchantId));
+export const POST = sessionRoute(reinstateMerchantOperation, ({ db, params, body }) => reinstateMerchant(db, params.merchantId, body));

@@ -2,4 +2,4 @@ import { sessionRoute } from '@/lib/http/session-route';
 import { suspendMerchantOperation } from '@/lib/auth/api';
 import { suspendMerchant } from '@/lib/merchants/suspension';
 
-export const POST = sessionRoute(suspendMerchantOperation, ({ db, params }) => suspendMerchant(db, params.merchantId));
+export const POST = sessionRoute(suspendMerchantOperation, ({ db, params, body }) => suspendMerchant(db, params.merchantId, body));
