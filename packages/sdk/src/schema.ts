@@ -2988,6 +2988,10 @@ export interface components {
         RefreshBody: {
             refreshToken: string;
         };
+        SuspensionBody: {
+            /** @description Why (kept in the audit log and the seller page's suspension history). */
+            reason?: string;
+        };
         MemberLoginBody: {
             /** Format: email */
             email: string;
@@ -7582,7 +7586,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SuspensionBody"];
+            };
+        };
         responses: {
             /** @description Success */
             200: {
@@ -7599,6 +7607,8 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
         };
@@ -7612,7 +7622,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SuspensionBody"];
+            };
+        };
         responses: {
             /** @description Success */
             200: {
@@ -7629,6 +7643,8 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
         };
