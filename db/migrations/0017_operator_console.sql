@@ -17,6 +17,7 @@ CREATE INDEX "audit_log_merchant_created_idx" ON "audit_log" USING btree ("merch
 CREATE INDEX "audit_log_created_idx" ON "audit_log" USING btree ("created_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "audit_log_action_created_idx" ON "audit_log" USING btree ("action","created_at" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "audit_log_actor_created_idx" ON "audit_log" USING btree ("actor_id","created_at" DESC NULLS LAST) WHERE "audit_log"."actor_id" is not null;--> statement-breakpoint
+CREATE INDEX "audit_log_actor_label_idx" ON "audit_log" USING btree (lower("actor_label"),"created_at" DESC NULLS LAST) WHERE "audit_log"."actor_label" is not null;--> statement-breakpoint
 CREATE INDEX "audit_log_target_idx" ON "audit_log" USING btree ("target_id","created_at" DESC NULLS LAST) WHERE "audit_log"."target_id" is not null;--> statement-breakpoint
 CREATE INDEX "payments_created_idx" ON "payments" USING btree ("created_at");--> statement-breakpoint
 CREATE INDEX "payments_unknown_idx" ON "payments" USING btree ("created_at") WHERE "payments"."status" = 'unknown';--> statement-breakpoint

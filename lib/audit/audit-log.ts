@@ -79,7 +79,7 @@ export async function listAuditEntries(db: Db, scope: { merchantId: string | und
   const where: (SQL | undefined)[] = [
     scope.merchantId === undefined ? undefined : eq(auditLog.merchantId, scope.merchantId),
     filters.action ? eq(auditLog.action, filters.action) : undefined,
-    filters.actor ? or(eq(auditLog.actorId, filters.actor), sql`lower(${auditLog.actorLabel}) = lower(${filters.actor})`) : undefined,
+    actorCondition(filters.actor),
     filters.from ? gte(auditLog.createdAt, filters.from) : undefined,
     filters.to ? lte(auditLog.createdAt, filters.to) : undefined,
     cursorCondition(filters.before),
@@ -92,6 +92,13 @@ export async function listAuditEntries(db: Db, scope: { merchantId: string | und
     .limit(PAGE + 1);
   const last = rows[PAGE - 1];
   return { data: rows.slice(0, PAGE), nextCursor: rows.length > PAGE && last ? `${last.createdAt.toISOString()}~${last.id}` : null };
+}
+
+// An actor's id (`usr_…`, `adm_…`, `key_…`) or else its email / name, each on its own index.
+function actorCondition(actor: string | undefined): SQL | undefined {
+  if (!actor) return undefined;
+  if (/^(usr|adm|key)_[0-9A-Z]+$/i.test(actor)) return eq(auditLog.actorId, actor);
+  return sql`lower(${auditLog.actorLabel}) = lower(${actor})`;
 }
 
 function cursorCondition(cursor: string | undefined): SQL | undefined {

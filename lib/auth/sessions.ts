@@ -1,4 +1,3 @@
-import { identifyActor } from '../audit/request-context';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { authSessions, refreshTokens, type Audience } from '../db/schema';
@@ -10,6 +9,7 @@ import { ACCESS_TOKEN_TTL_SECONDS, issueAccessToken, verifyAccessToken } from '.
 import { isSubjectActive } from './subjects';
 import { REFRESH_TOKEN_TTL_SECONDS } from './lifetimes';
 import { decryptSecret, encryptSecret } from './secret-box';
+import { identifyActor } from '../audit/request-context';
 
 export { REFRESH_TOKEN_TTL_SECONDS };
 

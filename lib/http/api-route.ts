@@ -1,4 +1,3 @@
-import { identifyActor } from '../audit/request-context';
 import type { z } from 'zod';
 import { getDb, type Db } from '../db/client';
 import type { Phases } from '../db/phases';
@@ -13,6 +12,7 @@ import { bearerToken, readBodyText, readJsonBody } from './request';
 import { errorResponse, handleRequest, parseInput } from './route-core';
 import { claimIdempotencyKey, completeIdempotencyKey, holdIdempotencyLease, type Attempt } from './idempotency';
 import { recordApiRequest, type SeenApiRequest } from '../request-logs/record';
+import { identifyActor } from '../audit/request-context';
 
 export interface ApiContext<TOp extends Operation> {
   requestId: string;

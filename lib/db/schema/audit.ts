@@ -32,6 +32,7 @@ export const auditLog = pgTable(
     index('audit_log_created_idx').on(t.createdAt.desc(), t.id.desc()),
     index('audit_log_action_created_idx').on(t.action, t.createdAt.desc()),
     index('audit_log_actor_created_idx').on(t.actorId, t.createdAt.desc()).where(sql`${t.actorId} is not null`),
+    index('audit_log_actor_label_idx').on(sql`lower(${t.actorLabel})`, t.createdAt.desc()).where(sql`${t.actorLabel} is not null`),
     index('audit_log_target_idx').on(t.targetId, t.createdAt.desc()).where(sql`${t.targetId} is not null`),
   ],
 );
