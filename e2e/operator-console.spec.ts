@@ -14,7 +14,7 @@ test('a seller reads its own audit log; the admin sees the platform overview, th
   const auth = { Authorization: `Bearer ${key.secret}` };
   const product = await json('/api/Product', { name: 'Linen apron' }, auth);
   const price = await json('/api/Price', { productId: product.id, type: 'OneTime', amount: 4200, currency: 'EUR' }, auth);
-  await json('/api/Checkout', { priceId: price.id, customerEmail: `buyer-${suffix}@example.com`, tokenRef: 'tok_visa' }, { ...auth, 'Idempotency-Key': crypto.randomUUID() });
+  const paid = await json('/api/Checkout', { priceId: price.id, customerEmail: `buyer-${suffix}@example.com`, tokenRef: 'tok_visa' }, { ...auth, 'Idempotency-Key': crypto.randomUUID() });
 
   // The seller: a wrong password, then a sign-in, both through the console form.
   await page.goto('/merchant/sign-in');
@@ -29,6 +29,14 @@ test('a seller reads its own audit log; the admin sees the platform overview, th
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('heading', { name: /^Welcome, / })).toBeVisible();
 
+  // A refund from the console, confirmed in words.
+  await page.goto(`/merchant/payments/${paid.payment.id}`);
+  await page.getByLabel('Amount (EUR)').fill('10.00');
+  await page.getByLabel('Reason').fill('Loose stitching');
+  await page.getByRole('button', { name: 'Review refund' }).click();
+  await page.getByRole('button', { name: 'Refund €10.00' }).click();
+  await expect(page.getByText('Refunded €10.00.')).toBeVisible();
+
   await page.getByRole('link', { name: 'Audit log' }).click();
   await expect(page.getByRole('heading', { name: 'Audit log' })).toBeVisible();
   const failedRow = page.getByTestId('audit-seller.sign_in_failed');
@@ -37,6 +45,9 @@ test('a seller reads its own audit log; the admin sees the platform overview, th
   await expect(failedRow).toContainText('reason: wrong_password');
   await expect(page.getByTestId('audit-seller.sign_in')).toHaveCount(1);
   await expect(page.getByTestId('audit-api_key.created')).toContainText('name: backend');
+  const refundRow = page.getByTestId('audit-refund.created');
+  await expect(refundRow).toContainText(email);
+  for (const detail of ['amount: 1000', 'currency: EUR', 'reason: Loose stitching', `paymentId: ${paid.payment.id}`]) await expect(refundRow).toContainText(detail);
   await expect(page.locator('main')).not.toContainText('not the right password');
   await expect(page.locator('main')).not.toContainText(key.secret);
   await expectNoSeriousA11yViolations(page);

@@ -35,10 +35,10 @@ export function AuditTable({ entries, formatTime, sellerHref }: { entries: Audit
             <span className="block font-mono text-xs text-slate-600">{entry.action}</span>
           </Cell>
           <Cell>
-            <span className="break-all">{entry.actorLabel ?? entry.actorId ?? '—'}</span>
+            <span className="whitespace-nowrap">{entry.actorLabel ?? entry.actorId ?? '—'}</span>
             <span className="block text-xs text-slate-600">{ACTOR_KINDS[entry.actorKind] ?? entry.actorKind}</span>
           </Cell>
-          <Cell className="font-mono text-xs break-all">{entry.targetId ?? '—'}</Cell>
+          <Cell className="font-mono text-xs whitespace-nowrap">{entry.targetId ?? '—'}</Cell>
           {sellerHref ? (
             <Cell className="font-mono text-xs">
               {entry.merchantId ? (
@@ -54,7 +54,7 @@ export function AuditTable({ entries, formatTime, sellerHref }: { entries: Audit
             <span className="font-mono">{entry.ip ?? '—'}</span>
             <span className="block font-mono text-slate-600">{entry.requestId ?? ''}</span>
           </Cell>
-          <Cell className="max-w-72 text-xs break-words text-slate-700">{describeMetadata(entry.metadata)}</Cell>
+          <Cell className="min-w-64 max-w-96 text-xs break-words text-slate-700">{describeMetadata(entry.metadata)}</Cell>
         </tr>
       ))}
     </Table>

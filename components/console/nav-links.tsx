@@ -12,11 +12,14 @@ export interface NavItem {
 
 export function NavLinks({ items, exact }: { items: NavItem[]; exact?: string }) {
   const pathname = usePathname();
+  const matches = (item: NavItem) => (item.href === exact ? pathname === item.href : pathname === item.href || pathname.startsWith(`${item.href}/`));
+  // The most specific section wins: Settings → Audit log is not also Settings.
+  const current = items.filter(matches).sort((a, b) => b.href.length - a.href.length)[0];
   return (
     // Phones: the sections wrap onto several rows, so none is hidden off-screen; wide screens: a sidebar.
     <ul className="flex flex-wrap gap-1 md:flex-col md:flex-nowrap">
       {items.map((item) => {
-        const active = item.href === exact ? pathname === item.href : pathname === item.href || pathname.startsWith(`${item.href}/`);
+        const active = item === current;
         return (
           <li key={item.href} className="shrink-0">
             {item.group ? <p className="mt-4 mb-1 hidden px-3 text-xs font-semibold tracking-wide text-slate-500 uppercase md:block">{item.group}</p> : null}

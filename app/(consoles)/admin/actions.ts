@@ -27,10 +27,12 @@ export async function setMerchantStatusAction(_: FormState, form: FormData): Pro
   return formAction(async () => {
     await requireSession('admin');
     const merchantId = field(form, 'merchantId');
-    const change = field(form, 'status') === 'suspended' ? suspendMerchant : reinstateMerchant;
+    const suspending = field(form, 'status') === 'suspended';
     const body = parseForm(SuspensionBody, { reason: field(form, 'reason') || undefined });
-    await getDb().transaction((tx) => change(tx, merchantId, body));
+    await getDb().transaction((tx) => (suspending ? suspendMerchant : reinstateMerchant)(tx, merchantId, body));
     revalidatePath('/admin');
     revalidatePath(`/admin/sellers/${merchantId}`);
+    // A notice clears the form, so the next change starts with an empty reason.
+    return { notice: suspending ? 'Seller suspended.' : 'Seller reinstated.' };
   });
 }
