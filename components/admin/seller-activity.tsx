@@ -59,7 +59,7 @@ export function SellerKeys({ profile }: { profile: SellerProfile }) {
         <tr key={key.id}>
           <Cell>{key.name}</Cell>
           <Cell className="font-mono text-xs whitespace-nowrap">{key.prefix}…</Cell>
-          <Cell className="text-xs">{key.scopes.join(', ')}</Cell>
+          <Cell className="min-w-56 text-xs">{key.scopes.join(', ')}</Cell>
           <Cell className="whitespace-nowrap text-xs">{utcTime(key.createdAt)}</Cell>
           <Cell className="whitespace-nowrap text-xs">{key.lastUsedAt ? utcTime(key.lastUsedAt) : 'never'}</Cell>
           <Cell>{key.revokedAt ? <Badge tone="gray">Revoked</Badge> : <Badge tone="green">Active</Badge>}</Cell>
@@ -75,7 +75,7 @@ export function SellerEndpoints({ profile }: { profile: SellerProfile }) {
     <Table caption="Webhook endpoints" head={['Endpoint', 'Health', 'Delivered (7 d)', 'Retrying', 'Dead', 'Pending']}>
       {profile.endpoints.map((endpoint) => (
         <tr key={endpoint.id}>
-          <Cell className="max-w-72 font-mono text-xs break-all">
+          <Cell className="max-w-72 min-w-56 font-mono text-xs break-all">
             {endpoint.url}
             <span className="block text-slate-600">{endpoint.id} · secret {endpoint.secretPrefix}…</span>
           </Cell>
@@ -105,7 +105,7 @@ export function SellerRequests({ caption, requests }: { caption: string; request
       {requests.map((request) => (
         <tr key={request.id}>
           <Cell className="whitespace-nowrap text-xs">{utcTime(request.createdAt)}</Cell>
-          <Cell className="font-mono text-xs break-all">{request.method} {request.path}</Cell>
+          <Cell className="font-mono text-xs whitespace-nowrap">{request.method} {request.path}</Cell>
           <Cell>
             <Badge tone={request.status >= 500 ? 'red' : request.status >= 400 ? 'gray' : 'green'}>{request.status}</Badge>
           </Cell>
