@@ -54,8 +54,11 @@ export async function runOperatorBench() {
     await db.execute(sql`insert into merchants (id, email, name, account_type, created_at)
       select 'mer_bench_' || i, 'bench-seller-' || i || '@example.com', 'Bench seller ' || i, 'Business', now() - i * interval '1 hour'
       from generate_series(1, ${SELLERS}) i`);
-    await db.execute(sql`insert into payments (id, merchant_id, status, amount, amount_refunded, currency, description, created_at)
-      select 'pay_bench_' || i, 'mer_bench_' || (1 + (i * 7) % ${SELLERS}),
+    await db.execute(sql`insert into customers (id, merchant_id, email, name, created_at)
+      select 'cus_bench_' || i, 'mer_bench_' || i, 'bench-customer-' || i || '@example.com', 'Bench customer ' || i, now() - interval '200 days'
+      from generate_series(1, ${SELLERS}) i`);
+    await db.execute(sql`insert into payments (id, merchant_id, customer_id, status, amount, amount_refunded, currency, description, created_at)
+      select 'pay_bench_' || i, 'mer_bench_' || (1 + (i * 7) % ${SELLERS}), 'cus_bench_' || (1 + (i * 7) % ${SELLERS}),
         case when i % 20 = 0 then 'failed' when i % 997 = 0 then 'unknown' else 'succeeded' end,
         500 + (i * 7919) % 20000, 0, (array['USD', 'USD', 'EUR', 'JPY'])[1 + i % 4], 'Bench item',
         now() - (i % 180) * interval '1 day' - (i % 86400) * interval '1 second'
