@@ -60,7 +60,7 @@ export async function runOperatorBench() {
     await db.execute(sql`insert into payments (id, merchant_id, customer_id, status, amount, amount_refunded, currency, description, created_at)
       select 'pay_bench_' || i, 'mer_bench_' || (1 + (i * 7) % ${SELLERS}), 'cus_bench_' || (1 + (i * 7) % ${SELLERS}),
         case when i % 20 = 0 then 'failed' when i % 997 = 0 then 'unknown' else 'succeeded' end,
-        500 + (i * 7919) % 20000, 0, (array['USD', 'USD', 'EUR', 'JPY'])[1 + i % 4], 'Bench item',
+        500 + (i::bigint * 7919) % 20000, 0, (array['USD', 'USD', 'EUR', 'JPY'])[1 + i % 4], 'Bench item',
         now() - (i % 180) * interval '1 day' - (i % 86400) * interval '1 second'
       from generate_series(1, ${PAYMENTS}) i`);
     await db.execute(sql`insert into webhook_endpoints (id, merchant_id, url, events, enabled, disabled_reason, disabled_at, secret_ciphertext, secret_prefix, failing_since, created_at)
