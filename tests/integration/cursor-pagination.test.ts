@@ -81,6 +81,15 @@ describe('cursor paging', () => {
     expect(afterActive.body.data.every((customer: Listed) => customer.status === 'archived')).toBe(true);
   });
 
+  it('keeps the creation window', async () => {
+    const all = (await seller.api.get('/api/Customer?pageSize=100')).body.data as { id: string; createdAt: string }[];
+    const createdFrom = encodeURIComponent(all[3]!.createdAt);
+    const page = await seller.api.get(`/api/Customer?createdFrom=${createdFrom}&startingAfter=${customerIds[1]}`);
+    expect(ids(page)).toEqual(all.filter((customer) => customer.createdAt >= all[3]!.createdAt).map((customer) => customer.id).slice(2));
+    expect(ids(page)).toContain(customerIds[3]);
+    expect(ids(page)).not.toContain(customerIds[4]);
+  });
+
   it('breaks ties of the requested order by id, so a cursor walk lists what page numbers list', async () => {
     const product = await seller.api.post('/api/Product', { name: 'Ties' });
     for (const amount of [100, 100, 50, 100, 200]) {

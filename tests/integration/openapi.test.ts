@@ -34,7 +34,21 @@ describe('GET /api/openapi.json', () => {
       expect(described.responses['401']).toEqual({ $ref: '#/components/responses/Unauthenticated' });
       const idempotencyKey = (described.parameters ?? []).find((p: { $ref?: string }) => p.$ref?.includes('IdempotencyKey'));
       expect(Boolean(idempotencyKey), `${operation.id} Idempotency-Key`).toBe(Boolean(operation.idempotency));
+      // The API key's rate limit (docs/api.md, "Rate limits"): a 429 and the quota on the success.
+      expect(described.responses['429'], operation.id).toEqual({ $ref: '#/components/responses/ApiRateLimited' });
+      expect(Object.keys(described.responses[String(operation.successStatus ?? 200)].headers ?? {}), operation.id).toEqual([
+        'RateLimit-Limit',
+        'RateLimit-Remaining',
+        'RateLimit-Reset',
+        'RateLimit-Policy',
+      ]);
+      if (operation.method === 'GET' && described.parameters?.some((p: { $ref?: string }) => p.$ref?.endsWith('/PageSize'))) {
+        expect(described.parameters, operation.id).toEqual(
+          expect.arrayContaining([{ $ref: '#/components/parameters/StartingAfter' }, { $ref: '#/components/parameters/EndingBefore' }]),
+        );
+      }
     }
+    expect(document.components.responses.ApiRateLimited.headers['Retry-After']).toBeDefined();
     expect(document.components.parameters.IdempotencyKey).toMatchObject({ name: 'Idempotency-Key', in: 'header', required: true });
     expect(document.components.responses.Unauthenticated.content['application/problem+json'].schema).toEqual({ $ref: '#/components/schemas/Problem' });
     expect(Object.keys(document.components.securitySchemes)).toEqual(['apiKey', 'signInToken']);
