@@ -80,6 +80,15 @@ describe('@paybase/sdk against the real server', () => {
     const before: string[] = [];
     for await (const product of paybase.list('/api/Product', { params: { query: { pageSize: 2, orderDirection: 'asc', endingBefore: ids[4] } } })) before.push(product.name);
     expect(before).toEqual(['C', 'D', 'A', 'B']);
+
+    // A custom value's id is its key.
+    const customer = await paybase.post('/api/Customer', { body: { email: 'values@example.com' } });
+    const customValues = { params: { path: { customerId: customer.id } } };
+    for (const key of ['a', 'b', 'c']) await paybase.post('/api/Customer/{customerId}/CustomValue', { ...customValues, body: { key, value: key } });
+    const keys: string[] = [];
+    for await (const value of paybase.list('/api/Customer/{customerId}/CustomValue', { params: { ...customValues.params, query: { pageSize: 1, orderBy: 'key', orderDirection: 'asc' } } })) keys.push(value.key);
+    expect(keys).toEqual(['a', 'b', 'c']);
+    expect(listed.at(-1)!.get('startingAfter')).toBe('b');
   });
 
   it('sends an Idempotency-Key on IK endpoints and reuses it when it retries a lost answer: one payment', async () => {

@@ -63,8 +63,7 @@ export class Paybase {
    * Every item of a list, page after page (`for await (const price of paybase.list('/api/Price'))`).
    * After the first page it follows cursors (`startingAfter` the last item's id, or `endingBefore`
    * the first item's when the caller started with `endingBefore`), so a deep list costs what its
-   * first page does and an item created meanwhile shifts nothing; items without an id (custom
-   * values) are paged by number.
+   * first page does and an item created meanwhile shifts nothing. A custom value's id is its key.
    */
   async *list<P extends ListPath, I extends MaybeOptionalInit<paths[P], 'get'>>(path: P, ...init: InitArgs<I>): AsyncGenerator<Item<P>> {
     const options = (init[0] ?? {}) as { params?: { query?: ListQuery } };
@@ -73,19 +72,20 @@ export class Paybase {
       const answer = (await this.get(path as never, { ...options, params: { ...options.params, query } } as never)) as { data: Item<P>[]; hasMore: boolean };
       yield* answer.data;
       if (!answer.hasMore) return;
-      query = nextPage(query, answer.data as { id?: unknown }[]);
+      query = nextPage(query, answer.data as ListItem[]);
     }
   }
 }
 
 type ListQuery = { page?: number; startingAfter?: string; endingBefore?: string } & Record<string, unknown>;
+type ListItem = { id?: unknown; key?: unknown };
 
-/** The query of the page after this one: by cursor when the items have ids, else by number. */
-function nextPage({ page, startingAfter: _after, endingBefore, ...rest }: ListQuery, items: { id?: unknown }[]): ListQuery {
+/** The query of the page after this one (`hasMore` promises it has items). */
+function nextPage({ page: _page, startingAfter: _after, endingBefore, ...rest }: ListQuery, items: ListItem[]): ListQuery {
   const backward = endingBefore !== undefined;
-  const edge = backward ? items[0] : items.at(-1);
-  if (typeof edge?.id !== 'string') return { ...rest, page: (page ?? 1) + 1 };
-  return backward ? { ...rest, endingBefore: edge.id } : { ...rest, startingAfter: edge.id };
+  const edge = (backward ? items[0] : items.at(-1))!;
+  const cursor = String(typeof edge.id === 'string' ? edge.id : edge.key);
+  return backward ? { ...rest, endingBefore: cursor } : { ...rest, startingAfter: cursor };
 }
 
 async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<any> {
