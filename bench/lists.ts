@@ -2,7 +2,7 @@
  * List paging benchmark: the real service with one seller holding 100,000 payments (and another
  * seller holding 20,000), then `GET /api/Payment` pages near row 1 and near row 100,000, by page
  * number and by cursor (`startingAfter` / `endingBefore`), p50/p99 side by side over loopback
- * HTTP, plus the query plan (EXPLAIN ANALYZE) of the very statement each cursor page runs.
+ * HTTP with the database round trips each request made, plus the query plan (EXPLAIN ANALYZE) of the very statement each cursor page runs.
  * Results are appended to bench/RESULTS.md.
  *
  *   npm run bench -- lists
@@ -37,7 +37,7 @@ async function time(work: () => Promise<unknown>) {
 
 export async function runListsBench() {
   console.log('starting the service…');
-  const server = await startServer({ env: { LOG_LEVEL: 'warn', RUN_WORKER: 'false' } });
+  const server = await startServer({ env: { LOG_LEVEL: 'warn', RUN_WORKER: 'false', DB_COUNT_ROUND_TRIPS: 'true' } });
   const pool = new pg.Pool({ connectionString: server.databaseUrl, max: 2 });
   // Every statement the list functions send, to EXPLAIN the one a cursor page runs.
   let lastQuery: { query: string; params: unknown[] } | undefined;
@@ -45,7 +45,7 @@ export async function runListsBench() {
   const db = drizzle(pool, { schema, casing: 'snake_case', logger: { logQuery: (query, params) => (lastQuery = { query, params }) } });
   const { listPayments } = await import('../lib/payments/payments');
   const key = demoApiKey(server);
-  const rows: { scenario: string; http: { p50: number; p99: number }; plan: string }[] = [];
+  const rows: { scenario: string; http: { p50: number; p99: number }; roundTrips: string; plan: string }[] = [];
   try {
     const [{ id: merchantId }] = (await db.execute<{ id: string }>(sql`select id from merchants where email = 'demo@example.com'`)).rows as [{ id: string }];
     console.log(`creating ${PAYMENTS} payments…`);
@@ -79,16 +79,18 @@ export async function runListsBench() {
     ];
     for (const [scenario, query, options] of scenarios) {
       const url = `${server.baseUrl}/api/Payment?pageSize=${PAGE_SIZE}&${query}`;
+      let roundTrips = '';
       const http = await time(async () => {
         const answer = await fetch(url, { headers: { authorization: `Bearer ${key}` } });
         if (answer.status !== 200) throw new Error(`${url} answered ${answer.status}: ${await answer.text()}`);
+        roundTrips = answer.headers.get('x-db-round-trips') ?? '?';
         await answer.text();
       });
       await listPayments(db, merchantId, { pageSize: PAGE_SIZE, orderBy: 'createdAt', orderDirection: 'desc', ...options });
       const explained = await pool.query(`explain (analyze, costs off, timing off, summary on) ${lastQuery!.query}`, lastQuery!.params);
       const plan = explained.rows.map((row: Record<string, string>) => row['QUERY PLAN']).join('\n');
-      rows.push({ scenario, http, plan });
-      console.log(`${scenario}: p50 ${http.p50.toFixed(1)} ms, p99 ${http.p99.toFixed(1)} ms\n${plan}\n`);
+      rows.push({ scenario, http, roundTrips, plan });
+      console.log(`${scenario}: p50 ${http.p50.toFixed(1)} ms, p99 ${http.p99.toFixed(1)} ms, ${roundTrips} round trips\n${plan}\n`);
     }
   } finally {
     await pool.end();
@@ -107,9 +109,9 @@ export async function runListsBench() {
       '',
       `Machine: ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, ${os.type()} ${os.release()}, Node ${process.version}; load average at the end ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')} (other helpers may have been working on this machine).`,
       '',
-      '| page | HTTP p50 | HTTP p99 |',
-      '|---|---:|---:|',
-      ...rows.map((r) => `| ${r.scenario} | ${r.http.p50.toFixed(1)} ms | ${r.http.p99.toFixed(1)} ms |`),
+      '| page | HTTP p50 | HTTP p99 | database round trips per request |',
+      '|---|---:|---:|---:|',
+      ...rows.map((r) => `| ${r.scenario} | ${r.http.p50.toFixed(1)} ms | ${r.http.p99.toFixed(1)} ms | ${r.roundTrips} |`),
       '',
       ...rows.flatMap((r) => [`Plan, ${r.scenario}:`, '', '```', r.plan, '```', '']),
     ].join('\n'),
