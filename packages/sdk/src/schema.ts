@@ -4412,6 +4412,21 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description RATE_LIMITED: this API key made more requests than its limit in the current window (docs/api.md, "Rate limits"); retry after `Retry-After` seconds. Nothing was executed. */
+        ApiRateLimited: {
+            headers: {
+                /** @description Seconds until the window resets. */
+                "Retry-After"?: number;
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description PAYLOAD_TOO_LARGE: the body is larger than the limit (docs/api.md, "Limits"); refused before it is read. */
         PayloadTooLarge: {
             headers: {
@@ -4453,7 +4468,7 @@ export interface components {
         "X-Service-Delivery-Id": string;
         /** @description Event type name. */
         "X-Service-Event-Type": string;
-        /** @description Page number, from 1. */
+        /** @description Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`. */
         Page: number;
         /** @description Items per page, 1 to 100. */
         PageSize: number;
@@ -4462,9 +4477,22 @@ export interface components {
         CreatedFrom: string;
         /** @description Created at or before this time (inclusive). */
         CreatedTo: string;
+        /** @description Cursor paging: the items after the item with this id, in the requested order (docs/api.md, "Lists"). */
+        StartingAfter: string;
+        /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
+        EndingBefore: string;
     };
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description Requests this API key may make per window (this server process's count). */
+        "RateLimit-Limit": number;
+        /** @description Requests left in the current window. */
+        "RateLimit-Remaining": number;
+        /** @description Seconds until the current window ends. */
+        "RateLimit-Reset": number;
+        /** @description The policy: `<limit>;w=<window seconds>`, e.g. `100;w=1`. */
+        "RateLimit-Policy": string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -4472,7 +4500,7 @@ export interface operations {
     listProducts: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, 1 to 100. */
                 pageSize?: components["parameters"]["PageSize"];
@@ -4482,6 +4510,10 @@ export interface operations {
                 createdFrom?: components["parameters"]["CreatedFrom"];
                 /** @description Created at or before this time (inclusive). */
                 createdTo?: components["parameters"]["CreatedTo"];
+                /** @description Cursor paging: the items after the item with this id, in the requested order (docs/api.md, "Lists"). */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
+                endingBefore?: components["parameters"]["EndingBefore"];
                 active?: "true" | "false";
             };
             header?: never;
@@ -4493,14 +4525,20 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         data: components["schemas"]["ProductResponse"][];
+                        /** @description The page number; 0 on a page asked for by cursor (it has no number). */
                         page: number;
                         pageSize: number;
                         totalCount: number;
+                        /** @description More items follow in the direction of paging: after the last item, or before the first for `endingBefore`. */
                         hasMore: boolean;
                     };
                 };
@@ -4508,6 +4546,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -4530,6 +4569,10 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4544,6 +4587,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -4561,6 +4605,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4571,6 +4619,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -4592,6 +4641,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4604,13 +4657,14 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
     listPrices: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, 1 to 100. */
                 pageSize?: components["parameters"]["PageSize"];
@@ -4620,6 +4674,10 @@ export interface operations {
                 createdFrom?: components["parameters"]["CreatedFrom"];
                 /** @description Created at or before this time (inclusive). */
                 createdTo?: components["parameters"]["CreatedTo"];
+                /** @description Cursor paging: the items after the item with this id, in the requested order (docs/api.md, "Lists"). */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
+                endingBefore?: components["parameters"]["EndingBefore"];
                 productId?: string;
                 active?: "true" | "false";
                 type?: "OneTime" | "Recurring";
@@ -4633,14 +4691,20 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         data: components["schemas"]["PriceResponse"][];
+                        /** @description The page number; 0 on a page asked for by cursor (it has no number). */
                         page: number;
                         pageSize: number;
                         totalCount: number;
+                        /** @description More items follow in the direction of paging: after the last item, or before the first for `endingBefore`. */
                         hasMore: boolean;
                     };
                 };
@@ -4648,6 +4712,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -4670,6 +4735,10 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4684,6 +4753,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -4701,6 +4771,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4711,6 +4785,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -4732,6 +4807,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4744,6 +4823,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -4777,6 +4857,10 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4791,13 +4875,14 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
     listEntitlementPolicies: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, 1 to 100. */
                 pageSize?: components["parameters"]["PageSize"];
@@ -4807,6 +4892,10 @@ export interface operations {
                 createdFrom?: components["parameters"]["CreatedFrom"];
                 /** @description Created at or before this time (inclusive). */
                 createdTo?: components["parameters"]["CreatedTo"];
+                /** @description Cursor paging: the items after the item with this id, in the requested order (docs/api.md, "Lists"). */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
+                endingBefore?: components["parameters"]["EndingBefore"];
             };
             header?: never;
             path: {
@@ -4819,14 +4908,20 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         data: components["schemas"]["EntitlementPolicyResponse"][];
+                        /** @description The page number; 0 on a page asked for by cursor (it has no number). */
                         page: number;
                         pageSize: number;
                         totalCount: number;
+                        /** @description More items follow in the direction of paging: after the last item, or before the first for `endingBefore`. */
                         hasMore: boolean;
                     };
                 };
@@ -4835,6 +4930,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -4859,6 +4955,10 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4883,6 +4983,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -4900,6 +5001,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4910,6 +5015,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -4934,6 +5040,10 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4948,6 +5058,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -4965,6 +5076,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4975,6 +5090,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -4996,6 +5112,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5017,13 +5137,14 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
     listUsage: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, 1 to 100. */
                 pageSize?: components["parameters"]["PageSize"];
@@ -5033,6 +5154,10 @@ export interface operations {
                 createdFrom?: components["parameters"]["CreatedFrom"];
                 /** @description Created at or before this time (inclusive). */
                 createdTo?: components["parameters"]["CreatedTo"];
+                /** @description Cursor paging: the items after the item with this id, in the requested order (docs/api.md, "Lists"). */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
+                endingBefore?: components["parameters"]["EndingBefore"];
                 customerId?: string;
                 feature?: string;
                 /** @description Records whose timestamp is at or after this. */
@@ -5049,14 +5174,20 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         data: components["schemas"]["UsageRecordResponse"][];
+                        /** @description The page number; 0 on a page asked for by cursor (it has no number). */
                         page: number;
                         pageSize: number;
                         totalCount: number;
+                        /** @description More items follow in the direction of paging: after the last item, or before the first for `endingBefore`. */
                         hasMore: boolean;
                     };
                 };
@@ -5064,6 +5195,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -5095,6 +5227,10 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5119,6 +5255,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -5139,6 +5276,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5161,6 +5302,7 @@ export interface operations {
                 };
             };
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -5180,6 +5322,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5192,6 +5338,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -5215,6 +5362,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5224,13 +5375,14 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
     listCustomers: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, 1 to 100. */
                 pageSize?: components["parameters"]["PageSize"];
@@ -5240,6 +5392,10 @@ export interface operations {
                 createdFrom?: components["parameters"]["CreatedFrom"];
                 /** @description Created at or before this time (inclusive). */
                 createdTo?: components["parameters"]["CreatedTo"];
+                /** @description Cursor paging: the items after the item with this id, in the requested order (docs/api.md, "Lists"). */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
+                endingBefore?: components["parameters"]["EndingBefore"];
                 email?: string;
                 externalId?: string;
                 status?: "active" | "archived";
@@ -5253,14 +5409,20 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         data: components["schemas"]["CustomerResponse"][];
+                        /** @description The page number; 0 on a page asked for by cursor (it has no number). */
                         page: number;
                         pageSize: number;
                         totalCount: number;
+                        /** @description More items follow in the direction of paging: after the last item, or before the first for `endingBefore`. */
                         hasMore: boolean;
                     };
                 };
@@ -5268,6 +5430,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -5290,6 +5453,10 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5314,6 +5481,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -5331,6 +5499,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5341,6 +5513,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -5362,6 +5535,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5383,13 +5560,14 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
     listCustomValues: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, 1 to 100. */
                 pageSize?: components["parameters"]["PageSize"];
@@ -5399,6 +5577,10 @@ export interface operations {
                 createdFrom?: components["parameters"]["CreatedFrom"];
                 /** @description Created at or before this time (inclusive). */
                 createdTo?: components["parameters"]["CreatedTo"];
+                /** @description Cursor paging: the items after the item with this id, in the requested order (docs/api.md, "Lists"). */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
+                endingBefore?: components["parameters"]["EndingBefore"];
             };
             header?: never;
             path: {
@@ -5411,14 +5593,20 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         data: components["schemas"]["CustomValueResponse"][];
+                        /** @description The page number; 0 on a page asked for by cursor (it has no number). */
                         page: number;
                         pageSize: number;
                         totalCount: number;
+                        /** @description More items follow in the direction of paging: after the last item, or before the first for `endingBefore`. */
                         hasMore: boolean;
                     };
                 };
@@ -5427,6 +5615,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -5448,6 +5637,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5460,6 +5653,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -5484,6 +5678,10 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5508,13 +5706,14 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
     listPaymentMethods: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, 1 to 100. */
                 pageSize?: components["parameters"]["PageSize"];
@@ -5524,6 +5723,10 @@ export interface operations {
                 createdFrom?: components["parameters"]["CreatedFrom"];
                 /** @description Created at or before this time (inclusive). */
                 createdTo?: components["parameters"]["CreatedTo"];
+                /** @description Cursor paging: the items after the item with this id, in the requested order (docs/api.md, "Lists"). */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
+                endingBefore?: components["parameters"]["EndingBefore"];
             };
             header?: never;
             path: {
@@ -5536,14 +5739,20 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         data: components["schemas"]["PaymentMethodResponse"][];
+                        /** @description The page number; 0 on a page asked for by cursor (it has no number). */
                         page: number;
                         pageSize: number;
                         totalCount: number;
+                        /** @description More items follow in the direction of paging: after the last item, or before the first for `endingBefore`. */
                         hasMore: boolean;
                     };
                 };
@@ -5552,6 +5761,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -5576,6 +5786,10 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5599,6 +5813,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -5617,6 +5832,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5636,6 +5855,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -5654,6 +5874,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5664,13 +5888,14 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
     listPaymentLinks: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, 1 to 100. */
                 pageSize?: components["parameters"]["PageSize"];
@@ -5680,6 +5905,10 @@ export interface operations {
                 createdFrom?: components["parameters"]["CreatedFrom"];
                 /** @description Created at or before this time (inclusive). */
                 createdTo?: components["parameters"]["CreatedTo"];
+                /** @description Cursor paging: the items after the item with this id, in the requested order (docs/api.md, "Lists"). */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
+                endingBefore?: components["parameters"]["EndingBefore"];
                 status?: "active" | "disabled" | "archived" | "completed" | "expired";
                 priceId?: string;
             };
@@ -5692,14 +5921,20 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         data: components["schemas"]["PaymentLinkResponse"][];
+                        /** @description The page number; 0 on a page asked for by cursor (it has no number). */
                         page: number;
                         pageSize: number;
                         totalCount: number;
+                        /** @description More items follow in the direction of paging: after the last item, or before the first for `endingBefore`. */
                         hasMore: boolean;
                     };
                 };
@@ -5707,6 +5942,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -5729,6 +5965,10 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5743,6 +5983,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -5760,6 +6001,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5770,6 +6015,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -5791,6 +6037,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5812,6 +6062,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -5829,6 +6080,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5848,6 +6103,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -5872,6 +6128,10 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5905,6 +6165,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -5922,6 +6183,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5941,6 +6206,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -5958,6 +6224,10 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5968,6 +6238,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -5985,6 +6256,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6004,6 +6279,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -6026,6 +6302,10 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6059,6 +6339,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -6076,6 +6357,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6086,13 +6371,14 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
     listPayments: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, 1 to 100. */
                 pageSize?: components["parameters"]["PageSize"];
@@ -6102,6 +6388,10 @@ export interface operations {
                 createdFrom?: components["parameters"]["CreatedFrom"];
                 /** @description Created at or before this time (inclusive). */
                 createdTo?: components["parameters"]["CreatedTo"];
+                /** @description Cursor paging: the items after the item with this id, in the requested order (docs/api.md, "Lists"). */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
+                endingBefore?: components["parameters"]["EndingBefore"];
                 status?: "pending" | "succeeded" | "failed" | "unknown" | "partially_refunded" | "refunded";
                 customerId?: string;
                 checkoutId?: string;
@@ -6115,14 +6405,20 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         data: components["schemas"]["PaymentResponse"][];
+                        /** @description The page number; 0 on a page asked for by cursor (it has no number). */
                         page: number;
                         pageSize: number;
                         totalCount: number;
+                        /** @description More items follow in the direction of paging: after the last item, or before the first for `endingBefore`. */
                         hasMore: boolean;
                     };
                 };
@@ -6130,6 +6426,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -6147,6 +6444,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6157,6 +6458,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -6174,6 +6476,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6186,6 +6492,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -6210,6 +6517,10 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6234,13 +6545,14 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
     listCoupons: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, 1 to 100. */
                 pageSize?: components["parameters"]["PageSize"];
@@ -6250,6 +6562,10 @@ export interface operations {
                 createdFrom?: components["parameters"]["CreatedFrom"];
                 /** @description Created at or before this time (inclusive). */
                 createdTo?: components["parameters"]["CreatedTo"];
+                /** @description Cursor paging: the items after the item with this id, in the requested order (docs/api.md, "Lists"). */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
+                endingBefore?: components["parameters"]["EndingBefore"];
             };
             header?: never;
             path?: never;
@@ -6260,14 +6576,20 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         data: components["schemas"]["CouponResponse"][];
+                        /** @description The page number; 0 on a page asked for by cursor (it has no number). */
                         page: number;
                         pageSize: number;
                         totalCount: number;
+                        /** @description More items follow in the direction of paging: after the last item, or before the first for `endingBefore`. */
                         hasMore: boolean;
                     };
                 };
@@ -6275,6 +6597,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -6297,6 +6620,10 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6311,6 +6638,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -6328,6 +6656,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6338,13 +6670,14 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
     listPromotionCodes: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, 1 to 100. */
                 pageSize?: components["parameters"]["PageSize"];
@@ -6354,6 +6687,10 @@ export interface operations {
                 createdFrom?: components["parameters"]["CreatedFrom"];
                 /** @description Created at or before this time (inclusive). */
                 createdTo?: components["parameters"]["CreatedTo"];
+                /** @description Cursor paging: the items after the item with this id, in the requested order (docs/api.md, "Lists"). */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
+                endingBefore?: components["parameters"]["EndingBefore"];
                 code?: string;
                 couponId?: string;
                 active?: "true" | "false";
@@ -6367,14 +6704,20 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         data: components["schemas"]["PromotionCodeResponse"][];
+                        /** @description The page number; 0 on a page asked for by cursor (it has no number). */
                         page: number;
                         pageSize: number;
                         totalCount: number;
+                        /** @description More items follow in the direction of paging: after the last item, or before the first for `endingBefore`. */
                         hasMore: boolean;
                     };
                 };
@@ -6382,6 +6725,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -6404,6 +6748,10 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6428,6 +6776,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -6445,6 +6794,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6455,6 +6808,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -6476,6 +6830,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6488,13 +6846,14 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
     listSubscriptions: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, 1 to 100. */
                 pageSize?: components["parameters"]["PageSize"];
@@ -6504,6 +6863,10 @@ export interface operations {
                 createdFrom?: components["parameters"]["CreatedFrom"];
                 /** @description Created at or before this time (inclusive). */
                 createdTo?: components["parameters"]["CreatedTo"];
+                /** @description Cursor paging: the items after the item with this id, in the requested order (docs/api.md, "Lists"). */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
+                endingBefore?: components["parameters"]["EndingBefore"];
                 customerId?: string;
                 priceId?: string;
                 status?: "trialing" | "active" | "past_due" | "canceled" | "ended";
@@ -6517,14 +6880,20 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         data: components["schemas"]["SubscriptionResponse"][];
+                        /** @description The page number; 0 on a page asked for by cursor (it has no number). */
                         page: number;
                         pageSize: number;
                         totalCount: number;
+                        /** @description More items follow in the direction of paging: after the last item, or before the first for `endingBefore`. */
                         hasMore: boolean;
                     };
                 };
@@ -6532,6 +6901,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -6554,6 +6924,10 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6587,6 +6961,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -6604,6 +6979,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6614,6 +6993,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -6638,6 +7018,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6662,13 +7046,14 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
     listSubscriptionChanges: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, 1 to 100. */
                 pageSize?: components["parameters"]["PageSize"];
@@ -6678,6 +7063,10 @@ export interface operations {
                 createdFrom?: components["parameters"]["CreatedFrom"];
                 /** @description Created at or before this time (inclusive). */
                 createdTo?: components["parameters"]["CreatedTo"];
+                /** @description Cursor paging: the items after the item with this id, in the requested order (docs/api.md, "Lists"). */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
+                endingBefore?: components["parameters"]["EndingBefore"];
             };
             header?: never;
             path: {
@@ -6690,14 +7079,20 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         data: components["schemas"]["ChangeResponse"][];
+                        /** @description The page number; 0 on a page asked for by cursor (it has no number). */
                         page: number;
                         pageSize: number;
                         totalCount: number;
+                        /** @description More items follow in the direction of paging: after the last item, or before the first for `endingBefore`. */
                         hasMore: boolean;
                     };
                 };
@@ -6706,6 +7101,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -6730,6 +7126,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6763,6 +7163,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -6784,6 +7185,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6805,13 +7210,14 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
     listTestClocks: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, 1 to 100. */
                 pageSize?: components["parameters"]["PageSize"];
@@ -6821,6 +7227,10 @@ export interface operations {
                 createdFrom?: components["parameters"]["CreatedFrom"];
                 /** @description Created at or before this time (inclusive). */
                 createdTo?: components["parameters"]["CreatedTo"];
+                /** @description Cursor paging: the items after the item with this id, in the requested order (docs/api.md, "Lists"). */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
+                endingBefore?: components["parameters"]["EndingBefore"];
             };
             header?: never;
             path?: never;
@@ -6831,14 +7241,20 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         data: components["schemas"]["TestClockResponse"][];
+                        /** @description The page number; 0 on a page asked for by cursor (it has no number). */
                         page: number;
                         pageSize: number;
                         totalCount: number;
+                        /** @description More items follow in the direction of paging: after the last item, or before the first for `endingBefore`. */
                         hasMore: boolean;
                     };
                 };
@@ -6846,6 +7262,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -6868,6 +7285,10 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6882,6 +7303,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -6899,6 +7321,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6909,6 +7335,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -6933,6 +7360,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6954,6 +7385,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -6975,6 +7407,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6996,13 +7432,14 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
     listWebhookDeliveries: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, 1 to 100. */
                 pageSize?: components["parameters"]["PageSize"];
@@ -7012,6 +7449,10 @@ export interface operations {
                 createdFrom?: components["parameters"]["CreatedFrom"];
                 /** @description Created at or before this time (inclusive). */
                 createdTo?: components["parameters"]["CreatedTo"];
+                /** @description Cursor paging: the items after the item with this id, in the requested order (docs/api.md, "Lists"). */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
+                endingBefore?: components["parameters"]["EndingBefore"];
                 status?: "pending" | "failed" | "delivered" | "dead";
                 endpointId?: string;
                 eventId?: string;
@@ -7026,14 +7467,20 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         data: components["schemas"]["WebhookDeliveryResponse"][];
+                        /** @description The page number; 0 on a page asked for by cursor (it has no number). */
                         page: number;
                         pageSize: number;
                         totalCount: number;
+                        /** @description More items follow in the direction of paging: after the last item, or before the first for `endingBefore`. */
                         hasMore: boolean;
                     };
                 };
@@ -7041,6 +7488,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -7058,6 +7506,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7068,6 +7520,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -7088,6 +7541,10 @@ export interface operations {
             /** @description Success */
             202: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7100,13 +7557,14 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["IdempotencyKeyInUse"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
     listWebhookEndpoints: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, 1 to 100. */
                 pageSize?: components["parameters"]["PageSize"];
@@ -7116,6 +7574,10 @@ export interface operations {
                 createdFrom?: components["parameters"]["CreatedFrom"];
                 /** @description Created at or before this time (inclusive). */
                 createdTo?: components["parameters"]["CreatedTo"];
+                /** @description Cursor paging: the items after the item with this id, in the requested order (docs/api.md, "Lists"). */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
+                endingBefore?: components["parameters"]["EndingBefore"];
                 enabled?: "true" | "false";
             };
             header?: never;
@@ -7127,14 +7589,20 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         data: components["schemas"]["WebhookEndpointResponse"][];
+                        /** @description The page number; 0 on a page asked for by cursor (it has no number). */
                         page: number;
                         pageSize: number;
                         totalCount: number;
+                        /** @description More items follow in the direction of paging: after the last item, or before the first for `endingBefore`. */
                         hasMore: boolean;
                     };
                 };
@@ -7142,6 +7610,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -7161,6 +7630,10 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7173,6 +7646,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -7190,6 +7664,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7200,6 +7678,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -7221,6 +7700,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7233,6 +7716,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -7250,6 +7734,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7260,6 +7748,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -7284,6 +7773,10 @@ export interface operations {
             /** @description Success */
             202: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7308,6 +7801,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -7325,6 +7819,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7335,6 +7833,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -7359,6 +7858,10 @@ export interface operations {
             /** @description Success */
             202: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7373,13 +7876,14 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
     listWebhookEvents: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, 1 to 100. */
                 pageSize?: components["parameters"]["PageSize"];
@@ -7389,6 +7893,10 @@ export interface operations {
                 createdFrom?: components["parameters"]["CreatedFrom"];
                 /** @description Created at or before this time (inclusive). */
                 createdTo?: components["parameters"]["CreatedTo"];
+                /** @description Cursor paging: the items after the item with this id, in the requested order (docs/api.md, "Lists"). */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
+                endingBefore?: components["parameters"]["EndingBefore"];
                 type?: "product.created" | "price.created" | "customer.created" | "subscription.created" | "subscription.canceled" | "subscription.ended" | "billing_record.created" | "billing_record.paid" | "payment.succeeded" | "payment.failed" | "payment.unknown" | "refund.requested" | "refund.succeeded" | "refund.failed" | "payment_link.created" | "payment_link.completed" | "usage.recorded" | "usage.reversed" | "credit.granted" | "credit.low" | "credit.exhausted" | "entitlement.changed" | "entitlement.exhausted" | "product.updated" | "price.updated" | "customer.updated" | "subscription.updated" | "payment_link.updated" | "payment_method.attached" | "payment_method.detached";
             };
             header?: never;
@@ -7400,14 +7908,20 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         data: components["schemas"]["WebhookEventResponse"][];
+                        /** @description The page number; 0 on a page asked for by cursor (it has no number). */
                         page: number;
                         pageSize: number;
                         totalCount: number;
+                        /** @description More items follow in the direction of paging: after the last item, or before the first for `endingBefore`. */
                         hasMore: boolean;
                     };
                 };
@@ -7415,6 +7929,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -7432,6 +7947,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7442,6 +7961,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -7539,7 +8059,7 @@ export interface operations {
     adminListMerchants: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, 1 to 100. */
                 pageSize?: components["parameters"]["PageSize"];
@@ -7549,6 +8069,10 @@ export interface operations {
                 createdFrom?: components["parameters"]["CreatedFrom"];
                 /** @description Created at or before this time (inclusive). */
                 createdTo?: components["parameters"]["CreatedTo"];
+                /** @description Cursor paging: the items after the item with this id, in the requested order (docs/api.md, "Lists"). */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
+                endingBefore?: components["parameters"]["EndingBefore"];
                 status?: "active" | "suspended";
                 /** @description Part of the email, any case. */
                 email?: string;
@@ -7801,7 +8325,7 @@ export interface operations {
     listMerchantApiKeys: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, 1 to 100. */
                 pageSize?: components["parameters"]["PageSize"];
@@ -7811,6 +8335,10 @@ export interface operations {
                 createdFrom?: components["parameters"]["CreatedFrom"];
                 /** @description Created at or before this time (inclusive). */
                 createdTo?: components["parameters"]["CreatedTo"];
+                /** @description Cursor paging: the items after the item with this id, in the requested order (docs/api.md, "Lists"). */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
+                endingBefore?: components["parameters"]["EndingBefore"];
                 revoked?: "true" | "false";
             };
             header?: never;
@@ -7827,9 +8355,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["ApiKeyResponse"][];
+                        /** @description The page number; 0 on a page asked for by cursor (it has no number). */
                         page: number;
                         pageSize: number;
                         totalCount: number;
+                        /** @description More items follow in the direction of paging: after the last item, or before the first for `endingBefore`. */
                         hasMore: boolean;
                     };
                 };
