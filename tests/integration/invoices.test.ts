@@ -1,31 +1,15 @@
-import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { getDb } from '@/lib/db/client';
 import { billingRecords } from '@/lib/db/schema';
 import { updateAccountSettings } from '@/lib/merchants/settings';
 import { baseUrl } from '../helpers/api';
+import { pdfText } from '../helpers/pdf';
 import { keyWithScopes, newMerchant } from '../helpers/merchants';
 import { eventsOf, ik, oneTimePrice, waitFor } from '../helpers/payments';
 import { advance, CARDS, clockFor, customerWithCard, recurringPrice, subscribe } from '../helpers/subscriptions';
 
 const path = (url: string) => new URL(url).pathname;
-
-/** Every text a PDF draws: its content streams inflated, the hex strings of `Tj` decoded. */
-export function pdfText(pdf: Buffer): string {
-  const raw = pdf.toString('latin1');
-  let text = '';
-  for (const match of raw.matchAll(/stream\r?\n([\s\S]*?)\r?\nendstream/g)) {
-    let content: string;
-    try {
-      content = zlib.inflateSync(Buffer.from(match[1]!, 'latin1')).toString('latin1');
-    } catch {
-      content = match[1]!;
-    }
-    for (const hex of content.matchAll(/<([0-9A-Fa-f]+)>\s*Tj/g)) text += `${Buffer.from(hex[1]!, 'hex').toString('latin1')}\n`;
-  }
-  return text;
-}
 
 async function mailbox(to: string) {
   const answer = await fetch(`${baseUrl()}/dev/mailbox?format=json&to=${encodeURIComponent(to)}`);
