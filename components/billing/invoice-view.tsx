@@ -10,7 +10,7 @@ const STATUS_TONE: Record<string, string> = {
 /** An invoice or receipt as the hosted page shows it (the PDF prints the same document). */
 export function InvoiceView({ document, pdfHref }: { document: InvoiceDocument; pdfHref: string }) {
   return (
-    <article className="rounded-xl border border-slate-200 bg-white p-8 shadow-sm" aria-labelledby="invoice-title">
+    <article className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm sm:p-8" aria-labelledby="invoice-title">
       <header className="flex flex-wrap items-start justify-between gap-4">
         <div>
           <p className="text-sm font-medium text-slate-500" data-testid="invoice-seller">
@@ -97,13 +97,13 @@ export function InvoiceView({ document, pdfHref }: { document: InvoiceDocument; 
           {document.seller.supportEmail ? (
             <>
               {' '}
-              at <a className="text-brand-700 hover:underline" href={`mailto:${document.seller.supportEmail}`}>{document.seller.supportEmail}</a>
+              at <a className="text-brand-700 underline" href={`mailto:${document.seller.supportEmail}`}>{document.seller.supportEmail}</a>
             </>
           ) : null}
           {document.seller.supportUrl ? (
             <>
               {' '}
-              or <a className="text-brand-700 hover:underline" href={document.seller.supportUrl}>{document.seller.supportUrl}</a>
+              or <a className="text-brand-700 underline" href={document.seller.supportUrl}>{document.seller.supportUrl}</a>
             </>
           ) : null}
           .
@@ -116,8 +116,8 @@ export function InvoiceView({ document, pdfHref }: { document: InvoiceDocument; 
 function Fact({ label, value, mono }: { label: string; value: string; mono?: boolean }) {
   return (
     <div className="flex gap-2">
-      <dt className="text-slate-500">{label}</dt>
-      <dd className={mono ? 'font-mono text-slate-900' : 'text-slate-900'}>{value}</dd>
+      <dt className="shrink-0 text-slate-500">{label}</dt>
+      <dd className={mono ? 'break-all font-mono text-slate-900' : 'text-slate-900'}>{value}</dd>
     </div>
   );
 }
