@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { billingRecords, customers, merchants, payments } from '../db/schema';
-import { mapPage, paginate, type PageRequest } from '../db/paginate';
+import { paginate, type PageRequest } from '../db/paginate';
 import { notFound } from '../http/errors';
 import { toPaymentResponse } from '../payments/payments';
 import { toBillingRecordResponse, type BillingRecordRow } from './billing-records';
@@ -42,8 +42,7 @@ export async function listBillingRecords(
     ],
     orderBy: [query.orderBy === 'amount' ? billingRecords.amount : billingRecords.createdAt, billingRecords.id],
   });
-  const shaped = await withAttempts(db, merchantId, page.data);
-  return mapPage(page, (row) => shaped.find((record) => record.id === row.id)!);
+  return { ...page, data: await withAttempts(db, merchantId, page.data) };
 }
 
 export async function getBillingRecord(db: Db, merchantId: string, billingRecordId: string) {
