@@ -34,8 +34,8 @@ export async function listBillingRecords(
 ) {
   const page = await paginate(db, billingRecords, {
     ...query,
+    scope: [eq(billingRecords.merchantId, merchantId)],
     where: [
-      eq(billingRecords.merchantId, merchantId),
       query.customerId ? eq(billingRecords.customerId, query.customerId) : undefined,
       query.subscriptionId ? eq(billingRecords.subscriptionId, query.subscriptionId) : undefined,
       query.status ? eq(billingRecords.status, query.status) : undefined,

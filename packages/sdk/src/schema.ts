@@ -4523,6 +4523,21 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description RATE_LIMITED: this API key made more requests than its limit in the current window (docs/api.md, "Rate limits"); retry after `Retry-After` seconds. Nothing was executed. */
+        ApiRateLimited: {
+            headers: {
+                /** @description Seconds until the window resets. */
+                "Retry-After"?: number;
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description PAYLOAD_TOO_LARGE: the body is larger than the limit (docs/api.md, "Limits"); refused before it is read. */
         PayloadTooLarge: {
             headers: {
@@ -4564,7 +4579,7 @@ export interface components {
         "X-Service-Delivery-Id": string;
         /** @description Event type name. */
         "X-Service-Event-Type": string;
-        /** @description Page number, from 1. */
+        /** @description Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`. */
         Page: number;
         /** @description Items per page, 1 to 100. */
         PageSize: number;
@@ -4573,9 +4588,22 @@ export interface components {
         CreatedFrom: string;
         /** @description Created at or before this time (inclusive). */
         CreatedTo: string;
+        /** @description Cursor paging: the items after the item with this id, in the requested order (docs/api.md, "Lists"). */
+        StartingAfter: string;
+        /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
+        EndingBefore: string;
     };
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description Requests this API key may make per window (this server process's count). */
+        "RateLimit-Limit": number;
+        /** @description Requests left in the current window. */
+        "RateLimit-Remaining": number;
+        /** @description Seconds until the current window ends. */
+        "RateLimit-Reset": number;
+        /** @description The policy: `<limit>;w=<window seconds>`, e.g. `100;w=1`. */
+        "RateLimit-Policy": string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -4583,7 +4611,7 @@ export interface operations {
     listProducts: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, 1 to 100. */
                 pageSize?: components["parameters"]["PageSize"];
@@ -4593,6 +4621,10 @@ export interface operations {
                 createdFrom?: components["parameters"]["CreatedFrom"];
                 /** @description Created at or before this time (inclusive). */
                 createdTo?: components["parameters"]["CreatedTo"];
+                /** @description Cursor paging: the items after the item with this id, in the requested order (docs/api.md, "Lists"). */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
+                endingBefore?: components["parameters"]["EndingBefore"];
                 active?: "true" | "false";
             };
             header?: never;
@@ -4604,14 +4636,20 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         data: components["schemas"]["ProductResponse"][];
+                        /** @description The page number; 0 on a page asked for by cursor (it has no number). */
                         page: number;
                         pageSize: number;
                         totalCount: number;
+                        /** @description More items follow in the direction of paging: after the last item, or before the first for `endingBefore`. */
                         hasMore: boolean;
                     };
                 };
@@ -4619,6 +4657,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -4641,6 +4680,10 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4655,6 +4698,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -4672,6 +4716,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4682,6 +4730,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -4703,6 +4752,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4715,13 +4768,14 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
     listPrices: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, 1 to 100. */
                 pageSize?: components["parameters"]["PageSize"];
@@ -4731,6 +4785,10 @@ export interface operations {
                 createdFrom?: components["parameters"]["CreatedFrom"];
                 /** @description Created at or before this time (inclusive). */
                 createdTo?: components["parameters"]["CreatedTo"];
+                /** @description Cursor paging: the items after the item with this id, in the requested order (docs/api.md, "Lists"). */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
+                endingBefore?: components["parameters"]["EndingBefore"];
                 productId?: string;
                 active?: "true" | "false";
                 type?: "OneTime" | "Recurring";
@@ -4744,14 +4802,20 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         data: components["schemas"]["PriceResponse"][];
+                        /** @description The page number; 0 on a page asked for by cursor (it has no number). */
                         page: number;
                         pageSize: number;
                         totalCount: number;
+                        /** @description More items follow in the direction of paging: after the last item, or before the first for `endingBefore`. */
                         hasMore: boolean;
                     };
                 };
@@ -4759,6 +4823,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -4781,6 +4846,10 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4795,6 +4864,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -4812,6 +4882,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4822,6 +4896,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -4843,6 +4918,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4855,6 +4934,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -4888,6 +4968,10 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4902,13 +4986,14 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
     listEntitlementPolicies: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, 1 to 100. */
                 pageSize?: components["parameters"]["PageSize"];
@@ -4918,6 +5003,10 @@ export interface operations {
                 createdFrom?: components["parameters"]["CreatedFrom"];
                 /** @description Created at or before this time (inclusive). */
                 createdTo?: components["parameters"]["CreatedTo"];
+                /** @description Cursor paging: the items after the item with this id, in the requested order (docs/api.md, "Lists"). */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
+                endingBefore?: components["parameters"]["EndingBefore"];
             };
             header?: never;
             path: {
@@ -4930,14 +5019,20 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         data: components["schemas"]["EntitlementPolicyResponse"][];
+                        /** @description The page number; 0 on a page asked for by cursor (it has no number). */
                         page: number;
                         pageSize: number;
                         totalCount: number;
+                        /** @description More items follow in the direction of paging: after the last item, or before the first for `endingBefore`. */
                         hasMore: boolean;
                     };
                 };
@@ -4946,6 +5041,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -4970,6 +5066,10 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4994,6 +5094,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -5011,6 +5112,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5021,6 +5126,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -5045,6 +5151,10 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5059,6 +5169,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -5076,6 +5187,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5086,6 +5201,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -5107,6 +5223,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5128,13 +5248,14 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
     listUsage: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, 1 to 100. */
                 pageSize?: components["parameters"]["PageSize"];
@@ -5144,6 +5265,10 @@ export interface operations {
                 createdFrom?: components["parameters"]["CreatedFrom"];
                 /** @description Created at or before this time (inclusive). */
                 createdTo?: components["parameters"]["CreatedTo"];
+                /** @description Cursor paging: the items after the item with this id, in the requested order (docs/api.md, "Lists"). */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
+                endingBefore?: components["parameters"]["EndingBefore"];
                 customerId?: string;
                 feature?: string;
                 /** @description Records whose timestamp is at or after this. */
@@ -5160,14 +5285,20 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         data: components["schemas"]["UsageRecordResponse"][];
+                        /** @description The page number; 0 on a page asked for by cursor (it has no number). */
                         page: number;
                         pageSize: number;
                         totalCount: number;
+                        /** @description More items follow in the direction of paging: after the last item, or before the first for `endingBefore`. */
                         hasMore: boolean;
                     };
                 };
@@ -5175,6 +5306,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -5206,6 +5338,10 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5230,6 +5366,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -5250,6 +5387,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5272,6 +5413,7 @@ export interface operations {
                 };
             };
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -5291,6 +5433,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5303,6 +5449,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -5326,6 +5473,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5335,13 +5486,14 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
     listCustomers: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, 1 to 100. */
                 pageSize?: components["parameters"]["PageSize"];
@@ -5351,6 +5503,10 @@ export interface operations {
                 createdFrom?: components["parameters"]["CreatedFrom"];
                 /** @description Created at or before this time (inclusive). */
                 createdTo?: components["parameters"]["CreatedTo"];
+                /** @description Cursor paging: the items after the item with this id, in the requested order (docs/api.md, "Lists"). */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
+                endingBefore?: components["parameters"]["EndingBefore"];
                 email?: string;
                 externalId?: string;
                 status?: "active" | "archived";
@@ -5364,14 +5520,20 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         data: components["schemas"]["CustomerResponse"][];
+                        /** @description The page number; 0 on a page asked for by cursor (it has no number). */
                         page: number;
                         pageSize: number;
                         totalCount: number;
+                        /** @description More items follow in the direction of paging: after the last item, or before the first for `endingBefore`. */
                         hasMore: boolean;
                     };
                 };
@@ -5379,6 +5541,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -5401,6 +5564,10 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5425,6 +5592,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -5442,6 +5610,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5452,6 +5624,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -5473,6 +5646,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5494,13 +5671,14 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
     listCustomValues: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, 1 to 100. */
                 pageSize?: components["parameters"]["PageSize"];
@@ -5510,6 +5688,10 @@ export interface operations {
                 createdFrom?: components["parameters"]["CreatedFrom"];
                 /** @description Created at or before this time (inclusive). */
                 createdTo?: components["parameters"]["CreatedTo"];
+                /** @description Cursor paging: the items after the item with this id, in the requested order (docs/api.md, "Lists"). */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
+                endingBefore?: components["parameters"]["EndingBefore"];
             };
             header?: never;
             path: {
@@ -5522,14 +5704,20 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         data: components["schemas"]["CustomValueResponse"][];
+                        /** @description The page number; 0 on a page asked for by cursor (it has no number). */
                         page: number;
                         pageSize: number;
                         totalCount: number;
+                        /** @description More items follow in the direction of paging: after the last item, or before the first for `endingBefore`. */
                         hasMore: boolean;
                     };
                 };
@@ -5538,6 +5726,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -5559,6 +5748,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5571,6 +5764,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -5595,6 +5789,10 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5619,13 +5817,14 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
     listPaymentMethods: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, 1 to 100. */
                 pageSize?: components["parameters"]["PageSize"];
@@ -5635,6 +5834,10 @@ export interface operations {
                 createdFrom?: components["parameters"]["CreatedFrom"];
                 /** @description Created at or before this time (inclusive). */
                 createdTo?: components["parameters"]["CreatedTo"];
+                /** @description Cursor paging: the items after the item with this id, in the requested order (docs/api.md, "Lists"). */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
+                endingBefore?: components["parameters"]["EndingBefore"];
             };
             header?: never;
             path: {
@@ -5647,14 +5850,20 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         data: components["schemas"]["PaymentMethodResponse"][];
+                        /** @description The page number; 0 on a page asked for by cursor (it has no number). */
                         page: number;
                         pageSize: number;
                         totalCount: number;
+                        /** @description More items follow in the direction of paging: after the last item, or before the first for `endingBefore`. */
                         hasMore: boolean;
                     };
                 };
@@ -5663,6 +5872,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -5687,6 +5897,10 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5710,6 +5924,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -5728,6 +5943,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5747,6 +5966,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -5765,6 +5985,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5775,13 +5999,14 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
     listPaymentLinks: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, 1 to 100. */
                 pageSize?: components["parameters"]["PageSize"];
@@ -5791,6 +6016,10 @@ export interface operations {
                 createdFrom?: components["parameters"]["CreatedFrom"];
                 /** @description Created at or before this time (inclusive). */
                 createdTo?: components["parameters"]["CreatedTo"];
+                /** @description Cursor paging: the items after the item with this id, in the requested order (docs/api.md, "Lists"). */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
+                endingBefore?: components["parameters"]["EndingBefore"];
                 status?: "active" | "disabled" | "archived" | "completed" | "expired";
                 priceId?: string;
             };
@@ -5803,14 +6032,20 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         data: components["schemas"]["PaymentLinkResponse"][];
+                        /** @description The page number; 0 on a page asked for by cursor (it has no number). */
                         page: number;
                         pageSize: number;
                         totalCount: number;
+                        /** @description More items follow in the direction of paging: after the last item, or before the first for `endingBefore`. */
                         hasMore: boolean;
                     };
                 };
@@ -5818,6 +6053,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -5840,6 +6076,10 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5854,6 +6094,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -5871,6 +6112,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5881,6 +6126,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -5902,6 +6148,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5923,6 +6173,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -5940,6 +6191,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5959,6 +6214,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -5983,6 +6239,10 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6016,6 +6276,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -6033,6 +6294,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6052,6 +6317,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -6069,6 +6335,10 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6079,6 +6349,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -6096,6 +6367,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6115,6 +6390,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -6137,6 +6413,10 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6170,6 +6450,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -6187,6 +6468,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6197,13 +6482,14 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
     listPayments: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, 1 to 100. */
                 pageSize?: components["parameters"]["PageSize"];
@@ -6213,6 +6499,10 @@ export interface operations {
                 createdFrom?: components["parameters"]["CreatedFrom"];
                 /** @description Created at or before this time (inclusive). */
                 createdTo?: components["parameters"]["CreatedTo"];
+                /** @description Cursor paging: the items after the item with this id, in the requested order (docs/api.md, "Lists"). */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
+                endingBefore?: components["parameters"]["EndingBefore"];
                 status?: "pending" | "succeeded" | "failed" | "unknown" | "partially_refunded" | "refunded";
                 customerId?: string;
                 checkoutId?: string;
@@ -6226,14 +6516,20 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         data: components["schemas"]["PaymentResponse"][];
+                        /** @description The page number; 0 on a page asked for by cursor (it has no number). */
                         page: number;
                         pageSize: number;
                         totalCount: number;
+                        /** @description More items follow in the direction of paging: after the last item, or before the first for `endingBefore`. */
                         hasMore: boolean;
                     };
                 };
@@ -6241,6 +6537,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -6258,6 +6555,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6268,6 +6569,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -6285,6 +6587,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6297,6 +6603,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -6321,6 +6628,10 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6345,13 +6656,14 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
     listBillingRecords: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, 1 to 100. */
                 pageSize?: components["parameters"]["PageSize"];
@@ -6361,6 +6673,10 @@ export interface operations {
                 createdFrom?: components["parameters"]["CreatedFrom"];
                 /** @description Created at or before this time (inclusive). */
                 createdTo?: components["parameters"]["CreatedTo"];
+                /** @description Cursor paging: the items after the item with this id, in the requested order (docs/api.md, "Lists"). */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
+                endingBefore?: components["parameters"]["EndingBefore"];
                 customerId?: string;
                 subscriptionId?: string;
                 status?: "open" | "paid" | "void" | "uncollectible";
@@ -6374,14 +6690,20 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         data: components["schemas"]["BillingRecordResponse"][];
+                        /** @description The page number; 0 on a page asked for by cursor (it has no number). */
                         page: number;
                         pageSize: number;
                         totalCount: number;
+                        /** @description More items follow in the direction of paging: after the last item, or before the first for `endingBefore`. */
                         hasMore: boolean;
                     };
                 };
@@ -6389,6 +6711,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -6406,6 +6729,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6416,13 +6743,14 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
     listCoupons: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, 1 to 100. */
                 pageSize?: components["parameters"]["PageSize"];
@@ -6432,6 +6760,10 @@ export interface operations {
                 createdFrom?: components["parameters"]["CreatedFrom"];
                 /** @description Created at or before this time (inclusive). */
                 createdTo?: components["parameters"]["CreatedTo"];
+                /** @description Cursor paging: the items after the item with this id, in the requested order (docs/api.md, "Lists"). */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
+                endingBefore?: components["parameters"]["EndingBefore"];
             };
             header?: never;
             path?: never;
@@ -6442,14 +6774,20 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         data: components["schemas"]["CouponResponse"][];
+                        /** @description The page number; 0 on a page asked for by cursor (it has no number). */
                         page: number;
                         pageSize: number;
                         totalCount: number;
+                        /** @description More items follow in the direction of paging: after the last item, or before the first for `endingBefore`. */
                         hasMore: boolean;
                     };
                 };
@@ -6457,6 +6795,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -6479,6 +6818,10 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6493,6 +6836,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -6510,6 +6854,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6520,13 +6868,14 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
     listPromotionCodes: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, 1 to 100. */
                 pageSize?: components["parameters"]["PageSize"];
@@ -6536,6 +6885,10 @@ export interface operations {
                 createdFrom?: components["parameters"]["CreatedFrom"];
                 /** @description Created at or before this time (inclusive). */
                 createdTo?: components["parameters"]["CreatedTo"];
+                /** @description Cursor paging: the items after the item with this id, in the requested order (docs/api.md, "Lists"). */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
+                endingBefore?: components["parameters"]["EndingBefore"];
                 code?: string;
                 couponId?: string;
                 active?: "true" | "false";
@@ -6549,14 +6902,20 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         data: components["schemas"]["PromotionCodeResponse"][];
+                        /** @description The page number; 0 on a page asked for by cursor (it has no number). */
                         page: number;
                         pageSize: number;
                         totalCount: number;
+                        /** @description More items follow in the direction of paging: after the last item, or before the first for `endingBefore`. */
                         hasMore: boolean;
                     };
                 };
@@ -6564,6 +6923,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -6586,6 +6946,10 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6610,6 +6974,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -6627,6 +6992,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6637,6 +7006,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -6658,6 +7028,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6670,13 +7044,14 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
     listSubscriptions: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, 1 to 100. */
                 pageSize?: components["parameters"]["PageSize"];
@@ -6686,6 +7061,10 @@ export interface operations {
                 createdFrom?: components["parameters"]["CreatedFrom"];
                 /** @description Created at or before this time (inclusive). */
                 createdTo?: components["parameters"]["CreatedTo"];
+                /** @description Cursor paging: the items after the item with this id, in the requested order (docs/api.md, "Lists"). */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
+                endingBefore?: components["parameters"]["EndingBefore"];
                 customerId?: string;
                 priceId?: string;
                 status?: "trialing" | "active" | "past_due" | "canceled" | "ended";
@@ -6699,14 +7078,20 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         data: components["schemas"]["SubscriptionResponse"][];
+                        /** @description The page number; 0 on a page asked for by cursor (it has no number). */
                         page: number;
                         pageSize: number;
                         totalCount: number;
+                        /** @description More items follow in the direction of paging: after the last item, or before the first for `endingBefore`. */
                         hasMore: boolean;
                     };
                 };
@@ -6714,6 +7099,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -6736,6 +7122,10 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6769,6 +7159,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -6786,6 +7177,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6796,6 +7191,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -6820,6 +7216,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6844,13 +7244,14 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
     listSubscriptionChanges: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, 1 to 100. */
                 pageSize?: components["parameters"]["PageSize"];
@@ -6860,6 +7261,10 @@ export interface operations {
                 createdFrom?: components["parameters"]["CreatedFrom"];
                 /** @description Created at or before this time (inclusive). */
                 createdTo?: components["parameters"]["CreatedTo"];
+                /** @description Cursor paging: the items after the item with this id, in the requested order (docs/api.md, "Lists"). */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
+                endingBefore?: components["parameters"]["EndingBefore"];
             };
             header?: never;
             path: {
@@ -6872,14 +7277,20 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         data: components["schemas"]["ChangeResponse"][];
+                        /** @description The page number; 0 on a page asked for by cursor (it has no number). */
                         page: number;
                         pageSize: number;
                         totalCount: number;
+                        /** @description More items follow in the direction of paging: after the last item, or before the first for `endingBefore`. */
                         hasMore: boolean;
                     };
                 };
@@ -6888,6 +7299,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -6912,6 +7324,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6945,6 +7361,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -6966,6 +7383,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6987,13 +7408,14 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
     listTestClocks: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, 1 to 100. */
                 pageSize?: components["parameters"]["PageSize"];
@@ -7003,6 +7425,10 @@ export interface operations {
                 createdFrom?: components["parameters"]["CreatedFrom"];
                 /** @description Created at or before this time (inclusive). */
                 createdTo?: components["parameters"]["CreatedTo"];
+                /** @description Cursor paging: the items after the item with this id, in the requested order (docs/api.md, "Lists"). */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
+                endingBefore?: components["parameters"]["EndingBefore"];
             };
             header?: never;
             path?: never;
@@ -7013,14 +7439,20 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         data: components["schemas"]["TestClockResponse"][];
+                        /** @description The page number; 0 on a page asked for by cursor (it has no number). */
                         page: number;
                         pageSize: number;
                         totalCount: number;
+                        /** @description More items follow in the direction of paging: after the last item, or before the first for `endingBefore`. */
                         hasMore: boolean;
                     };
                 };
@@ -7028,6 +7460,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -7050,6 +7483,10 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7064,6 +7501,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -7081,6 +7519,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7091,6 +7533,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -7115,6 +7558,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7136,6 +7583,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -7157,6 +7605,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7178,13 +7630,14 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
     listWebhookDeliveries: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, 1 to 100. */
                 pageSize?: components["parameters"]["PageSize"];
@@ -7194,6 +7647,10 @@ export interface operations {
                 createdFrom?: components["parameters"]["CreatedFrom"];
                 /** @description Created at or before this time (inclusive). */
                 createdTo?: components["parameters"]["CreatedTo"];
+                /** @description Cursor paging: the items after the item with this id, in the requested order (docs/api.md, "Lists"). */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
+                endingBefore?: components["parameters"]["EndingBefore"];
                 status?: "pending" | "failed" | "delivered" | "dead";
                 endpointId?: string;
                 eventId?: string;
@@ -7208,14 +7665,20 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         data: components["schemas"]["WebhookDeliveryResponse"][];
+                        /** @description The page number; 0 on a page asked for by cursor (it has no number). */
                         page: number;
                         pageSize: number;
                         totalCount: number;
+                        /** @description More items follow in the direction of paging: after the last item, or before the first for `endingBefore`. */
                         hasMore: boolean;
                     };
                 };
@@ -7223,6 +7686,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -7240,6 +7704,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7250,6 +7718,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -7270,6 +7739,10 @@ export interface operations {
             /** @description Success */
             202: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7282,13 +7755,14 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["IdempotencyKeyInUse"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
     listWebhookEndpoints: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, 1 to 100. */
                 pageSize?: components["parameters"]["PageSize"];
@@ -7298,6 +7772,10 @@ export interface operations {
                 createdFrom?: components["parameters"]["CreatedFrom"];
                 /** @description Created at or before this time (inclusive). */
                 createdTo?: components["parameters"]["CreatedTo"];
+                /** @description Cursor paging: the items after the item with this id, in the requested order (docs/api.md, "Lists"). */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
+                endingBefore?: components["parameters"]["EndingBefore"];
                 enabled?: "true" | "false";
             };
             header?: never;
@@ -7309,14 +7787,20 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         data: components["schemas"]["WebhookEndpointResponse"][];
+                        /** @description The page number; 0 on a page asked for by cursor (it has no number). */
                         page: number;
                         pageSize: number;
                         totalCount: number;
+                        /** @description More items follow in the direction of paging: after the last item, or before the first for `endingBefore`. */
                         hasMore: boolean;
                     };
                 };
@@ -7324,6 +7808,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -7343,6 +7828,10 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7355,6 +7844,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -7372,6 +7862,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7382,6 +7876,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -7403,6 +7898,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7415,6 +7914,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -7432,6 +7932,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7442,6 +7946,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -7466,6 +7971,10 @@ export interface operations {
             /** @description Success */
             202: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7490,6 +7999,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -7507,6 +8017,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7517,6 +8031,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -7541,6 +8056,10 @@ export interface operations {
             /** @description Success */
             202: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7555,13 +8074,14 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
     listWebhookEvents: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, 1 to 100. */
                 pageSize?: components["parameters"]["PageSize"];
@@ -7571,6 +8091,10 @@ export interface operations {
                 createdFrom?: components["parameters"]["CreatedFrom"];
                 /** @description Created at or before this time (inclusive). */
                 createdTo?: components["parameters"]["CreatedTo"];
+                /** @description Cursor paging: the items after the item with this id, in the requested order (docs/api.md, "Lists"). */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
+                endingBefore?: components["parameters"]["EndingBefore"];
                 type?: "product.created" | "price.created" | "customer.created" | "subscription.created" | "subscription.canceled" | "subscription.ended" | "billing_record.created" | "billing_record.paid" | "payment.succeeded" | "payment.failed" | "payment.unknown" | "refund.requested" | "refund.succeeded" | "refund.failed" | "payment_link.created" | "payment_link.completed" | "usage.recorded" | "usage.reversed" | "credit.granted" | "credit.low" | "credit.exhausted" | "entitlement.changed" | "entitlement.exhausted" | "product.updated" | "price.updated" | "customer.updated" | "subscription.updated" | "payment_link.updated" | "payment_method.attached" | "payment_method.detached";
             };
             header?: never;
@@ -7582,14 +8106,20 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         data: components["schemas"]["WebhookEventResponse"][];
+                        /** @description The page number; 0 on a page asked for by cursor (it has no number). */
                         page: number;
                         pageSize: number;
                         totalCount: number;
+                        /** @description More items follow in the direction of paging: after the last item, or before the first for `endingBefore`. */
                         hasMore: boolean;
                     };
                 };
@@ -7597,6 +8127,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -7614,6 +8145,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7624,6 +8159,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -7721,7 +8257,7 @@ export interface operations {
     adminListMerchants: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, 1 to 100. */
                 pageSize?: components["parameters"]["PageSize"];
@@ -7731,6 +8267,10 @@ export interface operations {
                 createdFrom?: components["parameters"]["CreatedFrom"];
                 /** @description Created at or before this time (inclusive). */
                 createdTo?: components["parameters"]["CreatedTo"];
+                /** @description Cursor paging: the items after the item with this id, in the requested order (docs/api.md, "Lists"). */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
+                endingBefore?: components["parameters"]["EndingBefore"];
                 status?: "active" | "suspended";
                 /** @description Part of the email, any case. */
                 email?: string;
@@ -7971,7 +8511,7 @@ export interface operations {
     listMerchantApiKeys: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, 1 to 100. */
                 pageSize?: components["parameters"]["PageSize"];
@@ -7981,6 +8521,10 @@ export interface operations {
                 createdFrom?: components["parameters"]["CreatedFrom"];
                 /** @description Created at or before this time (inclusive). */
                 createdTo?: components["parameters"]["CreatedTo"];
+                /** @description Cursor paging: the items after the item with this id, in the requested order (docs/api.md, "Lists"). */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
+                endingBefore?: components["parameters"]["EndingBefore"];
                 revoked?: "true" | "false";
             };
             header?: never;
@@ -7997,9 +8541,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["ApiKeyResponse"][];
+                        /** @description The page number; 0 on a page asked for by cursor (it has no number). */
                         page: number;
                         pageSize: number;
                         totalCount: number;
+                        /** @description More items follow in the direction of paging: after the last item, or before the first for `endingBefore`. */
                         hasMore: boolean;
                     };
                 };
