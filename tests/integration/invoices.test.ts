@@ -140,6 +140,8 @@ describe('billing records as invoices', () => {
     const paid = renewalEvents.find((e) => e.type === 'billing_record.paid')!;
     expect((paid.data as any).object).toMatchObject({ hostedInvoiceUrl: renewal.hostedInvoiceUrl, lineItems: renewal.lineItems, amountPaid: renewal.total });
 
+    const after = await api.get(`/api/BillingRecord?subscriptionId=${sub.id}&orderDirection=asc&startingAfter=${first.id}`);
+    expect(after.body.data.map((r: any) => r.id)).toEqual([proration.id, renewal.id]);
     expect((await api.get(`/api/BillingRecord?customerId=${customerId}&status=open`)).body.totalCount).toBe(0);
     expect((await api.get(`/api/BillingRecord?status=paid&orderBy=amount&orderDirection=desc`)).body.data[0].id).toBe(proration.id);
     expect((await api.get('/api/BillingRecord?status=draft')).status).toBe(400);
