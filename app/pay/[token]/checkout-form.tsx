@@ -161,7 +161,7 @@ export function CheckoutForm({ token, locale, total, subscription }: { token: st
             type="button"
             onClick={applyPromotion}
             disabled={pending || !promotionInput.trim()}
-            className="rounded-md border border-slate-300 px-3 text-sm font-medium hover:bg-slate-50 disabled:opacity-50"
+            className="whitespace-nowrap rounded-md border border-slate-300 px-3 text-sm font-medium hover:bg-slate-50 disabled:opacity-50"
           >
             {t('checkout.apply')}
           </button>
