@@ -22,7 +22,7 @@ export const MEMBER_VERIFY_PATH = '/member/verify';
  * Mails a single-use wallet sign-in link. The answer is the same whether or not a wallet exists
  * for the address (a wallet is opened by its first verified sign-in). `returnPath`: a hosted
  * checkout to come back to after signing in; anything else is left out of the link. `locale`: the
- * language of the page the link was asked for on (English from the API).
+ * language of the page (or the API request's Accept-Language) the link was asked for in.
  */
 export async function requestMemberSignInLink(db: Db, input: { email: string; client: ClientInfo; returnPath?: string; locale?: Locale }): Promise<{ expiresIn: number }> {
   await consumeLimit(db, SIGN_IN_LIMITS.requestsPerIp, input.client.ip);

@@ -47,6 +47,12 @@ export function customerText(locale: Locale = DEFAULT_LOCALE) {
       return discount.end && discount.duration !== 'forever' ? t('common.discountUntil', { ...values, date: dateFormat.format(new Date(discount.end)) }) : t('common.discount', values);
     },
     card: (brand: string, last4: string) => t('common.card', { brand: ({ visa: 'Visa', mastercard: 'Mastercard', amex: 'American Express' } as Record<string, string>)[brand] ?? brand, last4 }),
+    /** The words of a list's page links (components/ui/pagination.tsx). */
+    paginationWords: () => ({
+      position: (page: number, pages: number, total: number) => t('common.pagePosition', { page, pages, total }),
+      previous: t('common.previous'),
+      next: t('common.next'),
+    }),
     /** The generic answers of a customer page's form (lib/web/form-state.ts). */
     formWords: () => ({ correctFields: t('common.correctFields'), failed: t('common.failed') }),
     /** A processor's decline in the customer's words, by its decline code. */

@@ -6,6 +6,17 @@ import { toPaymentMethodResponse } from '../payments/payment-methods';
 import { toSubscriptionResponse } from '../subscriptions/subscriptions';
 import { renewalQuote } from '../subscriptions/discounts';
 
+/**
+ * Renewals' billing records keep the English description they were made with ("Pro plan —
+ * subscription period 3", lib/subscriptions/billing.ts); the portal rewords it for the customer.
+ */
+const PERIOD_DESCRIPTION = /^(.*) — subscription period (\d+)$/;
+
+function describeRecord(description: string, text: CustomerText): string {
+  const period = PERIOD_DESCRIPTION.exec(description);
+  return period ? text.t('portal.periodDescription', { product: period[1]!, period: Number(period[2]) }) : description;
+}
+
 /** Everything the portal shows a customer, amounts formatted in each currency's own way for the customer's locale. */
 export async function portalOverview(db: Db, merchantId: string, customerId: string, text: CustomerText = customerText()) {
   const money = text.money;
@@ -59,7 +70,7 @@ export async function portalOverview(db: Db, merchantId: string, customerId: str
     }),
     history: history.map((r) => ({
       id: r.id,
-      description: r.description,
+      description: describeRecord(r.description, text),
       status: r.status,
       amount: money(r.amount, r.currency),
       discount: r.discountAmount > 0 ? money(r.discountAmount, r.currency) : null,

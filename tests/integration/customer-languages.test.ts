@@ -11,7 +11,7 @@ import { accessCookieName } from '@/lib/web/session-cookies';
 import { call } from '../helpers/api';
 import { newMerchant } from '../helpers/merchants';
 import { adHocLink } from '../helpers/payments';
-import { signInMember } from '../helpers/sessions';
+import { freshIp, signInMember } from '../helpers/sessions';
 import { customerWithCard, recurringPrice, subscribe } from '../helpers/subscriptions';
 
 /** A page's text with its tags dropped and Intl's no-break spaces made plain. */
@@ -139,6 +139,7 @@ describe('portal and wallet in the customer’s language', () => {
     expect(german.text).toContain('Zahlungsmethoden');
     expect(german.text).toContain('Rechnungsverlauf');
     expect(german.text).toContain('bezahlt');
+    expect(german.text).toContain('Abonnementzeitraum 1');
     expect(german.html).toContain('lang="de"');
 
     const japanese = await page(`/portal/${customer.customerId}`, 'ja', cookie);
@@ -170,10 +171,15 @@ describe('portal and wallet in the customer’s language', () => {
     expect(signIn.text).toContain('Enviarme un enlace de acceso');
 
     // A wallet link asked for on a Japanese page is mailed in Japanese.
-    await requestMemberSignInLink(getDb(), { email, client: { ip: `198.18.${crypto.randomInt(256)}.${crypto.randomInt(256)}` }, locale: 'ja' });
+    await requestMemberSignInLink(getDb(), { email, client: { ip: freshIp()['x-forwarded-for']! }, locale: 'ja' });
     const [mail] = await mailbox(email);
     expect(mail).toMatchObject({ category: 'member.login', subject: 'Paybaseウォレットのログインリンク' });
     expect(mail!.text).toContain('次のリンクからPaybaseウォレットにログインしてください');
     expect(mail!.text).toMatch(/\/member\/verify\?token=mlt_/);
+    // From the API, the app's Accept-Language decides.
+    const other = `api-lang-${crypto.randomBytes(4).toString('hex')}@example.com`;
+    const sent = await call('POST', '/api/MemberAuth/Login', { body: { email: other }, headers: { 'accept-language': 'de-AT, en;q=0.5', ...freshIp() } });
+    expect(sent.status, sent.text).toBe(202);
+    expect((await mailbox(other))[0]!.subject).toBe('Ihr Anmeldelink für die Paybase-Wallet');
   });
 });

@@ -99,7 +99,7 @@ export function CheckoutForm({ token, locale, total, subscription }: { token: st
           data-testid="decline"
           className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-800 outline-none focus-visible:ring-2 focus-visible:ring-red-400"
         >
-          <strong>{t('checkout.declined')}</strong> {declined} {t('checkout.declinedHint')}
+          {t.rich('checkout.declinedMessage', { reason: declined, strong: (chunks) => <strong>{chunks}</strong> })}
         </div>
       )}
       <label className="block text-sm font-medium">

@@ -59,7 +59,7 @@ export default async function WalletPage({ searchParams }: { searchParams: Promi
                   </li>
                 ))}
               </ul>
-              <Pagination {...methods} basePath="/member" query={{ subscriptionsPage: String(subscriptionsPage) }} />
+              <Pagination {...methods} basePath="/member" query={{ subscriptionsPage: String(subscriptionsPage) }} label={t('common.pages')} words={text.paginationWords()} />
             </>
           )}
         </Card>
