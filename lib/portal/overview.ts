@@ -2,6 +2,7 @@ import { and, desc, eq, inArray, isNull, ne } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { billingRecords, paymentMethods, prices, products, subscriptions } from '../db/schema';
 import { customerText, type CustomerText } from '../i18n/customer-text';
+import { invoicePath, invoicePdfPath } from '../billing/billing-records';
 import { toPaymentMethodResponse } from '../payments/payment-methods';
 import { toSubscriptionResponse } from '../subscriptions/subscriptions';
 import { renewalQuote } from '../subscriptions/discounts';
@@ -75,6 +76,8 @@ export async function portalOverview(db: Db, merchantId: string, customerId: str
       amount: money(r.amount, r.currency),
       discount: r.discountAmount > 0 ? money(r.discountAmount, r.currency) : null,
       date: (r.paidAt ?? r.createdAt).toISOString(),
+      invoicePath: invoicePath(r.hostedToken),
+      invoicePdfPath: invoicePdfPath(r.hostedToken),
     })),
     paymentMethods: methods.map(toPaymentMethodResponse),
   };

@@ -27,6 +27,7 @@ import {
 } from './actions';
 import { currentPortalCustomer } from './session';
 import { UsageOverview } from '@/components/usage/usage-overview';
+import { InvoiceLinks } from '@/components/billing/invoice-links';
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: customerText(await pageLocale()).t('portal.title'), referrer: 'no-referrer' };
@@ -265,7 +266,7 @@ export default async function PortalPage({
         {overview.history.length === 0 ? (
           <EmptyState title={t('portal.noCharges')} />
         ) : (
-          <Table caption={t('portal.history')} head={[t('portal.date'), t('portal.description'), t('portal.amount'), t('portal.statusColumn')]}>
+          <Table caption={t('portal.history')} head={[t('portal.date'), t('portal.description'), t('portal.amount'), t('portal.statusColumn'), t('portal.invoice')]}>
             {overview.history.map((r) => (
               <tr key={r.id}>
                 <Cell>{date(r.date)}</Cell>
@@ -276,6 +277,9 @@ export default async function PortalPage({
                 </Cell>
                 <Cell>
                   <Badge tone={r.status === 'paid' ? 'green' : 'gray'}>{t('portal.recordStatus', { status: r.status })}</Badge>
+                </Cell>
+                <Cell>
+                  <InvoiceLinks page={r.invoicePath} pdf={r.invoicePdfPath} viewLabel={t('portal.viewInvoice')} />
                 </Cell>
               </tr>
             ))}

@@ -10,6 +10,8 @@ import { Badge, Card, DescriptionList, EmptyState, PageHeader } from '@/componen
 import { Pagination, pageParam } from '@/components/ui/pagination';
 import { WalletSubscriptions } from '@/components/member/wallet-subscriptions';
 import { listWalletSubscriptions } from '@/lib/members/wallet-subscriptions';
+import { WalletInvoices } from '@/components/member/wallet-invoices';
+import { listWalletInvoices } from '@/lib/members/wallet-invoices';
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: customerText(await pageLocale()).t('wallet.name') };
@@ -24,9 +26,11 @@ export default async function WalletPage({ searchParams }: { searchParams: Promi
   const { t } = text;
   const page = pageParam(query.page);
   const subscriptionsPage = pageParam(query.subscriptionsPage);
-  const [methods, subscriptions] = await Promise.all([
+  const invoicesPage = pageParam(query.invoicesPage);
+  const [methods, subscriptions, invoices] = await Promise.all([
     listWalletPaymentMethods(getDb(), member.email, { page, pageSize: 10 }),
     listWalletSubscriptions(getDb(), member.email, { page: subscriptionsPage, pageSize: 10 }),
+    listWalletInvoices(getDb(), member.email, { page: invoicesPage, pageSize: 10 }),
   ]);
   return (
     <>
@@ -59,12 +63,15 @@ export default async function WalletPage({ searchParams }: { searchParams: Promi
                   </li>
                 ))}
               </ul>
-              <Pagination {...methods} basePath="/member" query={{ subscriptionsPage: String(subscriptionsPage) }} label={t('common.pages')} words={text.paginationWords()} />
+              <Pagination {...methods} basePath="/member" query={{ subscriptionsPage: String(subscriptionsPage), invoicesPage: String(invoicesPage) }} label={t('common.pages')} words={text.paginationWords()} />
             </>
           )}
         </Card>
         <Card title={t('wallet.subscriptions')} className="lg:col-span-2">
-          <WalletSubscriptions subscriptions={subscriptions} query={{ page: String(page) }} text={text} />
+          <WalletSubscriptions subscriptions={subscriptions} query={{ page: String(page), invoicesPage: String(invoicesPage) }} text={text} />
+        </Card>
+        <Card title={t('wallet.invoices')} className="lg:col-span-2">
+          <WalletInvoices invoices={invoices} query={{ page: String(page), subscriptionsPage: String(subscriptionsPage) }} />
         </Card>
       </div>
     </>
