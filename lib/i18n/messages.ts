@@ -10,7 +10,15 @@ export type Messages = typeof en;
 
 export const MESSAGES: Record<Locale, Messages> = { en, de, fr, es, ja };
 
-/** The messages a client component needs, by top-level namespace (the rest stays on the server). */
+/**
+ * The messages a client component needs, by top-level namespace. Refusals (`errors`) are worded
+ * on the server, so they stay there: the page's HTML carries only the words its forms show.
+ */
 export function clientMessages(locale: Locale, ...namespaces: (keyof Messages)[]): Partial<Messages> {
-  return Object.fromEntries(namespaces.map((namespace) => [namespace, MESSAGES[locale][namespace]]));
+  return Object.fromEntries(
+    namespaces.map((namespace) => {
+      const { errors: _serverOnly, ...shown } = MESSAGES[locale][namespace] as Record<string, unknown>;
+      return [namespace, shown];
+    }),
+  ) as Partial<Messages>;
 }
