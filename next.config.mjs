@@ -1,3 +1,8 @@
+import createNextIntlPlugin from 'next-intl/plugin';
+
+/** Translations of the customer-facing pages (lib/i18n, docs/i18n.md). */
+const withNextIntl = createNextIntlPlugin('./lib/i18n/request-config.ts');
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // Native or process-owning packages run from node_modules, never bundled.
@@ -5,4 +10,4 @@ const nextConfig = {
   poweredByHeader: false,
   typedRoutes: false,
 };
-export default nextConfig;
+export default withNextIntl(nextConfig);

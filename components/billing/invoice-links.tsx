@@ -1,9 +1,9 @@
 /** Links to a billing record's hosted invoice page and its PDF (both at the record's secret token). */
-export function InvoiceLinks({ page, pdf }: { page: string; pdf: string }) {
+export function InvoiceLinks({ page, pdf, viewLabel = 'View' }: { page: string; pdf: string; viewLabel?: string }) {
   return (
     <span className="flex gap-3 text-sm">
       <a href={page} target="_blank" rel="noreferrer" className="font-medium text-brand-700 hover:underline">
-        View
+        {viewLabel}
       </a>
       <a href={pdf} target="_blank" rel="noreferrer" className="font-medium text-brand-700 hover:underline">
         PDF

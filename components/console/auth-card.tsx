@@ -2,9 +2,10 @@ import Link from 'next/link';
 import type { ReactNode } from 'react';
 
 /** The centred card of sign-in and sign-up pages. */
-export function AuthCard({ title, subtitle, children, footer }: { title: string; subtitle?: ReactNode; children: ReactNode; footer?: ReactNode }) {
+/** `lang`: the page's language when it is not English (the customer-facing pages, lib/i18n). */
+export function AuthCard({ title, subtitle, children, footer, lang }: { title: string; subtitle?: ReactNode; children: ReactNode; footer?: ReactNode; lang?: string }) {
   return (
-    <main id="main" className="flex min-h-screen items-center justify-center px-4 py-12">
+    <main id="main" lang={lang} className="flex min-h-screen items-center justify-center px-4 py-12">
       <div className="w-full max-w-md">
         <Link href="/" className="mb-6 block text-center text-2xl font-bold tracking-tight text-brand-700">
           Paybase

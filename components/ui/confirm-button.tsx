@@ -10,7 +10,19 @@ import { SubmitButton } from './submit-button';
  * real submit and back to the first button on cancel (Escape cancels too). The second step
  * sends `confirmed=yes`, which actions that must not run unconfirmed check on the server.
  */
-export function ConfirmButton({ children, question, confirmLabel, variant = 'danger' }: { children: ReactNode; question: string; confirmLabel: string; variant?: ButtonVariant }) {
+export function ConfirmButton({
+  children,
+  question,
+  confirmLabel,
+  cancelLabel = 'Cancel',
+  variant = 'danger',
+}: {
+  children: ReactNode;
+  question: string;
+  confirmLabel: string;
+  cancelLabel?: string;
+  variant?: ButtonVariant;
+}) {
   const [asking, setAsking] = useState(false);
   const questionId = useId();
   const group = useRef<HTMLSpanElement>(null);
@@ -44,7 +56,7 @@ export function ConfirmButton({ children, question, confirmLabel, variant = 'dan
         {confirmLabel}
       </SubmitButton>
       <Button variant="ghost" size="sm" onClick={() => setAsking(false)}>
-        Cancel
+        {cancelLabel}
       </Button>
     </span>
   );

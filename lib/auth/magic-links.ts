@@ -6,6 +6,8 @@ import { now } from '../clock';
 import { config } from '../config';
 import { ApiError } from '../http/errors';
 import { sendEmail } from '../email/send-email';
+import { walletSignInEmail } from '../email/customer-emails';
+import { DEFAULT_LOCALE, type Locale } from '../i18n/locales';
 import { findOrCreateMember } from '../members/members';
 import { randomToken, sha256Hex } from './secrets';
 import { startSession, type TokenPair } from './sessions';
@@ -19,9 +21,10 @@ export const MEMBER_VERIFY_PATH = '/member/verify';
 /**
  * Mails a single-use wallet sign-in link. The answer is the same whether or not a wallet exists
  * for the address (a wallet is opened by its first verified sign-in). `returnPath`: a hosted
- * checkout to come back to after signing in; anything else is left out of the link.
+ * checkout to come back to after signing in; anything else is left out of the link. `locale`: the
+ * language of the page (or the API request's Accept-Language) the link was asked for in.
  */
-export async function requestMemberSignInLink(db: Db, input: { email: string; client: ClientInfo; returnPath?: string }): Promise<{ expiresIn: number }> {
+export async function requestMemberSignInLink(db: Db, input: { email: string; client: ClientInfo; returnPath?: string; locale?: Locale }): Promise<{ expiresIn: number }> {
   await consumeLimit(db, SIGN_IN_LIMITS.requestsPerIp, input.client.ip);
   await consumeLimit(db, SIGN_IN_LIMITS.linksPerEmail, input.email);
   const loginToken = `mlt_${randomToken(32)}`;
@@ -37,27 +40,13 @@ export async function requestMemberSignInLink(db: Db, input: { email: string; cl
       createdAt: at,
       expiresAt,
     });
-    await sendEmail(tx, {
-      to: input.email,
-      subject: 'Your Paybase wallet sign-in link',
-      category: 'member.login',
-      text: [
-        'Use this link to sign in to your Paybase wallet:',
-        '',
-        link,
-        '',
-        `It works once and expires in ${LOGIN_TOKEN_TTL_SECONDS / 60} minutes. If you did not ask for it, ignore this email.`,
-        '',
-        `Sign-in code (for apps): ${loginToken}`,
-      ].join('\n'),
-      html: `<p>Use this link to sign in to your Paybase wallet:</p><p><a href="${link}">Sign in to your wallet</a></p><p>It works once and expires in ${LOGIN_TOKEN_TTL_SECONDS / 60} minutes. If you did not ask for it, ignore this email.</p>`,
-    });
+    await sendEmail(tx, walletSignInEmail({ to: input.email, locale: input.locale ?? DEFAULT_LOCALE, link, loginToken, minutes: LOGIN_TOKEN_TTL_SECONDS / 60 }));
   });
   return { expiresIn: LOGIN_TOKEN_TTL_SECONDS };
 }
 
 /** Exchanges a sign-in link's token (once, within 15 minutes) for a token pair. */
-export async function verifyMemberSignInLink(db: Db, input: { loginToken: string; client: ClientInfo }): Promise<TokenPair> {
+export async function verifyMemberSignInLink(db: Db, input: { loginToken: string; client: ClientInfo; invalidMessage?: string }): Promise<TokenPair> {
   await assertUnderLimit(db, SIGN_IN_LIMITS.failuresPerIp, input.client.ip);
   const pair = await db.transaction(async (tx) => {
     const [token] = await tx
@@ -73,7 +62,7 @@ export async function verifyMemberSignInLink(db: Db, input: { loginToken: string
   });
   if (!pair) {
     await countAttempt(db, SIGN_IN_LIMITS.failuresPerIp, input.client.ip);
-    throw new ApiError('UNAUTHENTICATED', 'This sign-in link is not valid: it was already used or has expired. Ask for a new one.');
+    throw new ApiError('UNAUTHENTICATED', input.invalidMessage ?? 'This sign-in link is not valid: it was already used or has expired. Ask for a new one.');
   }
   return pair;
 }

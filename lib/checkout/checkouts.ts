@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { checkouts, payments } from '../db/schema';
+import { checkouts, customers, payments } from '../db/schema';
 import { newId } from '../ids';
 import { now } from '../clock';
 import { ApiError, invalidField } from '../http/errors';
@@ -45,6 +45,8 @@ export interface CheckoutInput {
   customerEmail?: string;
   customerId?: string;
   customerName?: string;
+  /** The hosted page's language, recorded on the customer for their emails (lib/i18n). */
+  customerLocale?: string;
   paymentLinkToken?: string;
   paymentMethodRefId?: string;
   priceId?: string;
@@ -100,6 +102,14 @@ async function resolveItem(tx: Db, merchantId: string, input: CheckoutInput, opt
 }
 
 async function resolveCustomer(tx: Db, merchantId: string, input: CheckoutInput) {
+  const customer = await findOrCreateCustomer(tx, merchantId, input);
+  if (input.customerLocale && customer.locale !== input.customerLocale) {
+    await tx.update(customers).set({ locale: input.customerLocale }).where(and(eq(customers.merchantId, merchantId), eq(customers.id, customer.id)));
+  }
+  return customer;
+}
+
+async function findOrCreateCustomer(tx: Db, merchantId: string, input: CheckoutInput) {
   if (input.customerId) return findChargeableCustomerRow(tx, merchantId, input.customerId, 'customerId');
   if (!input.customerEmail) throw invalidField('customerEmail', 'Give customerId, or customerEmail (and optionally customerName) for a new or returning customer.');
   const existing = await findCustomerByEmail(tx, merchantId, input.customerEmail);

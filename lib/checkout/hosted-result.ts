@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { checkouts } from '../db/schema';
-import { formatMoney } from '../money/format';
+import { customerText, type CustomerText } from '../i18n/customer-text';
 import { findCustomerRow } from '../customers/customers';
 import { findPublicPaymentLink } from '../payment-links/payment-links';
 import { portalPath } from '../portal/portal';
@@ -9,7 +9,6 @@ import { findPriceRow } from '../catalog/prices';
 import { findSubscriptionRow } from '../subscriptions/subscriptions';
 import { renewalQuote } from '../subscriptions/discounts';
 import { toCheckoutResponse } from './checkout-response';
-import { intervalSuffix } from './subscription-terms';
 
 export interface HostedCheckoutResult {
   sellerName: string;
@@ -26,7 +25,7 @@ export interface HostedCheckoutResult {
 
 export interface SubscriptionNextSteps {
   trialing: boolean;
-  /** "30 Nov 2026": the trial's last day, or when the paid period renews. */
+  /** "30 Nov 2026" (in the customer's locale): the trial's last day, or when the paid period renews. */
   nextChargeDate: string;
   nextChargeAmount: string;
   /** "$19.99/month". */
@@ -36,27 +35,22 @@ export interface SubscriptionNextSteps {
   portalUrl: string;
 }
 
-/** "30 Nov 2026" (UTC). */
-function longDate(iso: string): string {
-  return new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }).format(new Date(iso));
-}
-
-async function nextStepsOf(db: Database, merchantId: string, subscriptionId: string, customerId: string): Promise<SubscriptionNextSteps> {
+async function nextStepsOf(db: Database, merchantId: string, subscriptionId: string, customerId: string, text: CustomerText): Promise<SubscriptionNextSteps> {
   const sub = await findSubscriptionRow(db, merchantId, subscriptionId);
   const price = await findPriceRow(db, merchantId, sub.priceId);
   const next = renewalQuote(sub, price.amount);
   return {
     trialing: sub.status === 'trialing',
-    nextChargeDate: longDate(next.at),
-    nextChargeAmount: formatMoney(next.amountDue, price.currency),
-    recurringLabel: `${formatMoney(price.amount, price.currency)}${intervalSuffix(price.interval, price.intervalCount)}`,
+    nextChargeDate: text.date(next.at),
+    nextChargeAmount: text.money(next.amountDue, price.currency),
+    recurringLabel: text.recurring(price.amount, price.currency, price.interval, price.intervalCount),
     promotionCode: next.discountAmount > 0 ? sub.discount!.code : null,
     portalUrl: portalPath(customerId),
   };
 }
 
 /** The success page: shown only for a checkout of this very link, so ids cannot be probed. */
-export async function loadHostedCheckoutResult(db: Database, token: string, checkoutId: string): Promise<HostedCheckoutResult | undefined> {
+export async function loadHostedCheckoutResult(db: Database, token: string, checkoutId: string, text: CustomerText = customerText()): Promise<HostedCheckoutResult | undefined> {
   const found = await findPublicPaymentLink(db, token);
   if (!found) return undefined;
   const [row] = await db
@@ -75,15 +69,11 @@ export async function loadHostedCheckoutResult(db: Database, token: string, chec
   return {
     sellerName: found.sellerName,
     name: row.description,
-    total: formatMoney(row.total, row.currency),
+    total: text.money(row.total, row.currency),
     status: checkout.paid ? 'paid' : checkout.status === 'failed' ? 'failed' : 'processing',
-    card: checkout.payment?.card ? `${brandName(checkout.payment.card.brand)} •••• ${checkout.payment.card.last4}` : null,
+    card: checkout.payment?.card ? text.card(checkout.payment.card.brand, checkout.payment.card.last4) : null,
     email: customer.email,
     continueUrl,
-    subscription: row.subscriptionId && checkout.status !== 'failed' ? await nextStepsOf(db, row.merchantId, row.subscriptionId, row.customerId) : null,
+    subscription: row.subscriptionId && checkout.status !== 'failed' ? await nextStepsOf(db, row.merchantId, row.subscriptionId, row.customerId, text) : null,
   };
-}
-
-function brandName(brand: string): string {
-  return { visa: 'Visa', mastercard: 'Mastercard' }[brand] ?? brand;
 }

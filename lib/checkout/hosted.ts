@@ -2,13 +2,12 @@ import type { Database } from '../db/client';
 import { plainPhases } from '../db/phases';
 import { ApiError } from '../http/errors';
 import { Email } from '../http/schemas';
-import { formatMoney } from '../money/format';
+import { customerText, type CustomerText } from '../i18n/customer-text';
 import { now } from '../clock';
 import { findPriceRow } from '../catalog/prices';
 import { paymentProcessor } from '../payments/processor';
 import { CardInputError } from '../payments/processor/types';
-import { findPublicPaymentLink, unpayableReason, type PaymentLinkRow } from '../payment-links/payment-links';
-import { SELLER_SUSPENDED_MESSAGE } from '../merchants/accepts-payments';
+import { findPublicPaymentLink, paymentLinkStatus, type PaymentLinkRow } from '../payment-links/payment-links';
 import { quotePromotionCode } from '../promotions/promotion-codes';
 import { completeCheckout, findCheckoutByAttempt, type CheckoutInput } from './checkouts';
 import { subscriptionTerms, type SubscriptionTerms } from './subscription-terms';
@@ -31,25 +30,40 @@ export interface HostedCheckoutView {
   unavailableTitle: string;
 }
 
-export async function loadHostedCheckout(db: Database, token: string): Promise<HostedCheckoutView | undefined> {
+export async function loadHostedCheckout(db: Database, token: string, text: CustomerText = customerText()): Promise<HostedCheckoutView | undefined> {
   const found = await findPublicPaymentLink(db, token);
   if (!found) return undefined;
   const { link, sellerName, sellerStatus } = found;
+  const { t } = text;
   if (sellerStatus === 'suspended') {
-    return { ...linkSummary(token, sellerName, link), subscription: null, unavailableTitle: SELLER_SUSPENDED_MESSAGE, unavailableReason: `Nothing was charged. ${sellerName} cannot take payments at the moment; try again later or contact them.` };
+    return {
+      ...linkSummary(token, sellerName, link, text),
+      subscription: null,
+      unavailableTitle: t('checkout.errors.sellerSuspendedTitle'),
+      unavailableReason: t('checkout.errors.sellerSuspended', { seller: sellerName }),
+    };
   }
-  let reason = unpayableReason(link) ?? null;
+  let reason = unpayableWords(link, text);
   const price = link.priceId ? await findPriceRow(db, link.merchantId, link.priceId) : null;
-  if (!reason && price && !price.active) reason = 'The seller no longer offers this item.';
+  if (!reason && price && !price.active) reason = t('checkout.errors.notOffered');
   return {
-    ...linkSummary(token, sellerName, link),
-    unavailableTitle: 'This link cannot be paid',
+    ...linkSummary(token, sellerName, link, text),
+    unavailableTitle: t('checkout.cannotBePaid'),
     unavailableReason: reason,
-    subscription: price?.type === 'Recurring' ? subscriptionTerms(price, null, now()) : null,
+    subscription: price?.type === 'Recurring' ? subscriptionTerms(price, null, now(), text) : null,
   };
 }
 
-function linkSummary(token: string, sellerName: string, link: PaymentLinkRow) {
+/** Why a link cannot be paid, in the customer's language (the API's words are lib/payment-links). */
+function unpayableWords(link: PaymentLinkRow, text: CustomerText): string | null {
+  const status = paymentLinkStatus(link, now());
+  if (status === 'active') return null;
+  if (status === 'expired') return text.t('checkout.errors.expired', { date: text.date(link.expiresAt!) });
+  if (status === 'completed') return text.t(link.singleUse ? 'checkout.errors.used' : 'checkout.errors.maxed');
+  return text.t(status === 'archived' ? 'checkout.errors.archived' : 'checkout.errors.disabled');
+}
+
+function linkSummary(token: string, sellerName: string, link: PaymentLinkRow, text: CustomerText) {
   return {
     token,
     sellerName,
@@ -57,8 +71,8 @@ function linkSummary(token: string, sellerName: string, link: PaymentLinkRow) {
     description: link.description,
     quantity: link.quantity,
     currency: link.currency,
-    unitAmount: formatMoney(link.unitAmount, link.currency),
-    total: formatMoney(link.unitAmount * link.quantity, link.currency),
+    unitAmount: text.money(link.unitAmount, link.currency),
+    total: text.money(link.unitAmount * link.quantity, link.currency),
   };
 }
 
@@ -71,24 +85,24 @@ export type PromotionQuote =
  * subscription it shows the terms with the discount over the periods its duration covers, so
  * a code that cannot apply is refused here, before Pay, by the same checks Pay runs.
  */
-export async function quoteHostedPromotion(db: Database, token: string, code: string): Promise<PromotionQuote> {
+export async function quoteHostedPromotion(db: Database, token: string, code: string, text: CustomerText = customerText()): Promise<PromotionQuote> {
   const found = await findPublicPaymentLink(db, token);
-  if (!found) return { ok: false, message: 'This payment link does not exist.' };
+  if (!found) return { ok: false, message: text.t('checkout.errors.linkMissing') };
   const { link } = found;
   const subtotal = link.unitAmount * link.quantity;
   try {
     const quote = await quotePromotionCode(db, link.merchantId, code, { currency: link.currency, subtotal });
     const price = link.priceId ? await findPriceRow(db, link.merchantId, link.priceId) : null;
-    const subscription = price?.type === 'Recurring' ? subscriptionTerms(price, quote.coupon, now()) : null;
+    const subscription = price?.type === 'Recurring' ? subscriptionTerms(price, quote.coupon, now(), text) : null;
     return {
       ok: true,
       code: quote.code,
-      discount: subscription?.discountLabel ?? formatMoney(quote.discount, link.currency),
-      total: subscription?.dueToday ?? formatMoney(subtotal - quote.discount, link.currency),
+      discount: subscription?.discountLabel ?? text.money(quote.discount, link.currency),
+      total: subscription?.dueToday ?? text.money(subtotal - quote.discount, link.currency),
       subscription,
     };
   } catch (error) {
-    if (error instanceof ApiError) return { ok: false, message: error.detail };
+    if (error instanceof ApiError) return { ok: false, message: apiErrorWords(error, 'promotion', text) };
     throw error;
   }
 }
@@ -115,21 +129,22 @@ export type HostedPaymentResult =
  * Pays a payment link from the hosted page: the card is tokenized in memory (only brand,
  * last4 and expiry are ever stored), then the same completeCheckout as the API runs. The attempt key makes a double-submitted form pay once.
  */
-export async function payHostedCheckout(db: Database, form: HostedPaymentForm): Promise<HostedPaymentResult> {
+export async function payHostedCheckout(db: Database, form: HostedPaymentForm, text: CustomerText = customerText()): Promise<HostedPaymentResult> {
+  const { t } = text;
   const found = await findPublicPaymentLink(db, form.token);
-  if (!found) return { kind: 'unavailable', message: 'This payment link does not exist.' };
+  if (!found) return { kind: 'unavailable', message: t('checkout.errors.linkMissing') };
   const email = Email.safeParse(form.email.trim());
-  if (!email.success) return { kind: 'invalid', field: 'email', message: 'Enter a valid email address.' };
-  if (form.name.trim().length > 250) return { kind: 'invalid', field: 'name', message: 'Your name is too long.' };
+  if (!email.success) return { kind: 'invalid', field: 'email', message: t('checkout.errors.email') };
+  if (form.name.trim().length > 250) return { kind: 'invalid', field: 'name', message: t('checkout.errors.nameTooLong') };
   const expiry = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec(form.expiry);
-  if (!expiry) return { kind: 'invalid', field: 'expiry', message: 'Enter the expiry as MM / YY.' };
-  if (!/^[A-Za-z0-9-]{8,100}$/.test(form.attemptKey)) return { kind: 'invalid', field: 'cardNumber', message: 'Reload the page and try again.' };
+  if (!expiry) return { kind: 'invalid', field: 'expiry', message: t('checkout.errors.expiry') };
+  if (!/^[A-Za-z0-9-]{8,100}$/.test(form.attemptKey)) return { kind: 'invalid', field: 'cardNumber', message: t('checkout.errors.reload') };
 
   let card;
   try {
     card = paymentProcessor().tokenizeCard({ number: form.cardNumber, expMonth: Number(expiry[1]), expYear: Number(expiry[2]), cvc: form.cvc.trim() });
   } catch (error) {
-    if (error instanceof CardInputError) return { kind: 'invalid', field: error.field === 'number' ? 'cardNumber' : error.field, message: error.message };
+    if (error instanceof CardInputError) return { kind: 'invalid', field: error.field === 'number' ? 'cardNumber' : error.field, message: cardInputWords(error, text) };
     throw error;
   }
 
@@ -142,8 +157,10 @@ export async function payHostedCheckout(db: Database, form: HostedPaymentForm): 
       customerName: form.name.trim() || undefined,
       tokenRef: card.token,
       promotionCode: form.promotionCode.trim() || undefined,
+      customerLocale: text.locale,
     },
     { attemptKey: `hosted:${form.attemptKey}`, savePaymentMethod: form.saveCard },
+    text,
   );
 }
 
@@ -156,6 +173,7 @@ export async function runHostedCheckout(
   merchantId: string,
   input: CheckoutInput,
   options: { attemptKey: string; savePaymentMethod: boolean },
+  text: CustomerText = customerText(),
 ): Promise<HostedPaymentResult> {
   const { attemptKey } = options;
   try {
@@ -167,16 +185,30 @@ export async function runHostedCheckout(
       return completeCheckout(plainPhases(db), merchantId, input, options);
     });
     const { checkout } = result;
-    if (result.declined) return { kind: 'declined', message: checkout.payment?.failureMessage ?? 'Your card was declined.' };
+    if (result.declined) return { kind: 'declined', message: text.declineReason(checkout.payment?.failureCode) };
     return { kind: checkout.paid ? 'paid' : 'processing', checkoutId: checkout.id };
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     if (error.code === 'VALIDATION_FAILED' && error.options.errors?.[0]?.path === 'promotionCode') {
-      return { kind: 'invalid', field: 'promotionCode', message: error.detail };
+      return { kind: 'invalid', field: 'promotionCode', message: apiErrorWords(error, 'promotion', text) };
     }
-    if (error.code === 'INVALID_STATE' || error.code === 'NOT_FOUND') return { kind: 'unavailable', message: error.detail };
+    if (error.code === 'INVALID_STATE' || error.code === 'NOT_FOUND') return { kind: 'unavailable', message: apiErrorWords(error, 'unavailable', text) };
     // The card to keep for a trial failed its verification: nothing was recorded.
-    if (error.code === 'PAYMENT_DECLINED') return { kind: 'declined', message: String(error.options.extra?.declineMessage ?? error.detail) };
-    return { kind: 'invalid', field: 'cardNumber', message: error.detail };
+    if (error.code === 'PAYMENT_DECLINED') return { kind: 'declined', message: text.declineReason(String(error.options.extra?.declineCode ?? '')) };
+    return { kind: 'invalid', field: 'cardNumber', message: apiErrorWords(error, 'cardNumber', text) };
   }
+}
+
+/**
+ * A refusal from the domain in the customer's language. The domain explains itself in English
+ * (the API's words, which name the exact rule); other languages get the translated gist.
+ */
+function apiErrorWords(error: ApiError, gist: 'promotion' | 'unavailable' | 'cardNumber', text: CustomerText): string {
+  return text.locale === 'en' ? error.detail : text.t(`checkout.errors.${gist}`);
+}
+
+function cardInputWords(error: CardInputError, text: CustomerText): string {
+  if (text.locale === 'en') return error.message;
+  if (/test cards/.test(error.message)) return text.t('checkout.errors.testCardsOnly');
+  return text.t(error.field === 'number' ? 'checkout.errors.cardNumber' : error.field === 'cvc' ? 'checkout.errors.cardCvc' : 'checkout.errors.cardExpiry');
 }

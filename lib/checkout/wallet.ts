@@ -4,6 +4,7 @@ import { customers, paymentMethods } from '../db/schema';
 import { now } from '../clock';
 import { findMemberById } from '../members/members';
 import { findPublicPaymentLink } from '../payment-links/payment-links';
+import { customerText, type CustomerText } from '../i18n/customer-text';
 import { runHostedCheckout, type HostedPaymentResult } from './hosted';
 
 /**
@@ -75,20 +76,21 @@ export interface WalletPaymentForm {
 }
 
 /** Pays a payment link with one of the member's cards saved with its seller (see above). */
-export async function payHostedWithWallet(db: Database, form: WalletPaymentForm): Promise<HostedPaymentResult> {
+export async function payHostedWithWallet(db: Database, form: WalletPaymentForm, text: CustomerText = customerText()): Promise<HostedPaymentResult> {
+  const { t } = text;
   const member = await findMemberById(db, form.memberId);
-  if (!member) return { kind: 'unavailable', message: 'Sign in to your wallet again.' };
+  if (!member) return { kind: 'unavailable', message: t('wallet.errors.signInAgain') };
   const found = await findPublicPaymentLink(db, form.token);
-  if (!found) return { kind: 'unavailable', message: 'This payment link does not exist.' };
-  if (!/^[A-Za-z0-9-]{8,100}$/.test(form.attemptKey)) return { kind: 'invalid', field: 'cardNumber', message: 'Reload the page and try again.' };
+  if (!found) return { kind: 'unavailable', message: t('checkout.errors.linkMissing') };
+  if (!/^[A-Za-z0-9-]{8,100}$/.test(form.attemptKey)) return { kind: 'invalid', field: 'cardNumber', message: t('checkout.errors.reload') };
   const merchantId = found.link.merchantId;
   const [owned] = await db
     .select({ method: paymentMethods })
     .from(paymentMethods)
     .innerJoin(customers, eq(customers.id, paymentMethods.customerId))
     .where(and(ownCards(merchantId, member.email), eq(paymentMethods.id, form.paymentMethodId)));
-  if (!owned) return { kind: 'invalid', field: 'cardNumber', message: `Choose a card saved with ${found.sellerName}.` };
-  if (!unexpired(owned.method)) return { kind: 'invalid', field: 'cardNumber', message: 'This card has expired; choose another.' };
+  if (!owned) return { kind: 'invalid', field: 'cardNumber', message: t('wallet.errors.chooseSellerCard', { seller: found.sellerName }) };
+  if (!unexpired(owned.method)) return { kind: 'invalid', field: 'cardNumber', message: t('wallet.errors.cardExpired') };
   return runHostedCheckout(
     db,
     merchantId,
@@ -97,7 +99,9 @@ export async function payHostedWithWallet(db: Database, form: WalletPaymentForm)
       customerId: owned.method.customerId,
       paymentMethodRefId: owned.method.id,
       promotionCode: form.promotionCode.trim() || undefined,
+      customerLocale: text.locale,
     },
     { attemptKey: `wallet:${form.attemptKey}`, savePaymentMethod: false },
+    text,
   );
 }

@@ -1,19 +1,26 @@
 import { and, desc, eq, inArray, isNull, ne } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { billingRecords, paymentMethods, prices, products, subscriptions } from '../db/schema';
-import { formatMoney } from '../money/format';
+import { customerText, type CustomerText } from '../i18n/customer-text';
 import { invoicePath, invoicePdfPath } from '../billing/billing-records';
 import { toPaymentMethodResponse } from '../payments/payment-methods';
 import { toSubscriptionResponse } from '../subscriptions/subscriptions';
-import { describeDiscount, renewalQuote } from '../subscriptions/discounts';
+import { renewalQuote } from '../subscriptions/discounts';
 
-export function describeInterval(interval: string | null, intervalCount: number | null) {
-  const n = intervalCount ?? 1;
-  return n === 1 ? `per ${interval}` : `every ${n} ${interval}s`;
+/**
+ * Renewals' billing records keep the English description they were made with ("Pro plan —
+ * subscription period 3", lib/subscriptions/billing.ts); the portal rewords it for the customer.
+ */
+const PERIOD_DESCRIPTION = /^(.*) — subscription period (\d+)$/;
+
+function describeRecord(description: string, text: CustomerText): string {
+  const period = PERIOD_DESCRIPTION.exec(description);
+  return period ? text.t('portal.periodDescription', { product: period[1]!, period: Number(period[2]) }) : description;
 }
 
-/** Everything the portal shows a customer, amounts formatted in each currency's own way. */
-export async function portalOverview(db: Db, merchantId: string, customerId: string) {
+/** Everything the portal shows a customer, amounts formatted in each currency's own way for the customer's locale. */
+export async function portalOverview(db: Db, merchantId: string, customerId: string, text: CustomerText = customerText()) {
+  const money = text.money;
   const subs = await db
     .select({ sub: subscriptions, price: prices, productName: products.name })
     .from(subscriptions)
@@ -47,27 +54,27 @@ export async function portalOverview(db: Db, merchantId: string, customerId: str
       return {
         ...toSubscriptionResponse(sub),
         productName,
-        priceLabel: `${formatMoney(price.amount, price.currency)} ${describeInterval(price.interval, price.intervalCount)}`,
+        priceLabel: text.recurring(price.amount, price.currency, price.interval, price.intervalCount),
         nextCharge: charging
           ? {
               at: renewal.at,
-              amount: formatMoney(renewal.amountDue, price.currency),
-              discount: renewal.discountAmount > 0 ? formatMoney(renewal.discountAmount, price.currency) : null,
+              amount: money(renewal.amountDue, price.currency),
+              discount: renewal.discountAmount > 0 ? money(renewal.discountAmount, price.currency) : null,
             }
           : null,
-        discountLabel: sub.discount ? describeDiscount(sub.discount, price.currency) : null,
-        creditBalanceLabel: sub.creditBalance > 0 ? formatMoney(sub.creditBalance, price.currency) : null,
+        discountLabel: sub.discount ? text.discount(sub.discount, price.currency) : null,
+        creditBalanceLabel: sub.creditBalance > 0 ? money(sub.creditBalance, price.currency) : null,
         options: alternatives
           .filter((p) => p.productId === price.productId && p.id !== price.id && p.currency === price.currency && p.interval === price.interval && (p.intervalCount ?? 1) === (price.intervalCount ?? 1))
-          .map((p) => ({ id: p.id, label: `${formatMoney(p.amount, p.currency)} ${describeInterval(p.interval, p.intervalCount)}` })),
+          .map((p) => ({ id: p.id, label: text.recurring(p.amount, p.currency, p.interval, p.intervalCount) })),
       };
     }),
     history: history.map((r) => ({
       id: r.id,
-      description: r.description,
+      description: describeRecord(r.description, text),
       status: r.status,
-      amount: formatMoney(r.amount, r.currency),
-      discount: r.discountAmount > 0 ? formatMoney(r.discountAmount, r.currency) : null,
+      amount: money(r.amount, r.currency),
+      discount: r.discountAmount > 0 ? money(r.discountAmount, r.currency) : null,
       date: (r.paidAt ?? r.createdAt).toISOString(),
       invoicePath: invoicePath(r.hostedToken),
       invoicePdfPath: invoicePdfPath(r.hostedToken),

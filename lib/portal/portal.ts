@@ -6,6 +6,8 @@ import { now } from '../clock';
 import { config } from '../config';
 import { ApiError, invalidField } from '../http/errors';
 import { sendEmail } from '../email/send-email';
+import { portalLinkEmail } from '../email/customer-emails';
+import { DEFAULT_LOCALE, emailLocale, type Locale } from '../i18n/locales';
 import { randomToken, sha256Hex } from '../auth/secrets';
 
 /** A portal link works once, for 15 minutes; a portal session lasts 30 minutes. */
@@ -30,8 +32,10 @@ async function findCustomer(db: Db, customerId: string) {
  * Mails a single-use portal link to the email the seller has on file for the customer. The
  * answer is the same whether or not the customer exists or has an email, so the page reveals
  * nothing. There is deliberately no API endpoint for this: only the customer's inbox opens the portal.
+ * Written in the customer's recorded language (from their checkout), else `pageLocale`, the
+ * language of the portal page it was asked for on.
  */
-export async function requestPortalLink(tx: Db, customerId: string): Promise<void> {
+export async function requestPortalLink(tx: Db, customerId: string, pageLocale: Locale = DEFAULT_LOCALE): Promise<void> {
   const found = await findCustomer(tx, customerId);
   if (!found || !found.customer.email || found.customer.status !== 'active') return;
   const [recent] = await tx
@@ -52,24 +56,7 @@ export async function requestPortalLink(tx: Db, customerId: string): Promise<voi
     createdAt: now(),
   });
   const link = `${config.publicUrl}${portalPath(customerId)}/verify?token=${encodeURIComponent(token)}`;
-  await sendEmail(tx, {
-    to: found.customer.email,
-    subject: `Manage your ${found.sellerName} subscription`,
-    category: 'portal.link',
-    text: [
-      `Use this link to manage your subscription and payment methods with ${found.sellerName}:`,
-      '',
-      link,
-      '',
-      'You will be asked to type this email address. The link works once, for 15 minutes.',
-      'If you did not ask for it, ignore this email.',
-    ].join('\n'),
-    html: `<p>Use this link to manage your subscription and payment methods with ${escapeHtml(found.sellerName)}:</p><p><a href="${escapeHtml(link)}">Open the customer portal</a></p><p>You will be asked to type this email address. The link works once, for 15 minutes.</p>`,
-  });
-}
-
-function escapeHtml(value: string) {
-  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  await sendEmail(tx, portalLinkEmail({ to: found.customer.email, locale: emailLocale(found.customer.locale, pageLocale), sellerName: found.sellerName, link }));
 }
 
 /**

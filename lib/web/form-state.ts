@@ -13,11 +13,19 @@ export interface FormState<T = unknown> {
   result?: T;
 }
 
+/** The generic answers of a form, in the page's language (the customer-facing pages translate them). */
+export interface FormWords {
+  correctFields: string;
+  failed: string;
+}
+
+const ENGLISH: FormWords = { correctFields: 'Please correct the highlighted fields.', failed: 'Something went wrong on our side. Please try again.' };
+
 /**
  * Runs a server action's work and turns expected failures (ApiError) into words for the form;
  * anything unexpected is logged and answered generically. Redirects pass through.
  */
-export async function formAction<T>(work: () => Promise<FormState<T> | void>): Promise<FormState<T>> {
+export async function formAction<T>(work: () => Promise<FormState<T> | void>, words: FormWords = ENGLISH): Promise<FormState<T>> {
   try {
     const headerList = await headers();
     const context = { requestId: requestIdOf(headerList), ip: clientInfo(headerList).ip };
@@ -26,11 +34,11 @@ export async function formAction<T>(work: () => Promise<FormState<T> | void>): P
     unstable_rethrow(error);
     if (error instanceof ApiError) {
       const fieldErrors = Object.fromEntries((error.options.errors ?? []).map((e) => [e.path.split('.')[0]!, e.message]));
-      const detail = error.code === 'VALIDATION_FAILED' ? 'Please correct the highlighted fields.' : error.detail;
+      const detail = error.code === 'VALIDATION_FAILED' ? words.correctFields : error.detail;
       return { error: detail, fieldErrors };
     }
     log.error({ err: error }, 'console action failed');
-    return { error: 'Something went wrong on our side. Please try again.' };
+    return { error: words.failed };
   }
 }
 

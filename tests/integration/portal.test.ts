@@ -65,7 +65,7 @@ describe('customer portal access', () => {
     const overview = await portalOverview(getDb(), merchant.id, a.customerId);
     expect(overview.history[0]).toMatchObject({ amount: '¥1,980', status: 'paid' });
     expect(overview.subscriptions[0]!.nextCharge!.amount).toBe('¥1,980');
-    expect(overview.subscriptions[0]!.options.map((o) => o.label)).toEqual(['¥2,980 per month']);
+    expect(overview.subscriptions[0]!.options.map((o) => o.label)).toEqual(['¥2,980/month']);
     expect(overview.paymentMethods).toHaveLength(1);
   });
 });

@@ -6,25 +6,32 @@ import { requestMemberSignInLink, verifyMemberSignInLink } from '@/lib/auth/magi
 import { MemberLoginBody, MemberVerifyBody } from '@/lib/auth/schemas';
 import { config } from '@/lib/config';
 import { safeWalletReturnPath } from '@/lib/auth/return-path';
+import { invalidField } from '@/lib/http/errors';
+import { customerText } from '@/lib/i18n/customer-text';
+import { actionLocale } from '@/lib/i18n/page-locale';
 import { endConsoleSession, requestClient, storeSession } from '@/lib/web/session';
 import { field, formAction, type FormState } from '@/lib/web/form-state';
 import { parseForm } from '@/lib/web/parse-form';
 
+/** The sign-in email is written in the language of the page it was asked for on. */
 export async function requestLinkAction(_: FormState, form: FormData): Promise<FormState> {
+  const text = customerText(await actionLocale(field(form, 'locale')));
   return formAction(async () => {
-    const body = parseForm(MemberLoginBody, { email: field(form, 'email') });
-    await requestMemberSignInLink(getDb(), { email: body.email, client: await requestClient(), returnPath: safeWalletReturnPath(field(form, 'next')) });
-    const devHint = config.isProduction ? '' : ' (Running locally: open the dev mailbox at /dev/mailbox.)';
-    return { notice: `If ${body.email} can receive mail, a sign-in link is on its way. It works once, for 15 minutes.${devHint}` };
-  });
+    const parsed = MemberLoginBody.safeParse({ email: field(form, 'email') });
+    if (!parsed.success) throw invalidField('email', text.t('checkout.errors.email'));
+    const email = parsed.data.email;
+    await requestMemberSignInLink(getDb(), { email, client: await requestClient(), returnPath: safeWalletReturnPath(field(form, 'next')), locale: text.locale });
+    return { notice: text.t(config.isProduction ? 'wallet.linkSent' : 'wallet.linkSentDev', { email }) };
+  }, text.formWords());
 }
 
 export async function verifyLinkAction(_: FormState, form: FormData): Promise<FormState> {
+  const text = customerText(await actionLocale(field(form, 'locale')));
   return formAction(async () => {
     const body = parseForm(MemberVerifyBody, { loginToken: field(form, 'loginToken') });
-    await storeSession('member', await verifyMemberSignInLink(getDb(), { loginToken: body.loginToken, client: await requestClient() }));
+    await storeSession('member', await verifyMemberSignInLink(getDb(), { loginToken: body.loginToken, client: await requestClient(), invalidMessage: text.t('wallet.invalidLink') }));
     redirect(safeWalletReturnPath(field(form, 'next')) ?? '/member');
-  });
+  }, text.formWords());
 }
 
 export async function signOutAction(): Promise<void> {

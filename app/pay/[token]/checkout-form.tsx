@@ -2,6 +2,7 @@
 
 import { useEffect, useRef, useState, useTransition } from 'react';
 import { useRouter } from 'next/navigation';
+import { useTranslations } from 'next-intl';
 import type { SubscriptionTerms } from '@/lib/checkout/subscription-terms';
 import { applyPromotionAction, payAction } from './actions';
 
@@ -14,7 +15,8 @@ function newAttemptKey(): string {
   return crypto.randomUUID();
 }
 
-export function CheckoutForm({ token, total, subscription }: { token: string; total: string; subscription: SubscriptionTerms | null }) {
+export function CheckoutForm({ token, locale, total, subscription }: { token: string; locale: string; total: string; subscription: SubscriptionTerms | null }) {
+  const t = useTranslations();
   const router = useRouter();
   const [pending, startTransition] = useTransition();
   // A new key per attempt: a double click pays once, a retry after a decline is a new attempt.
@@ -37,7 +39,7 @@ export function CheckoutForm({ token, total, subscription }: { token: string; to
     setFieldError(null);
     setPromotionMessage(null);
     startTransition(async () => {
-      const result = await payAction(token, attemptKey.current, formData);
+      const result = await payAction(token, attemptKey.current, locale, formData);
       if (result.kind === 'paid' || result.kind === 'processing') {
         router.push(`/pay/${token}/success?checkoutId=${encodeURIComponent(result.checkoutId)}`);
         return;
@@ -53,7 +55,7 @@ export function CheckoutForm({ token, total, subscription }: { token: string; to
     setPromotionMessage(null);
     setDeclined(null);
     startTransition(async () => {
-      const quote = await applyPromotionAction(token, promotionInput);
+      const quote = await applyPromotionAction(token, promotionInput, locale);
       if (quote.ok) setPromotion({ code: quote.code, discount: quote.discount, total: quote.total, subscription: quote.subscription });
       else {
         setPromotion(null);
@@ -65,7 +67,7 @@ export function CheckoutForm({ token, total, subscription }: { token: string; to
   if (unavailable) {
     return (
       <div role="alert" className="rounded-lg border border-amber-300 bg-amber-50 p-5 text-amber-900">
-        <h2 className="font-semibold">This link cannot be paid</h2>
+        <h2 className="font-semibold">{t('checkout.cannotBePaid')}</h2>
         <p className="mt-1">{unavailable}</p>
       </div>
     );
@@ -88,7 +90,7 @@ export function CheckoutForm({ token, total, subscription }: { token: string; to
         submit(new FormData(event.currentTarget));
       }}
       className="space-y-4 rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
-      <h2 className="text-lg font-semibold">Pay with card</h2>
+      <h2 className="text-lg font-semibold">{t('checkout.payWithCard')}</h2>
       {declined && (
         <div
           ref={declineRef}
@@ -97,21 +99,21 @@ export function CheckoutForm({ token, total, subscription }: { token: string; to
           data-testid="decline"
           className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-800 outline-none focus-visible:ring-2 focus-visible:ring-red-400"
         >
-          <strong>Payment declined.</strong> {declined} Check your details or use another card, then try again.
+          {t.rich('checkout.declinedMessage', { reason: declined, strong: (chunks) => <strong>{chunks}</strong> })}
         </div>
       )}
       <label className="block text-sm font-medium">
-        Email
+        {t('common.email')}
         <input name="email" type="email" required autoComplete="email" className={inputClass} {...invalid('email')} />
       </label>
       {error('email')}
       <label className="block text-sm font-medium">
-        Name
+        {t('checkout.name')}
         <input name="name" autoComplete="name" className={inputClass} {...invalid('name')} />
       </label>
       {error('name')}
       <label className="block text-sm font-medium">
-        Card number
+        {t('common.cardNumber')}
         <input
           name="cardNumber"
           inputMode="numeric"
@@ -126,14 +128,14 @@ export function CheckoutForm({ token, total, subscription }: { token: string; to
       <div className="grid grid-cols-2 gap-3">
         <div>
           <label className="block text-sm font-medium">
-            Expiry
-            <input name="expiry" placeholder="MM / YY" autoComplete="cc-exp" required className={inputClass} {...invalid('expiry')} />
+            {t('common.expiry')}
+            <input name="expiry" placeholder={t('checkout.expiryPlaceholder')} autoComplete="cc-exp" required className={inputClass} {...invalid('expiry')} />
           </label>
           {error('expiry')}
         </div>
         <div>
           <label className="block text-sm font-medium">
-            CVC
+            {t('common.cvc')}
             <input name="cvc" inputMode="numeric" autoComplete="cc-csc" placeholder="123" required className={inputClass} {...invalid('cvc')} />
           </label>
           {error('cvc')}
@@ -141,7 +143,7 @@ export function CheckoutForm({ token, total, subscription }: { token: string; to
       </div>
       <div>
         <label className="block text-sm font-medium" htmlFor="promotionCode">
-          Promotion code
+          {t('checkout.promotionCode')}
         </label>
         <div className="mt-1 flex gap-2">
           <input
@@ -159,9 +161,9 @@ export function CheckoutForm({ token, total, subscription }: { token: string; to
             type="button"
             onClick={applyPromotion}
             disabled={pending || !promotionInput.trim()}
-            className="rounded-md border border-slate-300 px-3 text-sm font-medium hover:bg-slate-50 disabled:opacity-50"
+            className="whitespace-nowrap rounded-md border border-slate-300 px-3 text-sm font-medium hover:bg-slate-50 disabled:opacity-50"
           >
-            Apply
+            {t('checkout.apply')}
           </button>
         </div>
         {promotion && (
@@ -178,12 +180,12 @@ export function CheckoutForm({ token, total, subscription }: { token: string; to
       </div>
       {terms ? (
         <p className="rounded-md bg-slate-50 p-3 text-sm text-slate-700" data-testid="subscription-terms">
-          {terms.summary}. Your card is saved for the renewals; cancel any time in the customer portal.
+          {t('checkout.subscriptionCardNote', { summary: terms.summary })}
         </p>
       ) : (
         <label className="flex items-center gap-2 text-sm">
           <input type="checkbox" name="saveCard" className="h-4 w-4" />
-          Save this card for future payments to this seller
+          {t('checkout.saveCard')}
         </label>
       )}
       <button
@@ -191,7 +193,7 @@ export function CheckoutForm({ token, total, subscription }: { token: string; to
         disabled={pending}
         className="w-full rounded-md bg-brand-600 px-4 py-2.5 font-semibold text-white hover:bg-brand-700 disabled:opacity-60"
       >
-        {pending ? 'Processing…' : terms ? terms.buttonLabel : `Pay ${promotion?.total ?? total}`}
+        {pending ? t('checkout.processing') : terms ? terms.buttonLabel : t('checkout.pay', { total: promotion?.total ?? total })}
       </button>
     </form>
   );

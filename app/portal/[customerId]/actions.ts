@@ -12,21 +12,41 @@ import { commandSubscriptionInPhases } from '@/lib/subscriptions/resume';
 import { addVerifiedDefaultCard, makeDefaultPaymentMethod, removePaymentMethod } from '@/lib/subscriptions/payment-methods';
 import { paymentProcessor } from '@/lib/payments/processor';
 import { CardInputError } from '@/lib/payments/processor/types';
+import { customerText, type CustomerText } from '@/lib/i18n/customer-text';
+import { customerError } from '@/lib/i18n/customer-errors';
+import { actionLocale } from '@/lib/i18n/page-locale';
 import { clearPortalCookie, requirePortalCustomer, setPortalCookie } from './session';
 
-export async function requestLinkAction(_state: FormState, form: FormData): Promise<FormState> {
+/**
+ * Runs a portal action in the language of the page it came from (its `locale` field): notices
+ * and refusals are worded for the customer (lib/i18n/customer-errors.ts).
+ */
+async function portalAction(form: FormData, work: (text: CustomerText) => Promise<FormState | void>): Promise<FormState> {
+  const text = customerText(await actionLocale(field(form, 'locale')));
   return formAction(async () => {
-    await getDb().transaction((tx) => requestPortalLink(tx, field(form, 'customerId')));
-    return { notice: 'If this portal is yours, a sign-in link is on its way to your email.' };
+    try {
+      return await work(text);
+    } catch (error) {
+      throw customerError(error, text);
+    }
+  }, text.formWords());
+}
+
+export async function requestLinkAction(_state: FormState, form: FormData): Promise<FormState> {
+  return portalAction(form, async (text) => {
+    await getDb().transaction((tx) => requestPortalLink(tx, field(form, 'customerId'), text.locale));
+    return { notice: text.t('portal.linkSent') };
   });
 }
 
 export async function verifyPortalAction(_state: FormState, form: FormData): Promise<FormState> {
   const customerId = field(form, 'customerId');
-  const result = await formAction(async () => {
+  const result = await portalAction(form, async (text) => {
     const email = field(form, 'email');
-    if (!email) throw invalidField('email', 'Type the email address the link was sent to.');
-    const session = await getDb().transaction((tx) => verifyPortalLink(tx, customerId, field(form, 'token'), email));
+    if (!email) throw invalidField('email', text.t('portal.verify.typeEmail'));
+    const session = await getDb().transaction((tx) => verifyPortalLink(tx, customerId, field(form, 'token'), email)).catch((error: unknown) => {
+      throw error instanceof ApiError && error.code === 'UNAUTHENTICATED' && text.locale !== 'en' ? new ApiError('UNAUTHENTICATED', text.t('portal.verify.invalidLink')) : error;
+    });
     await setPortalCookie(customerId, session);
   });
   if (result.error) return result;
@@ -62,7 +82,7 @@ async function onOwnSubscription<T>(form: FormData, work: (tx: Parameters<Parame
 }
 
 export async function changePlanAction(_state: FormState, form: FormData): Promise<FormState> {
-  return formAction(async () => {
+  return portalAction(form, async (text) => {
     let declined: string | null = null;
     // Ownership is checked first; the change charges in phases, so no transaction is held here.
     const own = await ownSubscription(form);
@@ -75,30 +95,30 @@ export async function changePlanAction(_state: FormState, form: FormData): Promi
     );
     revalidatePath(portalPath(own.customerId));
     if (result.declined) declined = result.message;
-    if (declined) return { error: `Your card was declined (${declined}). The plan did not change.` };
+    if (declined) return { error: text.t('portal.notices.planDeclined', { reason: text.locale === 'en' ? declined : text.t('checkout.errors.declined') }) };
     redirect(`${portalPath(field(form, 'customerId'))}?changed=1`);
   });
 }
 
 export async function cancelAtPeriodEndAction(_state: FormState, form: FormData): Promise<FormState> {
-  return formAction(async () => {
+  return portalAction(form, async (text) => {
     requireConfirmed(form, 'cancel your subscription');
     await onOwnSubscription(form, (tx, merchantId, customerId, subscriptionId) => cancelSubscription(tx, merchantId, subscriptionId, false, `portal:${customerId}`));
-    return { notice: 'Your subscription will end at the close of the current period.' };
+    return { notice: text.t('portal.notices.canceled') };
   });
 }
 
 export async function reactivateAction(_state: FormState, form: FormData): Promise<FormState> {
-  return formAction(async () => {
+  return portalAction(form, async (text) => {
     await onOwnSubscription(form, (tx, merchantId, customerId, subscriptionId) =>
       commandSubscription(tx, merchantId, subscriptionId, { type: 'Reactivate', reason: 'Reactivated in the customer portal' }, `portal:${customerId}`),
     );
-    return { notice: 'Your subscription continues.' };
+    return { notice: text.t('portal.notices.reactivated') };
   });
 }
 
 export async function addCardAction(_state: FormState, form: FormData): Promise<FormState> {
-  return formAction(async () => {
+  return portalAction(form, async (text) => {
     const customerId = field(form, 'customerId');
     const { customer } = await requirePortalCustomer(customerId);
     const [month, year] = field(form, 'expiry').split('/').map((part) => Number(part.trim()));
@@ -113,31 +133,32 @@ export async function addCardAction(_state: FormState, form: FormData): Promise<
       await addVerifiedDefaultCard(getDb(), customer.merchantId, customer.id, card, `portal:${customer.id}`);
     } catch (error) {
       if (error instanceof ApiError && error.code === 'PAYMENT_DECLINED') {
-        return { error: `Card ending in ${card.last4} not saved: ${String(error.options.extra?.declineMessage ?? 'it was declined.')} Your default card is unchanged.` };
+        const reason = text.locale === 'en' ? String(error.options.extra?.declineMessage ?? text.t('portal.notices.declinedReason')) : text.declineReason(String(error.options.extra?.declineCode ?? ''));
+        return { error: text.t('portal.notices.cardDeclined', { last4: card.last4, reason }) };
       }
       throw error;
     }
     revalidatePath(portalPath(customerId));
-    return { notice: `Card ending in ${card.last4} added and set as default.` };
+    return { notice: text.t('portal.notices.cardAdded', { last4: card.last4 }) };
   });
 }
 
 export async function setDefaultCardAction(_state: FormState, form: FormData): Promise<FormState> {
-  return formAction(async () => {
+  return portalAction(form, async (text) => {
     const customerId = field(form, 'customerId');
     const { customer } = await requirePortalCustomer(customerId);
     await getDb().transaction((tx) => makeDefaultPaymentMethod(tx, customer.merchantId, customer.id, field(form, 'paymentMethodId'), `portal:${customer.id}`));
     revalidatePath(portalPath(customerId));
-    return { notice: 'Default card updated.' };
+    return { notice: text.t('portal.notices.defaultUpdated') };
   });
 }
 
 export async function removeCardAction(_state: FormState, form: FormData): Promise<FormState> {
-  return formAction(async () => {
+  return portalAction(form, async (text) => {
     const customerId = field(form, 'customerId');
     const { customer } = await requirePortalCustomer(customerId);
     await getDb().transaction((tx) => removePaymentMethod(tx, customer.merchantId, customer.id, field(form, 'paymentMethodId'), `portal:${customer.id}`));
     revalidatePath(portalPath(customerId));
-    return { notice: 'Card removed.' };
+    return { notice: text.t('portal.notices.cardRemoved') };
   });
 }

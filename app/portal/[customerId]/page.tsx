@@ -1,7 +1,8 @@
 import type { Metadata } from 'next';
 import { getDb } from '@/lib/db/client';
 import { ApiError } from '@/lib/http/errors';
-import { formatMoney } from '@/lib/money/format';
+import { customerText } from '@/lib/i18n/customer-text';
+import { pageLocale } from '@/lib/i18n/page-locale';
 import { portalOverview } from '@/lib/portal/overview';
 import { previewPriceChange } from '@/lib/subscriptions/subscriptions';
 import { AuthCard } from '@/components/console/auth-card';
@@ -28,11 +29,12 @@ import { currentPortalCustomer } from './session';
 import { UsageOverview } from '@/components/usage/usage-overview';
 import { InvoiceLinks } from '@/components/billing/invoice-links';
 
-export const metadata: Metadata = { title: 'Customer portal', referrer: 'no-referrer' };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: customerText(await pageLocale()).t('portal.title'), referrer: 'no-referrer' };
+}
 export const dynamic = 'force-dynamic';
 
 const STATUS_TONE = { trialing: 'blue', active: 'green', past_due: 'red', canceled: 'gray', ended: 'gray' } as const;
-const date = (iso: string) => new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
 
 export default async function PortalPage({
   params,
@@ -43,19 +45,22 @@ export default async function PortalPage({
 }) {
   const { customerId } = await params;
   const query = await searchParams;
+  const text = customerText(await pageLocale());
+  const { t, locale, date } = text;
   const session = await currentPortalCustomer(customerId);
   if (!session) {
     return (
-      <AuthCard title="Manage your subscription" subtitle="We will email you a sign-in link at the address the seller has on file.">
-        <ActionForm action={requestLinkAction} className="space-y-4" ariaLabel="Request a sign-in link">
+      <AuthCard lang={locale} title={t('portal.signInTitle')} subtitle={t('portal.signInSubtitle')}>
+        <ActionForm action={requestLinkAction} className="space-y-4" ariaLabel={t('portal.requestLinkForm')}>
           <input type="hidden" name="customerId" value={customerId} />
-          <SubmitButton pendingText="Sending…">Email me a sign-in link</SubmitButton>
+          <input type="hidden" name="locale" value={locale} />
+          <SubmitButton pendingText={t('portal.sending')}>{t('portal.requestLink')}</SubmitButton>
         </ActionForm>
       </AuthCard>
     );
   }
   const { customer, sellerName, sellerSuspended } = session;
-  const overview = await portalOverview(getDb(), customer.merchantId, customer.id);
+  const overview = await portalOverview(getDb(), customer.merchantId, customer.id, text);
   const previewSub = typeof query.subscription === 'string' ? query.subscription : undefined;
   const previewPrice = typeof query.priceId === 'string' ? query.priceId : undefined;
   let preview: Awaited<ReturnType<typeof previewPriceChange>> | null = null;
@@ -65,72 +70,79 @@ export default async function PortalPage({
       preview = await previewPriceChange(getDb(), customer.merchantId, previewSub, previewPrice);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
-      previewError = error.detail;
+      previewError = locale === 'en' ? error.detail : t('portal.previewFailed');
     }
   }
-  const hidden = <input type="hidden" name="customerId" value={customer.id} />;
+  const money = text.money;
+  const hidden = (
+    <>
+      <input type="hidden" name="customerId" value={customer.id} />
+      <input type="hidden" name="locale" value={locale} />
+    </>
+  );
   return (
-    <main id="main" className="mx-auto max-w-4xl space-y-6 px-4 py-10">
+    <main id="main" lang={locale} className="mx-auto max-w-4xl space-y-6 px-4 py-10">
       <header className="flex flex-wrap items-center justify-between gap-4">
         <div>
           <p className="text-sm text-slate-600">{sellerName}</p>
-          <h1 className="text-2xl font-semibold text-slate-900">Your subscription</h1>
-          <p className="text-sm text-slate-600">Signed in as {customer.email}</p>
+          <h1 className="text-2xl font-semibold text-slate-900">{t('portal.heading')}</h1>
+          <p className="text-sm text-slate-600">{t('portal.signedInAs', { email: customer.email ?? '' })}</p>
         </div>
         <form action={signOutPortalAction}>
           {hidden}
           <Button variant="secondary" size="sm" type="submit">
-            Sign out
+            {t('portal.signOut')}
           </Button>
         </form>
       </header>
       {query.changed ? (
         <TransientMessage>
-          <Alert tone="success">Your plan was changed.</Alert>
+          <Alert tone="success">{t('portal.planChanged')}</Alert>
         </TransientMessage>
       ) : null}
       {sellerSuspended ? (
         <Alert tone="warning">
-          <strong>{sellerName} cannot accept payments right now.</strong> Plan changes, reactivation and new cards wait until they can; you will not be
-          charged meanwhile, and you can still cancel.
+          <strong>{t('portal.sellerSuspended', { seller: sellerName })}</strong> {t('portal.sellerSuspendedDetail')}
         </Alert>
       ) : null}
 
       {overview.subscriptions.length === 0 ? (
         <Card>
-          <EmptyState title="No subscriptions">You have no subscriptions with {sellerName}.</EmptyState>
+          <EmptyState title={t('portal.noSubscriptions')}>{t('portal.noSubscriptionsDetail', { seller: sellerName })}</EmptyState>
         </Card>
       ) : null}
       {overview.subscriptions.map((sub) => (
         <Card
           key={sub.id}
           title={sub.productName}
-          actions={<Badge tone={STATUS_TONE[sub.status]}>{sub.status === 'canceled' ? 'ends at period end' : sub.status.replace('_', ' ')}</Badge>}
+          actions={<Badge tone={STATUS_TONE[sub.status]}>{t('portal.status', { status: sub.status })}</Badge>}
         >
           <DescriptionList
             items={[
-              ['Plan', sub.priceLabel],
-              ['Current period', `${date(sub.currentPeriodStart)} – ${date(sub.currentPeriodEnd)}`],
-              ...(sub.trialEnd && sub.status === 'trialing' ? ([['Trial ends', date(sub.trialEnd)]] as [string, string][]) : []),
-              ...(sub.discountLabel ? ([['Discount', sub.discountLabel]] as [string, string][]) : []),
+              [t('portal.plan'), sub.priceLabel],
+              [t('portal.currentPeriod'), `${date(sub.currentPeriodStart)} – ${date(sub.currentPeriodEnd)}`],
+              ...(sub.trialEnd && sub.status === 'trialing' ? ([[t('portal.trialEnds'), date(sub.trialEnd)]] as [string, string][]) : []),
+              ...(sub.discountLabel ? ([[t('portal.discount'), sub.discountLabel]] as [string, string][]) : []),
               [
-                'Next charge',
+                t('portal.nextCharge'),
                 sub.nextCharge
-                  ? `${sub.nextCharge.amount} on ${date(sub.nextCharge.at)}${sub.nextCharge.discount ? ` (after ${sub.nextCharge.discount} discount)` : ''}`
+                  ? sub.nextCharge.discount
+                    ? t('portal.chargeOnAfterDiscount', { amount: sub.nextCharge.amount, date: date(sub.nextCharge.at), discount: sub.nextCharge.discount })
+                    : t('portal.chargeOn', { amount: sub.nextCharge.amount, date: date(sub.nextCharge.at) })
                   : sub.status === 'canceled'
-                    ? `None — ends ${date(sub.currentPeriodEnd)}`
-                    : 'None',
+                    ? t('portal.noneEnds', { date: date(sub.currentPeriodEnd) })
+                    : t('portal.none'),
               ],
-              ...(sub.creditBalanceLabel ? ([['Account credit', sub.creditBalanceLabel]] as [string, string][]) : []),
+              ...(sub.creditBalanceLabel ? ([[t('portal.credit'), sub.creditBalanceLabel]] as [string, string][]) : []),
             ]}
           />
           {sub.status !== 'ended' ? (
             <div className="mt-6 space-y-4 border-t border-slate-100 pt-4">
               {sub.options.length > 0 && sub.status !== 'past_due' ? (
-                <form method="get" className="flex flex-wrap items-end gap-3" aria-label="Preview a plan change">
+                <form method="get" className="flex flex-wrap items-end gap-3" aria-label={t('portal.previewForm')}>
                   <input type="hidden" name="subscription" value={sub.id} />
                   <label className="text-sm">
-                    <span className="mb-1 block font-medium text-slate-800">Change plan</span>
+                    <span className="mb-1 block font-medium text-slate-800">{t('portal.changePlan')}</span>
                     <select name="priceId" defaultValue={previewSub === sub.id ? previewPrice : undefined} className="rounded-md border border-slate-300 px-3 py-2 text-sm">
                       {sub.options.map((o) => (
                         <option key={o.id} value={o.id}>
@@ -140,47 +152,53 @@ export default async function PortalPage({
                     </select>
                   </label>
                   <Button type="submit" variant="secondary">
-                    Preview change
+                    {t('portal.previewChange')}
                   </Button>
                 </form>
               ) : null}
               {previewSub === sub.id && previewError ? <Alert tone="error">{previewError}</Alert> : null}
               {previewSub === sub.id && preview ? (
-                <div className="rounded-md border border-brand-200 bg-brand-50 p-4 text-sm" aria-label="Plan change preview">
-                  <p className="font-medium text-slate-900">If you change now:</p>
+                <div className="rounded-md border border-brand-200 bg-brand-50 p-4 text-sm" aria-label={t('portal.previewLabel')}>
+                  <p className="font-medium text-slate-900">{t('portal.ifYouChange')}</p>
                   <ul className="mt-2 list-disc space-y-1 pl-5 text-slate-800">
-                    <li>Charged today: {formatMoney(preview.amountDueNow, preview.currency)}</li>
-                    {preview.net < 0 ? <li>Credit for the unused time: {formatMoney(-preview.net, preview.currency)}</li> : null}
+                    <li>{t('portal.chargedToday', { amount: money(preview.amountDueNow, preview.currency) })}</li>
+                    {preview.net < 0 ? <li>{t('portal.creditUnused', { amount: money(-preview.net, preview.currency) })}</li> : null}
                     <li>
-                      Next renewal on {date(preview.nextRenewal.at)}: {formatMoney(preview.nextRenewal.amountDue, preview.currency)}
-                      {preview.nextRenewal.discountAmount > 0 ? ` (after ${formatMoney(preview.nextRenewal.discountAmount, preview.currency)} discount)` : ''}
+                      {preview.nextRenewal.discountAmount > 0
+                        ? t('portal.nextRenewalAfterDiscount', {
+                            date: date(preview.nextRenewal.at),
+                            amount: money(preview.nextRenewal.amountDue, preview.currency),
+                            discount: money(preview.nextRenewal.discountAmount, preview.currency),
+                          })
+                        : t('portal.nextRenewal', { date: date(preview.nextRenewal.at), amount: money(preview.nextRenewal.amountDue, preview.currency) })}
                     </li>
                   </ul>
-                  <ActionForm action={changePlanAction} className="mt-3" ariaLabel="Confirm plan change">
+                  <ActionForm action={changePlanAction} className="mt-3" ariaLabel={t('portal.confirmChangeForm')}>
                     {hidden}
                     <input type="hidden" name="subscriptionId" value={sub.id} />
                     <input type="hidden" name="priceId" value={preview.toPriceId} />
                     <input type="hidden" name="expectedVersion" value={sub.version} />
-                    <SubmitButton pendingText="Changing…">Confirm change</SubmitButton>
+                    <SubmitButton pendingText={t('portal.changing')}>{t('portal.confirmChange')}</SubmitButton>
                   </ActionForm>
                 </div>
               ) : null}
               <div className="flex flex-wrap gap-3">
                 {sub.status === 'canceled' ? (
-                  <ActionForm action={reactivateAction} ariaLabel="Keep my subscription">
+                  <ActionForm action={reactivateAction} ariaLabel={t('portal.keep')}>
                     {hidden}
                     <input type="hidden" name="subscriptionId" value={sub.id} />
-                    <SubmitButton pendingText="Saving…">Keep my subscription</SubmitButton>
+                    <SubmitButton pendingText={t('portal.saving')}>{t('portal.keep')}</SubmitButton>
                   </ActionForm>
                 ) : (
-                  <ActionForm action={cancelAtPeriodEndAction} ariaLabel="Cancel subscription">
+                  <ActionForm action={cancelAtPeriodEndAction} ariaLabel={t('portal.cancelForm')}>
                     {hidden}
                     <input type="hidden" name="subscriptionId" value={sub.id} />
                     <ConfirmButton
-                      question={`Cancel? Your subscription ends on ${date(sub.currentPeriodEnd)} and you will not be charged again.`}
-                      confirmLabel="Yes, cancel at period end"
+                      question={t('portal.cancelQuestion', { date: date(sub.currentPeriodEnd) })}
+                      confirmLabel={t('portal.cancelConfirm')}
+                      cancelLabel={t('common.cancel')}
                     >
-                      Cancel at period end
+                      {t('portal.cancelButton')}
                     </ConfirmButton>
                   </ActionForm>
                 )}
@@ -190,10 +208,10 @@ export default async function PortalPage({
         </Card>
       ))}
 
-      <UsageOverview merchantId={customer.merchantId} customerId={customer.id} audience="customer" />
+      <UsageOverview merchantId={customer.merchantId} customerId={customer.id} audience="customer" text={text} />
 
-      <Card title="Payment methods">
-        {overview.paymentMethods.length === 0 ? <EmptyState title="No saved cards" /> : null}
+      <Card title={t('portal.paymentMethods')}>
+        {overview.paymentMethods.length === 0 ? <EmptyState title={t('portal.noCards')} /> : null}
         <ul className="divide-y divide-slate-100">
           {overview.paymentMethods.map((method) => (
             <li key={method.id} className="flex flex-wrap items-center justify-between gap-3 py-2 text-sm">
@@ -204,64 +222,64 @@ export default async function PortalPage({
                 </span>
                 {method.isDefault ? (
                   <span className="ml-2">
-                    <Badge tone="blue">Default</Badge>
+                    <Badge tone="blue">{t('common.default')}</Badge>
                   </span>
                 ) : null}
               </span>
               <span className="flex gap-2">
                 {/* Mounted for the default card too, so "Default card updated." stays with the card it is about. */}
-                <ActionForm action={setDefaultCardAction} ariaLabel={`Make card ${method.last4} default`}>
+                <ActionForm action={setDefaultCardAction} ariaLabel={t('portal.makeDefaultForm', { last4: method.last4 })}>
                   {hidden}
                   <input type="hidden" name="paymentMethodId" value={method.id} />
                   {!method.isDefault ? (
-                    <SubmitButton variant="secondary" size="sm">
-                      Make default
+                    <SubmitButton variant="secondary" size="sm" pendingText={t('common.working')}>
+                      {t('portal.makeDefault')}
                     </SubmitButton>
                   ) : null}
                 </ActionForm>
-                <ActionForm action={removeCardAction} ariaLabel={`Remove card ${method.last4}`}>
+                <ActionForm action={removeCardAction} ariaLabel={t('portal.removeForm', { last4: method.last4 })}>
                   {hidden}
                   <input type="hidden" name="paymentMethodId" value={method.id} />
-                  <SubmitButton variant="ghost" size="sm">
-                    Remove
+                  <SubmitButton variant="ghost" size="sm" pendingText={t('common.working')}>
+                    {t('portal.remove')}
                   </SubmitButton>
                 </ActionForm>
               </span>
             </li>
           ))}
         </ul>
-        <ActionForm action={addCardAction} className="mt-4 grid gap-3 sm:grid-cols-4" ariaLabel="Add a card">
+        <ActionForm action={addCardAction} className="mt-4 grid gap-3 sm:grid-cols-4" ariaLabel={t('portal.addCardForm')}>
           {hidden}
-          <TextField label="Card number" name="cardNumber" inputMode="numeric" autoComplete="cc-number" placeholder="4242 4242 4242 4242" className="sm:col-span-2" required />
-          <TextField label="Expiry (MM/YY)" name="expiry" autoComplete="cc-exp" placeholder="12/30" required />
-          <TextField label="CVC" name="cvc" inputMode="numeric" autoComplete="cc-csc" placeholder="123" required />
+          <TextField label={t('common.cardNumber')} name="cardNumber" inputMode="numeric" autoComplete="cc-number" placeholder="4242 4242 4242 4242" className="sm:col-span-2" required />
+          <TextField label={t('portal.expiryShort')} name="expiry" autoComplete="cc-exp" placeholder="12/30" required />
+          <TextField label={t('common.cvc')} name="cvc" inputMode="numeric" autoComplete="cc-csc" placeholder="123" required />
           <div className="sm:col-span-4">
-            <SubmitButton variant="secondary" pendingText="Adding…">
-              Add card
+            <SubmitButton variant="secondary" pendingText={t('portal.adding')}>
+              {t('portal.addCard')}
             </SubmitButton>
           </div>
         </ActionForm>
-        <p className="mt-2 text-xs text-slate-500">Sandbox: use test cards such as 4242 4242 4242 4242.</p>
+        <p className="mt-2 text-xs text-slate-500">{t('portal.sandboxCards')}</p>
       </Card>
 
-      <Card title="Billing history">
+      <Card title={t('portal.history')}>
         {overview.history.length === 0 ? (
-          <EmptyState title="No charges yet" />
+          <EmptyState title={t('portal.noCharges')} />
         ) : (
-          <Table caption="Billing history" head={['Date', 'Description', 'Amount', 'Status', 'Invoice']}>
+          <Table caption={t('portal.history')} head={[t('portal.date'), t('portal.description'), t('portal.amount'), t('portal.statusColumn'), t('portal.invoice')]}>
             {overview.history.map((r) => (
               <tr key={r.id}>
                 <Cell>{date(r.date)}</Cell>
                 <Cell>{r.description}</Cell>
                 <Cell className="tabular-nums">
                   {r.amount}
-                  {r.discount ? <span className="block text-xs text-slate-600">after {r.discount} discount</span> : null}
+                  {r.discount ? <span className="block text-xs text-slate-600">{t('portal.afterDiscount', { discount: r.discount })}</span> : null}
                 </Cell>
                 <Cell>
-                  <Badge tone={r.status === 'paid' ? 'green' : 'gray'}>{r.status}</Badge>
+                  <Badge tone={r.status === 'paid' ? 'green' : 'gray'}>{t('portal.recordStatus', { status: r.status })}</Badge>
                 </Cell>
                 <Cell>
-                  <InvoiceLinks page={r.invoicePath} pdf={r.invoicePdfPath} />
+                  <InvoiceLinks page={r.invoicePath} pdf={r.invoicePdfPath} viewLabel={t('portal.viewInvoice')} />
                 </Cell>
               </tr>
             ))}
@@ -270,7 +288,7 @@ export default async function PortalPage({
       </Card>
       <p className="text-center text-xs text-slate-500">
         <LinkButton href={`/portal/${customer.id}`} variant="ghost" size="sm">
-          Refresh
+          {t('portal.refresh')}
         </LinkButton>
       </p>
     </main>

@@ -13,6 +13,8 @@ export const customers = pgTable(
     externalId: text(),
     status: text().notNull().$type<'active' | 'archived'>().default('active'),
     metadata: jsonb().notNull().$type<Metadata>().default({}),
+    /** The language the customer last used a hosted page in (e.g. "de"); their emails use it. */
+    locale: text(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -1,4 +1,6 @@
 import type { Metadata } from 'next';
+import { customerText } from '@/lib/i18n/customer-text';
+import { pageLocale } from '@/lib/i18n/page-locale';
 import { redirect } from 'next/navigation';
 import { getDb } from '@/lib/db/client';
 import { findMemberById } from '@/lib/members/members';
@@ -11,13 +13,17 @@ import { listWalletSubscriptions } from '@/lib/members/wallet-subscriptions';
 import { WalletInvoices } from '@/components/member/wallet-invoices';
 import { listWalletInvoices } from '@/lib/members/wallet-invoices';
 
-export const metadata: Metadata = { title: 'Wallet' };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: customerText(await pageLocale()).t('wallet.name') };
+}
 
 export default async function WalletPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const principal = await requireSession('member');
   const member = await findMemberById(getDb(), principal.subjectId);
   if (!member) redirect('/member/sign-in');
   const query = await searchParams;
+  const text = customerText(await pageLocale());
+  const { t } = text;
   const page = pageParam(query.page);
   const subscriptionsPage = pageParam(query.subscriptionsPage);
   const invoicesPage = pageParam(query.invoicesPage);
@@ -28,20 +34,20 @@ export default async function WalletPage({ searchParams }: { searchParams: Promi
   ]);
   return (
     <>
-      <PageHeader title="Your wallet" description="Your cards, subscriptions and invoices with every seller on Paybase that knows your email." />
+      <PageHeader title={t('wallet.heading')} description={t('wallet.description')} />
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
-        <Card title="Account">
+        <Card title={t('wallet.account')}>
           <DescriptionList
             items={[
-              ['Email', member.email],
-              ['Wallet id', <span className="font-mono" key="id">{member.id}</span>],
-              ['Since', member.createdAt.toISOString().slice(0, 10)],
+              [t('wallet.email'), member.email],
+              [t('wallet.walletId'), <span className="font-mono" key="id">{member.id}</span>],
+              [t('wallet.since'), text.date(member.createdAt)],
             ]}
           />
         </Card>
-        <Card title="Saved payment methods">
+        <Card title={t('wallet.savedMethods')}>
           {methods.totalCount === 0 ? (
-            <EmptyState title="No saved payment methods">Cards you save at a seller’s checkout appear here.</EmptyState>
+            <EmptyState title={t('wallet.noSavedMethods')}>{t('wallet.noSavedMethodsDetail')}</EmptyState>
           ) : (
             <>
               <ul className="divide-y divide-slate-100">
@@ -53,18 +59,18 @@ export default async function WalletPage({ searchParams }: { searchParams: Promi
                         {String(method.expMonth).padStart(2, '0')}/{method.expYear} · {method.sellerName}
                       </span>
                     </span>
-                    {method.isDefault ? <Badge tone="blue">Default</Badge> : null}
+                    {method.isDefault ? <Badge tone="blue">{t('common.default')}</Badge> : null}
                   </li>
                 ))}
               </ul>
-              <Pagination {...methods} basePath="/member" query={{ subscriptionsPage: String(subscriptionsPage), invoicesPage: String(invoicesPage) }} />
+              <Pagination {...methods} basePath="/member" query={{ subscriptionsPage: String(subscriptionsPage), invoicesPage: String(invoicesPage) }} label={t('common.pages')} words={text.paginationWords()} />
             </>
           )}
         </Card>
-        <Card title="Subscriptions" className="lg:col-span-2">
-          <WalletSubscriptions subscriptions={subscriptions} query={{ page: String(page), invoicesPage: String(invoicesPage) }} />
+        <Card title={t('wallet.subscriptions')} className="lg:col-span-2">
+          <WalletSubscriptions subscriptions={subscriptions} query={{ page: String(page), invoicesPage: String(invoicesPage) }} text={text} />
         </Card>
-        <Card title="Invoices" className="lg:col-span-2">
+        <Card title={t('wallet.invoices')} className="lg:col-span-2">
           <WalletInvoices invoices={invoices} query={{ page: String(page), subscriptionsPage: String(subscriptionsPage) }} />
         </Card>
       </div>

@@ -4,10 +4,14 @@ import { AuthCard } from '@/components/console/auth-card';
 import { ActionForm } from '@/components/ui/action-form';
 import { SubmitButton } from '@/components/ui/submit-button';
 import { safeWalletReturnPath } from '@/lib/auth/return-path';
+import { customerText } from '@/lib/i18n/customer-text';
+import { pageLocale } from '@/lib/i18n/page-locale';
 import { verifyLinkAction } from '../actions';
 
 // The link's token must not leak to other sites through the Referer header.
-export const metadata: Metadata = { title: 'Confirm wallet sign-in', referrer: 'no-referrer' };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: customerText(await pageLocale()).t('wallet.confirmTitle'), referrer: 'no-referrer' };
+}
 
 /**
  * The page a sign-in link opens. Signing in takes a click (a POST), because mail scanners open
@@ -17,32 +21,38 @@ export default async function MemberVerifyPage({ searchParams }: { searchParams:
   const query = await searchParams;
   const token = query.token;
   const next = safeWalletReturnPath(query.next);
+  const { t, locale } = customerText(await pageLocale());
   if (typeof token !== 'string' || !token) {
     return (
-      <AuthCard title="This sign-in link is incomplete">
+      <AuthCard lang={locale} title={t('wallet.incomplete')}>
         <p className="text-sm text-slate-700">
-          Open the link from your email again, or{' '}
-          <Link href="/member/sign-in" className="font-medium text-brand-700 underline">
-            ask for a new one
-          </Link>
-          .
+          {t.rich('wallet.openAgain', {
+            link: (chunks) => (
+              <Link href="/member/sign-in" className="font-medium text-brand-700 underline">
+                {chunks}
+              </Link>
+            ),
+          })}
         </p>
       </AuthCard>
     );
   }
   return (
-    <AuthCard title="Sign in to your wallet" subtitle="Confirm it is you to finish signing in.">
-      <ActionForm action={verifyLinkAction} className="space-y-4" ariaLabel="Confirm sign-in">
+    <AuthCard lang={locale} title={t('wallet.signInTitle')} subtitle={t('wallet.confirmSubtitle')}>
+      <ActionForm action={verifyLinkAction} className="space-y-4" ariaLabel={t('wallet.confirmForm')}>
+        <input type="hidden" name="locale" value={locale} />
         <input type="hidden" name="loginToken" value={token} />
         {next ? <input type="hidden" name="next" value={next} /> : null}
-        <SubmitButton pendingText="Signing in…">Sign in to my wallet</SubmitButton>
+        <SubmitButton pendingText={t('wallet.signingIn')}>{t('wallet.signInButton')}</SubmitButton>
       </ActionForm>
       <p className="mt-4 text-sm text-slate-600">
-        Link expired or already used?{' '}
-        <Link href="/member/sign-in" className="font-medium text-brand-700 underline">
-          Get a new one
-        </Link>
-        .
+        {t.rich('wallet.expiredPrompt', {
+          link: (chunks) => (
+            <Link href="/member/sign-in" className="font-medium text-brand-700 underline">
+              {chunks}
+            </Link>
+          ),
+        })}
       </p>
     </AuthCard>
   );

@@ -3,16 +3,16 @@
 import { useEffect } from 'react';
 
 /** Shows the confirmation for a moment, then continues to the seller's successUrl. */
-export function RedirectSoon({ url, delayMs = 3000 }: { url: string; delayMs?: number }) {
+export function RedirectSoon({ url, returning, continueNow, delayMs = 3000 }: { url: string; returning: string; continueNow: string; delayMs?: number }) {
   useEffect(() => {
     const timer = setTimeout(() => window.location.assign(url), delayMs);
     return () => clearTimeout(timer);
   }, [url, delayMs]);
   return (
     <p className="mt-6 text-sm text-slate-500">
-      Returning you to the seller…{' '}
+      {returning}{' '}
       <a className="text-brand-600 underline" href={url}>
-        Continue now
+        {continueNow}
       </a>
     </p>
   );

@@ -4,10 +4,14 @@ import { AuthCard } from '@/components/console/auth-card';
 import { ActionForm } from '@/components/ui/action-form';
 import { TextField } from '@/components/ui/field';
 import { SubmitButton } from '@/components/ui/submit-button';
+import { customerText } from '@/lib/i18n/customer-text';
+import { pageLocale } from '@/lib/i18n/page-locale';
 import { verifyPortalAction } from '../actions';
 
 // The link's token must not leak to other sites through the Referer header.
-export const metadata: Metadata = { title: 'Confirm it is you', referrer: 'no-referrer' };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: customerText(await pageLocale()).t('portal.verify.title'), referrer: 'no-referrer' };
+}
 
 /** The page a portal link opens: the customer types their own email to finish (mail scanners cannot). */
 export default async function PortalVerifyPage({
@@ -19,26 +23,30 @@ export default async function PortalVerifyPage({
 }) {
   const { customerId } = await params;
   const token = (await searchParams).token;
+  const { t, locale } = customerText(await pageLocale());
   if (typeof token !== 'string' || !token) {
     return (
-      <AuthCard title="This link is incomplete">
+      <AuthCard lang={locale} title={t('portal.verify.incomplete')}>
         <p className="text-sm text-slate-700">
-          Open the link from your email again, or{' '}
-          <Link href={`/portal/${customerId}`} className="font-medium text-brand-700 underline">
-            ask for a new one
-          </Link>
-          .
+          {t.rich('portal.verify.openAgain', {
+            link: (chunks) => (
+              <Link href={`/portal/${customerId}`} className="font-medium text-brand-700 underline">
+                {chunks}
+              </Link>
+            ),
+          })}
         </p>
       </AuthCard>
     );
   }
   return (
-    <AuthCard title="Confirm it is you" subtitle="Type the email address this link was sent to.">
-      <ActionForm action={verifyPortalAction} className="space-y-4" ariaLabel="Confirm email">
+    <AuthCard lang={locale} title={t('portal.verify.title')} subtitle={t('portal.verify.subtitle')}>
+      <ActionForm action={verifyPortalAction} className="space-y-4" ariaLabel={t('portal.verify.form')}>
+        <input type="hidden" name="locale" value={locale} />
         <input type="hidden" name="customerId" value={customerId} />
         <input type="hidden" name="token" value={token} />
-        <TextField label="Your email" name="email" type="email" autoComplete="email" required />
-        <SubmitButton pendingText="Checking…">Continue</SubmitButton>
+        <TextField label={t('portal.verify.yourEmail')} name="email" type="email" autoComplete="email" required />
+        <SubmitButton pendingText={t('portal.verify.checking')}>{t('portal.verify.continue')}</SubmitButton>
       </ActionForm>
     </AuthCard>
   );

@@ -3,16 +3,22 @@
 import { getDb } from '@/lib/db/client';
 import { payHostedWithWallet } from '@/lib/checkout/wallet';
 import type { HostedPaymentResult } from '@/lib/checkout/hosted';
+import { customerText } from '@/lib/i18n/customer-text';
+import { actionLocale } from '@/lib/i18n/page-locale';
 import { requireSession } from '@/lib/web/session';
 
-/** The member comes from the session cookie, never from the form. */
-export async function payWithWalletAction(token: string, attemptKey: string, formData: FormData): Promise<HostedPaymentResult> {
+/** The member comes from the session cookie, never from the form; `locale` is the page's language. */
+export async function payWithWalletAction(token: string, attemptKey: string, locale: string, formData: FormData): Promise<HostedPaymentResult> {
   const principal = await requireSession('member');
-  return payHostedWithWallet(getDb(), {
-    token,
-    attemptKey,
-    memberId: principal.subjectId,
-    paymentMethodId: String(formData.get('paymentMethodId') ?? ''),
-    promotionCode: String(formData.get('promotionCode') ?? ''),
-  });
+  return payHostedWithWallet(
+    getDb(),
+    {
+      token,
+      attemptKey,
+      memberId: principal.subjectId,
+      paymentMethodId: String(formData.get('paymentMethodId') ?? ''),
+      promotionCode: String(formData.get('promotionCode') ?? ''),
+    },
+    customerText(await actionLocale(locale)),
+  );
 }

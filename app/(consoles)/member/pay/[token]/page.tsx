@@ -1,6 +1,10 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound, redirect } from 'next/navigation';
+import { NextIntlClientProvider } from 'next-intl';
+import { customerText } from '@/lib/i18n/customer-text';
+import { clientMessages } from '@/lib/i18n/messages';
+import { pageLocale } from '@/lib/i18n/page-locale';
 import { getDb } from '@/lib/db/client';
 import { findMemberById } from '@/lib/members/members';
 import { loadHostedCheckout } from '@/lib/checkout/hosted';
@@ -11,7 +15,9 @@ import { SubscriptionSummary } from '@/components/checkout/subscription-summary'
 import { WalletPayForm } from './wallet-form';
 
 export const dynamic = 'force-dynamic';
-export const metadata: Metadata = { title: 'Pay with your wallet', robots: { index: false } };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: customerText(await pageLocale()).t('wallet.payTitle'), robots: { index: false } };
+}
 
 /**
  * The hosted checkout for a signed-in wallet member. It lives under /member because the wallet's
@@ -22,52 +28,57 @@ export default async function WalletPayPage({ params }: { params: Promise<{ toke
   // Signing in first brings the member back here (lib/auth/return-path.ts).
   const principal = await requireSession('member', { returnTo: `/member/pay/${token}` });
   const db = getDb();
+  const locale = await pageLocale();
+  const text = customerText(locale);
+  const { t } = text;
   const member = await findMemberById(db, principal.subjectId);
   if (!member) redirect('/member/sign-in');
-  const [view, found] = await Promise.all([loadHostedCheckout(db, token), findPublicPaymentLink(db, token)]);
+  const [view, found] = await Promise.all([loadHostedCheckout(db, token, text), findPublicPaymentLink(db, token)]);
   if (!view || !found) notFound();
   const { cards, elsewhere } = await walletCardsForSeller(db, found.link.merchantId, member.email);
 
   return (
-    <main className="mx-auto grid max-w-4xl gap-8 px-6 py-12 md:grid-cols-2">
+    <main lang={locale} className="mx-auto grid max-w-4xl gap-8 px-6 py-12 md:grid-cols-2">
       <section aria-labelledby="order-heading">
         <p className="text-sm font-medium text-slate-500" data-testid="seller">{view.sellerName}</p>
         <h1 id="order-heading" className="mt-1 text-2xl font-semibold tracking-tight">{view.name}</h1>
         {view.description && <p className="mt-2 text-slate-600">{view.description}</p>}
         {view.subscription ? (
-          <SubscriptionSummary terms={view.subscription} />
+          <SubscriptionSummary terms={view.subscription} text={text} />
         ) : (
           <dl className="mt-6 space-y-2 rounded-lg border border-slate-200 bg-white p-5 text-sm">
-            <div className="flex justify-between"><dt className="text-slate-500">Price</dt><dd>{view.unitAmount}</dd></div>
-            <div className="flex justify-between"><dt className="text-slate-500">Quantity</dt><dd>{view.quantity}</dd></div>
-            <div className="flex justify-between border-t border-slate-100 pt-2 text-base font-semibold"><dt>Total</dt><dd data-testid="list-total">{view.total}</dd></div>
+            <div className="flex justify-between"><dt className="text-slate-500">{t('checkout.price')}</dt><dd>{view.unitAmount}</dd></div>
+            <div className="flex justify-between"><dt className="text-slate-500">{t('checkout.quantity')}</dt><dd>{view.quantity}</dd></div>
+            <div className="flex justify-between border-t border-slate-100 pt-2 text-base font-semibold"><dt>{t('checkout.total')}</dt><dd data-testid="list-total">{view.total}</dd></div>
           </dl>
         )}
         <p className="mt-4 text-sm text-slate-600">
-          Signed in to your wallet as <strong>{member.email}</strong>.
+          {t.rich('wallet.signedInAs', { email: member.email, strong: (chunks) => <strong>{chunks}</strong> })}
         </p>
       </section>
-      <section aria-label="Payment" className="space-y-4">
+      <section aria-label={t('checkout.paymentSection')} className="space-y-4">
         {view.unavailableReason ? (
           <div role="alert" className="rounded-lg border border-amber-300 bg-amber-50 p-5 text-amber-900">
             <h2 className="font-semibold" data-testid="unavailable-title">{view.unavailableTitle}</h2>
             <p className="mt-1" data-testid="unavailable-reason">{view.unavailableReason}</p>
           </div>
         ) : cards.length ? (
-          <WalletPayForm token={token} payLabel={view.subscription?.buttonLabel ?? `Pay ${view.total}`} cards={cards} />
+          <NextIntlClientProvider locale={locale} messages={clientMessages(locale, 'wallet', 'checkout', 'common')} timeZone="UTC">
+            <WalletPayForm token={token} locale={locale} payLabel={view.subscription?.buttonLabel ?? t('checkout.pay', { total: view.total })} cards={cards} />
+          </NextIntlClientProvider>
         ) : (
           <div className="rounded-lg border border-slate-200 bg-white p-6 text-sm text-slate-700 shadow-sm" data-testid="no-wallet-cards">
-            <h2 className="text-lg font-semibold text-slate-900">No saved card for {view.sellerName}</h2>
-            <p className="mt-2">You have no card saved with {view.sellerName} under {member.email}.</p>
+            <h2 className="text-lg font-semibold text-slate-900">{t('wallet.noCardsTitle', { seller: view.sellerName })}</h2>
+            <p className="mt-2">{t('wallet.noCards', { seller: view.sellerName, email: member.email })}</p>
           </div>
         )}
         {elsewhere ? (
           <p className="text-sm text-slate-600" data-testid="elsewhere-note">
-            Your wallet holds {elsewhere} {elsewhere === 1 ? 'card' : 'cards'} saved with other sellers. For your safety a card is only charged by the seller you saved it with; to use one here, enter it on the checkout page.
+            {t('wallet.elsewhere', { count: elsewhere })}
           </p>
         ) : null}
         <p className="text-sm">
-          <Link href={`/pay/${token}`} className="text-brand-700 hover:underline">Pay with a new card instead</Link>
+          <Link href={`/pay/${token}`} className="text-brand-700 hover:underline">{t('wallet.newCardInstead')}</Link>
         </p>
       </section>
     </main>

@@ -2,10 +2,12 @@
 
 import { useRef, useState, useTransition } from 'react';
 import { useRouter } from 'next/navigation';
+import { useTranslations } from 'next-intl';
 import type { WalletCard } from '@/lib/checkout/wallet';
 import { payWithWalletAction } from './actions';
 
-export function WalletPayForm({ token, payLabel, cards }: { token: string; payLabel: string; cards: WalletCard[] }) {
+export function WalletPayForm({ token, locale, payLabel, cards }: { token: string; locale: string; payLabel: string; cards: WalletCard[] }) {
+  const t = useTranslations();
   const router = useRouter();
   const [pending, startTransition] = useTransition();
   // A new key per attempt: a double click pays once, a retry after a decline is a new attempt.
@@ -16,7 +18,7 @@ export function WalletPayForm({ token, payLabel, cards }: { token: string; payLa
   if (unavailable) {
     return (
       <div role="alert" className="rounded-lg border border-amber-300 bg-amber-50 p-5 text-amber-900">
-        <h2 className="font-semibold">This link cannot be paid</h2>
+        <h2 className="font-semibold">{t('checkout.cannotBePaid')}</h2>
         <p className="mt-1">{unavailable}</p>
       </div>
     );
@@ -24,50 +26,50 @@ export function WalletPayForm({ token, payLabel, cards }: { token: string; payLa
 
   return (
     <form
-      aria-label="Pay with your wallet"
+      aria-label={t('wallet.payForm')}
       className="space-y-4 rounded-lg border border-slate-200 bg-white p-6 shadow-sm"
       onSubmit={(event) => {
         event.preventDefault();
         const data = new FormData(event.currentTarget);
         setMessage(null);
         startTransition(async () => {
-          const result = await payWithWalletAction(token, attemptKey.current, data);
+          const result = await payWithWalletAction(token, attemptKey.current, locale, data);
           if (result.kind === 'paid' || result.kind === 'processing') {
             router.push(`/pay/${token}/success?checkoutId=${encodeURIComponent(result.checkoutId)}`);
             return;
           }
           attemptKey.current = crypto.randomUUID();
-          if (result.kind === 'declined') setMessage({ tone: 'declined', text: `Payment declined. ${result.message} Choose another card or pay with a new card.` });
+          if (result.kind === 'declined') setMessage({ tone: 'declined', text: t('wallet.declined', { reason: result.message }) });
           else if (result.kind === 'unavailable') setUnavailable(result.message);
           else if (result.kind === 'invalid') setMessage({ tone: 'error', text: result.message });
         });
       }}
     >
-      <h2 className="text-lg font-semibold">Pay with a saved card</h2>
+      <h2 className="text-lg font-semibold">{t('wallet.savedCardHeading')}</h2>
       {message ? (
         <div role="alert" data-testid="wallet-error" className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-800">
           {message.text}
         </div>
       ) : null}
       <fieldset>
-        <legend className="text-sm font-medium text-slate-800">Card</legend>
+        <legend className="text-sm font-medium text-slate-800">{t('wallet.card')}</legend>
         <div className="mt-2 space-y-2">
           {cards.map((card, index) => (
             <label key={card.id} className="flex cursor-pointer items-center gap-3 rounded-md border border-slate-200 px-3 py-2 text-sm has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50">
               <input type="radio" name="paymentMethodId" value={card.id} defaultChecked={index === 0} className="h-4 w-4 accent-brand-600" />
               <span className="font-medium">{card.label}</span>
-              <span className="text-slate-600">expires {card.expiry}</span>
-              {card.isDefault ? <span className="ml-auto text-xs text-slate-600">Default</span> : null}
+              <span className="text-slate-600">{t('wallet.expires', { expiry: card.expiry })}</span>
+              {card.isDefault ? <span className="ml-auto text-xs text-slate-600">{t('common.default')}</span> : null}
             </label>
           ))}
         </div>
       </fieldset>
       <label className="block text-sm font-medium">
-        Promotion code <span className="font-normal text-slate-500">(optional)</span>
+        {t('wallet.promotionCode')} <span className="font-normal text-slate-500">{t('wallet.optional')}</span>
         <input name="promotionCode" className="mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-slate-900 shadow-sm" />
       </label>
       <button type="submit" disabled={pending} className="w-full rounded-md bg-brand-600 px-4 py-2.5 font-semibold text-white hover:bg-brand-700 disabled:opacity-60">
-        {pending ? 'Paying…' : payLabel}
+        {pending ? t('wallet.paying') : payLabel}
       </button>
     </form>
   );

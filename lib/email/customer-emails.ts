@@ -1,0 +1,35 @@
+import { customerText } from '../i18n/customer-text';
+import type { Locale } from '../i18n/locales';
+import type { EmailMessage } from './send-email';
+
+/** Customer emails in the customer's language (docs/i18n.md says which language each one uses). */
+
+function escapeHtml(value: string) {
+  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+/** The wallet's single-use sign-in link (and its code, for apps). */
+export function walletSignInEmail(input: { to: string; locale: Locale; link: string; loginToken: string; minutes: number }): EmailMessage {
+  const { t } = customerText(input.locale);
+  const expiry = t('email.walletExpiry', { minutes: input.minutes });
+  return {
+    to: input.to,
+    subject: t('email.walletSubject'),
+    category: 'member.login',
+    text: [t('email.walletIntro'), '', input.link, '', expiry, '', t('email.walletCode', { code: input.loginToken })].join('\n'),
+    html: `<p>${escapeHtml(t('email.walletIntro'))}</p><p><a href="${escapeHtml(input.link)}">${escapeHtml(t('email.walletButton'))}</a></p><p>${escapeHtml(expiry)}</p>`,
+  };
+}
+
+/** The customer portal's single-use link, mailed to the address the seller has on file. */
+export function portalLinkEmail(input: { to: string; locale: Locale; sellerName: string; link: string }): EmailMessage {
+  const { t } = customerText(input.locale);
+  const seller = input.sellerName;
+  return {
+    to: input.to,
+    subject: t('email.portalSubject', { seller }),
+    category: 'portal.link',
+    text: [t('email.portalIntro', { seller }), '', input.link, '', t('email.portalTypeEmail'), t('email.portalIgnore')].join('\n'),
+    html: `<p>${escapeHtml(t('email.portalIntro', { seller }))}</p><p><a href="${escapeHtml(input.link)}">${escapeHtml(t('email.portalButton'))}</a></p><p>${escapeHtml(t('email.portalTypeEmail'))} ${escapeHtml(t('email.portalIgnore'))}</p>`,
+  };
+}
