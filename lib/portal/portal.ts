@@ -6,6 +6,9 @@ import { now } from '../clock';
 import { config } from '../config';
 import { ApiError, invalidField } from '../http/errors';
 import { sendEmail } from '../email/send-email';
+import { escapeHtml } from '../email/escape-html';
+import { designedEmailHtml, emailButton } from '../designs/email';
+import { resolveHostedDesign } from '../designs/hosted-design';
 import { randomToken, sha256Hex } from '../auth/secrets';
 
 /** A portal link works once, for 15 minutes; a portal session lasts 30 minutes. */
@@ -52,6 +55,7 @@ export async function requestPortalLink(tx: Db, customerId: string): Promise<voi
     createdAt: now(),
   });
   const link = `${config.publicUrl}${portalPath(customerId)}/verify?token=${encodeURIComponent(token)}`;
+  const design = await resolveHostedDesign(tx, found.customer.merchantId);
   await sendEmail(tx, {
     to: found.customer.email,
     subject: `Manage your ${found.sellerName} subscription`,
@@ -64,12 +68,11 @@ export async function requestPortalLink(tx: Db, customerId: string): Promise<voi
       'You will be asked to type this email address. The link works once, for 15 minutes.',
       'If you did not ask for it, ignore this email.',
     ].join('\n'),
-    html: `<p>Use this link to manage your subscription and payment methods with ${escapeHtml(found.sellerName)}:</p><p><a href="${escapeHtml(link)}">Open the customer portal</a></p><p>You will be asked to type this email address. The link works once, for 15 minutes.</p>`,
+    html: designedEmailHtml(
+      design,
+      `<p>Use this link to manage your subscription and payment methods with ${escapeHtml(found.sellerName)}:</p>${emailButton(design, link, 'Open the customer portal')}<p>You will be asked to type this email address. The link works once, for 15 minutes.</p>`,
+    ),
   });
-}
-
-function escapeHtml(value: string) {
-  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
 /**

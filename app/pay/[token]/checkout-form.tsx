@@ -14,7 +14,8 @@ function newAttemptKey(): string {
   return crypto.randomUUID();
 }
 
-export function CheckoutForm({ token, total, subscription }: { token: string; total: string; subscription: SubscriptionTerms | null }) {
+/** `buttonLabel`: the verb of a one-time payment's button, from the seller's design (default Pay). */
+export function CheckoutForm({ token, total, subscription, buttonLabel = 'Pay' }: { token: string; total: string; subscription: SubscriptionTerms | null; buttonLabel?: string }) {
   const router = useRouter();
   const [pending, startTransition] = useTransition();
   // A new key per attempt: a double click pays once, a retry after a decline is a new attempt.
@@ -191,7 +192,7 @@ export function CheckoutForm({ token, total, subscription }: { token: string; to
         disabled={pending}
         className="w-full rounded-md bg-brand-600 px-4 py-2.5 font-semibold text-white hover:bg-brand-700 disabled:opacity-60"
       >
-        {pending ? 'Processing…' : terms ? terms.buttonLabel : `Pay ${promotion?.total ?? total}`}
+        {pending ? 'Processing…' : terms ? terms.buttonLabel : `${buttonLabel} ${promotion?.total ?? total}`}
       </button>
     </form>
   );

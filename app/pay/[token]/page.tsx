@@ -5,6 +5,7 @@ import { getDb } from '@/lib/db/client';
 import { loadHostedCheckout } from '@/lib/checkout/hosted';
 import { SubscriptionSummary } from '@/components/checkout/subscription-summary';
 import { CheckoutForm } from './checkout-form';
+import { linkDesign } from './design';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Checkout', robots: { index: false } };
@@ -13,6 +14,7 @@ export default async function PayPage({ params }: { params: Promise<{ token: str
   const { token } = await params;
   const view = await loadHostedCheckout(getDb(), token);
   if (!view) notFound();
+  const design = await linkDesign(token);
   return (
     <main className="mx-auto grid max-w-4xl gap-8 px-6 py-12 md:grid-cols-2">
       <section aria-labelledby="order-heading">
@@ -53,7 +55,7 @@ export default async function PayPage({ params }: { params: Promise<{ token: str
           </div>
         ) : (
           <>
-            <CheckoutForm token={view.token} total={view.total} subscription={view.subscription} />
+            <CheckoutForm token={view.token} total={view.total} subscription={view.subscription} buttonLabel={design?.buttonLabel} />
             <p className="mt-4 text-center text-sm text-slate-600">
               Saved a card with {view.sellerName} before?{' '}
               <Link href={`/member/pay/${view.token}`} prefetch={false} className="font-medium text-brand-700 hover:underline">

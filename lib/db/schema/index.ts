@@ -12,3 +12,4 @@ export * from './subscriptions';
 export * from './seller-users';
 export * from './request-logs';
 export * from './usage';
+export * from './designs';
