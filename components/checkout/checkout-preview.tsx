@@ -10,12 +10,13 @@ export type PreviewDesign = Pick<HostedDesign, 'displayName' | 'brandColor' | 'b
  * class and custom properties as /pay/{token}, laid out by the preview's own width (container
  * queries), so one component shows both the desktop and the phone layout. Not interactive.
  */
-export function CheckoutPreview({ design, width, label }: { design: PreviewDesign; width: number | string; label: string }) {
+/** `zoom` shrinks the whole picture (a 900 px desktop layout fits beside the form). */
+export function CheckoutPreview({ design, width, label, zoom = 1 }: { design: PreviewDesign; width: number | string; label: string; zoom?: number }) {
   const legal = [design.supportEmail, design.termsUrl ? 'Terms' : null, design.privacyUrl ? 'Privacy' : null].filter(Boolean);
   return (
     <figure className="space-y-2">
       <figcaption className="text-xs font-medium text-slate-600">{label}</figcaption>
-      <div className="overflow-hidden rounded-md border border-slate-300 shadow-sm" style={{ width }}>
+      <div className="overflow-hidden rounded-md border border-slate-300 shadow-sm" style={{ width, zoom }}>
         <div className="checkout-design @container bg-slate-50 text-slate-900" style={designCssVariables(design)} aria-hidden="true" inert>
           <div className="flex items-center gap-2 border-b border-slate-200 bg-white px-4 py-2">
             {design.logoSrc ? <img src={design.logoSrc} alt="" className="h-7 w-auto max-w-28 object-contain" /> : null}

@@ -115,7 +115,7 @@ export function DesignEditor({ action, design, canEdit }: { action: FormActionFn
       <section aria-label="Live preview" className="min-w-0 space-y-4" data-testid="design-preview">
         <h2 className="text-sm font-semibold text-slate-900">Live preview</h2>
         <div role="region" aria-label="Desktop preview" tabIndex={0} className="max-w-full overflow-x-auto">
-          <CheckoutPreview design={preview} width={720} label="Desktop" />
+          <CheckoutPreview design={preview} width={900} zoom={0.55} label="Desktop" />
         </div>
         <CheckoutPreview design={preview} width="min(360px, 100%)" label="Phone" />
       </section>
