@@ -58,6 +58,10 @@ test('a seller brands a checkout in the console, and a link with that designId s
   await shot(page, 'branding-2-saved-phone');
 
   const link = await post('/api/PaymentLink', { name: 'Coffee for the crew', unitAmount: 1200, currency: 'EUR', designId }, { Authorization: `Bearer ${key.secret}` });
+  // The link's console page names its design and offers the seller's designs to switch to.
+  await page.goto(`/merchant/payment-links/${link.id}`);
+  await expect(page.getByRole('link', { name: 'Fjord Coffee' })).toHaveAttribute('href', `/merchant/settings/branding/${designId}`);
+  await expect(page.getByLabel('Design')).toHaveValue(designId);
   for (const [size, name] of [[DESKTOP, 'desktop'], [PHONE, 'phone']] as const) {
     await page.setViewportSize(size);
     await page.goto(`/pay/${link.token}`);

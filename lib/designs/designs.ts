@@ -123,7 +123,8 @@ export async function getCheckoutDesign(db: Db, merchantId: string, designId: st
 export async function listCheckoutDesigns(db: Db, merchantId: string, query: PageRequest & { orderBy: 'createdAt' | 'displayName'; isDefault?: boolean }) {
   const page = await paginate(db, checkoutDesigns, {
     ...query,
-    where: [eq(checkoutDesigns.merchantId, merchantId), query.isDefault === undefined ? undefined : eq(checkoutDesigns.isDefault, query.isDefault)],
+    scope: [eq(checkoutDesigns.merchantId, merchantId)],
+    where: [query.isDefault === undefined ? undefined : eq(checkoutDesigns.isDefault, query.isDefault)],
     orderBy: [query.orderBy === 'displayName' ? checkoutDesigns.displayName : checkoutDesigns.createdAt, checkoutDesigns.id],
   });
   return mapPage(page, toCheckoutDesignResponse);
