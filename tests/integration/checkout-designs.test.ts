@@ -7,7 +7,7 @@ import { requestPortalLink } from '@/lib/portal/portal';
 import { baseUrl, call } from '../helpers/api';
 import { newMerchant } from '../helpers/merchants';
 import { expectAuthFailures } from '../helpers/auth-matrix';
-import { adHocLink } from '../helpers/payments';
+import { adHocLink, ik, waitFor } from '../helpers/payments';
 import { customerWithCard } from '../helpers/subscriptions';
 
 type Api = Awaited<ReturnType<typeof newMerchant>>['api'];
@@ -243,5 +243,22 @@ describe('designs on payment links and hosted pages', () => {
     expect(mail!.htmlBody).toContain('Portal Brand');
     expect(mail!.htmlBody).toContain('background:#14532d');
     expect(mail!.htmlBody).toContain('mailto:care@brand.example');
+  });
+
+  it("styles the hosted invoice and the receipt email with the seller's default design", async () => {
+    const { api } = await newMerchant();
+    await design(api, { displayName: 'Receipt Brand', brandColor: '#1e3a8a', isDefault: true });
+    const email = `designed-receipt-${Date.now()}@example.com`;
+    const link = await adHocLink(api, { name: 'Notebook', unitAmount: 700 });
+    const checkout = await api.post('/api/Checkout', { paymentLinkToken: link.token, customerEmail: email, tokenRef: 'tok_visa' }, ik());
+    expect(checkout.status, checkout.text).toBe(201);
+    const [record] = (await api.get(`/api/BillingRecord?customerId=${checkout.body.customerId}`)).body.data;
+    const page = await (await fetch(`${baseUrl()}${new URL(record.hostedInvoiceUrl).pathname}`)).text();
+    expect(page).toContain('--design-brand:#1e3a8a');
+    expect(page).toMatch(/data-testid="design-name"[^>]*>Receipt Brand</);
+    const mail = await waitFor(async () => (await listRecentEmails(getDb(), { to: email })).find((m) => m.category === 'receipt'));
+    expect(mail.htmlBody).toContain('Receipt Brand');
+    expect(mail.htmlBody).toContain('background:#1e3a8a');
+    expect(mail.textBody).toContain('Thank you for your payment');
   });
 });
