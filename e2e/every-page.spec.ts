@@ -50,6 +50,8 @@ test('no page is wider than a phone, and axe finds no serious or critical violat
   await ok('POST', '/api/PromotionCode', { couponId: coupon.id, code: `SPRING${suffix}`.toUpperCase() }, auth);
   const link = await ok('POST', '/api/PaymentLink', { priceId: oneTime.id, name: 'Tent with a very long payment link name for testing' }, auth);
   const subscriptionLink = await ok('POST', '/api/PaymentLink', { priceId: monthly.id, name: 'Monthly tent rental' }, auth);
+  const design = await ok('POST', '/api/CheckoutDesign', { displayName: 'Outdoor Co. with a rather long display name', brandColor: '#7c2d12', accentColor: '#9a3412', cornerStyle: 'pill', buttonLabel: 'Book', supportEmail: 'help@outdoor.example', termsUrl: 'https://outdoor.example/terms', privacyUrl: 'https://outdoor.example/privacy' }, auth);
+  const designedLink = await ok('POST', '/api/PaymentLink', { priceId: oneTime.id, designId: design.id }, auth);
   const paid = await ok('POST', '/api/Checkout', { priceId: oneTime.id, customerEmail, customerName: 'Grace Hopper', tokenRef: 'tok_visa' }, once());
   await ok('POST', `/api/Payment/${paid.payment.id}/Refund`, { amount: 1000, reason: 'Scuffed box' }, once());
   const linkPaid = await ok('POST', `/api/PaymentLink/${link.id}/Complete`, { customerEmail: memberEmail, customerName: 'Member Buyer', tokenRef: 'tok_visa' }, once());
@@ -78,6 +80,7 @@ test('no page is wider than a phone, and axe finds no serious or critical violat
     '/member/sign-in',
     `/pay/${link.token}`,
     `/pay/${subscriptionLink.token}`,
+    `/pay/${designedLink.token}`,
     `/pay/${link.token}/success?checkoutId=${linkPaid.id}`,
     `/portal/${customerId}`,
     new URL(invoice.hostedInvoiceUrl).pathname,
@@ -137,6 +140,8 @@ test('no page is wider than a phone, and axe finds no serious or critical violat
     '/merchant/security',
     '/merchant/settings',
     '/merchant/settings/audit-log',
+    '/merchant/settings/branding',
+    `/merchant/settings/branding/${design.id}`,
     '/merchant/team',
   ]);
 

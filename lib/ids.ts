@@ -18,6 +18,7 @@ export const ID_PREFIXES = {
   portalSession: 'pses',
   portalLink: 'plk',
   paymentLink: 'plink',
+  checkoutDesign: 'design',
   checkout: 'cs',
   payment: 'pay',
   refund: 're',

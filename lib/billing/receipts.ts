@@ -2,6 +2,9 @@ import { eq } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { billingRecords } from '../db/schema';
 import { sendEmail } from '../email/send-email';
+import { escapeHtml } from '../email/escape-html';
+import { designedEmailHtml, emailButton } from '../designs/email';
+import { resolveHostedDesign } from '../designs/hosted-design';
 import { findInvoiceByToken } from './invoices';
 import { invoiceDocument } from './invoice-document';
 
@@ -35,7 +38,12 @@ export async function sendReceipt(db: Database, billingRecordId: string): Promis
       `Download it as a PDF: ${invoice.record.invoicePdfUrl}`,
       ...(document.seller.supportEmail ? ['', `Questions? Write to ${document.seller.supportEmail}.`] : []),
     ].join('\n');
-    const emailId = await sendEmail(tx, { to: invoice.customer.email, subject: `Your receipt from ${document.seller.name} (${total})`, text, category: 'receipt' });
+    // In the seller's default design, when they have one; otherwise the plain text alone, as before.
+    const design = await resolveHostedDesign(tx, invoice.seller.id);
+    const html = design
+      ? designedEmailHtml(design, `<p>${text.split('\n\n').map((block) => block.split('\n').map(escapeHtml).join('<br>')).join('</p><p>')}</p>${emailButton(design, invoice.record.hostedInvoiceUrl, 'View your receipt')}`)
+      : undefined;
+    const emailId = await sendEmail(tx, { to: invoice.customer.email, subject: `Your receipt from ${document.seller.name} (${total})`, text, html, category: 'receipt' });
     await tx.update(billingRecords).set({ receiptEmailId: emailId }).where(eq(billingRecords.id, billingRecordId));
     return 'queued';
   });

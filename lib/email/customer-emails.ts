@@ -1,12 +1,11 @@
 import { customerText } from '../i18n/customer-text';
 import type { Locale } from '../i18n/locales';
 import type { EmailMessage } from './send-email';
+import { escapeHtml } from './escape-html';
+import { designedEmailHtml, emailButton } from '../designs/email';
+import type { HostedDesign } from '../designs/hosted-design';
 
 /** Customer emails in the customer's language (docs/i18n.md says which language each one uses). */
-
-function escapeHtml(value: string) {
-  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
 
 /** The wallet's single-use sign-in link (and its code, for apps). */
 export function walletSignInEmail(input: { to: string; locale: Locale; link: string; loginToken: string; minutes: number }): EmailMessage {
@@ -21,8 +20,8 @@ export function walletSignInEmail(input: { to: string; locale: Locale; link: str
   };
 }
 
-/** The customer portal's single-use link, mailed to the address the seller has on file. */
-export function portalLinkEmail(input: { to: string; locale: Locale; sellerName: string; link: string }): EmailMessage {
+/** The customer portal's single-use link, mailed to the address the seller has on file, in the seller's default design. */
+export function portalLinkEmail(input: { to: string; locale: Locale; sellerName: string; link: string; design: HostedDesign | null }): EmailMessage {
   const { t } = customerText(input.locale);
   const seller = input.sellerName;
   return {
@@ -30,6 +29,9 @@ export function portalLinkEmail(input: { to: string; locale: Locale; sellerName:
     subject: t('email.portalSubject', { seller }),
     category: 'portal.link',
     text: [t('email.portalIntro', { seller }), '', input.link, '', t('email.portalTypeEmail'), t('email.portalIgnore')].join('\n'),
-    html: `<p>${escapeHtml(t('email.portalIntro', { seller }))}</p><p><a href="${escapeHtml(input.link)}">${escapeHtml(t('email.portalButton'))}</a></p><p>${escapeHtml(t('email.portalTypeEmail'))} ${escapeHtml(t('email.portalIgnore'))}</p>`,
+    html: designedEmailHtml(
+      input.design,
+      `<p>${escapeHtml(t('email.portalIntro', { seller }))}</p>${emailButton(input.design, input.link, t('email.portalButton'))}<p>${escapeHtml(t('email.portalTypeEmail'))} ${escapeHtml(t('email.portalIgnore'))}</p>`,
+    ),
   };
 }

@@ -4,6 +4,7 @@ import * as billingSchemas from '../billing/schemas';
 import * as catalogSchemas from '../catalog/schemas';
 import * as checkoutSchemas from '../checkout/schemas';
 import * as customerSchemas from '../customers/schemas';
+import * as designSchemas from '../designs/schemas';
 import * as entitlementSchemas from '../entitlements/schemas';
 import * as merchantSchemas from '../merchants/schemas';
 import * as paymentLinkSchemas from '../payment-links/schemas';
@@ -35,6 +36,7 @@ const SCHEMA_MODULES = [
   catalogSchemas,
   checkoutSchemas,
   customerSchemas,
+  designSchemas,
   entitlementSchemas,
   merchantSchemas,
   paymentLinkSchemas,

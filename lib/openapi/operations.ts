@@ -3,6 +3,7 @@ import * as billing from '../billing/api';
 import * as catalog from '../catalog/api';
 import * as customers from '../customers/api';
 import * as paymentLinks from '../payment-links/api';
+import * as designs from '../designs/api';
 import * as checkout from '../checkout/api';
 import * as payments from '../payments/api';
 import * as promotions from '../promotions/api';
@@ -11,7 +12,7 @@ import * as subscriptions from '../subscriptions/api';
 import * as usage from '../usage/api';
 
 /** Resource groups in the order the reference presents them. */
-export const TAG_ORDER = ['Products', 'Prices', 'Entitlements', 'Usage', 'Customers', 'Payment links', 'Checkout', 'Payments', 'Billing records', 'Promotion codes', 'Subscriptions', 'Test clocks', 'Webhooks'];
+export const TAG_ORDER = ['Products', 'Prices', 'Entitlements', 'Usage', 'Customers', 'Payment links', 'Checkout designs', 'Checkout', 'Payments', 'Billing records', 'Promotion codes', 'Subscriptions', 'Test clocks', 'Webhooks'];
 
 const METHOD_ORDER = ['GET', 'POST', 'PUT', 'DELETE'];
 
@@ -26,6 +27,7 @@ export const ALL_OPERATIONS: Operation[] = [
   ...Object.values(catalog),
   ...Object.values(customers),
   ...Object.values(paymentLinks),
+  ...Object.values(designs),
   ...Object.values(checkout),
   ...Object.values(payments),
   ...Object.values(promotions),

@@ -11,6 +11,7 @@ import { recordEvent, recordUpdated } from '../events/record-event';
 import { ApiError, invalidField, notFound } from '../http/errors';
 import { INT32_MAX } from '../http/schemas';
 import { findPriceRow } from '../catalog/prices';
+import { assertCheckoutDesignExists } from '../designs/designs';
 import type { CreatePaymentLinkBody, PAYMENT_LINK_STATUSES, UpdatePaymentLinkBody } from './schemas';
 
 export type PaymentLinkRow = typeof paymentLinks.$inferSelect;
@@ -81,6 +82,7 @@ function assertLineFits(unitAmount: number, quantity: number, path: string) {
 export async function createPaymentLink(tx: Db, merchantId: string, input: z.output<typeof CreatePaymentLinkBody>) {
   const at = now();
   if (input.expiresAt && input.expiresAt <= at) throw invalidField('expiresAt', 'expiresAt must be in the future.');
+  if (input.designId) await assertCheckoutDesignExists(tx, merchantId, input.designId);
   let item: { priceId: string | null; name: string; description: string | null; unitAmount: number; currency: string };
   if (input.priceId) {
     const price = await findPriceRow(tx, merchantId, input.priceId, 'priceId');
@@ -210,6 +212,7 @@ export async function updatePaymentLink(tx: Db, merchantId: string, paymentLinkI
     throw invalidField('maxCompletions', `The link has already been completed ${current.completionCount} times.`);
   }
   if (input.quantity !== undefined) assertLineFits(current.unitAmount, input.quantity, 'quantity');
+  if (input.designId) await assertCheckoutDesignExists(tx, merchantId, input.designId);
   const maxCompletions = input.maxCompletions === undefined ? current.maxCompletions : input.maxCompletions;
   // Raising or removing the limit reopens a used-up link; lowering it to the count closes it.
   let status = current.status;

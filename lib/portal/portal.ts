@@ -8,6 +8,7 @@ import { ApiError, invalidField } from '../http/errors';
 import { sendEmail } from '../email/send-email';
 import { portalLinkEmail } from '../email/customer-emails';
 import { DEFAULT_LOCALE, emailLocale, type Locale } from '../i18n/locales';
+import { resolveHostedDesign } from '../designs/hosted-design';
 import { randomToken, sha256Hex } from '../auth/secrets';
 
 /** A portal link works once, for 15 minutes; a portal session lasts 30 minutes. */
@@ -56,7 +57,8 @@ export async function requestPortalLink(tx: Db, customerId: string, pageLocale: 
     createdAt: now(),
   });
   const link = `${config.publicUrl}${portalPath(customerId)}/verify?token=${encodeURIComponent(token)}`;
-  await sendEmail(tx, portalLinkEmail({ to: found.customer.email, locale: emailLocale(found.customer.locale, pageLocale), sellerName: found.sellerName, link }));
+  const design = await resolveHostedDesign(tx, found.customer.merchantId);
+  await sendEmail(tx, portalLinkEmail({ to: found.customer.email, locale: emailLocale(found.customer.locale, pageLocale), sellerName: found.sellerName, link, design }));
 }
 
 /**

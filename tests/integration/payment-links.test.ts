@@ -40,11 +40,12 @@ describe('/api/PaymentLink', () => {
     expect(byUnit).toMatchObject({ priceId: null, unitAmount: 1500, amount: 4500, currency: 'JPY' });
     const byAmount = await adHocLink(api, { unitAmount: undefined, amount: 9000, quantity: 3, currency: 'KWD' });
     expect(byAmount).toMatchObject({ unitAmount: 3000, amount: 9000, currency: 'KWD' });
+    const dark = await api.post('/api/CheckoutDesign', { displayName: 'Dark', brandColor: '#111827' });
     const options = await adHocLink(api, {
       singleUse: true,
       expiresAt: '2099-01-01T00:00:00Z',
       successUrl: 'https://shop.example.com/thanks',
-      designId: 'dark',
+      designId: dark.body.id,
       description: 'One hour',
     });
     expect(options).toMatchObject({
@@ -52,7 +53,7 @@ describe('/api/PaymentLink', () => {
       maxCompletions: 1,
       expiresAt: '2099-01-01T00:00:00.000Z',
       successUrl: 'https://shop.example.com/thanks',
-      designId: 'dark',
+      designId: dark.body.id,
       description: 'One hour',
     });
   });
@@ -90,16 +91,17 @@ describe('/api/PaymentLink', () => {
   it('updates only the updatable fields', async () => {
     const { api } = await newMerchant();
     const link = await adHocLink(api);
+    const light = await api.post('/api/CheckoutDesign', { displayName: 'Light', brandColor: '#1d4ed8' });
     const updated = await api.put(`/api/PaymentLink/${link.id}`, {
       name: 'Two hours',
       quantity: 2,
       maxCompletions: 5,
       successUrl: 'https://example.com/ok',
-      designId: 'light',
+      designId: light.body.id,
       expiresAt: '2098-05-05T00:00:00Z',
     });
     expect(updated.status).toBe(200);
-    expect(updated.body).toMatchObject({ name: 'Two hours', quantity: 2, amount: 10000, maxCompletions: 5, designId: 'light' });
+    expect(updated.body).toMatchObject({ name: 'Two hours', quantity: 2, amount: 10000, maxCompletions: 5, designId: light.body.id });
     const cleared = await api.put(`/api/PaymentLink/${link.id}`, { expiresAt: null, successUrl: null, maxCompletions: null });
     expect(cleared.body).toMatchObject({ expiresAt: null, successUrl: null, maxCompletions: null, name: 'Two hours' });
     for (const field of ['unitAmount', 'currency', 'priceId', 'metadata', 'singleUse']) {

@@ -15,7 +15,8 @@ function newAttemptKey(): string {
   return crypto.randomUUID();
 }
 
-export function CheckoutForm({ token, locale, total, subscription }: { token: string; locale: string; total: string; subscription: SubscriptionTerms | null }) {
+/** `buttonLabel`: the verb of a one-time payment's button, from the seller's design (default Pay). */
+export function CheckoutForm({ token, locale, total, subscription, buttonLabel = 'Pay' }: { token: string; locale: string; total: string; subscription: SubscriptionTerms | null; buttonLabel?: string }) {
   const t = useTranslations();
   const router = useRouter();
   const [pending, startTransition] = useTransition();
@@ -193,7 +194,7 @@ export function CheckoutForm({ token, locale, total, subscription }: { token: st
         disabled={pending}
         className="w-full rounded-md bg-brand-600 px-4 py-2.5 font-semibold text-white hover:bg-brand-700 disabled:opacity-60"
       >
-        {pending ? t('checkout.processing') : terms ? terms.buttonLabel : t('checkout.pay', { total: promotion?.total ?? total })}
+        {pending ? t('checkout.processing') : terms ? terms.buttonLabel : t('checkout.pay', { verb: buttonLabel, total: promotion?.total ?? total })}
       </button>
     </form>
   );

@@ -9,16 +9,19 @@ import { clientMessages } from '@/lib/i18n/messages';
 import { pageLocale } from '@/lib/i18n/page-locale';
 import { SubscriptionSummary } from '@/components/checkout/subscription-summary';
 import { CheckoutForm } from './checkout-form';
+import { linkDesign } from './design';
 
 export const dynamic = 'force-dynamic';
 
-export async function generateMetadata(): Promise<Metadata> {
-  return { title: customerText(await pageLocale()).t('checkout.title'), robots: { index: false } };
+export async function generateMetadata({ params }: { params: Promise<{ token: string }> }): Promise<Metadata> {
+  const design = await linkDesign((await params).token);
+  return { title: customerText(await pageLocale(design?.defaultLocale)).t('checkout.title'), robots: { index: false } };
 }
 
 export default async function PayPage({ params }: { params: Promise<{ token: string }> }) {
   const { token } = await params;
-  const locale = await pageLocale();
+  const design = await linkDesign(token);
+  const locale = await pageLocale(design?.defaultLocale);
   const text = customerText(locale);
   const { t } = text;
   const view = await loadHostedCheckout(getDb(), token, text);
@@ -64,7 +67,7 @@ export default async function PayPage({ params }: { params: Promise<{ token: str
         ) : (
           <>
             <NextIntlClientProvider locale={locale} messages={clientMessages(locale, 'checkout', 'common')} timeZone="UTC">
-              <CheckoutForm token={view.token} locale={locale} total={view.total} subscription={view.subscription} />
+              <CheckoutForm token={view.token} locale={locale} total={view.total} subscription={view.subscription} buttonLabel={design?.buttonLabel} />
             </NextIntlClientProvider>
             <p className="mt-4 text-center text-sm text-slate-600">
               {t('checkout.walletPrompt', { seller: view.sellerName })}{' '}

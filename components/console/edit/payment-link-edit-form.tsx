@@ -1,7 +1,7 @@
 'use client';
 
 import { ActionForm } from '@/components/ui/action-form';
-import { TextField } from '@/components/ui/field';
+import { SelectField, TextField } from '@/components/ui/field';
 import { SubmitButton } from '@/components/ui/submit-button';
 import { updatePaymentLinkAction } from '@/app/(consoles)/merchant/edit-actions';
 
@@ -18,7 +18,9 @@ export interface EditablePaymentLink {
 }
 
 /** The interface's updatable fields of a payment link (PUT /api/PaymentLink/{id}); empty clears a field. */
-export function PaymentLinkEditForm({ link }: { link: EditablePaymentLink }) {
+export function PaymentLinkEditForm({ link, designs }: { link: EditablePaymentLink; designs: { value: string; label: string }[] }) {
+  // A designId stored before designs were checked is kept as an option, so saving changes nothing unasked.
+  const unknownDesign = link.designId && !designs.some((design) => design.value === link.designId) ? [{ value: link.designId, label: `${link.designId} (not a design: your default shows)` }] : [];
   return (
     <ActionForm action={updatePaymentLinkAction} className="space-y-4" ariaLabel="Edit payment link">
       <input type="hidden" name="paymentLinkId" value={link.id} />
@@ -35,7 +37,13 @@ export function PaymentLinkEditForm({ link }: { link: EditablePaymentLink }) {
       </div>
       <TextField label="Expires (UTC)" name="expiresAt" type="datetime-local" defaultValue={link.expiresAtLocal} hint="Empty: never expires." />
       <TextField label="Success URL" name="successUrl" type="url" maxLength={2048} defaultValue={link.successUrl ?? ''} hint="Where the customer goes after paying; empty shows our receipt page." />
-      <TextField label="Design id" name="designId" maxLength={64} defaultValue={link.designId ?? ''} hint="Optional: your hosted page design." />
+      <SelectField
+        label="Design"
+        name="designId"
+        defaultValue={link.designId ?? ''}
+        options={[{ value: '', label: 'Your default design' }, ...designs, ...unknownDesign]}
+        hint="How the hosted checkout looks (Settings → Branding)."
+      />
       <SubmitButton pendingText="Saving…">Save payment link</SubmitButton>
     </ActionForm>
   );

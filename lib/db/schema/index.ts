@@ -13,3 +13,4 @@ export * from './seller-users';
 export * from './request-logs';
 export * from './usage';
 export * from './audit';
+export * from './designs';

@@ -14,6 +14,7 @@ export const IDEMPOTENT_OPERATIONS: ReadonlySet<string> = new Set([
   'POST /api/Customer/{customerId}/PaymentMethod',
   'POST /api/PaymentLink',
   'POST /api/PaymentLink/{paymentLinkId}/Complete',
+  'POST /api/CheckoutDesign',
   'POST /api/Checkout',
   'POST /api/Payment/{paymentId}/Refund',
   'POST /api/Coupon',

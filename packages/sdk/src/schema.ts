@@ -593,6 +593,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/CheckoutDesign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List checkout designs
+         * @description Scope: `payment_links:read`.
+         */
+        get: operations["listCheckoutDesigns"];
+        put?: never;
+        /**
+         * Create a checkout design
+         * @description How the hosted checkout, success page, customer portal and customer emails look: a payment link's `designId` picks one, and the seller's default design styles everything else. `isDefault: true` moves the default here. Scope: `payment_links:write`.
+         */
+        post: operations["createCheckoutDesign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CheckoutDesign/{designId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a checkout design
+         * @description Scope: `payment_links:read`.
+         */
+        get: operations["getCheckoutDesign"];
+        /**
+         * Update a checkout design
+         * @description Fields left out keep their values; `null` removes the logo or a link. Colours are checked together, as they will be shown. Scope: `payment_links:write`.
+         */
+        put: operations["updateCheckoutDesign"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/Checkout": {
         parameters: {
             query?: never;
@@ -2805,7 +2853,7 @@ export interface components {
              * @description Where the hosted page sends the customer after paying; `checkoutId` is appended as a query parameter.
              */
             successUrl?: string;
-            /** @description Your identifier of the hosted page design to use. */
+            /** @description A checkout design of yours (`design_…`, /api/CheckoutDesign) that styles this link's hosted pages; without one, your default design does. Unknown → 404. */
             designId?: string;
             /**
              * @description Flat object of string values (≤50 keys, key ≤40 chars, value ≤500 chars).
@@ -2833,6 +2881,96 @@ export interface components {
             priceId?: string;
             promotionCode?: string;
             tokenRef?: string;
+        };
+        CreateCheckoutDesignBody: {
+            /** @description The name shown beside the logo at the top of the hosted pages and emails. */
+            displayName: string;
+            /** @description The logo image's bytes, base64-encoded: PNG, JPEG or WebP, at most 256 KiB (SVG is refused: it can carry script). `null` removes the logo. Answered as `logoUrl`. */
+            logoBase64?: string | null;
+            /**
+             * @description Fills the pay button; buttonTextColor must read on it (WCAG AA 4.5:1).
+             * @example #3856e0
+             */
+            brandColor?: string;
+            /**
+             * @description The pay button's text.
+             * @example #ffffff
+             */
+            buttonTextColor?: string;
+            /**
+             * @description Links and the focus outline on the hosted pages; must read on the page background (WCAG AA 4.5:1).
+             * @example #2c43b8
+             */
+            accentColor?: string;
+            /**
+             * @default rounded
+             * @enum {string}
+             */
+            cornerStyle?: "rounded" | "square" | "pill";
+            /**
+             * @description The verb on the pay button of a one-time payment ("Donate €10.00").
+             * @default Pay
+             * @enum {string}
+             */
+            buttonLabel?: "Pay" | "Subscribe" | "Donate" | "Book";
+            /** @description Shown to customers; null falls back to the account's support email. */
+            supportEmail?: string | null;
+            /** @description Shown to customers; null falls back to the account's support URL. */
+            supportUrl?: string | null;
+            termsUrl?: string | null;
+            privacyUrl?: string | null;
+            /**
+             * @description The language of the hosted pages when the customer's browser does not ask for one we have.
+             * @default en
+             * @enum {string}
+             */
+            defaultLocale?: "en" | "de" | "fr" | "es" | "ja";
+            /**
+             * @description Styles every link without a designId, the customer portal and emails. Setting it moves the default from the previous design; one default per seller.
+             * @default false
+             */
+            isDefault?: boolean;
+        };
+        UpdateCheckoutDesignBody: {
+            /** @description The name shown beside the logo at the top of the hosted pages and emails. */
+            displayName?: string;
+            /** @description The logo image's bytes, base64-encoded: PNG, JPEG or WebP, at most 256 KiB (SVG is refused: it can carry script). `null` removes the logo. Answered as `logoUrl`. */
+            logoBase64?: string | null;
+            /**
+             * @description Fills the pay button; buttonTextColor must read on it (WCAG AA 4.5:1).
+             * @example #3856e0
+             */
+            brandColor?: string;
+            /**
+             * @description The pay button's text.
+             * @example #ffffff
+             */
+            buttonTextColor?: string;
+            /**
+             * @description Links and the focus outline on the hosted pages; must read on the page background (WCAG AA 4.5:1).
+             * @example #2c43b8
+             */
+            accentColor?: string;
+            /** @enum {string} */
+            cornerStyle?: "rounded" | "square" | "pill";
+            /**
+             * @description The verb on the pay button of a one-time payment ("Donate €10.00").
+             * @enum {string}
+             */
+            buttonLabel?: "Pay" | "Subscribe" | "Donate" | "Book";
+            /** @description Shown to customers; null falls back to the account's support email. */
+            supportEmail?: string | null;
+            /** @description Shown to customers; null falls back to the account's support URL. */
+            supportUrl?: string | null;
+            termsUrl?: string | null;
+            privacyUrl?: string | null;
+            /**
+             * @description The language of the hosted pages when the customer's browser does not ask for one we have.
+             * @enum {string}
+             */
+            defaultLocale?: "en" | "de" | "fr" | "es" | "ja";
+            /** @description Styles every link without a designId, the customer portal and emails. Setting it moves the default from the previous design; one default per seller. */
+            isDefault?: boolean;
         };
         CheckoutBody: {
             /** Format: email */
@@ -3391,6 +3529,28 @@ export interface components {
             failureCode: string | null;
             failureMessage: string | null;
             settledAt: components["schemas"]["Timestamp"] | null;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        CheckoutDesignResponse: {
+            id: string;
+            displayName: string;
+            /** @description The logo, at an address that carries its content hash (cached for good; a new logo gets a new address). */
+            logoUrl: string | null;
+            brandColor: string;
+            buttonTextColor: string;
+            accentColor: string;
+            /** @enum {string} */
+            cornerStyle: "rounded" | "square" | "pill";
+            /** @enum {string} */
+            buttonLabel: "Pay" | "Subscribe" | "Donate" | "Book";
+            supportEmail: string | null;
+            supportUrl: string | null;
+            termsUrl: string | null;
+            privacyUrl: string | null;
+            /** @enum {string} */
+            defaultLocale: "en" | "de" | "fr" | "es" | "ja";
+            isDefault: boolean;
             createdAt: components["schemas"]["Timestamp"];
             updatedAt: components["schemas"]["Timestamp"];
         };
@@ -6394,6 +6554,186 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            429: components["responses"]["ApiRateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    listCheckoutDesigns: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`. */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page, 1 to 100. */
+                pageSize?: components["parameters"]["PageSize"];
+                orderBy?: "createdAt" | "displayName";
+                orderDirection?: components["parameters"]["OrderDirection"];
+                /** @description Created at or after this time (inclusive). */
+                createdFrom?: components["parameters"]["CreatedFrom"];
+                /** @description Created at or before this time (inclusive). */
+                createdTo?: components["parameters"]["CreatedTo"];
+                /** @description Cursor paging: the items after the item with this id, in the requested order (docs/api.md, "Lists"). */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
+                endingBefore?: components["parameters"]["EndingBefore"];
+                isDefault?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CheckoutDesignResponse"][];
+                        /** @description The page number; 0 on a page asked for by cursor (it has no number). */
+                        page: number;
+                        pageSize: number;
+                        totalCount: number;
+                        /** @description More items follow in the direction of paging: after the last item, or before the first for `endingBefore`. */
+                        hasMore: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["ApiRateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    createCheckoutDesign: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. Makes a create safe to retry: a repeat within 24 h replays the first answer. */
+                "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCheckoutDesignBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutDesignResponse"];
+                };
+            };
+            /** @description VALIDATION_FAILED: a field is invalid; for colours that fail WCAG AA the problem names the field and its contrast ratio (`errors`, and `contrast`: [{ path, ratio, required }]); a logo that is not a PNG, JPEG or WebP, or is too large, names `logoBase64`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    getCheckoutDesign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                designId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutDesignResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    updateCheckoutDesign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                designId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateCheckoutDesignBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutDesignResponse"];
+                };
+            };
+            /** @description VALIDATION_FAILED: a field is invalid; for colours that fail WCAG AA the problem names the field and its contrast ratio (`errors`, and `contrast`: [{ path, ratio, required }]); a logo that is not a PNG, JPEG or WebP, or is too large, names `logoBase64`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };

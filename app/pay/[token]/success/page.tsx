@@ -5,11 +5,13 @@ import { loadHostedCheckoutResult, type HostedCheckoutResult, type SubscriptionN
 import { customerText, type CustomerText } from '@/lib/i18n/customer-text';
 import { pageLocale } from '@/lib/i18n/page-locale';
 import { RedirectSoon } from './redirect-soon';
+import { linkDesign } from '../design';
 
 export const dynamic = 'force-dynamic';
 
-export async function generateMetadata(): Promise<Metadata> {
-  return { title: customerText(await pageLocale()).t('result.title'), robots: { index: false } };
+export async function generateMetadata({ params }: { params: Promise<{ token: string }> }): Promise<Metadata> {
+  const design = await linkDesign((await params).token);
+  return { title: customerText(await pageLocale(design?.defaultLocale)).t('result.title'), robots: { index: false } };
 }
 
 export default async function SuccessPage({
@@ -21,7 +23,8 @@ export default async function SuccessPage({
 }) {
   const { token } = await params;
   const { checkoutId } = await searchParams;
-  const text = customerText(await pageLocale());
+  const design = await linkDesign(token);
+  const text = customerText(await pageLocale(design?.defaultLocale));
   const { t } = text;
   const result = checkoutId ? await loadHostedCheckoutResult(getDb(), token, checkoutId, text) : undefined;
   if (!result) notFound();

@@ -13,10 +13,12 @@ import { findPublicPaymentLink } from '@/lib/payment-links/payment-links';
 import { requireSession } from '@/lib/web/session';
 import { SubscriptionSummary } from '@/components/checkout/subscription-summary';
 import { WalletPayForm } from './wallet-form';
+import { designForPaymentLink } from '@/lib/designs/hosted-design';
 
 export const dynamic = 'force-dynamic';
-export async function generateMetadata(): Promise<Metadata> {
-  return { title: customerText(await pageLocale()).t('wallet.payTitle'), robots: { index: false } };
+export async function generateMetadata({ params }: { params: Promise<{ token: string }> }): Promise<Metadata> {
+  const design = await designForPaymentLink(getDb(), (await params).token);
+  return { title: customerText(await pageLocale(design?.defaultLocale)).t('wallet.payTitle'), robots: { index: false } };
 }
 
 /**
@@ -28,7 +30,8 @@ export default async function WalletPayPage({ params }: { params: Promise<{ toke
   // Signing in first brings the member back here (lib/auth/return-path.ts).
   const principal = await requireSession('member', { returnTo: `/member/pay/${token}` });
   const db = getDb();
-  const locale = await pageLocale();
+  // The wallet's own checkout is Paybase's page (unbranded), but speaks the seller's language.
+  const locale = await pageLocale((await designForPaymentLink(db, token))?.defaultLocale);
   const text = customerText(locale);
   const { t } = text;
   const member = await findMemberById(db, principal.subjectId);

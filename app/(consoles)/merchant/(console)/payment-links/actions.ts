@@ -45,6 +45,7 @@ export async function createPaymentLinkAction(_: FormState, form: FormData): Pro
       maxCompletions: wholeNumber(form, 'maxCompletions', 'Maximum payments'),
       expiresAt: expiresAt?.toISOString(),
       successUrl: field(form, 'successUrl') || undefined,
+      designId: field(form, 'designId') || undefined,
     });
     const link = await getDb().transaction((tx) => createPaymentLink(tx, merchantId, body));
     revalidatePath('/merchant/payment-links');

@@ -6,7 +6,7 @@ import { SubmitButton } from '@/components/ui/submit-button';
 import { createPaymentLinkAction } from './actions';
 import { NewLinkResult } from './link-forms';
 
-export function CreateLinkForm({ prices }: { prices: { value: string; label: string }[] }) {
+export function CreateLinkForm({ prices, designs }: { prices: { value: string; label: string }[]; designs: { value: string; label: string }[] }) {
   return (
     <ActionForm action={createPaymentLinkAction} className="space-y-4" ariaLabel="New payment link" renderResult={(result) => <NewLinkResult result={result} />}>
       <SelectField label="Sell" name="priceId" options={[{ value: '', label: 'An ad hoc amount (below)' }, ...prices]} hint="A price from your catalog, or an amount typed here." />
@@ -28,6 +28,7 @@ export function CreateLinkForm({ prices }: { prices: { value: string; label: str
         <TextField label="Maximum payments" name="maxCompletions" type="number" min={1} hint="Optional; the link closes when reached." />
         <TextField label="Expires at (UTC)" name="expiresAt" type="datetime-local" hint="Optional." />
         <TextField label="Success URL" name="successUrl" type="url" placeholder="https://example.com/thanks" hint="Optional; where customers go after paying." />
+        {designs.length > 0 ? <SelectField label="Design" name="designId" options={[{ value: '', label: 'Your default design' }, ...designs]} hint="How the checkout looks (Settings → Branding)." /> : null}
       </fieldset>
       <SubmitButton pendingText="Creating…">Create payment link</SubmitButton>
     </ActionForm>

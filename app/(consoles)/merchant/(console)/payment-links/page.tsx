@@ -5,6 +5,7 @@ import { getDb } from '@/lib/db/client';
 import { listPaymentLinks } from '@/lib/payment-links/payment-links';
 import { PAYMENT_LINK_STATUSES } from '@/lib/payment-links/schemas';
 import { listPrices } from '@/lib/catalog/prices';
+import { listCheckoutDesigns } from '@/lib/designs/designs';
 import { listProducts } from '@/lib/catalog/products';
 import { formatMoney } from '@/lib/money/format';
 import { labelsFor } from '@/lib/subscriptions/labels';
@@ -29,10 +30,11 @@ export default async function PaymentLinksPage({ searchParams }: { searchParams:
   const db = getDb();
   const page = pageParam(query.page);
   const status = PAYMENT_LINK_STATUSES.find((s) => s === query.status);
-  const [links, prices, products] = await Promise.all([
+  const [links, prices, products, designs] = await Promise.all([
     listPaymentLinks(db, merchant.id, { page, pageSize: 20, orderBy: 'createdAt', orderDirection: 'desc', status }),
     listPrices(db, merchant.id, { page: 1, pageSize: 200, orderBy: 'createdAt', orderDirection: 'desc', active: true }),
     listProducts(db, merchant.id, { page: 1, pageSize: 200, orderBy: 'name', orderDirection: 'asc' }),
+    listCheckoutDesigns(db, merchant.id, { page: 1, pageSize: 100, orderBy: 'displayName', orderDirection: 'asc' }),
   ]);
   const productNames = new Map(products.data.map((p) => [p.id, p.name]));
   const linkPrices = (await labelsFor(db, merchant.id, { customerIds: [], priceIds: links.data.flatMap((l) => (l.priceId ? [l.priceId] : [])) })).prices;
@@ -119,7 +121,7 @@ export default async function PaymentLinksPage({ searchParams }: { searchParams:
           )}
         </div>
         <Card title="New payment link" className="h-fit">
-          <CreateLinkForm prices={priceOptions} />
+          <CreateLinkForm prices={priceOptions} designs={designs.data.map((d) => ({ value: d.id, label: d.isDefault ? `${d.displayName} (default)` : d.displayName }))} />
         </Card>
       </div>
     </>

@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import Link from 'next/link';
 import { toAccountSettings } from '@/lib/merchants/settings';
 import { roleCan } from '@/lib/merchants/roles';
 import { ActionForm } from '@/components/ui/action-form';
@@ -20,7 +21,15 @@ export default async function SettingsPage({ searchParams }: { searchParams: Pro
   const canEdit = roleCan(user.role, 'settings:write');
   return (
     <>
-      <PageHeader title="Settings" description="Your business as customers see it on receipts and invoices, and how the console shows dates." />
+      <PageHeader
+        title="Settings"
+        description="Your business as customers see it on receipts and invoices, and how the console shows dates."
+        actions={
+          <Link href="/merchant/settings/branding" className="text-sm font-medium text-brand-700 hover:underline">
+            Branding
+          </Link>
+        }
+      />
       {saved ? <Alert tone="success">Settings saved.</Alert> : null}
       <Card title="Account" className="max-w-3xl">
         <ActionForm key={settings.updatedAt} action={saveSettingsAction} className="space-y-6" ariaLabel="Account settings">

@@ -4,6 +4,7 @@ import { notFound } from 'next/navigation';
 import { getDb } from '@/lib/db/client';
 import { ApiError } from '@/lib/http/errors';
 import { getPaymentLink } from '@/lib/payment-links/payment-links';
+import { listCheckoutDesigns } from '@/lib/designs/designs';
 import { findPriceWithProductName } from '@/lib/catalog/prices';
 import { formatMoney } from '@/lib/money/format';
 import { formatConsoleDateTime } from '@/lib/web/console-time';
@@ -25,7 +26,11 @@ export default async function PaymentLinkPage({ params }: { params: Promise<{ pa
     if (error instanceof ApiError && error.code === 'NOT_FOUND') notFound();
     throw error;
   });
-  const price = link.priceId ? await findPriceWithProductName(db, merchant.id, link.priceId) : undefined;
+  const [price, designs] = await Promise.all([
+    link.priceId ? findPriceWithProductName(db, merchant.id, link.priceId) : undefined,
+    listCheckoutDesigns(db, merchant.id, { page: 1, pageSize: 100, orderBy: 'displayName', orderDirection: 'asc' }),
+  ]);
+  const design = designs.data.find((d) => d.id === link.designId);
   const [label, tone] = PAYMENT_LINK_STATUS_LABELS[link.status];
   const at = (iso: string | null) => (iso ? formatConsoleDateTime(iso, merchant.timeZone) : '—');
 
@@ -64,7 +69,16 @@ export default async function PaymentLinkPage({ params }: { params: Promise<{ pa
               ['Payments', `${link.completionCount}${link.maxCompletions ? ` of ${link.maxCompletions}` : ''}${link.singleUse ? ' (single use)' : ''}`],
               ['Expires', at(link.expiresAt)],
               ['Success URL', link.successUrl ? <span key="success" className="break-all">{link.successUrl}</span> : 'Our receipt page'],
-              ['Design id', link.designId ?? '—'],
+              [
+                'Design',
+                design ? (
+                  <Link key="design" href={`/merchant/settings/branding/${design.id}`} className="text-brand-700 hover:underline">
+                    {design.displayName}
+                  </Link>
+                ) : (
+                  (link.designId ?? 'Your default design')
+                ),
+              ],
               ['Id', <span key="id" className="font-mono">{link.id}</span>],
               ['Created', at(link.createdAt)],
               ['Updated', at(link.updatedAt)],
@@ -86,6 +100,7 @@ export default async function PaymentLinkPage({ params }: { params: Promise<{ pa
                 successUrl: link.successUrl,
                 designId: link.designId,
               }}
+              designs={designs.data.map((d) => ({ value: d.id, label: d.displayName }))}
             />
           )}
         </Card>
