@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { checkouts, payments } from '../db/schema';
+import { checkouts, payments, prices } from '../db/schema';
 import { newId } from '../ids';
 import { now } from '../clock';
 import { ApiError, invalidField } from '../http/errors';
@@ -396,8 +396,12 @@ export async function markCheckoutPaid(tx: Db, checkout: CheckoutRow): Promise<C
 /** A paid one-time price brings its policies' credits (once per checkout) and entitlements. */
 async function grantPurchaseEntitlements(tx: Db, checkout: CheckoutRow) {
   if (!checkout.priceId) return;
-  const price = await findPriceRow(tx, checkout.merchantId, checkout.priceId);
-  if (price.type !== 'OneTime') return;
+  // One read: most prices have no policy, and then there is nothing to grant or announce.
+  const [price] = await tx
+    .select({ id: prices.id, type: prices.type, hasPolicies: sql<boolean>`exists (select 1 from entitlement_policies p where p.price_id = ${checkout.priceId})` })
+    .from(prices)
+    .where(and(eq(prices.id, checkout.priceId), eq(prices.merchantId, checkout.merchantId)));
+  if (price?.type !== 'OneTime' || !price.hasPolicies) return;
   const purchase = { merchantId: checkout.merchantId, customerId: checkout.customerId, priceId: price.id };
   await grantPolicyCredits(tx, { ...purchase, origin: { checkoutId: checkout.id } });
   await recordEntitlementChanged(tx, { ...purchase, cause: 'purchase', priceIds: [price.id] });
