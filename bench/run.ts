@@ -20,6 +20,7 @@
  *                     # the dispatcher in its own process (`npm run worker`, server RUN_WORKER=false)
  *   npm run bench -- api                           # the developer-API benchmark instead (bench/api.ts)
  *   npm run bench -- usage                         # usage ingestion and check-and-consume (bench/usage.ts)
+ *   npm run bench -- lists                         # list pages at row 1 and row 100,000, by page and by cursor (bench/lists.ts)
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -308,11 +309,13 @@ function writeResults(rows: Row[], loadAtStart: number[], settings: { endpointCo
 }
 
 // `npm run bench -- api`: the developer-API benchmark (bench/api.ts); `-- console`: the seller
-// console (bench/console.ts); `-- usage`: usage billing (bench/usage.ts); no argument: webhooks.
+// console (bench/console.ts); `-- usage`: usage billing (bench/usage.ts); `-- lists`: list paging
+// (bench/lists.ts); no argument: webhooks.
 const benchmarks: Record<string, () => Promise<unknown>> = {
   api: () => import('./api').then((api) => api.runApiBenchmark()),
   console: () => import('./console').then((bench) => bench.runConsoleBench()),
   usage: () => import('./usage').then((bench) => bench.runUsageBenchmark()),
+  lists: () => import('./lists').then((bench) => bench.runListsBench()),
 };
 const benchmark = benchmarks[process.argv[2] ?? ''] ?? main;
 benchmark().catch((error) => {

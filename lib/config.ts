@@ -29,6 +29,18 @@ export const config = {
   },
   http: {
     /**
+     * Developer-API requests one API key may make per window, in each server process (docs/api.md,
+     * "Rate limits"); `API_RATE_LIMIT_WINDOW_SECONDS` sets the window.
+     */
+    get apiRateLimit() {
+      const configured = Number(process.env.API_RATE_LIMIT);
+      return Number.isSafeInteger(configured) && configured > 0 ? configured : 100;
+    },
+    get apiRateLimitWindowSeconds() {
+      const configured = Number(process.env.API_RATE_LIMIT_WINDOW_SECONDS);
+      return Number.isSafeInteger(configured) && configured > 0 ? configured : 1;
+    },
+    /**
      * The largest request body any endpoint reads, in bytes (docs/api.md, "Limits"): a larger
      * one is refused with 413 before it is read, parsed or authenticated.
      */

@@ -153,8 +153,8 @@ export async function listApiKeyPage(
 ) {
   const page = await paginate(db, apiKeys, {
     ...query,
+    scope: [eq(apiKeys.merchantId, merchantId)],
     where: [
-      eq(apiKeys.merchantId, merchantId),
       query.revoked === undefined ? undefined : query.revoked ? isNotNull(apiKeys.revokedAt) : isNull(apiKeys.revokedAt),
     ],
     orderBy: [query.orderBy === 'name' ? apiKeys.name : apiKeys.createdAt, apiKeys.id],

@@ -84,8 +84,8 @@ export async function listPrices(
 ) {
   const page = await paginate(db, prices, {
     ...query,
+    scope: [eq(prices.merchantId, merchantId)],
     where: [
-      eq(prices.merchantId, merchantId),
       query.productId ? eq(prices.productId, query.productId) : undefined,
       query.active === undefined ? undefined : eq(prices.active, query.active),
       query.type ? eq(prices.type, query.type) : undefined,

@@ -54,7 +54,8 @@ export async function listProducts(
 ) {
   const page = await paginate(db, products, {
     ...query,
-    where: [eq(products.merchantId, merchantId), query.active === undefined ? undefined : eq(products.active, query.active)],
+    scope: [eq(products.merchantId, merchantId)],
+    where: [query.active === undefined ? undefined : eq(products.active, query.active)],
     orderBy: [query.orderBy === 'name' ? products.name : products.createdAt, products.id],
   });
   return mapPage(page, toProductResponse);

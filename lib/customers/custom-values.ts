@@ -22,7 +22,8 @@ export async function listCustomValues(
   await findCustomerRow(db, merchantId, customerId);
   const page = await paginate(db, customerCustomValues, {
     ...query,
-    where: [and(eq(customerCustomValues.merchantId, merchantId), eq(customerCustomValues.customerId, customerId))],
+    scope: [eq(customerCustomValues.merchantId, merchantId), eq(customerCustomValues.customerId, customerId)],
+    where: [],
     orderBy: [query.orderBy === 'key' ? customerCustomValues.key : customerCustomValues.createdAt, customerCustomValues.key],
   });
   return mapPage(page, toCustomValueResponse);

@@ -110,8 +110,8 @@ export async function listCustomers(
 ) {
   const page = await paginate(db, customers, {
     ...query,
+    scope: [eq(customers.merchantId, merchantId)],
     where: [
-      eq(customers.merchantId, merchantId),
       query.email ? sql`lower(${customers.email}) = ${query.email.toLowerCase()}` : undefined,
       query.externalId ? eq(customers.externalId, query.externalId) : undefined,
       query.status ? eq(customers.status, query.status) : undefined,

@@ -1,61 +1,130 @@
-import { and, asc, count, desc, getTableColumns, gte, lte, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, gte, lte, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from './client';
+import { ApiError } from '../http/errors';
 
 export interface PageRequest {
-  page: number;
+  /** Offset paging (default 1); never together with a cursor. */
+  page?: number;
   pageSize: number;
   orderDirection: 'asc' | 'desc';
   createdFrom?: Date;
   createdTo?: Date;
+  /** Cursor paging: the items after (or before) the item with this id, in the list's order. */
+  startingAfter?: string;
+  endingBefore?: string;
 }
 
 export interface Page<T> {
   data: T[];
+  /** The page number; 0 on a cursor page (it has none). */
   page: number;
   pageSize: number;
   totalCount: number;
+  /** Whether more items follow, in the direction of paging (before the first item for `endingBefore`). */
   hasMore: boolean;
+}
+
+interface ListQuery extends PageRequest {
+  /** What makes the list: the seller (and the parent of a nested list). A cursor must be an item of it. */
+  scope: (SQL | undefined)[];
+  /** The list's filters: a cursor item need not match them (it may have changed since). */
+  where: (SQL | undefined)[];
+  /** The requested column, then a unique tie-breaker: the items' id, which a cursor names. */
+  orderBy: [PgColumn, PgColumn];
 }
 
 const TOTAL = '__totalCount';
 
 /**
- * Offset paging over one table with a stable order: `orderBy` lists the requested column
- * first, then a unique tie-breaker (usually the creation-sortable id).
+ * One page of a list, in a stable order. Offset paging (`page`) counts the whole match in the
+ * same statement. Cursor paging (`startingAfter` / `endingBefore`) is a keyset query: it reads
+ * the rows after the cursor item's sort values through the list's index, so a page deep in the
+ * list costs what the first does; the cursor item's values are looked up inside the statement.
  */
 export async function paginate<TTable extends PgTable & { createdAt: PgColumn }>(
   db: Db,
   table: TTable,
-  options: PageRequest & { where: (SQL | undefined)[]; orderBy: [PgColumn, PgColumn] },
+  options: ListQuery,
 ): Promise<Page<TTable['$inferSelect']>> {
-  const where = and(
+  const scope = and(...options.scope);
+  const match = and(
+    scope,
     ...options.where,
     options.createdFrom ? gte(table.createdAt, options.createdFrom) : undefined,
     options.createdTo ? lte(table.createdAt, options.createdTo) : undefined,
   );
+  const cursor = options.startingAfter ?? options.endingBefore;
+  if (cursor !== undefined) return cursorPage(db, table, options, { scope, match, cursor });
+
+  const page = options.page ?? 1;
   const direction = options.orderDirection === 'asc' ? asc : desc;
   // One statement: the page and, on each of its rows, the total (a window over the whole match).
   const rows = await db
     .select({ ...getTableColumns(table as PgTable), [TOTAL]: sql<number>`count(*) over()`.mapWith(Number) })
     .from(table as PgTable)
-    .where(where)
+    .where(match)
     .orderBy(...options.orderBy.map((column) => direction(column)))
     .limit(options.pageSize)
-    .offset((options.page - 1) * options.pageSize);
+    .offset((page - 1) * options.pageSize);
   let totalCount = (rows[0]?.[TOTAL] as number | undefined) ?? 0;
-  if (rows.length === 0 && options.page > 1) {
+  if (rows.length === 0 && page > 1) {
     // Past the last page no row carries the total: count on its own.
-    const [total] = await db.select({ value: count() }).from(table as PgTable).where(where);
+    const [total] = await db.select({ value: count() }).from(table as PgTable).where(match);
     totalCount = total?.value ?? 0;
   }
   return {
     data: rows.map(({ [TOTAL]: _total, ...row }) => row) as TTable['$inferSelect'][],
-    page: options.page,
+    page,
     pageSize: options.pageSize,
     totalCount,
-    hasMore: options.page * options.pageSize < totalCount,
+    hasMore: page * options.pageSize < totalCount,
   };
+}
+
+async function cursorPage<TTable extends PgTable & { createdAt: PgColumn }>(
+  db: Db,
+  table: TTable,
+  options: ListQuery,
+  { scope, match, cursor }: { scope: SQL | undefined; match: SQL | undefined; cursor: string },
+): Promise<Page<TTable['$inferSelect']>> {
+  const parameter = options.startingAfter !== undefined ? 'startingAfter' : 'endingBefore';
+  const [orderColumn, idColumn] = options.orderBy;
+  if (!orderColumn.notNull) {
+    throw new ApiError('VALIDATION_FAILED', `Invalid query: ${parameter}: cursors follow an order every item has a value for; use another orderBy (e.g. createdAt) or page.`, {
+      errors: [{ path: parameter, message: 'Not available with this orderBy (some items have no value for it).' }],
+    });
+  }
+  // Walking backwards (`endingBefore`) reads the list in the opposite order, then turns the page round.
+  const forward = parameter === 'startingAfter';
+  const ascending = (options.orderDirection === 'asc') === forward;
+  const cursorItem = and(eq(idColumn, cursor), scope);
+  // Each value is an uncorrelated sub-select PostgreSQL runs once, before the index scan it bounds.
+  const valueOf = (column: PgColumn) => sql`(select ${column} from ${table} where ${cursorItem})`;
+  const after = sql`(${orderColumn}, ${idColumn}) ${sql.raw(ascending ? '>' : '<')} (${valueOf(orderColumn)}, ${valueOf(idColumn)})`;
+  const direction = ascending ? asc : desc;
+  const rows = await db
+    .select({ ...getTableColumns(table as PgTable), [TOTAL]: sql<number>`(select count(*) from ${table} where ${match})`.mapWith(Number) })
+    .from(table as PgTable)
+    .where(and(match, after))
+    .orderBy(...options.orderBy.map((column) => direction(column)))
+    .limit(options.pageSize + 1);
+  let totalCount = (rows[0]?.[TOTAL] as number | undefined) ?? 0;
+  if (rows.length === 0) {
+    // No row after the cursor, or no such cursor item in this list: tell them apart.
+    const [found] = await db
+      .select({ total: sql<number>`(select count(*) from ${table} where ${match})`.mapWith(Number) })
+      .from(table as PgTable)
+      .where(cursorItem);
+    if (!found) {
+      throw new ApiError('VALIDATION_FAILED', `Invalid query: ${parameter}: no item '${cursor}' in this list.`, {
+        errors: [{ path: parameter, message: `No item with id '${cursor}' in this list.` }],
+      });
+    }
+    totalCount = found.total;
+  }
+  const data = rows.slice(0, options.pageSize).map(({ [TOTAL]: _total, ...row }) => row) as TTable['$inferSelect'][];
+  return { data: forward ? data : data.reverse(), page: 0, pageSize: options.pageSize, totalCount, hasMore: rows.length > options.pageSize };
 }
 
 /** Applies `fn` to every row of a page, keeping the paging fields. */

@@ -63,7 +63,8 @@ export async function listEntitlementPolicies(
   await findPriceRow(db, merchantId, priceId);
   const page = await paginate(db, entitlementPolicies, {
     ...query,
-    where: [and(eq(entitlementPolicies.merchantId, merchantId), eq(entitlementPolicies.priceId, priceId))],
+    scope: [eq(entitlementPolicies.merchantId, merchantId), eq(entitlementPolicies.priceId, priceId)],
+    where: [],
     orderBy: [query.orderBy === 'feature' ? entitlementPolicies.feature : entitlementPolicies.createdAt, entitlementPolicies.id],
   });
   return mapPage(page, toEntitlementPolicyResponse);

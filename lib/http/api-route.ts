@@ -12,6 +12,7 @@ import { bearerToken, readBodyText, readJsonBody } from './request';
 import { errorResponse, handleRequest, parseInput } from './route-core';
 import { claimIdempotencyKey, completeIdempotencyKey, holdIdempotencyLease, type Attempt } from './idempotency';
 import { recordApiRequest, type SeenApiRequest } from '../request-logs/record';
+import { countApiRequest } from './rate-limit';
 
 export interface ApiContext<TOp extends Operation> {
   requestId: string;
@@ -94,11 +95,13 @@ function route<TOp extends Operation>(operation: TOp, run: (base: BaseContext<TO
   return async (request: Request, routeContext: RouteContext): Promise<Response> => {
     const startedAt = performance.now();
     const seen: SeenApiRequest = {};
+    let rateLimitHeaders: Record<string, string> = {};
     const answer = await handleRequest(request, async (requestId, logFields) => {
       const url = new URL(request.url);
       const principal = await authenticate(request);
       logFields.merchantId = seen.merchantId = principal.merchantId;
       seen.apiKeyId = principal.apiKeyId;
+      rateLimitHeaders = await countApiRequest(principal.apiKeyId);
       if (!hasScope(principal.scopes, operation.scope)) {
         throw new ApiError('INSUFFICIENT_SCOPE', `This API key lacks the '${operation.scope}' scope.`, {
           extra: { requiredScope: operation.scope },
@@ -115,6 +118,8 @@ function route<TOp extends Operation>(operation: TOp, run: (base: BaseContext<TO
       }
       return response;
     });
+    // Every answer to an authenticated request tells its key's quota (docs/api.md, "Rate limits").
+    for (const [name, value] of Object.entries(rateLimitHeaders)) answer.headers.set(name, value);
     recordApiRequest(request, answer, seen, performance.now() - startedAt);
     return answer;
   };

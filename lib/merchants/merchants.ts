@@ -78,6 +78,7 @@ export async function listMerchants(
 ) {
   const page = await paginate(db, merchants, {
     ...query,
+    scope: [],
     where: [
       query.status ? eq(merchants.status, query.status) : undefined,
       query.email ? sql`lower(${merchants.email}) like ${`%${query.email.toLowerCase().replace(/[%_\\]/g, '\\$&')}%`}` : undefined,

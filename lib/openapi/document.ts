@@ -8,7 +8,7 @@ import { EVENT_BODIES } from '../events/schemas';
 import { ALL_OPERATIONS } from './operations';
 import { SESSION_OPERATIONS } from './session-operations';
 import { Problem, nameSchemas } from './components';
-import { IDEMPOTENCY_PARAMETERS, SHARED_RESPONSES, developerErrorResponses, sessionErrorResponses } from './responses';
+import { IDEMPOTENCY_PARAMETERS, RATE_LIMIT_HEADERS, SHARED_RESPONSES, developerErrorResponses, rateLimitHeaderRefs, sessionErrorResponses } from './responses';
 
 const json = (schema: z.ZodType) => ({ content: { 'application/json': { schema } } });
 
@@ -31,6 +31,11 @@ function success(operation: Operation | SessionOperation) {
   return { [status]: { description: 'Success', ...json(operation.response ?? UndescribedObject) } };
 }
 
+/** A developer-API success also carries the API key's quota headers. */
+function developerSuccess(operation: Operation) {
+  return Object.fromEntries(Object.entries(success(operation)).map(([status, answer]) => [status, { ...answer, headers: rateLimitHeaderRefs() }]));
+}
+
 function developerOperation(operation: Operation): ZodOpenApiOperationObject {
   const notes = [
     operation.description,
@@ -47,7 +52,7 @@ function developerOperation(operation: Operation): ZodOpenApiOperationObject {
     security: [{ apiKey: [operation.scope] }],
     ...inputs(operation),
     ...(idempotency ? { parameters: [{ $ref: `#/components/parameters/${idempotency}` }] } : {}),
-    responses: { ...success(operation), ...developerErrorResponses(operation) },
+    responses: { ...developerSuccess(operation), ...developerErrorResponses(operation) },
   };
 }
 
@@ -151,6 +156,7 @@ export function buildOpenApiDocument(serverUrl: string) {
         ...Object.fromEntries(Object.entries(SIGNATURE_HEADERS).map(([name, header]) => [name, { name, in: 'header' as const, ...header }])),
       },
       responses: SHARED_RESPONSES,
+      headers: RATE_LIMIT_HEADERS,
     },
   });
   const components = document.components!;

@@ -12,6 +12,17 @@ const problem = (description: string) => ({
   content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
 });
 
+const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
+
+/** The quota header fields on every answer to an API-key request (docs/api.md, "Rate limits"). */
+export const RATE_LIMIT_HEADERS = {
+  'RateLimit-Limit': { schema: { type: 'integer' as const }, description: "Requests this API key may make per window (this server process's count)." },
+  'RateLimit-Remaining': { schema: { type: 'integer' as const }, description: 'Requests left in the current window.' },
+  'RateLimit-Reset': { schema: { type: 'integer' as const }, description: 'Seconds until the current window ends.' },
+  'RateLimit-Policy': { schema: { type: 'string' as const }, description: 'The policy: `<limit>;w=<window seconds>`, e.g. `100;w=1`.' },
+};
+export const rateLimitHeaderRefs = () => Object.fromEntries(Object.keys(RATE_LIMIT_HEADERS).map((name) => [name, headerRef(name)]));
+
 /** Answers any endpoint may give, documented once under `components.responses`. */
 export const SHARED_RESPONSES = {
   BadRequest: problem('Invalid input: VALIDATION_FAILED with `errors[]` naming each field, or IDEMPOTENCY_KEY_REQUIRED.'),
@@ -26,6 +37,10 @@ export const SHARED_RESPONSES = {
   RateLimited: {
     ...problem('RATE_LIMITED: too many attempts; retry after `Retry-After` seconds.'),
     headers: { 'Retry-After': { schema: { type: 'integer' as const }, description: 'Seconds to wait before retrying.' } },
+  },
+  ApiRateLimited: {
+    ...problem('RATE_LIMITED: this API key made more requests than its limit in the current window (docs/api.md, "Rate limits"); retry after `Retry-After` seconds. Nothing was executed.'),
+    headers: { 'Retry-After': { schema: { type: 'integer' as const }, description: 'Seconds until the window resets.' }, ...rateLimitHeaderRefs() },
   },
   PayloadTooLarge: problem('PAYLOAD_TOO_LARGE: the body is larger than the limit (docs/api.md, "Limits"); refused before it is read.'),
   UnsupportedMediaType: problem('UNSUPPORTED_MEDIA_TYPE: a body that is not sent as `application/json`.'),
@@ -69,6 +84,7 @@ export function developerErrorResponses(operation: Operation) {
     ...(operation.params || operation.body ? { '404': ref('NotFound') } : {}),
     ...(operation.idempotency ? { '409': ref('IdempotencyKeyInUse'), '422': ref('IdempotencyKeyReused') } : {}),
     ...bodyErrors(operation.body),
+    '429': ref('ApiRateLimited'),
     ...ownAnswers(operation.answers, operation.idempotency !== undefined),
     '500': ref('Internal'),
   };

@@ -183,8 +183,8 @@ export async function listPaymentLinks(
 ) {
   const page = await paginate(db, paymentLinks, {
     ...query,
+    scope: [eq(paymentLinks.merchantId, merchantId)],
     where: [
-      eq(paymentLinks.merchantId, merchantId),
       statusFilter(query.status, now()),
       query.priceId ? eq(paymentLinks.priceId, query.priceId) : undefined,
     ],

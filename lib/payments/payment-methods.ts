@@ -30,7 +30,8 @@ export async function listPaymentMethods(db: Db, merchantId: string, customerId:
   await findCustomerRow(db, merchantId, customerId);
   const page = await paginate(db, paymentMethods, {
     ...query,
-    where: [and(eq(paymentMethods.merchantId, merchantId), eq(paymentMethods.customerId, customerId), isNull(paymentMethods.detachedAt))],
+    scope: [eq(paymentMethods.merchantId, merchantId), eq(paymentMethods.customerId, customerId)],
+    where: [isNull(paymentMethods.detachedAt)],
     orderBy: [paymentMethods.createdAt, paymentMethods.id],
   });
   return mapPage(page, toPaymentMethodResponse);

@@ -155,8 +155,8 @@ export async function listPayments(
 ) {
   const page = await paginate(db, payments, {
     ...query,
+    scope: [eq(payments.merchantId, merchantId)],
     where: [
-      eq(payments.merchantId, merchantId),
       query.status ? eq(payments.status, query.status) : undefined,
       query.customerId ? eq(payments.customerId, query.customerId) : undefined,
       query.checkoutId ? eq(payments.checkoutId, query.checkoutId) : undefined,

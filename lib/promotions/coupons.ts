@@ -72,7 +72,8 @@ export async function getCoupon(db: Db, merchantId: string, couponId: string) {
 export async function listCoupons(db: Db, merchantId: string, query: PageRequest) {
   const page = await paginate(db, coupons, {
     ...query,
-    where: [eq(coupons.merchantId, merchantId)],
+    scope: [eq(coupons.merchantId, merchantId)],
+    where: [],
     orderBy: [coupons.createdAt, coupons.id],
   });
   return mapPage(page, toCouponResponse);

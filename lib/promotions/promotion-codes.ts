@@ -88,8 +88,8 @@ export async function listPromotionCodes(
 ) {
   const page = await paginate(db, promotionCodes, {
     ...query,
+    scope: [eq(promotionCodes.merchantId, merchantId)],
     where: [
-      eq(promotionCodes.merchantId, merchantId),
       query.code ? sql`upper(${promotionCodes.code}) = ${query.code.toUpperCase()}` : undefined,
       query.couponId ? eq(promotionCodes.couponId, query.couponId) : undefined,
       query.active === undefined ? undefined : eq(promotionCodes.active, query.active),

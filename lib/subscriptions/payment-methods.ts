@@ -38,6 +38,17 @@ export async function useNewPaymentMethod(tx: Db, merchantId: string, customerId
 }
 
 /**
+ * The portal's "add a card": a suspended seller is refused before the processor is asked; the
+ * card is verified with no transaction open (a decline saves nothing), then saved as the default
+ * in one transaction.
+ */
+export async function addVerifiedDefaultCard(db: Db, merchantId: string, customerId: string, card: TokenizedCard, actor: Actor, id = newId('paymentMethod')) {
+  await assertSellerAcceptsPayments(db, merchantId);
+  await verifyCardForSaving({ token: card.token, idempotencyKey: id, fieldPath: 'cardNumber' });
+  return db.transaction((tx) => useNewPaymentMethod(tx, merchantId, customerId, card, actor, id));
+}
+
+/**
  * POST /api/Customer/{customerId}/PaymentMethod: the card is verified at the processor with no
  * transaction open (its idempotency key is the new method's id), then saved in one transaction
  * with its events and the API answer. A decline throws 402 before anything is written.

@@ -390,8 +390,8 @@ export async function listSubscriptions(
 ) {
   const page = await paginate(db, subscriptions, {
     ...query,
+    scope: [eq(subscriptions.merchantId, merchantId)],
     where: [
-      eq(subscriptions.merchantId, merchantId),
       query.customerId ? eq(subscriptions.customerId, query.customerId) : undefined,
       query.priceId ? eq(subscriptions.priceId, query.priceId) : undefined,
       query.status ? eq(subscriptions.status, query.status) : undefined,
@@ -405,7 +405,8 @@ export async function listSubscriptionChanges(db: Db, merchantId: string, subscr
   await findSubscriptionRow(db, merchantId, subscriptionId);
   const page = await paginate(db, subscriptionChanges, {
     ...query,
-    where: [eq(subscriptionChanges.subscriptionId, subscriptionId), eq(subscriptionChanges.merchantId, merchantId)],
+    scope: [eq(subscriptionChanges.subscriptionId, subscriptionId), eq(subscriptionChanges.merchantId, merchantId)],
+    where: [],
     orderBy: [query.orderBy === 'effectiveAt' ? subscriptionChanges.effectiveAt : subscriptionChanges.createdAt, subscriptionChanges.id],
   });
   return mapPage(page, toChangeResponse);

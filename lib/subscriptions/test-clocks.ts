@@ -54,7 +54,7 @@ export async function getTestClock(db: Db, merchantId: string, testClockId: stri
 }
 
 export async function listTestClocks(db: Db, merchantId: string, query: PageRequest & { orderBy: 'createdAt' }) {
-  const page = await paginate(db, testClocks, { ...query, where: [eq(testClocks.merchantId, merchantId)], orderBy: [testClocks.createdAt, testClocks.id] });
+  const page = await paginate(db, testClocks, { ...query, scope: [eq(testClocks.merchantId, merchantId)], where: [], orderBy: [testClocks.createdAt, testClocks.id] });
   return { ...page, data: await Promise.all(page.data.map((row) => toTestClockResponse(db, row))) };
 }
 

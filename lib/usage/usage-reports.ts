@@ -24,6 +24,7 @@ function filtersOf(merchantId: string, filters: UsageFilters): (SQL | undefined)
 export async function listUsage(db: Db, merchantId: string, query: PageRequest & UsageFilters & { orderBy: 'createdAt' | 'timestamp' }) {
   const page = await paginate(db, usageRecords, {
     ...query,
+    scope: [eq(usageRecords.merchantId, merchantId)],
     where: filtersOf(merchantId, query),
     orderBy: [query.orderBy === 'timestamp' ? usageRecords.timestamp : usageRecords.createdAt, usageRecords.id],
   });

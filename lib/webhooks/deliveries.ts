@@ -63,7 +63,8 @@ function toWebhookAttemptResponse(row: AttemptRow) {
 export async function listWebhookEvents(db: Db, merchantId: string, query: PageRequest & { orderBy: 'createdAt'; type?: string }) {
   const page = await paginate(db, events, {
     ...query,
-    where: [eq(events.merchantId, merchantId), query.type ? eq(events.type, query.type) : undefined],
+    scope: [eq(events.merchantId, merchantId)],
+    where: [query.type ? eq(events.type, query.type) : undefined],
     orderBy: [events.createdAt, events.id],
   });
   return mapPage(page, toWebhookEventResponse);
@@ -85,8 +86,8 @@ export async function listWebhookDeliveries(
 ) {
   const page = await paginate(db, webhookDeliveries, {
     ...query,
+    scope: [eq(webhookDeliveries.merchantId, merchantId)],
     where: [
-      eq(webhookDeliveries.merchantId, merchantId),
       query.status ? eq(webhookDeliveries.status, query.status) : undefined,
       query.endpointId ? eq(webhookDeliveries.endpointId, query.endpointId) : undefined,
       query.eventId ? eq(webhookDeliveries.eventId, query.eventId) : undefined,

@@ -102,7 +102,8 @@ export async function getWebhookEndpoint(db: Db, merchantId: string, endpointId:
 export async function listWebhookEndpoints(db: Db, merchantId: string, query: PageRequest & { orderBy: 'createdAt'; enabled?: boolean }) {
   const page = await paginate(db, webhookEndpoints, {
     ...query,
-    where: [eq(webhookEndpoints.merchantId, merchantId), query.enabled === undefined ? undefined : eq(webhookEndpoints.enabled, query.enabled)],
+    scope: [eq(webhookEndpoints.merchantId, merchantId)],
+    where: [query.enabled === undefined ? undefined : eq(webhookEndpoints.enabled, query.enabled)],
     orderBy: [webhookEndpoints.createdAt, webhookEndpoints.id],
   });
   return mapPage(page, toWebhookEndpointResponse);

@@ -60,13 +60,35 @@ describe('@paybase/sdk against the real server', () => {
     expect(isPaybaseError(invalid, 'VALIDATION_FAILED') && invalid.problem.errors?.[0]?.path).toBe('amount');
   });
 
-  it('walks every page of a list with the async iterator', async () => {
-    const { paybase } = await sellerWithSdk();
+  it('walks every page of a list with the async iterator, by cursor after the first page', async () => {
+    const listed: URLSearchParams[] = [];
+    const recordingFetch: typeof fetch = async (input, init) => {
+      const request = new Request(input, init);
+      if (request.method === 'GET') listed.push(new URL(request.url).searchParams);
+      return fetch(request);
+    };
+    const { paybase } = await sellerWithSdk({ fetch: recordingFetch });
     const names = ['A', 'B', 'C', 'D', 'E'];
-    for (const name of names) await paybase.post('/api/Product', { body: { name } });
+    const ids: string[] = [];
+    for (const name of names) ids.push((await paybase.post('/api/Product', { body: { name } })).id);
     const seen: string[] = [];
     for await (const product of paybase.list('/api/Product', { params: { query: { pageSize: 2, orderDirection: 'asc' } } })) seen.push(product.name);
     expect(seen).toEqual(names);
+    expect(listed.map((query) => query.get('startingAfter'))).toEqual([null, ids[1], ids[3]]);
+
+    // Started with endingBefore, it keeps walking backward: each page in the list's order.
+    const before: string[] = [];
+    for await (const product of paybase.list('/api/Product', { params: { query: { pageSize: 2, orderDirection: 'asc', endingBefore: ids[4] } } })) before.push(product.name);
+    expect(before).toEqual(['C', 'D', 'A', 'B']);
+
+    // A custom value's id is its key.
+    const customer = await paybase.post('/api/Customer', { body: { email: 'values@example.com' } });
+    const customValues = { params: { path: { customerId: customer.id } } };
+    for (const key of ['a', 'b', 'c']) await paybase.post('/api/Customer/{customerId}/CustomValue', { ...customValues, body: { key, value: key } });
+    const keys: string[] = [];
+    for await (const value of paybase.list('/api/Customer/{customerId}/CustomValue', { params: { ...customValues.params, query: { pageSize: 1, orderBy: 'key', orderDirection: 'asc' } } })) keys.push(value.key);
+    expect(keys).toEqual(['a', 'b', 'c']);
+    expect(listed.at(-1)!.get('startingAfter')).toBe('b');
   });
 
   it('sends an Idempotency-Key on IK endpoints and reuses it when it retries a lost answer: one payment', async () => {

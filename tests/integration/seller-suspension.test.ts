@@ -3,16 +3,17 @@ import { describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { getDb } from '@/lib/db/client';
 import { plainPhases } from '@/lib/db/phases';
-import { payments, subscriptionChanges } from '@/lib/db/schema';
+import { payments, sandboxProcessorOperations, subscriptionChanges } from '@/lib/db/schema';
 import { payHostedCheckout } from '@/lib/checkout/hosted';
 import { payHostedWithWallet, walletCardsForSeller } from '@/lib/checkout/wallet';
 import { findOrCreateMember } from '@/lib/members/members';
 import { advanceTestClock } from '@/lib/subscriptions/test-clocks';
 import { commandSubscription } from '@/lib/subscriptions/subscriptions';
 import { commandSubscriptionInPhases } from '@/lib/subscriptions/resume';
-import { makeDefaultPaymentMethod, useNewPaymentMethod } from '@/lib/subscriptions/payment-methods';
+import { addVerifiedDefaultCard, makeDefaultPaymentMethod, useNewPaymentMethod } from '@/lib/subscriptions/payment-methods';
 import { savePaymentMethod } from '@/lib/payments/payment-methods';
 import { SandboxProcessor } from '@/lib/payments/processor/sandbox';
+import { newId } from '@/lib/ids';
 import { call } from '../helpers/api';
 import { newMerchant } from '../helpers/merchants';
 import { adHocLink, ik, oneTimePrice } from '../helpers/payments';
@@ -93,6 +94,11 @@ describe('a suspended seller moves no money', () => {
     await expect(changePlan()).rejects.toMatchObject(refused);
     await expect(reactivate()).rejects.toMatchObject(refused);
     await expect(addCard()).rejects.toMatchObject(refused);
+    // The portal's "add a card" is refused before the processor is asked to verify it.
+    const portalCardId = newId('paymentMethod');
+    await expect(addVerifiedDefaultCard(getDb(), merchant.id, a.customerId, card, `portal:${a.customerId}`, portalCardId)).rejects.toMatchObject(refused);
+    const verifications = await getDb().select().from(sandboxProcessorOperations).where(eq(sandboxProcessorOperations.idempotencyKey, `verify:${portalCardId}`));
+    expect(verifications).toEqual([]);
     expect((await subscribe(api, { customerId: a.customerId, priceId: basic.id })).status).toBe(401);
     expect(await paymentCount(merchant.id)).toBe(before);
 
@@ -101,6 +107,8 @@ describe('a suspended seller moves no money', () => {
     expect(await reactivate()).toMatchObject({ declined: false, subscription: { status: 'active' } });
     expect(await changePlan()).toMatchObject({ declined: false, subscription: { priceId: pro.id } });
     expect((await addCard()).id).toMatch(/^pm_/);
+    const portalCard = await addVerifiedDefaultCard(getDb(), merchant.id, a.customerId, card, `portal:${a.customerId}`, portalCardId);
+    expect(portalCard).toMatchObject({ id: portalCardId, isDefault: true });
     expect(await paymentCount(merchant.id)).toBe(before + 1); // the proration
     // Cancelling stays open while suspended: it moves no money.
     await adminSetStatus(merchant.id, 'Suspend');

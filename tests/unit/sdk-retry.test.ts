@@ -61,6 +61,18 @@ describe('@paybase/sdk retries', () => {
     expect(lost.requests[0]!.headers.has('idempotency-key')).toBe(false);
   });
 
+  it('sends any request again after a 429 Retry-After (it was not executed), but not after a longer wait than maxDelayMs', async () => {
+    const endpoint = { url: 'https://example.com/hook', events: ['*' as const] };
+    const limited = transport([problem(429, 'RATE_LIMITED', { 'retry-after': '0' }), json(201, { id: 'we_1' })]);
+    expect((await sdk(limited.fetch).post('/api/WebhookEndpoint', { body: endpoint })).id).toBe('we_1');
+    expect(limited.requests).toHaveLength(2);
+    expect(await limited.requests[1]!.json()).toEqual(endpoint);
+
+    const longWait = transport([problem(429, 'RATE_LIMITED', { 'retry-after': '60' })]);
+    await expect(sdk(longWait.fetch).get('/api/Price/{priceId}', { params: { path: { priceId: 'price_1' } } })).rejects.toMatchObject({ code: 'RATE_LIMITED', status: 429 });
+    expect(longWait.requests).toHaveLength(1);
+  });
+
   it('keeps a key the caller chose', async () => {
     const { fetch, requests } = transport([json(201, { id: 'cs_1' })]);
     await sdk(fetch).post('/api/Checkout', { body: checkoutBody, params: { header: { 'Idempotency-Key': 'order-42' } } });

@@ -9,10 +9,8 @@ import { endPortalSession, portalPath, requestPortalLink, verifyPortalLink } fro
 import { plainPhases } from '@/lib/db/phases';
 import { cancelSubscription, commandSubscription, findSubscriptionRow } from '@/lib/subscriptions/subscriptions';
 import { commandSubscriptionInPhases } from '@/lib/subscriptions/resume';
-import { makeDefaultPaymentMethod, removePaymentMethod, useNewPaymentMethod } from '@/lib/subscriptions/payment-methods';
+import { addVerifiedDefaultCard, makeDefaultPaymentMethod, removePaymentMethod } from '@/lib/subscriptions/payment-methods';
 import { paymentProcessor } from '@/lib/payments/processor';
-import { verifyCardForSaving } from '@/lib/payments/card-verification';
-import { newId } from '@/lib/ids';
 import { CardInputError } from '@/lib/payments/processor/types';
 import { clearPortalCookie, requirePortalCustomer, setPortalCookie } from './session';
 
@@ -111,17 +109,14 @@ export async function addCardAction(_state: FormState, form: FormData): Promise<
       if (error instanceof CardInputError) throw invalidField(error.field === 'number' ? 'cardNumber' : error.field, error.message);
       throw error;
     }
-    // Verified at the processor first, with no transaction open; a decline saves nothing.
-    const id = newId('paymentMethod');
     try {
-      await verifyCardForSaving({ token: card.token, idempotencyKey: id, fieldPath: 'cardNumber' });
+      await addVerifiedDefaultCard(getDb(), customer.merchantId, customer.id, card, `portal:${customer.id}`);
     } catch (error) {
       if (error instanceof ApiError && error.code === 'PAYMENT_DECLINED') {
         return { error: `Card ending in ${card.last4} not saved: ${String(error.options.extra?.declineMessage ?? 'it was declined.')} Your default card is unchanged.` };
       }
       throw error;
     }
-    await getDb().transaction((tx) => useNewPaymentMethod(tx, customer.merchantId, customer.id, card, `portal:${customer.id}`, id));
     revalidatePath(portalPath(customerId));
     return { notice: `Card ending in ${card.last4} added and set as default.` };
   });

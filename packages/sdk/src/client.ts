@@ -59,16 +59,33 @@ export class Paybase {
   readonly put: DataMethod<'put'> = (path, ...init) => unwrap(this.raw.PUT(path as never, ...(init as [never])));
   readonly delete: DataMethod<'delete'> = (path, ...init) => unwrap(this.raw.DELETE(path as never, ...(init as [never])));
 
-  /** Every item of a list, page after page (`for await (const price of paybase.list('/api/Price'))`). */
+  /**
+   * Every item of a list, page after page (`for await (const price of paybase.list('/api/Price'))`).
+   * After the first page it follows cursors (`startingAfter` the last item's id, or `endingBefore`
+   * the first item's when the caller started with `endingBefore`), so a deep list costs what its
+   * first page does and an item created meanwhile shifts nothing. A custom value's id is its key.
+   */
   async *list<P extends ListPath, I extends MaybeOptionalInit<paths[P], 'get'>>(path: P, ...init: InitArgs<I>): AsyncGenerator<Item<P>> {
-    const options = (init[0] ?? {}) as { params?: { query?: { page?: number } } };
-    for (let page = options.params?.query?.page ?? 1; ; page++) {
-      const params = { ...options.params, query: { ...options.params?.query, page } };
-      const answer = (await this.get(path as never, { ...options, params } as never)) as { data: Item<P>[]; hasMore: boolean };
+    const options = (init[0] ?? {}) as { params?: { query?: ListQuery } };
+    let query: ListQuery = { ...options.params?.query };
+    for (;;) {
+      const answer = (await this.get(path as never, { ...options, params: { ...options.params, query } } as never)) as { data: Item<P>[]; hasMore: boolean };
       yield* answer.data;
       if (!answer.hasMore) return;
+      query = nextPage(query, answer.data as ListItem[]);
     }
   }
+}
+
+type ListQuery = { page?: number; startingAfter?: string; endingBefore?: string } & Record<string, unknown>;
+type ListItem = { id?: unknown; key?: unknown };
+
+/** The query of the page after this one (`hasMore` promises it has items). */
+function nextPage({ page: _page, startingAfter: _after, endingBefore, ...rest }: ListQuery, items: ListItem[]): ListQuery {
+  const backward = endingBefore !== undefined;
+  const edge = (backward ? items[0] : items.at(-1))!;
+  const cursor = String(typeof edge.id === 'string' ? edge.id : edge.key);
+  return backward ? { ...rest, endingBefore: cursor } : { ...rest, startingAfter: cursor };
 }
 
 async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<any> {

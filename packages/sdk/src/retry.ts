@@ -14,7 +14,9 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'PUT', 'DELETE']);
  * A fetch that retries what can be sent twice without doing twice: GET, PUT and DELETE, and a
  * POST that carries an Idempotency-Key (the same key on every attempt, so the server executes
  * it once). It retries network errors, 5xx answers (except a replayed one: the key already
- * holds that answer) and 409 IDEMPOTENCY_KEY_IN_USE (after its `Retry-After`).
+ * holds that answer) and 409 IDEMPOTENCY_KEY_IN_USE (after its `Retry-After`). A 429
+ * RATE_LIMITED was not executed, so any request is sent again after its `Retry-After`, unless
+ * that is longer than `maxDelayMs` (the 429 is then the answer).
  */
 export function retryingFetch(fetchImpl: typeof fetch, options: RetryOptions = {}): typeof fetch {
   const maxRetries = options.maxRetries ?? 3;
@@ -26,17 +28,17 @@ export function retryingFetch(fetchImpl: typeof fetch, options: RetryOptions = {
     const request = new Request(input, init);
     const repeatable = SAFE_METHODS.has(request.method) || request.headers.has('idempotency-key');
     for (let attempt = 0; ; attempt++) {
-      const last = !repeatable || attempt >= maxRetries;
+      const last = attempt >= maxRetries;
       let response: Response;
       try {
         response = await fetchImpl(last ? request : request.clone());
       } catch (error) {
-        if (last || request.signal.aborted) throw error;
+        if (last || !repeatable || request.signal.aborted) throw error;
         await sleep(backoff(attempt));
         continue;
       }
       if (last) return response;
-      const wait = await retryDelay(response);
+      const wait = response.status === 429 ? rateLimitDelay(response, maxDelayMs) : repeatable ? await retryDelay(response) : undefined;
       if (wait === undefined) return response;
       await response.body?.cancel();
       await sleep(Math.min(maxDelayMs, wait ?? 0) || backoff(attempt));
@@ -51,6 +53,12 @@ async function retryDelay(response: Response): Promise<number | undefined> {
   if (response.status !== 409) return undefined;
   const problem = (await response.clone().json().catch(() => undefined)) as { code?: string } | undefined;
   return problem?.code === 'IDEMPOTENCY_KEY_IN_USE' ? retryAfter : undefined;
+}
+
+/** A 429's `Retry-After` in milliseconds, or undefined when it is longer than the client waits. */
+function rateLimitDelay(response: Response, maxDelayMs: number): number | undefined {
+  const retryAfter = Number(response.headers.get('retry-after')) * 1000;
+  return Number.isFinite(retryAfter) && retryAfter >= 0 && retryAfter <= maxDelayMs ? retryAfter : undefined;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

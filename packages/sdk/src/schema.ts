@@ -4408,6 +4408,21 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description RATE_LIMITED: this API key made more requests than its limit in the current window (docs/api.md, "Rate limits"); retry after `Retry-After` seconds. Nothing was executed. */
+        ApiRateLimited: {
+            headers: {
+                /** @description Seconds until the window resets. */
+                "Retry-After"?: number;
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description PAYLOAD_TOO_LARGE: the body is larger than the limit (docs/api.md, "Limits"); refused before it is read. */
         PayloadTooLarge: {
             headers: {
@@ -4449,7 +4464,7 @@ export interface components {
         "X-Service-Delivery-Id": string;
         /** @description Event type name. */
         "X-Service-Event-Type": string;
-        /** @description Page number, from 1. */
+        /** @description Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`. */
         Page: number;
         /** @description Items per page, 1 to 100. */
         PageSize: number;
@@ -4458,9 +4473,22 @@ export interface components {
         CreatedFrom: string;
         /** @description Created at or before this time (inclusive). */
         CreatedTo: string;
+        /** @description Cursor paging: the items after the item with this id, in the requested order (docs/api.md, "Lists"). */
+        StartingAfter: string;
+        /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
+        EndingBefore: string;
     };
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description Requests this API key may make per window (this server process's count). */
+        "RateLimit-Limit": number;
+        /** @description Requests left in the current window. */
+        "RateLimit-Remaining": number;
+        /** @description Seconds until the current window ends. */
+        "RateLimit-Reset": number;
+        /** @description The policy: `<limit>;w=<window seconds>`, e.g. `100;w=1`. */
+        "RateLimit-Policy": string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -4468,7 +4496,7 @@ export interface operations {
     listProducts: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, 1 to 100. */
                 pageSize?: components["parameters"]["PageSize"];
@@ -4478,6 +4506,10 @@ export interface operations {
                 createdFrom?: components["parameters"]["CreatedFrom"];
                 /** @description Created at or before this time (inclusive). */
                 createdTo?: components["parameters"]["CreatedTo"];
+                /** @description Cursor paging: the items after the item with this id, in the requested order (docs/api.md, "Lists"). */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
+                endingBefore?: components["parameters"]["EndingBefore"];
                 active?: "true" | "false";
             };
             header?: never;
@@ -4489,14 +4521,20 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         data: components["schemas"]["ProductResponse"][];
+                        /** @description The page number; 0 on a page asked for by cursor (it has no number). */
                         page: number;
                         pageSize: number;
                         totalCount: number;
+                        /** @description More items follow in the direction of paging: after the last item, or before the first for `endingBefore`. */
                         hasMore: boolean;
                     };
                 };
@@ -4504,6 +4542,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -4526,6 +4565,10 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4540,6 +4583,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -4557,6 +4601,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4567,6 +4615,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -4588,6 +4637,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4600,13 +4653,14 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
     listPrices: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, 1 to 100. */
                 pageSize?: components["parameters"]["PageSize"];
@@ -4616,6 +4670,10 @@ export interface operations {
                 createdFrom?: components["parameters"]["CreatedFrom"];
                 /** @description Created at or before this time (inclusive). */
                 createdTo?: components["parameters"]["CreatedTo"];
+                /** @description Cursor paging: the items after the item with this id, in the requested order (docs/api.md, "Lists"). */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
+                endingBefore?: components["parameters"]["EndingBefore"];
                 productId?: string;
                 active?: "true" | "false";
                 type?: "OneTime" | "Recurring";
@@ -4629,14 +4687,20 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         data: components["schemas"]["PriceResponse"][];
+                        /** @description The page number; 0 on a page asked for by cursor (it has no number). */
                         page: number;
                         pageSize: number;
                         totalCount: number;
+                        /** @description More items follow in the direction of paging: after the last item, or before the first for `endingBefore`. */
                         hasMore: boolean;
                     };
                 };
@@ -4644,6 +4708,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -4666,6 +4731,10 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4680,6 +4749,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -4697,6 +4767,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4707,6 +4781,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -4728,6 +4803,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4740,6 +4819,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -4773,6 +4853,10 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4787,13 +4871,14 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
     listEntitlementPolicies: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, 1 to 100. */
                 pageSize?: components["parameters"]["PageSize"];
@@ -4803,6 +4888,10 @@ export interface operations {
                 createdFrom?: components["parameters"]["CreatedFrom"];
                 /** @description Created at or before this time (inclusive). */
                 createdTo?: components["parameters"]["CreatedTo"];
+                /** @description Cursor paging: the items after the item with this id, in the requested order (docs/api.md, "Lists"). */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
+                endingBefore?: components["parameters"]["EndingBefore"];
             };
             header?: never;
             path: {
@@ -4815,14 +4904,20 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         data: components["schemas"]["EntitlementPolicyResponse"][];
+                        /** @description The page number; 0 on a page asked for by cursor (it has no number). */
                         page: number;
                         pageSize: number;
                         totalCount: number;
+                        /** @description More items follow in the direction of paging: after the last item, or before the first for `endingBefore`. */
                         hasMore: boolean;
                     };
                 };
@@ -4831,6 +4926,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -4855,6 +4951,10 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4879,6 +4979,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -4896,6 +4997,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4906,6 +5011,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -4930,6 +5036,10 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4944,6 +5054,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -4961,6 +5072,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4971,6 +5086,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -4992,6 +5108,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5013,13 +5133,14 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
     listUsage: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, 1 to 100. */
                 pageSize?: components["parameters"]["PageSize"];
@@ -5029,6 +5150,10 @@ export interface operations {
                 createdFrom?: components["parameters"]["CreatedFrom"];
                 /** @description Created at or before this time (inclusive). */
                 createdTo?: components["parameters"]["CreatedTo"];
+                /** @description Cursor paging: the items after the item with this id, in the requested order (docs/api.md, "Lists"). */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
+                endingBefore?: components["parameters"]["EndingBefore"];
                 customerId?: string;
                 feature?: string;
                 /** @description Records whose timestamp is at or after this. */
@@ -5045,14 +5170,20 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         data: components["schemas"]["UsageRecordResponse"][];
+                        /** @description The page number; 0 on a page asked for by cursor (it has no number). */
                         page: number;
                         pageSize: number;
                         totalCount: number;
+                        /** @description More items follow in the direction of paging: after the last item, or before the first for `endingBefore`. */
                         hasMore: boolean;
                     };
                 };
@@ -5060,6 +5191,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -5091,6 +5223,10 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5115,6 +5251,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -5135,6 +5272,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5157,6 +5298,7 @@ export interface operations {
                 };
             };
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -5176,6 +5318,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5188,6 +5334,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -5211,6 +5358,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5220,13 +5371,14 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
     listCustomers: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, 1 to 100. */
                 pageSize?: components["parameters"]["PageSize"];
@@ -5236,6 +5388,10 @@ export interface operations {
                 createdFrom?: components["parameters"]["CreatedFrom"];
                 /** @description Created at or before this time (inclusive). */
                 createdTo?: components["parameters"]["CreatedTo"];
+                /** @description Cursor paging: the items after the item with this id, in the requested order (docs/api.md, "Lists"). */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
+                endingBefore?: components["parameters"]["EndingBefore"];
                 email?: string;
                 externalId?: string;
                 status?: "active" | "archived";
@@ -5249,14 +5405,20 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         data: components["schemas"]["CustomerResponse"][];
+                        /** @description The page number; 0 on a page asked for by cursor (it has no number). */
                         page: number;
                         pageSize: number;
                         totalCount: number;
+                        /** @description More items follow in the direction of paging: after the last item, or before the first for `endingBefore`. */
                         hasMore: boolean;
                     };
                 };
@@ -5264,6 +5426,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -5286,6 +5449,10 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5310,6 +5477,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -5327,6 +5495,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5337,6 +5509,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -5358,6 +5531,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5379,13 +5556,14 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
     listCustomValues: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, 1 to 100. */
                 pageSize?: components["parameters"]["PageSize"];
@@ -5395,6 +5573,10 @@ export interface operations {
                 createdFrom?: components["parameters"]["CreatedFrom"];
                 /** @description Created at or before this time (inclusive). */
                 createdTo?: components["parameters"]["CreatedTo"];
+                /** @description Cursor paging: the items after the item with this id, in the requested order (docs/api.md, "Lists"). */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
+                endingBefore?: components["parameters"]["EndingBefore"];
             };
             header?: never;
             path: {
@@ -5407,14 +5589,20 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         data: components["schemas"]["CustomValueResponse"][];
+                        /** @description The page number; 0 on a page asked for by cursor (it has no number). */
                         page: number;
                         pageSize: number;
                         totalCount: number;
+                        /** @description More items follow in the direction of paging: after the last item, or before the first for `endingBefore`. */
                         hasMore: boolean;
                     };
                 };
@@ -5423,6 +5611,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -5444,6 +5633,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5456,6 +5649,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -5480,6 +5674,10 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5504,13 +5702,14 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
     listPaymentMethods: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, 1 to 100. */
                 pageSize?: components["parameters"]["PageSize"];
@@ -5520,6 +5719,10 @@ export interface operations {
                 createdFrom?: components["parameters"]["CreatedFrom"];
                 /** @description Created at or before this time (inclusive). */
                 createdTo?: components["parameters"]["CreatedTo"];
+                /** @description Cursor paging: the items after the item with this id, in the requested order (docs/api.md, "Lists"). */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
+                endingBefore?: components["parameters"]["EndingBefore"];
             };
             header?: never;
             path: {
@@ -5532,14 +5735,20 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         data: components["schemas"]["PaymentMethodResponse"][];
+                        /** @description The page number; 0 on a page asked for by cursor (it has no number). */
                         page: number;
                         pageSize: number;
                         totalCount: number;
+                        /** @description More items follow in the direction of paging: after the last item, or before the first for `endingBefore`. */
                         hasMore: boolean;
                     };
                 };
@@ -5548,6 +5757,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -5572,6 +5782,10 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5595,6 +5809,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -5613,6 +5828,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5632,6 +5851,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -5650,6 +5870,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5660,13 +5884,14 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
     listPaymentLinks: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, 1 to 100. */
                 pageSize?: components["parameters"]["PageSize"];
@@ -5676,6 +5901,10 @@ export interface operations {
                 createdFrom?: components["parameters"]["CreatedFrom"];
                 /** @description Created at or before this time (inclusive). */
                 createdTo?: components["parameters"]["CreatedTo"];
+                /** @description Cursor paging: the items after the item with this id, in the requested order (docs/api.md, "Lists"). */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
+                endingBefore?: components["parameters"]["EndingBefore"];
                 status?: "active" | "disabled" | "archived" | "completed" | "expired";
                 priceId?: string;
             };
@@ -5688,14 +5917,20 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         data: components["schemas"]["PaymentLinkResponse"][];
+                        /** @description The page number; 0 on a page asked for by cursor (it has no number). */
                         page: number;
                         pageSize: number;
                         totalCount: number;
+                        /** @description More items follow in the direction of paging: after the last item, or before the first for `endingBefore`. */
                         hasMore: boolean;
                     };
                 };
@@ -5703,6 +5938,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -5725,6 +5961,10 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5739,6 +5979,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -5756,6 +5997,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5766,6 +6011,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -5787,6 +6033,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5808,6 +6058,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -5825,6 +6076,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5844,6 +6099,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -5868,6 +6124,10 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5901,6 +6161,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -5918,6 +6179,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5937,6 +6202,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -5954,6 +6220,10 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5964,6 +6234,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -5981,6 +6252,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6000,6 +6275,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -6022,6 +6298,10 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6055,6 +6335,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -6072,6 +6353,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6082,13 +6367,14 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
     listPayments: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, 1 to 100. */
                 pageSize?: components["parameters"]["PageSize"];
@@ -6098,6 +6384,10 @@ export interface operations {
                 createdFrom?: components["parameters"]["CreatedFrom"];
                 /** @description Created at or before this time (inclusive). */
                 createdTo?: components["parameters"]["CreatedTo"];
+                /** @description Cursor paging: the items after the item with this id, in the requested order (docs/api.md, "Lists"). */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
+                endingBefore?: components["parameters"]["EndingBefore"];
                 status?: "pending" | "succeeded" | "failed" | "unknown" | "partially_refunded" | "refunded";
                 customerId?: string;
                 checkoutId?: string;
@@ -6111,14 +6401,20 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         data: components["schemas"]["PaymentResponse"][];
+                        /** @description The page number; 0 on a page asked for by cursor (it has no number). */
                         page: number;
                         pageSize: number;
                         totalCount: number;
+                        /** @description More items follow in the direction of paging: after the last item, or before the first for `endingBefore`. */
                         hasMore: boolean;
                     };
                 };
@@ -6126,6 +6422,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -6143,6 +6440,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6153,6 +6454,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -6170,6 +6472,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6182,6 +6488,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -6206,6 +6513,10 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6230,13 +6541,14 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
     listCoupons: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, 1 to 100. */
                 pageSize?: components["parameters"]["PageSize"];
@@ -6246,6 +6558,10 @@ export interface operations {
                 createdFrom?: components["parameters"]["CreatedFrom"];
                 /** @description Created at or before this time (inclusive). */
                 createdTo?: components["parameters"]["CreatedTo"];
+                /** @description Cursor paging: the items after the item with this id, in the requested order (docs/api.md, "Lists"). */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
+                endingBefore?: components["parameters"]["EndingBefore"];
             };
             header?: never;
             path?: never;
@@ -6256,14 +6572,20 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         data: components["schemas"]["CouponResponse"][];
+                        /** @description The page number; 0 on a page asked for by cursor (it has no number). */
                         page: number;
                         pageSize: number;
                         totalCount: number;
+                        /** @description More items follow in the direction of paging: after the last item, or before the first for `endingBefore`. */
                         hasMore: boolean;
                     };
                 };
@@ -6271,6 +6593,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -6293,6 +6616,10 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6307,6 +6634,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -6324,6 +6652,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6334,13 +6666,14 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
     listPromotionCodes: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, 1 to 100. */
                 pageSize?: components["parameters"]["PageSize"];
@@ -6350,6 +6683,10 @@ export interface operations {
                 createdFrom?: components["parameters"]["CreatedFrom"];
                 /** @description Created at or before this time (inclusive). */
                 createdTo?: components["parameters"]["CreatedTo"];
+                /** @description Cursor paging: the items after the item with this id, in the requested order (docs/api.md, "Lists"). */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
+                endingBefore?: components["parameters"]["EndingBefore"];
                 code?: string;
                 couponId?: string;
                 active?: "true" | "false";
@@ -6363,14 +6700,20 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         data: components["schemas"]["PromotionCodeResponse"][];
+                        /** @description The page number; 0 on a page asked for by cursor (it has no number). */
                         page: number;
                         pageSize: number;
                         totalCount: number;
+                        /** @description More items follow in the direction of paging: after the last item, or before the first for `endingBefore`. */
                         hasMore: boolean;
                     };
                 };
@@ -6378,6 +6721,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -6400,6 +6744,10 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6424,6 +6772,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -6441,6 +6790,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6451,6 +6804,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -6472,6 +6826,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6484,13 +6842,14 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
     listSubscriptions: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, 1 to 100. */
                 pageSize?: components["parameters"]["PageSize"];
@@ -6500,6 +6859,10 @@ export interface operations {
                 createdFrom?: components["parameters"]["CreatedFrom"];
                 /** @description Created at or before this time (inclusive). */
                 createdTo?: components["parameters"]["CreatedTo"];
+                /** @description Cursor paging: the items after the item with this id, in the requested order (docs/api.md, "Lists"). */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
+                endingBefore?: components["parameters"]["EndingBefore"];
                 customerId?: string;
                 priceId?: string;
                 status?: "trialing" | "active" | "past_due" | "canceled" | "ended";
@@ -6513,14 +6876,20 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         data: components["schemas"]["SubscriptionResponse"][];
+                        /** @description The page number; 0 on a page asked for by cursor (it has no number). */
                         page: number;
                         pageSize: number;
                         totalCount: number;
+                        /** @description More items follow in the direction of paging: after the last item, or before the first for `endingBefore`. */
                         hasMore: boolean;
                     };
                 };
@@ -6528,6 +6897,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -6550,6 +6920,10 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6583,6 +6957,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -6600,6 +6975,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6610,6 +6989,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -6634,6 +7014,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6658,13 +7042,14 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
     listSubscriptionChanges: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, 1 to 100. */
                 pageSize?: components["parameters"]["PageSize"];
@@ -6674,6 +7059,10 @@ export interface operations {
                 createdFrom?: components["parameters"]["CreatedFrom"];
                 /** @description Created at or before this time (inclusive). */
                 createdTo?: components["parameters"]["CreatedTo"];
+                /** @description Cursor paging: the items after the item with this id, in the requested order (docs/api.md, "Lists"). */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
+                endingBefore?: components["parameters"]["EndingBefore"];
             };
             header?: never;
             path: {
@@ -6686,14 +7075,20 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         data: components["schemas"]["ChangeResponse"][];
+                        /** @description The page number; 0 on a page asked for by cursor (it has no number). */
                         page: number;
                         pageSize: number;
                         totalCount: number;
+                        /** @description More items follow in the direction of paging: after the last item, or before the first for `endingBefore`. */
                         hasMore: boolean;
                     };
                 };
@@ -6702,6 +7097,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -6726,6 +7122,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6759,6 +7159,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -6780,6 +7181,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6801,13 +7206,14 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
     listTestClocks: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, 1 to 100. */
                 pageSize?: components["parameters"]["PageSize"];
@@ -6817,6 +7223,10 @@ export interface operations {
                 createdFrom?: components["parameters"]["CreatedFrom"];
                 /** @description Created at or before this time (inclusive). */
                 createdTo?: components["parameters"]["CreatedTo"];
+                /** @description Cursor paging: the items after the item with this id, in the requested order (docs/api.md, "Lists"). */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
+                endingBefore?: components["parameters"]["EndingBefore"];
             };
             header?: never;
             path?: never;
@@ -6827,14 +7237,20 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         data: components["schemas"]["TestClockResponse"][];
+                        /** @description The page number; 0 on a page asked for by cursor (it has no number). */
                         page: number;
                         pageSize: number;
                         totalCount: number;
+                        /** @description More items follow in the direction of paging: after the last item, or before the first for `endingBefore`. */
                         hasMore: boolean;
                     };
                 };
@@ -6842,6 +7258,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -6864,6 +7281,10 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6878,6 +7299,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -6895,6 +7317,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6905,6 +7331,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -6929,6 +7356,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6950,6 +7381,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -6971,6 +7403,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6992,13 +7428,14 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
     listWebhookDeliveries: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, 1 to 100. */
                 pageSize?: components["parameters"]["PageSize"];
@@ -7008,6 +7445,10 @@ export interface operations {
                 createdFrom?: components["parameters"]["CreatedFrom"];
                 /** @description Created at or before this time (inclusive). */
                 createdTo?: components["parameters"]["CreatedTo"];
+                /** @description Cursor paging: the items after the item with this id, in the requested order (docs/api.md, "Lists"). */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
+                endingBefore?: components["parameters"]["EndingBefore"];
                 status?: "pending" | "failed" | "delivered" | "dead";
                 endpointId?: string;
                 eventId?: string;
@@ -7022,14 +7463,20 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         data: components["schemas"]["WebhookDeliveryResponse"][];
+                        /** @description The page number; 0 on a page asked for by cursor (it has no number). */
                         page: number;
                         pageSize: number;
                         totalCount: number;
+                        /** @description More items follow in the direction of paging: after the last item, or before the first for `endingBefore`. */
                         hasMore: boolean;
                     };
                 };
@@ -7037,6 +7484,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -7054,6 +7502,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7064,6 +7516,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -7084,6 +7537,10 @@ export interface operations {
             /** @description Success */
             202: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7096,13 +7553,14 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["IdempotencyKeyInUse"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
     listWebhookEndpoints: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, 1 to 100. */
                 pageSize?: components["parameters"]["PageSize"];
@@ -7112,6 +7570,10 @@ export interface operations {
                 createdFrom?: components["parameters"]["CreatedFrom"];
                 /** @description Created at or before this time (inclusive). */
                 createdTo?: components["parameters"]["CreatedTo"];
+                /** @description Cursor paging: the items after the item with this id, in the requested order (docs/api.md, "Lists"). */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
+                endingBefore?: components["parameters"]["EndingBefore"];
                 enabled?: "true" | "false";
             };
             header?: never;
@@ -7123,14 +7585,20 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         data: components["schemas"]["WebhookEndpointResponse"][];
+                        /** @description The page number; 0 on a page asked for by cursor (it has no number). */
                         page: number;
                         pageSize: number;
                         totalCount: number;
+                        /** @description More items follow in the direction of paging: after the last item, or before the first for `endingBefore`. */
                         hasMore: boolean;
                     };
                 };
@@ -7138,6 +7606,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -7157,6 +7626,10 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7169,6 +7642,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -7186,6 +7660,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7196,6 +7674,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -7217,6 +7696,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7229,6 +7712,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -7246,6 +7730,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7256,6 +7744,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -7280,6 +7769,10 @@ export interface operations {
             /** @description Success */
             202: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7304,6 +7797,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -7321,6 +7815,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7331,6 +7829,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -7355,6 +7854,10 @@ export interface operations {
             /** @description Success */
             202: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7369,13 +7872,14 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
     listWebhookEvents: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, 1 to 100. */
                 pageSize?: components["parameters"]["PageSize"];
@@ -7385,6 +7889,10 @@ export interface operations {
                 createdFrom?: components["parameters"]["CreatedFrom"];
                 /** @description Created at or before this time (inclusive). */
                 createdTo?: components["parameters"]["CreatedTo"];
+                /** @description Cursor paging: the items after the item with this id, in the requested order (docs/api.md, "Lists"). */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
+                endingBefore?: components["parameters"]["EndingBefore"];
                 type?: "product.created" | "price.created" | "customer.created" | "subscription.created" | "subscription.canceled" | "subscription.ended" | "billing_record.created" | "billing_record.paid" | "payment.succeeded" | "payment.failed" | "payment.unknown" | "refund.requested" | "refund.succeeded" | "refund.failed" | "payment_link.created" | "payment_link.completed" | "usage.recorded" | "usage.reversed" | "credit.granted" | "credit.low" | "credit.exhausted" | "entitlement.changed" | "entitlement.exhausted" | "product.updated" | "price.updated" | "customer.updated" | "subscription.updated" | "payment_link.updated" | "payment_method.attached" | "payment_method.detached";
             };
             header?: never;
@@ -7396,14 +7904,20 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         data: components["schemas"]["WebhookEventResponse"][];
+                        /** @description The page number; 0 on a page asked for by cursor (it has no number). */
                         page: number;
                         pageSize: number;
                         totalCount: number;
+                        /** @description More items follow in the direction of paging: after the last item, or before the first for `endingBefore`. */
                         hasMore: boolean;
                     };
                 };
@@ -7411,6 +7925,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -7428,6 +7943,10 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7438,6 +7957,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
         };
     };
@@ -7535,7 +8055,7 @@ export interface operations {
     adminListMerchants: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, 1 to 100. */
                 pageSize?: components["parameters"]["PageSize"];
@@ -7545,6 +8065,10 @@ export interface operations {
                 createdFrom?: components["parameters"]["CreatedFrom"];
                 /** @description Created at or before this time (inclusive). */
                 createdTo?: components["parameters"]["CreatedTo"];
+                /** @description Cursor paging: the items after the item with this id, in the requested order (docs/api.md, "Lists"). */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
+                endingBefore?: components["parameters"]["EndingBefore"];
                 status?: "active" | "suspended";
                 /** @description Part of the email, any case. */
                 email?: string;
@@ -7785,7 +8309,7 @@ export interface operations {
     listMerchantApiKeys: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, 1 to 100. */
                 pageSize?: components["parameters"]["PageSize"];
@@ -7795,6 +8319,10 @@ export interface operations {
                 createdFrom?: components["parameters"]["CreatedFrom"];
                 /** @description Created at or before this time (inclusive). */
                 createdTo?: components["parameters"]["CreatedTo"];
+                /** @description Cursor paging: the items after the item with this id, in the requested order (docs/api.md, "Lists"). */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
+                endingBefore?: components["parameters"]["EndingBefore"];
                 revoked?: "true" | "false";
             };
             header?: never;
@@ -7811,9 +8339,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["ApiKeyResponse"][];
+                        /** @description The page number; 0 on a page asked for by cursor (it has no number). */
                         page: number;
                         pageSize: number;
                         totalCount: number;
+                        /** @description More items follow in the direction of paging: after the last item, or before the first for `endingBefore`. */
                         hasMore: boolean;
                     };
                 };
