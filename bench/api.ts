@@ -6,7 +6,8 @@
  *   - GET /api/Product?pageSize=20 (an authenticated list read);
  *   - POST /api/Checkout (a fresh Idempotency-Key per request, tok_visa, an existing customer).
  * Before the load it sends each request once and reads the database round trips the server
- * counted for it (DB_COUNT_ROUND_TRIPS=true, lib/db/round-trips.ts). Results are appended to
+ * counted for it (DB_COUNT_ROUND_TRIPS=true, lib/db/round-trips.ts); each round also measures the
+ * server's and PostgreSQL's CPU milliseconds per request (bench/common.ts). Results are appended to
  * bench/RESULTS.md with machine, date and load.
  *
  *   npm run bench -- api                              # 3 rounds of 10 s per endpoint

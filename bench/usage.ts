@@ -7,11 +7,13 @@
  *      same batches again (every record a duplicate) → records/s of deduplication alone;
  *   2. POST /api/Customer/{id}/Entitlement/Check with `consume: true` (autocannon, 50
  *      connections, each request for one of 200 customers at random) against GET /api/health,
- *      interleaved, BENCH_ROUNDS rounds of BENCH_SECONDS s: req/s, p50, p99, share of health.
+ *      interleaved, BENCH_ROUNDS rounds of BENCH_SECONDS s: req/s, p50, p99, share of health,
+ *      round trips and the server's and PostgreSQL's CPU milliseconds per request.
  * Results are appended to bench/RESULTS.md with machine, date and load.
  *
  *   npm run bench -- usage
  *   BENCH_BATCHES=50 BENCH_SECONDS=5 BENCH_ROUNDS=2 npm run bench -- usage
+ *   BENCH_PROFILE=/tmp/prof BENCH_BATCHES=2 BENCH_ROUNDS=1 npm run bench -- usage   # a CPU profile (not appended)
  */
 import crypto from 'node:crypto';
 import os from 'node:os';
