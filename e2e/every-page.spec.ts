@@ -64,6 +64,9 @@ test('no page is wider than a phone, and axe finds no serious or critical violat
   await expect.poll(latestDelivery).toMatch(/^wda_/);
   const deliveryId = (await latestDelivery())!;
 
+  // The hosted invoice of the first checkout (a secret address, no sign-in).
+  const [invoice] = (await ok('GET', `/api/BillingRecord?customerId=${paid.customerId}&orderDirection=asc`, undefined, auth)).data;
+
   // Sign-in pages, before anyone signs in.
   const pages: string[] = [
     '/',
@@ -77,6 +80,7 @@ test('no page is wider than a phone, and axe finds no serious or critical violat
     `/pay/${subscriptionLink.token}`,
     `/pay/${link.token}/success?checkoutId=${linkPaid.id}`,
     `/portal/${customerId}`,
+    new URL(invoice.hostedInvoiceUrl).pathname,
     '/dev/mailbox',
   ];
   const failures: string[] = [];

@@ -1,30 +1,76 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { billingRecords } from '../db/schema';
 import { newId } from '../ids';
 import { now } from '../clock';
+import { config } from '../config';
 import { recordEvent, type EventRecorder } from '../events/record-event';
 import { ApiError } from '../http/errors';
+import { enqueueJob } from '../jobs/enqueue';
 import type { SubscriptionContext } from '../payments/payments';
+import type { BilledTotals } from './line-items';
 
-type BillingRecordRow = typeof billingRecords.$inferSelect;
+export type BillingRecordRow = typeof billingRecords.$inferSelect;
 
+/** The hosted invoice page of a record: its path is a random token, so only those given the link can open it. */
+export function invoicePath(token: string) {
+  return `/invoice/${token}`;
+}
+
+export function invoicePdfPath(token: string) {
+  return `/invoice/${token}/pdf`;
+}
+
+export function hostedInvoiceUrl(token: string) {
+  return `${config.publicUrl}${invoicePath(token)}`;
+}
+
+export function invoicePdfUrl(token: string) {
+  return `${config.publicUrl}${invoicePdfPath(token)}`;
+}
+
+/** What the record asks and has received: paid once `paid`; a void record is owed nothing. */
+export function billingRecordTotals(row: Pick<BillingRecordRow, 'status' | 'amount'>) {
+  const amountPaid = row.status === 'paid' ? row.amount : 0;
+  const amountDue = row.status === 'open' || row.status === 'uncollectible' ? row.amount : 0;
+  return { total: row.amount, amountPaid, amountDue };
+}
+
+/** A billing record (an invoice) as the API and the `billing_record.*` events show it. */
 export function toBillingRecordResponse(row: BillingRecordRow) {
   return {
     id: row.id,
     status: row.status,
     customerId: row.customerId,
+    subscriptionId: row.subscriptionId,
+    periodIndex: row.periodIndex,
+    periodStart: row.periodStart?.toISOString() ?? null,
+    periodEnd: row.periodEnd?.toISOString() ?? null,
     checkoutId: row.checkoutId,
     paymentId: row.paymentId,
     amount: row.amount,
     currency: row.currency,
     description: row.description,
+    lineItems: row.lineItems,
+    subtotal: row.subtotal,
     discountAmount: row.discountAmount,
+    creditsApplied: row.creditsApplied,
+    ...billingRecordTotals(row),
     couponId: row.couponId,
+    hostedInvoiceUrl: hostedInvoiceUrl(row.hostedToken),
+    invoicePdfUrl: invoicePdfUrl(row.hostedToken),
     paidAt: row.paidAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
+}
+
+/**
+ * The receipt of a record just paid, queued with the change (the `send-receipt` job composes and
+ * queues the email, lib/billing/receipts.ts); the job key makes a second enqueue a no-op.
+ */
+async function queueReceipt(tx: Db, billingRecordId: string) {
+  await enqueueJob(tx, 'send-receipt', { billingRecordId }, { jobKey: `receipt:${billingRecordId}`, maxAttempts: 10 });
 }
 
 export async function createBillingRecord(
@@ -34,11 +80,11 @@ export async function createBillingRecord(
     customerId: string;
     checkoutId: string | null;
     paymentId: string;
-    amount: number;
     currency: string;
     description: string;
-    discountAmount?: number;
     couponId?: string | null;
+    /** What is billed: lines and totals from `billingLines` (lib/billing/line-items.ts). */
+    billed: BilledTotals;
   },
   options: {
     paid?: boolean;
@@ -50,19 +96,41 @@ export async function createBillingRecord(
 ) {
   const at = now();
   const record = options.record ?? recordEvent;
+  const { billed, ...fields } = input;
+  const period = options.context;
   const [row] = await tx
     .insert(billingRecords)
-    .values({ ...input, id: newId('billingRecord'), status: options.paid ? 'paid' : 'open', paidAt: options.paid ? at : null, createdAt: at, updatedAt: at })
+    .values({
+      ...fields,
+      id: newId('billingRecord'),
+      status: options.paid ? 'paid' : 'open',
+      amount: billed.amount,
+      subtotal: billed.subtotal,
+      discountAmount: billed.discountAmount,
+      creditsApplied: billed.creditsApplied,
+      lineItems: billed.lineItems,
+      subscriptionId: period?.subscriptionId ?? null,
+      periodIndex: period?.periodIndex ?? null,
+      periodStart: period?.periodStart ? new Date(period.periodStart) : null,
+      periodEnd: period?.periodEnd ? new Date(period.periodEnd) : null,
+      attemptPaymentIds: [input.paymentId],
+      paidAt: options.paid ? at : null,
+      createdAt: at,
+      updatedAt: at,
+    })
     .returning();
   // Written already paid (one statement fewer), it still tells its story as open, then paid.
-  await record(tx, { merchantId: input.merchantId, type: 'billing_record.created', object: { ...toBillingRecordResponse({ ...row!, status: 'open', paidAt: null }), ...options.context } });
+  await record(tx, { merchantId: input.merchantId, type: 'billing_record.created', object: toBillingRecordResponse({ ...row!, status: 'open', paidAt: null }) });
   await options.recordPayment?.();
-  if (options.paid) await record(tx, { merchantId: input.merchantId, type: 'billing_record.paid', object: { ...toBillingRecordResponse(row!), ...options.context } });
+  if (options.paid) {
+    await record(tx, { merchantId: input.merchantId, type: 'billing_record.paid', object: toBillingRecordResponse(row!) });
+    await queueReceipt(tx, row!.id);
+  }
   return row!;
 }
 
 /** open → paid | void | uncollectible; anything else is an illegal transition. */
-export async function closeBillingRecord(tx: Db, merchantId: string, billingRecordId: string, status: 'paid' | 'void' | 'uncollectible', context?: SubscriptionContext) {
+export async function closeBillingRecord(tx: Db, merchantId: string, billingRecordId: string, status: 'paid' | 'void' | 'uncollectible') {
   const at = now();
   const [row] = await tx
     .update(billingRecords)
@@ -70,7 +138,10 @@ export async function closeBillingRecord(tx: Db, merchantId: string, billingReco
     .where(and(eq(billingRecords.id, billingRecordId), eq(billingRecords.merchantId, merchantId), eq(billingRecords.status, 'open')))
     .returning();
   if (!row) throw new ApiError('INVALID_STATE', `Billing record ${billingRecordId} is not open.`);
-  if (status === 'paid') await recordEvent(tx, { merchantId, type: 'billing_record.paid', object: { ...toBillingRecordResponse(row), ...context } });
+  if (status === 'paid') {
+    await recordEvent(tx, { merchantId, type: 'billing_record.paid', object: toBillingRecordResponse(row) });
+    await queueReceipt(tx, row.id);
+  }
   return row;
 }
 
@@ -91,7 +162,7 @@ export async function findBillingRecordForCheckout(db: Db, checkoutId: string) {
 export async function setBillingRecordPayment(tx: Db, billingRecordId: string, paymentId: string) {
   await tx
     .update(billingRecords)
-    .set({ paymentId, updatedAt: now() })
+    .set({ paymentId, attemptPaymentIds: sql`array_append(${billingRecords.attemptPaymentIds}, ${paymentId})`, updatedAt: now() })
     .where(and(eq(billingRecords.id, billingRecordId), eq(billingRecords.status, 'open')));
 }
 

@@ -22,6 +22,7 @@ import { findPaymentMethodRow, savePaymentMethod } from '../payments/payment-met
 import { CardVerificationNeeded, verifyCardForSaving } from '../payments/card-verification';
 import { recordChargeOutcome, type PaymentRow } from '../payments/payments';
 import { createBillingRecord } from '../billing/billing-records';
+import { billingLines } from '../billing/line-items';
 import { EventBatch } from '../events/record-event';
 import { grantPolicyCredits } from '../usage/credits';
 import { recordEntitlementChanged } from '../usage/entitlement-changes';
@@ -337,11 +338,13 @@ async function recordCheckoutOutcome(tx: Db, pending: PaymentRow, checkout: Chec
       customerId: pending.customerId,
       checkoutId: checkout.id,
       paymentId: pending.id,
-      amount: pending.amount,
       currency: pending.currency,
       description: pending.description,
-      discountAmount: checkout.discountAmount,
       couponId: checkout.couponId,
+      billed: billingLines(
+        { kind: 'one_time', description: checkout.description, priceId: checkout.priceId, quantity: checkout.quantity, unitAmount: checkout.unitAmount },
+        { discountAmount: checkout.discountAmount },
+      ),
     },
     {
       paid: outcome.status === 'succeeded',

@@ -8,6 +8,7 @@ import { findPriceRow } from '../catalog/prices';
 import { paymentProcessor } from '../payments/processor';
 import { createPendingPayment, recordChargeOutcome } from '../payments/payments';
 import { savePaymentMethod } from '../payments/payment-methods';
+import { recordEvent } from '../events/record-event';
 import { linkBillingRecordToCheckout } from '../billing/billing-records';
 import { createSubscription } from '../subscriptions/subscriptions';
 import { failCheckout, markCheckoutPaid } from './checkouts';
@@ -101,7 +102,7 @@ export async function startSubscriptionFromCheckout(tx: Db, request: RecurringCh
       currency: price.currency,
       description: `${product?.name ?? price.id} — trial until ${result.subscription.trialEnd}`,
     });
-    paymentId = (await recordChargeOutcome(tx, pending, { status: 'succeeded', reference: null, card: null })).id;
+    paymentId = (await recordChargeOutcome(tx, pending, { status: 'succeeded', reference: null, card: null }, recordEvent, { subscriptionId: result.subscription.id })).id;
   } else {
     paymentId = firstRecord!.paymentId!;
     await linkBillingRecordToCheckout(tx, firstRecord!.id, checkoutId);

@@ -7,9 +7,10 @@ import { PaymentLinkResponse } from '../payment-links/schemas';
 import { PaymentMethodResponse, PaymentResponse, RefundResponse } from '../payments/schemas';
 import { CreditGrantResponse, CustomerEntitlementsResponse, UsageRecordResponse } from '../usage/schemas';
 import { SubscriptionResponse } from '../subscriptions/schemas';
+import { billingRecordFields } from '../billing/schemas';
 import { EVENT_TYPES, type EventType } from './types';
 
-/** The subscription period a charge belongs to, on payment and billing-record events of renewals. */
+/** The subscription (and period, when one is billed) a payment belongs to; absent on one-time payments. */
 const SubscriptionPeriod = {
   subscriptionId: z.string().optional(),
   periodIndex: z.int().optional(),
@@ -17,23 +18,8 @@ const SubscriptionPeriod = {
   periodEnd: Timestamp.optional(),
 };
 
-/** A billing record as `billing_record.*` events carry it (lib/billing/billing-records.ts). */
-export const BillingRecordEvent = z.object({
-  id: z.string(),
-  status: z.enum(['open', 'paid', 'void', 'uncollectible']),
-  customerId: z.string(),
-  checkoutId: z.string().nullable(),
-  paymentId: z.string().nullable(),
-  amount: z.int(),
-  currency: z.string(),
-  description: z.string(),
-  discountAmount: z.int(),
-  couponId: z.string().nullable(),
-  paidAt: Timestamp.nullable(),
-  createdAt: Timestamp,
-  updatedAt: Timestamp,
-  ...SubscriptionPeriod,
-});
+/** A billing record as `billing_record.*` events carry it: its API representation without the payment attempts. */
+export const BillingRecordEvent = z.object(billingRecordFields);
 
 export const PaymentEvent = PaymentResponse.extend(SubscriptionPeriod);
 

@@ -2,6 +2,7 @@ import { Logger, run, runMigrations, type LogFunctionFactory, type Runner, type 
 import { getDb, getPool } from '../db/client';
 import { purgeIdempotencyKeys } from './tasks/purge-idempotency-keys';
 import { sendEmailTask } from './tasks/send-email';
+import { sendReceiptTask } from './tasks/send-receipt';
 import { log } from '../log';
 import { finishStalePhasesTask, reconcilePaymentTask, reconcileUnknownPaymentsTask } from './tasks/reconcile-payment';
 import { enqueueJob } from './enqueue';
@@ -12,6 +13,7 @@ import { startDispatcher, type Dispatcher } from '../webhooks/dispatcher';
 export const TASKS: TaskList = {
   'purge-idempotency-keys': purgeIdempotencyKeys,
   'send-email': sendEmailTask,
+  'send-receipt': sendReceiptTask,
   'reconcile-payment': reconcilePaymentTask,
   'reconcile-unknown-payments': reconcileUnknownPaymentsTask,
   'finish-stale-phases': finishStalePhasesTask,

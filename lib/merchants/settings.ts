@@ -52,6 +52,10 @@ export const AccountSettingsBody = z.strictObject({
     .trim()
     .refine(isTimeZone, 'An IANA time zone, such as Europe/Paris or America/New_York.')
     .optional(),
+  sendReceipts: z
+    .boolean()
+    .optional()
+    .meta({ description: 'Email customers a receipt, linking the hosted invoice and its PDF, after each successful payment (on by default).' }),
 });
 
 export type AccountSettingsInput = z.output<typeof AccountSettingsBody>;
@@ -73,6 +77,7 @@ export function toAccountSettings(row: MerchantRow) {
       country: row.addressCountry,
     },
     timeZone: row.timeZone,
+    sendReceipts: row.sendReceipts,
     updatedAt: row.updatedAt.toISOString(),
   };
 }
@@ -98,6 +103,7 @@ export async function updateAccountSettings(tx: Db, merchantId: string, input: A
     addressPostalCode: cleared(address.postalCode),
     addressCountry: cleared(address.country),
     timeZone: input.timeZone,
+    sendReceipts: input.sendReceipts,
   };
   const set = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
   const [row] = await tx

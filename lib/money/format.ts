@@ -4,7 +4,7 @@ import { currencyExponent } from './currencies';
  * Formats an integer minor-unit amount for people, in the currency's own decimals.
  * Uses bigint arithmetic and string splitting so no float ever touches the amount.
  */
-export function formatMoney(amountMinor: number | bigint, currency: string, locale = 'en-US'): string {
+export function formatMoney(amountMinor: number | bigint, currency: string, locale = 'en-US', currencyDisplay: 'symbol' | 'code' = 'symbol'): string {
   const exponent = currencyExponent(currency);
   const minor = BigInt(amountMinor);
   const negative = minor < 0n;
@@ -15,6 +15,7 @@ export function formatMoney(amountMinor: number | bigint, currency: string, loca
   const formatter = new Intl.NumberFormat(locale, {
     style: 'currency',
     currency: currency.toUpperCase(),
+    currencyDisplay,
     minimumFractionDigits: exponent,
     maximumFractionDigits: exponent,
   });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import * as authSchemas from '../auth/schemas';
+import * as billingSchemas from '../billing/schemas';
 import * as catalogSchemas from '../catalog/schemas';
 import * as checkoutSchemas from '../checkout/schemas';
 import * as customerSchemas from '../customers/schemas';
@@ -30,6 +31,7 @@ export const Problem = z
 
 const SCHEMA_MODULES = [
   authSchemas,
+  billingSchemas,
   catalogSchemas,
   checkoutSchemas,
   customerSchemas,

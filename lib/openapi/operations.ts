@@ -1,4 +1,5 @@
 import type { Operation } from '../http/operation';
+import * as billing from '../billing/api';
 import * as catalog from '../catalog/api';
 import * as customers from '../customers/api';
 import * as paymentLinks from '../payment-links/api';
@@ -10,7 +11,7 @@ import * as subscriptions from '../subscriptions/api';
 import * as usage from '../usage/api';
 
 /** Resource groups in the order the reference presents them. */
-export const TAG_ORDER = ['Products', 'Prices', 'Entitlements', 'Usage', 'Customers', 'Payment links', 'Checkout', 'Payments', 'Promotion codes', 'Subscriptions', 'Test clocks', 'Webhooks'];
+export const TAG_ORDER = ['Products', 'Prices', 'Entitlements', 'Usage', 'Customers', 'Payment links', 'Checkout', 'Payments', 'Billing records', 'Promotion codes', 'Subscriptions', 'Test clocks', 'Webhooks'];
 
 const METHOD_ORDER = ['GET', 'POST', 'PUT', 'DELETE'];
 
@@ -21,6 +22,7 @@ function rank(operation: Operation): [number, string, number] {
 
 /** Every developer-API operation, grouped by resource, then by path and method. */
 export const ALL_OPERATIONS: Operation[] = [
+  ...Object.values(billing),
   ...Object.values(catalog),
   ...Object.values(customers),
   ...Object.values(paymentLinks),

@@ -67,11 +67,12 @@ export async function createPendingPayment(
  * What the events of a subscription's charge say besides the payment or record itself: the
  * subscription and the period billed (a backend fulfils on them without parsing descriptions).
  */
+/** The subscription a charge belongs to and, for a billed period (not a trial's zero payment), that period. */
 export interface SubscriptionContext {
   subscriptionId: string;
-  periodIndex: number;
-  periodStart: string;
-  periodEnd: string;
+  periodIndex?: number;
+  periodStart?: string;
+  periodEnd?: string;
 }
 
 /** How long after a `payment.unknown` the processor is asked again (sandbox: settles then). */

@@ -2,6 +2,7 @@ import { and, desc, eq, inArray, isNull, ne } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { billingRecords, paymentMethods, prices, products, subscriptions } from '../db/schema';
 import { formatMoney } from '../money/format';
+import { invoicePath, invoicePdfPath } from '../billing/billing-records';
 import { toPaymentMethodResponse } from '../payments/payment-methods';
 import { toSubscriptionResponse } from '../subscriptions/subscriptions';
 import { describeDiscount, renewalQuote } from '../subscriptions/discounts';
@@ -68,6 +69,8 @@ export async function portalOverview(db: Db, merchantId: string, customerId: str
       amount: formatMoney(r.amount, r.currency),
       discount: r.discountAmount > 0 ? formatMoney(r.discountAmount, r.currency) : null,
       date: (r.paidAt ?? r.createdAt).toISOString(),
+      invoicePath: invoicePath(r.hostedToken),
+      invoicePdfPath: invoicePdfPath(r.hostedToken),
     })),
     paymentMethods: methods.map(toPaymentMethodResponse),
   };

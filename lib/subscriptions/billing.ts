@@ -12,6 +12,7 @@ import type { ChargeOutcome } from '../payments/processor/types';
 import { createPendingPayment, recordChargeOutcome, type PaymentRow, type SubscriptionContext } from '../payments/payments';
 import { periodDiscount } from './discounts';
 import { closeBillingRecord, createBillingRecord, setBillingRecordPayment } from '../billing/billing-records';
+import { billingLines } from '../billing/line-items';
 
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 export type SubscriptionBillingRow = typeof subscriptionBillingRecords.$inferSelect;
@@ -160,11 +161,13 @@ export async function billPeriod(tx: Db, sub: SubscriptionRow, price: PriceRow, 
       customerId: sub.customerId,
       checkoutId: null,
       paymentId,
-      amount,
       currency: price.currency,
       description,
-      discountAmount: discount,
       couponId: discount > 0 ? sub.discount!.couponId : null,
+      billed: billingLines(
+        { kind: 'plan', description, priceId: price.id, quantity: 1, unitAmount: price.amount },
+        { discountAmount: discount, creditsApplied: creditUsed },
+      ),
     },
     { context },
   );
@@ -193,7 +196,7 @@ export async function billPeriod(tx: Db, sub: SubscriptionRow, price: PriceRow, 
 
 /** Marks a subscription record paid and grants the period's credits. */
 export async function settlePaid(tx: Db, sub: SubscriptionRow, link: SubscriptionBillingRow, priceId: string) {
-  await closeBillingRecord(tx, sub.merchantId, link.billingRecordId, 'paid', await subscriptionContext(tx, sub, link.periodIndex ?? sub.currentPeriodIndex));
+  await closeBillingRecord(tx, sub.merchantId, link.billingRecordId, 'paid');
   await tx.update(subscriptionBillingRecords).set({ nextAttemptAt: null }).where(eq(subscriptionBillingRecords.id, link.id));
   if (link.kind === 'period' && link.periodIndex !== null) await grantPeriodCredits(tx, sub, priceId, link.periodIndex);
 }

@@ -13,6 +13,7 @@ import { findPriceRow, type PriceRow } from '../catalog/prices';
 import { findChargeableCustomerRow } from '../customers/customers';
 import { findPaymentMethodRow } from '../payments/payment-methods';
 import { closeBillingRecord, createBillingRecord } from '../billing/billing-records';
+import { billingLines } from '../billing/line-items';
 import { recordChargeOutcome, settleUnknownPaymentRow, toPaymentResponse } from '../payments/payments';
 import type { SettledOutcome } from '../payments/processor/types';
 import { retrieveChargeInTransaction, runChargePhases } from '../payments/charges';
@@ -662,9 +663,9 @@ async function chargeProration(tx: Db, sub: SubscriptionRow, to: PriceRow, plan:
           customerId: sub.customerId,
           checkoutId: null,
           paymentId: payment.id,
-          amount: plan.amountDueNow,
           currency: plan.currency,
           description,
+          billed: billingLines({ kind: 'proration', description, priceId: to.id, quantity: 1, unitAmount: plan.amountDueNow }),
         },
         { context, recordPayment: () => recordChargeOutcome(sp, payment, outcome, recordEvent, context) },
       );

@@ -10,7 +10,7 @@ describe('seller account settings', () => {
     const owner = await registerVerifiedSeller();
     const before = await settings(owner.tokens.accessToken);
     expect(before.status).toBe(200);
-    expect(before.body).toMatchObject({ id: owner.merchantId, name: 'Test Seller', accountType: 'Business', timeZone: 'UTC', supportEmail: null });
+    expect(before.body).toMatchObject({ id: owner.merchantId, name: 'Test Seller', accountType: 'Business', timeZone: 'UTC', supportEmail: null, sendReceipts: true });
 
     const changed = await update(owner.tokens.accessToken, {
       name: 'Linen & Co',
@@ -33,8 +33,9 @@ describe('seller account settings', () => {
     expect((await call('GET', '/api/Auth/Identity', { key: owner.tokens.accessToken })).body).toMatchObject({ name: 'Linen & Co', accountType: 'Individual' });
 
     // Only the fields sent change; null clears.
-    const partial = await update(owner.tokens.accessToken, { supportUrl: null, address: { city: 'Lyon' } });
-    expect(partial.body).toMatchObject({ name: 'Linen & Co', supportUrl: null, address: { line1: '1 Rue de la Paix', city: 'Lyon' } });
+    const partial = await update(owner.tokens.accessToken, { supportUrl: null, address: { city: 'Lyon' }, sendReceipts: false });
+    expect(partial.body).toMatchObject({ name: 'Linen & Co', supportUrl: null, address: { line1: '1 Rue de la Paix', city: 'Lyon' }, sendReceipts: false });
+    expect((await update(owner.tokens.accessToken, { sendReceipts: 'no' })).status).toBe(400);
 
     // The sign-in API still takes accountType, matched against the setting.
     const login = (accountType: string) => call('POST', '/api/MerchantAuth/Login', { body: { email: owner.email, password: PASSWORD, accountType }, headers: freshIp() });

@@ -26,6 +26,7 @@ import {
 } from './actions';
 import { currentPortalCustomer } from './session';
 import { UsageOverview } from '@/components/usage/usage-overview';
+import { InvoiceLinks } from '@/components/billing/invoice-links';
 
 export const metadata: Metadata = { title: 'Customer portal', referrer: 'no-referrer' };
 export const dynamic = 'force-dynamic';
@@ -247,7 +248,7 @@ export default async function PortalPage({
         {overview.history.length === 0 ? (
           <EmptyState title="No charges yet" />
         ) : (
-          <Table caption="Billing history" head={['Date', 'Description', 'Amount', 'Status']}>
+          <Table caption="Billing history" head={['Date', 'Description', 'Amount', 'Status', 'Invoice']}>
             {overview.history.map((r) => (
               <tr key={r.id}>
                 <Cell>{date(r.date)}</Cell>
@@ -258,6 +259,9 @@ export default async function PortalPage({
                 </Cell>
                 <Cell>
                   <Badge tone={r.status === 'paid' ? 'green' : 'gray'}>{r.status}</Badge>
+                </Cell>
+                <Cell>
+                  <InvoiceLinks page={r.invoicePath} pdf={r.invoicePdfPath} />
                 </Cell>
               </tr>
             ))}

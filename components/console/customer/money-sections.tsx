@@ -4,6 +4,7 @@ import { formatConsoleDate, formatConsoleDateTime } from '@/lib/web/console-time
 import { Badge } from '@/components/ui/layout';
 import { Cell, Table } from '@/components/ui/table';
 import { PaymentStatusBadge } from '@/app/(consoles)/merchant/(console)/payments/status-badge';
+import { InvoiceLinks } from '@/components/billing/invoice-links';
 import { HubSection, hubLink } from './hub-section';
 
 // The customer page's money: subscriptions, payments, refunds and billing records, newest first,
@@ -125,7 +126,7 @@ export function CustomerBillingRecords({
   records,
   timeZone,
 }: {
-  records: { id: string; status: keyof typeof RECORD_TONE; amount: number; currency: string; description: string; paymentId: string | null; createdAt: string }[];
+  records: { id: string; status: keyof typeof RECORD_TONE; amount: number; currency: string; description: string; paymentId: string | null; createdAt: string; hostedInvoiceUrl: string; invoicePdfUrl: string }[];
   timeZone: string;
 }) {
   return (
@@ -136,6 +137,7 @@ export function CustomerBillingRecords({
             <Cell>
               {record.description}
               <span className="block font-mono text-xs text-slate-600">{record.id}</span>
+              <InvoiceLinks page={record.hostedInvoiceUrl} pdf={record.invoicePdfUrl} />
             </Cell>
             <Cell className="whitespace-nowrap">{formatMoney(record.amount, record.currency)}</Cell>
             <Cell>

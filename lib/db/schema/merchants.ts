@@ -25,6 +25,8 @@ export const merchants = pgTable(
     addressCountry: text(),
     /** IANA time zone the seller console shows dates in. */
     timeZone: text().notNull().default('UTC'),
+    /** Email the customer a receipt (linking the hosted invoice) after each successful payment. */
+    sendReceipts: boolean().notNull().default(true),
     /** Set by an Owner: every member must sign in with a second factor. */
     requireTwoFactor: boolean().notNull().default(false),
     createdAt: createdAt(),

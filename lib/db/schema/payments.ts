@@ -4,6 +4,7 @@ import { createdAt, timestampTz, updatedAt } from './columns';
 import type { Metadata } from './catalog';
 import { prices } from './catalog';
 import { customers, paymentMethods } from './customers';
+import type { BillingLineItem } from '../../billing/line-items';
 
 export type PaymentLinkStoredStatus = 'active' | 'disabled' | 'archived' | 'completed';
 
@@ -219,6 +220,28 @@ export const billingRecords = pgTable(
     /** The coupon's discount taken off this record (already out of `amount`); 0 without one. */
     discountAmount: integer().notNull().default(0),
     couponId: text().references(() => coupons.id),
+    /** Before the discount and credits: `amount` = `subtotal` - `discountAmount` - `creditsApplied`. */
+    subtotal: integer().notNull().default(0),
+    /** Subscription account credit taken off this record (already out of `amount`). */
+    creditsApplied: integer().notNull().default(0),
+    /** What was billed, as known when the record was written (lib/billing/line-items.ts). */
+    lineItems: jsonb().notNull().$type<BillingLineItem[]>().default([]),
+    /** Set on a subscription's records: the period billed (a proration's is the period it falls in). */
+    subscriptionId: text(),
+    periodIndex: integer(),
+    periodStart: timestampTz(),
+    periodEnd: timestampTz(),
+    /** Every payment that tried to collect this record, oldest first (`paymentId` is the latest). */
+    attemptPaymentIds: text().array().notNull().default(sql`'{}'::text[]`),
+    /**
+     * The secret of the hosted invoice page and PDF (`/invoice/{token}`), not the id, which API
+     * callers see: 244 random bits from two v4 UUIDs (PostgreSQL's strong random source).
+     */
+    hostedToken: text()
+      .notNull()
+      .default(sql`replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', '')`),
+    /** The receipt email queued for this record once paid (set once: a retried job sends no second one). */
+    receiptEmailId: text(),
     paidAt: timestampTz(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -227,5 +250,7 @@ export const billingRecords = pgTable(
     index('billing_records_merchant_created_idx').on(t.merchantId, t.createdAt),
     index('billing_records_payment_idx').on(t.paymentId),
     index('billing_records_customer_idx').on(t.customerId, t.createdAt),
+    index('billing_records_subscription_idx').on(t.subscriptionId, t.createdAt).where(sql`${t.subscriptionId} is not null`),
+    uniqueIndex('billing_records_hosted_token_unique').on(t.hostedToken),
   ],
 );

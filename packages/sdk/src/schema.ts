@@ -697,6 +697,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/BillingRecord": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List billing records (invoices)
+         * @description Every checkout payment, subscription period and proration writes one billing record: its line items, totals in minor units, status and payment attempts, with links to its hosted invoice page and PDF. Scope: `payments:read`.
+         */
+        get: operations["listBillingRecords"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/BillingRecord/{billingRecordId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a billing record (invoice)
+         * @description Scope: `payments:read`.
+         */
+        get: operations["getBillingRecord"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/Coupon": {
         parameters: {
             query?: never;
@@ -3384,6 +3424,61 @@ export interface components {
             createdAt: components["schemas"]["Timestamp"];
             updatedAt: components["schemas"]["Timestamp"];
         };
+        BillingRecordResponse: {
+            id: string;
+            /** @enum {string} */
+            status: "open" | "paid" | "void" | "uncollectible";
+            customerId: string;
+            /** @description The subscription billed; null for a checkout of a one-time price. */
+            subscriptionId: string | null;
+            /** @description The subscription period billed (0 = the first); a proration names the period it falls in. */
+            periodIndex: number | null;
+            periodStart: components["schemas"]["Timestamp"] | null;
+            periodEnd: components["schemas"]["Timestamp"] | null;
+            checkoutId: string | null;
+            /** @description The latest payment attempt. */
+            paymentId: string | null;
+            /** @description Equal to `total` (kept for earlier clients). */
+            amount: number;
+            currency: string;
+            description: string;
+            lineItems: components["schemas"]["BillingLineItemResponse"][];
+            /** @description Minor units, before the discount and credits. */
+            subtotal: number;
+            /** @description The coupon's discount (minor units). */
+            discountAmount: number;
+            /** @description Account credit taken off (minor units). */
+            creditsApplied: number;
+            /** @description `subtotal` - `discountAmount` - `creditsApplied`. */
+            total: number;
+            /** @description `total` once paid, else 0. */
+            amountPaid: number;
+            /** @description `total` while open or uncollectible, else 0. */
+            amountDue: number;
+            couponId: string | null;
+            /** @description The hosted invoice (receipt once paid) page, at a secret address: share it only with the customer. */
+            hostedInvoiceUrl: string;
+            /** @description The same invoice as a PDF. */
+            invoicePdfUrl: string;
+            paidAt: components["schemas"]["Timestamp"] | null;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+            /** @description Every payment attempt that tried to collect this record, oldest first. */
+            payments: components["schemas"]["PaymentResponse"][];
+        };
+        BillingLineItemResponse: {
+            /**
+             * @description `one_time` (a checkout), `plan` (a subscription period), `proration` (a mid-period upgrade), `discount` (a coupon), `credit` (account credit applied).
+             * @enum {string}
+             */
+            kind: "one_time" | "plan" | "proration" | "discount" | "credit";
+            description: string;
+            priceId: string | null;
+            quantity: number;
+            unitAmount: number;
+            /** @description Minor units, signed: discount and credit lines are negative; the lines add up to `total`. */
+            amount: number;
+        };
         CouponResponse: {
             id: string;
             name: string | null;
@@ -3891,20 +3986,40 @@ export interface components {
             /** @enum {string} */
             status: "open" | "paid" | "void" | "uncollectible";
             customerId: string;
+            /** @description The subscription billed; null for a checkout of a one-time price. */
+            subscriptionId: string | null;
+            /** @description The subscription period billed (0 = the first); a proration names the period it falls in. */
+            periodIndex: number | null;
+            periodStart: components["schemas"]["Timestamp"] | null;
+            periodEnd: components["schemas"]["Timestamp"] | null;
             checkoutId: string | null;
+            /** @description The latest payment attempt. */
             paymentId: string | null;
+            /** @description Equal to `total` (kept for earlier clients). */
             amount: number;
             currency: string;
             description: string;
+            lineItems: components["schemas"]["BillingLineItemResponse"][];
+            /** @description Minor units, before the discount and credits. */
+            subtotal: number;
+            /** @description The coupon's discount (minor units). */
             discountAmount: number;
+            /** @description Account credit taken off (minor units). */
+            creditsApplied: number;
+            /** @description `subtotal` - `discountAmount` - `creditsApplied`. */
+            total: number;
+            /** @description `total` once paid, else 0. */
+            amountPaid: number;
+            /** @description `total` while open or uncollectible, else 0. */
+            amountDue: number;
             couponId: string | null;
+            /** @description The hosted invoice (receipt once paid) page, at a secret address: share it only with the customer. */
+            hostedInvoiceUrl: string;
+            /** @description The same invoice as a PDF. */
+            invoicePdfUrl: string;
             paidAt: components["schemas"]["Timestamp"] | null;
             createdAt: components["schemas"]["Timestamp"];
             updatedAt: components["schemas"]["Timestamp"];
-            subscriptionId?: string;
-            periodIndex?: number;
-            periodStart?: components["schemas"]["Timestamp"];
-            periodEnd?: components["schemas"]["Timestamp"];
         };
         BillingRecordCreatedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
@@ -6545,6 +6660,93 @@ export interface operations {
             500: components["responses"]["Internal"];
         };
     };
+    listBillingRecords: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`. */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page, 1 to 100. */
+                pageSize?: components["parameters"]["PageSize"];
+                orderBy?: "createdAt" | "amount";
+                orderDirection?: components["parameters"]["OrderDirection"];
+                /** @description Created at or after this time (inclusive). */
+                createdFrom?: components["parameters"]["CreatedFrom"];
+                /** @description Created at or before this time (inclusive). */
+                createdTo?: components["parameters"]["CreatedTo"];
+                /** @description Cursor paging: the items after the item with this id, in the requested order (docs/api.md, "Lists"). */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
+                endingBefore?: components["parameters"]["EndingBefore"];
+                customerId?: string;
+                subscriptionId?: string;
+                status?: "open" | "paid" | "void" | "uncollectible";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["BillingRecordResponse"][];
+                        /** @description The page number; 0 on a page asked for by cursor (it has no number). */
+                        page: number;
+                        pageSize: number;
+                        totalCount: number;
+                        /** @description More items follow in the direction of paging: after the last item, or before the first for `endingBefore`. */
+                        hasMore: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["ApiRateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    getBillingRecord: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                billingRecordId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillingRecordResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
+            500: components["responses"]["Internal"];
+        };
+    };
     listCoupons: {
         parameters: {
             query?: {
@@ -8803,6 +9005,8 @@ export interface operations {
                         country?: string | null;
                     };
                     timeZone?: string;
+                    /** @description Email customers a receipt, linking the hosted invoice and its PDF, after each successful payment (on by default). */
+                    sendReceipts?: boolean;
                 };
             };
         };

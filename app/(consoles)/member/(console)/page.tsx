@@ -8,6 +8,8 @@ import { Badge, Card, DescriptionList, EmptyState, PageHeader } from '@/componen
 import { Pagination, pageParam } from '@/components/ui/pagination';
 import { WalletSubscriptions } from '@/components/member/wallet-subscriptions';
 import { listWalletSubscriptions } from '@/lib/members/wallet-subscriptions';
+import { WalletInvoices } from '@/components/member/wallet-invoices';
+import { listWalletInvoices } from '@/lib/members/wallet-invoices';
 
 export const metadata: Metadata = { title: 'Wallet' };
 
@@ -18,13 +20,15 @@ export default async function WalletPage({ searchParams }: { searchParams: Promi
   const query = await searchParams;
   const page = pageParam(query.page);
   const subscriptionsPage = pageParam(query.subscriptionsPage);
-  const [methods, subscriptions] = await Promise.all([
+  const invoicesPage = pageParam(query.invoicesPage);
+  const [methods, subscriptions, invoices] = await Promise.all([
     listWalletPaymentMethods(getDb(), member.email, { page, pageSize: 10 }),
     listWalletSubscriptions(getDb(), member.email, { page: subscriptionsPage, pageSize: 10 }),
+    listWalletInvoices(getDb(), member.email, { page: invoicesPage, pageSize: 10 }),
   ]);
   return (
     <>
-      <PageHeader title="Your wallet" description="Your cards and subscriptions with every seller on Paybase that knows your email." />
+      <PageHeader title="Your wallet" description="Your cards, subscriptions and invoices with every seller on Paybase that knows your email." />
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
         <Card title="Account">
           <DescriptionList
@@ -53,12 +57,15 @@ export default async function WalletPage({ searchParams }: { searchParams: Promi
                   </li>
                 ))}
               </ul>
-              <Pagination {...methods} basePath="/member" query={{ subscriptionsPage: String(subscriptionsPage) }} />
+              <Pagination {...methods} basePath="/member" query={{ subscriptionsPage: String(subscriptionsPage), invoicesPage: String(invoicesPage) }} />
             </>
           )}
         </Card>
         <Card title="Subscriptions" className="lg:col-span-2">
-          <WalletSubscriptions subscriptions={subscriptions} query={{ page: String(page) }} />
+          <WalletSubscriptions subscriptions={subscriptions} query={{ page: String(page), invoicesPage: String(invoicesPage) }} />
+        </Card>
+        <Card title="Invoices" className="lg:col-span-2">
+          <WalletInvoices invoices={invoices} query={{ page: String(page), subscriptionsPage: String(subscriptionsPage) }} />
         </Card>
       </div>
     </>

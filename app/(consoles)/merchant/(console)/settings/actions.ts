@@ -30,6 +30,7 @@ export async function saveSettingsAction(_: FormState, form: FormData): Promise<
         country: orNull(form, 'country'),
       },
       timeZone: field(form, 'timeZone'),
+      sendReceipts: form.get('sendReceipts') === 'on',
     });
     await getDb().transaction((tx) => updateAccountSettings(tx, merchantId, body));
     revalidatePath('/merchant', 'layout');

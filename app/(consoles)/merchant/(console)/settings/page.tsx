@@ -50,6 +50,13 @@ export default async function SettingsPage({ searchParams }: { searchParams: Pro
                 <TextField label="Country" name="country" defaultValue={settings.address.country ?? ''} maxLength={2} hint="Two letters, e.g. US, FR." autoComplete="country" />
               </div>
             </fieldset>
+            <label className="flex items-start gap-2 text-sm text-slate-800">
+              <input type="checkbox" name="sendReceipts" defaultChecked={settings.sendReceipts} className="mt-0.5 h-4 w-4 accent-brand-600" />
+              <span>
+                Email receipts
+                <span className="block text-xs text-slate-600">After each successful payment, customers get a receipt linking their invoice page and PDF.</span>
+              </span>
+            </label>
             <SelectField label="Time zone" name="timeZone" defaultValue={settings.timeZone} options={TIME_ZONES.includes(settings.timeZone) ? TIME_ZONES : [settings.timeZone, ...TIME_ZONES]} hint="Dates in this console are shown in this zone." />
           </fieldset>
           {canEdit ? <SubmitButton pendingText="Saving…">Save settings</SubmitButton> : <p className="text-sm text-slate-600">Only Owners and Admins can change settings.</p>}

@@ -1,0 +1,5 @@
+import { apiRoute } from '@/lib/http/api-route';
+import { getBillingRecordOperation } from '@/lib/billing/api';
+import { getBillingRecord } from '@/lib/billing/invoices';
+
+export const GET = apiRoute(getBillingRecordOperation, ({ db, merchantId, params }) => getBillingRecord(db, merchantId, params.billingRecordId));

@@ -1,0 +1,123 @@
+import type { InvoiceDocument } from '@/lib/billing/invoice-document';
+
+const STATUS_TONE: Record<string, string> = {
+  paid: 'bg-emerald-50 text-emerald-800 ring-emerald-600/20',
+  open: 'bg-amber-50 text-amber-900 ring-amber-600/20',
+  void: 'bg-slate-100 text-slate-700 ring-slate-500/20',
+  uncollectible: 'bg-red-50 text-red-800 ring-red-600/20',
+};
+
+/** An invoice or receipt as the hosted page shows it (the PDF prints the same document). */
+export function InvoiceView({ document, pdfHref }: { document: InvoiceDocument; pdfHref: string }) {
+  return (
+    <article className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm sm:p-8" aria-labelledby="invoice-title">
+      <header className="flex flex-wrap items-start justify-between gap-4">
+        <div>
+          <p className="text-sm font-medium text-slate-500" data-testid="invoice-seller">
+            {document.seller.name}
+          </p>
+          {document.seller.addressLines.map((line) => (
+            <p key={line} className="text-sm text-slate-600">
+              {line}
+            </p>
+          ))}
+        </div>
+        <a href={pdfHref} className="rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700" download>
+          Download PDF
+        </a>
+      </header>
+      <div className="mt-8 flex flex-wrap items-center gap-3">
+        <h1 id="invoice-title" className="text-2xl font-semibold tracking-tight">
+          {document.title}
+        </h1>
+        <span className={`rounded-full px-2.5 py-0.5 text-xs font-medium ring-1 ring-inset ${STATUS_TONE[document.status] ?? STATUS_TONE.void}`} data-testid="invoice-status">
+          {document.status}
+        </span>
+      </div>
+      <dl className="mt-4 grid gap-x-8 gap-y-2 text-sm sm:grid-cols-2">
+        <Fact label="Number" value={document.number} mono />
+        <Fact label="Issued" value={document.issuedAt} />
+        {document.paidAt ? <Fact label="Paid" value={document.paidAt} /> : null}
+        {document.period ? <Fact label="Service period" value={document.period} /> : null}
+        <Fact label="Billed to" value={[document.billedTo.name, document.billedTo.email].filter(Boolean).join(' · ') || '—'} />
+      </dl>
+      <table className="mt-8 w-full text-sm">
+        <caption className="sr-only">Line items</caption>
+        <thead>
+          <tr className="border-b border-slate-200 text-left text-slate-500">
+            <th scope="col" className="py-2 font-medium">
+              Description
+            </th>
+            <th scope="col" className="py-2 text-right font-medium">
+              Qty
+            </th>
+            <th scope="col" className="py-2 text-right font-medium">
+              Amount
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {document.lines.map((line, index) => (
+            <tr key={index} className="border-b border-slate-100">
+              <td className="py-2 pr-4">{line.description}</td>
+              <td className="py-2 text-right">{line.quantity}</td>
+              <td className="py-2 text-right tabular-nums">{line.amount}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <dl className="ml-auto mt-4 max-w-xs space-y-1 text-sm" data-testid="invoice-totals">
+        {document.totals.map((total) => (
+          <div key={total.label} className={`flex justify-between ${total.strong ? 'font-semibold text-slate-900' : 'text-slate-600'}`}>
+            <dt>{total.label}</dt>
+            <dd className="tabular-nums">{total.amount}</dd>
+          </div>
+        ))}
+      </dl>
+      {document.payments.length > 0 ? (
+        <section className="mt-8" aria-labelledby="payments-heading">
+          <h2 id="payments-heading" className="text-sm font-semibold text-slate-900">
+            Payments
+          </h2>
+          <ul className="mt-2 divide-y divide-slate-100 text-sm">
+            {document.payments.map((payment, index) => (
+              <li key={index} className="flex justify-between py-2 text-slate-600">
+                <span>
+                  {payment.date} · {payment.description} · {payment.status}
+                </span>
+                <span className="tabular-nums">{payment.amount}</span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      {document.seller.supportEmail || document.seller.supportUrl ? (
+        <p className="mt-8 text-sm text-slate-600">
+          Questions? Contact {document.seller.name}
+          {document.seller.supportEmail ? (
+            <>
+              {' '}
+              at <a className="text-brand-700 underline" href={`mailto:${document.seller.supportEmail}`}>{document.seller.supportEmail}</a>
+            </>
+          ) : null}
+          {document.seller.supportUrl ? (
+            <>
+              {' '}
+              or <a className="text-brand-700 underline" href={document.seller.supportUrl}>{document.seller.supportUrl}</a>
+            </>
+          ) : null}
+          .
+        </p>
+      ) : null}
+    </article>
+  );
+}
+
+function Fact({ label, value, mono }: { label: string; value: string; mono?: boolean }) {
+  return (
+    <div className="flex gap-2">
+      <dt className="shrink-0 text-slate-500">{label}</dt>
+      <dd className={mono ? 'break-all font-mono text-slate-900' : 'text-slate-900'}>{value}</dd>
+    </div>
+  );
+}

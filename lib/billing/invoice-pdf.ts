@@ -1,0 +1,113 @@
+import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
+import { formatMoney } from '../money/format';
+import { invoiceDocument, type InvoiceDocument } from './invoice-document';
+import type { HostedInvoice } from './invoices';
+
+const PAGE = { width: 595.28, height: 841.89, margin: 56 } as const; // A4, in points
+const INK = rgb(0.06, 0.09, 0.16);
+const MUTED = rgb(0.39, 0.45, 0.55);
+const RULE = rgb(0.89, 0.91, 0.94);
+
+/**
+ * The invoice (receipt once paid) as a PDF, made with pdf-lib and its standard Helvetica, which
+ * draws Latin text only (WinAnsi): any other character is printed as "?", and a currency whose
+ * symbol it cannot draw is shown by its code (docs/invoices.md, "Limits").
+ */
+export async function renderInvoicePdf(invoice: HostedInvoice): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  const regular = await pdf.embedFont(StandardFonts.Helvetica);
+  const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
+  const drawable = new Set(regular.getCharacterSet());
+  const symbolDrawable = [...formatMoney(-12345, invoice.record.currency)].every((char) => drawable.has(char.codePointAt(0)!));
+  const document = invoiceDocument(invoice, { currencyDisplay: symbolDrawable ? 'symbol' : 'code' });
+  pdf.setTitle(`${document.title} ${document.number}`);
+  pdf.setAuthor(document.seller.name.replace(/[^\x20-\x7e\u00a0-\u00ff]/g, '?'));
+  pdf.setCreator('Paybase');
+  const writer = new PageWriter(pdf.addPage([PAGE.width, PAGE.height]), (text) => [...text].map((char) => (drawable.has(char.codePointAt(0)!) ? char : '?')).join(''));
+  writeDocument(writer, document, { regular, bold }, () => (writer.page = pdf.addPage([PAGE.width, PAGE.height])));
+  return pdf.save();
+}
+
+class PageWriter {
+  y: number = PAGE.height - PAGE.margin;
+  constructor(
+    public page: PDFPage,
+    readonly clean: (text: string) => string,
+  ) {}
+
+  text(value: string, options: { x?: number; size?: number; font: PDFFont; color?: ReturnType<typeof rgb>; alignRight?: number }) {
+    const size = options.size ?? 10;
+    const text = this.clean(value);
+    const x = options.alignRight !== undefined ? options.alignRight - options.font.widthOfTextAtSize(text, size) : (options.x ?? PAGE.margin);
+    this.page.drawText(text, { x, y: this.y, size, font: options.font, color: options.color ?? INK });
+  }
+
+  rule() {
+    this.page.drawLine({ start: { x: PAGE.margin, y: this.y }, end: { x: PAGE.width - PAGE.margin, y: this.y }, thickness: 0.75, color: RULE });
+  }
+}
+
+function writeDocument(w: PageWriter, doc: InvoiceDocument, fonts: { regular: PDFFont; bold: PDFFont }, newPage: () => void) {
+  const right = PAGE.width - PAGE.margin;
+  const down = (points: number) => {
+    w.y -= points;
+    if (w.y < PAGE.margin) {
+      newPage();
+      w.y = PAGE.height - PAGE.margin;
+    }
+  };
+  w.text(doc.seller.name, { font: fonts.bold, size: 14 });
+  w.text(doc.title, { font: fonts.bold, size: 20, alignRight: right });
+  for (const line of doc.seller.addressLines) {
+    down(14);
+    w.text(line, { font: fonts.regular, color: MUTED });
+  }
+  if (doc.seller.supportEmail) {
+    down(14);
+    w.text(doc.seller.supportEmail, { font: fonts.regular, color: MUTED });
+  }
+  down(32);
+  const facts: [string, string][] = [
+    ['Number', doc.number],
+    ['Status', doc.status],
+    ['Issued', doc.issuedAt],
+    ...(doc.paidAt ? ([['Paid', doc.paidAt]] as [string, string][]) : []),
+    ...(doc.period ? ([['Service period', doc.period]] as [string, string][]) : []),
+    ['Billed to', [doc.billedTo.name, doc.billedTo.email].filter(Boolean).join(', ') || '-'],
+  ];
+  for (const [label, value] of facts) {
+    w.text(label, { font: fonts.regular, color: MUTED });
+    w.text(value, { font: fonts.regular, x: PAGE.margin + 100 });
+    down(15);
+  }
+  down(15);
+  w.text('Description', { font: fonts.bold, color: MUTED });
+  w.text('Qty', { font: fonts.bold, color: MUTED, alignRight: right - 110 });
+  w.text('Amount', { font: fonts.bold, color: MUTED, alignRight: right });
+  down(8);
+  w.rule();
+  for (const line of doc.lines) {
+    down(16);
+    w.text(line.description.length > 70 ? `${line.description.slice(0, 69)}…` : line.description, { font: fonts.regular });
+    w.text(String(line.quantity), { font: fonts.regular, alignRight: right - 110 });
+    w.text(line.amount, { font: fonts.regular, alignRight: right });
+    down(8);
+    w.rule();
+  }
+  down(10);
+  for (const total of doc.totals) {
+    down(16);
+    const font = total.strong ? fonts.bold : fonts.regular;
+    w.text(total.label, { font, x: right - 220 });
+    w.text(total.amount, { font, alignRight: right });
+  }
+  if (doc.payments.length > 0) {
+    down(36);
+    w.text('Payments', { font: fonts.bold });
+    for (const payment of doc.payments) {
+      down(16);
+      w.text(`${payment.date}  ${payment.description}  ${payment.status}`, { font: fonts.regular, color: MUTED });
+      w.text(payment.amount, { font: fonts.regular, color: MUTED, alignRight: right });
+    }
+  }
+}

@@ -1,0 +1,74 @@
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { billingRecords, customers, merchants, payments } from '../db/schema';
+import { paginate, type PageRequest } from '../db/paginate';
+import { notFound } from '../http/errors';
+import { toPaymentResponse } from '../payments/payments';
+import { toBillingRecordResponse, type BillingRecordRow } from './billing-records';
+
+export type BillingRecordStatus = BillingRecordRow['status'];
+
+/** The payment attempts of each record, oldest first: one query for a whole page. */
+async function attemptsOf(db: Db, merchantId: string, rows: BillingRecordRow[]) {
+  const ids = [...new Set(rows.flatMap((row) => row.attemptPaymentIds))];
+  const found = ids.length
+    ? await db
+        .select()
+        .from(payments)
+        .where(and(eq(payments.merchantId, merchantId), inArray(payments.id, ids)))
+        .orderBy(asc(payments.createdAt), asc(payments.id))
+    : [];
+  const byId = new Map(found.map((payment) => [payment.id, toPaymentResponse(payment)]));
+  return (row: BillingRecordRow) => row.attemptPaymentIds.flatMap((id) => byId.get(id) ?? []);
+}
+
+async function withAttempts(db: Db, merchantId: string, rows: BillingRecordRow[]) {
+  const attempts = await attemptsOf(db, merchantId, rows);
+  return rows.map((row) => ({ ...toBillingRecordResponse(row), payments: attempts(row) }));
+}
+
+export async function listBillingRecords(
+  db: Db,
+  merchantId: string,
+  query: PageRequest & { orderBy: 'createdAt' | 'amount'; customerId?: string; subscriptionId?: string; status?: BillingRecordStatus },
+) {
+  const page = await paginate(db, billingRecords, {
+    ...query,
+    scope: [eq(billingRecords.merchantId, merchantId)],
+    where: [
+      query.customerId ? eq(billingRecords.customerId, query.customerId) : undefined,
+      query.subscriptionId ? eq(billingRecords.subscriptionId, query.subscriptionId) : undefined,
+      query.status ? eq(billingRecords.status, query.status) : undefined,
+    ],
+    orderBy: [query.orderBy === 'amount' ? billingRecords.amount : billingRecords.createdAt, billingRecords.id],
+  });
+  return { ...page, data: await withAttempts(db, merchantId, page.data) };
+}
+
+export async function getBillingRecord(db: Db, merchantId: string, billingRecordId: string) {
+  const [row] = await db
+    .select()
+    .from(billingRecords)
+    .where(and(eq(billingRecords.id, billingRecordId), eq(billingRecords.merchantId, merchantId)));
+  if (!row) throw notFound('billing record', billingRecordId);
+  const [record] = await withAttempts(db, merchantId, [row]);
+  return record!;
+}
+
+/**
+ * Everything the hosted invoice page and PDF print, found by the page's secret token (no
+ * session: holding the link is the permission, as with Stripe's hosted invoices).
+ */
+export async function findInvoiceByToken(db: Db, token: string) {
+  const [found] = await db
+    .select({ record: billingRecords, customer: customers, seller: merchants })
+    .from(billingRecords)
+    .innerJoin(customers, eq(customers.id, billingRecords.customerId))
+    .innerJoin(merchants, eq(merchants.id, billingRecords.merchantId))
+    .where(eq(billingRecords.hostedToken, token));
+  if (!found) return undefined;
+  const [record] = await withAttempts(db, found.record.merchantId, [found.record]);
+  return { record: record!, customer: found.customer, seller: found.seller };
+}
+
+export type HostedInvoice = NonNullable<Awaited<ReturnType<typeof findInvoiceByToken>>>;

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { Timestamp } from '../http/schemas';
+import { PaymentResponse } from '../payments/schemas';
+import { BILLING_LINE_KINDS } from './line-items';
+
+export const BILLING_RECORD_STATUSES = ['open', 'paid', 'void', 'uncollectible'] as const;
+
+export const BillingLineItemResponse = z.object({
+  kind: z.enum(BILLING_LINE_KINDS).meta({
+    description: '`one_time` (a checkout), `plan` (a subscription period), `proration` (a mid-period upgrade), `discount` (a coupon), `credit` (account credit applied).',
+  }),
+  description: z.string(),
+  priceId: z.string().nullable(),
+  quantity: z.int(),
+  unitAmount: z.int(),
+  amount: z.int().meta({ description: 'Minor units, signed: discount and credit lines are negative; the lines add up to `total`.' }),
+});
+
+/** The fields of a billing record that its `billing_record.*` events carry too (lib/billing/billing-records.ts). */
+export const billingRecordFields = {
+  id: z.string(),
+  status: z.enum(BILLING_RECORD_STATUSES),
+  customerId: z.string(),
+  subscriptionId: z.string().nullable().meta({ description: "The subscription billed; null for a checkout of a one-time price." }),
+  periodIndex: z.int().nullable().meta({ description: 'The subscription period billed (0 = the first); a proration names the period it falls in.' }),
+  periodStart: Timestamp.nullable(),
+  periodEnd: Timestamp.nullable(),
+  checkoutId: z.string().nullable(),
+  paymentId: z.string().nullable().meta({ description: 'The latest payment attempt.' }),
+  amount: z.int().meta({ description: 'Equal to `total` (kept for earlier clients).' }),
+  currency: z.string(),
+  description: z.string(),
+  lineItems: z.array(BillingLineItemResponse),
+  subtotal: z.int().meta({ description: 'Minor units, before the discount and credits.' }),
+  discountAmount: z.int().meta({ description: "The coupon's discount (minor units)." }),
+  creditsApplied: z.int().meta({ description: 'Account credit taken off (minor units).' }),
+  total: z.int().meta({ description: '`subtotal` - `discountAmount` - `creditsApplied`.' }),
+  amountPaid: z.int().meta({ description: '`total` once paid, else 0.' }),
+  amountDue: z.int().meta({ description: '`total` while open or uncollectible, else 0.' }),
+  couponId: z.string().nullable(),
+  hostedInvoiceUrl: z.string().meta({ description: 'The hosted invoice (receipt once paid) page, at a secret address: share it only with the customer.' }),
+  invoicePdfUrl: z.string().meta({ description: 'The same invoice as a PDF.' }),
+  paidAt: Timestamp.nullable(),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+};
+
+export const BillingRecordResponse = z.object({
+  ...billingRecordFields,
+  payments: z.array(PaymentResponse).meta({ description: 'Every payment attempt that tried to collect this record, oldest first.' }),
+});
