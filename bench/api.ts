@@ -6,23 +6,25 @@
  *   - GET /api/Product?pageSize=20 (an authenticated list read);
  *   - POST /api/Checkout (a fresh Idempotency-Key per request, tok_visa, an existing customer).
  * Before the load it sends each request once and reads the database round trips the server
- * counted for it (DB_COUNT_ROUND_TRIPS=true, lib/db/round-trips.ts). Results are appended to
+ * counted for it (DB_COUNT_ROUND_TRIPS=true, lib/db/round-trips.ts); each round also measures the
+ * server's and PostgreSQL's CPU milliseconds per request (bench/common.ts). Results are appended to
  * bench/RESULTS.md with machine, date and load.
  *
  *   npm run bench -- api                              # 3 rounds of 10 s per endpoint
  *   BENCH_SECONDS=5 BENCH_ROUNDS=2 npm run bench -- api
+ *   BENCH_PROFILE=/tmp/prof BENCH_ONLY=Checkout BENCH_ROUNDS=1 npm run bench -- api   # a CPU profile (not a measurement)
  */
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
-import { startServer } from '../tests/setup/server';
-import { demoApi, demoApiKey, median, sampleOf, type Sample } from './common';
+import { startServer, type RunningServer } from '../tests/setup/server';
+import { appendResults, cpuCells, demoApi, demoApiKey, measureRound, median, profileArgs, type Sample } from './common';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = 50;
+/** BENCH_ONLY=Checkout (words of endpoint names, comma-separated): health and those only, e.g. for a CPU profile of one path (BENCH_PROFILE). */
+const ONLY = process.env.BENCH_ONLY?.split(',');
 
 interface Target {
   name: string;
@@ -36,7 +38,7 @@ interface Target {
 
 export async function runApiBenchmark() {
   console.log('starting the service…');
-  const server = await startServer({ env: { DB_COUNT_ROUND_TRIPS: 'true', LOG_LEVEL: 'warn' } });
+  const server = await startServer({ env: { DB_COUNT_ROUND_TRIPS: 'true', LOG_LEVEL: 'warn' }, nodeArgs: profileArgs() });
   try {
     const key = demoApiKey(server);
     const call = demoApi(server, key);
@@ -53,7 +55,7 @@ export async function runApiBenchmark() {
       { name: 'GET /api/health', method: 'GET', path: '/api/health', auth: false },
       { name: 'GET /api/Product?pageSize=20', method: 'GET', path: '/api/Product?pageSize=20', auth: true },
       { name: 'POST /api/Checkout', method: 'POST', path: '/api/Checkout', auth: true, body: checkoutBody, freshIdempotencyKey: true },
-    ];
+    ].filter((target) => !ONLY || target.name === 'GET /api/health' || ONLY.some((word) => target.name.includes(word))) as Target[];
 
     const roundTrips = new Map<string, number>();
     for (const target of targets) {
@@ -74,9 +76,9 @@ export async function runApiBenchmark() {
     const samples = new Map<string, Sample[]>(targets.map((t) => [t.name, []]));
     for (let round = 0; round < ROUNDS; round++) {
       for (const target of targets) {
-        const sample = await load(server.baseUrl, target, key);
+        const sample = await load(server, target, key);
         samples.get(target.name)!.push(sample);
-        console.log(`round ${round + 1} ${target.name}: ${sample.rate.toFixed(0)} req/s, p50 ${sample.p50} ms, p99 ${sample.p99} ms, errors ${sample.errors}`);
+        console.log(`round ${round + 1} ${target.name}: ${sample.rate.toFixed(0)} req/s, p50 ${sample.p50} ms, p99 ${sample.p99} ms, CPU per request: server ${sample.serverCpuMs.toFixed(2)} ms, PostgreSQL ${sample.postgresCpuMs.toFixed(2)} ms, errors ${sample.errors}`);
       }
     }
     writeResults(targets, samples, roundTrips);
@@ -93,9 +95,9 @@ function headersOf(target: Target, key: string): Record<string, string> {
   return headers;
 }
 
-async function load(baseUrl: string, target: Target, key: string): Promise<Sample> {
-  const result = await autocannon({
-    url: baseUrl,
+function load(server: RunningServer, target: Target, key: string): Promise<Sample> {
+  return measureRound(server, SECONDS, {
+    url: server.baseUrl,
     connections: CONNECTIONS,
     duration: SECONDS,
     requests: [
@@ -107,7 +109,6 @@ async function load(baseUrl: string, target: Target, key: string): Promise<Sampl
       },
     ],
   });
-  return sampleOf(result, SECONDS);
 }
 
 function writeResults(targets: Target[], samples: Map<string, Sample[]>, roundTrips: Map<string, number>) {
@@ -119,19 +120,18 @@ function writeResults(targets: Target[], samples: Map<string, Sample[]>, roundTr
     '',
     `## API request path${label}: ${new Date().toISOString()}`,
     '',
-    `\`npm run bench -- api\` (bench/api.ts): autocannon, ${CONNECTIONS} connections, ${ROUNDS} interleaved rounds of ${SECONDS} s per endpoint against the service as \`npm start\` runs it; medians of the rounds.`,
+    `\`npm run bench -- api\` (bench/api.ts): autocannon, ${CONNECTIONS} connections, ${ROUNDS} interleaved rounds of ${SECONDS} s per endpoint against the service as \`npm start\` runs it; medians of the rounds. CPU per request: the server process's and PostgreSQL's CPU time (user + system, /proc) over the round divided by its requests.`,
     `Machine: ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, ${os.type()} ${os.release()}, Node ${process.version}; load average at the end ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')}.`,
     '',
-    '| endpoint | DB round trips | req/s | share of health | p50 | p99 | non-2xx/errors |',
-    '|---|---:|---:|---:|---:|---:|---:|',
+    '| endpoint | DB round trips | server CPU / request | PostgreSQL CPU / request | req/s | share of health | p50 | p99 | non-2xx/errors |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...targets.map((target) => {
       const runs = samples.get(target.name)!;
       const rate = median(runs.map((s) => s.rate));
-      return `| ${target.name} | ${roundTrips.get(target.name)} | ${rate.toFixed(0)} | ${((rate / floor) * 100).toFixed(0)} % | ${median(runs.map((s) => s.p50))} ms | ${median(runs.map((s) => s.p99))} ms | ${runs.reduce((n, s) => n + s.errors, 0)} |`;
+      return `| ${target.name} | ${roundTrips.get(target.name)} | ${cpuCells(runs)} | ${rate.toFixed(0)} | ${((rate / floor) * 100).toFixed(0)} % | ${median(runs.map((s) => s.p50))} ms | ${median(runs.map((s) => s.p99))} ms | ${runs.reduce((n, s) => n + s.errors, 0)} |`;
     }),
     '',
   ];
-  fs.appendFileSync(file, lines.join('\n'));
   console.log(lines.join('\n'));
-  console.log(`results appended to ${file}`);
+  appendResults(file, lines);
 }

@@ -1,5 +1,7 @@
 import crypto from 'node:crypto';
-import type autocannon from 'autocannon';
+import fs from 'node:fs';
+import path from 'node:path';
+import autocannon from 'autocannon';
 import type { RunningServer } from '../tests/setup/server';
 
 /** One autocannon round of one endpoint. */
@@ -8,10 +10,35 @@ export interface Sample {
   p50: number;
   p99: number;
   errors: number;
+  /** CPU milliseconds (user + system) per request of the server process and of PostgreSQL over the round. */
+  serverCpuMs: number;
+  postgresCpuMs: number;
 }
 
-export function sampleOf(result: autocannon.Result, seconds: number): Sample {
-  return { rate: result.requests.total / seconds, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors + result.timeouts };
+/**
+ * Runs one autocannon round against the server and measures, beside rate and latency, the CPU
+ * the server process and PostgreSQL used per request: a figure the other work on the machine
+ * distorts far less than req/s (it slows the request, not the work each request takes).
+ */
+export async function measureRound(server: RunningServer, seconds: number, options: autocannon.Options): Promise<Sample> {
+  const processes = () => ({ server: [serverPid(server.dataDir)], PostgreSQL: postgresPids(server.dataDir) });
+  const before = cpuSeconds(processes());
+  const result = await autocannon(options);
+  const after = cpuSeconds(processes());
+  const perRequest = (name: string) => ((after[name]! - before[name]!) * 1000) / Math.max(1, result.requests.total);
+  return {
+    rate: result.requests.total / seconds,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.non2xx + result.errors + result.timeouts,
+    serverCpuMs: perRequest('server'),
+    postgresCpuMs: perRequest('PostgreSQL'),
+  };
+}
+
+/** Table cells for the median round's CPU per request: server, PostgreSQL. */
+export function cpuCells(runs: Sample[]): string {
+  return `${median(runs.map((s) => s.serverCpuMs)).toFixed(2)} ms | ${median(runs.map((s) => s.postgresCpuMs)).toFixed(2)} ms`;
 }
 
 export function median(values: number[]): number {
@@ -39,4 +66,50 @@ export function demoApi(server: RunningServer, key: string) {
     if (response.status >= 300) throw new Error(`${method} ${url}: ${response.status} ${text}`);
     return { body: JSON.parse(text) as any, roundTrips: Number(response.headers.get('x-db-round-trips')) };
   };
+}
+
+/** The server process (scripts/start.ts writes its pid beside the database URL). */
+export function serverPid(dataDir: string): number {
+  return (JSON.parse(fs.readFileSync(path.join(dataDir, 'runtime.json'), 'utf8')) as { pid: number }).pid;
+}
+
+/** The embedded PostgreSQL postmaster and its backends. */
+export function postgresPids(dataDir: string): number[] {
+  const postmaster = Number(fs.readFileSync(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
+  const children = fs.readdirSync('/proc').filter((entry) => /^\d+$/.test(entry) && procStat(Number(entry))?.ppid === postmaster);
+  return [postmaster, ...children.map(Number)];
+}
+
+/** CPU seconds (user + system) used so far by each named group of processes, from /proc. */
+export function cpuSeconds(groups: Record<string, number[]>): Record<string, number> {
+  const ticksPerSecond = 100; // USER_HZ on Linux
+  return Object.fromEntries(Object.entries(groups).map(([name, pids]) => [name, pids.reduce((sum, pid) => sum + (procStat(pid)?.ticks ?? 0), 0) / ticksPerSecond]));
+}
+
+function procStat(pid: number): { ppid: number; ticks: number } | undefined {
+  try {
+    // Fields after the command name (which may contain spaces): state, ppid, …, utime (14), stime (15),
+    // cutime (16), cstime (17). The children's part keeps the time of PostgreSQL backends that
+    // exited (an idle pool connection closed) in their postmaster's count, so a group's sum never drops.
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
+    return { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Appends a run's section to bench/RESULTS.md, unless it ran under a profiler (BENCH_PROFILE), whose figures are not a measurement. */
+export function appendResults(file: string, lines: string[]): void {
+  if (process.env.BENCH_PROFILE) {
+    console.log(`profiled run (BENCH_PROFILE): results not appended to ${file}`);
+    return;
+  }
+  fs.appendFileSync(file, lines.join('\n'));
+  console.log(`results appended to ${file}`);
+}
+
+/** BENCH_PROFILE=dir writes a CPU profile of the server process (node --cpu-prof) there at its exit. */
+export function profileArgs(): string[] {
+  const dir = process.env.BENCH_PROFILE;
+  return dir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(dir)}`] : [];
 }

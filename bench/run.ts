@@ -28,6 +28,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { startServer, type RunningServer } from '../tests/setup/server';
+import { cpuSeconds, postgresPids, profileArgs, serverPid } from './common';
 
 const BURST = Number(process.env.BENCH_BURST ?? 10_000);
 const RATE = Number(process.env.BENCH_RATE ?? 200);
@@ -263,39 +264,6 @@ function runs(scenario: string): boolean {
   return !only || only.split(',').includes(scenario);
 }
 
-/** BENCH_PROFILE=dir writes a CPU profile of the server process (node --cpu-prof) there at its exit. */
-function profileArgs(): string[] {
-  const dir = process.env.BENCH_PROFILE;
-  return dir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(dir)}`] : [];
-}
-
-/** The server process (scripts/start.ts writes its pid beside the database URL). */
-function serverPid(dataDir: string): number {
-  return (JSON.parse(fs.readFileSync(path.join(dataDir, 'runtime.json'), 'utf8')) as { pid: number }).pid;
-}
-
-/** The embedded PostgreSQL postmaster and its backends. */
-function postgresPids(dataDir: string): number[] {
-  const postmaster = Number(fs.readFileSync(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
-  const children = fs.readdirSync('/proc').filter((entry) => /^\d+$/.test(entry) && procStat(Number(entry))?.ppid === postmaster);
-  return [postmaster, ...children.map(Number)];
-}
-
-/** CPU seconds (user + system) used so far by each named group of processes, from /proc. */
-function cpuSeconds(groups: Record<string, number[]>): Record<string, number> {
-  const ticksPerSecond = 100; // USER_HZ on Linux
-  return Object.fromEntries(Object.entries(groups).map(([name, pids]) => [name, pids.reduce((sum, pid) => sum + (procStat(pid)?.ticks ?? 0), 0) / ticksPerSecond]));
-}
-
-function procStat(pid: number): { ppid: number; ticks: number } | undefined {
-  try {
-    // Fields after the command name (which may contain spaces): state, ppid, …, utime (14), stime (15).
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
-    return { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) };
-  } catch {
-    return undefined;
-  }
-}
 
 async function startReceiverProcess() {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'receiver.ts')], { stdio: ['ignore', 'pipe', 'inherit'] });

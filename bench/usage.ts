@@ -7,19 +7,19 @@
  *      same batches again (every record a duplicate) → records/s of deduplication alone;
  *   2. POST /api/Customer/{id}/Entitlement/Check with `consume: true` (autocannon, 50
  *      connections, each request for one of 200 customers at random) against GET /api/health,
- *      interleaved, BENCH_ROUNDS rounds of BENCH_SECONDS s: req/s, p50, p99, share of health.
+ *      interleaved, BENCH_ROUNDS rounds of BENCH_SECONDS s: req/s, p50, p99, share of health,
+ *      round trips and the server's and PostgreSQL's CPU milliseconds per request.
  * Results are appended to bench/RESULTS.md with machine, date and load.
  *
  *   npm run bench -- usage
  *   BENCH_BATCHES=50 BENCH_SECONDS=5 BENCH_ROUNDS=2 npm run bench -- usage
+ *   BENCH_PROFILE=/tmp/prof BENCH_BATCHES=2 BENCH_ROUNDS=1 npm run bench -- usage   # a CPU profile (not appended)
  */
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
-import { startServer } from '../tests/setup/server';
-import { demoApi, demoApiKey, median, sampleOf, type Sample } from './common';
+import { startServer, type RunningServer } from '../tests/setup/server';
+import { appendResults, cpuCells, demoApi, demoApiKey, measureRound, median, profileArgs, type Sample } from './common';
 
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 100);
 const SENDERS = 4;
@@ -34,7 +34,7 @@ const CHECK_CUSTOMERS = 200;
 export async function runUsageBenchmark() {
   const loadAtStart = os.loadavg();
   console.log('starting the service…');
-  const server = await startServer({ env: { LOG_LEVEL: 'warn' } });
+  const server = await startServer({ env: { LOG_LEVEL: 'warn', DB_COUNT_ROUND_TRIPS: 'true' }, nodeArgs: profileArgs() });
   try {
     const key = demoApiKey(server);
     const call = demoApi(server, key);
@@ -86,13 +86,26 @@ export async function runUsageBenchmark() {
     const duplicates = await ingest(200);
     console.log(`batch ingest (all duplicates): ${duplicates.records} records in ${duplicates.seconds.toFixed(2)} s = ${duplicates.rate.toFixed(0)} records/s`);
 
-    const health = { name: 'GET /api/health', method: 'GET' as const, path: () => '/api/health' };
+    const health = { name: 'GET /api/health', method: 'GET' as const, path: () => '/api/health', body: undefined };
     const check = {
       name: 'POST /api/Customer/{id}/Entitlement/Check (consume)',
       method: 'POST' as const,
       path: () => `/api/Customer/${checkCustomers[Math.floor(Math.random() * CHECK_CUSTOMERS)]}/Entitlement/Check`,
       body: JSON.stringify({ feature: 'messages', consume: true }),
     };
+    // Round trips the server counted for one request of each (DB_COUNT_ROUND_TRIPS), after a warm-up one.
+    const roundTrips = new Map<string, number>();
+    for (const target of [health, check]) {
+      for (let i = 0; i < 2; i++) {
+        const response = await fetch(`${server.baseUrl}${target.path()}`, {
+          method: target.method,
+          headers: { authorization: `Bearer ${key}`, ...(target.body ? { 'content-type': 'application/json' } : {}) },
+          body: target.body,
+        });
+        await response.text();
+        roundTrips.set(target.name, Number(response.headers.get('x-db-round-trips')));
+      }
+    }
     const samples = new Map<string, Sample[]>([
       [health.name, []],
       [check.name, []],
@@ -100,22 +113,22 @@ export async function runUsageBenchmark() {
     let refused = 0;
     for (let round = 0; round < ROUNDS; round++) {
       for (const target of [health, check]) {
-        const sample = await load(server.baseUrl, key, target, (body) => {
+        const sample = await load(server, key, target, (body) => {
           if (body.includes('"allowed":false')) refused++;
         });
         samples.get(target.name)!.push(sample);
-        console.log(`round ${round + 1} ${target.name}: ${sample.rate.toFixed(0)} req/s, p50 ${sample.p50} ms, p99 ${sample.p99} ms, errors ${sample.errors}`);
+        console.log(`round ${round + 1} ${target.name}: ${sample.rate.toFixed(0)} req/s, p50 ${sample.p50} ms, p99 ${sample.p99} ms, CPU per request: server ${sample.serverCpuMs.toFixed(2)} ms, PostgreSQL ${sample.postgresCpuMs.toFixed(2)} ms, errors ${sample.errors}`);
       }
     }
-    writeResults({ fresh, duplicates, samples, health: health.name, check: check.name, refused, loadAtStart });
+    writeResults({ fresh, duplicates, samples, roundTrips, health: health.name, check: check.name, refused, loadAtStart });
   } finally {
     await server.stop();
   }
 }
 
-async function load(baseUrl: string, key: string, target: { method: 'GET' | 'POST'; path: () => string; body?: string }, onBody: (body: string) => void): Promise<Sample> {
-  const result = await autocannon({
-    url: baseUrl,
+function load(server: RunningServer, key: string, target: { method: 'GET' | 'POST'; path: () => string; body?: string }, onBody: (body: string) => void): Promise<Sample> {
+  return measureRound(server, SECONDS, {
+    url: server.baseUrl,
     connections: CONNECTIONS,
     duration: SECONDS,
     requests: [
@@ -131,13 +144,13 @@ async function load(baseUrl: string, key: string, target: { method: 'GET' | 'POS
       },
     ],
   });
-  return sampleOf(result, SECONDS);
 }
 
 interface Results {
   fresh: { records: number; seconds: number; rate: number };
   duplicates: { records: number; seconds: number; rate: number };
   samples: Map<string, Sample[]>;
+  roundTrips: Map<string, number>;
   health: string;
   check: string;
   refused: number;
@@ -152,7 +165,7 @@ function writeResults(results: Results) {
   const row = (name: string) => {
     const runs = results.samples.get(name)!;
     const rate = median(runs.map((s) => s.rate));
-    return `| ${name} | ${rate.toFixed(0)} req/s | ${((rate / floor) * 100).toFixed(0)} % | ${median(runs.map((s) => s.p50))} ms | ${median(runs.map((s) => s.p99))} ms | ${runs.reduce((n, s) => n + s.errors, 0)} |`;
+    return `| ${name} | ${results.roundTrips.get(name)} | ${cpuCells(runs)} | ${rate.toFixed(0)} req/s | ${((rate / floor) * 100).toFixed(0)} % | ${median(runs.map((s) => s.p50))} ms | ${median(runs.map((s) => s.p99))} ms | ${runs.reduce((n, s) => n + s.errors, 0)} |`;
   };
   const label = process.env.BENCH_LABEL ? ` — ${process.env.BENCH_LABEL}` : '';
   const lines = [
@@ -167,15 +180,14 @@ function writeResults(results: Results) {
     `| new records (201) | ${results.fresh.records} | ${results.fresh.seconds.toFixed(2)} | ${results.fresh.rate.toFixed(0)} |`,
     `| the same batches again (every record a duplicate, 200) | ${results.duplicates.records} | ${results.duplicates.seconds.toFixed(2)} | ${results.duplicates.rate.toFixed(0)} |`,
     '',
-    `| endpoint (autocannon, ${CONNECTIONS} connections, ${ROUNDS} interleaved rounds of ${SECONDS} s, medians; Check over ${CHECK_CUSTOMERS} customers at random) | rate | share of health | p50 | p99 | non-2xx/errors |`,
-    '|---|---:|---:|---:|---:|---:|',
+    `| endpoint (autocannon, ${CONNECTIONS} connections, ${ROUNDS} interleaved rounds of ${SECONDS} s, medians; Check over ${CHECK_CUSTOMERS} customers at random) | DB round trips | server CPU / request | PostgreSQL CPU / request | rate | share of health | p50 | p99 | non-2xx/errors |`,
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
     row(results.health),
     row(results.check),
     '',
-    `Check answers with \`allowed: false\`: ${results.refused} (the limits are set high enough that none should be).`,
+    `Check answers with \`allowed: false\`: ${results.refused} (the limits are set high enough that none should be). CPU per request: the server process's and PostgreSQL's CPU time (user + system, /proc) over the round divided by its requests; round trips as counted by the server (DB_COUNT_ROUND_TRIPS=true, on for the whole run).`,
     '',
   ];
-  fs.appendFileSync(file, lines.join('\n'));
   console.log(lines.join('\n'));
-  console.log(`results appended to ${file}`);
+  appendResults(file, lines);
 }

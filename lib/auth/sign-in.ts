@@ -10,6 +10,7 @@ import { startSession, type TokenPair } from './sessions';
 import { recordAudit } from '../audit/audit-log';
 import { recordSellerSignIn, recordSellerSignInFailure } from './sign-in-audit';
 import { SIGN_IN_LIMITS, assertUnderLimit, clearLimit, consumeLimit, countAttempt } from './rate-limit';
+import { isUniqueViolation } from '../db/errors';
 
 /** Where a sign-in comes from, for per-address rate limits. */
 export interface ClientInfo {
@@ -158,8 +159,3 @@ const emailTaken = () =>
   new ApiError('CONFLICT', 'An account with this email already exists: sign in instead.', {
     errors: [{ path: 'email', message: 'Already registered.' }],
   });
-
-function isUniqueViolation(error: unknown): boolean {
-  const candidates = [error, (error as { cause?: unknown } | undefined)?.cause];
-  return candidates.some((e) => (e as { code?: unknown } | undefined)?.code === '23505');
-}

@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, sql, type SQLWrapper } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { checkouts, customers, payments } from '../db/schema';
 import { newId } from '../ids';
@@ -301,7 +301,7 @@ export async function finishCheckout(phases: Phases, payment: PaymentRow): Promi
   const outcome = await collectCharge(payment);
   return phases.db.transaction(async (tx) => {
     const [locked] = await tx
-      .select({ payment: payments, checkout: checkouts })
+      .select({ payment: payments, checkout: checkouts, grantsPurchase: purchaseGrants(checkouts.priceId) })
       .from(payments)
       .innerJoin(checkouts, eq(checkouts.id, payments.checkoutId))
       .where(and(eq(payments.id, payment.id), eq(payments.status, 'pending')))
@@ -309,7 +309,7 @@ export async function finishCheckout(phases: Phases, payment: PaymentRow): Promi
     let result: CheckoutOutcome;
     if (locked) {
       // The rows just written make the answer: nothing is read back.
-      const recorded = await recordCheckoutOutcome(tx, locked.payment, locked.checkout, outcome);
+      const recorded = await recordCheckoutOutcome(tx, locked.payment, locked.checkout, outcome, locked.grantsPurchase);
       const checkout = shapeCheckout(recorded.checkout, { payment: recorded.payment, promotionCode: await promotionCodeOf(tx, recorded.checkout), billingRecordId: recorded.billingRecordId });
       result = { checkout, declined: outcome.status === 'failed' };
     } else {
@@ -322,7 +322,7 @@ export async function finishCheckout(phases: Phases, payment: PaymentRow): Promi
   });
 }
 
-async function recordCheckoutOutcome(tx: Db, pending: PaymentRow, checkout: CheckoutRow, outcome: KnownOutcome) {
+async function recordCheckoutOutcome(tx: Db, pending: PaymentRow, checkout: CheckoutRow, outcome: KnownOutcome, grantsPurchase: boolean) {
   const token = pending.processorToken;
   if (outcome.status !== 'failed' && pending.intent?.savePaymentMethod === true && token) {
     const details = paymentProcessor().describeToken(token);
@@ -364,7 +364,7 @@ async function recordCheckoutOutcome(tx: Db, pending: PaymentRow, checkout: Chec
   );
   await events.flush(tx);
   if (outcome.status === 'succeeded') {
-    return { payment, checkout: (await markCheckoutPaid(tx, checkout)) ?? checkout, billingRecordId: record.id };
+    return { payment, checkout: (await markCheckoutPaid(tx, checkout, grantsPurchase)) ?? checkout, billingRecordId: record.id };
   }
   // Unknown: recordChargeOutcome queued its reconciliation.
   return { payment, checkout, billingRecordId: record.id };
@@ -392,8 +392,11 @@ async function outcomeOf(db: Db, row: CheckoutRow): Promise<CheckoutOutcome> {
   return { checkout, declined };
 }
 
-/** open → paid, and the link's `payment_link.completed` when the checkout came from a link. */
-export async function markCheckoutPaid(tx: Db, checkout: CheckoutRow): Promise<CheckoutRow | undefined> {
+/**
+ * open → paid, and the link's `payment_link.completed` when the checkout came from a link.
+ * `grantsPurchase` is `purchaseGrants` of its price when the caller already read it.
+ */
+export async function markCheckoutPaid(tx: Db, checkout: CheckoutRow, grantsPurchase?: boolean): Promise<CheckoutRow | undefined> {
   const [paid] = await tx
     .update(checkouts)
     .set({ status: 'paid', updatedAt: now() })
@@ -402,18 +405,29 @@ export async function markCheckoutPaid(tx: Db, checkout: CheckoutRow): Promise<C
   if (checkout.paymentLinkId) {
     await recordPaymentLinkCompleted(tx, checkout.merchantId, checkout.paymentLinkId, { checkoutId: checkout.id, paymentId: checkout.paymentId! });
   }
-  if (paid) await grantPurchaseEntitlements(tx, paid);
+  if (paid?.priceId && (grantsPurchase ?? (await readPurchaseGrants(tx, paid.priceId)))) await grantPurchaseEntitlements(tx, paid, paid.priceId);
   return paid;
 }
 
+/**
+ * Whether paying for a price grants anything: a one-time price with entitlement policies (most
+ * prices have none, and then there is nothing to grant or announce). Phase 3 reads it with the
+ * locked payment, other callers on their own.
+ */
+function purchaseGrants(priceId: SQLWrapper) {
+  return sql<boolean>`exists (select 1 from prices pr join entitlement_policies ep on ep.price_id = pr.id where pr.id = ${priceId} and pr.type = 'OneTime')`;
+}
+
+async function readPurchaseGrants(tx: Db, priceId: string): Promise<boolean> {
+  const result = await tx.execute<{ grants: boolean }>(sql`select ${purchaseGrants(sql`${priceId}`)} as grants`);
+  return result.rows[0]!.grants;
+}
+
 /** A paid one-time price brings its policies' credits (once per checkout) and entitlements. */
-async function grantPurchaseEntitlements(tx: Db, checkout: CheckoutRow) {
-  if (!checkout.priceId) return;
-  const price = await findPriceRow(tx, checkout.merchantId, checkout.priceId);
-  if (price.type !== 'OneTime') return;
-  const purchase = { merchantId: checkout.merchantId, customerId: checkout.customerId, priceId: price.id };
+async function grantPurchaseEntitlements(tx: Db, checkout: CheckoutRow, priceId: string) {
+  const purchase = { merchantId: checkout.merchantId, customerId: checkout.customerId, priceId };
   await grantPolicyCredits(tx, { ...purchase, origin: { checkoutId: checkout.id } });
-  await recordEntitlementChanged(tx, { ...purchase, cause: 'purchase', priceIds: [price.id] });
+  await recordEntitlementChanged(tx, { ...purchase, cause: 'purchase', priceIds: [priceId] });
 }
 
 /** open → failed; the promotion redemption and the link slot the attempt held are given back. */

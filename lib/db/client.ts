@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import * as schema from './schema';
@@ -19,6 +20,35 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => {
   return parsed;
 });
 
+/** Named statements kept per connection; beyond it, new statement texts run unnamed. */
+const PREPARED_PER_CONNECTION = 500;
+
+/**
+ * A connection that sends every statement with parameters as a named prepared statement (the
+ * name is a hash of its text): PostgreSQL parses and plans a statement once per connection
+ * instead of at every execution, and the driver sends only Bind/Execute after the first time.
+ * Texts that vary with their data (a VALUES list per row) would grow the cache without end, so
+ * a connection names at most PREPARED_PER_CONNECTION texts and sends later new ones unnamed.
+ * `DATABASE_PREPARED_STATEMENTS=false` turns it off (behind a pooler that cannot keep prepared
+ * statements, such as PgBouncer in transaction mode before 1.21).
+ */
+class PreparingClient extends pg.Client {
+  private readonly named = new Set<string>();
+
+  override query(...args: any[]): any {
+    const [config, values] = args as [{ text?: unknown; name?: unknown; values?: unknown[] } | undefined, unknown[] | undefined];
+    const parameters = values ?? config?.values;
+    if (config && typeof config.text === 'string' && config.name === undefined && parameters?.length) {
+      const name = `pb_${crypto.createHash('sha1').update(config.text).digest('base64url')}`;
+      if (this.named.has(name) || this.named.size < PREPARED_PER_CONNECTION) {
+        this.named.add(name);
+        args[0] = { ...config, name };
+      }
+    }
+    return (super.query as (...a: unknown[]) => unknown)(...args);
+  }
+}
+
 export function getPool(): pg.Pool {
   return connection().pool;
 }
@@ -31,7 +61,8 @@ function connection() {
   if (!globalForDb.__paybaseDb) {
     const connectionString = process.env.DATABASE_URL;
     if (!connectionString) throw new Error('DATABASE_URL is not set');
-    const pool = new pg.Pool({ connectionString, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
+    const preparing = process.env.DATABASE_PREPARED_STATEMENTS !== 'false';
+    const pool = new pg.Pool({ connectionString, max: Number(process.env.DATABASE_POOL_SIZE ?? 10), ...(preparing ? { Client: PreparingClient } : {}) });
     // An idle client losing its connection (database restart) must not crash the process. Once
     // the process is stopping, the database going away is the expected end, not an error.
     const report = (error: Error) => {

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { encodeTime } from 'ulid';
 import type { Db } from '../db/client';
 import { ID_PREFIXES, newId } from '../ids';
@@ -50,15 +50,22 @@ function newEvent(input: EventInput): RecordedEvent {
   return { id: newId('event'), type: input.type, createdAt: eventTime.getStore() ?? now() };
 }
 
-/** Several events (in this order) and their deliveries in one statement. */
-export async function recordEvents(tx: Db, inputs: EventInput[]): Promise<RecordedEvent[]> {
+/**
+ * Several events (in this order) and their deliveries in one statement. `along` are the writes
+ * of the change itself as CTE definitions (`name as (insert …)`), run in that same statement:
+ * one round trip for the change and its events.
+ */
+export async function recordEvents(tx: Db, inputs: EventInput[], along?: SQL): Promise<RecordedEvent[]> {
   const recorded = inputs.map(newEvent);
-  await writeEvents(tx, inputs, recorded);
+  await writeEvents(tx, inputs, recorded, along);
   return recorded;
 }
 
-async function writeEvents(tx: Db, inputs: EventInput[], recorded: RecordedEvent[]): Promise<void> {
-  if (inputs.length === 0) return;
+async function writeEvents(tx: Db, inputs: EventInput[], recorded: RecordedEvent[], along?: SQL): Promise<void> {
+  if (inputs.length === 0) {
+    if (along) await tx.execute(sql`with ${along} select 1`);
+    return;
+  }
   // When the deliveries are due: now, even for an event of a test clock's time.
   const recordedAt = now();
   // Each column is one array parameter (unnest): a batch of a thousand events is six
@@ -75,7 +82,7 @@ async function writeEvents(tx: Db, inputs: EventInput[], recorded: RecordedEvent
     columns.deliveryIdPrefix.push(`${ID_PREFIXES.delivery}_${encodeTime(recordedAt.getTime(), 10)}`);
   });
   await tx.execute(sql`
-    with new_events (id, merchant_id, type, data, created_at, delivery_id_prefix) as (
+    with ${along ? sql`${along},` : sql``} new_events (id, merchant_id, type, data, created_at, delivery_id_prefix) as (
       select * from unnest(${sql.param(columns.id)}::text[], ${sql.param(columns.merchantId)}::text[], ${sql.param(columns.type)}::text[],
         ${sql.param(columns.data)}::jsonb[], ${sql.param(columns.createdAt)}::timestamptz[], ${sql.param(columns.deliveryIdPrefix)}::text[])
     ),

@@ -1,6 +1,5 @@
 import type { z } from 'zod';
 import type { Db } from '../db/client';
-import { recordEvents, type EventInput } from '../events/record-event';
 import type { RecordUsageBatchBody } from './schemas';
 import { resolveCustomersEntitlements, type CustomerEntitlements } from './resolve';
 import {
@@ -34,9 +33,7 @@ export async function recordUsageBatch(tx: Db, merchantId: string, body: z.outpu
   const prepared = records.map((record) => (resolved.has(record.customerId) ? newUsageRow(merchantId, resolved.get(record.customerId)!, record) : null));
   const inserted = await insertUsageRows(tx, prepared.flatMap((p) => (p ? [p.row] : [])));
   const insertedIds = new Set(inserted.map((row) => row.id));
-  const events: EventInput[] = [];
-  const { responses } = await meterUsageRows(tx, merchantId, resolved, inserted, events);
-  await recordEvents(tx, events);
+  const { responses } = await meterUsageRows(tx, merchantId, resolved, inserted);
 
   const duplicateIds = prepared.flatMap((p) => (p && !insertedIds.has(p.row.id) ? [p.row.externalId!] : []));
   const existing = await findUsageByExternalId(tx, merchantId, duplicateIds);

@@ -1,12 +1,12 @@
 import type { z } from 'zod';
 import type { Db } from '../db/client';
-import { recordEvents, type EventInput } from '../events/record-event';
+import { isUniqueViolation } from '../db/errors';
 import { ApiError } from '../http/errors';
 import type { CheckEntitlementBody } from './schemas';
 import { entitlementFor, resolveEntitlements } from './resolve';
 import { mayUse, openMeter } from './meter';
 import { toEntitlementResponse } from './entitlement-view';
-import { duplicateConflict, findUsageByExternalId, insertUsageRows, meterUsageRows, newUsageRow, usageFingerprint, usageResponses } from './usage-records';
+import { duplicateConflict, findUsageByExternalId, meterUsageRows, newUsageRow, usageFingerprint, usageResponses } from './usage-records';
 
 /**
  * "May this customer use `quantity` of `feature`?" With `consume`, an atomic check-and-consume:
@@ -36,11 +36,14 @@ export async function checkEntitlement(tx: Db, merchantId: string, customerId: s
     }
   }
   if (!mayUse(meter, input.quantity, input.amount)) return answer(false, null);
-  const [inserted] = await insertUsageRows(tx, [newUsageRow(merchantId, resolved, usageInput).row]);
-  // Only a concurrent request with the same id for another customer or feature gets here.
-  if (!inserted) throw new ApiError('CONFLICT', `Usage '${input.id}' is being recorded by another request.`);
-  const events: EventInput[] = [];
-  const { responses } = await meterUsageRows(tx, merchantId, new Map([[customerId, resolved]]), [inserted], events, meter);
-  await recordEvents(tx, events);
-  return answer(true, responses.get(inserted.id)!);
+  const { row } = newUsageRow(merchantId, resolved, usageInput);
+  try {
+    // The usage, the meter and the events in one statement, under the meter's lock.
+    const { responses } = await meterUsageRows(tx, merchantId, new Map([[customerId, resolved]]), [row], { opened: meter, insert: true });
+    return answer(true, responses.get(row.id)!);
+  } catch (error) {
+    // Only a concurrent request with the same id for another customer or feature gets here.
+    if (isUniqueViolation(error)) throw new ApiError('CONFLICT', `Usage '${input.id}' is being recorded by another request.`);
+    throw error;
+  }
 }

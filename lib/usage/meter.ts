@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import type { EventInput } from '../events/record-event';
 import { now } from '../clock';
@@ -52,10 +52,7 @@ export async function openMeter(db: Db, merchantId: string, resolved: CustomerEn
         order by expires_at asc nulls last, created_at, id ${lock ? sql`for update` : sql``}
       ) g), '[]'::json) as grants`);
   const counterRow = result.rows[0]!;
-  const grants = { rows: counterRow.grants };
-  const used = counterRow.used ?? 0;
-  const spent = counterRow.spent ?? 0;
-  return newMeter(merchantId, customerId, entitlement, counterRow.used ?? 0, counterRow.spent ?? 0, grants.rows);
+  return newMeter(merchantId, customerId, entitlement, counterRow.used ?? 0, counterRow.spent ?? 0, counterRow.grants);
 }
 
 type GrantJson = { id: string; amount: number; remaining: number; created_at: string };
@@ -170,31 +167,36 @@ export function consume(meter: Meter, quantity: number, amount: number): Draw[] 
 }
 
 /**
- * Writes what `consume` counted (the meter's transaction holds its locks): the counter, the
- * grants' balances and the draws, and queues the threshold events crossed by this change,
- * each once per period (limit) or per top-up (credits).
+ * What `consume` counted, as CTE definitions (`name as (…)`) for the statement that records the
+ * usage's events (lib/usage/usage-records.ts), so both commit in one round trip while the
+ * meters' transaction holds their locks: the counters, the grants' balances and the draws.
  */
-export async function saveMeters(tx: Db, meters: Meter[], draws: { usageId: string; draw: Draw }[], events: EventInput[]): Promise<void> {
-  if (meters.length === 0) return;
+export function meterWrites(meters: Meter[], draws: { usageId: string; draw: Draw }[]): SQL | undefined {
+  if (meters.length === 0) return undefined;
   const at = now().toISOString();
   const counters = meters.map(
     (m) => sql`(${m.customerId}::text, ${m.entitlement.feature}::text, ${m.entitlement.period.key}::text, ${m.used}::int, ${m.spent}::int)`,
   );
   const changed = meters.flatMap((meter) => meter.grants.filter((grant) => meter.changedGrants.has(grant.id)));
   const grantUpdate = changed.length
-    ? sql`, grants as (update credit_grants g set remaining = v.remaining
+    ? sql`, meter_grants as (update credit_grants g set remaining = v.remaining
         from (values ${sql.join(changed.map((grant) => sql`(${grant.id}::text, ${grant.remaining}::int)`), sql`, `)}) v(id, remaining) where g.id = v.id)`
     : sql``;
   const drawInsert = draws.length
-    ? sql`, draws as (insert into credit_draws (usage_id, grant_id, units)
+    ? sql`, meter_draws as (insert into credit_draws (usage_id, grant_id, units)
         values ${sql.join(draws.map(({ usageId, draw }) => sql`(${usageId}, ${draw.grantId}, ${draw.units}::int)`), sql`, `)})`
     : sql``;
-  // One round trip for the counters, the grants' balances and the draws.
-  await tx.execute(sql`with counters as (update usage_counters c set used = v.used, spent = v.spent, updated_at = ${at}
+  return sql`meter_counters as (update usage_counters c set used = v.used, spent = v.spent, updated_at = ${at}
       from (values ${sql.join(counters, sql`, `)}) v(customer_id, feature, period_key, used, spent)
       where c.customer_id = v.customer_id and c.feature = v.feature and c.period_key = v.period_key)
-    ${grantUpdate} ${drawInsert}
-    select 1`);
+    ${grantUpdate} ${drawInsert}`;
+}
+
+/**
+ * Queues the threshold events crossed by what `consume` counted, each once per period (limit)
+ * or per top-up (credits); a statement only when a line was crossed.
+ */
+export async function claimThresholds(tx: Db, meters: Meter[], events: EventInput[]): Promise<void> {
   const crossed = meters.flatMap(thresholdsCrossed);
   if (crossed.length === 0) return;
   const values = crossed.map((t) => sql`(${t.customerId}, ${t.feature}, ${t.type}, ${t.scopeKey})`);

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../db/client';
 import { usageRecords } from '../db/schema';
@@ -9,7 +9,7 @@ import { recordEvents, type EventInput } from '../events/record-event';
 import { ApiError, notFound } from '../http/errors';
 import type { RecordUsageBody } from './schemas';
 import { entitlementFor, resolveEntitlements, type CustomerEntitlements } from './resolve';
-import { consume, openMeter, openMeters, saveMeters, type Draw, type Meter } from './meter';
+import { claimThresholds, consume, meterWrites, openMeter, openMeters, type Draw, type Meter } from './meter';
 import { toEntitlementResponse } from './entitlement-view';
 
 export type UsageRow = typeof usageRecords.$inferSelect;
@@ -102,22 +102,25 @@ export function newUsageRow(merchantId: string, resolved: CustomerEntitlements, 
   };
 }
 
-/**
- * Inserts new usage rows in one statement, each column sent as one array (`unnest`), so a
- * thousand rows are twelve parameters; a producer id already recorded inserts nothing. Rows are
- * sorted by that id so concurrent batches wait on each other in one order, never in a cycle.
- */
-export async function insertUsageRows(tx: Db, rows: UsageRow[]): Promise<UsageRow[]> {
-  if (rows.length === 0) return [];
-  const sorted = [...rows].sort((a, b) => (a.externalId ?? '').localeCompare(b.externalId ?? ''));
-  const column = <T>(pick: (row: UsageRow) => T) => sql.param(sorted.map(pick));
-  const inserted = await tx.execute<{ id: string }>(sql`
-    insert into usage_records (id, merchant_id, customer_id, feature, quantity, amount, external_id, fingerprint, period_key, properties, timestamp, created_at)
+/** The INSERT of usage rows, each column sent as one array (`unnest`): a thousand rows are twelve parameters. */
+function usageInsert(rows: UsageRow[]): SQL {
+  const column = <T>(pick: (row: UsageRow) => T) => sql.param(rows.map(pick));
+  return sql`insert into usage_records (id, merchant_id, customer_id, feature, quantity, amount, external_id, fingerprint, period_key, properties, timestamp, created_at)
     select * from unnest(
       ${column((r) => r.id)}::text[], ${column((r) => r.merchantId)}::text[], ${column((r) => r.customerId)}::text[], ${column((r) => r.feature)}::text[],
       ${column((r) => r.quantity)}::int[], ${column((r) => r.amount)}::int[], ${column((r) => r.externalId)}::text[], ${column((r) => r.fingerprint)}::text[],
       ${column((r) => r.periodKey)}::text[], ${column((r) => JSON.stringify(r.properties))}::jsonb[], ${column((r) => r.timestamp.toISOString())}::timestamptz[],
-      ${column((r) => r.createdAt.toISOString())}::timestamptz[])
+      ${column((r) => r.createdAt.toISOString())}::timestamptz[])`;
+}
+
+/**
+ * Inserts new usage rows in one statement; a producer id already recorded inserts nothing. Rows
+ * are sorted by that id so concurrent batches wait on each other in one order, never in a cycle.
+ */
+export async function insertUsageRows(tx: Db, rows: UsageRow[]): Promise<UsageRow[]> {
+  if (rows.length === 0) return [];
+  const sorted = [...rows].sort((a, b) => (a.externalId ?? '').localeCompare(b.externalId ?? ''));
+  const inserted = await tx.execute<{ id: string }>(sql`${usageInsert(sorted)}
     on conflict (merchant_id, external_id) where external_id is not null do nothing
     returning id`);
   const insertedIds = new Set(inserted.rows.map((row) => row.id));
@@ -125,11 +128,21 @@ export async function insertUsageRows(tx: Db, rows: UsageRow[]): Promise<UsageRo
 }
 
 /**
- * Meters inserted usage rows: one locked meter per customer and feature, all opened in one
- * statement in sorted order (so concurrent batches cannot deadlock; `opened` is one the caller
- * already holds) and all saved in another. Returns each row's response and the meters.
+ * Meters usage rows and records their events: one locked meter per customer and feature, all
+ * opened in one statement in sorted order (so concurrent batches cannot deadlock; `opened` is
+ * one the caller already holds), then the counters, credits, draws, `usage.recorded` and any
+ * threshold events written in one more statement. With `insert`, the rows are not in the table
+ * yet and are inserted by that same statement (a producer id taken meanwhile fails it with a
+ * unique violation). Returns each row's response and the meters.
  */
-export async function meterUsageRows(tx: Db, merchantId: string, resolvedByCustomer: Map<string, CustomerEntitlements>, rows: UsageRow[], events: EventInput[], opened?: Meter) {
+export async function meterUsageRows(
+  tx: Db,
+  merchantId: string,
+  resolvedByCustomer: Map<string, CustomerEntitlements>,
+  rows: UsageRow[],
+  options: { opened?: Meter; insert?: boolean } = {},
+) {
+  const { opened } = options;
   const groups = new Map<string, UsageRow[]>();
   for (const row of rows) {
     const key = `${row.customerId}\u0000${row.feature}`;
@@ -146,7 +159,7 @@ export async function meterUsageRows(tx: Db, merchantId: string, resolvedByCusto
   const newlyOpened = await openMeters(tx, merchantId, requests);
   const meters = keys.map((key) => (heldBy(key) ? opened! : newlyOpened.shift()!));
   const responses = new Map<string, UsageRecordResponseBody>();
-  const thresholdEvents: EventInput[] = [];
+  const events: EventInput[] = [];
   const draws: { usageId: string; draw: Draw }[] = [];
   keys.forEach((key, i) => {
     for (const row of groups.get(key)!) {
@@ -157,8 +170,9 @@ export async function meterUsageRows(tx: Db, merchantId: string, resolvedByCusto
       events.push({ merchantId, type: 'usage.recorded', object: response });
     }
   });
-  await saveMeters(tx, meters, draws, thresholdEvents);
-  events.push(...thresholdEvents);
+  await claimThresholds(tx, meters, events);
+  const writes = [options.insert && rows.length ? sql`new_usage as (${usageInsert(rows)})` : undefined, meterWrites(meters, draws)].filter((w) => w !== undefined);
+  await recordEvents(tx, events, writes.length ? sql.join(writes, sql`, `) : undefined);
   return { responses, meters };
 }
 
@@ -178,9 +192,7 @@ export async function recordUsage(tx: Db, merchantId: string, input: UsageInput)
     const meter = await openMeter(tx, merchantId, resolved, entitlementFor(resolved, input.feature), false);
     return { created: false, usage: usage!, entitlement: toEntitlementResponse(meter) };
   }
-  const events: EventInput[] = [];
-  const { responses, meters } = await meterUsageRows(tx, merchantId, new Map([[input.customerId, resolved]]), [inserted], events);
-  await recordEvents(tx, events);
+  const { responses, meters } = await meterUsageRows(tx, merchantId, new Map([[input.customerId, resolved]]), [inserted]);
   return { created: true, usage: responses.get(inserted.id)!, entitlement: toEntitlementResponse(meters[0]!) };
 }
 
