@@ -10,7 +10,7 @@ const STATUS_TONE: Record<string, string> = {
 /** An invoice or receipt as the hosted page shows it (the PDF prints the same document). */
 export function InvoiceView({ document, pdfHref }: { document: InvoiceDocument; pdfHref: string }) {
   return (
-    <article className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm sm:p-8" aria-labelledby="invoice-title">
+    <article lang={document.locale} className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm sm:p-8" aria-labelledby="invoice-title">
       <header className="flex flex-wrap items-start justify-between gap-4">
         <div>
           <p className="text-sm font-medium text-slate-500" data-testid="invoice-seller">
@@ -23,7 +23,7 @@ export function InvoiceView({ document, pdfHref }: { document: InvoiceDocument; 
           ))}
         </div>
         <a href={pdfHref} className="rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700" download>
-          Download PDF
+          {document.words.downloadPdf}
         </a>
       </header>
       <div className="mt-8 flex flex-wrap items-center gap-3">
@@ -31,28 +31,28 @@ export function InvoiceView({ document, pdfHref }: { document: InvoiceDocument; 
           {document.title}
         </h1>
         <span className={`rounded-full px-2.5 py-0.5 text-xs font-medium ring-1 ring-inset ${STATUS_TONE[document.status] ?? STATUS_TONE.void}`} data-testid="invoice-status">
-          {document.status}
+          {document.statusName}
         </span>
       </div>
       <dl className="mt-4 grid gap-x-8 gap-y-2 text-sm sm:grid-cols-2">
-        <Fact label="Number" value={document.number} mono />
-        <Fact label="Issued" value={document.issuedAt} />
-        {document.paidAt ? <Fact label="Paid" value={document.paidAt} /> : null}
-        {document.period ? <Fact label="Service period" value={document.period} /> : null}
-        <Fact label="Billed to" value={[document.billedTo.name, document.billedTo.email].filter(Boolean).join(' · ') || '—'} />
+        <Fact label={document.words.number} value={document.number} mono />
+        <Fact label={document.words.issued} value={document.issuedAt} />
+        {document.paidAt ? <Fact label={document.words.paid} value={document.paidAt} /> : null}
+        {document.period ? <Fact label={document.words.servicePeriod} value={document.period} /> : null}
+        <Fact label={document.words.billedTo} value={[document.billedTo.name, document.billedTo.email].filter(Boolean).join(' · ') || '—'} />
       </dl>
       <table className="mt-8 w-full text-sm">
-        <caption className="sr-only">Line items</caption>
+        <caption className="sr-only">{document.words.lineItems}</caption>
         <thead>
           <tr className="border-b border-slate-200 text-left text-slate-500">
             <th scope="col" className="py-2 font-medium">
-              Description
+              {document.words.description}
             </th>
             <th scope="col" className="py-2 text-right font-medium">
-              Qty
+              {document.words.quantity}
             </th>
             <th scope="col" className="py-2 text-right font-medium">
-              Amount
+              {document.words.amount}
             </th>
           </tr>
         </thead>
@@ -68,7 +68,7 @@ export function InvoiceView({ document, pdfHref }: { document: InvoiceDocument; 
       </table>
       <dl className="ml-auto mt-4 max-w-xs space-y-1 text-sm" data-testid="invoice-totals">
         {document.totals.map((total) => (
-          <div key={total.label} className={`flex justify-between ${total.strong ? 'font-semibold text-slate-900' : 'text-slate-600'}`}>
+          <div key={total.kind} className={`flex justify-between ${total.strong ? 'font-semibold text-slate-900' : 'text-slate-600'}`}>
             <dt>{total.label}</dt>
             <dd className="tabular-nums">{total.amount}</dd>
           </div>
@@ -77,7 +77,7 @@ export function InvoiceView({ document, pdfHref }: { document: InvoiceDocument; 
       {document.payments.length > 0 ? (
         <section className="mt-8" aria-labelledby="payments-heading">
           <h2 id="payments-heading" className="text-sm font-semibold text-slate-900">
-            Payments
+            {document.words.payments}
           </h2>
           <ul className="mt-2 divide-y divide-slate-100 text-sm">
             {document.payments.map((payment, index) => (
@@ -93,20 +93,17 @@ export function InvoiceView({ document, pdfHref }: { document: InvoiceDocument; 
       ) : null}
       {document.seller.supportEmail || document.seller.supportUrl ? (
         <p className="mt-8 text-sm text-slate-600">
-          Questions? Contact {document.seller.name}
-          {document.seller.supportEmail ? (
-            <>
-              {' '}
-              at <a className="text-brand-700 underline" href={`mailto:${document.seller.supportEmail}`}>{document.seller.supportEmail}</a>
-            </>
-          ) : null}
-          {document.seller.supportUrl ? (
-            <>
-              {' '}
-              or <a className="text-brand-700 underline" href={document.seller.supportUrl}>{document.seller.supportUrl}</a>
-            </>
-          ) : null}
-          .
+          {document.words.questions}{' '}
+          {[document.seller.supportEmail ? `mailto:${document.seller.supportEmail}` : null, document.seller.supportUrl]
+            .filter((href): href is string => href !== null)
+            .map((href, index) => (
+              <span key={href}>
+                {index > 0 ? ' · ' : null}
+                <a className="text-brand-700 underline" href={href}>
+                  {href.replace(/^mailto:/, '')}
+                </a>
+              </span>
+            ))}
         </p>
       ) : null}
     </article>

@@ -1,29 +1,36 @@
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
 import { formatMoney } from '../money/format';
 import { invoiceDocument, type InvoiceDocument } from './invoice-document';
+import { customerText } from '../i18n/customer-text';
+import { DEFAULT_LOCALE, type Locale } from '../i18n/locales';
 import type { HostedInvoice } from './invoices';
 
 const PAGE = { width: 595.28, height: 841.89, margin: 56 } as const; // A4, in points
 const INK = rgb(0.06, 0.09, 0.16);
 const MUTED = rgb(0.39, 0.45, 0.55);
 const RULE = rgb(0.89, 0.91, 0.94);
+const LATIN_LOCALES: ReadonlySet<Locale> = new Set(['en', 'de', 'fr', 'es']);
+/** French money and dates use narrow and thin no-break spaces, which WinAnsi lacks. */
+const NARROW_SPACES = /[\u202f\u2009]/g;
 
 /**
  * The invoice (receipt once paid) as a PDF, made with pdf-lib and its standard Helvetica, which
  * draws Latin text only (WinAnsi): any other character is printed as "?", and a currency whose
  * symbol it cannot draw is shown by its code (docs/invoices.md, "Limits").
  */
-export async function renderInvoicePdf(invoice: HostedInvoice): Promise<Uint8Array> {
+export async function renderInvoicePdf(invoice: HostedInvoice, locale: Locale = DEFAULT_LOCALE): Promise<Uint8Array> {
   const pdf = await PDFDocument.create();
   const regular = await pdf.embedFont(StandardFonts.Helvetica);
   const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
   const drawable = new Set(regular.getCharacterSet());
   const symbolDrawable = [...formatMoney(-12345, invoice.record.currency)].every((char) => drawable.has(char.codePointAt(0)!));
-  const document = invoiceDocument(invoice, { currencyDisplay: symbolDrawable ? 'symbol' : 'code' });
+  // The standard font draws Latin scripts only: a Japanese reader gets the English PDF.
+  const text = customerText(LATIN_LOCALES.has(locale) ? locale : DEFAULT_LOCALE);
+  const document = invoiceDocument(invoice, { text, currencyDisplay: symbolDrawable ? 'symbol' : 'code' });
   pdf.setTitle(`${document.title} ${document.number}`);
   pdf.setAuthor(document.seller.name.replace(/[^\x20-\x7e\u00a0-\u00ff]/g, '?'));
   pdf.setCreator('Paybase');
-  const writer = new PageWriter(pdf.addPage([PAGE.width, PAGE.height]), (text) => [...text].map((char) => (drawable.has(char.codePointAt(0)!) ? char : '?')).join(''));
+  const writer = new PageWriter(pdf.addPage([PAGE.width, PAGE.height]), (line) => [...line.replace(NARROW_SPACES, ' ')].map((char) => (drawable.has(char.codePointAt(0)!) ? char : '?')).join(''));
   writeDocument(writer, document, { regular, bold }, () => (writer.page = pdf.addPage([PAGE.width, PAGE.height])));
   return pdf.save();
 }
@@ -68,12 +75,12 @@ function writeDocument(w: PageWriter, doc: InvoiceDocument, fonts: { regular: PD
   }
   down(32);
   const facts: [string, string][] = [
-    ['Number', doc.number],
-    ['Status', doc.status],
-    ['Issued', doc.issuedAt],
-    ...(doc.paidAt ? ([['Paid', doc.paidAt]] as [string, string][]) : []),
-    ...(doc.period ? ([['Service period', doc.period]] as [string, string][]) : []),
-    ['Billed to', [doc.billedTo.name, doc.billedTo.email].filter(Boolean).join(', ') || '-'],
+    [doc.words.number, doc.number],
+    [doc.words.status, doc.statusName],
+    [doc.words.issued, doc.issuedAt],
+    ...(doc.paidAt ? ([[doc.words.paid, doc.paidAt]] as [string, string][]) : []),
+    ...(doc.period ? ([[doc.words.servicePeriod, doc.period]] as [string, string][]) : []),
+    [doc.words.billedTo, [doc.billedTo.name, doc.billedTo.email].filter(Boolean).join(', ') || '-'],
   ];
   for (const [label, value] of facts) {
     w.text(label, { font: fonts.regular, color: MUTED });
@@ -81,9 +88,9 @@ function writeDocument(w: PageWriter, doc: InvoiceDocument, fonts: { regular: PD
     down(15);
   }
   down(15);
-  w.text('Description', { font: fonts.bold, color: MUTED });
-  w.text('Qty', { font: fonts.bold, color: MUTED, alignRight: right - 110 });
-  w.text('Amount', { font: fonts.bold, color: MUTED, alignRight: right });
+  w.text(doc.words.description, { font: fonts.bold, color: MUTED });
+  w.text(doc.words.quantity, { font: fonts.bold, color: MUTED, alignRight: right - 110 });
+  w.text(doc.words.amount, { font: fonts.bold, color: MUTED, alignRight: right });
   down(8);
   w.rule();
   for (const line of doc.lines) {
@@ -103,7 +110,7 @@ function writeDocument(w: PageWriter, doc: InvoiceDocument, fonts: { regular: PD
   }
   if (doc.payments.length > 0) {
     down(36);
-    w.text('Payments', { font: fonts.bold });
+    w.text(doc.words.payments, { font: fonts.bold });
     for (const payment of doc.payments) {
       down(16);
       w.text(`${payment.date}  ${payment.description}  ${payment.status}`, { font: fonts.regular, color: MUTED });

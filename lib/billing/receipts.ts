@@ -7,13 +7,16 @@ import { designedEmailHtml, emailButton } from '../designs/email';
 import { resolveHostedDesign } from '../designs/hosted-design';
 import { findInvoiceByToken } from './invoices';
 import { invoiceDocument } from './invoice-document';
+import { customerText } from '../i18n/customer-text';
+import { emailLocale } from '../i18n/locales';
 
 export type ReceiptResult = 'queued' | 'already_sent' | 'not_paid' | 'receipts_off' | 'no_email';
 
 /**
  * The receipt of a paid billing record: queued in the outbox (the `send-email` job delivers it)
  * at most once, whatever the number of runs: the record is locked and remembers its email. A
- * seller with `sendReceipts` off, or a customer without an email, gets none.
+ * seller with `sendReceipts` off, or a customer without an email, gets none. In the customer's
+ * recorded language (docs/i18n.md), else English.
  */
 export async function sendReceipt(db: Database, billingRecordId: string): Promise<ReceiptResult> {
   return db.transaction(async (tx) => {
@@ -23,27 +26,29 @@ export async function sendReceipt(db: Database, billingRecordId: string): Promis
     const invoice = (await findInvoiceByToken(tx, locked.hostedToken))!;
     if (!invoice.seller.sendReceipts) return 'receipts_off';
     if (!invoice.customer.email) return 'no_email';
-    const document = invoiceDocument(invoice);
-    const total = document.totals.find((line) => line.label === 'Total')!.amount;
-    const text = [
-      `Thank you for your payment to ${document.seller.name}.`,
+    const text = customerText(emailLocale(invoice.customer.locale));
+    const { t } = text;
+    const document = invoiceDocument(invoice, { text });
+    const total = document.totals.find((line) => line.kind === 'total')!.amount;
+    const body = [
+      t('invoice.receiptThanks', { seller: document.seller.name }),
       '',
-      `Receipt ${document.number}, paid ${document.paidAt}`,
-      ...(document.period ? [`Service period: ${document.period}`] : []),
+      t('invoice.receiptLine', { number: document.number, date: document.paidAt ?? document.issuedAt }),
+      ...(document.period ? [t('invoice.receiptPeriod', { period: document.period })] : []),
       '',
       ...document.lines.map((line) => `${line.description}${line.quantity > 1 ? ` × ${line.quantity}` : ''}: ${line.amount}`),
-      `Total paid: ${total}`,
+      t('invoice.receiptTotal', { total }),
       '',
-      `View your receipt: ${invoice.record.hostedInvoiceUrl}`,
-      `Download it as a PDF: ${invoice.record.invoicePdfUrl}`,
-      ...(document.seller.supportEmail ? ['', `Questions? Write to ${document.seller.supportEmail}.`] : []),
+      t('invoice.receiptView', { url: invoice.record.hostedInvoiceUrl }),
+      t('invoice.receiptPdf', { url: invoice.record.invoicePdfUrl }),
+      ...(document.seller.supportEmail ? ['', t('invoice.receiptQuestions', { email: document.seller.supportEmail })] : []),
     ].join('\n');
     // In the seller's default design, when they have one; otherwise the plain text alone, as before.
     const design = await resolveHostedDesign(tx, invoice.seller.id);
     const html = design
-      ? designedEmailHtml(design, `<p>${text.split('\n\n').map((block) => block.split('\n').map(escapeHtml).join('<br>')).join('</p><p>')}</p>${emailButton(design, invoice.record.hostedInvoiceUrl, 'View your receipt')}`)
+      ? designedEmailHtml(design, `<p>${body.split('\n\n').map((block) => block.split('\n').map(escapeHtml).join('<br>')).join('</p><p>')}</p>${emailButton(design, invoice.record.hostedInvoiceUrl, t('invoice.receiptButton'))}`)
       : undefined;
-    const emailId = await sendEmail(tx, { to: invoice.customer.email, subject: `Your receipt from ${document.seller.name} (${total})`, text, html, category: 'receipt' });
+    const emailId = await sendEmail(tx, { to: invoice.customer.email, subject: t('invoice.receiptSubject', { seller: document.seller.name, total }), text: body, html, category: 'receipt' });
     await tx.update(billingRecords).set({ receiptEmailId: emailId }).where(eq(billingRecords.id, billingRecordId));
     return 'queued';
   });

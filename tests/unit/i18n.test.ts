@@ -52,7 +52,7 @@ describe('translations', () => {
   });
 
   it('leaves no English text in the other languages (beyond names, codes and numbers)', () => {
-    const sameEverywhere = new Set(['common.card', 'common.cvc', 'common.discount', 'checkout.discountFor', 'checkout.name', 'checkout.expiryPlaceholder', 'checkout.total', 'portal.plan', 'portal.date', 'portal.description', 'portal.statusColumn', 'usage.grant', 'wallet.name', 'wallet.optional', 'common.email', 'common.pages']);
+    const sameEverywhere = new Set(['common.card', 'common.cvc', 'common.discount', 'checkout.discountFor', 'checkout.name', 'checkout.expiryPlaceholder', 'checkout.total', 'portal.plan', 'portal.date', 'portal.description', 'portal.statusColumn', 'usage.grant', 'wallet.name', 'wallet.optional', 'common.email', 'common.pages', 'invoice.subtotal']);
     for (const locale of LOCALES.filter((l) => l !== 'en')) {
       const translated = flatten(MESSAGES[locale] as Tree);
       const untranslated = [...english].filter(([key, source]) => translated.get(key) === source && !sameEverywhere.has(key)).map(([key]) => key);

@@ -6,20 +6,25 @@ import { invoiceDocument } from '@/lib/billing/invoice-document';
 import { InvoiceView } from '@/components/billing/invoice-view';
 import { DesignFrame } from '@/components/checkout/design-frame';
 import { resolveHostedDesign } from '@/lib/designs/hosted-design';
+import { customerText } from '@/lib/i18n/customer-text';
+import { pageLocale } from '@/lib/i18n/page-locale';
 
 export const dynamic = 'force-dynamic';
 // The address is the secret: never indexed, never sent on as a referrer.
-export const metadata: Metadata = { title: 'Invoice', robots: { index: false, follow: false }, referrer: 'no-referrer' };
+export const metadata: Metadata = { robots: { index: false, follow: false }, referrer: 'no-referrer' };
 
-/** The hosted invoice (a receipt once paid) of one billing record, at its secret token, in the seller's default design. */
+/** The hosted invoice (a receipt once paid) of one billing record, at its secret token, in the seller's default design and the reader's language. */
 export default async function HostedInvoicePage({ params }: { params: Promise<{ token: string }> }) {
   const { token } = await params;
   const invoice = await findInvoiceByToken(getDb(), token);
   if (!invoice) notFound();
+  const design = await resolveHostedDesign(getDb(), invoice.seller.id);
+  const document = invoiceDocument(invoice, { text: customerText(await pageLocale(design?.defaultLocale)) });
   return (
-    <DesignFrame design={await resolveHostedDesign(getDb(), invoice.seller.id)}>
+    <DesignFrame design={design}>
+      <title>{`${document.title} ${document.number}`}</title>
       <main className="mx-auto max-w-3xl px-6 py-12">
-        <InvoiceView document={invoiceDocument(invoice)} pdfHref={`/invoice/${token}/pdf`} />
+        <InvoiceView document={document} pdfHref={`/invoice/${token}/pdf`} />
       </main>
     </DesignFrame>
   );
