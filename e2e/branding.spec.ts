@@ -7,7 +7,7 @@ const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1440, height: 900 };
 const TEAL = 'rgb(15, 118, 110)';
 
-test('a seller brands a checkout in the console, and a link with that designId shows it at desktop and phone width', async ({ page, baseURL }) => {
+test('a seller brands a checkout in the console, and a link with that designId shows it at desktop and phone width', async ({ page, browser, baseURL }) => {
   const post = postJson(baseURL);
   const suffix = crypto.randomBytes(4).toString('hex');
   const email = `branding-${suffix}@example.com`;
@@ -74,6 +74,22 @@ test('a seller brands a checkout in the console, and a link with that designId s
     await expect(page.getByRole('link', { name: 'Terms' })).toHaveAttribute('href', 'https://fjord.example/terms');
     await expectNoSidewaysScroll(page);
     await shot(page, `branding-3-checkout-${name}`);
+  }
+
+  // The same branded checkout for a German and a Japanese reader: the pay verb and the design's links in their language.
+  for (const [locale, button, terms] of [
+    ['de-DE', /^12,00\s€ spenden$/, 'AGB'],
+    ['ja-JP', /^€12\.00を寄付する$/, '利用規約'],
+  ] as const) {
+    const reader = await browser.newContext({ locale, baseURL, viewport: PHONE });
+    const readerPage = await reader.newPage();
+    await readerPage.goto(`/pay/${link.token}`);
+    await expect(readerPage.getByTestId('design-name')).toHaveText('Fjord Coffee');
+    await expect(readerPage.getByRole('button', { name: button })).toHaveCSS('background-color', TEAL);
+    await expect(readerPage.getByRole('link', { name: terms })).toHaveAttribute('href', 'https://fjord.example/terms');
+    await expectNoSidewaysScroll(readerPage);
+    await shot(readerPage, `branding-5-checkout-${locale}-phone`);
+    await reader.close();
   }
 
   // The success page wears the same design.

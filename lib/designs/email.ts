@@ -2,6 +2,13 @@ import { config } from '../config';
 import { escapeHtml } from '../email/escape-html';
 import type { HostedDesign } from './hosted-design';
 
+/** The design's link words in the reader's language (customerText().designWords()). */
+export interface DesignWords {
+  help: string;
+  terms: string;
+  privacy: string;
+}
+
 const RADIUS = { square: '0', rounded: '6px', pill: '9999px' } as const;
 
 /** A link drawn as the design's button (inline styles: mail clients drop stylesheets). */
@@ -15,15 +22,15 @@ export function emailButton(design: HostedDesign | null, href: string, label: st
  * A customer email in the seller's design: logo and display name on top, the support and legal
  * links below. Without a design the body is sent as it is.
  */
-export function designedEmailHtml(design: HostedDesign | null, bodyHtml: string): string {
+export function designedEmailHtml(design: HostedDesign | null, bodyHtml: string, words: DesignWords): string {
   if (!design) return bodyHtml;
   const logo = design.logoPath ? `<img src="${escapeHtml(config.publicUrl + design.logoPath)}" alt="" height="36" style="height:36px;vertical-align:middle;margin-right:10px">` : '';
   const link = (href: string, label: string) => `<a href="${escapeHtml(href)}" style="color:${design.accentColor}">${escapeHtml(label)}</a>`;
   const footer = [
     design.supportEmail ? link(`mailto:${design.supportEmail}`, design.supportEmail) : null,
-    design.supportUrl ? link(design.supportUrl, 'Help') : null,
-    design.termsUrl ? link(design.termsUrl, 'Terms') : null,
-    design.privacyUrl ? link(design.privacyUrl, 'Privacy') : null,
+    design.supportUrl ? link(design.supportUrl, words.help) : null,
+    design.termsUrl ? link(design.termsUrl, words.terms) : null,
+    design.privacyUrl ? link(design.privacyUrl, words.privacy) : null,
   ].filter((item) => item !== null);
   return [
     `<div style="font-family:system-ui,sans-serif;max-width:560px;margin:0 auto;color:#0f172a">`,

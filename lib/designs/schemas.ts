@@ -34,7 +34,10 @@ const Fields = {
   supportUrl: PublicUrl.nullable().meta({ description: "Shown to customers; null falls back to the account's support URL." }),
   termsUrl: PublicUrl.nullable(),
   privacyUrl: PublicUrl.nullable(),
-  defaultLocale: z.enum(DESIGN_LOCALES).meta({ description: 'The language of the hosted pages when the customer\'s browser does not ask for one we have.' }),
+  defaultLocale: z
+    .enum(DESIGN_LOCALES)
+    .nullable()
+    .meta({ description: "The language of the hosted pages, chosen before the customer's browser language; null (the default) follows the browser's Accept-Language, then English." }),
   isDefault: z.boolean().meta({ description: 'Styles every link without a designId, the customer portal and emails. Setting it moves the default from the previous design; one default per seller.' }),
 };
 
@@ -50,7 +53,7 @@ export const CreateCheckoutDesignBody = z.strictObject({
   supportUrl: Fields.supportUrl.optional(),
   termsUrl: Fields.termsUrl.optional(),
   privacyUrl: Fields.privacyUrl.optional(),
-  defaultLocale: Fields.defaultLocale.default('en'),
+  defaultLocale: Fields.defaultLocale.default(null),
   isDefault: Fields.isDefault.default(false),
 });
 
@@ -84,7 +87,7 @@ export const CheckoutDesignResponse = z.object({
   supportUrl: z.string().nullable(),
   termsUrl: z.string().nullable(),
   privacyUrl: z.string().nullable(),
-  defaultLocale: z.enum(DESIGN_LOCALES),
+  defaultLocale: z.enum(DESIGN_LOCALES).nullable(),
   isDefault: z.boolean(),
   createdAt: Timestamp,
   updatedAt: Timestamp,

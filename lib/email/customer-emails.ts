@@ -32,6 +32,7 @@ export function portalLinkEmail(input: { to: string; locale: Locale; sellerName:
     html: designedEmailHtml(
       input.design,
       `<p>${escapeHtml(t('email.portalIntro', { seller }))}</p>${emailButton(input.design, input.link, t('email.portalButton'))}<p>${escapeHtml(t('email.portalTypeEmail'))} ${escapeHtml(t('email.portalIgnore'))}</p>`,
+      customerText(input.locale).designWords(),
     ),
   };
 }

@@ -53,6 +53,8 @@ export function customerText(locale: Locale = DEFAULT_LOCALE) {
       previous: t('common.previous'),
       next: t('common.next'),
     }),
+    /** The link words of a seller's design around hosted pages and emails (lib/designs). */
+    designWords: () => ({ help: t('design.help'), terms: t('design.terms'), privacy: t('design.privacy') }),
     /** The generic answers of a customer page's form (lib/web/form-state.ts). */
     formWords: () => ({ correctFields: t('common.correctFields'), failed: t('common.failed') }),
     /** A processor's decline in the customer's words, by its decline code. */

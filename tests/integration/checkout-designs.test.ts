@@ -55,7 +55,7 @@ describe('/api/CheckoutDesign', () => {
     expect((await api.get(`/api/CheckoutDesign/${created.id}`)).body).toEqual(created);
 
     const plain = await design(api, { displayName: 'Plain' });
-    expect(plain).toMatchObject({ logoUrl: null, brandColor: '#3856e0', buttonTextColor: '#ffffff', cornerStyle: 'rounded', buttonLabel: 'Pay', defaultLocale: 'en', supportEmail: null });
+    expect(plain).toMatchObject({ logoUrl: null, brandColor: '#3856e0', buttonTextColor: '#ffffff', cornerStyle: 'rounded', buttonLabel: 'Pay', defaultLocale: null, supportEmail: null });
 
     const list = await api.get('/api/CheckoutDesign?orderBy=displayName&orderDirection=asc');
     expect(list.status).toBe(200);

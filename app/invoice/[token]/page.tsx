@@ -19,9 +19,10 @@ export default async function HostedInvoicePage({ params }: { params: Promise<{ 
   const invoice = await findInvoiceByToken(getDb(), token);
   if (!invoice) notFound();
   const design = await resolveHostedDesign(getDb(), invoice.seller.id);
-  const document = invoiceDocument(invoice, { text: customerText(await pageLocale(design?.defaultLocale)) });
+  const locale = await pageLocale(design?.defaultLocale);
+  const document = invoiceDocument(invoice, { text: customerText(locale) });
   return (
-    <DesignFrame design={design}>
+    <DesignFrame design={design} locale={locale}>
       <title>{`${document.title} ${document.number}`}</title>
       <main className="mx-auto max-w-3xl px-6 py-12">
         <InvoiceView document={document} pdfHref={`/invoice/${token}/pdf`} />

@@ -1,9 +1,15 @@
 import type { ReactNode } from 'react';
 import { DesignFrame } from '@/components/checkout/design-frame';
+import { pageLocale } from '@/lib/i18n/page-locale';
 import { linkDesign } from './design';
 
 /** The checkout and its success page wear the link's design (or the seller's default). */
 export default async function PaymentLinkLayout({ children, params }: { children: ReactNode; params: Promise<{ token: string }> }) {
   const { token } = await params;
-  return <DesignFrame design={await linkDesign(token)}>{children}</DesignFrame>;
+  const design = await linkDesign(token);
+  return (
+    <DesignFrame design={design} locale={await pageLocale(design?.defaultLocale)}>
+      {children}
+    </DesignFrame>
+  );
 }

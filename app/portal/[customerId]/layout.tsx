@@ -1,10 +1,15 @@
 import type { ReactNode } from 'react';
-import { getDb } from '@/lib/db/client';
-import { designForCustomer } from '@/lib/designs/hosted-design';
+import { pageLocale } from '@/lib/i18n/page-locale';
+import { portalDesign } from './design';
 import { DesignFrame } from '@/components/checkout/design-frame';
 
-/** The customer portal wears the seller's default design. */
+/** The customer portal wears the seller's default design and speaks its default locale (else the browser's). */
 export default async function PortalLayout({ children, params }: { children: ReactNode; params: Promise<{ customerId: string }> }) {
   const { customerId } = await params;
-  return <DesignFrame design={await designForCustomer(getDb(), customerId)}>{children}</DesignFrame>;
+  const design = await portalDesign(customerId);
+  return (
+    <DesignFrame design={design} locale={await pageLocale(design?.defaultLocale)}>
+      {children}
+    </DesignFrame>
+  );
 }

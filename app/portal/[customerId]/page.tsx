@@ -3,6 +3,7 @@ import { getDb } from '@/lib/db/client';
 import { ApiError } from '@/lib/http/errors';
 import { customerText } from '@/lib/i18n/customer-text';
 import { pageLocale } from '@/lib/i18n/page-locale';
+import { portalDesign } from './design';
 import { portalOverview } from '@/lib/portal/overview';
 import { previewPriceChange } from '@/lib/subscriptions/subscriptions';
 import { AuthCard } from '@/components/console/auth-card';
@@ -29,8 +30,9 @@ import { currentPortalCustomer } from './session';
 import { UsageOverview } from '@/components/usage/usage-overview';
 import { InvoiceLinks } from '@/components/billing/invoice-links';
 
-export async function generateMetadata(): Promise<Metadata> {
-  return { title: customerText(await pageLocale()).t('portal.title'), referrer: 'no-referrer' };
+export async function generateMetadata({ params }: { params: Promise<{ customerId: string }> }): Promise<Metadata> {
+  const design = await portalDesign((await params).customerId);
+  return { title: customerText(await pageLocale(design?.defaultLocale)).t('portal.title'), referrer: 'no-referrer' };
 }
 export const dynamic = 'force-dynamic';
 
@@ -45,7 +47,7 @@ export default async function PortalPage({
 }) {
   const { customerId } = await params;
   const query = await searchParams;
-  const text = customerText(await pageLocale());
+  const text = customerText(await pageLocale((await portalDesign(customerId))?.defaultLocale));
   const { t, locale, date } = text;
   const session = await currentPortalCustomer(customerId);
   if (!session) {

@@ -26,7 +26,7 @@ export const checkoutDesigns = pgTable(
     supportUrl: text(),
     termsUrl: text(),
     privacyUrl: text(),
-    defaultLocale: text().notNull().$type<DesignLocale>(),
+    defaultLocale: text().$type<DesignLocale>(),
     isDefault: boolean().notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

@@ -6,11 +6,13 @@ import { TextField } from '@/components/ui/field';
 import { SubmitButton } from '@/components/ui/submit-button';
 import { customerText } from '@/lib/i18n/customer-text';
 import { pageLocale } from '@/lib/i18n/page-locale';
+import { portalDesign } from '../design';
 import { verifyPortalAction } from '../actions';
 
 // The link's token must not leak to other sites through the Referer header.
-export async function generateMetadata(): Promise<Metadata> {
-  return { title: customerText(await pageLocale()).t('portal.verify.title'), referrer: 'no-referrer' };
+export async function generateMetadata({ params }: { params: Promise<{ customerId: string }> }): Promise<Metadata> {
+  const design = await portalDesign((await params).customerId);
+  return { title: customerText(await pageLocale(design?.defaultLocale)).t('portal.verify.title'), referrer: 'no-referrer' };
 }
 
 /** The page a portal link opens: the customer types their own email to finish (mail scanners cannot). */
@@ -23,7 +25,7 @@ export default async function PortalVerifyPage({
 }) {
   const { customerId } = await params;
   const token = (await searchParams).token;
-  const { t, locale } = customerText(await pageLocale());
+  const { t, locale } = customerText(await pageLocale((await portalDesign(customerId))?.defaultLocale));
   if (typeof token !== 'string' || !token) {
     return (
       <AuthCard lang={locale} title={t('portal.verify.incomplete')}>

@@ -27,7 +27,7 @@ async function designFields(form: FormData) {
     supportUrl: orNull(form, 'supportUrl'),
     termsUrl: orNull(form, 'termsUrl'),
     privacyUrl: orNull(form, 'privacyUrl'),
-    defaultLocale: field(form, 'defaultLocale'),
+    defaultLocale: field(form, 'defaultLocale') || null,
     isDefault: form.get('isDefault') === 'on',
   };
 }

@@ -1,0 +1,1 @@
+ALTER TABLE "checkout_designs" ALTER COLUMN "default_locale" DROP NOT NULL;
