@@ -2920,11 +2920,10 @@ export interface components {
             termsUrl?: string | null;
             privacyUrl?: string | null;
             /**
-             * @description The language of the hosted pages when the customer's browser does not ask for one we have.
-             * @default en
-             * @enum {string}
+             * @description The language of the hosted pages, chosen before the customer's browser language; null (the default) follows the browser's Accept-Language, then English.
+             * @default null
              */
-            defaultLocale?: "en" | "de" | "fr" | "es" | "ja";
+            defaultLocale?: ("en" | "de" | "fr" | "es" | "ja") | null;
             /**
              * @description Styles every link without a designId, the customer portal and emails. Setting it moves the default from the previous design; one default per seller.
              * @default false
@@ -2964,11 +2963,8 @@ export interface components {
             supportUrl?: string | null;
             termsUrl?: string | null;
             privacyUrl?: string | null;
-            /**
-             * @description The language of the hosted pages when the customer's browser does not ask for one we have.
-             * @enum {string}
-             */
-            defaultLocale?: "en" | "de" | "fr" | "es" | "ja";
+            /** @description The language of the hosted pages, chosen before the customer's browser language; null (the default) follows the browser's Accept-Language, then English. */
+            defaultLocale?: ("en" | "de" | "fr" | "es" | "ja") | null;
             /** @description Styles every link without a designId, the customer portal and emails. Setting it moves the default from the previous design; one default per seller. */
             isDefault?: boolean;
         };
@@ -3548,8 +3544,7 @@ export interface components {
             supportUrl: string | null;
             termsUrl: string | null;
             privacyUrl: string | null;
-            /** @enum {string} */
-            defaultLocale: "en" | "de" | "fr" | "es" | "ja";
+            defaultLocale: ("en" | "de" | "fr" | "es" | "ja") | null;
             isDefault: boolean;
             createdAt: components["schemas"]["Timestamp"];
             updatedAt: components["schemas"]["Timestamp"];
