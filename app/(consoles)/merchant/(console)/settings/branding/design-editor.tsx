@@ -98,7 +98,7 @@ export function DesignEditor({ action, design, canEdit }: { action: FormActionFn
           <div className="grid gap-4 sm:grid-cols-3">
             <SelectField label="Corners" {...bind('cornerStyle')} options={CORNER_STYLES.map((style) => ({ value: style, label: style[0]!.toUpperCase() + style.slice(1) }))} />
             <SelectField label="Button label" {...bind('buttonLabel')} options={BUTTON_LABELS} />
-            <SelectField label="Default language" {...bind('defaultLocale')} options={[{ value: '', label: "Customer's browser" }, ...DESIGN_LOCALES.map((locale) => ({ value: locale, label: LOCALE_NAMES[locale] }))]} />
+            <SelectField label="Default language" {...bind('defaultLocale')} options={[{ value: '', label: 'Browser' }, ...DESIGN_LOCALES.map((locale) => ({ value: locale, label: LOCALE_NAMES[locale] }))]} />
           </div>
           <div className="grid gap-4 sm:grid-cols-2">
             <TextField label="Support email" type="email" {...bind('supportEmail')} hint="Optional; else your account's." />
