@@ -81,7 +81,7 @@ export function InvoiceView({ document, pdfHref }: { document: InvoiceDocument; 
           </h2>
           <ul className="mt-2 divide-y divide-slate-100 text-sm">
             {document.payments.map((payment, index) => (
-              <li key={index} className="flex justify-between py-2 text-slate-600">
+              <li key={index} className="flex justify-between gap-4 py-2 text-slate-600">
                 <span>
                   {payment.date} · {payment.description} · {payment.status}
                 </span>
