@@ -42,12 +42,12 @@ test('a customer manages their subscription in the portal; the seller sees it in
   await page.getByLabel('Your email').fill(customerEmail);
   await page.getByRole('button', { name: 'Continue' }).click();
   await expect(page.getByRole('heading', { name: 'Your subscription' })).toBeVisible();
-  await expect(page.getByText('$10.00 per month')).toBeVisible();
+  await expect(page.getByText('$10.00/month')).toBeVisible();
   await expect(page.getByRole('cell', { name: '$10.00' })).toBeVisible();
   await shot(page, '43-portal-overview');
 
   // Preview first, then change the plan.
-  await page.getByLabel('Change plan').selectOption({ label: '$25.00 per month' });
+  await page.getByLabel('Change plan').selectOption({ label: '$25.00/month' });
   await page.getByRole('button', { name: 'Preview change' }).click();
   const preview = page.getByLabel('Plan change preview');
   await expect(preview).toContainText('Charged today: $15.00');
@@ -55,7 +55,7 @@ test('a customer manages their subscription in the portal; the seller sees it in
   await shot(page, '44-portal-preview');
   await preview.getByRole('button', { name: 'Confirm change' }).click();
   await expect(page.getByText('Your plan was changed.')).toBeVisible();
-  await expect(page.getByText('$25.00 per month')).toBeVisible();
+  await expect(page.getByText('$25.00/month')).toBeVisible();
 
   // Cancel at the period end.
   await page.getByRole('button', { name: 'Cancel at period end' }).click();

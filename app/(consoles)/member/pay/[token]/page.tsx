@@ -31,7 +31,8 @@ export default async function WalletPayPage({ params }: { params: Promise<{ toke
   const principal = await requireSession('member', { returnTo: `/member/pay/${token}` });
   const db = getDb();
   // The wallet's own checkout is Paybase's page (unbranded), but speaks the seller's language.
-  const locale = await pageLocale((await designForPaymentLink(db, token))?.defaultLocale);
+  const design = await designForPaymentLink(db, token);
+  const locale = await pageLocale(design?.defaultLocale);
   const text = customerText(locale);
   const { t } = text;
   const member = await findMemberById(db, principal.subjectId);
@@ -67,7 +68,7 @@ export default async function WalletPayPage({ params }: { params: Promise<{ toke
           </div>
         ) : cards.length ? (
           <NextIntlClientProvider locale={locale} messages={clientMessages(locale, 'wallet', 'checkout', 'common')} timeZone="UTC">
-            <WalletPayForm token={token} locale={locale} payLabel={view.subscription?.buttonLabel ?? t('checkout.pay', { total: view.total })} cards={cards} />
+            <WalletPayForm token={token} locale={locale} payLabel={view.subscription?.buttonLabel ?? t('checkout.pay', { verb: design?.buttonLabel ?? 'Pay', total: view.total })} cards={cards} />
           </NextIntlClientProvider>
         ) : (
           <div className="rounded-lg border border-slate-200 bg-white p-6 text-sm text-slate-700 shadow-sm" data-testid="no-wallet-cards">
