@@ -73,13 +73,12 @@ export async function paginate<TTable extends PgTable & { createdAt: PgColumn }>
     const [total] = await db.select({ value: count() }).from(table as PgTable).where(match);
     totalCount = total?.value ?? 0;
   }
-  return {
-    data: rows.map(({ [TOTAL]: _total, ...row }) => row) as TTable['$inferSelect'][],
-    page,
-    pageSize: options.pageSize,
-    totalCount,
-    hasMore: page * options.pageSize < totalCount,
-  };
+  return numberedPage(rows.map(({ [TOTAL]: _total, ...row }) => row) as TTable['$inferSelect'][], { page, pageSize: options.pageSize }, totalCount);
+}
+
+/** A numbered page's envelope: whether more follow is read from the total. */
+export function numberedPage<T>(data: T[], query: { page: number; pageSize: number }, totalCount: number): Page<T> {
+  return { data, page: query.page, pageSize: query.pageSize, totalCount, hasMore: query.page * query.pageSize < totalCount };
 }
 
 async function cursorPage<TTable extends PgTable & { createdAt: PgColumn }>(

@@ -2,6 +2,7 @@ import { and, count, desc, eq, ne, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { billingRecords, customers, merchants } from '../db/schema';
 import { formatMoney } from '../money/format';
+import { numberedPage } from '../db/paginate';
 import { invoicePath, invoicePdfPath } from '../billing/billing-records';
 
 /**
@@ -23,9 +24,8 @@ export async function listWalletInvoices(db: Db, email: string, query: { page: n
       .offset((query.page - 1) * query.pageSize),
     db.select({ value: count() }).from(billingRecords).innerJoin(customers, eq(customers.id, billingRecords.customerId)).where(where),
   ]);
-  const totalCount = total?.value ?? 0;
-  return {
-    data: rows.map(({ record, sellerName }) => ({
+  return numberedPage(
+    rows.map(({ record, sellerName }) => ({
       id: record.id,
       sellerName,
       description: record.description,
@@ -35,9 +35,7 @@ export async function listWalletInvoices(db: Db, email: string, query: { page: n
       invoicePath: invoicePath(record.hostedToken),
       invoicePdfPath: invoicePdfPath(record.hostedToken),
     })),
-    page: query.page,
-    pageSize: query.pageSize,
-    totalCount,
-    hasMore: query.page * query.pageSize < totalCount,
-  };
+    query,
+    total?.value ?? 0,
+  );
 }

@@ -1,6 +1,7 @@
 import { count, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { customers, merchants, prices, products, subscriptions } from '../db/schema';
+import { numberedPage } from '../db/paginate';
 
 /**
  * A wallet member's subscriptions with every seller: those of each seller's customer with the
@@ -35,6 +36,5 @@ export async function listWalletSubscriptions(db: Db, email: string, query: { pa
       .offset((query.page - 1) * query.pageSize),
     db.select({ value: count() }).from(subscriptions).innerJoin(customers, eq(customers.id, subscriptions.customerId)).where(where),
   ]);
-  const totalCount = total?.value ?? 0;
-  return { data: rows, page: query.page, pageSize: query.pageSize, totalCount, hasMore: query.page * query.pageSize < totalCount };
+  return numberedPage(rows, query, total?.value ?? 0);
 }

@@ -1,7 +1,7 @@
 import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { customers, merchants, paymentMethods } from '../db/schema';
-import { paginate, mapPage, type PageRequest } from '../db/paginate';
+import { paginate, mapPage, numberedPage, type PageRequest } from '../db/paginate';
 import { findCustomerRow } from '../customers/customers';
 import { notFound } from '../http/errors';
 import { newId } from '../ids';
@@ -59,14 +59,11 @@ export async function listWalletPaymentMethods(db: Db, email: string, query: { p
       .innerJoin(customers, eq(customers.id, paymentMethods.customerId))
       .where(where),
   ]);
-  const totalCount = total?.value ?? 0;
-  return {
-    data: rows.map((row) => ({ ...toPaymentMethodResponse(row.method), sellerName: row.sellerName })),
-    page: query.page,
-    pageSize: query.pageSize,
-    totalCount,
-    hasMore: query.page * query.pageSize < totalCount,
-  };
+  return numberedPage(
+    rows.map((row) => ({ ...toPaymentMethodResponse(row.method), sellerName: row.sellerName })),
+    query,
+    total?.value ?? 0,
+  );
 }
 
 export async function findPaymentMethodRow(db: Db, merchantId: string, customerId: string, paymentMethodId: string, fieldPath?: string) {
