@@ -113,3 +113,27 @@ export function profileArgs(): string[] {
   const dir = process.env.BENCH_PROFILE;
   return dir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(dir)}`] : [];
 }
+
+/** The p-th percentile of ascending values (nearest rank). */
+export function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+/** p50 and p99 in ms of `runs` calls of `work`, one at a time, after 3 warm-up calls. */
+export async function timeRuns(runs: number, work: () => Promise<unknown>): Promise<{ p50: number; p99: number }> {
+  for (let i = 0; i < 3; i += 1) await work();
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i += 1) {
+    const start = performance.now();
+    await work();
+    samples.push(performance.now() - start);
+  }
+  samples.sort((a, b) => a - b);
+  return { p50: percentile(samples, 50), p99: percentile(samples, 99) };
+}
+
+/** The same in whole milliseconds. */
+export async function timeRunsMs(runs: number, work: () => Promise<unknown>): Promise<{ p50: number; p99: number }> {
+  const { p50, p99 } = await timeRuns(runs, work);
+  return { p50: Math.round(p50), p99: Math.round(p99) };
+}

@@ -15,25 +15,13 @@ import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { startServer } from '../tests/setup/server';
-import { demoApiKey } from './common';
+import { demoApiKey, timeRuns } from './common';
 
 const PAYMENTS = Number(process.env.BENCH_PAYMENTS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 const PAGE_SIZE = 20;
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-
-async function time(work: () => Promise<unknown>) {
-  for (let i = 0; i < 3; i += 1) await work();
-  const samples: number[] = [];
-  for (let i = 0; i < RUNS; i += 1) {
-    const start = performance.now();
-    await work();
-    samples.push(performance.now() - start);
-  }
-  samples.sort((a, b) => a - b);
-  return { p50: percentile(samples, 50), p99: percentile(samples, 99) };
-}
+const time = (work: () => Promise<unknown>) => timeRuns(RUNS, work);
 
 export async function runListsBench() {
   console.log('starting the service…');

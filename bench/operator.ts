@@ -16,26 +16,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { startServer } from '../tests/setup/server';
+import { timeRunsMs as time } from './common';
 
 const SELLERS = Number(process.env.BENCH_SELLERS ?? 2_000);
 const PAYMENTS = Number(process.env.BENCH_PAYMENTS ?? 500_000);
 const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 200_000);
 const AUDIT = Number(process.env.BENCH_AUDIT ?? 200_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
-
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-
-async function time(runs: number, work: () => Promise<unknown>) {
-  for (let i = 0; i < 3; i += 1) await work();
-  const samples: number[] = [];
-  for (let i = 0; i < runs; i += 1) {
-    const start = performance.now();
-    await work();
-    samples.push(performance.now() - start);
-  }
-  samples.sort((a, b) => a - b);
-  return { p50: Math.round(percentile(samples, 50)), p99: Math.round(percentile(samples, 99)) };
-}
 
 export async function runOperatorBench() {
   console.log('starting the service…');

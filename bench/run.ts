@@ -28,7 +28,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { startServer, type RunningServer } from '../tests/setup/server';
-import { cpuSeconds, postgresPids, profileArgs, serverPid } from './common';
+import { cpuSeconds, percentile, postgresPids, profileArgs, serverPid } from './common';
 
 const BURST = Number(process.env.BENCH_BURST ?? 10_000);
 const RATE = Number(process.env.BENCH_RATE ?? 200);
@@ -51,10 +51,6 @@ interface Stats {
   total: number;
   duplicates: number;
   arrivals: [key: string, at: number, createdAt: number, objectId: string][];
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 }
 
 /** A scenario's row from its sorted commit → arrival latencies. */
