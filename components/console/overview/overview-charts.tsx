@@ -7,13 +7,22 @@ import { bucketLabel, changeLabel, REPORT_RANGES, shareLabel, type ReportRangeKe
 const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
 const count = (value: number) => String(value);
 
-export function RangePicker({ range }: { range: ReportRangeKey }) {
+/** Links to the same page over each range (`{path}?range=…`); the seller's overview offers every range. */
+export function RangePicker({
+  range,
+  path = '/merchant',
+  keys = Object.keys(REPORT_RANGES) as ReportRangeKey[],
+}: {
+  range: ReportRangeKey;
+  path?: string;
+  keys?: readonly ReportRangeKey[];
+}) {
   return (
     <nav aria-label="Range" className="flex flex-wrap gap-1 rounded-md border border-slate-200 bg-white p-1 shadow-sm">
-      {(Object.keys(REPORT_RANGES) as ReportRangeKey[]).map((key) => (
+      {keys.map((key) => (
         <Link
           key={key}
-          href={`/merchant?range=${key}`}
+          href={`${path}?range=${key}`}
           prefetch={false}
           aria-current={key === range ? 'page' : undefined}
           className={`rounded px-3 py-1 text-sm ${key === range ? 'bg-brand-600 text-white' : 'text-slate-700 hover:bg-slate-100'}`}
@@ -25,7 +34,7 @@ export function RangePicker({ range }: { range: ReportRangeKey }) {
   );
 }
 
-function ChartCard({ title, figure, change, children }: { title: string; figure: string; change: string; children: React.ReactNode }) {
+export function ChartCard({ title, figure, change, children }: { title: string; figure: string; change: string; children: React.ReactNode }) {
   return (
     <section aria-label={title} className="min-w-0 rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
       <h2 className="text-sm font-medium text-slate-600">{title}</h2>
