@@ -1,24 +1,14 @@
 import { and, eq, sql, type SQLWrapper } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { checkouts, customers, payments } from '../db/schema';
+import { checkouts, payments } from '../db/schema';
 import { newId } from '../ids';
 import { now } from '../clock';
-import { ApiError, invalidField } from '../http/errors';
+import { invalidField } from '../http/errors';
 import { INT32_MAX } from '../http/schemas';
-import { findPriceRow, findPriceWithProductName, type PriceRow } from '../catalog/prices';
-import { createCustomer, findChargeableCustomerRow, findCustomerByEmail, findCustomerRow } from '../customers/customers';
 import { paymentProcessor } from '../payments/processor';
-import type { TokenizedCard } from '../payments/processor/types';
 import type { Phases } from '../db/phases';
-import {
-  collectCharge,
-  createPreparedPayment,
-  lockPendingPayment,
-  prepareInTransaction,
-  resumeChargePhases,
-  type KnownOutcome,
-} from '../payments/charges';
-import { findPaymentMethodRow, savePaymentMethod } from '../payments/payment-methods';
+import { collectCharge, createPreparedPayment, prepareInTransaction, resumeChargePhases, type KnownOutcome } from '../payments/charges';
+import { savePaymentMethod } from '../payments/payment-methods';
 import { CardVerificationNeeded, verifyCardForSaving } from '../payments/card-verification';
 import { recordChargeOutcome, type PaymentRow } from '../payments/payments';
 import { createBillingRecord } from '../billing/billing-records';
@@ -26,110 +16,14 @@ import { billingLines } from '../billing/line-items';
 import { EventBatch } from '../events/record-event';
 import { grantPolicyCredits } from '../usage/credits';
 import { recordEntitlementChanged } from '../usage/entitlement-changes';
-import {
-  findPaymentLinkByToken,
-  recordPaymentLinkCompleted,
-  releasePaymentLinkCompletion,
-  reservePaymentLinkCompletion,
-  unpayableReason,
-  type PaymentLinkRow,
-} from '../payment-links/payment-links';
+import { recordPaymentLinkCompleted, releasePaymentLinkCompletion, reservePaymentLinkCompletion } from '../payment-links/payment-links';
 import { redeemPromotionCode, releasePromotionRedemption, type AppliedPromotion } from '../promotions/promotion-codes';
 import { assertSellerAcceptsPayments } from '../merchants/accepts-payments';
+import { resolveCustomer, resolveItem, resolvePaymentMethod, type CheckoutInput, type CheckoutOptions } from './checkout-input';
 import { startSubscriptionFromCheckout, type RecurringCheckoutRequest } from './subscription-handoff';
 import { promotionCodeOf, shapeCheckout, toCheckoutResponse, type CheckoutResponseBody } from './checkout-response';
 
 type CheckoutRow = typeof checkouts.$inferSelect;
-
-export interface CheckoutInput {
-  customerEmail?: string;
-  customerId?: string;
-  customerName?: string;
-  /** The hosted page's language, recorded on the customer for their emails (lib/i18n). */
-  customerLocale?: string;
-  paymentLinkToken?: string;
-  paymentMethodRefId?: string;
-  priceId?: string;
-  promotionCode?: string;
-  quantity?: number;
-  tokenRef?: string;
-}
-
-export interface CheckoutOptions {
-  /** The hosted page's per-attempt key: a repeated submission returns the first attempt. */
-  attemptKey?: string;
-  /** The attempt key is known to be new (an Idempotency-Key's first execution): nothing to look up. */
-  attemptIsNew?: boolean;
-  /** The customer agreed to keep the card for later payments (hosted page). */
-  savePaymentMethod?: boolean;
-  /** Field names as the caller knows them (Complete has no paymentLinkToken field). */
-  linkFieldPath?: string;
-  /** A token the processor has just verified (a zero-amount authorization) for this attempt. */
-  verifiedToken?: string;
-}
-
-interface Item {
-  link: PaymentLinkRow | null;
-  price: PriceRow | null;
-  description: string;
-  unitAmount: number;
-  currency: string;
-  quantity: number;
-  successUrl: string | null;
-}
-
-async function resolveItem(tx: Db, merchantId: string, input: CheckoutInput, options: CheckoutOptions): Promise<Item> {
-  if (input.paymentLinkToken) {
-    const link = await findPaymentLinkByToken(tx, merchantId, input.paymentLinkToken, options.linkFieldPath ?? 'paymentLinkToken');
-    const reason = unpayableReason(link);
-    if (reason) throw new ApiError('INVALID_STATE', reason, { extra: { state: link.status } });
-    if (input.priceId && input.priceId !== link.priceId) throw invalidField('priceId', `Payment link ${link.id} does not sell price ${input.priceId}.`);
-    const price = link.priceId ? await findPriceRow(tx, merchantId, link.priceId) : null;
-    if (price && !price.active) throw new ApiError('INVALID_STATE', `The price this link sells (${price.id}) is inactive.`);
-    return {
-      link,
-      price,
-      description: link.name,
-      unitAmount: link.unitAmount,
-      currency: link.currency,
-      quantity: input.quantity ?? link.quantity,
-      successUrl: link.successUrl,
-    };
-  }
-  const { productName, ...price } = await findPriceWithProductName(tx, merchantId, input.priceId!, 'priceId');
-  if (!price.active) throw new ApiError('INVALID_STATE', `Price ${price.id} is inactive and cannot be bought.`);
-  return { link: null, price, description: productName, unitAmount: price.amount, currency: price.currency, quantity: input.quantity ?? 1, successUrl: null };
-}
-
-async function resolveCustomer(tx: Db, merchantId: string, input: CheckoutInput) {
-  const customer = await findOrCreateCustomer(tx, merchantId, input);
-  if (input.customerLocale && customer.locale !== input.customerLocale) {
-    await tx.update(customers).set({ locale: input.customerLocale }).where(and(eq(customers.merchantId, merchantId), eq(customers.id, customer.id)));
-  }
-  return customer;
-}
-
-async function findOrCreateCustomer(tx: Db, merchantId: string, input: CheckoutInput) {
-  if (input.customerId) return findChargeableCustomerRow(tx, merchantId, input.customerId, 'customerId');
-  if (!input.customerEmail) throw invalidField('customerEmail', 'Give customerId, or customerEmail (and optionally customerName) for a new or returning customer.');
-  const existing = await findCustomerByEmail(tx, merchantId, input.customerEmail);
-  if (existing) return existing;
-  const created = await createCustomer(tx, merchantId, { email: input.customerEmail, name: input.customerName ?? null, metadata: {}, status: 'active' });
-  return findCustomerRow(tx, merchantId, created.id);
-}
-
-async function resolvePaymentMethod(tx: Db, merchantId: string, customerId: string, input: CheckoutInput) {
-  if ((input.paymentMethodRefId === undefined) === (input.tokenRef === undefined)) {
-    throw invalidField('tokenRef', 'Give exactly one of paymentMethodRefId (a saved method) or tokenRef (a processor token).');
-  }
-  if (input.paymentMethodRefId) {
-    const method = await findPaymentMethodRow(tx, merchantId, customerId, input.paymentMethodRefId, 'paymentMethodRefId');
-    return { paymentMethodId: method.id as string | null, token: method.processorToken, card: null as TokenizedCard | null };
-  }
-  const details = paymentProcessor().describeToken(input.tokenRef!);
-  if (!details) throw invalidField('tokenRef', `The processor does not know token '${input.tokenRef}'.`);
-  return { paymentMethodId: null, token: input.tokenRef!, card: { token: input.tokenRef!, ...details } };
-}
 
 /**
  * Completes a checkout (POST /api/Checkout, PaymentLink Complete and the hosted page) in three

@@ -9,7 +9,8 @@ import { paymentProcessor } from '../payments/processor';
 import { CardInputError } from '../payments/processor/types';
 import { findPublicPaymentLink, paymentLinkStatus, type PaymentLinkRow } from '../payment-links/payment-links';
 import { quotePromotionCode } from '../promotions/promotion-codes';
-import { completeCheckout, findCheckoutByAttempt, type CheckoutInput } from './checkouts';
+import { completeCheckout, findCheckoutByAttempt } from './checkouts';
+import type { CheckoutInput } from './checkout-input';
 import { subscriptionTerms, type SubscriptionTerms } from './subscription-terms';
 
 /** Everything the public page /pay/{token} shows before payment. */

@@ -1,0 +1,105 @@
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { customers } from '../db/schema';
+import { ApiError, invalidField } from '../http/errors';
+import { findPriceRow, findPriceWithProductName, type PriceRow } from '../catalog/prices';
+import { createCustomer, findChargeableCustomerRow, findCustomerByEmail, findCustomerRow } from '../customers/customers';
+import { paymentProcessor } from '../payments/processor';
+import type { TokenizedCard } from '../payments/processor/types';
+import { findPaymentMethodRow } from '../payments/payment-methods';
+import { findPaymentLinkByToken, unpayableReason, type PaymentLinkRow } from '../payment-links/payment-links';
+
+/**
+ * What a checkout is asked for (the API body, a payment link's Complete, the hosted page) and
+ * how its first phase resolves it: the item and its price, the customer, the card to charge.
+ */
+
+export interface CheckoutInput {
+  customerEmail?: string;
+  customerId?: string;
+  customerName?: string;
+  /** The hosted page's language, recorded on the customer for their emails (lib/i18n). */
+  customerLocale?: string;
+  paymentLinkToken?: string;
+  paymentMethodRefId?: string;
+  priceId?: string;
+  promotionCode?: string;
+  quantity?: number;
+  tokenRef?: string;
+}
+
+export interface CheckoutOptions {
+  /** The hosted page's per-attempt key: a repeated submission returns the first attempt. */
+  attemptKey?: string;
+  /** The attempt key is known to be new (an Idempotency-Key's first execution): nothing to look up. */
+  attemptIsNew?: boolean;
+  /** The customer agreed to keep the card for later payments (hosted page). */
+  savePaymentMethod?: boolean;
+  /** Field names as the caller knows them (Complete has no paymentLinkToken field). */
+  linkFieldPath?: string;
+  /** A token the processor has just verified (a zero-amount authorization) for this attempt. */
+  verifiedToken?: string;
+}
+
+interface Item {
+  link: PaymentLinkRow | null;
+  price: PriceRow | null;
+  description: string;
+  unitAmount: number;
+  currency: string;
+  quantity: number;
+  successUrl: string | null;
+}
+
+export async function resolveItem(tx: Db, merchantId: string, input: CheckoutInput, options: CheckoutOptions): Promise<Item> {
+  if (input.paymentLinkToken) {
+    const link = await findPaymentLinkByToken(tx, merchantId, input.paymentLinkToken, options.linkFieldPath ?? 'paymentLinkToken');
+    const reason = unpayableReason(link);
+    if (reason) throw new ApiError('INVALID_STATE', reason, { extra: { state: link.status } });
+    if (input.priceId && input.priceId !== link.priceId) throw invalidField('priceId', `Payment link ${link.id} does not sell price ${input.priceId}.`);
+    const price = link.priceId ? await findPriceRow(tx, merchantId, link.priceId) : null;
+    if (price && !price.active) throw new ApiError('INVALID_STATE', `The price this link sells (${price.id}) is inactive.`);
+    return {
+      link,
+      price,
+      description: link.name,
+      unitAmount: link.unitAmount,
+      currency: link.currency,
+      quantity: input.quantity ?? link.quantity,
+      successUrl: link.successUrl,
+    };
+  }
+  const { productName, ...price } = await findPriceWithProductName(tx, merchantId, input.priceId!, 'priceId');
+  if (!price.active) throw new ApiError('INVALID_STATE', `Price ${price.id} is inactive and cannot be bought.`);
+  return { link: null, price, description: productName, unitAmount: price.amount, currency: price.currency, quantity: input.quantity ?? 1, successUrl: null };
+}
+
+export async function resolveCustomer(tx: Db, merchantId: string, input: CheckoutInput) {
+  const customer = await findOrCreateCustomer(tx, merchantId, input);
+  if (input.customerLocale && customer.locale !== input.customerLocale) {
+    await tx.update(customers).set({ locale: input.customerLocale }).where(and(eq(customers.merchantId, merchantId), eq(customers.id, customer.id)));
+  }
+  return customer;
+}
+
+async function findOrCreateCustomer(tx: Db, merchantId: string, input: CheckoutInput) {
+  if (input.customerId) return findChargeableCustomerRow(tx, merchantId, input.customerId, 'customerId');
+  if (!input.customerEmail) throw invalidField('customerEmail', 'Give customerId, or customerEmail (and optionally customerName) for a new or returning customer.');
+  const existing = await findCustomerByEmail(tx, merchantId, input.customerEmail);
+  if (existing) return existing;
+  const created = await createCustomer(tx, merchantId, { email: input.customerEmail, name: input.customerName ?? null, metadata: {}, status: 'active' });
+  return findCustomerRow(tx, merchantId, created.id);
+}
+
+export async function resolvePaymentMethod(tx: Db, merchantId: string, customerId: string, input: CheckoutInput) {
+  if ((input.paymentMethodRefId === undefined) === (input.tokenRef === undefined)) {
+    throw invalidField('tokenRef', 'Give exactly one of paymentMethodRefId (a saved method) or tokenRef (a processor token).');
+  }
+  if (input.paymentMethodRefId) {
+    const method = await findPaymentMethodRow(tx, merchantId, customerId, input.paymentMethodRefId, 'paymentMethodRefId');
+    return { paymentMethodId: method.id as string | null, token: method.processorToken, card: null as TokenizedCard | null };
+  }
+  const details = paymentProcessor().describeToken(input.tokenRef!);
+  if (!details) throw invalidField('tokenRef', `The processor does not know token '${input.tokenRef}'.`);
+  return { paymentMethodId: null, token: input.tokenRef!, card: { token: input.tokenRef!, ...details } };
+}
