@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '@/lib/http/errors';
 import { subscriptionChangeStateMachine, subscriptionStateMachine } from '@/lib/subscriptions/subscription-states';
@@ -44,6 +45,10 @@ describe('subscriptionStateMachine', () => {
     expect(machine.canTransition('past_due', 'trialing')).toBe(false);
     expect(machine.sourcesOf('trialing')).toEqual(['canceled']);
     expect(machine.sourcesOf('ended')).toEqual(['trialing', 'active', 'past_due', 'canceled']);
+  });
+
+  it('is the diagram docs/subscriptions.md shows', () => {
+    expect(readFileSync('docs/subscriptions.md', 'utf8')).toContain(`\`\`\`mermaid\n${machine.toMermaid()}\n\`\`\``);
   });
 
   it('answers an illegal transition with 409 INVALID_STATE naming both states', () => {
