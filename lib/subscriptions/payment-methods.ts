@@ -12,7 +12,7 @@ import { findPaymentMethodRow, savePaymentMethod, toPaymentMethodResponse } from
 import type { TokenizedCard } from '../payments/processor/types';
 import { assertSellerAcceptsPayments } from '../merchants/accepts-payments';
 import { moveSubscriptionsToPaymentMethod, retryPastDueForCustomer } from './commands';
-import { type Actor } from './subscription-writer';
+import type { Actor } from './subscription-writer';
 
 /**
  * Makes a saved method the customer's default and the one their running subscriptions charge

@@ -11,7 +11,7 @@ import { commandSubscription } from './commands';
 import { createSubscription, type CreateResult, type StartOptions } from './create';
 import { getSubscriptionDetail } from './queries';
 import { processNextAction } from './renewals';
-import { type Actor } from './subscription-writer';
+import type { Actor } from './subscription-writer';
 import { assertSellerAcceptsPayments } from '../merchants/accepts-payments';
 
 /**
