@@ -9,7 +9,7 @@ import { settleUnknownPaymentRow, type PaymentRow } from '../payments/payments';
 import { finishRefund } from '../payments/refunds';
 import { resumeChargePhases } from '../payments/charges';
 import { resumeSubscriptionCharge } from '../subscriptions/resume';
-import { settleSubscriptionCharge } from '../subscriptions/subscriptions';
+import { settleSubscriptionCharge } from '../subscriptions/dunning';
 import { closeBillingRecord, findOpenBillingRecordForPayment } from '../billing/billing-records';
 import { enqueueJob } from '../jobs/enqueue';
 import { failCheckout, findCheckoutRowByPayment, finishCheckout, markCheckoutPaid } from './checkouts';

@@ -11,7 +11,8 @@ import { recordEvent } from '../events/record-event';
 import { findPaymentMethodRow, savePaymentMethod, toPaymentMethodResponse } from '../payments/payment-methods';
 import type { TokenizedCard } from '../payments/processor/types';
 import { assertSellerAcceptsPayments } from '../merchants/accepts-payments';
-import { moveSubscriptionsToPaymentMethod, retryPastDueForCustomer, type Actor } from './subscriptions';
+import { moveSubscriptionsToPaymentMethod, retryPastDueForCustomer } from './commands';
+import type { Actor } from './subscription-writer';
 
 /**
  * Makes a saved method the customer's default and the one their running subscriptions charge

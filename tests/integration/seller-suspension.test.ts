@@ -8,7 +8,7 @@ import { payHostedCheckout } from '@/lib/checkout/hosted';
 import { payHostedWithWallet, walletCardsForSeller } from '@/lib/checkout/wallet';
 import { findOrCreateMember } from '@/lib/members/members';
 import { advanceTestClock } from '@/lib/subscriptions/test-clocks';
-import { commandSubscription } from '@/lib/subscriptions/subscriptions';
+import { commandSubscription } from '@/lib/subscriptions/commands';
 import { commandSubscriptionInPhases } from '@/lib/subscriptions/resume';
 import { addVerifiedDefaultCard, makeDefaultPaymentMethod, useNewPaymentMethod } from '@/lib/subscriptions/payment-methods';
 import { savePaymentMethod } from '@/lib/payments/payment-methods';

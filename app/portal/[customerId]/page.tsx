@@ -5,7 +5,7 @@ import { customerText } from '@/lib/i18n/customer-text';
 import { pageLocale } from '@/lib/i18n/page-locale';
 import { portalDesign } from './design';
 import { portalOverview } from '@/lib/portal/overview';
-import { previewPriceChange } from '@/lib/subscriptions/subscriptions';
+import { previewPriceChange } from '@/lib/subscriptions/price-change';
 import { AuthCard } from '@/components/console/auth-card';
 import { ActionForm } from '@/components/ui/action-form';
 import { Alert } from '@/components/ui/alert';

@@ -8,7 +8,7 @@ import { ApiError } from '@/lib/http/errors';
 import { formatMoney } from '@/lib/money/format';
 import Link from 'next/link';
 import { intervalLabel, labelsFor } from '@/lib/subscriptions/labels';
-import { getSubscriptionDetail, listSubscriptionBillingRecords, listSubscriptionChanges } from '@/lib/subscriptions/subscriptions';
+import { getSubscriptionDetail, listSubscriptionBillingRecords, listSubscriptionChanges } from '@/lib/subscriptions/queries';
 import { describeDiscount } from '@/lib/subscriptions/discounts';
 import { ActionForm } from '@/components/ui/action-form';
 import { TextField } from '@/components/ui/field';
