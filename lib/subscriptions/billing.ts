@@ -5,7 +5,6 @@ import { findPriceRow, type PriceRow } from '../catalog/prices';
 import { grantPolicyCredits } from '../usage/credits';
 import { periodBoundary } from './periods';
 import { newId } from '../ids';
-import { now } from '../clock';
 import { recordEvent } from '../events/record-event';
 import { chargeInTransaction, type KnownOutcome } from '../payments/charges';
 import type { ChargeOutcome } from '../payments/processor/types';

@@ -869,7 +869,7 @@ async function renew(tx: Db, sub: SubscriptionRow, options: { sellerSuspended?: 
 async function retryDue(tx: Db, sub: SubscriptionRow, link: SubscriptionBillingRow) {
   const [record] = await tx.select().from(billingRecords).where(eq(billingRecords.id, link.billingRecordId));
   const at = link.nextAttemptAt!;
-  if (!record || record.status !== 'open') {
+  if (record?.status !== 'open') {
     // Settled elsewhere (the payment reconciliation job): follow it.
     await tx.update(subscriptionBillingRecords).set({ nextAttemptAt: null }).where(eq(subscriptionBillingRecords.id, link.id));
     if (record?.status === 'paid' && link.kind === 'period' && link.periodIndex !== null) {
@@ -896,6 +896,7 @@ async function retryDue(tx: Db, sub: SubscriptionRow, link: SubscriptionBillingR
         // Counts as the failed attempt: the dunning schedule continues from it.
         const next = nextRetryAt(link.createdAt, link.attempts);
         if (next) {
+          // biome-ignore lint/complexity/useMathMinMax: Dates; Math.max would answer a number.
           await tx.update(subscriptionBillingRecords).set({ nextAttemptAt: next > at ? next : at }).where(eq(subscriptionBillingRecords.id, link.id));
           const [current] = await tx.select().from(subscriptions).where(eq(subscriptions.id, sub.id));
           await writeSubscription(tx, current!, { status: current!.status === 'canceled' ? 'canceled' : 'past_due' });
@@ -965,6 +966,7 @@ export async function settleSubscriptionCharge(
     await endSubscription(tx, sub!, at, 'system', 'End', 'uncollectible');
     return 'settled';
   }
+  // biome-ignore lint/complexity/useMathMinMax: Dates; Math.max would answer a number.
   await tx.update(subscriptionBillingRecords).set({ nextAttemptAt: next > at ? next : at }).where(eq(subscriptionBillingRecords.id, link.id));
   await writeSubscription(tx, sub!, { status: sub!.status === 'canceled' ? 'canceled' : 'past_due' });
   return 'settled';
