@@ -896,8 +896,7 @@ async function retryDue(tx: Db, sub: SubscriptionRow, link: SubscriptionBillingR
         // Counts as the failed attempt: the dunning schedule continues from it.
         const next = nextRetryAt(link.createdAt, link.attempts);
         if (next) {
-          // biome-ignore lint/complexity/useMathMinMax: Dates; Math.max would answer a number.
-          await tx.update(subscriptionBillingRecords).set({ nextAttemptAt: next > at ? next : at }).where(eq(subscriptionBillingRecords.id, link.id));
+          await tx.update(subscriptionBillingRecords).set({ nextAttemptAt: new Date(Math.max(next.getTime(), at.getTime())) }).where(eq(subscriptionBillingRecords.id, link.id));
           const [current] = await tx.select().from(subscriptions).where(eq(subscriptions.id, sub.id));
           await writeSubscription(tx, current!, { status: current!.status === 'canceled' ? 'canceled' : 'past_due' });
         } else {
@@ -966,8 +965,7 @@ export async function settleSubscriptionCharge(
     await endSubscription(tx, sub!, at, 'system', 'End', 'uncollectible');
     return 'settled';
   }
-  // biome-ignore lint/complexity/useMathMinMax: Dates; Math.max would answer a number.
-  await tx.update(subscriptionBillingRecords).set({ nextAttemptAt: next > at ? next : at }).where(eq(subscriptionBillingRecords.id, link.id));
+  await tx.update(subscriptionBillingRecords).set({ nextAttemptAt: new Date(Math.max(next.getTime(), at.getTime())) }).where(eq(subscriptionBillingRecords.id, link.id));
   await writeSubscription(tx, sub!, { status: sub!.status === 'canceled' ? 'canceled' : 'past_due' });
   return 'settled';
 }

@@ -20,8 +20,7 @@ type Method = 'get' | 'post' | 'put' | 'delete';
 /** The paths that answer `method` (absent methods are `?: never` in the generated types). */
 type PathsWith<M extends Method> = { [P in keyof paths]: paths[P] extends { [K in M]: unknown } ? P : never }[keyof paths];
 type InitArgs<I> = Record<never, never> extends I ? [init?: I] : [init: I];
-// biome-ignore lint/suspicious/noExplicitAny: openapi-fetch's FetchResponse needs a record of responses; `any` keeps each status's own type.
-type Data<P extends keyof paths, M extends Method, I> = NonNullable<FetchResponse<paths[P][M] & Record<string | number, any>, I, `${string}/${string}`>['data']>;
+type Data<P extends keyof paths, M extends Method, I> = NonNullable<FetchResponse<paths[P][M] & Record<string | number, unknown>, I, `${string}/${string}`>['data']>;
 
 /** Calls one operation and answers its success body; any error answer throws a PaybaseError. */
 type DataMethod<M extends Method> = <P extends PathsWith<M>, I extends MaybeOptionalInit<paths[P], M>>(path: P, ...init: InitArgs<I>) => Promise<Data<P, M, I>>;
