@@ -33,10 +33,12 @@ export default async function BrandingPage() {
             {designs.data.map((design) => (
               <li key={design.id} className="flex flex-wrap items-center gap-3 py-3">
                 <span className="flex gap-1" aria-hidden="true">
-                  {[
-                    ['brand', design.brandColor],
-                    ['accent', design.accentColor],
-                  ].map(([role, colour]) => (
+                  {(
+                    [
+                      ['brand', design.brandColor],
+                      ['accent', design.accentColor],
+                    ] as const
+                  ).map(([role, colour]) => (
                     <span key={role} className="h-5 w-5 rounded-full border border-slate-300" style={{ background: colour }} />
                   ))}
                 </span>
