@@ -24,7 +24,7 @@ import { endSubscription, refreshNextAction, runningStatus, writeSubscription } 
 export async function retryDue(tx: Db, sub: SubscriptionRow, link: SubscriptionBillingRow) {
   const [record] = await tx.select().from(billingRecords).where(eq(billingRecords.id, link.billingRecordId));
   const at = link.nextAttemptAt!;
-  if (!record || record.status !== 'open') {
+  if (record?.status !== 'open') {
     // Settled elsewhere (the payment reconciliation job): follow it.
     await tx.update(subscriptionBillingRecords).set({ nextAttemptAt: null }).where(eq(subscriptionBillingRecords.id, link.id));
     if (record?.status === 'paid' && link.kind === 'period' && link.periodIndex !== null) {
@@ -51,7 +51,7 @@ export async function retryDue(tx: Db, sub: SubscriptionRow, link: SubscriptionB
         // Counts as the failed attempt: the dunning schedule continues from it.
         const next = nextRetryAt(link.createdAt, link.attempts);
         if (next) {
-          await tx.update(subscriptionBillingRecords).set({ nextAttemptAt: next > at ? next : at }).where(eq(subscriptionBillingRecords.id, link.id));
+          await tx.update(subscriptionBillingRecords).set({ nextAttemptAt: new Date(Math.max(next.getTime(), at.getTime())) }).where(eq(subscriptionBillingRecords.id, link.id));
           const [current] = await tx.select().from(subscriptions).where(eq(subscriptions.id, sub.id));
           await awaitNextRetry(tx, current!);
         } else {
@@ -120,7 +120,7 @@ export async function settleSubscriptionCharge(
     await endSubscription(tx, sub!, at, 'system', 'End', 'uncollectible');
     return 'settled';
   }
-  await tx.update(subscriptionBillingRecords).set({ nextAttemptAt: next > at ? next : at }).where(eq(subscriptionBillingRecords.id, link.id));
+  await tx.update(subscriptionBillingRecords).set({ nextAttemptAt: new Date(Math.max(next.getTime(), at.getTime())) }).where(eq(subscriptionBillingRecords.id, link.id));
   await awaitNextRetry(tx, sub!);
   return 'settled';
 }

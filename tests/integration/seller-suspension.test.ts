@@ -10,7 +10,7 @@ import { findOrCreateMember } from '@/lib/members/members';
 import { advanceTestClock } from '@/lib/subscriptions/test-clocks';
 import { commandSubscription } from '@/lib/subscriptions/commands';
 import { commandSubscriptionInPhases } from '@/lib/subscriptions/resume';
-import { addVerifiedDefaultCard, makeDefaultPaymentMethod, useNewPaymentMethod } from '@/lib/subscriptions/payment-methods';
+import { addVerifiedDefaultCard, makeDefaultPaymentMethod, saveAsDefaultPaymentMethod } from '@/lib/subscriptions/payment-methods';
 import { savePaymentMethod } from '@/lib/payments/payment-methods';
 import { SandboxProcessor } from '@/lib/payments/processor/sandbox';
 import { newId } from '@/lib/ids';
@@ -90,7 +90,7 @@ describe('a suspended seller moves no money', () => {
     const changePlan = () => commandSubscriptionInPhases(plainPhases(getDb()), merchant.id, sub.id, { type: 'ChangePrice', priceId: pro.id }, `portal:${a.customerId}`);
     const reactivate = () => getDb().transaction((tx) => commandSubscription(tx, merchant.id, sub.id, { type: 'Reactivate' }, `portal:${a.customerId}`));
     const card = new SandboxProcessor().tokenizeCard({ number: '5555555555554444', expMonth: 12, expYear: 2040, cvc: '123' });
-    const addCard = () => getDb().transaction((tx) => useNewPaymentMethod(tx, merchant.id, a.customerId, card, `portal:${a.customerId}`));
+    const addCard = () => getDb().transaction((tx) => saveAsDefaultPaymentMethod(tx, merchant.id, a.customerId, card, `portal:${a.customerId}`));
     await expect(changePlan()).rejects.toMatchObject(refused);
     await expect(reactivate()).rejects.toMatchObject(refused);
     await expect(addCard()).rejects.toMatchObject(refused);

@@ -27,7 +27,7 @@ export default async function SubscriptionPage({ params }: { params: Promise<{ s
   const merchant = await currentMerchant('view');
   const { subscriptionId } = await params;
   const db = getDb();
-  let sub;
+  let sub: Awaited<ReturnType<typeof getSubscriptionDetail>>;
   try {
     sub = await getSubscriptionDetail(db, merchant.id, subscriptionId);
   } catch (error) {
