@@ -17,7 +17,8 @@ module.exports = {
     {
       name: 'no-circular',
       severity: 'error',
-      comment: 'No import cycles (module level, type-only imports included): move the shared piece to the module that owns it, or split out a lower-level file.',
+      comment:
+        'No import cycles (module level, type-only imports included): move the shared piece to the module that owns it, or split out a lower-level file.',
       from: {},
       to: { circular: true },
     },
