@@ -5,6 +5,11 @@ import { now } from '../clock';
 import { ApiError } from '../http/errors';
 import { sha256Hex } from './secrets';
 
+/** Where a sign-in comes from, for per-address rate limits. */
+export interface ClientInfo {
+  ip: string;
+}
+
 export interface RateLimit {
   /** Names the bucket family, e.g. `login-account`. */
   name: string;

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { ClientInfo } from '../auth/sign-in';
+import type { ClientInfo } from '../auth/rate-limit';
 import { newRequestId } from './request';
 
 /**

@@ -9,7 +9,7 @@ import { recordEvent, type EventRecorder } from '../events/record-event';
 import { enqueueJob } from '../jobs/enqueue';
 import { ApiError, notFound } from '../http/errors';
 import type { ChargeOutcome, SettledOutcome } from './processor/types';
-import { toRefundResponse } from './refunds';
+import { toRefundResponse } from './refund-response';
 
 export type PaymentRow = typeof payments.$inferSelect;
 
