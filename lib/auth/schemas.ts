@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { Email, Timestamp } from '../http/schemas';
-import { SCOPES } from './scopes';
+import { SCOPES } from '../http/scopes';
+import { ACCOUNT_TYPES } from '../merchants/settings';
 
-export const ACCOUNT_TYPES = ['Business', 'Individual'] as const;
 export const PASSWORD_MIN_LENGTH = 10;
 
 const Password = z.string().min(1).max(200);

@@ -5,7 +5,7 @@ import type { Db } from '../db/client';
 import { ID_PREFIXES, newId } from '../ids';
 import { now } from '../clock';
 import type { EventType } from './types';
-import { DELIVERIES_CHANNEL } from '../webhooks/channel';
+import { DELIVERIES_CHANNEL } from './channel';
 
 export interface RecordedEvent {
   id: string;

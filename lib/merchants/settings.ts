@@ -5,8 +5,9 @@ import { merchants } from '../db/schema';
 import { now } from '../clock';
 import { notFound } from '../http/errors';
 import { Email } from '../http/schemas';
-import { ACCOUNT_TYPES } from '../auth/schemas';
 import { findMerchantById, type MerchantRow } from './merchants';
+
+export const ACCOUNT_TYPES = ['Business', 'Individual'] as const;
 
 /** Whether this runtime knows the IANA zone (the console formats dates with it). */
 export function isTimeZone(zone: string): boolean {

@@ -6,7 +6,7 @@ import * as checkoutSchemas from '../checkout/schemas';
 import * as customerSchemas from '../customers/schemas';
 import * as designSchemas from '../designs/schemas';
 import * as entitlementSchemas from '../entitlements/schemas';
-import * as merchantSchemas from '../merchants/schemas';
+import * as merchantSchemas from '../team/schemas';
 import * as paymentLinkSchemas from '../payment-links/schemas';
 import * as paymentSchemas from '../payments/schemas';
 import * as promotionSchemas from '../promotions/schemas';

@@ -6,7 +6,7 @@ import { paginate, mapPage, type PageRequest } from '../db/paginate';
 import { now } from '../clock';
 import { ApiError, notFound } from '../http/errors';
 import { findWebhookEndpointRow } from './endpoints';
-import { DELIVERIES_CHANNEL } from './channel';
+import { DELIVERIES_CHANNEL } from '../events/channel';
 import type { WebhookDeliveryStatus } from '../db/schema';
 
 type DeliveryRow = typeof webhookDeliveries.$inferSelect;

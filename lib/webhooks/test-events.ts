@@ -6,7 +6,7 @@ import { now } from '../clock';
 import { ApiError } from '../http/errors';
 import type { EventType } from '../events/types';
 import { findWebhookEndpointRow } from './endpoints';
-import { DELIVERIES_CHANNEL } from './channel';
+import { DELIVERIES_CHANNEL } from '../events/channel';
 import { toWebhookDeliveryResponse } from './deliveries';
 import { EVENT_SAMPLES } from './samples';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Email, Timestamp } from '../http/schemas';
 import { PASSWORD_MIN_LENGTH, SellerUserResponse } from '../auth/schemas';
-import { SELLER_ROLES } from './roles';
+import { SELLER_ROLES } from '../merchants/roles';
 
 const Role = z.enum(SELLER_ROLES).meta({ description: 'Owner, Admin, Developer, Support or ReadOnly.' });
 
