@@ -27,7 +27,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { startServer, type RunningServer } from '../tests/setup/server';
+import { startServer } from '../tests/setup/server';
 import { cpuSeconds, percentile, postgresPids, profileArgs, serverPid } from './common';
 
 const BURST = Number(process.env.BENCH_BURST ?? 10_000);

@@ -21,7 +21,8 @@ type SuccessStatusOf<TOp extends AnswerContract> = NonNullable<TOp['successStatu
  * no schema gets `never`, so its route does not compile until the schema is written.
  */
 export type SuccessBody<TOp extends AnswerContract> = [SuccessStatusOf<TOp>] extends [204]
-  ? void
+  ? // biome-ignore lint/suspicious/noConfusingVoidType: a 204 handler returns nothing (`Promise<void>`), which `undefined` would refuse
+    void
   : [NonNullable<TOp['response']>] extends [never]
     ? never
     : z.output<NonNullable<TOp['response']>>;

@@ -63,7 +63,7 @@ export function defineOperation<
   TBody extends z.ZodType = z.ZodType,
   TResponse extends z.ZodType = z.ZodType,
   TSuccess extends number = 200,
-  TAnswers extends OperationAnswers = {},
+  TAnswers extends OperationAnswers = Record<never, never>,
 >(
   operation: Operation<TParams, TQuery, TBody, TResponse, TSuccess, TAnswers>,
 ): Operation<TParams, TQuery, TBody, TResponse, TSuccess, TAnswers> {

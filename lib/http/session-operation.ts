@@ -33,7 +33,7 @@ export function defineSessionOperation<
   TBody extends z.ZodType = z.ZodType,
   TResponse extends z.ZodType | undefined = z.ZodType,
   TSuccess extends number = 200,
-  TAnswers extends OperationAnswers = {},
+  TAnswers extends OperationAnswers = Record<never, never>,
   TPermission extends Permission | undefined = undefined,
 >(
   operation: SessionOperation<TParams, TQuery, TBody, TResponse, TSuccess, TAnswers> & { permission?: TPermission } & ResponseRule<TSuccess>,

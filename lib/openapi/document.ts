@@ -1,5 +1,5 @@
 import { createDocument, createSchema, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { SCOPES } from '../auth/scopes';
 import type { Operation } from '../http/operation';
 import type { SessionOperation } from '../http/session-operation';

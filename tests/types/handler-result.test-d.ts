@@ -9,7 +9,7 @@ import { respond, type ApiResponse } from '@/lib/http/respond';
 import { Timestamp } from '@/lib/http/schemas';
 import { defineSessionOperation } from '@/lib/http/session-operation';
 import { sessionRoute } from '@/lib/http/session-route';
-import { getPriceOperation } from '@/lib/catalog/api';
+import type { getPriceOperation } from '@/lib/catalog/api';
 import type { PriceResponse } from '@/lib/catalog/schemas';
 
 /**
