@@ -37,7 +37,9 @@ const SDK_VARIABLES = new Set(['PAYBASE_API_KEY', 'PAYBASE_URL', 'PAYBASE_WEBHOO
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
-    super(`Invalid configuration (environment variables):\n${problems.map((problem) => `  - ${problem}`).join('\n')}\nEvery variable is listed in docs/operations.md, "Configuration".`);
+    super(
+      `Invalid configuration (environment variables):\n${problems.map((problem) => `  - ${problem}`).join('\n')}\nEvery variable is listed in docs/operations.md, "Configuration".`,
+    );
     this.name = 'ConfigError';
   }
 }
@@ -103,7 +105,7 @@ export function loadConfig(): ConfigVariables {
  * Without DATABASE_URL, the database the launcher started (or, for `npm run worker`, the one a
  * running launcher recorded in the data directory) is handed to the rest of the process here.
  */
-export function useDatabaseUrl(url: string): void {
+export function setDatabaseUrl(url: string): void {
   loadConfig();
   globalForConfig.__paybaseConfig!.runtimeDatabaseUrl = url;
 }

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import next from 'next';
 import exitHook from 'async-exit-hook';
 import { buildIfNeeded } from './build-state';
-import { config, useDatabaseUrl } from '../lib/config';
+import { config, setDatabaseUrl } from '../lib/config';
 import { startEmbeddedDatabase, type EmbeddedDatabase } from '../lib/db/embedded';
 import { closeDb, getDb } from '../lib/db/client';
 import { migrateDatabase } from '../lib/db/migrate';
@@ -32,7 +32,7 @@ async function main() {
   let embedded: EmbeddedDatabase | undefined;
   if (!config.databaseUrl) {
     embedded = await startEmbeddedDatabase(path.join(config.dataDir), (line) => log.warn({ postgres: line }, 'postgres'));
-    useDatabaseUrl(embedded.url);
+    setDatabaseUrl(embedded.url);
     fs.writeFileSync(runtimeFile(), JSON.stringify({ databaseUrl: embedded.url, pid: process.pid }), { mode: 0o600 });
   }
 

@@ -2,7 +2,7 @@
 import './load-config';
 import fs from 'node:fs';
 import path from 'node:path';
-import { config, useDatabaseUrl } from '../lib/config';
+import { config, setDatabaseUrl } from '../lib/config';
 import { closeDb } from '../lib/db/client';
 import { startWorker } from '../lib/jobs/worker';
 import { log } from '../lib/log';
@@ -15,7 +15,7 @@ async function main() {
   if (!config.databaseUrl) {
     const runtime = path.join(config.dataDir, 'runtime.json');
     if (!fs.existsSync(runtime)) throw new Error('Set DATABASE_URL, or start the server first (npm start) to use its embedded database.');
-    useDatabaseUrl((JSON.parse(fs.readFileSync(runtime, 'utf8')) as { databaseUrl: string }).databaseUrl);
+    setDatabaseUrl((JSON.parse(fs.readFileSync(runtime, 'utf8')) as { databaseUrl: string }).databaseUrl);
   }
   const worker = await startWorker({ concurrency: config.workerConcurrency });
   log.info({ concurrency: config.workerConcurrency }, 'worker started');

@@ -10,7 +10,7 @@ import { createPendingPayment, recordChargeOutcome } from '../payments/payments'
 import { savePaymentMethod } from '../payments/payment-methods';
 import { recordEvent } from '../events/record-event';
 import { linkBillingRecordToCheckout } from '../billing/billing-records';
-import { createSubscription } from '../subscriptions/subscriptions';
+import { createSubscription } from '../subscriptions/create';
 import { failCheckout, markCheckoutPaid } from './checkouts';
 import { toCheckoutResponse } from './checkout-response';
 

@@ -36,6 +36,7 @@ const PREPARED_PER_CONNECTION = 500;
 class PreparingClient extends pg.Client {
   private readonly named = new Set<string>();
 
+  // biome-ignore lint/suspicious/noExplicitAny: overrides every overload of pg's `Client.query` at once, which only `any` can express.
   override query(...args: any[]): any {
     const [config, values] = args as [{ text?: unknown; name?: unknown; values?: unknown[] } | undefined, unknown[] | undefined];
     const parameters = values ?? config?.values;

@@ -11,7 +11,8 @@ export const countingRoundTrips = config.database.countRoundTrips;
 // One store per process, shared by every bundle that includes this module (Next.js may load it
 // more than once, like the pool in ./client.ts).
 const globalForCounting = globalThis as unknown as { __paybaseRoundTrips?: AsyncLocalStorage<{ count: number }> };
-const perRequest = (globalForCounting.__paybaseRoundTrips ??= new AsyncLocalStorage<{ count: number }>());
+globalForCounting.__paybaseRoundTrips ??= new AsyncLocalStorage<{ count: number }>();
+const perRequest = globalForCounting.__paybaseRoundTrips;
 
 export function countRoundTrip(): void {
   const counter = perRequest.getStore();

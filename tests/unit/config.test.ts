@@ -63,9 +63,20 @@ describe('configuration', () => {
   });
 
   it('accepts the settings the test servers and benchmarks pass, and counts an empty value as unset', () => {
-    const parsed = parseConfig({ ...TEST_SERVER_ENV, ...WEBHOOK_TEST_ENV, DATABASE_URL: '', PAYMENT_PENDING_RECONCILE_AFTER_MS: '0', API_RATE_LIMIT_WINDOW_SECONDS: '60' });
+    const parsed = parseConfig({
+      ...TEST_SERVER_ENV,
+      ...WEBHOOK_TEST_ENV,
+      DATABASE_URL: '',
+      PAYMENT_PENDING_RECONCILE_AFTER_MS: '0',
+      API_RATE_LIMIT_WINDOW_SECONDS: '60',
+    });
     expect(parsed).toMatchObject({ TRUST_PROXY: true, SIGN_IN_MAX_FAILURES_PER_IP: 12, PASSWORD_SCRYPT_LOG2_N: 12, API_RATE_LIMIT: 1_000_000_000 });
-    expect(parsed).toMatchObject({ WEBHOOK_ALLOW_PRIVATE_URLS: true, WEBHOOK_TIMEOUT_MS: 1500, PAYMENT_PENDING_RECONCILE_AFTER_MS: 0, API_RATE_LIMIT_WINDOW_SECONDS: 60 });
+    expect(parsed).toMatchObject({
+      WEBHOOK_ALLOW_PRIVATE_URLS: true,
+      WEBHOOK_TIMEOUT_MS: 1500,
+      PAYMENT_PENDING_RECONCILE_AFTER_MS: 0,
+      API_RATE_LIMIT_WINDOW_SECONDS: 60,
+    });
     expect(parsed.DATABASE_URL).toBeUndefined();
     expect(parseConfig({ API_RATE_LIMIT: '1e9' }).API_RATE_LIMIT).toBe(1e9);
     expect(parseConfig({ APP_ENV: 'production', SECRET_KEY: 'x'.repeat(32), PASSWORD_SCRYPT_LOG2_N: '12' }).APP_ENV).toBe('production');
@@ -89,9 +100,7 @@ describe('configuration', () => {
   it('never repeats a secret value, and requires SECRET_KEY in production', () => {
     const problems = problemsOf({ SECRET_KEY: 'too-short-to-sign-anything' });
     expect(problems).toEqual(['SECRET_KEY (value hidden): must be at least 32 characters']);
-    expect(problemsOf({ APP_ENV: 'production' })).toEqual([
-      'SECRET_KEY: must be set when APP_ENV=production (it signs tokens and encrypts webhook secrets)',
-    ]);
+    expect(problemsOf({ APP_ENV: 'production' })).toEqual(['SECRET_KEY: must be set when APP_ENV=production (it signs tokens and encrypts webhook secrets)']);
   });
 
   it('refuses an unknown variable that looks like ours, suggesting the closest one', () => {

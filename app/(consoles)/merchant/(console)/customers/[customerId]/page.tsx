@@ -9,7 +9,7 @@ import { listCustomValues } from '@/lib/customers/custom-values';
 import { describePrices, listCustomerBillingRecords, listCustomerEvents, listCustomerRefunds } from '@/lib/customers/customer-activity';
 import { listPaymentMethods } from '@/lib/payments/payment-methods';
 import { listPayments } from '@/lib/payments/payments';
-import { listSubscriptions } from '@/lib/subscriptions/subscriptions';
+import { listSubscriptions } from '@/lib/subscriptions/queries';
 import { roleCan } from '@/lib/merchants/roles';
 import { metadataLines } from '@/lib/web/form-metadata';
 import { Badge, Card, DescriptionList, EmptyState, PageHeader } from '@/components/ui/layout';
