@@ -6,7 +6,7 @@
  */
 
 /** Leaf modules every layer may use, lib/db included; they import nothing of ours but each other. */
-const FOUNDATION = ['^lib/(clock|config|ids|log|net)\\.ts$', '^lib/http/errors\\.ts$'];
+const FOUNDATION = ['^lib/(clock|config|config-schema|durations|ids|log|net)\\.ts$', '^lib/http/errors\\.ts$'];
 
 /** Next.js glue: the only code under lib/ that may import next (or next-intl's Next.js parts). */
 const NEXT_GLUE = ['^lib/web/', '^lib/i18n/page-locale\\.ts$', '^lib/i18n/request-config\\.ts$'];
