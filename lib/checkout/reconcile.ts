@@ -12,7 +12,8 @@ import { resumeSubscriptionCharge } from '../subscriptions/resume';
 import { settleSubscriptionCharge } from '../subscriptions/dunning';
 import { closeBillingRecord, findOpenBillingRecordForPayment } from '../billing/billing-records';
 import { enqueueJob } from '../jobs/enqueue';
-import { failCheckout, findCheckoutRowByPayment, finishCheckout, markCheckoutPaid } from './checkouts';
+import { finishCheckout } from './checkouts';
+import { failCheckout, findCheckoutRowByPayment, markCheckoutPaid } from './checkout-status';
 import { startSubscriptionFromCheckout, type RecurringCheckoutRequest } from './subscription-handoff';
 
 export type ReconcileResult = 'succeeded' | 'failed' | 'still_unknown' | 'not_unknown';

@@ -11,7 +11,7 @@ import { savePaymentMethod } from '../payments/payment-methods';
 import { recordEvent } from '../events/record-event';
 import { linkBillingRecordToCheckout } from '../billing/billing-records';
 import { createSubscription } from '../subscriptions/create';
-import { failCheckout, markCheckoutPaid } from './checkouts';
+import { failCheckout, markCheckoutPaid } from './checkout-status';
 import { toCheckoutResponse } from './checkout-response';
 
 export interface RecurringCheckoutRequest {

@@ -28,6 +28,7 @@ import {
 } from './actions';
 import { currentPortalCustomer } from './session';
 import { UsageOverview } from '@/components/usage/usage-overview';
+import { getCustomerUsageOverview } from '@/lib/usage/customer-usage';
 import { InvoiceLinks } from '@/components/billing/invoice-links';
 
 export async function generateMetadata({ params }: { params: Promise<{ customerId: string }> }): Promise<Metadata> {
@@ -62,7 +63,10 @@ export default async function PortalPage({
     );
   }
   const { customer, sellerName, sellerSuspended } = session;
-  const overview = await portalOverview(getDb(), customer.merchantId, customer.id, text);
+  const [overview, usage] = await Promise.all([
+    portalOverview(getDb(), customer.merchantId, customer.id, text),
+    getCustomerUsageOverview(getDb(), customer.merchantId, customer.id, { history: false }),
+  ]);
   const previewSub = typeof query.subscription === 'string' ? query.subscription : undefined;
   const previewPrice = typeof query.priceId === 'string' ? query.priceId : undefined;
   let preview: Awaited<ReturnType<typeof previewPriceChange>> | null = null;
@@ -210,7 +214,7 @@ export default async function PortalPage({
         </Card>
       ))}
 
-      <UsageOverview merchantId={customer.merchantId} customerId={customer.id} audience="customer" text={text} />
+      <UsageOverview usage={usage} audience="customer" text={text} />
 
       <Card title={t('portal.paymentMethods')}>
         {overview.paymentMethods.length === 0 ? <EmptyState title={t('portal.noCards')} /> : null}
