@@ -2,7 +2,7 @@ import { defineSessionOperation } from '../http/session-operation';
 import { idParam } from '../http/schemas';
 import { SellerUserResponse, TokenPairResponse } from '../auth/schemas';
 import { AccountSettingsBody } from './settings';
-import { AcceptInvitationBody, ChangeRoleBody, InvitationResponse, InviteMemberBody, RequireTwoFactorBody, TeamResponse } from './schemas';
+import { AcceptInvitationBody, AccountSettingsResponse, ChangeRoleBody, InvitationResponse, InviteMemberBody, RequireTwoFactorBody, TeamResponse } from './schemas';
 
 const UserParams = idParam('userId', 'usr');
 
@@ -109,6 +109,7 @@ export const getSettingsOperation = defineSessionOperation({
   summary: "The seller account's settings: name, account type, support contacts, address, time zone",
   access: ['merchant'],
   permission: 'view',
+  response: AccountSettingsResponse,
 });
 
 export const updateSettingsOperation = defineSessionOperation({
@@ -120,5 +121,6 @@ export const updateSettingsOperation = defineSessionOperation({
   access: ['merchant'],
   permission: 'settings:write',
   body: AccountSettingsBody,
+  response: AccountSettingsResponse,
   transaction: true,
 });
