@@ -31,6 +31,12 @@ export default defineConfig({
         extends: true,
         test: { name: 'queue-load', include: QUEUE_LOAD_TESTS, sequence: { groupOrder: 1 } },
       },
+      {
+        // Type tests (`*.test-d.ts`): vitest runs `tsc --noEmit` over the whole project
+        // (tsconfig.json), so a type error anywhere, not only in these files, fails the run.
+        extends: true,
+        test: { name: 'types', include: [], typecheck: { enabled: true, only: true, include: ['tests/**/*.test-d.ts'] }, sequence: { groupOrder: 0 } },
+      },
     ],
   },
 });

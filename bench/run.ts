@@ -73,10 +73,10 @@ async function main() {
     },
     nodeArgs: profileArgs(),
   });
-  process.env.DATABASE_URL = server.databaseUrl;
+  const { config, setDatabaseUrl } = await import('../lib/config');
+  setDatabaseUrl(server.databaseUrl);
   const { getDb, closeDb } = await import('../lib/db/client');
   const { recordEvent } = await import('../lib/events/record-event');
-  const { config } = await import('../lib/config');
   const key = /Demo API key\s+(\S+)/.exec(server.output())![1]!;
   const merchantId = await merchantOfKey(key);
   const receiver = await startReceiverProcess();

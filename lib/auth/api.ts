@@ -15,6 +15,7 @@ import {
   MemberVerifyBody,
   MerchantLoginBody,
   MerchantRegisterBody,
+  MerchantRegisteredResponse,
   RefreshBody,
   LinkSentResponse,
   RecoveryCodesResponse,
@@ -24,11 +25,11 @@ import {
   TwoFactorChallengeResponse,
   PasswordResetBody,
   PasswordResetConfirmBody,
-  SellerUserResponse,
   TokenPairResponse,
   VerifyEmailBody,
   SuspensionBody,
 } from './schemas';
+import { IdentityResponse, MerchantResponse, SellerUserResponse } from '../merchants/schemas';
 
 
 export const adminLoginOperation = defineSessionOperation({
@@ -73,6 +74,7 @@ export const merchantRegisterOperation = defineSessionOperation({
   summary: 'Seller sign-up (signs the new seller in)',
   access: 'public',
   body: MerchantRegisterBody,
+  response: MerchantRegisteredResponse,
   successStatus: 201,
   answers: { 409: 'CONFLICT: an account with this email exists.' },
 });
@@ -230,6 +232,7 @@ export const identityOperation = defineSessionOperation({
   tag: 'Sign-in',
   summary: 'The holder of the current access token',
   access: ['admin', 'merchant', 'member'],
+  response: IdentityResponse,
 });
 
 export const listMerchantApiKeysOperation = defineSessionOperation({
@@ -282,6 +285,7 @@ export const listMerchantsOperation = defineSessionOperation({
     status: z.enum(['active', 'suspended']).optional(),
     email: z.string().min(1).max(320).optional().meta({ description: 'Part of the email, any case.' }),
   }),
+  response: pageOf(MerchantResponse),
 });
 
 const MerchantParams = idParam('merchantId', 'mer');
@@ -295,6 +299,7 @@ export const suspendMerchantOperation = defineSessionOperation({
   access: ['admin'],
   params: MerchantParams,
   body: SuspensionBody,
+  response: MerchantResponse,
   transaction: true,
 });
 
@@ -307,5 +312,6 @@ export const reinstateMerchantOperation = defineSessionOperation({
   access: ['admin'],
   params: MerchantParams,
   body: SuspensionBody,
+  response: MerchantResponse,
   transaction: true,
 });

@@ -56,8 +56,24 @@ async function requireUser(db: Db, ref: SellerUserRef): Promise<SellerUserRow> {
   return user;
 }
 
-/** Starts setting up an authenticator app: a new secret, kept sealed as "pending" until a code proves the app has it. */
-export async function beginTwoFactorSetup(db: Db, ref: SellerUserRef): Promise<void> {
+/** A pending secret as the app needs it: the base32 text, its otpauth:// URI and that URI as an SVG QR code. */
+export interface TwoFactorSetup {
+  secret: string;
+  uri: string;
+  qrSvg: string;
+}
+
+async function describeSetup(email: string, secret: string): Promise<TwoFactorSetup> {
+  const uri = totp(email, secret).toString();
+  const qrSvg = await QRCode.toString(uri, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
+  return { secret, uri, qrSvg };
+}
+
+/**
+ * Starts setting up an authenticator app: a new secret, kept sealed as "pending" until a code
+ * proves the app has it. Answers that secret as the app needs it.
+ */
+export async function beginTwoFactorSetup(db: Db, ref: SellerUserRef): Promise<TwoFactorSetup> {
   const user = await requireUser(db, ref);
   if (user.twoFactorEnabledAt) throw new ApiError('CONFLICT', 'Two-factor sign-in is already on.');
   const secret = new Secret({ size: 20 }).base32;
@@ -65,15 +81,13 @@ export async function beginTwoFactorSetup(db: Db, ref: SellerUserRef): Promise<v
     .update(sellerUsers)
     .set({ totpPendingSecret: encryptSecret(secret, sealContext(user.id, 'pending')), updatedAt: now() })
     .where(eq(sellerUsers.id, user.id));
+  return describeSetup(user.email, secret);
 }
 
-/** The pending secret as the app needs it: the base32 text, its otpauth:// URI and that URI as an SVG QR code. */
-export async function pendingTwoFactorSetup(user: SellerUserRow): Promise<{ secret: string; uri: string; qrSvg: string } | undefined> {
+/** The pending secret of a setup that is waiting to be confirmed, if any. */
+export async function pendingTwoFactorSetup(user: SellerUserRow): Promise<TwoFactorSetup | undefined> {
   if (!user.totpPendingSecret || user.twoFactorEnabledAt) return undefined;
-  const secret = decryptSecret(user.totpPendingSecret, sealContext(user.id, 'pending'));
-  const uri = totp(user.email, secret).toString();
-  const qrSvg = await QRCode.toString(uri, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
-  return { secret, uri, qrSvg };
+  return describeSetup(user.email, decryptSecret(user.totpPendingSecret, sealContext(user.id, 'pending')));
 }
 
 /** Turns two-factor on when the code matches the pending secret; returns the recovery codes, shown this once. */

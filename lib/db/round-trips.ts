@@ -1,11 +1,12 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { config } from '../config';
 
 /**
  * Benchmark mode (`DB_COUNT_ROUND_TRIPS=true`): counts the statements each request sends to
  * PostgreSQL (every one is a round trip, BEGIN and COMMIT included) and answers the count in
  * `X-Db-Round-Trips`. Off by default: nothing is wrapped or counted.
  */
-export const countingRoundTrips = process.env.DB_COUNT_ROUND_TRIPS === 'true';
+export const countingRoundTrips = config.database.countRoundTrips;
 
 // One store per process, shared by every bundle that includes this module (Next.js may load it
 // more than once, like the pool in ./client.ts).

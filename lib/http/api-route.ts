@@ -7,6 +7,7 @@ import { looksLikeJwt } from '../auth/jwt-shape';
 import { hasScope } from './scopes';
 import { ApiError } from './errors';
 import type { Operation } from './operation';
+import type { HandlerResult } from './handler-result';
 import { ApiResponse, jsonResponse } from './respond';
 import { bearerToken, readBodyText, readJsonBody } from './request';
 import { errorResponse, handleRequest, parseInput } from './route-core';
@@ -43,8 +44,9 @@ const IDEMPOTENCY_KEY_MAX = 255;
 /**
  * Wraps a developer-API handler with everything every endpoint shares: request id, API-key
  * authentication, scope, zod parsing, idempotency, one transaction, problem+json and logging.
+ * The handler's result is typed by the operation's response schema and documented answers.
  */
-export function apiRoute<TOp extends Operation>(operation: TOp, handler: (context: ApiContext<TOp>) => Promise<unknown>) {
+export function apiRoute<TOp extends Operation>(operation: TOp, handler: (context: ApiContext<TOp>) => Promise<HandlerResult<TOp>>) {
   return route(operation, async (base, idempotency) => {
     const execute = (db: Db) => handler({ ...base, db } as ApiContext<TOp>);
     if (!idempotency) return executeOnce(operation, base.requestId, execute);
@@ -63,8 +65,18 @@ export function apiRoute<TOp extends Operation>(operation: TOp, handler: (contex
  * The same for a handler that calls the payment processor: it gets the pool and opens its own
  * transactions in phases (docs/payments.md); its last transaction stores the idempotency answer
  * through `phases.answer`, so the outcome and the answer commit together. `toAnswer` shapes
- * the handler's result (the same function shapes what `phases.answer` stores).
+ * the handler's result (the same function shapes what `phases.answer` stores); without it the
+ * handler's result is the answer. Either is typed like `apiRoute`'s handler.
  */
+export function phasedApiRoute<TOp extends Operation>(
+  operation: TOp,
+  handler: (context: PhasedApiContext<TOp>) => Promise<HandlerResult<TOp>>,
+): ReturnType<typeof route>;
+export function phasedApiRoute<TOp extends Operation, TResult>(
+  operation: TOp,
+  handler: (context: PhasedApiContext<TOp>) => Promise<TResult>,
+  toAnswer: (result: TResult, requestId: string) => HandlerResult<TOp>,
+): ReturnType<typeof route>;
 export function phasedApiRoute<TOp extends Operation, TResult>(
   operation: TOp,
   handler: (context: PhasedApiContext<TOp>) => Promise<TResult>,

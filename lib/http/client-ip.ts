@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { config } from '../config';
 import { newRequestId } from './request';
 
 /** Where a request comes from, for per-address rate limits. */
@@ -24,7 +25,7 @@ export const REQUEST_ID_HEADER = 'x-paybase-request-id';
  * first address of `X-Forwarded-For`.
  */
 export function resolveClientIp(req: IncomingMessage): string {
-  if (process.env.TRUST_PROXY === 'true') {
+  if (config.http.trustProxy) {
     const forwarded = req.headers['x-forwarded-for'];
     const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim();
     if (first) return first;

@@ -8,6 +8,8 @@ export interface OperationContract<
   TParams extends z.ZodType = z.ZodType,
   TQuery extends z.ZodType = z.ZodType,
   TBody extends z.ZodType = z.ZodType,
+  TSuccess extends number = number,
+  TAnswers extends OperationAnswers = OperationAnswers,
 > {
   id: string;
   method: HttpMethod;
@@ -18,16 +20,18 @@ export interface OperationContract<
   params?: TParams;
   query?: TQuery;
   body?: TBody;
-  successStatus?: number;
+  /** 200 when not set; 204 answers no body. */
+  successStatus?: TSuccess;
   /**
    * Answers this endpoint gives besides its success status and the errors every endpoint shares
    * (lib/openapi/responses.ts), by HTTP status: a problem+json answer is described by a sentence
    * naming its codes; another success carries its own schema.
    */
-  answers?: Record<number, OperationAnswer>;
+  answers?: TAnswers;
 }
 
 export type OperationAnswer = string | { description: string; schema: z.ZodType };
+export type OperationAnswers = Record<number, OperationAnswer>;
 
 /**
  * The contract of one developer-API endpoint: everything the route wrapper enforces and the
@@ -38,7 +42,9 @@ export interface Operation<
   TQuery extends z.ZodType = z.ZodType,
   TBody extends z.ZodType = z.ZodType,
   TResponse extends z.ZodType = z.ZodType,
-> extends OperationContract<TParams, TQuery, TBody> {
+  TSuccess extends number = number,
+  TAnswers extends OperationAnswers = OperationAnswers,
+> extends OperationContract<TParams, TQuery, TBody, TSuccess, TAnswers> {
   scope: Scope;
   response: TResponse;
   /** `required` marks the spec's IK endpoints; `optional` lets any create be retried safely. */
@@ -47,11 +53,19 @@ export interface Operation<
   financial?: boolean;
 }
 
+/**
+ * Keeps the literal success status and answer statuses in the operation's type, so the route
+ * wrapper can type its handler's result by them (lib/http/handler-result.ts).
+ */
 export function defineOperation<
   TParams extends z.ZodType = z.ZodType,
   TQuery extends z.ZodType = z.ZodType,
   TBody extends z.ZodType = z.ZodType,
   TResponse extends z.ZodType = z.ZodType,
->(operation: Operation<TParams, TQuery, TBody, TResponse>): Operation<TParams, TQuery, TBody, TResponse> {
+  TSuccess extends number = 200,
+  TAnswers extends OperationAnswers = Record<never, never>,
+>(
+  operation: Operation<TParams, TQuery, TBody, TResponse, TSuccess, TAnswers>,
+): Operation<TParams, TQuery, TBody, TResponse, TSuccess, TAnswers> {
   return operation;
 }

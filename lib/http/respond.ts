@@ -3,15 +3,19 @@ import { type ApiError, toProblem } from './errors';
 export const JSON_TYPE = 'application/json';
 export const PROBLEM_TYPE = 'application/problem+json';
 
-/** A handler's answer when it is not the operation's default success status. */
-export class ApiResponse<T = unknown> {
+/**
+ * A handler's answer when it is not the operation's default success status. The route wrappers
+ * accept only the statuses the operation documents, each with its documented body
+ * (lib/http/handler-result.ts).
+ */
+export class ApiResponse<TStatus extends number = number, TBody = unknown> {
   constructor(
-    readonly status: number,
-    readonly body: T,
+    readonly status: TStatus,
+    readonly body: TBody,
   ) {}
 }
 
-export function respond<T>(status: number, body: T): ApiResponse<T> {
+export function respond<TStatus extends number, TBody>(status: TStatus, body: TBody): ApiResponse<TStatus, TBody> {
   return new ApiResponse(status, body);
 }
 

@@ -9,6 +9,7 @@ import { bearerToken, readBodyText } from './request';
 import { handleRequest, parseInput } from './route-core';
 import { clientInfo } from './client-ip';
 import type { SessionOperation } from './session-operation';
+import type { HandlerResult } from './handler-result';
 import { authorizeSeller, type SellerAccess } from '../auth/seller-access';
 import type { Permission } from './permissions';
 
@@ -32,9 +33,10 @@ type RouteContext = { params: Promise<Record<string, string>> };
 
 /**
  * Wraps a sign-in-API handler (the JWT family): request id, credential kind, access token and
- * audience, zod parsing, problem+json and logging. Token answers are never cached.
+ * audience, zod parsing, problem+json and logging. Token answers are never cached. The
+ * handler's result is typed by the operation's response schema and documented answers.
  */
-export function sessionRoute<TOp extends SessionOperation>(operation: TOp, handler: (context: SessionContext<TOp>) => Promise<unknown>) {
+export function sessionRoute<TOp extends SessionOperation>(operation: TOp, handler: (context: SessionContext<TOp>) => Promise<HandlerResult<TOp>>) {
   return (request: Request, routeContext: RouteContext): Promise<Response> =>
     handleRequest(request, async (requestId, logFields) => {
       const principal = await authenticate(request, operation);

@@ -1,5 +1,6 @@
 import { defineSessionOperation } from '../http/session-operation';
 import { AccountSettingsBody } from './settings';
+import { AccountSettingsResponse } from './schemas';
 
 export const getSettingsOperation = defineSessionOperation({
   id: 'getMerchantSettings',
@@ -9,6 +10,7 @@ export const getSettingsOperation = defineSessionOperation({
   summary: "The seller account's settings: name, account type, support contacts, address, time zone",
   access: ['merchant'],
   permission: 'view',
+  response: AccountSettingsResponse,
 });
 
 export const updateSettingsOperation = defineSessionOperation({
@@ -20,5 +22,6 @@ export const updateSettingsOperation = defineSessionOperation({
   access: ['merchant'],
   permission: 'settings:write',
   body: AccountSettingsBody,
+  response: AccountSettingsResponse,
   transaction: true,
 });

@@ -6,8 +6,7 @@ import { now } from '../clock';
 import { notFound } from '../http/errors';
 import { Email } from '../http/schemas';
 import { findMerchantById, type MerchantRow } from './merchants';
-
-export const ACCOUNT_TYPES = ['Business', 'Individual'] as const;
+import { ACCOUNT_TYPES } from './schemas';
 
 /** Whether this runtime knows the IANA zone (the console formats dates with it). */
 export function isTimeZone(zone: string): boolean {

@@ -1,5 +1,5 @@
 import { createDocument, createSchema, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { SCOPES } from '../http/scopes';
 import type { Operation } from '../http/operation';
 import type { SessionOperation } from '../http/session-operation';
@@ -22,13 +22,12 @@ function inputs(operation: Operation | SessionOperation): Partial<ZodOpenApiOper
   };
 }
 
-/** A JSON answer of a sign-in operation that declares no response schema yet (see docs/decisions.md). */
-const UndescribedObject = z.record(z.string(), z.unknown()).meta({ description: 'A JSON object; its members are not described yet.' });
-
 function success(operation: Operation | SessionOperation) {
   const status = operation.successStatus ?? 200;
   if (status === 204) return { [status]: { description: 'Success, no body.' } };
-  return { [status]: { description: 'Success', ...json(operation.response ?? UndescribedObject) } };
+  // `defineSessionOperation` makes every answer with a body declare its schema.
+  if (!operation.response) throw new Error(`${operation.id} answers ${status} with a body but declares no response schema.`);
+  return { [status]: { description: 'Success', ...json(operation.response) } };
 }
 
 /** A developer-API success also carries the API key's quota headers. */

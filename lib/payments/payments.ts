@@ -5,6 +5,7 @@ import type { PaymentStatus } from '../db/schema';
 import { paginate, mapPage, type PageRequest } from '../db/paginate';
 import { newId } from '../ids';
 import { now } from '../clock';
+import { config } from '../config';
 import { recordEvent, type EventRecorder } from '../events/record-event';
 import { enqueueJob } from '../jobs/enqueue';
 import { ApiError, notFound } from '../http/errors';
@@ -76,7 +77,7 @@ export interface SubscriptionContext {
 }
 
 /** How long after a `payment.unknown` the processor is asked again (sandbox: settles then). */
-export const RECONCILE_DELAY_MS = Number(process.env.PAYMENT_RECONCILE_DELAY_MS ?? 5_000);
+export const RECONCILE_DELAY_MS = config.payments.reconcileDelayMs;
 
 const OUTCOME_EVENT = { succeeded: 'payment.succeeded', failed: 'payment.failed', unknown: 'payment.unknown' } as const;
 

@@ -5,6 +5,7 @@ import { findPriceRow, type PriceRow } from '../catalog/prices';
 import { grantPolicyCredits } from '../usage/credits';
 import { periodBoundary, type BillingCycle } from './periods';
 import { newId } from '../ids';
+import { config } from '../config';
 import { recordEvent } from '../events/record-event';
 import { chargeInTransaction, type KnownOutcome } from '../payments/charges';
 import type { ChargeOutcome } from '../payments/processor/types';
@@ -21,10 +22,7 @@ export type SubscriptionBillingRow = typeof subscriptionBillingRecords.$inferSel
  * first attempt; when the last retry fails the record becomes `uncollectible` and the
  * subscription `ended`. `SUBSCRIPTION_DUNNING_DAYS` (comma-separated) overrides it.
  */
-export const DUNNING_DAYS: readonly number[] = (process.env.SUBSCRIPTION_DUNNING_DAYS ?? '1,3,5,7')
-  .split(',')
-  .map((value) => Number(value.trim()))
-  .filter((value) => Number.isFinite(value) && value > 0);
+export const DUNNING_DAYS: readonly number[] = config.subscriptions.dunningDays;
 
 /** How long to wait before looking again at a charge whose outcome is unknown. */
 export const UNKNOWN_RECHECK_MS = 60 * 60 * 1000;

@@ -1,6 +1,7 @@
 import { defineSessionOperation } from '../http/session-operation';
 import { idParam } from '../http/schemas';
-import { SellerUserResponse, TokenPairResponse } from '../auth/schemas';
+import { TokenPairResponse } from '../auth/schemas';
+import { SellerUserResponse } from '../merchants/schemas';
 import { AcceptInvitationBody, ChangeRoleBody, InvitationResponse, InviteMemberBody, RequireTwoFactorBody, TeamResponse } from './schemas';
 
 const UserParams = idParam('userId', 'usr');

@@ -1,9 +1,7 @@
 import { z } from 'zod';
 import { Email, Timestamp } from '../http/schemas';
-import { PASSWORD_MIN_LENGTH, SellerUserResponse } from '../auth/schemas';
-import { SELLER_ROLES } from '../merchants/roles';
-
-const Role = z.enum(SELLER_ROLES).meta({ description: 'Owner, Admin, Developer, Support or ReadOnly.' });
+import { PASSWORD_MIN_LENGTH } from '../auth/schemas';
+import { Role, SellerUserResponse } from '../merchants/schemas';
 
 export const InviteMemberBody = z.strictObject({ email: Email, role: Role });
 export const ChangeRoleBody = z.strictObject({ role: Role });

@@ -7,6 +7,7 @@ import * as schema from '@/lib/db/schema';
 import { checkouts, events, payments, sandboxProcessorOperations } from '@/lib/db/schema';
 import { startServer, type RunningServer } from '../setup/server';
 import { eventually } from '../helpers/webhook-receiver';
+import { call } from '../helpers/api';
 
 /**
  * Money moves outside locks (docs/payments.md, "Two phases"): a server of its own whose sandbox
@@ -25,14 +26,9 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function api(key: string, method: string, path: string, body?: unknown) {
-  const response = await fetch(`${server!.baseUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json()) as any };
-}
+// Through `call()`, so every answer (also across the crash) is held to the OpenAPI document.
+const api = (key: string, method: string, path: string, body?: unknown) =>
+  call(method, path, { key, body, headers: { 'idempotency-key': crypto.randomUUID() }, baseUrl: server!.baseUrl });
 
 function database() {
   pool = new pg.Pool({ connectionString: server!.databaseUrl, max: 2 });

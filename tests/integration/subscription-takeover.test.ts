@@ -9,6 +9,7 @@ import { savePaymentMethod } from '@/lib/payments/payment-methods';
 import { SandboxProcessor } from '@/lib/payments/processor/sandbox';
 import { startServer, type RunningServer } from '../setup/server';
 import { eventually } from '../helpers/webhook-receiver';
+import { call as callApi } from '../helpers/api';
 
 /**
  * A subscription create cut off between phase 1 and phase 3 (SIGKILL while the slow sandbox
@@ -31,13 +32,10 @@ function database() {
   return drizzle(pool, { schema, casing: 'snake_case' });
 }
 
+// Through the suite's `call()`, so every answer (also across the crash) is held to the OpenAPI document.
 async function call(key: string, method: string, path: string, body?: unknown, idempotencyKey: string = crypto.randomUUID()) {
-  const response = await fetch(`${server!.baseUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': idempotencyKey },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, replayed: response.headers.get('idempotent-replayed'), text: await response.text() };
+  const answer = await callApi(method, path, { key, body, headers: { 'idempotency-key': idempotencyKey }, baseUrl: server!.baseUrl });
+  return { status: answer.status, replayed: answer.headers.get('idempotent-replayed'), text: answer.text };
 }
 
 describe('subscription create taken over after a crash', () => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../setup/server';
 import { WEBHOOK_TEST_ENV } from '../setup/start-server';
 import { eventually, startReceiver, type Receiver } from '../helpers/webhook-receiver';
+import { call } from '../helpers/api';
 
 /**
  * A server of its own (not the shared one), killed with SIGKILL while an attempt is in flight
@@ -18,14 +19,8 @@ afterAll(async () => {
   await receiver.close();
 });
 
-async function api(base: string, key: string, method: string, path: string, body?: unknown) {
-  const response = await fetch(`${base}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json()) as any };
-}
+// Through `call()`, so every answer (also across the restart) is held to the OpenAPI document.
+const api = (base: string, key: string, method: string, path: string, body?: unknown) => call(method, path, { key, body, baseUrl: base });
 
 describe('webhook delivery across a crash', () => {
   it('delivers after the worker is killed mid-delivery and the server starts again', async () => {

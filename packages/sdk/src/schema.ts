@@ -3960,6 +3960,58 @@ export interface components {
             /** @constant */
             tokenType: "Bearer";
         };
+        MerchantResponse: {
+            id: string;
+            email: string;
+            name: string;
+            /** @enum {string} */
+            accountType: "Business" | "Individual";
+            /** @enum {string} */
+            status: "active" | "suspended";
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        IdentityResponse: {
+            /** @constant */
+            userType: "Admin";
+            id: string;
+            name: string;
+            createdAt: components["schemas"]["Timestamp"];
+        } | {
+            id: string;
+            email: string;
+            name: string;
+            /** @enum {string} */
+            accountType: "Business" | "Individual";
+            /** @enum {string} */
+            status: "active" | "suspended";
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+            /** @constant */
+            userType: "Merchant";
+            /**
+             * @description Owner, Admin, Developer, Support or ReadOnly.
+             * @enum {string}
+             */
+            role: "Owner" | "Admin" | "Developer" | "Support" | "ReadOnly";
+            user: components["schemas"]["SellerUserResponse"];
+        } | {
+            /** @constant */
+            userType: "Member";
+            id: string;
+            email: string;
+            createdAt: components["schemas"]["Timestamp"];
+        };
+        SellerUserResponse: {
+            id: string;
+            email: string;
+            name: string;
+            /** @enum {string} */
+            role: "Owner" | "Admin" | "Developer" | "Support" | "ReadOnly";
+            emailVerified: boolean;
+            twoFactorEnabled: boolean;
+            createdAt: components["schemas"]["Timestamp"];
+        };
         MemberLinkSentResponse: {
             /** @constant */
             sent: true;
@@ -3985,16 +4037,6 @@ export interface components {
             /** @description The full key. Shown only in this answer. */
             secret: string;
         };
-        SellerUserResponse: {
-            id: string;
-            email: string;
-            name: string;
-            /** @enum {string} */
-            role: "Owner" | "Admin" | "Developer" | "Support" | "ReadOnly";
-            emailVerified: boolean;
-            twoFactorEnabled: boolean;
-            createdAt: components["schemas"]["Timestamp"];
-        };
         TwoFactorChallengeResponse: {
             /** @constant */
             twoFactorRequired: true;
@@ -4008,6 +4050,36 @@ export interface components {
             sent: true;
             /** @description Seconds the emailed link works. */
             expiresIn: number;
+        };
+        MerchantRegisteredResponse: {
+            accessToken: string;
+            refreshToken: string;
+            /** @description Seconds until the access token expires (900). */
+            expiresIn: number;
+            /** @constant */
+            tokenType: "Bearer";
+            merchant: components["schemas"]["MerchantResponse"];
+        };
+        AccountSettingsResponse: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            accountType: "Business" | "Individual";
+            email: string;
+            supportEmail: string | null;
+            supportUrl: string | null;
+            address: {
+                line1: string | null;
+                line2: string | null;
+                city: string | null;
+                region: string | null;
+                postalCode: string | null;
+                country: string | null;
+            };
+            /** @description IANA time zone. */
+            timeZone: string;
+            sendReceipts: boolean;
+            updatedAt: components["schemas"]["Timestamp"];
         };
         TeamResponse: {
             members: components["schemas"]["SellerUserResponse"][];
@@ -8627,7 +8699,13 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        data: components["schemas"]["MerchantResponse"][];
+                        /** @description The page number; 0 on a page asked for by cursor (it has no number). */
+                        page: number;
+                        pageSize: number;
+                        totalCount: number;
+                        /** @description More items follow in the direction of paging: after the last item, or before the first for `endingBefore`. */
+                        hasMore: boolean;
                     };
                 };
             };
@@ -8659,9 +8737,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["MerchantResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -8695,9 +8771,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["MerchantResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -8725,9 +8799,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["IdentityResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -9216,9 +9288,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["MerchantRegisteredResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -9319,9 +9389,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["AccountSettingsResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -9368,9 +9436,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["AccountSettingsResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];

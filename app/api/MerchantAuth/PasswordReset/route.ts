@@ -3,6 +3,6 @@ import { merchantPasswordResetOperation } from '@/lib/auth/api';
 import { requestPasswordReset } from '@/lib/auth/password-reset';
 
 export const POST = sessionRoute(merchantPasswordResetOperation, async ({ db, body, client }) => ({
-  sent: true,
+  sent: true as const,
   ...(await requestPasswordReset(db, { email: body.email, client })),
 }));

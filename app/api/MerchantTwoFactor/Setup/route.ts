@@ -1,9 +1,5 @@
 import { sessionRoute } from '@/lib/http/session-route';
 import { twoFactorSetupOperation } from '@/lib/auth/api';
-import { beginTwoFactorSetup, pendingTwoFactorSetup } from '@/lib/auth/two-factor';
-import { findSellerUser } from '@/lib/merchants/users';
+import { beginTwoFactorSetup } from '@/lib/auth/two-factor';
 
-export const POST = sessionRoute(twoFactorSetupOperation, async ({ db, seller }) => {
-  await beginTwoFactorSetup(db, { merchantId: seller.merchantId, userId: seller.user.id });
-  return pendingTwoFactorSetup((await findSellerUser(db, seller.user.id))!);
-});
+export const POST = sessionRoute(twoFactorSetupOperation, ({ db, seller }) => beginTwoFactorSetup(db, { merchantId: seller.merchantId, userId: seller.user.id }));

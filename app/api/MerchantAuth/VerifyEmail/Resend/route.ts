@@ -4,6 +4,6 @@ import { resendVerificationEmail } from '@/lib/auth/email-verification';
 import { sellerUserOf } from '@/lib/auth/seller-principal';
 
 export const POST = sessionRoute(merchantResendVerificationOperation, async ({ db, principal }) => ({
-  sent: true,
+  sent: true as const,
   ...(await resendVerificationEmail(db, sellerUserOf(principal))),
 }));
