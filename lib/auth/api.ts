@@ -296,6 +296,7 @@ export const suspendMerchantOperation = defineSessionOperation({
   params: MerchantParams,
   body: SuspensionBody,
   transaction: true,
+  answers: { 409: 'INVALID_STATE: the seller is suspended already.' },
 });
 
 export const reinstateMerchantOperation = defineSessionOperation({
@@ -308,4 +309,5 @@ export const reinstateMerchantOperation = defineSessionOperation({
   params: MerchantParams,
   body: SuspensionBody,
   transaction: true,
+  answers: { 409: 'INVALID_STATE: the seller is active already.' },
 });

@@ -1,4 +1,4 @@
-import { and, eq, sql, type SQLWrapper } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQLWrapper } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { checkouts, payments } from '../db/schema';
 import { newId } from '../ids';
@@ -22,6 +22,7 @@ import { assertSellerAcceptsPayments } from '../merchants/accepts-payments';
 import { resolveCustomer, resolveItem, resolvePaymentMethod, type CheckoutInput, type CheckoutOptions } from './checkout-input';
 import { startSubscriptionFromCheckout, type RecurringCheckoutRequest } from './subscription-handoff';
 import { promotionCodeOf, shapeCheckout, toCheckoutResponse, type CheckoutResponseBody } from './checkout-response';
+import { checkoutStateMachine } from './checkout-states';
 
 type CheckoutRow = typeof checkouts.$inferSelect;
 
@@ -151,7 +152,7 @@ async function prepareCheckout(tx: Db, phases: Phases, merchantId: string, input
   const checkoutInsert = tx.insert(checkouts).values({
     id: checkoutId,
     merchantId,
-    status: 'open',
+    status: checkoutStateMachine.start('open'),
     paymentLinkId: item.link?.id ?? null,
     priceId: item.price?.id ?? null,
     customerId: customer.id,
@@ -294,7 +295,7 @@ export async function markCheckoutPaid(tx: Db, checkout: CheckoutRow, grantsPurc
   const [paid] = await tx
     .update(checkouts)
     .set({ status: 'paid', updatedAt: now() })
-    .where(and(eq(checkouts.id, checkout.id), eq(checkouts.status, 'open')))
+    .where(and(eq(checkouts.id, checkout.id), inArray(checkouts.status, checkoutStateMachine.sourcesOf('paid'))))
     .returning();
   if (checkout.paymentLinkId) {
     await recordPaymentLinkCompleted(tx, checkout.merchantId, checkout.paymentLinkId, { checkoutId: checkout.id, paymentId: checkout.paymentId! });
@@ -329,7 +330,7 @@ export async function failCheckout(tx: Db, checkout: CheckoutRow): Promise<Check
   const [failed] = await tx
     .update(checkouts)
     .set({ status: 'failed', updatedAt: now() })
-    .where(and(eq(checkouts.id, checkout.id), eq(checkouts.status, 'open')))
+    .where(and(eq(checkouts.id, checkout.id), inArray(checkouts.status, checkoutStateMachine.sourcesOf('failed'))))
     .returning();
   if (checkout.promotionCodeId && checkout.couponId) await releasePromotionRedemption(tx, checkout.promotionCodeId, checkout.couponId);
   if (checkout.paymentLinkId) await releasePaymentLinkCompletion(tx, checkout.paymentLinkId);
