@@ -83,8 +83,10 @@ export function defineStateMachine<const S extends string, const D extends S = n
   const isDerived = (state: S): state is D => (derived as readonly S[]).includes(state);
   const refusal = (from: S | undefined, to: S, subject: string, why?: string) => {
     const reason =
-      why ?? (from === undefined ? `a ${resource} becomes ${to} only from ${sourcesOf(to as Written).join(' or ')}` : `a ${resource} that is ${from} cannot become ${to}`);
-    return new ApiError('INVALID_STATE', `${subject}: ${reason}.`, { extra: from === undefined ? { requested: to } : { state: from, requested: to } });
+      why ??
+      (from === undefined ? `a ${resource} becomes ${to} only from ${sourcesOf(to as Written).join(' or ')}` : `a ${resource} that is ${from} cannot become ${to}`);
+    const extra = from === undefined ? { requested: to } : { state: from, requested: to };
+    return new ApiError('INVALID_STATE', `${subject}: ${reason}.`, { extra });
   };
   const checkStep = (only: readonly S[], to: S) => {
     for (const from of only) {

@@ -135,7 +135,13 @@ export async function closeBillingRecord(tx: Db, merchantId: string, billingReco
   const [row] = await tx
     .update(billingRecords)
     .set({ status, paidAt: status === 'paid' ? at : null, updatedAt: at })
-    .where(and(eq(billingRecords.id, billingRecordId), eq(billingRecords.merchantId, merchantId), inArray(billingRecords.status, billingRecordStateMachine.sourcesOf(status))))
+    .where(
+      and(
+        eq(billingRecords.id, billingRecordId),
+        eq(billingRecords.merchantId, merchantId),
+        inArray(billingRecords.status, billingRecordStateMachine.sourcesOf(status)),
+      ),
+    )
     .returning();
   if (!row) throw billingRecordStateMachine.refusal(undefined, status, `Billing record ${billingRecordId}`, 'it is not open');
   if (status === 'paid') {

@@ -12,5 +12,7 @@ export const customerStateMachine = defineStateMachine({
     'active -> archived': 'PUT status archived',
     'archived -> active': 'PUT status active',
   },
-  notes: 'An archived customer keeps its history but is never charged again (409 INVALID_STATE) until it is made active. A PUT that repeats the status changes nothing.',
+  notes:
+    'An archived customer keeps its history but is never charged again (409 INVALID_STATE) until it is made active. ' +
+    'A PUT that repeats the status changes nothing.',
 });

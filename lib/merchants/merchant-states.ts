@@ -12,5 +12,7 @@ export const merchantStateMachine = defineStateMachine({
     'active -> suspended': 'the operator suspends',
     'suspended -> active': 'the operator reinstates',
   },
-  notes: 'A suspended seller\'s API keys and sign-ins stop and no money moves for it. Suspending a suspended seller, or reinstating an active one, answers 409 INVALID_STATE.',
+  notes:
+    "A suspended seller's API keys and sign-ins stop and no money moves for it. " +
+    'Suspending a suspended seller, or reinstating an active one, answers 409 INVALID_STATE.',
 });

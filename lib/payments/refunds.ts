@@ -40,7 +40,8 @@ export function toRefundResponse(row: RefundRow) {
 export async function refundPayment(phases: Phases, merchantId: string, paymentId: string, input: z.output<typeof RefundBody>) {
   const requested = await phases.db.transaction(async (tx) => {
     const payment = await findPaymentRow(tx, merchantId, paymentId, { forUpdate: true });
-    paymentStateMachine.assertTransition(payment.status, 'refunded', `Payment ${payment.id} is ${payment.status}`, 'only a succeeded payment can be refunded');
+    const subject = `Payment ${payment.id} is ${payment.status}`;
+    paymentStateMachine.assertTransition(payment.status, 'refunded', subject, 'only a succeeded payment can be refunded');
     const [pending] = await tx
       .select({ amount: sql<number>`coalesce(sum(${refunds.amount}), 0)::int` })
       .from(refunds)

@@ -87,7 +87,8 @@ export async function claimDueDeliveries(pool: pg.Pool, options: ClaimOptions): 
         limit ${limit}
       ), retired as (
         update webhook_deliveries d
-        set status = case when d.status in (${RETIRED_FROM}) then ${RETIRED} else d.status end, due_at = null, next_attempt_at = null, last_error = 'The endpoint is disabled.', updated_at = ${at}::timestamptz
+        set status = case when d.status in (${RETIRED_FROM}) then ${RETIRED} else d.status end,
+          due_at = null, next_attempt_at = null, last_error = 'The endpoint is disabled.', updated_at = ${at}::timestamptz
         where d.id in (
           select l.id from webhook_deliveries l
           where l.id in (select id from candidates where not enabled and requested_trigger is null) and l.due_at <= ${at}::timestamptz
