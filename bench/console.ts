@@ -21,7 +21,7 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 export async function runConsoleBench() {
   console.log('starting the service…');
   const server = await startServer({ env: { LOG_LEVEL: 'warn', RUN_WORKER: 'false' } });
-  process.env.DATABASE_URL = server.databaseUrl;
+  (await import('../lib/config')).setDatabaseUrl(server.databaseUrl);
   const { getDb, closeDb } = await import('../lib/db/client');
   const { loadOverview } = await import('../lib/reports/overview');
   const { listRequestLogs } = await import('../lib/request-logs/request-logs');

@@ -27,7 +27,7 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 export async function runOperatorBench() {
   console.log('starting the service…');
   const server = await startServer({ env: { LOG_LEVEL: 'warn', RUN_WORKER: 'false' } });
-  process.env.DATABASE_URL = server.databaseUrl;
+  (await import('../lib/config')).setDatabaseUrl(server.databaseUrl);
   const { getDb, closeDb } = await import('../lib/db/client');
   const { loadPlatformOverview } = await import('../lib/operator/platform-overview');
   const { loadSellerProfile } = await import('../lib/operator/seller-profile');

@@ -27,7 +27,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { startServer, type RunningServer } from '../tests/setup/server';
+import { startServer } from '../tests/setup/server';
 import { cpuSeconds, percentile, postgresPids, profileArgs, serverPid } from './common';
 
 const BURST = Number(process.env.BENCH_BURST ?? 10_000);
@@ -73,10 +73,10 @@ async function main() {
     },
     nodeArgs: profileArgs(),
   });
-  process.env.DATABASE_URL = server.databaseUrl;
+  const { config, setDatabaseUrl } = await import('../lib/config');
+  setDatabaseUrl(server.databaseUrl);
   const { getDb, closeDb } = await import('../lib/db/client');
   const { recordEvent } = await import('../lib/events/record-event');
-  const { config } = await import('../lib/config');
   const key = /Demo API key\s+(\S+)/.exec(server.output())![1]!;
   const merchantId = await merchantOfKey(key);
   const receiver = await startReceiverProcess();

@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
 import { expect, shot, test } from './fixtures';
 import { SCOPES } from '../lib/auth/scopes';
 import { startReceiver } from '../tests/helpers/webhook-receiver';

@@ -6,6 +6,7 @@ const SERVER_FILE = path.resolve('test-results', 'e2e-server.json');
 const SHOTS = path.resolve('test-results', 'screenshots');
 
 export const test = base.extend<{ baseURL: string }>({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from its first parameter, which must be a destructuring pattern.
   baseURL: async ({}, use) => {
     const { baseUrl } = JSON.parse(fs.readFileSync(SERVER_FILE, 'utf8')) as { baseUrl: string };
     await use(baseUrl);

@@ -1,8 +1,10 @@
+import { config } from './config';
+
 /**
  * The one source of "now" for domain code, so tests and sandbox test clocks can move time.
  * `CLOCK_OFFSET_MS` shifts the whole process (used by tests that need expiry to happen).
  */
-let offsetMs = Number(process.env.CLOCK_OFFSET_MS ?? 0);
+let offsetMs = config.clockOffsetMs;
 
 export function now(): Date {
   return new Date(Date.now() + offsetMs);

@@ -1,52 +1,245 @@
 import path from 'node:path';
+import type { z } from 'zod';
+import { CONFIG_VARIABLES, configSchema, SECRET_VARIABLES, type ConfigVariableName, type ConfigVariables } from './config-schema';
 
-/** Process configuration, read once from the environment. */
+/**
+ * Process configuration: the environment, parsed once per process against lib/config-schema.ts.
+ * The only module that reads `process.env` (docs/operations.md, "Configuration").
+ */
+
+/**
+ * Unknown variables that look like ours are refused, so a typo is not silently ignored: any
+ * starting with one of these prefixes, and any one edit away from a variable we read.
+ */
+export const OUR_PREFIXES = [
+  'PAYBASE_',
+  'API_RATE_LIMIT',
+  'DATABASE_',
+  'EMBEDDED_POSTGRES_',
+  'WEBHOOK_',
+  'SANDBOX_',
+  'PAYMENT_RECONCILE_',
+  'PAYMENT_PENDING_',
+  'SUBSCRIPTION_',
+  'SIGN_IN_',
+  'SIGN_UP_',
+  'PASSWORD_',
+  'SEED_',
+  'DEMO_',
+  'ADMIN_',
+  'SMTP_',
+  'MAIL_',
+  'WORKER_',
+] as const;
+
+/** Read by the SDK and its CLI (packages/sdk) in a seller's backend, not by the service; allowed alongside it. */
+const SDK_VARIABLES = new Set(['PAYBASE_API_KEY', 'PAYBASE_URL', 'PAYBASE_WEBHOOK_SECRET']);
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(
+      `Invalid configuration (environment variables):\n${problems.map((problem) => `  - ${problem}`).join('\n')}\nEvery variable is listed in docs/operations.md, "Configuration".`,
+    );
+    this.name = 'ConfigError';
+  }
+}
+
+/** Parses an environment (empty values count as unset); throws a ConfigError naming every bad or unknown variable. */
+export function parseConfig(env: Record<string, string | undefined>): ConfigVariables {
+  const given = Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== ''));
+  const parsed = configSchema.safeParse(given);
+  const problems = parsed.success ? [] : parsed.error.issues.map((issue) => describeIssue(issue, given));
+  for (const name of Object.keys(given)) {
+    if (isUnknownLookalike(name)) problems.push(describeUnknown(name));
+  }
+  if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
+  return parsed.data;
+}
+
+function describeIssue(issue: z.core.$ZodIssue, given: Record<string, string>): string {
+  const name = String(issue.path[0]);
+  const value = given[name];
+  if (value === undefined) return `${name}: ${issue.message}`;
+  return `${SECRET_VARIABLES.has(name as ConfigVariableName) ? `${name} (value hidden)` : `${name}=${value}`}: ${issue.message}`;
+}
+
+const KNOWN = new Set<string>(CONFIG_VARIABLES);
+
+function isUnknownLookalike(name: string): boolean {
+  if (KNOWN.has(name) || SDK_VARIABLES.has(name)) return false;
+  const upper = name.toUpperCase();
+  return OUR_PREFIXES.some((prefix) => upper.startsWith(prefix)) || CONFIG_VARIABLES.some((known) => known.length >= 6 && editDistance(upper, known) <= 1);
+}
+
+function describeUnknown(name: string): string {
+  const upper = name.toUpperCase();
+  const [nearest] = CONFIG_VARIABLES.map((known) => ({ known, distance: editDistance(upper, known) })).sort((a, b) => a.distance - b.distance);
+  const close = nearest && nearest.distance <= Math.max(2, Math.floor(name.length / 3));
+  return `${name} is not a Paybase setting${close ? ` — did you mean ${nearest.known}?` : ''}`;
+}
+
+/** Insertions, deletions, substitutions and swaps of two neighbours (optimal string alignment). */
+export function editDistance(a: string, b: string): number {
+  const rows = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      rows[i]![j] = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) rows[i]![j] = Math.min(rows[i]![j]!, rows[i - 2]![j - 2]! + 1);
+    }
+  }
+  return rows[a.length]![b.length]!;
+}
+
+// One parse per process, shared by every bundle that includes this module (Next.js loads it
+// again in its own bundles, inside the launcher's process, like the pool in lib/db/client.ts).
+const globalForConfig = globalThis as unknown as { __paybaseConfig?: ConfigVariables & { runtimeDatabaseUrl?: string } };
+
+/** The parsed configuration; the first call parses `process.env` and throws a ConfigError when it is invalid. */
+export function loadConfig(): ConfigVariables {
+  globalForConfig.__paybaseConfig ??= parseConfig(process.env);
+  return globalForConfig.__paybaseConfig;
+}
+
+/**
+ * Without DATABASE_URL, the database the launcher started (or, for `npm run worker`, the one a
+ * running launcher recorded in the data directory) is handed to the rest of the process here.
+ */
+export function setDatabaseUrl(url: string): void {
+  loadConfig();
+  globalForConfig.__paybaseConfig!.runtimeDatabaseUrl = url;
+}
+
+const env = loadConfig;
+
+/** The configuration as the code uses it, read from the parsed variables. */
 export const config = {
   /** `APP_ENV=production` turns off local conveniences (demo seeding, dev mailbox) and turns on secure cookies. */
   get isProduction() {
-    return process.env.APP_ENV === 'production';
+    return env().APP_ENV === 'production';
   },
   get dataDir() {
-    return path.resolve(/* turbopackIgnore: true */ process.env.DATA_DIR ?? '.data');
+    return path.resolve(/* turbopackIgnore: true */ env().DATA_DIR);
   },
   get databaseUrl() {
-    return process.env.DATABASE_URL;
+    return globalForConfig.__paybaseConfig?.runtimeDatabaseUrl ?? env().DATABASE_URL;
   },
   get port() {
-    return Number(process.env.PORT ?? 3000);
+    return env().PORT;
+  },
+  /** The address the launcher listens on. */
+  get host() {
+    return env().HOST;
   },
   get publicUrl() {
-    return process.env.PUBLIC_URL ?? `http://localhost:${this.port}`;
+    return env().PUBLIC_URL ?? `http://localhost:${this.port}`;
   },
   get logLevel() {
-    return process.env.LOG_LEVEL ?? 'info';
+    return env().LOG_LEVEL;
   },
   get workerConcurrency() {
-    return Number(process.env.WORKER_CONCURRENCY ?? 5);
+    return env().WORKER_CONCURRENCY;
   },
   get runWorkerInProcess() {
-    return process.env.RUN_WORKER !== 'false';
+    return env().RUN_WORKER;
+  },
+  /** Tests only: the process clock starts this far from the machine's (lib/clock.ts). */
+  get clockOffsetMs() {
+    return env().CLOCK_OFFSET_MS;
+  },
+  database: {
+    get poolSize() {
+      return env().DATABASE_POOL_SIZE;
+    },
+    get preparedStatements() {
+      return env().DATABASE_PREPARED_STATEMENTS;
+    },
+    get countRoundTrips() {
+      return env().DB_COUNT_ROUND_TRIPS;
+    },
+    /**
+     * Extra settings of the embedded PostgreSQL, `name=value` separated by spaces (e.g. the
+     * webhook benchmark's `track_commit_timestamp=on`, to measure from the real commit time).
+     */
+    get embeddedSettings() {
+      return env().EMBEDDED_POSTGRES_SETTINGS.split(/\s+/).filter(Boolean);
+    },
+  },
+  /** What the first start creates (lib/seed.ts); unset ones fall back to local defaults outside production. */
+  seed: {
+    get adminName() {
+      return env().ADMIN_NAME;
+    },
+    get adminPassword() {
+      return env().ADMIN_PASSWORD;
+    },
+    /** Seed the demo seller in production too. */
+    get demoInProduction() {
+      return env().SEED_DEMO;
+    },
+    get sampleData() {
+      return env().SEED_SAMPLE_DATA;
+    },
+    get demoMerchantEmail() {
+      return env().DEMO_MERCHANT_EMAIL;
+    },
+    get demoMerchantPassword() {
+      return env().DEMO_MERCHANT_PASSWORD;
+    },
+    get demoApiKey() {
+      return env().DEMO_API_KEY;
+    },
+  },
+  email: {
+    get smtpUrl() {
+      return env().SMTP_URL;
+    },
+    get mailFrom() {
+      return env().MAIL_FROM;
+    },
+  },
+  auth: {
+    /** The installation's root secret when set (lib/auth/secret-key.ts); required in production. */
+    get secretKey() {
+      return env().SECRET_KEY;
+    },
+    get passwordScryptLog2N() {
+      return env().PASSWORD_SCRYPT_LOG2_N;
+    },
+    get signInMaxFailuresPerAccount() {
+      return env().SIGN_IN_MAX_FAILURES_PER_ACCOUNT;
+    },
+    get signInMaxFailuresPerIp() {
+      return env().SIGN_IN_MAX_FAILURES_PER_IP;
+    },
+    get signUpMaxPerIp() {
+      return env().SIGN_UP_MAX_PER_IP;
+    },
+    get passwordResetMaxPerEmail() {
+      return env().PASSWORD_RESET_MAX_PER_EMAIL;
+    },
   },
   http: {
+    /** Take the client address from `X-Forwarded-For` (behind a proxy that overwrites it). */
+    get trustProxy() {
+      return env().TRUST_PROXY;
+    },
     /**
      * Developer-API requests one API key may make per window, in each server process (docs/api.md,
      * "Rate limits"); `API_RATE_LIMIT_WINDOW_SECONDS` sets the window.
      */
     get apiRateLimit() {
-      const configured = Number(process.env.API_RATE_LIMIT);
-      return Number.isSafeInteger(configured) && configured > 0 ? configured : 100;
+      return env().API_RATE_LIMIT;
     },
     get apiRateLimitWindowSeconds() {
-      const configured = Number(process.env.API_RATE_LIMIT_WINDOW_SECONDS);
-      return Number.isSafeInteger(configured) && configured > 0 ? configured : 1;
+      return env().API_RATE_LIMIT_WINDOW_SECONDS;
     },
     /**
      * The largest request body any endpoint reads, in bytes (docs/api.md, "Limits"): a larger
      * one is refused with 413 before it is read, parsed or authenticated.
      */
     get maxBodyBytes() {
-      const configured = Number(process.env.MAX_REQUEST_BODY_BYTES);
-      return Number.isSafeInteger(configured) && configured > 0 ? configured : 1024 * 1024;
+      return env().MAX_REQUEST_BODY_BYTES;
     },
   },
   payments: {
@@ -56,43 +249,53 @@ export const config = {
      * processor call (the Idempotency-Key lease is renewed while a call runs).
      */
     get sandboxLatencyMs() {
-      return Math.min(60_000, Math.max(0, Number(process.env.SANDBOX_PROCESSOR_LATENCY_MS ?? 0) || 0));
+      return env().SANDBOX_PROCESSOR_LATENCY_MS;
+    },
+    /** How long after a `payment.unknown` the processor is asked again (sandbox: settles then). */
+    get reconcileDelayMs() {
+      return env().PAYMENT_RECONCILE_DELAY_MS;
     },
     /**
      * A payment or refund still `pending`/`requested` this long after phase 1 is finished by
      * reconciliation (its request crashed). Longer than any processor call may take.
      */
     get pendingReconcileAfterMs() {
-      return Number(process.env.PAYMENT_PENDING_RECONCILE_AFTER_MS ?? 120_000);
+      return env().PAYMENT_PENDING_RECONCILE_AFTER_MS;
+    },
+  },
+  subscriptions: {
+    /** Dunning: days after a failed renewal's first attempt at which it is tried again. */
+    get dunningDays(): readonly number[] {
+      return env().SUBSCRIPTION_DUNNING_DAYS;
     },
   },
   webhooks: {
     /** Delays after each failed attempt (DESIGN 5); e.g. `5s,5m,30m,2h,5h,10h,10h`. Tests compress it. */
     get retrySchedule() {
-      return process.env.WEBHOOK_RETRY_SCHEDULE ?? '5s,5m,30m,2h,5h,10h,10h';
+      return env().WEBHOOK_RETRY_SCHEDULE;
     },
     get timeoutMs() {
-      return Number(process.env.WEBHOOK_TIMEOUT_MS ?? 10_000);
+      return env().WEBHOOK_TIMEOUT_MS;
     },
     /** Development and tests only: lets receivers live on loopback and private networks. */
     get allowPrivateUrls() {
-      return process.env.WEBHOOK_ALLOW_PRIVATE_URLS === 'true';
+      return env().WEBHOOK_ALLOW_PRIVATE_URLS;
     },
     /** Attempts in flight at once per endpoint, across every dispatcher process (docs/webhooks.md). */
     get endpointConcurrency() {
-      return Math.max(1, Number(process.env.WEBHOOK_ENDPOINT_CONCURRENCY ?? 100));
+      return env().WEBHOOK_ENDPOINT_CONCURRENCY;
     },
     /** The same limit for an endpoint whose latest attempts all failed (docs/webhooks.md, "Limits"). */
     get failingEndpointConcurrency() {
-      return Math.max(1, Number(process.env.WEBHOOK_FAILING_ENDPOINT_CONCURRENCY ?? 4));
+      return env().WEBHOOK_FAILING_ENDPOINT_CONCURRENCY;
     },
     /** Attempts one dispatcher process keeps in flight (claimed and not yet recorded) at most. */
     get maxInFlight() {
-      return Math.max(1, Number(process.env.WEBHOOK_MAX_IN_FLIGHT ?? 1000));
+      return env().WEBHOOK_MAX_IN_FLIGHT;
     },
     /** An endpoint failing every attempt for this long is disabled. */
     get disableAfter() {
-      return process.env.WEBHOOK_DISABLE_AFTER ?? '5d';
+      return env().WEBHOOK_DISABLE_AFTER;
     },
   },
 };

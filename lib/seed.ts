@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { config } from './config';
 import type { Db } from './db/client';
 import { ensureAdmin } from './admins/admins';
 import { createMerchant, findMerchantByEmail } from './merchants/merchants';
@@ -28,23 +29,23 @@ export interface SeedResult {
  */
 export async function seed(db: Db, options: { dataDir: string; production: boolean }): Promise<SeedResult> {
   const result: SeedResult = {};
-  const adminPassword = process.env.ADMIN_PASSWORD ?? (options.production ? undefined : LOCAL_DEFAULTS.adminPassword);
+  const adminPassword = config.seed.adminPassword ?? (options.production ? undefined : LOCAL_DEFAULTS.adminPassword);
   if (adminPassword) {
-    const name = process.env.ADMIN_NAME ?? LOCAL_DEFAULTS.adminName;
+    const name = config.seed.adminName ?? LOCAL_DEFAULTS.adminName;
     await ensureAdmin(db, { name, password: adminPassword });
-    result.admin = { name, password: seededPassword('ADMIN_PASSWORD', adminPassword) };
+    result.admin = { name, password: seededPassword('ADMIN_PASSWORD', config.seed.adminPassword, adminPassword) };
   }
-  if (options.production && process.env.SEED_DEMO !== 'true') return result;
+  if (options.production && !config.seed.demoInProduction) return result;
 
-  const email = process.env.DEMO_MERCHANT_EMAIL ?? LOCAL_DEFAULTS.demoMerchantEmail;
-  const password = process.env.DEMO_MERCHANT_PASSWORD ?? LOCAL_DEFAULTS.demoMerchantPassword;
+  const email = config.seed.demoMerchantEmail ?? LOCAL_DEFAULTS.demoMerchantEmail;
+  const password = config.seed.demoMerchantPassword ?? LOCAL_DEFAULTS.demoMerchantPassword;
   const merchant =
     (await findMerchantByEmail(db, email)) ??
     (await createMerchant(db, { email, password, name: 'Demo Store', accountType: 'Business', emailVerified: true }));
-  result.demoMerchant = { email, password: seededPassword('DEMO_MERCHANT_PASSWORD', password) };
+  result.demoMerchant = { email, password: seededPassword('DEMO_MERCHANT_PASSWORD', config.seed.demoMerchantPassword, password) };
 
   const keyFile = path.join(options.dataDir, 'demo-api-key');
-  const secret = process.env.DEMO_API_KEY ?? (fs.existsSync(keyFile) ? fs.readFileSync(keyFile, 'utf8').trim() : undefined);
+  const secret = config.seed.demoApiKey ?? (fs.existsSync(keyFile) ? fs.readFileSync(keyFile, 'utf8').trim() : undefined);
   const existing = secret ? await findApiKeyBySecret(db, secret) : undefined;
   if (existing && existing.merchantId === merchant.id && !existing.revokedAt) {
     result.demoApiKey = secret;
@@ -52,13 +53,13 @@ export async function seed(db: Db, options: { dataDir: string; production: boole
     const created = await createApiKey(db, { merchantId: merchant.id, name: 'Demo key (all scopes)', scopes: SCOPES, secret });
     result.demoApiKey = created.secret;
   }
-  if (result.demoApiKey && !process.env.DEMO_API_KEY) {
+  if (result.demoApiKey && !config.seed.demoApiKey) {
     fs.mkdirSync(options.dataDir, { recursive: true });
     fs.writeFileSync(keyFile, result.demoApiKey, { mode: 0o600 });
   }
   return result;
 }
 
-function seededPassword(variable: string, password: string): SeededPassword {
-  return process.env[variable] === undefined ? { localDefault: password } : { configuredIn: variable };
+function seededPassword(variable: string, configured: string | undefined, password: string): SeededPassword {
+  return configured === undefined ? { localDefault: password } : { configuredIn: variable };
 }

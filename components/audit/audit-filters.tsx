@@ -28,7 +28,8 @@ export function auditFiltersOf(query: Record<string, string | string[] | undefin
 /** A plain GET form (works without JavaScript); `withSeller` adds the admin's seller filter. */
 export function AuditFilterForm({ action, echo, withSeller = false }: { action: string; echo: Record<string, string | undefined>; withSeller?: boolean }) {
   return (
-    <form role="search" aria-label="Filter the audit log" action={action} className="mb-4 flex flex-wrap items-end gap-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
+    <search aria-label="Filter the audit log">
+    <form action={action} className="mb-4 flex flex-wrap items-end gap-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
       {withSeller ? (
         <div className="min-w-0 grow sm:grow-0">
           <label htmlFor="audit-seller" className="block text-sm font-medium text-slate-800">Seller id</label>
@@ -58,6 +59,7 @@ export function AuditFilterForm({ action, echo, withSeller = false }: { action: 
       </div>
       <button type="submit" className={buttonClass('secondary')}>Filter</button>
     </form>
+    </search>
   );
 }
 

@@ -58,6 +58,7 @@ export function InvoiceView({ document, pdfHref }: { document: InvoiceDocument; 
         </thead>
         <tbody>
           {document.lines.map((line, index) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: an invoice's lines are a fixed document in its own order; two lines may read the same.
             <tr key={index} className="border-b border-slate-100">
               <td className="py-2 pr-4">{line.description}</td>
               <td className="py-2 text-right">{line.quantity}</td>
@@ -81,6 +82,7 @@ export function InvoiceView({ document, pdfHref }: { document: InvoiceDocument; 
           </h2>
           <ul className="mt-2 divide-y divide-slate-100 text-sm">
             {document.payments.map((payment, index) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: an invoice's payments are a fixed document in its own order; two may read the same.
               <li key={index} className="flex justify-between gap-4 py-2 text-slate-600">
                 <span>
                   {payment.date} · {payment.description} · {payment.status}

@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import { ScrollRegion } from '../ui/scroll-region';
 
 const WIDTH = 600;
 const HEIGHT = 160;
@@ -65,7 +66,7 @@ export function LineChart({
       </div>
       <details className="mt-2 text-sm">
         <summary className="cursor-pointer text-brand-700">Show figures as a table</summary>
-        <div tabIndex={0} role="region" aria-label={`${title} by period`} className="mt-2 max-h-64 overflow-auto">
+        <ScrollRegion label={`${title} by period`} className="mt-2 max-h-64 overflow-auto">
           <table className="min-w-full text-left text-xs">
             <caption className="sr-only">{title} by period</caption>
             <thead>
@@ -87,7 +88,7 @@ export function LineChart({
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       </details>
     </div>
   );

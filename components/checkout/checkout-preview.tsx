@@ -19,6 +19,7 @@ export function CheckoutPreview({ design, width, label, zoom = 1 }: { design: Pr
       <div className="overflow-hidden rounded-md border border-slate-300 shadow-sm" style={{ width, zoom }}>
         <div className="checkout-design @container bg-slate-50 text-slate-900" style={designCssVariables(design)} aria-hidden="true" inert>
           <div className="flex items-center gap-2 border-b border-slate-200 bg-white px-4 py-2">
+            {/* biome-ignore lint/performance/noImgElement: the logo is the chosen file's data: URL or the stored logo's content-addressed path, shown as is; no image optimiser runs. */}
             {design.logoSrc ? <img src={design.logoSrc} alt="" className="h-7 w-auto max-w-28 object-contain" /> : null}
             <span className="font-semibold">{design.displayName || 'Your business'}</span>
           </div>

@@ -16,6 +16,7 @@ export function DesignFrame({ design, locale, children }: { design: HostedDesign
       <header className="border-b border-slate-200 bg-white">
         <div className="mx-auto flex max-w-4xl items-center gap-3 px-6 py-3">
           {design.logoPath ? (
+            // biome-ignore lint/performance/noImgElement: logos are served as stored, content-addressed and cached immutable (docs/designs.md); no image optimiser runs.
             <img src={design.logoPath} alt="" className="h-9 w-auto max-w-40 object-contain" data-testid="design-logo" />
           ) : null}
           <span className="text-lg font-semibold text-slate-900" data-testid="design-name">

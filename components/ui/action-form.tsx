@@ -24,6 +24,7 @@ export function ActionForm({
   action: FormActionFn;
   children: ReactNode;
   className?: string;
+  // biome-ignore lint/suspicious/noExplicitAny: each caller states what its own action answers; the action's type does not carry it.
   renderResult?: (result: any) => ReactNode;
   ariaLabel?: string;
 }) {

@@ -77,11 +77,10 @@ export function ConfirmAmountButton({
   }
   const amount = formatMoney(confirming, currency);
   return (
-    <div
-      ref={group}
-      role="group"
+    <div ref={group}>
+    <fieldset
       aria-labelledby="confirm-amount-question"
-      className="space-y-3 rounded-md border border-red-200 bg-red-50 p-3"
+      className="min-w-0 space-y-3 rounded-md border border-red-200 bg-red-50 p-3"
       onKeyDown={(event) => event.key === 'Escape' && setConfirming(null)}
     >
       <p id="confirm-amount-question" className="text-sm text-red-900" data-testid="confirm-amount-question">
@@ -96,6 +95,7 @@ export function ConfirmAmountButton({
           Change amount
         </Button>
       </div>
+    </fieldset>
     </div>
   );
 }

@@ -25,7 +25,7 @@ export function ConfirmButton({
 }) {
   const [asking, setAsking] = useState(false);
   const questionId = useId();
-  const group = useRef<HTMLSpanElement>(null);
+  const group = useRef<HTMLFieldSetElement>(null);
   const trigger = useRef<HTMLButtonElement>(null);
   const wasAsking = useRef(false);
   useEffect(() => {
@@ -41,11 +41,10 @@ export function ConfirmButton({
     );
   }
   return (
-    <span
+    <fieldset
       ref={group}
-      role="group"
       aria-labelledby={questionId}
-      className="inline-flex flex-wrap items-center gap-2"
+      className="inline-flex min-w-0 flex-wrap items-center gap-2"
       onKeyDown={(event) => event.key === 'Escape' && setAsking(false)}
     >
       <span id={questionId} className="text-sm text-slate-700">
@@ -58,6 +57,6 @@ export function ConfirmButton({
       <Button variant="ghost" size="sm" onClick={() => setAsking(false)}>
         {cancelLabel}
       </Button>
-    </span>
+    </fieldset>
   );
 }

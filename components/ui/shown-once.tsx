@@ -8,21 +8,20 @@ import { useEffect, useRef, type ReactNode } from 'react';
  * made it sits low on the page. `labelledBy` names it for screen readers.
  */
 export function ShownOnce({ children, labelledBy, testId }: { children: ReactNode; labelledBy: string; testId?: string }) {
-  const box = useRef<HTMLDivElement>(null);
+  const box = useRef<HTMLElement>(null);
   useEffect(() => {
     box.current?.scrollIntoView({ block: 'center' });
     box.current?.focus({ preventScroll: true });
   }, []);
   return (
-    <div
+    <section
       ref={box}
       tabIndex={-1}
-      role="region"
       aria-labelledby={labelledBy}
       data-testid={testId}
       className="mt-4 rounded-md border border-green-300 bg-green-50 p-4 focus:outline-2 focus:outline-offset-2 focus:outline-green-700"
     >
       {children}
-    </div>
+    </section>
   );
 }

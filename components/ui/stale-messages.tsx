@@ -26,5 +26,5 @@ export function useOnOtherAction(ownId: string, onOther: () => void) {
 export function TransientMessage({ children }: { children: ReactNode }) {
   const [visible, setVisible] = useState(true);
   useOnOtherAction('', () => setVisible(false));
-  return visible ? <>{children}</> : null;
+  return visible ? children : null;
 }

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { ScrollRegion } from './scroll-region';
 
 /**
  * A responsive table: scrolls sideways inside its own box on narrow screens instead of
@@ -7,10 +8,8 @@ import type { ReactNode } from 'react';
  */
 export function Table({ caption, head, children }: { caption: string; head: ReactNode[]; children: ReactNode }) {
   return (
-    <div
-      role="region"
-      aria-label={caption}
-      tabIndex={0}
+    <ScrollRegion
+      label={caption}
       className="max-w-full overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
     >
       <table className="min-w-full divide-y divide-slate-200 text-sm">
@@ -18,6 +17,7 @@ export function Table({ caption, head, children }: { caption: string; head: Reac
         <thead className="bg-slate-50">
           <tr>
             {head.map((cell, index) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: a column's position is its identity (headings are fixed per table, and two may be blank).
               <th key={index} scope="col" className="px-4 py-2.5 text-left font-semibold whitespace-nowrap text-slate-700">
                 {cell}
               </th>
@@ -26,7 +26,7 @@ export function Table({ caption, head, children }: { caption: string; head: Reac
         </thead>
         <tbody className="divide-y divide-slate-100">{children}</tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }
 

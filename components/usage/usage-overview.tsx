@@ -1,7 +1,5 @@
-import { getDb } from '@/lib/db/client';
-import { getCustomerEntitlements, type EntitlementResponseBody } from '@/lib/usage/entitlement-view';
-import { getCreditBalance } from '@/lib/usage/credits';
-import { getCustomerUsageHistory } from '@/lib/usage/usage-history';
+import type { EntitlementResponseBody } from '@/lib/usage/entitlement-view';
+import type { CustomerUsageOverview } from '@/lib/usage/customer-usage';
 import { UsageHistoryCharts } from '@/components/usage/usage-history-charts';
 import { Badge, Card, EmptyState } from '@/components/ui/layout';
 import { customerText, type CustomerText } from '@/lib/i18n/customer-text';
@@ -54,28 +52,21 @@ function FeatureUsage({ entitlement, audience, text }: { entitlement: Entitlemen
 }
 
 /**
- * A customer's usage against their limits and their credit grants, for the seller's customer
- * page (`audience: seller`, with where each limit comes from and a chart of usage by day over
+ * A customer's usage against their limits and their credit grants (loaded by the page with
+ * `getCustomerUsageOverview`), for the seller's customer page (`audience: seller`, with where each limit comes from and a chart of usage by day over
  * this period and the one before) and the customer portal (in the customer's language, `text`).
  */
-export async function UsageOverview({
-  merchantId,
-  customerId,
+export function UsageOverview({
+  usage: { entitlements, credits, history },
   audience,
   text = customerText(),
 }: {
-  merchantId: string;
-  customerId: string;
+  /** `getCustomerUsageOverview(db, merchantId, customerId, { history: audience === 'seller' })` */
+  usage: CustomerUsageOverview;
   audience: 'seller' | 'customer';
   text?: CustomerText;
 }) {
   const { t, date: day } = text;
-  const db = getDb();
-  const [entitlements, credits, history] = await Promise.all([
-    getCustomerEntitlements(db, merchantId, customerId),
-    getCreditBalance(db, merchantId, customerId),
-    audience === 'seller' ? getCustomerUsageHistory(db, merchantId, customerId) : null,
-  ]);
   const grants = credits.data.flatMap((balance) => balance.grants);
   // The portal shows the section only to customers with something metered.
   if (audience === 'customer' && entitlements.data.length === 0 && grants.length === 0) return null;

@@ -18,7 +18,8 @@ export interface RequestContext {
 // One store per process, shared by every bundle that includes this module (Next.js may load it
 // more than once, like the pool in ../db/client.ts).
 const globalForContext = globalThis as unknown as { __paybaseRequestContext?: AsyncLocalStorage<RequestContext> };
-const store = (globalForContext.__paybaseRequestContext ??= new AsyncLocalStorage<RequestContext>());
+globalForContext.__paybaseRequestContext ??= new AsyncLocalStorage<RequestContext>();
+const store = globalForContext.__paybaseRequestContext;
 
 /**
  * Runs one request's work (an API call, a console server action) with its request id and client

@@ -1,4 +1,4 @@
-import { SignJWT, errors, jwtVerify } from 'jose';
+import { SignJWT, errors, jwtVerify, type JWTPayload } from 'jose';
 import type { Audience } from '../db/schema';
 import { now } from '../clock';
 import { ApiError } from '../http/errors';
@@ -39,7 +39,7 @@ export async function issueAccessToken(claims: { subjectId: string; audience: Au
  * The session (revocation, suspension) is checked by the caller.
  */
 export async function verifyAccessToken(token: string, accepted: readonly Audience[]): Promise<AccessClaims> {
-  let payload;
+  let payload: JWTPayload;
   try {
     ({ payload } = await jwtVerify(token, signingKey(), { issuer: ISSUER, algorithms: [ALGORITHM], currentDate: now() }));
   } catch (error) {

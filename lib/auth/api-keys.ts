@@ -72,7 +72,10 @@ const preparedFor = new WeakMap<Database, ReturnType<typeof prepareAuthenticatio
 
 function authenticationQuery(db: Database) {
   let prepared = preparedFor.get(db);
-  if (!prepared) preparedFor.set(db, (prepared = prepareAuthentication(db)));
+  if (!prepared) {
+    prepared = prepareAuthentication(db);
+    preparedFor.set(db, prepared);
+  }
   return prepared;
 }
 

@@ -8,8 +8,7 @@ import { hashPassword } from './passwords';
 import { consumeSellerToken, isLiveSellerToken, issueSellerToken, spendOpenTokens } from './seller-tokens';
 import { endUserSessions } from './sessions';
 import { PASSWORD_RESET_TTL_SECONDS } from './lifetimes';
-import { SIGN_IN_LIMITS, assertUnderLimit, clearLimit, consumeLimit, countAttempt } from './rate-limit';
-import type { ClientInfo } from './sign-in';
+import { SIGN_IN_LIMITS, assertUnderLimit, clearLimit, consumeLimit, countAttempt, type ClientInfo } from './rate-limit';
 
 export const RESET_PASSWORD_PATH = '/merchant/reset-password';
 

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { promisify } from 'node:util';
+import { config } from '../config';
 import { constantTimeEqual } from './secrets';
 
 const scrypt = promisify(crypto.scrypt) as (password: string, salt: Buffer, keylen: number, options: crypto.ScryptOptions) => Promise<Buffer>;
@@ -9,9 +10,8 @@ const scrypt = promisify(crypto.scrypt) as (password: string, salt: Buffer, keyl
 const OWASP_LOG2_N = 17;
 
 function costLog2(): number {
-  const configured = Number(process.env.PASSWORD_SCRYPT_LOG2_N ?? OWASP_LOG2_N);
-  const floor = process.env.APP_ENV === 'production' ? OWASP_LOG2_N : 10;
-  return Number.isInteger(configured) ? Math.min(20, Math.max(floor, configured)) : OWASP_LOG2_N;
+  const floor = config.isProduction ? OWASP_LOG2_N : 10;
+  return Math.min(20, Math.max(floor, config.auth.passwordScryptLog2N));
 }
 
 const PARAMS = { N: 2 ** costLog2(), r: 8, p: 1, maxmem: 256 * 1024 * 1024 };

@@ -2,8 +2,14 @@ import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { rateLimitBuckets } from '../db/schema';
 import { now } from '../clock';
+import { config } from '../config';
 import { ApiError } from '../http/errors';
 import { sha256Hex } from './secrets';
+
+/** Where a sign-in comes from, for per-address rate limits. */
+export interface ClientInfo {
+  ip: string;
+}
 
 export interface RateLimit {
   /** Names the bucket family, e.g. `login-account`. */
@@ -12,27 +18,22 @@ export interface RateLimit {
   windowSeconds: number;
 }
 
-const envInt = (name: string, fallback: number) => {
-  const value = Number(process.env[name]);
-  return Number.isInteger(value) && value > 0 ? value : fallback;
-};
-
 /** Sign-in limits (docs/auth.md). Windows are fixed: the count resets when the window ends. */
 export const SIGN_IN_LIMITS = {
   /** Failed password sign-ins for one account (admin name or seller email). */
-  failuresPerAccount: { name: 'login-account', max: envInt('SIGN_IN_MAX_FAILURES_PER_ACCOUNT', 5), windowSeconds: 15 * 60 },
+  failuresPerAccount: { name: 'login-account', max: config.auth.signInMaxFailuresPerAccount, windowSeconds: 15 * 60 },
   /** Failed sign-ins of any kind from one client address. */
-  failuresPerIp: { name: 'login-ip', max: envInt('SIGN_IN_MAX_FAILURES_PER_IP', 50), windowSeconds: 15 * 60 },
+  failuresPerIp: { name: 'login-ip', max: config.auth.signInMaxFailuresPerIp, windowSeconds: 15 * 60 },
   /** Wallet sign-in links mailed to one address. */
   linksPerEmail: { name: 'member-link-email', max: 5, windowSeconds: 15 * 60 },
   /** Password-reset links asked for one email address (known or not). */
-  resetsPerEmail: { name: 'reset-email', max: envInt('PASSWORD_RESET_MAX_PER_EMAIL', 3), windowSeconds: 60 * 60 },
+  resetsPerEmail: { name: 'reset-email', max: config.auth.passwordResetMaxPerEmail, windowSeconds: 60 * 60 },
   /** Team invitations sent by one seller account. */
   invitationsPerAccount: { name: 'invitations-account', max: 20, windowSeconds: 60 * 60 },
   /** Email-verification links re-sent for one seller user. */
   verificationResendsPerUser: { name: 'verify-resend-user', max: 3, windowSeconds: 60 * 60 },
   /** Wallet sign-in links, seller sign-ups and password-reset requests from one client address. */
-  requestsPerIp: { name: 'signup-ip', max: envInt('SIGN_UP_MAX_PER_IP', 30), windowSeconds: 15 * 60 },
+  requestsPerIp: { name: 'signup-ip', max: config.auth.signUpMaxPerIp, windowSeconds: 15 * 60 },
 } satisfies Record<string, RateLimit>;
 
 // Identifiers are hashed so the table holds no email addresses or IPs in clear.

@@ -2,9 +2,9 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { config } from '../config';
+import { SECRET_KEY_MIN_LENGTH } from '../config-schema';
 
 const KEY_FILE = 'secret-key';
-const MIN_LENGTH = 32;
 
 let cached: { source: string; key: Buffer } | undefined;
 
@@ -14,20 +14,11 @@ let cached: { source: string; key: Buffer } | undefined;
  * one secret serves token signing and encryption without reusing a key for two jobs.
  */
 export function rootSecret(): Buffer {
-  const fromEnv = process.env.SECRET_KEY;
+  // The configuration refuses a SECRET_KEY shorter than 32 characters, and a production without one.
+  const fromEnv = config.auth.secretKey;
   const source = fromEnv ? 'env' : path.join(config.dataDir, KEY_FILE);
   if (cached?.source === source) return cached.key;
-  let key: Buffer;
-  if (!fromEnv && config.isProduction) {
-    // Every server and worker of an installation must share the key; a per-machine file would not.
-    throw new Error('SECRET_KEY must be set when APP_ENV=production (it signs tokens and encrypts webhook secrets).');
-  }
-  if (fromEnv) {
-    if (fromEnv.length < MIN_LENGTH) throw new Error(`SECRET_KEY must be at least ${MIN_LENGTH} characters`);
-    key = Buffer.from(fromEnv, 'utf8');
-  } else {
-    key = readOrCreateKeyFile(source);
-  }
+  const key = fromEnv ? Buffer.from(fromEnv, 'utf8') : readOrCreateKeyFile(source);
   cached = { source, key };
   return key;
 }
@@ -43,7 +34,7 @@ function readOrCreateKeyFile(file: string): Buffer {
     }
   }
   const text = fs.readFileSync(file, 'utf8').trim();
-  if (text.length < MIN_LENGTH) throw new Error(`${file} is shorter than ${MIN_LENGTH} characters`);
+  if (text.length < SECRET_KEY_MIN_LENGTH) throw new Error(`${file} is shorter than ${SECRET_KEY_MIN_LENGTH} characters`);
   return Buffer.from(text, 'utf8');
 }
 

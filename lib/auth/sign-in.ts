@@ -9,13 +9,8 @@ import { hashPassword, verifyPassword } from './passwords';
 import { startSession, type TokenPair } from './sessions';
 import { recordAudit } from '../audit/audit-log';
 import { recordSellerSignIn, recordSellerSignInFailure } from './sign-in-audit';
-import { SIGN_IN_LIMITS, assertUnderLimit, clearLimit, consumeLimit, countAttempt } from './rate-limit';
+import { SIGN_IN_LIMITS, assertUnderLimit, clearLimit, consumeLimit, countAttempt, type ClientInfo } from './rate-limit';
 import { isUniqueViolation } from '../db/errors';
-
-/** Where a sign-in comes from, for per-address rate limits. */
-export interface ClientInfo {
-  ip: string;
-}
 
 // One answer for every credential failure, so a caller cannot learn which accounts exist.
 const badCredentials = () => new ApiError('UNAUTHENTICATED', 'The sign-in details are not correct.');

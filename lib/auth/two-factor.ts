@@ -15,8 +15,7 @@ import { startSession, type TokenPair } from './sessions';
 import type { SellerUserRef } from './seller-principal';
 import { recordAudit } from '../audit/audit-log';
 import { recordSellerSignIn } from './sign-in-audit';
-import { SIGN_IN_LIMITS, assertUnderLimit, clearLimit, countAttempt } from './rate-limit';
-import type { ClientInfo } from './sign-in';
+import { SIGN_IN_LIMITS, assertUnderLimit, clearLimit, countAttempt, type ClientInfo } from './rate-limit';
 import { TWO_FACTOR_CHALLENGE_TTL_SECONDS } from './lifetimes';
 
 const ISSUER = 'Paybase';

@@ -1,26 +1,4 @@
-/**
- * One line of a billing record (an invoice line), stored when the record is written because
- * what it is made of (the coupon's share, the credit taken) cannot be recomputed exactly later:
- * prices change, coupons end and the credit balance moves.
- *
- * `amount` is signed, in minor units: charges are positive, `discount` and `credit` negative;
- * the lines of a record add up to its `amount`.
- */
-export interface BillingLineItem {
-  kind: BillingLineKind;
-  description: string;
-  priceId: string | null;
-  quantity: number;
-  unitAmount: number;
-  amount: number;
-}
-
-/**
- * `one_time`: a checkout of a one-time price or an ad hoc amount; `plan`: a subscription period;
- * `proration`: a mid-period upgrade; `discount`: a coupon; `credit`: account credit applied.
- */
-export const BILLING_LINE_KINDS = ['one_time', 'plan', 'proration', 'discount', 'credit'] as const;
-export type BillingLineKind = (typeof BILLING_LINE_KINDS)[number];
+import type { BillingLineItem } from '../db/schema';
 
 export interface BilledCharge {
   kind: 'one_time' | 'plan' | 'proration';

@@ -21,7 +21,7 @@ export type ReceiptResult = 'queued' | 'already_sent' | 'not_paid' | 'receipts_o
 export async function sendReceipt(db: Database, billingRecordId: string): Promise<ReceiptResult> {
   return db.transaction(async (tx) => {
     const [locked] = await tx.select().from(billingRecords).where(eq(billingRecords.id, billingRecordId)).for('update');
-    if (!locked || locked.status !== 'paid') return 'not_paid';
+    if (locked?.status !== 'paid') return 'not_paid';
     if (locked.receiptEmailId) return 'already_sent';
     const invoice = (await findInvoiceByToken(tx, locked.hostedToken))!;
     if (!invoice.seller.sendReceipts) return 'receipts_off';

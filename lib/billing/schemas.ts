@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Timestamp } from '../http/schemas';
 import { PaymentResponse } from '../payments/schemas';
-import { BILLING_LINE_KINDS } from './line-items';
+import { BILLING_LINE_KINDS } from '../db/schema';
 
 export const BILLING_RECORD_STATUSES = ['open', 'paid', 'void', 'uncollectible'] as const;
 

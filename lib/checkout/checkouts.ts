@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql, type SQLWrapper } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { checkouts, payments } from '../db/schema';
 import { newId } from '../ids';
@@ -14,17 +14,14 @@ import { recordChargeOutcome, type PaymentRow } from '../payments/payments';
 import { createBillingRecord } from '../billing/billing-records';
 import { billingLines } from '../billing/line-items';
 import { EventBatch } from '../events/record-event';
-import { grantPolicyCredits } from '../usage/credits';
-import { recordEntitlementChanged } from '../usage/entitlement-changes';
-import { recordPaymentLinkCompleted, releasePaymentLinkCompletion, reservePaymentLinkCompletion } from '../payment-links/payment-links';
-import { redeemPromotionCode, releasePromotionRedemption, type AppliedPromotion } from '../promotions/promotion-codes';
+import { reservePaymentLinkCompletion } from '../payment-links/payment-links';
+import { redeemPromotionCode, type AppliedPromotion } from '../promotions/promotion-codes';
 import { assertSellerAcceptsPayments } from '../merchants/accepts-payments';
 import { resolveCustomer, resolveItem, resolvePaymentMethod, type CheckoutInput, type CheckoutOptions } from './checkout-input';
 import { startSubscriptionFromCheckout, type RecurringCheckoutRequest } from './subscription-handoff';
 import { promotionCodeOf, shapeCheckout, toCheckoutResponse, type CheckoutResponseBody } from './checkout-response';
+import { failCheckout, markCheckoutPaid, purchaseGrants, type CheckoutRow } from './checkout-status';
 import { checkoutStateMachine } from './checkout-states';
-
-type CheckoutRow = typeof checkouts.$inferSelect;
 
 /**
  * Completes a checkout (POST /api/Checkout, PaymentLink Complete and the hosted page) in three
@@ -285,59 +282,4 @@ async function outcomeOf(db: Db, row: CheckoutRow): Promise<CheckoutOutcome> {
   const checkout = await toCheckoutResponse(db, row);
   const declined = checkout.status === 'failed' && checkout.payment?.status === 'failed';
   return { checkout, declined };
-}
-
-/**
- * open → paid, and the link's `payment_link.completed` when the checkout came from a link.
- * `grantsPurchase` is `purchaseGrants` of its price when the caller already read it.
- */
-export async function markCheckoutPaid(tx: Db, checkout: CheckoutRow, grantsPurchase?: boolean): Promise<CheckoutRow | undefined> {
-  const [paid] = await tx
-    .update(checkouts)
-    .set({ status: 'paid', updatedAt: now() })
-    .where(and(eq(checkouts.id, checkout.id), inArray(checkouts.status, checkoutStateMachine.sourcesOf('paid'))))
-    .returning();
-  if (checkout.paymentLinkId) {
-    await recordPaymentLinkCompleted(tx, checkout.merchantId, checkout.paymentLinkId, { checkoutId: checkout.id, paymentId: checkout.paymentId! });
-  }
-  if (paid?.priceId && (grantsPurchase ?? (await readPurchaseGrants(tx, paid.priceId)))) await grantPurchaseEntitlements(tx, paid, paid.priceId);
-  return paid;
-}
-
-/**
- * Whether paying for a price grants anything: a one-time price with entitlement policies (most
- * prices have none, and then there is nothing to grant or announce). Phase 3 reads it with the
- * locked payment, other callers on their own.
- */
-function purchaseGrants(priceId: SQLWrapper) {
-  return sql<boolean>`exists (select 1 from prices pr join entitlement_policies ep on ep.price_id = pr.id where pr.id = ${priceId} and pr.type = 'OneTime')`;
-}
-
-async function readPurchaseGrants(tx: Db, priceId: string): Promise<boolean> {
-  const result = await tx.execute<{ grants: boolean }>(sql`select ${purchaseGrants(sql`${priceId}`)} as grants`);
-  return result.rows[0]!.grants;
-}
-
-/** A paid one-time price brings its policies' credits (once per checkout) and entitlements. */
-async function grantPurchaseEntitlements(tx: Db, checkout: CheckoutRow, priceId: string) {
-  const purchase = { merchantId: checkout.merchantId, customerId: checkout.customerId, priceId };
-  await grantPolicyCredits(tx, { ...purchase, origin: { checkoutId: checkout.id } });
-  await recordEntitlementChanged(tx, { ...purchase, cause: 'purchase', priceIds: [priceId] });
-}
-
-/** open → failed; the promotion redemption and the link slot the attempt held are given back. */
-export async function failCheckout(tx: Db, checkout: CheckoutRow): Promise<CheckoutRow | undefined> {
-  const [failed] = await tx
-    .update(checkouts)
-    .set({ status: 'failed', updatedAt: now() })
-    .where(and(eq(checkouts.id, checkout.id), inArray(checkouts.status, checkoutStateMachine.sourcesOf('failed'))))
-    .returning();
-  if (checkout.promotionCodeId && checkout.couponId) await releasePromotionRedemption(tx, checkout.promotionCodeId, checkout.couponId);
-  if (checkout.paymentLinkId) await releasePaymentLinkCompletion(tx, checkout.paymentLinkId);
-  return failed;
-}
-
-export async function findCheckoutRowByPayment(db: Db, paymentId: string) {
-  const [row] = await db.select().from(checkouts).where(eq(checkouts.paymentId, paymentId));
-  return row;
 }

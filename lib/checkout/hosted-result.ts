@@ -6,7 +6,7 @@ import { findCustomerRow } from '../customers/customers';
 import { findPublicPaymentLink } from '../payment-links/payment-links';
 import { portalPath } from '../portal/portal';
 import { findPriceRow } from '../catalog/prices';
-import { findSubscriptionRow } from '../subscriptions/subscriptions';
+import { findSubscriptionRow } from '../subscriptions/queries';
 import { renewalQuote } from '../subscriptions/discounts';
 import { toCheckoutResponse } from './checkout-response';
 

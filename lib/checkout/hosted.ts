@@ -6,7 +6,7 @@ import { customerText, type CustomerText } from '../i18n/customer-text';
 import { now } from '../clock';
 import { findPriceRow } from '../catalog/prices';
 import { paymentProcessor } from '../payments/processor';
-import { CardInputError } from '../payments/processor/types';
+import { CardInputError, type TokenizedCard } from '../payments/processor/types';
 import { findPublicPaymentLink, paymentLinkStatus, type PaymentLinkRow } from '../payment-links/payment-links';
 import { quotePromotionCode } from '../promotions/promotion-codes';
 import { completeCheckout, findCheckoutByAttempt } from './checkouts';
@@ -141,7 +141,7 @@ export async function payHostedCheckout(db: Database, form: HostedPaymentForm, t
   if (!expiry) return { kind: 'invalid', field: 'expiry', message: t('checkout.errors.expiry') };
   if (!/^[A-Za-z0-9-]{8,100}$/.test(form.attemptKey)) return { kind: 'invalid', field: 'cardNumber', message: t('checkout.errors.reload') };
 
-  let card;
+  let card: TokenizedCard;
   try {
     card = paymentProcessor().tokenizeCard({ number: form.cardNumber, expMonth: Number(expiry[1]), expYear: Number(expiry[2]), cvc: form.cvc.trim() });
   } catch (error) {

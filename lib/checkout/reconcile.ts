@@ -9,10 +9,11 @@ import { settleUnknownPaymentRow, type PaymentRow } from '../payments/payments';
 import { finishRefund } from '../payments/refunds';
 import { resumeChargePhases } from '../payments/charges';
 import { resumeSubscriptionCharge } from '../subscriptions/resume';
-import { settleSubscriptionCharge } from '../subscriptions/subscriptions';
+import { settleSubscriptionCharge } from '../subscriptions/dunning';
 import { closeBillingRecord, findOpenBillingRecordForPayment } from '../billing/billing-records';
 import { enqueueJob } from '../jobs/enqueue';
-import { failCheckout, findCheckoutRowByPayment, finishCheckout, markCheckoutPaid } from './checkouts';
+import { finishCheckout } from './checkouts';
+import { failCheckout, findCheckoutRowByPayment, markCheckoutPaid } from './checkout-status';
 import { startSubscriptionFromCheckout, type RecurringCheckoutRequest } from './subscription-handoff';
 
 export type ReconcileResult = 'succeeded' | 'failed' | 'still_unknown' | 'not_unknown';
@@ -24,7 +25,7 @@ export type ReconcileResult = 'succeeded' | 'failed' | 'still_unknown' | 'not_un
  */
 export async function reconcilePayment(db: Database, paymentId: string): Promise<ReconcileResult> {
   const [unknown] = await db.select().from(payments).where(eq(payments.id, paymentId));
-  if (!unknown || unknown.status !== 'unknown') return 'not_unknown';
+  if (unknown?.status !== 'unknown') return 'not_unknown';
   const answer = await paymentProcessor().retrieveCharge(unknown.processorKey ?? unknown.id);
   if (answer.status === 'unknown') return 'still_unknown';
   // The processor never saw the charge: nothing was taken.

@@ -10,8 +10,8 @@ import { createPendingPayment, recordChargeOutcome } from '../payments/payments'
 import { savePaymentMethod } from '../payments/payment-methods';
 import { recordEvent } from '../events/record-event';
 import { linkBillingRecordToCheckout } from '../billing/billing-records';
-import { createSubscription } from '../subscriptions/subscriptions';
-import { failCheckout, markCheckoutPaid } from './checkouts';
+import { createSubscription } from '../subscriptions/create';
+import { failCheckout, markCheckoutPaid } from './checkout-status';
 import { checkoutStateMachine } from './checkout-states';
 import { toCheckoutResponse } from './checkout-response';
 

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
+import { config } from '../config';
 import * as schema from './schema';
 import { countRoundTrip, countingRoundTrips } from './round-trips';
 
@@ -35,6 +36,7 @@ const PREPARED_PER_CONNECTION = 500;
 class PreparingClient extends pg.Client {
   private readonly named = new Set<string>();
 
+  // biome-ignore lint/suspicious/noExplicitAny: overrides every overload of pg's `Client.query` at once, which only `any` can express.
   override query(...args: any[]): any {
     const [config, values] = args as [{ text?: unknown; name?: unknown; values?: unknown[] } | undefined, unknown[] | undefined];
     const parameters = values ?? config?.values;
@@ -59,10 +61,10 @@ export function getDb(): Database {
 
 function connection() {
   if (!globalForDb.__paybaseDb) {
-    const connectionString = process.env.DATABASE_URL;
+    const connectionString = config.databaseUrl;
     if (!connectionString) throw new Error('DATABASE_URL is not set');
-    const preparing = process.env.DATABASE_PREPARED_STATEMENTS !== 'false';
-    const pool = new pg.Pool({ connectionString, max: Number(process.env.DATABASE_POOL_SIZE ?? 10), ...(preparing ? { Client: PreparingClient } : {}) });
+    const preparing = config.database.preparedStatements;
+    const pool = new pg.Pool({ connectionString, max: config.database.poolSize, ...(preparing ? { Client: PreparingClient } : {}) });
     // An idle client losing its connection (database restart) must not crash the process. Once
     // the process is stopping, the database going away is the expected end, not an error.
     const report = (error: Error) => {

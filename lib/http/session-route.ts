@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { getDb, type Db } from '../db/client';
 import { looksLikeJwt } from '../auth/jwt-shape';
 import { authenticateAccessToken, type SessionPrincipal } from '../auth/sessions';
-import type { ClientInfo } from '../auth/sign-in';
+import type { ClientInfo } from '../auth/rate-limit';
 import { ApiError } from './errors';
 import { ApiResponse, jsonResponse } from './respond';
 import { bearerToken, readBodyText } from './request';

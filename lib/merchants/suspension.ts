@@ -2,7 +2,7 @@ import type { Db } from '../db/client';
 import { recordAudit } from '../audit/audit-log';
 import { notFound } from '../http/errors';
 import { endSubjectSessions } from '../auth/sessions';
-import { resumeHeldSubscriptionActions } from '../subscriptions/subscriptions';
+import { resumeHeldSubscriptionActions } from '../subscriptions/renewals';
 import { findMerchantById, setMerchantStatus, toMerchantResponse } from './merchants';
 
 /**

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type { ZodOpenApiParameterObject } from 'zod-openapi';
 import type { Operation, OperationAnswer } from '../http/operation';
 import type { SessionOperation } from '../http/session-operation';

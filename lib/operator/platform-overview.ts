@@ -130,7 +130,8 @@ export async function loadPlatformOverview(db: Db, options: { range: PlatformRan
   for (const row of daily.rows) {
     const i = index.get(row.key);
     if (i === undefined) continue;
-    (volumeByCurrency[row.currency] ??= blank())[i]! += Number(row.volume);
+    volumeByCurrency[row.currency] ??= blank();
+    volumeByCurrency[row.currency]![i]! += Number(row.volume);
     payments[i]! += row.total;
   }
   const volume: MoneySeries = {};
@@ -138,7 +139,8 @@ export async function loadPlatformOverview(db: Db, options: { range: PlatformRan
 
   const topSellers: Record<string, SellerVolume[]> = {};
   for (const row of top.rows) {
-    (topSellers[row.currency] ??= []).push({ merchantId: row.merchant_id, name: row.name, status: row.status, currency: row.currency, volume: Number(row.volume), payments: row.payments });
+    topSellers[row.currency] ??= [];
+    topSellers[row.currency]!.push({ merchantId: row.merchant_id, name: row.name, status: row.status, currency: row.currency, volume: Number(row.volume), payments: row.payments });
   }
 
   const byTask = jobs.rows.map((row) => ({ task: row.task, due: row.due, running: row.running, failed: row.failed }));

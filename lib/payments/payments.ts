@@ -5,11 +5,12 @@ import type { PaymentStatus } from '../db/schema';
 import { paginate, mapPage, type PageRequest } from '../db/paginate';
 import { newId } from '../ids';
 import { now } from '../clock';
+import { config } from '../config';
 import { recordEvent, type EventRecorder } from '../events/record-event';
 import { enqueueJob } from '../jobs/enqueue';
 import { notFound } from '../http/errors';
 import type { ChargeOutcome, SettledOutcome } from './processor/types';
-import { toRefundResponse } from './refunds';
+import { toRefundResponse } from './refund-response';
 import { paymentStateMachine } from './payment-states';
 
 export type PaymentRow = typeof payments.$inferSelect;
@@ -77,7 +78,7 @@ export interface SubscriptionContext {
 }
 
 /** How long after a `payment.unknown` the processor is asked again (sandbox: settles then). */
-export const RECONCILE_DELAY_MS = Number(process.env.PAYMENT_RECONCILE_DELAY_MS ?? 5_000);
+export const RECONCILE_DELAY_MS = config.payments.reconcileDelayMs;
 
 const OUTCOME_EVENT = { succeeded: 'payment.succeeded', failed: 'payment.failed', unknown: 'payment.unknown' } as const;
 

@@ -10,26 +10,11 @@ import { ApiError, invalidField } from '../http/errors';
 import { formatMoney } from '../money/format';
 import { paymentProcessor } from './processor';
 import { findPaymentRow } from './payments';
+import { toRefundResponse, type RefundRow } from './refund-response';
 import { recordAudit } from '../audit/audit-log';
 import type { RefundBody } from './schemas';
 import { paymentStateMachine } from './payment-states';
 import { refundStateMachine } from './refund-states';
-
-type RefundRow = typeof refunds.$inferSelect;
-
-export function toRefundResponse(row: RefundRow) {
-  return {
-    id: row.id,
-    paymentId: row.paymentId,
-    status: row.status,
-    amount: row.amount,
-    currency: row.currency,
-    reason: row.reason,
-    failureMessage: row.failureMessage,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-  };
-}
 
 /**
  * Refunds all or part of a payment in phases (docs/payments.md): phase 1 locks the payment,

@@ -4,7 +4,7 @@ import { billingRecords, paymentMethods, prices, products, subscriptions } from 
 import { customerText, type CustomerText } from '../i18n/customer-text';
 import { invoicePath, invoicePdfPath } from '../billing/billing-records';
 import { toPaymentMethodResponse } from '../payments/payment-methods';
-import { toSubscriptionResponse } from '../subscriptions/subscriptions';
+import { toSubscriptionResponse } from '../subscriptions/responses';
 import { renewalQuote } from '../subscriptions/discounts';
 
 /**

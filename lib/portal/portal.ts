@@ -38,7 +38,7 @@ async function findCustomer(db: Db, customerId: string) {
  */
 export async function requestPortalLink(tx: Db, customerId: string, pageLocale: Locale = DEFAULT_LOCALE): Promise<void> {
   const found = await findCustomer(tx, customerId);
-  if (!found || !found.customer.email || found.customer.status !== 'active') return;
+  if (!found?.customer.email || found.customer.status !== 'active') return;
   const [recent] = await tx
     .select({ value: count() })
     .from(portalTokens)

@@ -97,7 +97,8 @@ export async function loadOverview(db: Db, merchantId: string, options: { range:
     for (const row of rows) {
       const i = index.get(row.key);
       if (i === undefined) continue;
-      (byCurrency[row.currency] ??= blank())[i]! += row.total;
+      byCurrency[row.currency] ??= blank();
+      byCurrency[row.currency]![i]! += row.total;
     }
     return byCurrency;
   };

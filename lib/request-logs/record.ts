@@ -18,7 +18,8 @@ const BATCH = 500;
 const MAX_WAITING = 20_000;
 
 const state = globalThis as unknown as { __paybaseRequestLogs?: { waiting: NewLog[]; timer?: NodeJS.Timeout; flushing?: Promise<void>; dropped: number } };
-const buffer = (state.__paybaseRequestLogs ??= { waiting: [], dropped: 0 });
+state.__paybaseRequestLogs ??= { waiting: [], dropped: 0 };
+const buffer = state.__paybaseRequestLogs;
 
 /**
  * Notes a developer-API request for Developers → Logs. Never awaited by the request: the row
@@ -42,7 +43,10 @@ export function recordApiRequest(request: Request, response: Response, seen: See
     requestBody: failed ? redactBody(seen.rawBody) : null,
     createdAt: new Date(),
   };
-  if (!failed) return enqueue(row);
+  if (!failed) {
+    enqueue(row);
+    return;
+  }
   // The error body is small JSON; reading a clone leaves the real answer untouched.
   response
     .clone()

@@ -14,7 +14,7 @@ import { CreatePaymentLinkBody } from '../payment-links/schemas';
 import { RefundBody } from '../payments/schemas';
 import { savePaymentMethod } from '../payments/payment-methods';
 import { SandboxProcessor } from '../payments/processor/sandbox';
-import { cancelSubscription } from '../subscriptions/subscriptions';
+import { cancelSubscription } from '../subscriptions/commands';
 import { commandSubscriptionInPhases, createSubscriptionInPhases } from '../subscriptions/resume';
 import { plainPhases } from '../db/phases';
 import { CommandBody, CreateSubscriptionBody } from '../subscriptions/schemas';

@@ -1,11 +1,11 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { paymentMethods, payments, subscriptionBillingRecords, subscriptions } from '../db/schema';
+import { paymentMethods, payments, products, subscriptionBillingRecords, subscriptions } from '../db/schema';
 import { findPriceRow, type PriceRow } from '../catalog/prices';
 import { grantPolicyCredits } from '../usage/credits';
-import { periodBoundary } from './periods';
+import { periodBoundary, type BillingCycle } from './periods';
 import { newId } from '../ids';
-import { now } from '../clock';
+import { config } from '../config';
 import { recordEvent } from '../events/record-event';
 import { chargeInTransaction, type KnownOutcome } from '../payments/charges';
 import type { ChargeOutcome } from '../payments/processor/types';
@@ -22,10 +22,7 @@ export type SubscriptionBillingRow = typeof subscriptionBillingRecords.$inferSel
  * first attempt; when the last retry fails the record becomes `uncollectible` and the
  * subscription `ended`. `SUBSCRIPTION_DUNNING_DAYS` (comma-separated) overrides it.
  */
-export const DUNNING_DAYS: readonly number[] = (process.env.SUBSCRIPTION_DUNNING_DAYS ?? '1,3,5,7')
-  .split(',')
-  .map((value) => Number(value.trim()))
-  .filter((value) => Number.isFinite(value) && value > 0);
+export const DUNNING_DAYS: readonly number[] = config.subscriptions.dunningDays;
 
 /** How long to wait before looking again at a charge whose outcome is unknown. */
 export const UNKNOWN_RECHECK_MS = 60 * 60 * 1000;
@@ -37,13 +34,23 @@ export function nextRetryAt(firstAttemptAt: Date, attempts: number): Date | null
   return days === undefined ? null : new Date(firstAttemptAt.getTime() + days * DAY_MS);
 }
 
+/** The billing cycle of a subscription on a (Recurring) price: periods count from its anchor. */
+export function cycleOf(sub: Pick<SubscriptionRow, 'billingAnchor'>, price: PriceRow): BillingCycle {
+  return { anchor: sub.billingAnchor, interval: price.interval!, intervalCount: price.intervalCount ?? 1 };
+}
+
+/** The name a period's billing record is described by (the price's id if its product is gone). */
+export async function productNameOf(db: Db, price: PriceRow) {
+  const [product] = await db.select({ name: products.name }).from(products).where(eq(products.id, price.productId));
+  return product?.name ?? price.id;
+}
+
 /** The subscription and period a charge's payment and billing-record events name. */
 export async function subscriptionContext(db: Db, sub: SubscriptionRow, periodIndex: number): Promise<SubscriptionContext> {
   if (periodIndex === sub.currentPeriodIndex) {
     return { subscriptionId: sub.id, periodIndex, periodStart: sub.currentPeriodStart.toISOString(), periodEnd: sub.currentPeriodEnd.toISOString() };
   }
-  const price = await findPriceRow(db, sub.merchantId, sub.priceId);
-  const cycle = { anchor: sub.billingAnchor, interval: price.interval!, intervalCount: price.intervalCount ?? 1 };
+  const cycle = cycleOf(sub, await findPriceRow(db, sub.merchantId, sub.priceId));
   return { subscriptionId: sub.id, periodIndex, periodStart: periodBoundary(cycle, periodIndex).toISOString(), periodEnd: periodBoundary(cycle, periodIndex + 1).toISOString() };
 }
 
@@ -227,8 +234,7 @@ export async function retryRecord(tx: Db, sub: SubscriptionRow, link: Subscripti
  * period they were paid for.
  */
 export async function grantPeriodCredits(tx: Db, sub: SubscriptionRow, priceId: string, periodIndex: number) {
-  const price = await findPriceRow(tx, sub.merchantId, priceId);
-  const cycle = { anchor: sub.billingAnchor, interval: price.interval!, intervalCount: price.intervalCount ?? 1 };
+  const cycle = cycleOf(sub, await findPriceRow(tx, sub.merchantId, priceId));
   await grantPolicyCredits(tx, {
     merchantId: sub.merchantId,
     customerId: sub.customerId,

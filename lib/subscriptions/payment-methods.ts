@@ -11,7 +11,8 @@ import { recordEvent } from '../events/record-event';
 import { findPaymentMethodRow, savePaymentMethod, toPaymentMethodResponse } from '../payments/payment-methods';
 import type { TokenizedCard } from '../payments/processor/types';
 import { assertSellerAcceptsPayments } from '../merchants/accepts-payments';
-import { moveSubscriptionsToPaymentMethod, retryPastDueForCustomer, type Actor } from './subscriptions';
+import { moveSubscriptionsToPaymentMethod, retryPastDueForCustomer } from './commands';
+import type { Actor } from './subscription-writer';
 
 /**
  * Makes a saved method the customer's default and the one their running subscriptions charge
@@ -31,7 +32,7 @@ export async function makeDefaultPaymentMethod(tx: Db, merchantId: string, custo
  * A new card, already verified with the processor (lib/payments/card-verification.ts): saved,
  * made default, used by the subscriptions, past-due records retried.
  */
-export async function useNewPaymentMethod(tx: Db, merchantId: string, customerId: string, card: TokenizedCard, actor: Actor, id?: string) {
+export async function saveAsDefaultPaymentMethod(tx: Db, merchantId: string, customerId: string, card: TokenizedCard, actor: Actor, id?: string) {
   await assertSellerAcceptsPayments(tx, merchantId);
   const saved = await savePaymentMethod(tx, merchantId, customerId, card, id);
   return makeDefaultPaymentMethod(tx, merchantId, customerId, saved.id, actor);
@@ -45,7 +46,7 @@ export async function useNewPaymentMethod(tx: Db, merchantId: string, customerId
 export async function addVerifiedDefaultCard(db: Db, merchantId: string, customerId: string, card: TokenizedCard, actor: Actor, id = newId('paymentMethod')) {
   await assertSellerAcceptsPayments(db, merchantId);
   await verifyCardForSaving({ token: card.token, idempotencyKey: id, fieldPath: 'cardNumber' });
-  return db.transaction((tx) => useNewPaymentMethod(tx, merchantId, customerId, card, actor, id));
+  return db.transaction((tx) => saveAsDefaultPaymentMethod(tx, merchantId, customerId, card, actor, id));
 }
 
 /**
@@ -60,7 +61,7 @@ export async function attachPaymentMethod(phases: Phases, merchantId: string, cu
   return phases.db.transaction(async (tx) => {
     // The customer's row serializes concurrent saves, so exactly one becomes the first (default).
     await findCustomerRow(tx, merchantId, customerId, undefined, { forUpdate: true });
-    const saved = body.makeDefault ? await useNewPaymentMethod(tx, merchantId, customerId, card, actor, id) : await savePaymentMethod(tx, merchantId, customerId, card, id);
+    const saved = body.makeDefault ? await saveAsDefaultPaymentMethod(tx, merchantId, customerId, card, actor, id) : await savePaymentMethod(tx, merchantId, customerId, card, id);
     const response = toPaymentMethodResponse(saved);
     await phases.answer(tx, response);
     return response;

@@ -7,7 +7,11 @@ import { resumeChargePhases, runChargePhases } from '../payments/charges';
 import { toPaymentResponse, type PaymentRow } from '../payments/payments';
 import type { Attempt } from '../http/idempotency';
 import type { CommandBody, CreateSubscriptionBody } from './schemas';
-import { commandSubscription, createSubscription, getSubscriptionDetail, processNextAction, type Actor, type CreateResult, type StartOptions } from './subscriptions';
+import { commandSubscription } from './commands';
+import { createSubscription, type CreateResult, type StartOptions } from './create';
+import { getSubscriptionDetail } from './queries';
+import { processNextAction } from './renewals';
+import type { Actor } from './subscription-writer';
 import { assertSellerAcceptsPayments } from '../merchants/accepts-payments';
 
 /**

@@ -9,7 +9,7 @@ import { now } from '../clock';
 import { ApiError, invalidField, notFound } from '../http/errors';
 import { findCustomerRow } from '../customers/customers';
 import type { AdvanceTestClockBody, CreateTestClockBody } from './schemas';
-import { processSubscription } from './subscriptions';
+import { processSubscription } from './renewals';
 
 type TestClockRow = typeof testClocks.$inferSelect;
 

@@ -3,7 +3,7 @@ import type { Database, Db } from '../db/client';
 import type { Phases } from '../db/phases';
 import { idempotencyKeys } from '../db/schema';
 import { ApiError } from '../http/errors';
-import { claimIdempotencyKey, completeIdempotencyKey, holdIdempotencyLease } from '../http/idempotency';
+import { claimIdempotencyKey, completeIdempotencyKey, holdIdempotencyLease, type Claim } from '../http/idempotency';
 import { log } from '../log';
 
 /** A console form's one-time key: rendered into the form, so a double submit sends the same one. */
@@ -31,7 +31,7 @@ export async function runConsoleOnce<T>(
   const fingerprint = { ...identity, method: 'CONSOLE', path: input.action, body: input.body };
   const deadline = Date.now() + WAIT_LIMIT_MS;
   for (;;) {
-    let claim;
+    let claim: Claim;
     try {
       claim = await claimIdempotencyKey(db, fingerprint);
     } catch (error) {

@@ -25,6 +25,7 @@ const ENGLISH: FormWords = { correctFields: 'Please correct the highlighted fiel
  * Runs a server action's work and turns expected failures (ApiError) into words for the form;
  * anything unexpected is logged and answered generically. Redirects pass through.
  */
+// biome-ignore lint/suspicious/noConfusingVoidType: a piece of work may end without an answer (`return;`, a redirect), which only `void` accepts.
 export async function formAction<T>(work: () => Promise<FormState<T> | void>, words: FormWords = ENGLISH): Promise<FormState<T>> {
   try {
     const headerList = await headers();

@@ -1,5 +1,5 @@
 import { config } from '../config';
-import { parseDuration, parseDurationList } from './durations';
+import { parseDuration, parseDurationList } from '../durations';
 
 /** ±10 % jitter, so endpoints that failed together do not all retry in the same second. */
 const JITTER = 0.1;

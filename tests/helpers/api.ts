@@ -26,7 +26,7 @@ export async function call<T = any>(
   }
   const response = await fetch(`${options.baseUrl ?? baseUrl()}${path}`, { method, headers, body });
   const text = await response.text();
-  let parsed: unknown = undefined;
+  let parsed: unknown;
   try {
     parsed = text ? JSON.parse(text) : undefined;
   } catch {

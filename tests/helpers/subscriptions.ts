@@ -1,5 +1,7 @@
 import { expect } from 'vitest';
+import { count, eq } from 'drizzle-orm';
 import { getDb } from '@/lib/db/client';
+import { payments } from '@/lib/db/schema';
 import { savePaymentMethod } from '@/lib/payments/payment-methods';
 import { SandboxProcessor } from '@/lib/payments/processor/sandbox';
 import type { client } from './api';
@@ -53,4 +55,10 @@ export async function advance(api: Api, clockId: string, to: string) {
 
 export async function subscribe(api: Api, body: Record<string, unknown>) {
   return api.post('/api/Subscription', body, ik());
+}
+
+/** How many payments (any status) the merchant has: a charge that must not happen shows here. */
+export async function paymentCount(merchantId: string) {
+  const [row] = await getDb().select({ value: count() }).from(payments).where(eq(payments.merchantId, merchantId));
+  return row!.value;
 }

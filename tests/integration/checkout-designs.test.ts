@@ -4,7 +4,7 @@ import { getDb } from '@/lib/db/client';
 import { checkoutDesigns } from '@/lib/db/schema';
 import { listRecentEmails } from '@/lib/email/send-email';
 import { requestPortalLink } from '@/lib/portal/portal';
-import { baseUrl, call } from '../helpers/api';
+import { baseUrl } from '../helpers/api';
 import { newMerchant } from '../helpers/merchants';
 import { expectAuthFailures } from '../helpers/auth-matrix';
 import { adHocLink, ik, waitFor } from '../helpers/payments';

@@ -1,22 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { config } from '@/lib/config';
 import { sessionCookies } from '@/lib/web/session-cookies';
 import { startServer, type RunningServer } from '../setup/server';
 
 describe('console cookies', () => {
   it('are httpOnly, SameSite=Lax, scoped to their console, and Secure only in production', () => {
-    const previous = process.env.APP_ENV;
+    // The configuration is parsed once per process: APP_ENV is stood in for here.
+    const production = vi.spyOn(config, 'isProduction', 'get').mockReturnValue(false);
     try {
-      delete process.env.APP_ENV;
       const local = sessionCookies('merchant', { accessToken: 'a', refreshToken: 'r' });
       expect(local.map((c) => [c.name, c.path, c.httpOnly, c.sameSite, c.secure, c.maxAge])).toEqual([
         ['pb_merchant_at', '/merchant', true, 'lax', false, 900],
         ['pb_merchant_rt', '/merchant', true, 'lax', false, 30 * 24 * 3600],
       ]);
-      process.env.APP_ENV = 'production';
+      production.mockReturnValue(true);
       expect(sessionCookies('admin', { accessToken: 'a', refreshToken: 'r' }).every((c) => c.secure && c.path === '/admin')).toBe(true);
     } finally {
-      if (previous === undefined) delete process.env.APP_ENV;
-      else process.env.APP_ENV = previous;
+      production.mockRestore();
     }
   });
 });

@@ -4,7 +4,7 @@ import { getDb } from '@/lib/db/client';
 import { plainPhases } from '@/lib/db/phases';
 import { payments, refunds, sandboxProcessorOperations, subscriptions, testClocks } from '@/lib/db/schema';
 import { SandboxProcessor } from '@/lib/payments/processor/sandbox';
-import { processSubscription } from '@/lib/subscriptions/subscriptions';
+import { processSubscription } from '@/lib/subscriptions/renewals';
 import { finishPendingPayment } from '@/lib/checkout/reconcile';
 import { finishRefund, refundPayment } from '@/lib/payments/refunds';
 import { newMerchant } from '../helpers/merchants';

@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { getDb } from '@/lib/db/client';
 import { webhookEndpoints } from '@/lib/db/schema';
-import { ApiError } from '@/lib/http/errors';
 import { retryWebhookDelivery } from '@/lib/webhooks/deliveries';
 import { listWebhookEndpointsNeedingAttention } from '@/lib/webhooks/endpoints';
 import { inTransaction, runConsoleOnce } from '@/lib/web/console-once';

@@ -66,7 +66,7 @@ describe('webhook delivery', () => {
 
   it('sends only subscribed types, everything to *, and nothing to a disabled endpoint', async () => {
     const { api, endpoint } = await setup('subscribed', ['customer.created']);
-    const all = await api.post('/api/WebhookEndpoint', { url: `${receiver.url}/subscribed-all`, events: ['*'] });
+    await api.post('/api/WebhookEndpoint', { url: `${receiver.url}/subscribed-all`, events: ['*'] });
     const off = await api.post('/api/WebhookEndpoint', { url: `${receiver.url}/subscribed-off`, events: ['*'], enabled: false });
     expect(off.body.enabled).toBe(false);
     await api.post('/api/Product', { name: 'Not for the customer endpoint' });

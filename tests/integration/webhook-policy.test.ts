@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseDuration, parseDurationList } from '@/lib/webhooks/durations';
+import { parseDuration, parseDurationList } from '@/lib/durations';
 import { maxAutomaticAttempts, nextRetryDelayMs, retrySchedule } from '@/lib/webhooks/policy';
 import { decryptSecret, encryptSecret } from '@/lib/auth/secret-box';
 

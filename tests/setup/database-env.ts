@@ -1,4 +1,5 @@
 import { inject } from 'vitest';
+import { loadConfig } from '../../lib/config';
 
 // Test helpers seed and inspect the same database the server uses.
 process.env.DATABASE_URL = inject('databaseUrl');
@@ -7,3 +8,5 @@ process.env.DATA_DIR = inject('dataDir');
 process.env.LOG_LEVEL ??= 'warn';
 // Merchants the tests create hash their passwords here, as cheaply as the test server does.
 process.env.PASSWORD_SCRYPT_LOG2_N ??= '12';
+// Parsed once here, before any test module reads it: a bad variable fails every file with its message.
+loadConfig();

@@ -26,7 +26,8 @@ export const WEBHOOK_TEST_ENV = {
 const shared = globalThis as unknown as { __paybaseTestServer?: { server: Promise<RunningServer>; users: number } };
 
 export default async function setup(project: TestProject) {
-  const entry = (shared.__paybaseTestServer ??= { server: startServer({ env: WEBHOOK_TEST_ENV }), users: 0 });
+  shared.__paybaseTestServer ??= { server: startServer({ env: WEBHOOK_TEST_ENV }), users: 0 };
+  const entry = shared.__paybaseTestServer;
   entry.users++;
   const server = await entry.server;
   project.provide('baseUrl', server.baseUrl);

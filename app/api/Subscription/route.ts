@@ -1,7 +1,7 @@
 import { apiRoute, phasedApiRoute } from '@/lib/http/api-route';
 import { respond } from '@/lib/http/respond';
 import { createSubscriptionOperation, listSubscriptionsOperation } from '@/lib/subscriptions/api';
-import { listSubscriptions } from '@/lib/subscriptions/subscriptions';
+import { listSubscriptions } from '@/lib/subscriptions/queries';
 import { createSubscriptionInPhases } from '@/lib/subscriptions/resume';
 import { declinedAnswer } from '@/lib/subscriptions/answer';
 

@@ -27,7 +27,8 @@ export default async function DevMailboxPage({ searchParams }: { searchParams: P
           </>
         }
       />
-      <form role="search" action="/dev/mailbox" className="mb-6 flex flex-wrap items-end gap-2">
+      <search>
+      <form action="/dev/mailbox" className="mb-6 flex flex-wrap items-end gap-2">
         <div>
           <label htmlFor="mail-to" className="block text-sm font-medium text-slate-800">
             Recipient
@@ -43,6 +44,7 @@ export default async function DevMailboxPage({ searchParams }: { searchParams: P
           </Link>
         ) : null}
       </form>
+      </search>
       {emails.length === 0 ? (
         <EmptyState title="No mail yet" />
       ) : (
@@ -63,6 +65,7 @@ export default async function DevMailboxPage({ searchParams }: { searchParams: P
                 <div className="mt-3 text-sm break-words whitespace-pre-wrap text-slate-800">
                   {email.textBody.split(LINK).map((part, index) =>
                     index % 2 === 1 ? (
+                      // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one split string: a part's position is its identity.
                       <a key={index} href={part} className="text-brand-700 underline">
                         {part}
                       </a>

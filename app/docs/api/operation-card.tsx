@@ -38,6 +38,7 @@ export function InlineCode({ text }: { text: string }) {
     <>
       {text.split('`').map((part, index) =>
         index % 2 ? (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one split string: a part's position is its identity.
           <code key={index} className="rounded bg-slate-100 px-1 font-mono text-[0.9em]">
             {part}
           </code>

@@ -7,11 +7,12 @@ import { ApiError, invalidField } from '@/lib/http/errors';
 import { field, formAction, requireConfirmed, type FormState } from '@/lib/web/form-state';
 import { endPortalSession, portalPath, requestPortalLink, verifyPortalLink } from '@/lib/portal/portal';
 import { plainPhases } from '@/lib/db/phases';
-import { cancelSubscription, commandSubscription, findSubscriptionRow } from '@/lib/subscriptions/subscriptions';
+import { cancelSubscription, commandSubscription } from '@/lib/subscriptions/commands';
+import { findSubscriptionRow } from '@/lib/subscriptions/queries';
 import { commandSubscriptionInPhases } from '@/lib/subscriptions/resume';
 import { addVerifiedDefaultCard, makeDefaultPaymentMethod, removePaymentMethod } from '@/lib/subscriptions/payment-methods';
 import { paymentProcessor } from '@/lib/payments/processor';
-import { CardInputError } from '@/lib/payments/processor/types';
+import { CardInputError, type TokenizedCard } from '@/lib/payments/processor/types';
 import { customerText, type CustomerText } from '@/lib/i18n/customer-text';
 import { customerError } from '@/lib/i18n/customer-errors';
 import { actionLocale } from '@/lib/i18n/page-locale';
@@ -21,6 +22,7 @@ import { clearPortalCookie, requirePortalCustomer, setPortalCookie } from './ses
  * Runs a portal action in the language of the page it came from (its `locale` field): notices
  * and refusals are worded for the customer (lib/i18n/customer-errors.ts).
  */
+// biome-ignore lint/suspicious/noConfusingVoidType: a piece of work may end without an answer (`return;`, a redirect), which only `void` accepts.
 async function portalAction(form: FormData, work: (text: CustomerText) => Promise<FormState | void>): Promise<FormState> {
   const text = customerText(await actionLocale(field(form, 'locale')));
   return formAction(async () => {
@@ -122,7 +124,7 @@ export async function addCardAction(_state: FormState, form: FormData): Promise<
     const customerId = field(form, 'customerId');
     const { customer } = await requirePortalCustomer(customerId);
     const [month, year] = field(form, 'expiry').split('/').map((part) => Number(part.trim()));
-    let card;
+    let card: TokenizedCard;
     try {
       card = paymentProcessor().tokenizeCard({ number: field(form, 'cardNumber'), expMonth: month ?? 0, expYear: year !== undefined && year < 100 ? 2000 + year : (year ?? 0), cvc: field(form, 'cvc') });
     } catch (error) {

@@ -5,7 +5,7 @@ import { customerText } from '@/lib/i18n/customer-text';
 import { pageLocale } from '@/lib/i18n/page-locale';
 import { portalDesign } from './design';
 import { portalOverview } from '@/lib/portal/overview';
-import { previewPriceChange } from '@/lib/subscriptions/subscriptions';
+import { previewPriceChange } from '@/lib/subscriptions/price-change';
 import { AuthCard } from '@/components/console/auth-card';
 import { ActionForm } from '@/components/ui/action-form';
 import { Alert } from '@/components/ui/alert';
@@ -28,6 +28,7 @@ import {
 } from './actions';
 import { currentPortalCustomer } from './session';
 import { UsageOverview } from '@/components/usage/usage-overview';
+import { getCustomerUsageOverview } from '@/lib/usage/customer-usage';
 import { InvoiceLinks } from '@/components/billing/invoice-links';
 
 export async function generateMetadata({ params }: { params: Promise<{ customerId: string }> }): Promise<Metadata> {
@@ -62,7 +63,10 @@ export default async function PortalPage({
     );
   }
   const { customer, sellerName, sellerSuspended } = session;
-  const overview = await portalOverview(getDb(), customer.merchantId, customer.id, text);
+  const [overview, usage] = await Promise.all([
+    portalOverview(getDb(), customer.merchantId, customer.id, text),
+    getCustomerUsageOverview(getDb(), customer.merchantId, customer.id, { history: false }),
+  ]);
   const previewSub = typeof query.subscription === 'string' ? query.subscription : undefined;
   const previewPrice = typeof query.priceId === 'string' ? query.priceId : undefined;
   let preview: Awaited<ReturnType<typeof previewPriceChange>> | null = null;
@@ -160,7 +164,7 @@ export default async function PortalPage({
               ) : null}
               {previewSub === sub.id && previewError ? <Alert tone="error">{previewError}</Alert> : null}
               {previewSub === sub.id && preview ? (
-                <div className="rounded-md border border-brand-200 bg-brand-50 p-4 text-sm" aria-label={t('portal.previewLabel')}>
+                <section className="rounded-md border border-brand-200 bg-brand-50 p-4 text-sm" aria-label={t('portal.previewLabel')}>
                   <p className="font-medium text-slate-900">{t('portal.ifYouChange')}</p>
                   <ul className="mt-2 list-disc space-y-1 pl-5 text-slate-800">
                     <li>{t('portal.chargedToday', { amount: money(preview.amountDueNow, preview.currency) })}</li>
@@ -182,7 +186,7 @@ export default async function PortalPage({
                     <input type="hidden" name="expectedVersion" value={sub.version} />
                     <SubmitButton pendingText={t('portal.changing')}>{t('portal.confirmChange')}</SubmitButton>
                   </ActionForm>
-                </div>
+                </section>
               ) : null}
               <div className="flex flex-wrap gap-3">
                 {sub.status === 'canceled' ? (
@@ -210,7 +214,7 @@ export default async function PortalPage({
         </Card>
       ))}
 
-      <UsageOverview merchantId={customer.merchantId} customerId={customer.id} audience="customer" text={text} />
+      <UsageOverview usage={usage} audience="customer" text={text} />
 
       <Card title={t('portal.paymentMethods')}>
         {overview.paymentMethods.length === 0 ? <EmptyState title={t('portal.noCards')} /> : null}

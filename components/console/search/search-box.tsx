@@ -17,7 +17,8 @@ export function SearchBox({ action, defaultValue }: { action: string; defaultVal
     return () => document.removeEventListener('keydown', onKey);
   }, []);
   return (
-    <form role="search" action={action} className="min-w-0 flex-1 sm:max-w-sm">
+    <search className="min-w-0 flex-1 sm:max-w-sm">
+    <form action={action}>
       <label htmlFor="console-search" className="sr-only">Search customers, payments, subscriptions, links and events</label>
       <input
         ref={input}
@@ -30,5 +31,6 @@ export function SearchBox({ action, defaultValue }: { action: string; defaultVal
         className="w-full rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm"
       />
     </form>
+    </search>
   );
 }

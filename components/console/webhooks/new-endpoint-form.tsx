@@ -57,8 +57,13 @@ export function EventPicker({ eventTypes, selected = [] }: { eventTypes: readonl
         All events <span className="font-mono text-xs font-normal text-slate-600">*</span>
         <span className="text-xs font-normal text-slate-600">(also types added later)</span>
       </label>
-      {/* Focusable, so the list scrolls from the keyboard even while its boxes are disabled. */}
-      <div role="group" aria-label="Event types" tabIndex={0} className="mt-2 max-h-72 space-y-2 overflow-y-auto rounded-md border border-slate-200 p-3" aria-disabled={all}>
+      <fieldset
+        aria-label="Event types"
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: focusable, so the list scrolls from the keyboard even while its boxes are disabled (axe `scrollable-region-focusable`).
+        tabIndex={0}
+        className="mt-2 max-h-72 min-w-0 space-y-2 overflow-y-auto rounded-md border border-slate-200 p-3"
+        aria-disabled={all}
+      >
         {[...groups].map(([resource, types]) => (
           <div key={resource}>
             <p className="text-xs font-semibold tracking-wide text-slate-500 uppercase">{resource.replaceAll('_', ' ')}</p>
@@ -73,7 +78,7 @@ export function EventPicker({ eventTypes, selected = [] }: { eventTypes: readonl
             </div>
           </div>
         ))}
-      </div>
+      </fieldset>
     </fieldset>
   );
 }

@@ -4,7 +4,30 @@ import { createdAt, timestampTz, updatedAt } from './columns';
 import type { Metadata } from './catalog';
 import { prices } from './catalog';
 import { customers, paymentMethods } from './customers';
-import type { BillingLineItem } from '../../billing/line-items';
+
+/**
+ * One line of a billing record (an invoice line), stored when the record is written because
+ * what it is made of (the coupon's share, the credit taken) cannot be recomputed exactly later:
+ * prices change, coupons end and the credit balance moves.
+ *
+ * `amount` is signed, in minor units: charges are positive, `discount` and `credit` negative;
+ * the lines of a record add up to its `amount`.
+ */
+export interface BillingLineItem {
+  kind: BillingLineKind;
+  description: string;
+  priceId: string | null;
+  quantity: number;
+  unitAmount: number;
+  amount: number;
+}
+
+/**
+ * `one_time`: a checkout of a one-time price or an ad hoc amount; `plan`: a subscription period;
+ * `proration`: a mid-period upgrade; `discount`: a coupon; `credit`: account credit applied.
+ */
+export const BILLING_LINE_KINDS = ['one_time', 'plan', 'proration', 'discount', 'credit'] as const;
+export type BillingLineKind = (typeof BILLING_LINE_KINDS)[number];
 
 export type PaymentLinkStoredStatus = 'active' | 'disabled' | 'archived' | 'completed';
 
@@ -227,7 +250,7 @@ export const billingRecords = pgTable(
     subtotal: integer().notNull().default(0),
     /** Subscription account credit taken off this record (already out of `amount`). */
     creditsApplied: integer().notNull().default(0),
-    /** What was billed, as known when the record was written (lib/billing/line-items.ts). */
+    /** What was billed, as known when the record was written (lib/billing/line-items.ts builds it). */
     lineItems: jsonb().notNull().$type<BillingLineItem[]>().default([]),
     /** Set on a subscription's records: the period billed (a proration's is the period it falls in). */
     subscriptionId: text(),

@@ -128,6 +128,8 @@ export const subscriptionBillingRecords = pgTable(
   ],
 );
 
+export type SubscriptionChangeStatus = 'applied' | 'scheduled' | 'canceled';
+
 export type SubscriptionCommandType = 'ChangePrice' | 'CancelAtPeriodEnd' | 'Reactivate' | 'Pause' | 'Resume' | 'ChangePaymentMethod' | 'Cancel' | 'Create' | 'Renew' | 'End';
 
 export const subscriptionChanges = pgTable(
@@ -139,7 +141,7 @@ export const subscriptionChanges = pgTable(
       .notNull()
       .references(() => subscriptions.id),
     type: text().notNull().$type<SubscriptionCommandType>(),
-    status: text().notNull().$type<'applied' | 'scheduled' | 'canceled'>(),
+    status: text().notNull().$type<SubscriptionChangeStatus>(),
     fromPriceId: text(),
     toPriceId: text(),
     /** `api_key:key_…`, `portal:cus_…`, `console:mer_…` or `system`. */

@@ -2,7 +2,7 @@ import type { Task } from 'graphile-worker';
 import { z } from 'zod';
 import { getDb } from '../../db/client';
 import { enqueueJob } from '../enqueue';
-import { dueSubscriptionIds, processSubscription } from '../../subscriptions/subscriptions';
+import { dueSubscriptionIds, processSubscription } from '../../subscriptions/renewals';
 
 const Payload = z.object({ subscriptionId: z.string() });
 

@@ -26,10 +26,9 @@ function eventLine(result: ForwardedEvent, forwardTo: string): string {
   return `${result.createdAt}  ${result.type.padEnd(24)} ${result.eventId}  --> POST ${forwardTo} [${outcome}]`;
 }
 
-async function main(): Promise<void> {
-  let parsed;
+function parseCommandLine() {
   try {
-    parsed = parseArgs({
+    return parseArgs({
       allowPositionals: true,
       options: {
         'forward-to': { type: 'string' },
@@ -43,7 +42,10 @@ async function main(): Promise<void> {
   } catch (error) {
     fail((error as Error).message);
   }
-  const { values, positionals } = parsed;
+}
+
+async function main(): Promise<void> {
+  const { values, positionals } = parseCommandLine();
   if (values.help) {
     process.stdout.write(`${USAGE}\n`);
     return;

@@ -19,15 +19,15 @@ export interface PaybaseOptions {
 type Method = 'get' | 'post' | 'put' | 'delete';
 /** The paths that answer `method` (absent methods are `?: never` in the generated types). */
 type PathsWith<M extends Method> = { [P in keyof paths]: paths[P] extends { [K in M]: unknown } ? P : never }[keyof paths];
-type InitArgs<I> = {} extends I ? [init?: I] : [init: I];
-type Data<P extends keyof paths, M extends Method, I> = NonNullable<FetchResponse<paths[P][M] & Record<string | number, any>, I, `${string}/${string}`>['data']>;
+type InitArgs<I> = Record<never, never> extends I ? [init?: I] : [init: I];
+type Data<P extends keyof paths, M extends Method, I> = NonNullable<FetchResponse<paths[P][M] & Record<string | number, unknown>, I, `${string}/${string}`>['data']>;
 
 /** Calls one operation and answers its success body; any error answer throws a PaybaseError. */
 type DataMethod<M extends Method> = <P extends PathsWith<M>, I extends MaybeOptionalInit<paths[P], M>>(path: P, ...init: InitArgs<I>) => Promise<Data<P, M, I>>;
 
 /** GET paths whose answer is a page: `{ data, page, pageSize, totalCount, hasMore }`. */
-export type ListPath = { [P in PathsWith<'get'>]: Data<P, 'get', {}> extends { data: unknown[]; hasMore: boolean } ? P : never }[PathsWith<'get'>];
-type Item<P extends ListPath> = Data<P, 'get', {}> extends { data: (infer T)[] } ? T : never;
+export type ListPath = { [P in PathsWith<'get'>]: Data<P, 'get', Record<never, never>> extends { data: unknown[]; hasMore: boolean } ? P : never }[PathsWith<'get'>];
+type Item<P extends ListPath> = Data<P, 'get', Record<never, never>> extends { data: (infer T)[] } ? T : never;
 
 /** Sends an Idempotency-Key on the IK endpoints unless the caller chose one; retries reuse it. */
 const idempotencyKeys: Middleware = {
@@ -88,6 +88,7 @@ function nextPage({ page: _page, startingAfter: _after, endingBefore, ...rest }:
   return backward ? { ...rest, endingBefore: cursor } : { ...rest, startingAfter: cursor };
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: the typed methods above declare the answer's type; this shared body only passes it through.
 async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<any> {
   const { data, error, response } = await call;
   if (!response.ok) throw PaybaseError.fromAnswer(response.status, error);

@@ -43,7 +43,8 @@ export default async function SellersPage({ searchParams }: { searchParams: Prom
             </Link>
           ))}
         </nav>
-        <form role="search" action="/admin" className="flex items-end gap-2">
+        <search>
+        <form action="/admin" className="flex items-end gap-2">
           {status ? <input type="hidden" name="status" value={status} /> : null}
           <div>
             <label htmlFor="seller-email" className="block text-sm font-medium text-slate-800">
@@ -55,6 +56,7 @@ export default async function SellersPage({ searchParams }: { searchParams: Prom
             Search
           </button>
         </form>
+        </search>
       </div>
       {sellers.totalCount === 0 ? (
         <EmptyState title="No sellers match" />

@@ -1,5 +1,5 @@
 import { apiRoute } from '@/lib/http/api-route';
 import { getSubscriptionOperation } from '@/lib/subscriptions/api';
-import { getSubscriptionDetail } from '@/lib/subscriptions/subscriptions';
+import { getSubscriptionDetail } from '@/lib/subscriptions/queries';
 
 export const GET = apiRoute(getSubscriptionOperation, ({ db, merchantId, params }) => getSubscriptionDetail(db, merchantId, params.subscriptionId));

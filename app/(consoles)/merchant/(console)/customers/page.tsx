@@ -20,7 +20,8 @@ export default async function CustomersPage({ searchParams }: { searchParams: Pr
   return (
     <>
       <PageHeader title="Customers" description="People and companies who bought from you, created at checkout or through the API." actions={<a href="/merchant/exports/customers.csv" className={buttonClass('secondary')} download>Export CSV</a>} />
-      <form role="search" className="mb-4 flex flex-wrap items-end gap-2" action="/merchant/customers">
+      <search>
+      <form className="mb-4 flex flex-wrap items-end gap-2" action="/merchant/customers">
         <div>
           <label htmlFor="customer-email" className="block text-sm font-medium text-slate-800">
             Find by email
@@ -36,6 +37,7 @@ export default async function CustomersPage({ searchParams }: { searchParams: Pr
           </Link>
         ) : null}
       </form>
+      </search>
       {customers.totalCount === 0 ? (
         <EmptyState title={email ? 'No customer with that email' : 'No customers yet'}>
           {email ? 'Check the address, or clear the search.' : 'Customers appear when a checkout completes or your backend creates them.'}

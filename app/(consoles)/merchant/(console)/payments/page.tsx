@@ -50,7 +50,8 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
           </a>
         }
       />
-      <form role="search" aria-label="Filter payments" className="mb-4 flex flex-wrap items-end gap-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm" action="/merchant/payments">
+      <search aria-label="Filter payments">
+      <form className="mb-4 flex flex-wrap items-end gap-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm" action="/merchant/payments">
         <div>
           <label htmlFor="filter-status" className="block text-sm font-medium text-slate-800">Status</label>
           <select id="filter-status" name="status" defaultValue={status ?? ''} className={INPUT}>
@@ -77,6 +78,7 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
           <Link href="/merchant/payments" className={buttonClass('ghost')}>Clear</Link>
         ) : null}
       </form>
+      </search>
       {payments.totalCount === 0 ? (
         <EmptyState title={filtered ? 'No payments match these filters' : 'No payments yet'}>
           {filtered ? 'Change or clear the filters.' : 'Payments appear when a customer pays a payment link or your backend completes a checkout.'}

@@ -5,7 +5,7 @@ import { getDb } from '@/lib/db/client';
 import { sellerAccountId } from '../../session';
 import { field, formAction, requireConfirmed, type FormState } from '@/lib/web/form-state';
 import { plainPhases } from '@/lib/db/phases';
-import { cancelSubscription } from '@/lib/subscriptions/subscriptions';
+import { cancelSubscription } from '@/lib/subscriptions/commands';
 import { commandSubscriptionInPhases } from '@/lib/subscriptions/resume';
 
 const detailPath = (id: string) => `/merchant/subscriptions/${id}`;

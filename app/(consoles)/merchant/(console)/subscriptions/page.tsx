@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { formatConsoleDate } from '@/lib/web/console-time';
 import Link from 'next/link';
 import { getDb } from '@/lib/db/client';
-import { listSubscriptions } from '@/lib/subscriptions/subscriptions';
+import { listSubscriptions } from '@/lib/subscriptions/queries';
 import { labelsFor } from '@/lib/subscriptions/labels';
 import { SUBSCRIPTION_STATUSES } from '@/lib/subscriptions/schemas';
 import { buttonClass } from '@/components/ui/button';

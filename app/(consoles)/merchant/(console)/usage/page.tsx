@@ -23,7 +23,8 @@ export default async function UsagePage({ searchParams }: { searchParams: Promis
   return (
     <>
       <PageHeader title="Usage" description="Usage your backend recorded (POST /api/Usage, Usage/Batch, Check with consume), newest first." />
-      <form role="search" aria-label="Filter usage" className="mb-4 flex flex-wrap items-end gap-2" action="/merchant/usage">
+      <search aria-label="Filter usage">
+      <form className="mb-4 flex flex-wrap items-end gap-2" action="/merchant/usage">
         <div>
           <label htmlFor="usage-customer" className="block text-sm font-medium text-slate-800">
             Customer id
@@ -45,6 +46,7 @@ export default async function UsagePage({ searchParams }: { searchParams: Promis
           </Link>
         ) : null}
       </form>
+      </search>
       {usage.totalCount === 0 ? (
         <EmptyState title={filtered ? 'No usage matches' : 'No usage yet'}>
           {filtered ? 'Check the customer id and feature, or clear the filter.' : 'Records appear when your backend reports usage. See docs/usage.md.'}

@@ -9,7 +9,7 @@ import { listCustomValues } from '@/lib/customers/custom-values';
 import { describePrices, listCustomerBillingRecords, listCustomerEvents, listCustomerRefunds } from '@/lib/customers/customer-activity';
 import { listPaymentMethods } from '@/lib/payments/payment-methods';
 import { listPayments } from '@/lib/payments/payments';
-import { listSubscriptions } from '@/lib/subscriptions/subscriptions';
+import { listSubscriptions } from '@/lib/subscriptions/queries';
 import { roleCan } from '@/lib/merchants/roles';
 import { metadataLines } from '@/lib/web/form-metadata';
 import { Badge, Card, DescriptionList, EmptyState, PageHeader } from '@/components/ui/layout';
@@ -19,6 +19,7 @@ import { CustomerEditForm, CustomValueForm } from '@/components/console/edit/cus
 import { CustomerBillingRecords, CustomerPayments, CustomerRefunds, CustomerSubscriptions } from '@/components/console/customer/money-sections';
 import { CustomerEvents } from '@/components/console/customer/customer-events';
 import { UsageOverview } from '@/components/usage/usage-overview';
+import { getCustomerUsageOverview } from '@/lib/usage/customer-usage';
 import { currentSeller } from '../../../session';
 
 export const metadata: Metadata = { title: 'Customer' };
@@ -45,7 +46,7 @@ export default async function CustomerPage({
   const methodsPage = pageParam(query.methodsPage);
   const recent = { page: 1, pageSize: RECENT, orderBy: 'createdAt', orderDirection: 'desc' } as const;
   const seesEvents = roleCan(user.role, 'developers:read');
-  const [values, methods, subscriptions, payments, refunds, records, events] = await Promise.all([
+  const [values, methods, subscriptions, payments, refunds, records, events, usage] = await Promise.all([
     listCustomValues(db, merchant.id, customerId, { page: valuesPage, pageSize: 20, orderBy: 'key', orderDirection: 'asc' }),
     listPaymentMethods(db, merchant.id, customerId, { page: methodsPage, pageSize: 10, orderDirection: 'desc' }),
     listSubscriptions(db, merchant.id, { ...recent, customerId }),
@@ -53,6 +54,7 @@ export default async function CustomerPage({
     listCustomerRefunds(db, merchant.id, customerId, RECENT),
     listCustomerBillingRecords(db, merchant.id, customerId, RECENT),
     seesEvents ? listCustomerEvents(db, merchant.id, customerId, RECENT) : [],
+    getCustomerUsageOverview(db, merchant.id, customerId, { history: true }),
   ]);
   const plans = await describePrices(db, merchant.id, subscriptions.data.map((sub) => sub.priceId));
   const canEdit = roleCan(user.role, 'customers:write');
@@ -116,7 +118,7 @@ export default async function CustomerPage({
           </Card>
         </div>
         <CustomerBillingRecords records={records} timeZone={tz} />
-        <UsageOverview merchantId={merchant.id} customerId={customer.id} audience="seller" />
+        <UsageOverview usage={usage} audience="seller" />
         {seesEvents ? <CustomerEvents events={events} timeZone={tz} /> : null}
         <section aria-labelledby="values-heading">
           <h2 id="values-heading" className="mb-3 text-lg font-semibold">

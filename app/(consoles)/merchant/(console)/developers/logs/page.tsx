@@ -38,7 +38,8 @@ export default async function RequestLogsPage({ searchParams }: { searchParams: 
         title="Logs"
         description={`Every developer-API request of the last ${REQUEST_LOG_RETENTION_DAYS} days, newest first. Paste the X-Request-Id your backend logged to find one; failed requests keep their bodies, with secrets and card data removed.`}
       />
-      <form role="search" aria-label="Filter requests" className="mb-4 flex flex-wrap items-end gap-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm" action="/merchant/developers/logs">
+      <search aria-label="Filter requests">
+      <form className="mb-4 flex flex-wrap items-end gap-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm" action="/merchant/developers/logs">
         <div className="min-w-0 grow sm:grow-0">
           <label htmlFor="filter-request-id" className="block text-sm font-medium text-slate-800">Request id</label>
           <input id="filter-request-id" name="requestId" defaultValue={requestId} placeholder="req_…" className={`${INPUT} w-full font-mono sm:w-64`} />
@@ -68,6 +69,7 @@ export default async function RequestLogsPage({ searchParams }: { searchParams: 
         <button type="submit" className={buttonClass('secondary')}>Filter</button>
         {filtered ? <Link href="/merchant/developers/logs" className={buttonClass('ghost')}>Clear</Link> : null}
       </form>
+      </search>
       {logs.data.length === 0 ? (
         <EmptyState title={filtered ? 'No requests match these filters' : 'No API requests yet'}>
           {filtered ? 'Change or clear the filters. Requests older than 30 days are gone.' : 'Requests your backend makes with an API key appear here within a second.'}

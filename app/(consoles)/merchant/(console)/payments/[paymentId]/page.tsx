@@ -89,6 +89,7 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
           <Card title="Timeline">
             <ol className="relative space-y-4 border-l border-slate-200 pl-5" aria-label="Payment timeline">
               {steps.map((step, index) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: the timeline is built once per render in time order and never reordered; two steps may share time and title.
                 <li key={index} className="relative">
                   <span aria-hidden className={`absolute top-1.5 -left-[26px] h-2.5 w-2.5 rounded-full ring-4 ring-white ${DOT[step.tone]}`} />
                   <p className="text-sm font-medium text-slate-900">{step.title}</p>

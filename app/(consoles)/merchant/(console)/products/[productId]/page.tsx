@@ -73,7 +73,7 @@ export default async function ProductPage({
               items={[
                 ['Id', <span className="font-mono" key="id">{product.id}</span>],
                 ['Status', product.active ? <Badge tone="green" key="s">Active</Badge> : <Badge key="s">Inactive</Badge>],
-                ['Created', product.createdAt.replace('T', ' ').slice(0, 16) + ' UTC'],
+                ['Created', `${product.createdAt.replace('T', ' ').slice(0, 16)} UTC`],
               ]}
             />
           </Card>

@@ -9,6 +9,7 @@ import { ActionForm, type FormActionFn } from '@/components/ui/action-form';
 import { SelectField, TextField } from '@/components/ui/field';
 import { SubmitButton } from '@/components/ui/submit-button';
 import type { z } from 'zod';
+import { ScrollRegion } from '@/components/ui/scroll-region';
 
 type Design = z.output<typeof CheckoutDesignResponse>;
 
@@ -114,9 +115,9 @@ export function DesignEditor({ action, design, canEdit }: { action: FormActionFn
       </ActionForm>
       <section aria-label="Live preview" className="min-w-0 space-y-4" data-testid="design-preview">
         <h2 className="text-sm font-semibold text-slate-900">Live preview</h2>
-        <div role="region" aria-label="Desktop preview" tabIndex={0} className="max-w-full overflow-x-auto">
+        <ScrollRegion label="Desktop preview" className="max-w-full overflow-x-auto">
           <CheckoutPreview design={preview} width={900} zoom={0.55} label="Desktop" />
-        </div>
+        </ScrollRegion>
         <CheckoutPreview design={preview} width="min(360px, 100%)" label="Phone" />
       </section>
     </div>

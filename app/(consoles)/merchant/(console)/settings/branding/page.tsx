@@ -33,8 +33,13 @@ export default async function BrandingPage() {
             {designs.data.map((design) => (
               <li key={design.id} className="flex flex-wrap items-center gap-3 py-3">
                 <span className="flex gap-1" aria-hidden="true">
-                  {[design.brandColor, design.accentColor].map((colour, i) => (
-                    <span key={i} className="h-5 w-5 rounded-full border border-slate-300" style={{ background: colour }} />
+                  {(
+                    [
+                      ['brand', design.brandColor],
+                      ['accent', design.accentColor],
+                    ] as const
+                  ).map(([role, colour]) => (
+                    <span key={role} className="h-5 w-5 rounded-full border border-slate-300" style={{ background: colour }} />
                   ))}
                 </span>
                 <Link href={`/merchant/settings/branding/${design.id}`} className="font-medium text-brand-700 hover:underline">

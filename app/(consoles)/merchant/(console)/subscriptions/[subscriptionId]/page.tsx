@@ -8,7 +8,7 @@ import { ApiError } from '@/lib/http/errors';
 import { formatMoney } from '@/lib/money/format';
 import Link from 'next/link';
 import { intervalLabel, labelsFor } from '@/lib/subscriptions/labels';
-import { getSubscriptionDetail, listSubscriptionBillingRecords, listSubscriptionChanges } from '@/lib/subscriptions/subscriptions';
+import { getSubscriptionDetail, listSubscriptionBillingRecords, listSubscriptionChanges } from '@/lib/subscriptions/queries';
 import { describeDiscount } from '@/lib/subscriptions/discounts';
 import { ActionForm } from '@/components/ui/action-form';
 import { TextField } from '@/components/ui/field';
@@ -27,7 +27,7 @@ export default async function SubscriptionPage({ params }: { params: Promise<{ s
   const merchant = await currentMerchant('view');
   const { subscriptionId } = await params;
   const db = getDb();
-  let sub;
+  let sub: Awaited<ReturnType<typeof getSubscriptionDetail>>;
   try {
     sub = await getSubscriptionDetail(db, merchant.id, subscriptionId);
   } catch (error) {

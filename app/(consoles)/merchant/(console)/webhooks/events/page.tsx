@@ -24,7 +24,8 @@ export default async function WebhookEventsPage({ searchParams }: { searchParams
       <PageHeader title="Webhooks" description="Every event of your account, whether or not an endpoint received it. Each is the exact body a delivery sends." />
       <WebhooksTabs current="events" />
       {/* A plain GET form: the filter is in the address, so it can be shared and works without JavaScript. */}
-      <form method="get" action="/merchant/webhooks/events" role="search" aria-label="Filter events" className="mb-4 flex flex-wrap items-end gap-2">
+      <search aria-label="Filter events">
+      <form method="get" action="/merchant/webhooks/events" className="mb-4 flex flex-wrap items-end gap-2">
         <div>
           <label htmlFor="event-type" className="block text-sm font-medium text-slate-800">
             Event type
@@ -47,6 +48,7 @@ export default async function WebhookEventsPage({ searchParams }: { searchParams
           </Link>
         ) : null}
       </form>
+      </search>
       {events.totalCount === 0 ? (
         <EmptyState title={type ? `No ${type} events yet` : 'No events yet'}>Events appear here as things happen in your account, for example when you create a product.</EmptyState>
       ) : (

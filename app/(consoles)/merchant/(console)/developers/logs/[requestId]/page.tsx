@@ -7,6 +7,7 @@ import { formatConsoleDateTime } from '@/lib/web/console-time';
 import { Card, DescriptionList, PageHeader } from '@/components/ui/layout';
 import { currentMerchant } from '../../../../session';
 import { HttpStatusBadge } from '../status-badge';
+import { ScrollRegion } from '@/components/ui/scroll-region';
 
 export const metadata: Metadata = { title: 'Request' };
 
@@ -19,7 +20,7 @@ function Body({ title, body }: { title: string; body: string | null }) {
   }
   return (
     <Card title={title}>
-      {pretty ? <pre tabIndex={0} aria-label={title} className="max-h-96 overflow-auto rounded bg-slate-50 p-3 text-xs whitespace-pre-wrap break-all">{pretty}</pre> : <p className="text-sm text-slate-600">Empty.</p>}
+      {pretty ? <ScrollRegion as="pre" label={title} className="max-h-96 overflow-auto rounded bg-slate-50 p-3 text-xs whitespace-pre-wrap break-all">{pretty}</ScrollRegion> : <p className="text-sm text-slate-600">Empty.</p>}
     </Card>
   );
 }

@@ -16,6 +16,7 @@ import { formatDuration, prettyBody, prettyJson } from '@/components/console/web
 import { formatConsoleDateTime } from '@/lib/web/console-time';
 import { currentMerchant } from '../../../../session';
 import { retryWebhookDeliveryAction } from '../../../../webhook-actions';
+import { ScrollRegion } from '@/components/ui/scroll-region';
 
 export const metadata: Metadata = { title: 'Webhook delivery' };
 
@@ -110,7 +111,7 @@ export default async function WebhookDeliveryPage({ params }: { params: Promise<
                             </a>
                             , identical on every attempt
                           </p>
-                          <div tabIndex={0} role="region" aria-label={`Request headers of attempt ${attempt.number}`} className="overflow-x-auto rounded-md border border-slate-200">
+                          <ScrollRegion label={`Request headers of attempt ${attempt.number}`} className="overflow-x-auto rounded-md border border-slate-200">
                             <table className="min-w-full text-xs">
                               <caption className="sr-only">Request headers of attempt {attempt.number}</caption>
                               <tbody className="divide-y divide-slate-100">
@@ -124,7 +125,7 @@ export default async function WebhookDeliveryPage({ params }: { params: Promise<
                                 ))}
                               </tbody>
                             </table>
-                          </div>
+                          </ScrollRegion>
                         </div>
                         <div>
                           <h3 className="mb-1 text-sm font-semibold text-slate-800">
@@ -134,9 +135,9 @@ export default async function WebhookDeliveryPage({ params }: { params: Promise<
                             <p className="text-sm text-slate-600">No response was received.</p>
                           ) : attempt.responseBody ? (
                             <>
-                              <pre tabIndex={0} aria-label={`Response body of attempt ${attempt.number}`} className="max-h-64 overflow-auto rounded-md bg-slate-50 p-3 font-mono text-xs whitespace-pre-wrap text-slate-900 ring-1 ring-slate-200">
+                              <ScrollRegion as="pre" label={`Response body of attempt ${attempt.number}`} className="max-h-64 overflow-auto rounded-md bg-slate-50 p-3 font-mono text-xs whitespace-pre-wrap text-slate-900 ring-1 ring-slate-200">
                                 {prettyBody(attempt.responseBody)}
-                              </pre>
+                              </ScrollRegion>
                               <p className="mt-1 text-xs text-slate-500">The first 4 KiB of the body are kept.</p>
                             </>
                           ) : (
@@ -153,9 +154,9 @@ export default async function WebhookDeliveryPage({ params }: { params: Promise<
           <div id="request-body" className="scroll-mt-4">
           <Card title="Request body" actions={<CopyButton value={body} label="Copy JSON" />}>
             <p className="mb-2 text-xs text-slate-600">The same on every attempt; shown indented, sent on one line.</p>
-            <pre tabIndex={0} aria-label="Request body JSON" className="max-h-96 overflow-auto rounded-md bg-slate-900 p-4 font-mono text-xs leading-relaxed text-slate-100">
+            <ScrollRegion as="pre" label="Request body JSON" className="max-h-96 overflow-auto rounded-md bg-slate-900 p-4 font-mono text-xs leading-relaxed text-slate-100">
               {prettyJson(event)}
-            </pre>
+            </ScrollRegion>
           </Card>
           </div>
         </div>

@@ -12,6 +12,7 @@ import { DeliveryTable } from '@/components/console/webhooks/delivery-table';
 import { prettyJson } from '@/components/console/webhooks/format';
 import { formatConsoleDateTime } from '@/lib/web/console-time';
 import { currentMerchant } from '../../../../session';
+import { ScrollRegion } from '@/components/ui/scroll-region';
 
 export const metadata: Metadata = { title: 'Event' };
 
@@ -56,9 +57,9 @@ export default async function WebhookEventPage({
         </Card>
         <Card title="Body" actions={<CopyButton value={body} label="Copy JSON" />}>
           <p className="mb-2 text-xs text-slate-600">What every delivery of this event sends, shown indented (the request carries it on one line, identical on every attempt).</p>
-          <pre className="max-h-[32rem] overflow-auto rounded-md bg-slate-900 p-4 font-mono text-xs leading-relaxed text-slate-100" data-testid="event-body" tabIndex={0} aria-label="Event JSON body">
+          <ScrollRegion as="pre" label="Event JSON body" className="max-h-[32rem] overflow-auto rounded-md bg-slate-900 p-4 font-mono text-xs leading-relaxed text-slate-100" testId="event-body">
             {prettyJson(event)}
-          </pre>
+          </ScrollRegion>
         </Card>
         <section aria-labelledby="event-deliveries-heading">
           <h2 id="event-deliveries-heading" className="mb-3 text-lg font-semibold">

@@ -1,0 +1,166 @@
+import { z } from 'zod';
+import { parseDuration, parseDurationList } from './durations';
+
+/**
+ * Every environment variable Paybase reads, with its type and default (docs/operations.md,
+ * "Configuration", lists them; a test holds that table to this schema). Values arrive as text;
+ * an empty value counts as unset. lib/config.ts parses them once per process.
+ */
+
+const MAX = Number.MAX_SAFE_INTEGER;
+
+function wholeNumberRange(min: number, max: number): string {
+  if (max !== MAX) return `from ${min} to ${max}`;
+  return min === -MAX ? '' : `of at least ${min}`;
+}
+
+/** A whole number (as `Number()` reads it, so `1e9` is a billion) between `min` and `max`. */
+function wholeNumber(fallback: number, { min = 1, max = MAX }: { min?: number; max?: number } = {}) {
+  return z
+    .string()
+    .optional()
+    .transform((text, ctx) => {
+      if (text === undefined) return fallback;
+      const value = Number(text);
+      if (Number.isSafeInteger(value) && value >= min && value <= max) return value;
+      ctx.addIssue({ code: 'custom', message: `expected a whole number ${wholeNumberRange(min, max)}`.trimEnd() });
+      return z.NEVER;
+    });
+}
+
+/** `true` or `false`, nothing else (a `1` or `yes` is refused rather than read as either). */
+function flag(fallback: boolean) {
+  return z
+    .enum(['true', 'false'], { error: 'expected true or false' })
+    .optional()
+    .transform((text) => (text === undefined ? fallback : text === 'true'));
+}
+
+function oneOf<const T extends readonly [string, ...string[]]>(values: T, fallback: T[number]) {
+  return z.enum(values, { error: `expected one of ${values.join(', ')}` }).default(fallback);
+}
+
+/** A duration such as `500ms`, `5s`, `30m`, `2h` or `5d`, kept as written. */
+function duration(fallback: string) {
+  return z.string().default(fallback).refine(parses(parseDuration), 'expected a duration such as 500ms, 5s, 30m, 2h or 5d');
+}
+
+/** Comma-separated durations, kept as written. */
+function durationList(fallback: string) {
+  return z.string().default(fallback).refine(parses(parseDurationList), 'expected comma-separated durations such as 5s,5m,30m');
+}
+
+function parses(parse: (text: string) => unknown) {
+  return (text: string) => {
+    try {
+      parse(text);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+}
+
+/** Comma-separated positive numbers, e.g. `1,3,5,7`. */
+function positiveNumberList(fallback: string) {
+  return z
+    .string()
+    .default(fallback)
+    .transform((text, ctx) => {
+      const values = text
+        .split(',')
+        .map((part) => part.trim())
+        .filter((part) => part !== '')
+        .map(Number);
+      if (values.length > 0 && values.every((value) => Number.isFinite(value) && value > 0)) return values;
+      ctx.addIssue({ code: 'custom', message: 'expected comma-separated positive numbers such as 1,3,5,7' });
+      return z.NEVER;
+    });
+}
+
+const httpUrl = z.url({ protocol: /^https?$/, error: 'expected an http:// or https:// address' });
+
+export const SECRET_KEY_MIN_LENGTH = 32;
+
+export const configSchema = z
+  .object({
+    // The process
+    APP_ENV: oneOf(['development', 'production'], 'development'),
+    PORT: wholeNumber(3000, { min: 0, max: 65_535 }),
+    HOST: z.string().default('0.0.0.0'),
+    PUBLIC_URL: httpUrl.optional(),
+    DATA_DIR: z.string().default('.data'),
+    LOG_LEVEL: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
+    RUN_WORKER: flag(true),
+    WORKER_CONCURRENCY: wholeNumber(5),
+    TRUST_PROXY: flag(false),
+    SECRET_KEY: z.string().min(SECRET_KEY_MIN_LENGTH, `must be at least ${SECRET_KEY_MIN_LENGTH} characters`).optional(),
+    // Only tests set it: shifts the process clock (lib/clock.ts).
+    CLOCK_OFFSET_MS: wholeNumber(0, { min: -MAX }),
+
+    // The database
+    DATABASE_URL: z.string().optional(),
+    DATABASE_POOL_SIZE: wholeNumber(10),
+    DATABASE_PREPARED_STATEMENTS: flag(true),
+    DB_COUNT_ROUND_TRIPS: flag(false),
+    EMBEDDED_POSTGRES_SETTINGS: z.string().default(''),
+
+    // Seeding
+    ADMIN_NAME: z.string().optional(),
+    ADMIN_PASSWORD: z.string().optional(),
+    SEED_DEMO: flag(false),
+    SEED_SAMPLE_DATA: flag(false),
+    DEMO_MERCHANT_EMAIL: z.string().optional(),
+    DEMO_MERCHANT_PASSWORD: z.string().optional(),
+    DEMO_API_KEY: z.string().optional(),
+
+    // Email
+    SMTP_URL: z.string().optional(),
+    MAIL_FROM: z.string().default('Paybase <no-reply@localhost>'),
+
+    // Sign-in and request limits
+    PASSWORD_SCRYPT_LOG2_N: wholeNumber(17, { min: -MAX }),
+    SIGN_IN_MAX_FAILURES_PER_ACCOUNT: wholeNumber(5),
+    SIGN_IN_MAX_FAILURES_PER_IP: wholeNumber(50),
+    SIGN_UP_MAX_PER_IP: wholeNumber(30),
+    PASSWORD_RESET_MAX_PER_EMAIL: wholeNumber(3),
+    API_RATE_LIMIT: wholeNumber(100),
+    API_RATE_LIMIT_WINDOW_SECONDS: wholeNumber(1),
+    MAX_REQUEST_BODY_BYTES: wholeNumber(1024 * 1024),
+
+    // Payments and subscriptions
+    SANDBOX_PROCESSOR_LATENCY_MS: wholeNumber(0, { min: 0, max: 60_000 }),
+    PAYMENT_RECONCILE_DELAY_MS: wholeNumber(5_000, { min: 0 }),
+    PAYMENT_PENDING_RECONCILE_AFTER_MS: wholeNumber(120_000, { min: 0 }),
+    SUBSCRIPTION_DUNNING_DAYS: positiveNumberList('1,3,5,7'),
+
+    // Webhooks
+    WEBHOOK_RETRY_SCHEDULE: durationList('5s,5m,30m,2h,5h,10h,10h'),
+    WEBHOOK_TIMEOUT_MS: wholeNumber(10_000),
+    WEBHOOK_ALLOW_PRIVATE_URLS: flag(false),
+    WEBHOOK_ENDPOINT_CONCURRENCY: wholeNumber(100),
+    WEBHOOK_FAILING_ENDPOINT_CONCURRENCY: wholeNumber(4),
+    WEBHOOK_MAX_IN_FLIGHT: wholeNumber(1000),
+    WEBHOOK_DISABLE_AFTER: duration('5d'),
+  })
+  .superRefine((env, ctx) => {
+    // Every server and worker of an installation must share the key; a per-machine file would not.
+    if (env.APP_ENV === 'production' && !env.SECRET_KEY) {
+      ctx.addIssue({ code: 'custom', path: ['SECRET_KEY'], message: 'must be set when APP_ENV=production (it signs tokens and encrypts webhook secrets)' });
+    }
+  });
+
+export type ConfigVariables = z.output<typeof configSchema>;
+export type ConfigVariableName = keyof ConfigVariables;
+
+export const CONFIG_VARIABLES = Object.keys(configSchema.shape) as ConfigVariableName[];
+
+/** Variables whose values are never repeated in an error message (they hold passwords or keys). */
+export const SECRET_VARIABLES: ReadonlySet<ConfigVariableName> = new Set([
+  'SECRET_KEY',
+  'DATABASE_URL',
+  'SMTP_URL',
+  'ADMIN_PASSWORD',
+  'DEMO_MERCHANT_PASSWORD',
+  'DEMO_API_KEY',
+]);
