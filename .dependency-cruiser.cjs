@@ -21,14 +21,15 @@ const INFRASTRUCTURE = ['^lib/[^/]+\\.ts$', '^lib/(db|events|http|jobs|money)/']
 /**
  * The top of lib/: the route wrappers (they authenticate through lib/auth, log through
  * lib/request-logs), the event catalog (it names every domain's response schemas), the worker
- * and its task registry, the OpenAPI document, sample data, the seed and the Next.js glue.
+ * and its task registry, the registry of state machines, the OpenAPI document, sample data, the
+ * seed and the Next.js glue.
  */
 const TOP = [
   '^lib/http/(api-route|public-route|route-core|session-route)\\.ts$',
   '^lib/events/schemas\\.ts$',
   '^lib/jobs/(worker\\.ts$|tasks/)',
   '^lib/(openapi|sample-data|web)/',
-  '^lib/seed\\.ts$',
+  '^lib/(seed|state-machines)\\.ts$',
 ];
 
 /** Next.js glue: the only code under lib/ that may import next (or next-intl's Next.js parts). */

@@ -301,6 +301,7 @@ export const suspendMerchantOperation = defineSessionOperation({
   body: SuspensionBody,
   response: MerchantResponse,
   transaction: true,
+  answers: { 409: 'INVALID_STATE: the seller is suspended already.' },
 });
 
 export const reinstateMerchantOperation = defineSessionOperation({
@@ -314,4 +315,5 @@ export const reinstateMerchantOperation = defineSessionOperation({
   body: SuspensionBody,
   response: MerchantResponse,
   transaction: true,
+  answers: { 409: 'INVALID_STATE: the seller is active already.' },
 });

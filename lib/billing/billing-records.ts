@@ -1,14 +1,14 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { billingRecords } from '../db/schema';
 import { newId } from '../ids';
 import { now } from '../clock';
 import { config } from '../config';
 import { recordEvent, type EventRecorder } from '../events/record-event';
-import { ApiError } from '../http/errors';
 import { enqueueJob } from '../jobs/enqueue';
 import type { SubscriptionContext } from '../payments/payments';
 import type { BilledTotals } from './line-items';
+import { billingRecordStateMachine } from './billing-record-states';
 
 export type BillingRecordRow = typeof billingRecords.$inferSelect;
 
@@ -103,7 +103,7 @@ export async function createBillingRecord(
     .values({
       ...fields,
       id: newId('billingRecord'),
-      status: options.paid ? 'paid' : 'open',
+      status: billingRecordStateMachine.start(options.paid ? 'paid' : 'open'),
       amount: billed.amount,
       subtotal: billed.subtotal,
       discountAmount: billed.discountAmount,
@@ -129,15 +129,21 @@ export async function createBillingRecord(
   return row!;
 }
 
-/** open → paid | void | uncollectible; anything else is an illegal transition. */
+/** open → paid | void | uncollectible; anything else is an illegal transition (billing-record-states.ts). */
 export async function closeBillingRecord(tx: Db, merchantId: string, billingRecordId: string, status: 'paid' | 'void' | 'uncollectible') {
   const at = now();
   const [row] = await tx
     .update(billingRecords)
     .set({ status, paidAt: status === 'paid' ? at : null, updatedAt: at })
-    .where(and(eq(billingRecords.id, billingRecordId), eq(billingRecords.merchantId, merchantId), eq(billingRecords.status, 'open')))
+    .where(
+      and(
+        eq(billingRecords.id, billingRecordId),
+        eq(billingRecords.merchantId, merchantId),
+        inArray(billingRecords.status, billingRecordStateMachine.sourcesOf(status)),
+      ),
+    )
     .returning();
-  if (!row) throw new ApiError('INVALID_STATE', `Billing record ${billingRecordId} is not open.`);
+  if (!row) throw billingRecordStateMachine.refusal(undefined, status, `Billing record ${billingRecordId}`, 'it is not open');
   if (status === 'paid') {
     await recordEvent(tx, { merchantId, type: 'billing_record.paid', object: toBillingRecordResponse(row) });
     await queueReceipt(tx, row.id);

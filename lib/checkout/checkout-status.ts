@@ -1,4 +1,4 @@
-import { and, eq, sql, type SQLWrapper } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQLWrapper } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { checkouts } from '../db/schema';
 import { now } from '../clock';
@@ -6,6 +6,7 @@ import { grantPolicyCredits } from '../usage/credits';
 import { recordEntitlementChanged } from '../usage/entitlement-changes';
 import { recordPaymentLinkCompleted, releasePaymentLinkCompletion } from '../payment-links/payment-links';
 import { releasePromotionRedemption } from '../promotions/promotion-codes';
+import { checkoutStateMachine } from './checkout-states';
 
 /*
  * How a checkout ends (open → paid or failed) and finding one by its payment: written by
@@ -23,7 +24,7 @@ export async function markCheckoutPaid(tx: Db, checkout: CheckoutRow, grantsPurc
   const [paid] = await tx
     .update(checkouts)
     .set({ status: 'paid', updatedAt: now() })
-    .where(and(eq(checkouts.id, checkout.id), eq(checkouts.status, 'open')))
+    .where(and(eq(checkouts.id, checkout.id), inArray(checkouts.status, checkoutStateMachine.sourcesOf('paid'))))
     .returning();
   if (checkout.paymentLinkId) {
     await recordPaymentLinkCompleted(tx, checkout.merchantId, checkout.paymentLinkId, { checkoutId: checkout.id, paymentId: checkout.paymentId! });
@@ -58,7 +59,7 @@ export async function failCheckout(tx: Db, checkout: CheckoutRow): Promise<Check
   const [failed] = await tx
     .update(checkouts)
     .set({ status: 'failed', updatedAt: now() })
-    .where(and(eq(checkouts.id, checkout.id), eq(checkouts.status, 'open')))
+    .where(and(eq(checkouts.id, checkout.id), inArray(checkouts.status, checkoutStateMachine.sourcesOf('failed'))))
     .returning();
   if (checkout.promotionCodeId && checkout.couponId) await releasePromotionRedemption(tx, checkout.promotionCodeId, checkout.couponId);
   if (checkout.paymentLinkId) await releasePaymentLinkCompletion(tx, checkout.paymentLinkId);

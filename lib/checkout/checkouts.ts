@@ -21,6 +21,7 @@ import { resolveCustomer, resolveItem, resolvePaymentMethod, type CheckoutInput,
 import { startSubscriptionFromCheckout, type RecurringCheckoutRequest } from './subscription-handoff';
 import { promotionCodeOf, shapeCheckout, toCheckoutResponse, type CheckoutResponseBody } from './checkout-response';
 import { failCheckout, markCheckoutPaid, purchaseGrants, type CheckoutRow } from './checkout-status';
+import { checkoutStateMachine } from './checkout-states';
 
 /**
  * Completes a checkout (POST /api/Checkout, PaymentLink Complete and the hosted page) in three
@@ -148,7 +149,7 @@ async function prepareCheckout(tx: Db, phases: Phases, merchantId: string, input
   const checkoutInsert = tx.insert(checkouts).values({
     id: checkoutId,
     merchantId,
-    status: 'open',
+    status: checkoutStateMachine.start('open'),
     paymentLinkId: item.link?.id ?? null,
     priceId: item.price?.id ?? null,
     customerId: customer.id,

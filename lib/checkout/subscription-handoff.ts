@@ -12,6 +12,7 @@ import { recordEvent } from '../events/record-event';
 import { linkBillingRecordToCheckout } from '../billing/billing-records';
 import { createSubscription } from '../subscriptions/create';
 import { failCheckout, markCheckoutPaid } from './checkout-status';
+import { checkoutStateMachine } from './checkout-states';
 import { toCheckoutResponse } from './checkout-response';
 
 export interface RecurringCheckoutRequest {
@@ -67,7 +68,7 @@ export async function startSubscriptionFromCheckout(tx: Db, request: RecurringCh
     .values({
       id: checkoutId,
       merchantId: request.merchantId,
-      status: 'open',
+      status: checkoutStateMachine.start('open'),
       paymentLinkId: request.paymentLinkId,
       priceId: price.id,
       customerId: request.customerId,

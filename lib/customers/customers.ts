@@ -8,6 +8,7 @@ import { now } from '../clock';
 import { recordEvent, recordUpdated } from '../events/record-event';
 import { ApiError, notFound } from '../http/errors';
 import type { CreateCustomerBody, UpdateCustomerBody } from './schemas';
+import { customerStateMachine } from './customer-states';
 
 type CustomerRow = typeof customers.$inferSelect;
 
@@ -35,7 +36,7 @@ export async function createCustomer(tx: Db, merchantId: string, input: z.output
       email: input.email ?? null,
       name: input.name ?? null,
       externalId: input.externalId ?? null,
-      status: input.status,
+      status: customerStateMachine.start(input.status),
       metadata: input.metadata,
       createdAt: at,
       updatedAt: at,
@@ -122,7 +123,8 @@ export async function listCustomers(
 }
 
 export async function updateCustomer(tx: Db, merchantId: string, customerId: string, input: z.output<typeof UpdateCustomerBody>) {
-  const current = await findCustomerRow(tx, merchantId, customerId);
+  const current = await findCustomerRow(tx, merchantId, customerId, undefined, { forUpdate: true });
+  if (input.status && input.status !== current.status) customerStateMachine.assertTransition(current.status, input.status, `Customer ${current.id}`);
   if (input.externalId && input.externalId !== current.externalId) await assertExternalIdFree(tx, merchantId, input.externalId);
   const [row] = await tx
     .update(customers)

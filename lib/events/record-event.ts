@@ -6,6 +6,10 @@ import { ID_PREFIXES, newId } from '../ids';
 import { now } from '../clock';
 import type { EventType } from './types';
 import { DELIVERIES_CHANNEL } from './channel';
+import { webhookDeliveryStateMachine } from './webhook-delivery-states';
+
+/** Every event's deliveries start here. */
+const NEW_DELIVERY_STATUS = webhookDeliveryStateMachine.start('pending');
 
 export interface RecordedEvent {
   id: string;
@@ -92,7 +96,7 @@ async function writeEvents(tx: Db, inputs: EventInput[], recorded: RecordedEvent
     ), deliveries as (
       insert into webhook_deliveries (id, merchant_id, endpoint_id, event_id, event_type, status, next_attempt_at, due_at, created_at, updated_at)
       select ev.delivery_id_prefix || upper(substr(replace(gen_random_uuid()::text, '-', ''), 1, 16)), e.merchant_id, e.id, ev.id, ev.type,
-        'pending', ${recordedAt.toISOString()}::timestamptz, ${recordedAt.toISOString()}::timestamptz, ${recordedAt.toISOString()}::timestamptz, ${recordedAt.toISOString()}::timestamptz
+        ${NEW_DELIVERY_STATUS}::text, ${recordedAt.toISOString()}::timestamptz, ${recordedAt.toISOString()}::timestamptz, ${recordedAt.toISOString()}::timestamptz, ${recordedAt.toISOString()}::timestamptz
       from new_events ev
       join webhook_endpoints e on e.merchant_id = ev.merchant_id and e.enabled and e.events && array[ev.type, '*']::text[]
       returning 1

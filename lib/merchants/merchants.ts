@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { paginate, mapPage, type PageRequest } from '../db/paginate';
 import type { Db } from '../db/client';
 import { merchants } from '../db/schema';
@@ -6,6 +6,7 @@ import { newId } from '../ids';
 import { now } from '../clock';
 import { hashPassword } from '../passwords';
 import { createSellerUser } from './users';
+import { merchantStateMachine } from './merchant-states';
 
 export type AccountType = 'Business' | 'Individual';
 
@@ -44,8 +45,15 @@ export async function findMerchantByEmail(db: Db, email: string) {
   return row;
 }
 
+/** Suspends or reinstates (merchant-states.ts): 409 INVALID_STATE unless the seller may move to `status`. */
 export async function setMerchantStatus(db: Db, merchantId: string, status: 'active' | 'suspended') {
-  await db.update(merchants).set({ status, updatedAt: now() }).where(eq(merchants.id, merchantId));
+  const [moved] = await db
+    .update(merchants)
+    .set({ status, updatedAt: now() })
+    .where(and(eq(merchants.id, merchantId), inArray(merchants.status, merchantStateMachine.sourcesOf(status))))
+    .returning({ id: merchants.id });
+  // The seller exists (the callers found it), so it is in `status` already.
+  if (!moved) throw merchantStateMachine.refusal(status, status, `Seller ${merchantId}`, `it is ${status} already`);
 }
 
 export type MerchantRow = typeof merchants.$inferSelect;

@@ -13,6 +13,7 @@ import { INT32_MAX } from '../http/schemas';
 import { findPriceRow } from '../catalog/prices';
 import { assertCheckoutDesignExists } from '../designs/designs';
 import type { CreatePaymentLinkBody, PAYMENT_LINK_STATUSES, UpdatePaymentLinkBody } from './schemas';
+import { paymentLinkStateMachine } from './payment-link-states';
 
 export type PaymentLinkRow = typeof paymentLinks.$inferSelect;
 export type PaymentLinkStatus = (typeof PAYMENT_LINK_STATUSES)[number];
@@ -111,7 +112,7 @@ export async function createPaymentLink(tx: Db, merchantId: string, input: z.out
       id: newId('paymentLink'),
       merchantId,
       token: newToken(),
-      status: 'active',
+      status: paymentLinkStateMachine.start('active'),
       ...item,
       quantity: input.quantity,
       singleUse: input.singleUse,
@@ -195,15 +196,9 @@ export async function listPaymentLinks(
   return mapPage(page, toPaymentLinkResponse);
 }
 
-function invalidState(row: PaymentLinkRow, action: string): ApiError {
-  return new ApiError('INVALID_STATE', `Cannot ${action} payment link ${row.id}: it is ${paymentLinkStatus(row)}.`, {
-    extra: { state: paymentLinkStatus(row) },
-  });
-}
-
 export async function updatePaymentLink(tx: Db, merchantId: string, paymentLinkId: string, input: z.output<typeof UpdatePaymentLinkBody>) {
   const current = await findPaymentLinkRow(tx, merchantId, paymentLinkId, { forUpdate: true });
-  if (current.status === 'archived') throw invalidState(current, 'update');
+  paymentLinkStateMachine.assertNotFinal(current.status, `Cannot update payment link ${current.id}`, `it is ${current.status}`);
   if (input.expiresAt && input.expiresAt <= now()) throw invalidField('expiresAt', 'expiresAt must be in the future (or null for no expiry).');
   if (input.maxCompletions !== undefined && current.singleUse && input.maxCompletions !== 1) {
     throw invalidField('maxCompletions', 'A single-use link completes once.');
@@ -219,6 +214,7 @@ export async function updatePaymentLink(tx: Db, merchantId: string, paymentLinkI
   const usedUp = maxCompletions !== null && current.completionCount >= maxCompletions;
   if (status === 'completed' && !usedUp) status = 'active';
   if (status === 'active' && usedUp) status = 'completed';
+  if (status !== current.status) paymentLinkStateMachine.assertTransition(current.status, status, `Payment link ${current.id}`);
   const [row] = await tx
     .update(paymentLinks)
     .set({ ...input, status, updatedAt: now() })
@@ -229,16 +225,23 @@ export async function updatePaymentLink(tx: Db, merchantId: string, paymentLinkI
   return link;
 }
 
-/** Moves a link along DESIGN 5: active ⇄ disabled, anything but archived → archived (final). */
+/** What each action does; Enable reopens a disabled link only (a completed one reopens by itself). */
+const LINK_ACTIONS: Record<'disable' | 'enable' | 'archive', { to: PaymentLinkRow['status']; from?: readonly PaymentLinkStatus[] }> = {
+  disable: { to: 'disabled' },
+  enable: { to: 'active', from: ['disabled'] },
+  archive: { to: 'archived' },
+};
+
+/** Disable, Enable, Archive: moves a link along its machine (payment-link-states.ts). */
 export async function transitionPaymentLink(tx: Db, merchantId: string, paymentLinkId: string, action: 'disable' | 'enable' | 'archive') {
   const current = await findPaymentLinkRow(tx, merchantId, paymentLinkId, { forUpdate: true });
+  // Checked against the status the seller sees: an expired link is neither enabled nor disabled.
   const status = paymentLinkStatus(current);
-  const allowed = { disable: status === 'active', enable: status === 'disabled', archive: status !== 'archived' }[action];
-  if (!allowed) throw invalidState(current, action);
-  const next = { disable: 'disabled', enable: 'active', archive: 'archived' } as const;
+  const { to, from } = LINK_ACTIONS[action];
+  paymentLinkStateMachine.assertTransition(status, to, `Cannot ${action} payment link ${current.id}`, `it is ${status}`, from);
   const [row] = await tx
     .update(paymentLinks)
-    .set({ status: next[action], updatedAt: now() })
+    .set({ status: to, updatedAt: now() })
     .where(eq(paymentLinks.id, current.id))
     .returning();
   const link = toPaymentLinkResponse(row!);
@@ -256,7 +259,7 @@ export async function duplicatePaymentLink(tx: Db, merchantId: string, paymentLi
       ...source,
       id: newId('paymentLink'),
       token: newToken(),
-      status: 'active',
+      status: paymentLinkStateMachine.start('active'),
       completionCount: 0,
       expiresAt: source.expiresAt && source.expiresAt > at ? source.expiresAt : null,
       createdAt: at,
@@ -268,6 +271,11 @@ export async function duplicatePaymentLink(tx: Db, merchantId: string, paymentLi
   return link;
 }
 
+const COMPLETED = 'completed';
+const ACTIVE = 'active';
+/** The used-up link a released slot reopens. */
+const REOPENS = paymentLinkStateMachine.sourcesOf(ACTIVE, [COMPLETED]);
+
 /**
  * Takes one completion slot for a payment about to be attempted. The conditional update locks
  * the row, so concurrent checkouts queue here and `maxCompletions` can never be exceeded.
@@ -278,13 +286,14 @@ export async function reservePaymentLinkCompletion(tx: Db, row: PaymentLinkRow):
     .update(paymentLinks)
     .set({
       completionCount: sql`${paymentLinks.completionCount} + 1`,
-      status: sql`case when ${paymentLinks.maxCompletions} is not null and ${paymentLinks.completionCount} + 1 >= ${paymentLinks.maxCompletions} then 'completed' else ${paymentLinks.status} end`,
+      status: sql`case when ${paymentLinks.maxCompletions} is not null and ${paymentLinks.completionCount} + 1 >= ${paymentLinks.maxCompletions} then ${COMPLETED} else ${paymentLinks.status} end`,
       updatedAt: at,
     })
     .where(
       and(
         eq(paymentLinks.id, row.id),
-        eq(paymentLinks.status, 'active'),
+        // Only a link that may become completed takes a slot (an unexpired active one).
+        inArray(paymentLinks.status, paymentLinkStateMachine.sourcesOf(COMPLETED)),
         or(isNull(paymentLinks.expiresAt), gt(paymentLinks.expiresAt, at)),
         or(isNull(paymentLinks.maxCompletions), lt(paymentLinks.completionCount, paymentLinks.maxCompletions)),
       ),
@@ -303,7 +312,7 @@ export async function releasePaymentLinkCompletion(tx: Db, paymentLinkId: string
     .update(paymentLinks)
     .set({
       completionCount: sql`greatest(${paymentLinks.completionCount} - 1, 0)`,
-      status: sql`case when ${paymentLinks.status} = 'completed' then 'active' else ${paymentLinks.status} end`,
+      status: sql`case when ${inArray(paymentLinks.status, REOPENS)} then ${ACTIVE} else ${paymentLinks.status} end`,
       updatedAt: now(),
     })
     .where(eq(paymentLinks.id, paymentLinkId));

@@ -8,9 +8,10 @@ import { now } from '../clock';
 import { config } from '../config';
 import { recordEvent, type EventRecorder } from '../events/record-event';
 import { enqueueJob } from '../jobs/enqueue';
-import { ApiError, notFound } from '../http/errors';
+import { notFound } from '../http/errors';
 import type { ChargeOutcome, SettledOutcome } from './processor/types';
 import { toRefundResponse } from './refund-response';
+import { paymentStateMachine } from './payment-states';
 
 export type PaymentRow = typeof payments.$inferSelect;
 
@@ -59,7 +60,7 @@ export async function createPendingPayment(
   const at = now();
   const [row] = await (along ? tx.with(along) : tx)
     .insert(payments)
-    .values({ ...input, id: input.id ?? newId('payment'), status: 'pending', createdAt: at, updatedAt: at })
+    .values({ ...input, id: input.id ?? newId('payment'), status: paymentStateMachine.start('pending'), createdAt: at, updatedAt: at })
     .returning();
   return row!;
 }
@@ -89,8 +90,9 @@ export async function recordChargeOutcome(
   record: EventRecorder = recordEvent,
   context?: SubscriptionContext,
 ) {
+  // The callers hold the pending row (fresh, or locked by phase 3).
+  paymentStateMachine.assertTransition(payment.status, outcome.status, `Payment ${payment.id} is ${payment.status}`, 'not pending', ['pending']);
   // The token was kept only so the charge could be finished; a saved method keeps its own.
-  if (payment.status !== 'pending') throw new ApiError('INVALID_STATE', `Payment ${payment.id} is ${payment.status}, not pending.`);
   const at = now();
   const [row] = await tx
     .update(payments)
@@ -127,7 +129,7 @@ export async function settleUnknownPaymentRow(tx: Db, paymentId: string, outcome
       settledAt: at,
       updatedAt: at,
     })
-    .where(and(eq(payments.id, paymentId), eq(payments.status, 'unknown')))
+    .where(and(eq(payments.id, paymentId), inArray(payments.status, paymentStateMachine.sourcesOf(outcome.status, ['unknown']))))
     .returning();
   if (!row) return undefined; // settled already (a concurrent or repeated reconciliation)
   await recordEvent(tx, { merchantId: row.merchantId, type: OUTCOME_EVENT[outcome.status], object: { ...toPaymentResponse(row), ...context } });

@@ -13,6 +13,8 @@ import { findPaymentRow } from './payments';
 import { toRefundResponse, type RefundRow } from './refund-response';
 import { recordAudit } from '../audit/audit-log';
 import type { RefundBody } from './schemas';
+import { paymentStateMachine } from './payment-states';
+import { refundStateMachine } from './refund-states';
 
 /**
  * Refunds all or part of a payment in phases (docs/payments.md): phase 1 locks the payment,
@@ -23,11 +25,8 @@ import type { RefundBody } from './schemas';
 export async function refundPayment(phases: Phases, merchantId: string, paymentId: string, input: z.output<typeof RefundBody>) {
   const requested = await phases.db.transaction(async (tx) => {
     const payment = await findPaymentRow(tx, merchantId, paymentId, { forUpdate: true });
-    if (payment.status !== 'succeeded' && payment.status !== 'partially_refunded') {
-      throw new ApiError('INVALID_STATE', `Payment ${payment.id} is ${payment.status}; only a succeeded payment can be refunded.`, {
-        extra: { state: payment.status },
-      });
-    }
+    const subject = `Payment ${payment.id} is ${payment.status}`;
+    paymentStateMachine.assertTransition(payment.status, 'refunded', subject, 'only a succeeded payment can be refunded');
     const [pending] = await tx
       .select({ amount: sql<number>`coalesce(sum(${refunds.amount}), 0)::int` })
       .from(refunds)
@@ -45,7 +44,7 @@ export async function refundPayment(phases: Phases, merchantId: string, paymentI
         id: newId('refund'),
         merchantId,
         paymentId: payment.id,
-        status: 'requested',
+        status: refundStateMachine.start('requested'),
         amount,
         currency: payment.currency,
         reason: input.reason ?? null,
@@ -69,16 +68,15 @@ export async function refundPayment(phases: Phases, merchantId: string, paymentI
 export async function finishRefund(phases: Phases, refundId: string) {
   const [requested] = await phases.db.select().from(refunds).where(eq(refunds.id, refundId));
   const [payment] = await phases.db.select().from(payments).where(eq(payments.id, requested!.paymentId));
-  const outcome =
-    requested!.status === 'requested'
-      ? await paymentProcessor().refund({ chargeReference: payment!.processorReference ?? '', amount: requested!.amount, currency: requested!.currency, idempotencyKey: requested!.id })
-      : null;
+  const outcome = !refundStateMachine.isFinal(requested!.status)
+    ? await paymentProcessor().refund({ chargeReference: payment!.processorReference ?? '', amount: requested!.amount, currency: requested!.currency, idempotencyKey: requested!.id })
+    : null;
   return phases.db.transaction(async (tx) => {
     // Payment first, then refund: the lock order of phase 1, so concurrent refunds cannot deadlock.
     const [locked] = await tx.select().from(payments).where(eq(payments.id, payment!.id)).for('update');
     const [current] = await tx.select().from(refunds).where(eq(refunds.id, refundId)).for('update');
     let row = current!;
-    if (outcome && row.status === 'requested') {
+    if (outcome && refundStateMachine.canTransition(row.status, outcome.status)) {
       [row] = (await tx
         .update(refunds)
         .set({ status: outcome.status, processorReference: outcome.reference, failureMessage: outcome.status === 'failed' ? outcome.message : null, updatedAt: now() })
@@ -86,9 +84,11 @@ export async function finishRefund(phases: Phases, refundId: string) {
         .returning()) as [RefundRow];
       if (outcome.status === 'succeeded') {
         const refunded = locked!.amountRefunded + row.amount;
+        const status = refunded === locked!.amount ? 'refunded' : 'partially_refunded';
+        paymentStateMachine.assertTransition(locked!.status, status, `Payment ${locked!.id}`);
         await tx
           .update(payments)
-          .set({ amountRefunded: refunded, status: refunded === locked!.amount ? 'refunded' : 'partially_refunded', updatedAt: now() })
+          .set({ amountRefunded: refunded, status, updatedAt: now() })
           .where(eq(payments.id, locked!.id));
       }
       await recordEvent(tx, { merchantId: row.merchantId, type: outcome.status === 'succeeded' ? 'refund.succeeded' : 'refund.failed', object: toRefundResponse(row) });

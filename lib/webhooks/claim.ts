@@ -1,5 +1,10 @@
 import type pg from 'pg';
 import type { WebhookAttemptTrigger, WebhookDeliveryStatus } from '../db/schema';
+import { webhookDeliveryStateMachine } from '../events/webhook-delivery-states';
+
+/** Retiring a disabled endpoint's automatic work: `dead`, from the states the table allows (literals: the claim takes no parameters). */
+const RETIRED = literal('dead');
+const RETIRED_FROM = webhookDeliveryStateMachine.sourcesOf('dead').map(literal).join(', ');
 
 /** Serialises claims across dispatcher processes (see claimDueDeliveries); any fixed number. */
 const CLAIM_LOCK_KEY = 0x7765626b; // 'webk'
@@ -82,7 +87,8 @@ export async function claimDueDeliveries(pool: pg.Pool, options: ClaimOptions): 
         limit ${limit}
       ), retired as (
         update webhook_deliveries d
-        set status = 'dead', due_at = null, next_attempt_at = null, last_error = 'The endpoint is disabled.', updated_at = ${at}::timestamptz
+        set status = case when d.status in (${RETIRED_FROM}) then ${RETIRED} else d.status end,
+          due_at = null, next_attempt_at = null, last_error = 'The endpoint is disabled.', updated_at = ${at}::timestamptz
         where d.id in (
           select l.id from webhook_deliveries l
           where l.id in (select id from candidates where not enabled and requested_trigger is null) and l.due_at <= ${at}::timestamptz

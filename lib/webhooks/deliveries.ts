@@ -8,6 +8,7 @@ import { ApiError, notFound } from '../http/errors';
 import { findWebhookEndpointRow } from './endpoints';
 import { DELIVERIES_CHANNEL } from '../events/channel';
 import type { WebhookDeliveryStatus } from '../db/schema';
+import { webhookDeliveryStateMachine } from '../events/webhook-delivery-states';
 
 type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 type AttemptRow = typeof webhookAttempts.$inferSelect;
@@ -203,7 +204,7 @@ async function deliverMissedEvents(tx: Db, endpoint: { id: string; merchantId: s
     ), inserted as (
       insert into webhook_deliveries (id, merchant_id, endpoint_id, event_id, event_type, status, next_attempt_at, due_at, created_at, updated_at)
       select ${idPrefix} || upper(substr(replace(gen_random_uuid()::text, '-', ''), 1, 16)), ${endpoint.merchantId}, ${endpoint.id}, m.id, m.type,
-        'pending', ${at}::timestamptz, ${at}::timestamptz, ${at}::timestamptz, ${at}::timestamptz
+        ${webhookDeliveryStateMachine.start('pending')}::text, ${at}::timestamptz, ${at}::timestamptz, ${at}::timestamptz, ${at}::timestamptz
       from (select * from missed order by id limit ${RECOVER_BATCH_LIMIT}) m
       returning id
     ), notified as (select pg_notify(${DELIVERIES_CHANNEL}, '') from inserted limit 1)

@@ -8,6 +8,7 @@ import { sendEmail } from '../email/send-email';
 import { disableAfterMs, nextRetryDelayMs } from './policy';
 import type { ClaimedDelivery } from './claim';
 import type { SendOutcome } from './send';
+import { webhookDeliveryStateMachine } from '../events/webhook-delivery-states';
 
 /** One finished attempt waiting to be recorded. */
 export interface AttemptResult {
@@ -43,6 +44,11 @@ function streaksOf(results: AttemptResult[]) {
 
 const array = <T>(values: T[]) => sql.param(values);
 
+/** The states automatic attempts are made in (those that may still fail and be retried). */
+const RETRYING = webhookDeliveryStateMachine.sourcesOf('failed');
+/** Whether the delivery may move to the attempt's next state: its state is one the table moves there from. */
+const MOVES = sql`d.status = any(string_to_array(r.sources, ','))`;
+
 /**
  * Records a batch of finished attempts in one statement: inserts the attempts, moves each
  * delivery to its next state (releasing its lease; a Retry asked for meanwhile keeps it due),
@@ -72,20 +78,21 @@ export async function recordAttemptResults(db: Db, dispatcherId: string, results
         ${array(results.map((r) => r.outcome.error))}::text[],
         ${array(results.map((r) => String(r.outcome.succeeded)))}::bool[],
         ${array(states.map((s) => s.status ?? null))}::text[],
+        ${array(states.map((s) => (s.status ? webhookDeliveryStateMachine.sourcesOf(s.status).join(',') : '')))}::text[],
         ${array(states.map((s) => s.nextAttemptAt?.toISOString() ?? null))}::timestamptz[],
         ${array(results.map((r) => (r.delivery.trigger === 'automatic' ? 1 : 0)))}::int[],
         ${array(results.map((r) => r.delivery.requestedAt?.toISOString() ?? null))}::timestamptz[],
         ${array(results.map((r) => r.delivery.leaseUntil.toISOString()))}::timestamptz[]
       ) as r(delivery_id, trigger, url, headers, started_at, duration_ms, response_status, response_body, error, succeeded,
-             next_status, next_attempt_at, counted, requested_at, lease_until)
+             next_status, sources, next_attempt_at, counted, requested_at, lease_until)
     ), attempts as (
       insert into webhook_attempts (delivery_id, trigger, url, request_headers, started_at, duration_ms, response_status, response_body, error, succeeded)
       select r.delivery_id, r.trigger, r.url, r.headers::jsonb, r.started_at, r.duration_ms, r.response_status, r.response_body, r.error, r.succeeded
       from r where exists (select 1 from webhook_deliveries d where d.id = r.delivery_id)
     ), deliveries as (
       update webhook_deliveries d
-      set status = coalesce(r.next_status, d.status),
-        next_attempt_at = case when r.next_status is null then d.next_attempt_at else r.next_attempt_at end,
+      set status = case when ${MOVES} then r.next_status else d.status end,
+        next_attempt_at = case when ${MOVES} then r.next_attempt_at else d.next_attempt_at end,
         delivered_at = case when r.succeeded then ${at.toISOString()}::timestamptz else d.delivered_at end,
         last_error = r.error,
         attempt_count = d.attempt_count + r.counted,
@@ -97,7 +104,8 @@ export async function recordAttemptResults(db: Db, dispatcherId: string, results
         requested_at = case when d.requested_at is not distinct from r.requested_at then null else d.requested_at end,
         due_at = case
           when d.requested_at is distinct from r.requested_at then ${at.toISOString()}::timestamptz
-          when coalesce(r.next_status, d.status) in ('pending', 'failed') then (case when r.next_status is null then d.next_attempt_at else r.next_attempt_at end)
+          when (case when ${MOVES} then r.next_status else d.status end) = any(${array(RETRYING)}::text[])
+            then (case when ${MOVES} then r.next_attempt_at else d.next_attempt_at end)
           else null
         end,
         updated_at = ${at.toISOString()}::timestamptz
@@ -143,7 +151,7 @@ async function disableEndpoint(tx: Db, endpointId: string, reason: 'gone' | 'fai
   await tx
     .update(webhookDeliveries)
     .set({ status: 'dead', nextAttemptAt: null, dueAt: sql`case when ${webhookDeliveries.requestedTrigger} is null then null else ${webhookDeliveries.dueAt} end`, updatedAt: at })
-    .where(and(eq(webhookDeliveries.endpointId, endpoint.id), inArray(webhookDeliveries.status, ['pending', 'failed'])));
+    .where(and(eq(webhookDeliveries.endpointId, endpoint.id), inArray(webhookDeliveries.status, webhookDeliveryStateMachine.sourcesOf('dead'))));
   log.warn({ endpointId: endpoint.id, merchantId: endpoint.merchantId, reason }, 'webhook endpoint disabled');
   const merchant = await findMerchantById(tx, endpoint.merchantId);
   if (!merchant) return;

@@ -9,6 +9,7 @@ import { findWebhookEndpointRow } from './endpoints';
 import { DELIVERIES_CHANNEL } from '../events/channel';
 import { toWebhookDeliveryResponse } from './deliveries';
 import { EVENT_SAMPLES } from './samples';
+import { webhookDeliveryStateMachine } from '../events/webhook-delivery-states';
 
 /**
  * POST /api/WebhookEndpoint/{id}/Test: an event of the chosen type with its sample data (marked
@@ -25,7 +26,7 @@ export async function sendTestWebhookEvent(tx: Db, merchantId: string, endpointI
     .returning();
   const [delivery] = await tx
     .insert(webhookDeliveries)
-    .values({ id: newId('delivery'), merchantId, endpointId: endpoint.id, eventId: event!.id, eventType: body.type, status: 'pending', nextAttemptAt: at, dueAt: at, createdAt: at, updatedAt: at })
+    .values({ id: newId('delivery'), merchantId, endpointId: endpoint.id, eventId: event!.id, eventType: body.type, status: webhookDeliveryStateMachine.start('pending'), nextAttemptAt: at, dueAt: at, createdAt: at, updatedAt: at })
     .returning();
   await tx.execute(sql`select pg_notify(${DELIVERIES_CHANNEL}, '')`);
   return toWebhookDeliveryResponse(delivery!);

@@ -38,6 +38,10 @@ describe('platform admin', () => {
     const suspended = await call('POST', `/api/AdminMerchant/${merchantId}/Suspend`, { key: admin.accessToken });
     expect(suspended.status).toBe(200);
     expect(suspended.body.status).toBe('suspended');
+    // The seller's machine (lib/merchants/merchant-states.ts): a suspended seller is not suspended again.
+    const twice = await call('POST', `/api/AdminMerchant/${merchantId}/Suspend`, { key: admin.accessToken });
+    expect(twice.status).toBe(409);
+    expect(twice.body).toMatchObject({ code: 'INVALID_STATE', state: 'suspended', requested: 'suspended' });
 
     expect((await call('GET', '/api/Product', { key })).status).toBe(401);
     expect((await call('GET', '/api/Auth/Identity', { key: seller.accessToken })).status).toBe(401);
@@ -55,6 +59,7 @@ describe('platform admin', () => {
 
     const reinstated = await call('POST', `/api/AdminMerchant/${merchantId}/Reinstate`, { key: admin.accessToken });
     expect(reinstated.body.status).toBe('active');
+    expect((await call('POST', `/api/AdminMerchant/${merchantId}/Reinstate`, { key: admin.accessToken })).body).toMatchObject({ code: 'INVALID_STATE', state: 'active' });
     expect((await call('GET', '/api/Product', { key })).status).toBe(200);
     // Old sign-ins stay ended; a new one works.
     expect((await call('GET', '/api/Auth/Identity', { key: seller.accessToken })).status).toBe(401);
