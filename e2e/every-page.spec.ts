@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, shot, test } from './fixtures';
-import { SCOPES } from '../lib/auth/scopes';
+import { SCOPES } from '../lib/http/scopes';
 import { startReceiver } from '../tests/helpers/webhook-receiver';
 
 // Every console, portal, wallet and hosted page, filled with real data made through the API:

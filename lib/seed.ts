@@ -5,7 +5,7 @@ import type { Db } from './db/client';
 import { ensureAdmin } from './admins/admins';
 import { createMerchant, findMerchantByEmail } from './merchants/merchants';
 import { createApiKey, findApiKeyBySecret } from './auth/api-keys';
-import { SCOPES } from './auth/scopes';
+import { SCOPES } from './http/scopes';
 
 export const LOCAL_DEFAULTS = {
   adminName: 'admin',

@@ -4,7 +4,7 @@ import { refundStateMachine } from './payments/refund-states';
 import { checkoutStateMachine } from './checkout/checkout-states';
 import { paymentLinkStateMachine } from './payment-links/payment-link-states';
 import { billingRecordStateMachine } from './billing/billing-record-states';
-import { webhookDeliveryStateMachine } from './webhooks/webhook-delivery-states';
+import { webhookDeliveryStateMachine } from './events/webhook-delivery-states';
 import { customerStateMachine } from './customers/customer-states';
 import { merchantStateMachine } from './merchants/merchant-states';
 import { subscriptionChangeStateMachine, subscriptionStateMachine } from './subscriptions/subscription-states';

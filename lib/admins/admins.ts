@@ -3,7 +3,7 @@ import type { Db } from '../db/client';
 import { admins } from '../db/schema';
 import { newId } from '../ids';
 import { now } from '../clock';
-import { hashPassword } from '../auth/passwords';
+import { hashPassword } from '../passwords';
 
 /** Creates the platform admin on first start; an existing admin keeps its password. */
 export async function ensureAdmin(db: Db, input: { name: string; password: string }) {

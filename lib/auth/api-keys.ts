@@ -6,8 +6,8 @@ import type { Database, Db } from '../db/client';
 import { apiKeys, merchants } from '../db/schema';
 import { newId } from '../ids';
 import { now } from '../clock';
-import { randomToken, sha256Hex } from './secrets';
-import type { Scope } from './scopes';
+import { randomToken, sha256Hex } from '../secrets';
+import type { Scope } from '../http/scopes';
 
 const SECRET_PREFIX = 'sk_';
 const VISIBLE_PREFIX_LENGTH = 11;

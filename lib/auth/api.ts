@@ -15,6 +15,7 @@ import {
   MemberVerifyBody,
   MerchantLoginBody,
   MerchantRegisterBody,
+  MerchantRegisteredResponse,
   RefreshBody,
   LinkSentResponse,
   RecoveryCodesResponse,
@@ -24,12 +25,11 @@ import {
   TwoFactorChallengeResponse,
   PasswordResetBody,
   PasswordResetConfirmBody,
-  SellerUserResponse,
   TokenPairResponse,
   VerifyEmailBody,
   SuspensionBody,
 } from './schemas';
-import { IdentityResponse, MerchantRegisteredResponse, MerchantResponse } from '../merchants/schemas';
+import { IdentityResponse, MerchantResponse, SellerUserResponse } from '../merchants/schemas';
 
 
 export const adminLoginOperation = defineSessionOperation({

@@ -5,7 +5,8 @@ import { sendEmail } from '../email/send-email';
 import { findAccountUser, findSellerUser, markEmailVerified, toSellerUserResponse, type SellerUserRow } from '../merchants/users';
 import { consumeSellerToken, issueSellerToken } from './seller-tokens';
 import { EMAIL_VERIFICATION_TTL_SECONDS } from './lifetimes';
-import { SIGN_IN_LIMITS, assertUnderLimit, consumeLimit, countAttempt, type ClientInfo } from './rate-limit';
+import { SIGN_IN_LIMITS, assertUnderLimit, consumeLimit, countAttempt } from './rate-limit';
+import type { ClientInfo } from '../http/client-ip';
 
 export const VERIFY_EMAIL_PATH = '/merchant/verify-email';
 

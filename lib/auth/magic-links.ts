@@ -9,9 +9,10 @@ import { sendEmail } from '../email/send-email';
 import { walletSignInEmail } from '../email/customer-emails';
 import { DEFAULT_LOCALE, type Locale } from '../i18n/locales';
 import { findOrCreateMember } from '../members/members';
-import { randomToken, sha256Hex } from './secrets';
+import { randomToken, sha256Hex } from '../secrets';
 import { startSession, type TokenPair } from './sessions';
-import { SIGN_IN_LIMITS, assertUnderLimit, consumeLimit, countAttempt, type ClientInfo } from './rate-limit';
+import { SIGN_IN_LIMITS, assertUnderLimit, consumeLimit, countAttempt } from './rate-limit';
+import type { ClientInfo } from '../http/client-ip';
 import { LOGIN_TOKEN_TTL_SECONDS } from './lifetimes';
 import { safeWalletReturnPath } from './return-path';
 

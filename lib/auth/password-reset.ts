@@ -4,11 +4,12 @@ import { config } from '../config';
 import { ApiError } from '../http/errors';
 import { sendEmail } from '../email/send-email';
 import { findSellerUser, findSellerUserByEmail, setSellerUserPassword } from '../merchants/users';
-import { hashPassword } from './passwords';
+import { hashPassword } from '../passwords';
 import { consumeSellerToken, isLiveSellerToken, issueSellerToken, spendOpenTokens } from './seller-tokens';
 import { endUserSessions } from './sessions';
 import { PASSWORD_RESET_TTL_SECONDS } from './lifetimes';
-import { SIGN_IN_LIMITS, assertUnderLimit, clearLimit, consumeLimit, countAttempt, type ClientInfo } from './rate-limit';
+import { SIGN_IN_LIMITS, assertUnderLimit, clearLimit, consumeLimit, countAttempt } from './rate-limit';
+import type { ClientInfo } from '../http/client-ip';
 
 export const RESET_PASSWORD_PATH = '/merchant/reset-password';
 

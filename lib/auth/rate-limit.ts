@@ -4,12 +4,7 @@ import { rateLimitBuckets } from '../db/schema';
 import { now } from '../clock';
 import { config } from '../config';
 import { ApiError } from '../http/errors';
-import { sha256Hex } from './secrets';
-
-/** Where a sign-in comes from, for per-address rate limits. */
-export interface ClientInfo {
-  ip: string;
-}
+import { sha256Hex } from '../secrets';
 
 export interface RateLimit {
   /** Names the bucket family, e.g. `login-account`. */

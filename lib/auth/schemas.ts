@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { Email, Timestamp } from '../http/schemas';
-import { SCOPES } from './scopes';
+import { SCOPES } from '../http/scopes';
+import { ACCOUNT_TYPES, MerchantResponse } from '../merchants/schemas';
 
-export const ACCOUNT_TYPES = ['Business', 'Individual'] as const;
 export const PASSWORD_MIN_LENGTH = 10;
 
 const Password = z.string().min(1).max(200);
@@ -73,16 +73,6 @@ export const VerifyEmailBody = z.strictObject({
 });
 export const LinkSentResponse = z.object({ sent: z.literal(true), expiresIn: z.int().meta({ description: 'Seconds the emailed link works.' }) });
 
-export const SellerUserResponse = z.object({
-  id: z.string(),
-  email: z.string(),
-  name: z.string(),
-  role: z.enum(['Owner', 'Admin', 'Developer', 'Support', 'ReadOnly']),
-  emailVerified: z.boolean(),
-  twoFactorEnabled: z.boolean(),
-  createdAt: Timestamp,
-});
-
 export const TwoFactorChallengeResponse = z.object({
   twoFactorRequired: z.literal(true),
   challengeToken: z.string().meta({ description: 'The `tfc_…` token for `POST /api/MerchantAuth/Login/TwoFactor`; single use.' }),
@@ -102,3 +92,6 @@ export const TwoFactorSetupResponse = z.object({
 export const RecoveryCodesResponse = z.object({
   recoveryCodes: z.array(z.string()).meta({ description: 'Ten one-time codes, shown only in this answer.' }),
 });
+
+/** A new seller: its account and its first token pair. */
+export const MerchantRegisteredResponse = TokenPairResponse.extend({ merchant: MerchantResponse });

@@ -3,7 +3,7 @@ import type { Db } from '../db/client';
 import { sellerUserTokens, type SellerTokenPurpose } from '../db/schema';
 import { newId } from '../ids';
 import { now } from '../clock';
-import { randomToken, sha256Hex } from './secrets';
+import { randomToken, sha256Hex } from '../secrets';
 
 const PREFIX: Record<SellerTokenPurpose, string> = { email_verification: 'emv_', password_reset: 'prt_', two_factor_challenge: 'tfc_' };
 

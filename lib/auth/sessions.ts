@@ -4,7 +4,7 @@ import { authSessions, refreshTokens, type Audience } from '../db/schema';
 import { newId } from '../ids';
 import { now } from '../clock';
 import { ApiError } from '../http/errors';
-import { randomToken, sha256Hex } from './secrets';
+import { randomToken, sha256Hex } from '../secrets';
 import { ACCESS_TOKEN_TTL_SECONDS, issueAccessToken, verifyAccessToken } from './access-tokens';
 import { isSubjectActive } from './subjects';
 import { REFRESH_TOKEN_TTL_SECONDS } from './lifetimes';

@@ -5,11 +5,12 @@ import { createMerchant, findMerchantById, type AccountType } from '../merchants
 import { findSellerUserByEmail } from '../merchants/users';
 import { sendVerificationEmail } from './email-verification';
 import { issueTwoFactorChallenge } from './two-factor';
-import { hashPassword, verifyPassword } from './passwords';
+import { hashPassword, verifyPassword } from '../passwords';
 import { startSession, type TokenPair } from './sessions';
 import { recordAudit } from '../audit/audit-log';
 import { recordSellerSignIn, recordSellerSignInFailure } from './sign-in-audit';
-import { SIGN_IN_LIMITS, assertUnderLimit, clearLimit, consumeLimit, countAttempt, type ClientInfo } from './rate-limit';
+import { SIGN_IN_LIMITS, assertUnderLimit, clearLimit, consumeLimit, countAttempt } from './rate-limit';
+import type { ClientInfo } from '../http/client-ip';
 import { isUniqueViolation } from '../db/errors';
 
 // One answer for every credential failure, so a caller cannot learn which accounts exist.

@@ -9,13 +9,14 @@ import { ApiError } from '../http/errors';
 import { findMerchantById } from '../merchants/merchants';
 import { findAccountUser, findSellerUser, type SellerUserRow } from '../merchants/users';
 import { decryptSecret, encryptSecret } from './secret-box';
-import { randomToken, sha256Hex } from './secrets';
+import { randomToken, sha256Hex } from '../secrets';
 import { consumeSellerToken, issueSellerToken } from './seller-tokens';
 import { startSession, type TokenPair } from './sessions';
 import type { SellerUserRef } from './seller-principal';
 import { recordAudit } from '../audit/audit-log';
 import { recordSellerSignIn } from './sign-in-audit';
-import { SIGN_IN_LIMITS, assertUnderLimit, clearLimit, countAttempt, type ClientInfo } from './rate-limit';
+import { SIGN_IN_LIMITS, assertUnderLimit, clearLimit, countAttempt } from './rate-limit';
+import type { ClientInfo } from '../http/client-ip';
 import { TWO_FACTOR_CHALLENGE_TTL_SECONDS } from './lifetimes';
 
 const ISSUER = 'Paybase';

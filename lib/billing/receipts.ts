@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { billingRecords } from '../db/schema';
 import { sendEmail } from '../email/send-email';
-import { escapeHtml } from '../email/escape-html';
+import { escapeHtml } from '../designs/escape-html';
 import { designedEmailHtml, emailButton } from '../designs/email';
 import { resolveHostedDesign } from '../designs/hosted-design';
 import { findInvoiceByToken } from './invoices';

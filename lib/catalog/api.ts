@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { defineOperation } from '../http/operation';
 import { listQuery, pageOf } from '../http/list';
 import { BooleanQuery, idParam } from '../http/schemas';
-import { CreateEntitlementPolicyBody, EntitlementPolicyResponse } from '../entitlements/schemas';
 import { CreatePriceBody, CreateProductBody, PriceResponse, ProductResponse, UpdatePriceBody, UpdateProductBody } from './schemas';
 
 const ProductParams = idParam('productId', 'prod');
@@ -109,32 +108,4 @@ export const updatePriceOperation = defineOperation({
   params: PriceParams,
   body: UpdatePriceBody,
   response: PriceResponse,
-});
-
-export const listEntitlementPoliciesOperation = defineOperation({
-  id: 'listEntitlementPolicies',
-  method: 'GET',
-  path: '/api/Price/{priceId}/EntitlementPolicy',
-  tag: 'Entitlements',
-  summary: "List a price's entitlement policies",
-  scope: 'entitlements:read',
-  params: PriceParams,
-  query: listQuery(['createdAt', 'feature']),
-  response: pageOf(EntitlementPolicyResponse),
-});
-
-export const createEntitlementPolicyOperation = defineOperation({
-  id: 'createEntitlementPolicy',
-  method: 'POST',
-  path: '/api/Price/{priceId}/EntitlementPolicy',
-  tag: 'Entitlements',
-  summary: 'Attach an entitlement policy to a price',
-  description: 'One policy per feature and price; a second one for the same feature answers 409.',
-  scope: 'entitlements:write',
-  params: PriceParams,
-  body: CreateEntitlementPolicyBody,
-  response: EntitlementPolicyResponse,
-  successStatus: 201,
-  idempotency: 'optional',
-  answers: { 409: 'CONFLICT: the price already has a policy for this feature.' },
 });

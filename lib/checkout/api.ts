@@ -1,6 +1,9 @@
 import { defineOperation } from '../http/operation';
 import { idParam } from '../http/schemas';
+import { CompletePaymentLinkBody } from '../payment-links/schemas';
 import { CheckoutBody, CheckoutResponse } from './schemas';
+
+const PaymentLinkParams = idParam('paymentLinkId', 'plink');
 
 export const createCheckoutOperation = defineOperation({
   id: 'createCheckout',
@@ -35,4 +38,22 @@ export const getCheckoutOperation = defineOperation({
   scope: 'payment_links:read',
   params: idParam('checkoutId', 'cs'),
   response: CheckoutResponse,
+});
+
+export const completePaymentLinkOperation = defineOperation({
+  id: 'completePaymentLink',
+  method: 'POST',
+  path: '/api/PaymentLink/{paymentLinkId}/Complete',
+  tag: 'Payment links',
+  summary: 'Complete a payment link from your backend',
+  description:
+    'Pays the link for `customerId` or `customerEmail`/`customerName` with `paymentMethodRefId` or `tokenRef`, at the link\'s quantity. Same answers as POST /api/Checkout; a link that is disabled, archived, expired or used up answers 409 INVALID_STATE saying why. Emits `payment_link.completed` when the payment succeeds.',
+  scope: 'payment_links:write',
+  params: PaymentLinkParams,
+  body: CompletePaymentLinkBody,
+  response: CheckoutResponse,
+  successStatus: 201,
+  idempotency: 'required',
+  financial: true,
+  answers: { 402: 'PAYMENT_DECLINED: the payment was declined (`declineCode`, and `checkout` with its failed payment).', 409: 'INVALID_STATE: the link cannot be paid now (disabled, archived, completed, expired, or its price is inactive).' },
 });

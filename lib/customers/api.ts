@@ -2,8 +2,6 @@ import { z } from 'zod';
 import { defineOperation } from '../http/operation';
 import { listQuery, pageOf } from '../http/list';
 import { Email, idParam } from '../http/schemas';
-import { EntitlementOverrideBody, EntitlementOverrideResponse } from '../entitlements/schemas';
-import { PaymentMethodResponse } from '../payments/schemas';
 import {
   CUSTOMER_STATUSES,
   CreateCustomerBody,
@@ -109,34 +107,4 @@ export const updateCustomValueOperation = defineOperation({
   params: CustomerParams,
   body: CustomValueBody,
   response: CustomValueResponse,
-});
-
-export const setEntitlementOverrideOperation = defineOperation({
-  id: 'setEntitlementOverride',
-  method: 'POST',
-  path: '/api/Customer/{customerId}/EntitlementOverride',
-  tag: 'Entitlements',
-  summary: "Override a customer's entitlement for one feature",
-  description:
-    'Replaces any earlier override of the same feature (200) or creates one (201). Overrides win over price policies. Emits `entitlement.changed`.',
-  scope: 'entitlements:write',
-  params: CustomerParams,
-  body: EntitlementOverrideBody,
-  response: EntitlementOverrideResponse,
-  successStatus: 201,
-  idempotency: 'optional',
-  answers: { 200: { description: 'An override for this feature existed and was replaced.', schema: EntitlementOverrideResponse } },
-});
-
-export const listPaymentMethodsOperation = defineOperation({
-  id: 'listPaymentMethods',
-  method: 'GET',
-  path: '/api/Customer/{customerId}/PaymentMethod',
-  tag: 'Customers',
-  summary: "List a customer's saved payment method references",
-  description: 'Brand, last 4 digits and expiry only; card numbers are never stored.',
-  scope: 'payments:read',
-  params: CustomerParams,
-  query: listQuery(['createdAt']),
-  response: pageOf(PaymentMethodResponse),
 });

@@ -1,5 +1,5 @@
 import { config } from '../config';
-import { escapeHtml } from '../email/escape-html';
+import { escapeHtml } from './escape-html';
 import type { HostedDesign } from './hosted-design';
 
 /** The design's link words in the reader's language (customerText().designWords()). */

@@ -1,7 +1,6 @@
 import { and, asc, eq, or } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { checkoutDesigns, customers, merchants } from '../db/schema';
-import { findPublicPaymentLink } from '../payment-links/payment-links';
 import { logoPath } from './logos';
 import type { CheckoutDesignRow } from './designs';
 
@@ -56,12 +55,6 @@ export async function resolveHostedDesign(db: Db, merchantId: string, designId: 
     .orderBy(asc(checkoutDesigns.isDefault))
     .limit(1);
   return row ? toHostedDesign(row.design, row) : null;
-}
-
-/** The design of the hosted pages of the payment link with this token (none for an unknown token). */
-export async function designForPaymentLink(db: Db, token: string): Promise<HostedDesign | null> {
-  const found = await findPublicPaymentLink(db, token);
-  return found ? resolveHostedDesign(db, found.link.merchantId, found.link.designId) : null;
 }
 
 /** The portal wears the seller's default design; the customer id is the portal's public address. */

@@ -1,7 +1,7 @@
 import { customerText } from '../i18n/customer-text';
 import type { Locale } from '../i18n/locales';
 import type { EmailMessage } from './send-email';
-import { escapeHtml } from './escape-html';
+import { escapeHtml } from '../designs/escape-html';
 import { designedEmailHtml, emailButton } from '../designs/email';
 import type { HostedDesign } from '../designs/hosted-design';
 

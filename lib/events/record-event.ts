@@ -5,8 +5,8 @@ import type { Db } from '../db/client';
 import { ID_PREFIXES, newId } from '../ids';
 import { now } from '../clock';
 import type { EventType } from './types';
-import { DELIVERIES_CHANNEL } from '../webhooks/channel';
-import { webhookDeliveryStateMachine } from '../webhooks/webhook-delivery-states';
+import { DELIVERIES_CHANNEL } from './channel';
+import { webhookDeliveryStateMachine } from './webhook-delivery-states';
 
 /** Every event's deliveries start here. */
 const NEW_DELIVERY_STATUS = webhookDeliveryStateMachine.start('pending');

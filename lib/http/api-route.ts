@@ -4,7 +4,7 @@ import type { Phases } from '../db/phases';
 import { log } from '../log';
 import { apiKeyUseIsStale, authenticateApiKey, touchApiKey } from '../auth/api-keys';
 import { looksLikeJwt } from '../auth/jwt-shape';
-import { hasScope } from '../auth/scopes';
+import { hasScope } from './scopes';
 import { ApiError } from './errors';
 import type { Operation } from './operation';
 import type { HandlerResult } from './handler-result';

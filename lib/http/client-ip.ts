@@ -1,7 +1,11 @@
 import type { IncomingMessage } from 'node:http';
-import type { ClientInfo } from '../auth/rate-limit';
 import { config } from '../config';
 import { newRequestId } from './request';
+
+/** Where a request comes from, for per-address rate limits. */
+export interface ClientInfo {
+  ip: string;
+}
 
 /**
  * The launcher writes the caller's address into this header on every request, replacing any

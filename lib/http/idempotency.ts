@@ -3,7 +3,7 @@ import { and, eq, lte } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { idempotencyKeys } from '../db/schema';
 import { now } from '../clock';
-import { sha256Hex } from '../auth/secrets';
+import { sha256Hex } from '../secrets';
 import { ApiError } from './errors';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;

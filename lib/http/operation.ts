@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Scope } from '../auth/scopes';
+import type { Scope } from './scopes';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { Audience } from '../db/schema';
 import type { OperationAnswers, OperationContract } from './operation';
-import type { Permission } from '../merchants/roles';
+import type { Permission } from './permissions';
 
 /**
  * The contract of one sign-in-API endpoint (JWT family): who may call it and its input and

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { getDb, type Db } from '../db/client';
 import { looksLikeJwt } from '../auth/jwt-shape';
 import { authenticateAccessToken, type SessionPrincipal } from '../auth/sessions';
-import type { ClientInfo } from '../auth/rate-limit';
+import type { ClientInfo } from './client-ip';
 import { ApiError } from './errors';
 import { ApiResponse, jsonResponse } from './respond';
 import { bearerToken, readBodyText } from './request';
@@ -10,8 +10,8 @@ import { handleRequest, parseInput } from './route-core';
 import { clientInfo } from './client-ip';
 import type { SessionOperation } from './session-operation';
 import type { HandlerResult } from './handler-result';
-import { authorizeSeller, type SellerAccess } from '../merchants/access';
-import type { Permission } from '../merchants/roles';
+import { authorizeSeller, type SellerAccess } from '../auth/seller-access';
+import type { Permission } from './permissions';
 
 type InferOr<T> = [NonNullable<T>] extends [z.ZodType] ? z.output<NonNullable<T>> : Record<string, never>;
 

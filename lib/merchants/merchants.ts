@@ -4,7 +4,7 @@ import type { Db } from '../db/client';
 import { merchants } from '../db/schema';
 import { newId } from '../ids';
 import { now } from '../clock';
-import { hashPassword } from '../auth/passwords';
+import { hashPassword } from '../passwords';
 import { createSellerUser } from './users';
 import { merchantStateMachine } from './merchant-states';
 

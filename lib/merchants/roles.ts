@@ -1,6 +1,7 @@
 import type { SellerRole } from '../db/schema';
 import { ApiError } from '../http/errors';
 import { formatMoney } from '../money/format';
+import type { Permission } from '../http/permissions';
 
 export const SELLER_ROLES = ['Owner', 'Admin', 'Developer', 'Support', 'ReadOnly'] as const satisfies readonly SellerRole[];
 
@@ -19,22 +20,6 @@ export const ROLE_DESCRIPTIONS: Record<SellerRole, string> = {
   Support: 'Customers, payments and refunds up to the account limit; no API keys or webhooks.',
   ReadOnly: 'Reads everything, changes nothing.',
 };
-
-/** What a console page or action (or a sign-in API) needs; each role holds a fixed set. */
-export type Permission =
-  | 'view'
-  | 'catalog:write'
-  | 'customers:write'
-  | 'subscriptions:write'
-  | 'refunds:create'
-  | 'developers:read'
-  | 'developers:write'
-  | 'team:read'
-  | 'team:manage'
-  | 'settings:write'
-  | 'security'
-  | 'security:team'
-  | 'audit:read';
 
 const EVERYTHING: readonly Permission[] = [
   'view',

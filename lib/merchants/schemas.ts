@@ -1,21 +1,20 @@
 import { z } from 'zod';
-import { Email, Timestamp } from '../http/schemas';
-import { ACCOUNT_TYPES, PASSWORD_MIN_LENGTH, SellerUserResponse, TokenPairResponse } from '../auth/schemas';
+import { Timestamp } from '../http/schemas';
 import { SELLER_ROLES } from './roles';
 
-const Role = z.enum(SELLER_ROLES).meta({ description: 'Owner, Admin, Developer, Support or ReadOnly.' });
+export const ACCOUNT_TYPES = ['Business', 'Individual'] as const;
 
-export const InviteMemberBody = z.strictObject({ email: Email, role: Role });
-export const ChangeRoleBody = z.strictObject({ role: Role });
-export const AcceptInvitationBody = z.strictObject({
-  invitationToken: z.string().min(1).max(200).meta({ description: 'The `inv_…` token of the emailed link.' }),
-  name: z.string().trim().min(1).max(250),
-  password: z.string().min(PASSWORD_MIN_LENGTH, `At least ${PASSWORD_MIN_LENGTH} characters.`).max(200),
+export const Role = z.enum(SELLER_ROLES).meta({ description: 'Owner, Admin, Developer, Support or ReadOnly.' });
+
+export const SellerUserResponse = z.object({
+  id: z.string(),
+  email: z.string(),
+  name: z.string(),
+  role: z.enum(['Owner', 'Admin', 'Developer', 'Support', 'ReadOnly']),
+  emailVerified: z.boolean(),
+  twoFactorEnabled: z.boolean(),
+  createdAt: Timestamp,
 });
-
-export const InvitationResponse = z.object({ id: z.string(), email: z.string(), role: Role, createdAt: Timestamp, expiresAt: Timestamp });
-export const TeamResponse = z.object({ members: z.array(SellerUserResponse), invitations: z.array(InvitationResponse) });
-export const RequireTwoFactorBody = z.strictObject({ required: z.boolean() });
 
 /** The seller account as the sign-in APIs and the admin console show it (`toMerchantResponse`). */
 export const MerchantResponse = z.object({
@@ -27,9 +26,6 @@ export const MerchantResponse = z.object({
   createdAt: Timestamp,
   updatedAt: Timestamp,
 });
-
-/** A new seller: its account and its first token pair. */
-export const MerchantRegisteredResponse = TokenPairResponse.extend({ merchant: MerchantResponse });
 
 const NullableText = z.string().nullable();
 

@@ -5,8 +5,8 @@ import { merchants } from '../db/schema';
 import { now } from '../clock';
 import { notFound } from '../http/errors';
 import { Email } from '../http/schemas';
-import { ACCOUNT_TYPES } from '../auth/schemas';
 import { findMerchantById, type MerchantRow } from './merchants';
+import { ACCOUNT_TYPES } from './schemas';
 
 /** Whether this runtime knows the IANA zone (the console formats dates with it). */
 export function isTimeZone(zone: string): boolean {

@@ -11,6 +11,7 @@ import * as paymentLinkSchemas from '../payment-links/schemas';
 import * as paymentSchemas from '../payments/schemas';
 import * as promotionSchemas from '../promotions/schemas';
 import * as subscriptionSchemas from '../subscriptions/schemas';
+import * as teamSchemas from '../team/schemas';
 import * as usageSchemas from '../usage/schemas';
 import * as webhookSchemas from '../webhooks/schemas';
 import * as eventSchemas from '../events/schemas';
@@ -43,6 +44,7 @@ const SCHEMA_MODULES = [
   paymentSchemas,
   promotionSchemas,
   subscriptionSchemas,
+  teamSchemas,
   usageSchemas,
   webhookSchemas,
   eventSchemas,

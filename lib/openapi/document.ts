@@ -1,6 +1,6 @@
 import { createDocument, createSchema, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
 import type { z } from 'zod';
-import { SCOPES } from '../auth/scopes';
+import { SCOPES } from '../http/scopes';
 import type { Operation } from '../http/operation';
 import type { SessionOperation } from '../http/session-operation';
 import { EVENT_TYPES } from '../events/types';

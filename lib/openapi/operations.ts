@@ -2,6 +2,7 @@ import type { Operation } from '../http/operation';
 import * as billing from '../billing/api';
 import * as catalog from '../catalog/api';
 import * as customers from '../customers/api';
+import * as entitlements from '../entitlements/api';
 import * as paymentLinks from '../payment-links/api';
 import * as designs from '../designs/api';
 import * as checkout from '../checkout/api';
@@ -26,6 +27,7 @@ export const ALL_OPERATIONS: Operation[] = [
   ...Object.values(billing),
   ...Object.values(catalog),
   ...Object.values(customers),
+  ...Object.values(entitlements),
   ...Object.values(paymentLinks),
   ...Object.values(designs),
   ...Object.values(checkout),

@@ -2,8 +2,7 @@ import { z } from 'zod';
 import { defineOperation } from '../http/operation';
 import { listQuery, pageOf } from '../http/list';
 import { idParam } from '../http/schemas';
-import { CheckoutResponse } from '../checkout/schemas';
-import { CompletePaymentLinkBody, CreatePaymentLinkBody, PAYMENT_LINK_STATUSES, PaymentLinkResponse, UpdatePaymentLinkBody } from './schemas';
+import { CreatePaymentLinkBody, PAYMENT_LINK_STATUSES, PaymentLinkResponse, UpdatePaymentLinkBody } from './schemas';
 
 const PaymentLinkParams = idParam('paymentLinkId', 'plink');
 
@@ -92,22 +91,4 @@ export const duplicatePaymentLinkOperation = defineOperation({
   params: PaymentLinkParams,
   response: PaymentLinkResponse,
   successStatus: 201,
-});
-
-export const completePaymentLinkOperation = defineOperation({
-  id: 'completePaymentLink',
-  method: 'POST',
-  path: '/api/PaymentLink/{paymentLinkId}/Complete',
-  tag: 'Payment links',
-  summary: 'Complete a payment link from your backend',
-  description:
-    'Pays the link for `customerId` or `customerEmail`/`customerName` with `paymentMethodRefId` or `tokenRef`, at the link\'s quantity. Same answers as POST /api/Checkout; a link that is disabled, archived, expired or used up answers 409 INVALID_STATE saying why. Emits `payment_link.completed` when the payment succeeds.',
-  scope: 'payment_links:write',
-  params: PaymentLinkParams,
-  body: CompletePaymentLinkBody,
-  response: CheckoutResponse,
-  successStatus: 201,
-  idempotency: 'required',
-  financial: true,
-  answers: { 402: 'PAYMENT_DECLINED: the payment was declined (`declineCode`, and `checkout` with its failed payment).', 409: 'INVALID_STATE: the link cannot be paid now (disabled, archived, completed, expired, or its price is inactive).' },
 });

@@ -5,6 +5,7 @@ import { idParam } from '../http/schemas';
 import { AttachPaymentMethodBody, PaymentMethodResponse, PAYMENT_STATUSES, PaymentResponse, PaymentWithRefundsResponse, RefundBody, RefundResponse } from './schemas';
 
 const PaymentParams = idParam('paymentId', 'pay');
+const CustomerParams = idParam('customerId', 'cus');
 
 export const listPaymentsOperation = defineOperation({
   id: 'listPayments',
@@ -105,4 +106,17 @@ export const detachPaymentMethodOperation = defineOperation({
   params: PaymentMethodParams,
   response: PaymentMethodResponse,
   answers: { 409: 'INVALID_STATE: the only card of a customer with a running subscription.' },
+});
+
+export const listPaymentMethodsOperation = defineOperation({
+  id: 'listPaymentMethods',
+  method: 'GET',
+  path: '/api/Customer/{customerId}/PaymentMethod',
+  tag: 'Customers',
+  summary: "List a customer's saved payment method references",
+  description: 'Brand, last 4 digits and expiry only; card numbers are never stored.',
+  scope: 'payments:read',
+  params: CustomerParams,
+  query: listQuery(['createdAt']),
+  response: pageOf(PaymentMethodResponse),
 });

@@ -9,7 +9,7 @@ import { sendEmail } from '../email/send-email';
 import { portalLinkEmail } from '../email/customer-emails';
 import { DEFAULT_LOCALE, emailLocale, type Locale } from '../i18n/locales';
 import { resolveHostedDesign } from '../designs/hosted-design';
-import { randomToken, sha256Hex } from '../auth/secrets';
+import { randomToken, sha256Hex } from '../secrets';
 
 /** A portal link works once, for 15 minutes; a portal session lasts 30 minutes. */
 export const PORTAL_LINK_TTL_MS = 15 * 60 * 1000;

@@ -5,7 +5,7 @@ import { getDb } from '../db/client';
 import { ApiError } from '../http/errors';
 import { clientInfo } from '../http/client-ip';
 import { authenticateAccessToken, signOut, type SessionPrincipal, type TokenPair } from '../auth/sessions';
-import type { ClientInfo } from '../auth/rate-limit';
+import type { ClientInfo } from '../http/client-ip';
 import { CONSOLE_PATH, accessCookieName, clearedSessionCookies, refreshCookieName, sessionCookies } from './session-cookies';
 
 export const signInPath = (audience: Audience) => `${CONSOLE_PATH[audience]}/sign-in`;

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { WebhookAttemptTrigger, WebhookDeliveryStatus } from '../db/schema';
-import { webhookDeliveryStateMachine } from './webhook-delivery-states';
+import { webhookDeliveryStateMachine } from '../events/webhook-delivery-states';
 
 /** Retiring a disabled endpoint's automatic work: `dead`, from the states the table allows (literals: the claim takes no parameters). */
 const RETIRED = literal('dead');

@@ -6,9 +6,9 @@ import { paginate, mapPage, type PageRequest } from '../db/paginate';
 import { now } from '../clock';
 import { ApiError, notFound } from '../http/errors';
 import { findWebhookEndpointRow } from './endpoints';
-import { DELIVERIES_CHANNEL } from './channel';
+import { DELIVERIES_CHANNEL } from '../events/channel';
 import type { WebhookDeliveryStatus } from '../db/schema';
-import { webhookDeliveryStateMachine } from './webhook-delivery-states';
+import { webhookDeliveryStateMachine } from '../events/webhook-delivery-states';
 
 type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 type AttemptRow = typeof webhookAttempts.$inferSelect;

@@ -12,7 +12,7 @@ import { claimDueDeliveries, type ClaimedDelivery } from './claim';
 import { recordAttemptResults, type AttemptResult } from './record';
 import { sendWebhookRequest, webhookAgent, closeWebhookAgent } from './send';
 import { signatureHeader } from './signature';
-import { DELIVERIES_CHANNEL } from './channel';
+import { DELIVERIES_CHANNEL } from '../events/channel';
 
 
 /** Rows per claim (the 100–500); fewer when the process is near WEBHOOK_MAX_IN_FLIGHT. */

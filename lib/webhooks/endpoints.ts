@@ -6,7 +6,7 @@ import { paginate, mapPage, type PageRequest } from '../db/paginate';
 import { newId } from '../ids';
 import { now } from '../clock';
 import { config } from '../config';
-import { randomToken } from '../auth/secrets';
+import { randomToken } from '../secrets';
 import { decryptSecret, encryptSecret } from '../auth/secret-box';
 import { invalidField, notFound } from '../http/errors';
 import { recordAudit } from '../audit/audit-log';

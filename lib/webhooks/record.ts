@@ -8,7 +8,7 @@ import { sendEmail } from '../email/send-email';
 import { disableAfterMs, nextRetryDelayMs } from './policy';
 import type { ClaimedDelivery } from './claim';
 import type { SendOutcome } from './send';
-import { webhookDeliveryStateMachine } from './webhook-delivery-states';
+import { webhookDeliveryStateMachine } from '../events/webhook-delivery-states';
 
 /** One finished attempt waiting to be recorded. */
 export interface AttemptResult {

@@ -6,10 +6,10 @@ import { now } from '../clock';
 import { ApiError } from '../http/errors';
 import type { EventType } from '../events/types';
 import { findWebhookEndpointRow } from './endpoints';
-import { DELIVERIES_CHANNEL } from './channel';
+import { DELIVERIES_CHANNEL } from '../events/channel';
 import { toWebhookDeliveryResponse } from './deliveries';
 import { EVENT_SAMPLES } from './samples';
-import { webhookDeliveryStateMachine } from './webhook-delivery-states';
+import { webhookDeliveryStateMachine } from '../events/webhook-delivery-states';
 
 /**
  * POST /api/WebhookEndpoint/{id}/Test: an event of the chosen type with its sample data (marked

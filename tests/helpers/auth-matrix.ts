@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { SCOPES, type Scope } from '@/lib/auth/scopes';
+import { SCOPES, type Scope } from '@/lib/http/scopes';
 import { call } from './api';
 import { keyWithScopes } from './merchants';
 

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { getDb } from '@/lib/db/client';
 import { createMerchant } from '@/lib/merchants/merchants';
 import { createApiKey } from '@/lib/auth/api-keys';
-import { SCOPES, type Scope } from '@/lib/auth/scopes';
+import { SCOPES, type Scope } from '@/lib/http/scopes';
 import { client } from './api';
 
 /** A fresh merchant per test file keeps tests independent of each other and of the demo data. */

@@ -3,7 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as schema from '@/lib/db/schema';
 import { createApiKey } from '@/lib/auth/api-keys';
-import { SCOPES } from '@/lib/auth/scopes';
+import { SCOPES } from '@/lib/http/scopes';
 import { call } from '../helpers/api';
 import { startServer, type RunningServer } from '../setup/server';
 

@@ -5,7 +5,7 @@ import { memberLoginTokens, members, paymentMethods } from '@/lib/db/schema';
 import { newId } from '@/lib/ids';
 import { listWalletPaymentMethods } from '@/lib/payments/payment-methods';
 import { listRecentEmails } from '@/lib/email/send-email';
-import { sha256Hex } from '@/lib/auth/secrets';
+import { sha256Hex } from '@/lib/secrets';
 import { call } from '../helpers/api';
 import { newMerchant } from '../helpers/merchants';
 import { freshIp, latestLoginToken, signInMember, uniqueEmail } from '../helpers/sessions';

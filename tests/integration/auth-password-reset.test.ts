@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { getDb } from '@/lib/db/client';
 import { sellerUserTokens } from '@/lib/db/schema';
-import { sha256Hex } from '@/lib/auth/secrets';
+import { sha256Hex } from '@/lib/secrets';
 import { listRecentEmails } from '@/lib/email/send-email';
 import { call } from '../helpers/api';
 import { PASSWORD, freshIp, latestLinkToken, registerSeller, uniqueEmail } from '../helpers/sessions';

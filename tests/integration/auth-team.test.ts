@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeJwt } from 'jose';
 import { getDb } from '@/lib/db/client';
 import { authenticateAccessToken } from '@/lib/auth/sessions';
-import { assertSellerMayRefund, authorizeSeller } from '@/lib/merchants/access';
+import { assertSellerMayRefund, authorizeSeller } from '@/lib/auth/seller-access';
 import { setSupportRefundLimit } from '@/lib/merchants/merchants';
 import { call } from '../helpers/api';
 import { PASSWORD, freshIp, joinTeam, latestLinkToken, registerSeller, registerVerifiedSeller, uniqueEmail } from '../helpers/sessions';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SignJWT, decodeJwt } from 'jose';
 import { getDb } from '@/lib/db/client';
 import { refreshTokens } from '@/lib/db/schema';
-import { sha256Hex } from '@/lib/auth/secrets';
+import { sha256Hex } from '@/lib/secrets';
 import { REFRESH_REUSE_GRACE_MS } from '@/lib/auth/sessions';
 import { issueAccessToken, verifyAccessToken } from '@/lib/auth/access-tokens';
 import { advanceClock, resetClock } from '@/lib/clock';

@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
 import { getDb } from '@/lib/db/client';
 import { sellerUserTokens } from '@/lib/db/schema';
-import { sha256Hex } from '@/lib/auth/secrets';
+import { sha256Hex } from '@/lib/secrets';
 import { call } from '../helpers/api';
 import { PASSWORD, freshIp, joinTeam, registerVerifiedSeller } from '../helpers/sessions';
 

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { getDb } from '@/lib/db/client';
-import { listCustomerBillingRecords, listCustomerEvents, listCustomerRefunds } from '@/lib/customers/customer-activity';
+import { listCustomerBillingRecords, listCustomerEvents, listCustomerRefunds } from '@/lib/billing/customer-activity';
 import { listWalletSubscriptions } from '@/lib/members/wallet-subscriptions';
 import { requestMemberSignInLink } from '@/lib/auth/magic-links';
 import { listRecentEmails } from '@/lib/email/send-email';

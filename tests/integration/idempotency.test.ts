@@ -60,7 +60,7 @@ describe('Idempotency-Key', () => {
       key: 'running',
       method: 'POST',
       path: '/api/Customer',
-      bodyHash: (await import('@/lib/auth/secrets')).sha256Hex(rawBody),
+      bodyHash: (await import('@/lib/secrets')).sha256Hex(rawBody),
       state: 'in_progress',
       lockedAt: started,
       createdAt: started,

@@ -7,7 +7,7 @@ import { refundStateMachine } from '@/lib/payments/refund-states';
 import { paymentLinkStateMachine } from '@/lib/payment-links/payment-link-states';
 import { billingRecordStateMachine } from '@/lib/billing/billing-record-states';
 import { checkoutStateMachine } from '@/lib/checkout/checkout-states';
-import { webhookDeliveryStateMachine } from '@/lib/webhooks/webhook-delivery-states';
+import { webhookDeliveryStateMachine } from '@/lib/events/webhook-delivery-states';
 import { customerStateMachine } from '@/lib/customers/customer-states';
 import { merchantStateMachine } from '@/lib/merchants/merchant-states';
 import { nextDeliveryState, type AttemptResult } from '@/lib/webhooks/record';

@@ -5,7 +5,7 @@ import { revalidatePath } from 'next/cache';
 import { getDb } from '@/lib/db/client';
 import { signInAdmin } from '@/lib/auth/sign-in';
 import { AdminLoginBody, SuspensionBody } from '@/lib/auth/schemas';
-import { reinstateMerchant, suspendMerchant } from '@/lib/merchants/suspension';
+import { reinstateMerchant, suspendMerchant } from '@/lib/operator/suspension';
 import { endConsoleSession, requestClient, requireSession, storeSession } from '@/lib/web/session';
 import { field, formAction, type FormState } from '@/lib/web/form-state';
 import { parseForm } from '@/lib/web/parse-form';

@@ -2,8 +2,8 @@ import { cache } from 'react';
 import { redirect } from 'next/navigation';
 import { getDb } from '@/lib/db/client';
 import { ApiError } from '@/lib/http/errors';
-import { assertSellerMay, authorizeSeller, loadSeller, type SellerAccess } from '@/lib/merchants/access';
-import type { Permission } from '@/lib/merchants/roles';
+import { assertSellerMay, authorizeSeller, loadSeller, type SellerAccess } from '@/lib/auth/seller-access';
+import type { Permission } from '@/lib/http/permissions';
 import { requireSession } from '@/lib/web/session';
 
 /** The session's user and account, loaded once per request (layout and page share it). */

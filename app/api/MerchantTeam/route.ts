@@ -1,5 +1,5 @@
 import { sessionRoute } from '@/lib/http/session-route';
-import { listTeamOperation } from '@/lib/merchants/api';
-import { listTeam } from '@/lib/merchants/team';
+import { listTeamOperation } from '@/lib/team/api';
+import { listTeam } from '@/lib/team/team';
 
 export const GET = sessionRoute(listTeamOperation, ({ db, seller }) => listTeam(db, seller.merchantId));

@@ -17,7 +17,7 @@ export const events = pgTable(
   (t) => [
     index('events_merchant_created_idx').on(t.merchantId, t.createdAt),
     index('events_merchant_type_idx').on(t.merchantId, t.type),
-    // A customer's events for the console's customer page (lib/customers/customer-activity.ts).
+    // A customer's events for the console's customer page (lib/billing/customer-activity.ts).
     index('events_merchant_customer_idx').on(t.merchantId, sql`(${EVENT_CUSTOMER_ID})`, t.createdAt),
   ],
 );

@@ -1,7 +1,8 @@
 import type { ReactNode } from 'react';
 import { ConsoleShell } from '@/components/console/console-shell';
 import type { NavItem } from '@/components/console/nav-links';
-import { ROLE_LABELS, roleCan, type Permission } from '@/lib/merchants/roles';
+import { ROLE_LABELS, roleCan } from '@/lib/merchants/roles';
+import type { Permission } from '@/lib/http/permissions';
 import { currentSeller } from '../session';
 import { signOutAction } from '../actions';
 import { WebhookBanner } from './webhook-banner';

@@ -1,6 +1,6 @@
 import { sessionRoute } from '@/lib/http/session-route';
-import { acceptInvitationOperation } from '@/lib/merchants/api';
-import { acceptInvitation } from '@/lib/merchants/team';
+import { acceptInvitationOperation } from '@/lib/team/api';
+import { acceptInvitation } from '@/lib/team/team';
 import { toSellerUserResponse } from '@/lib/merchants/users';
 
 export const POST = sessionRoute(acceptInvitationOperation, async ({ db, body, client }) => {

@@ -1,5 +1,5 @@
 import { sessionRoute } from '@/lib/http/session-route';
-import { inviteMemberOperation } from '@/lib/merchants/api';
-import { inviteMember } from '@/lib/merchants/team';
+import { inviteMemberOperation } from '@/lib/team/api';
+import { inviteMember } from '@/lib/team/team';
 
 export const POST = sessionRoute(inviteMemberOperation, ({ db, seller, body }) => inviteMember(db, seller, body));

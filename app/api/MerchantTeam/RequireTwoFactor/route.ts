@@ -1,5 +1,5 @@
 import { sessionRoute } from '@/lib/http/session-route';
-import { requireTwoFactorOperation } from '@/lib/merchants/api';
-import { setTeamTwoFactorRequirement } from '@/lib/merchants/team';
+import { requireTwoFactorOperation } from '@/lib/team/api';
+import { setTeamTwoFactorRequirement } from '@/lib/team/team';
 
 export const POST = sessionRoute(requireTwoFactorOperation, ({ db, seller, body }) => setTeamTwoFactorRequirement(db, seller, body.required));

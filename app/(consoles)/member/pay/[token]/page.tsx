@@ -13,7 +13,7 @@ import { findPublicPaymentLink } from '@/lib/payment-links/payment-links';
 import { requireSession } from '@/lib/web/session';
 import { SubscriptionSummary } from '@/components/checkout/subscription-summary';
 import { WalletPayForm } from './wallet-form';
-import { designForPaymentLink } from '@/lib/designs/hosted-design';
+import { designForPaymentLink } from '@/lib/payment-links/link-design';
 
 export const dynamic = 'force-dynamic';
 export async function generateMetadata({ params }: { params: Promise<{ token: string }> }): Promise<Metadata> {

@@ -9,7 +9,7 @@ import { RefundBody } from '@/lib/payments/schemas';
 import { formatMoney } from '@/lib/money/format';
 import { parseMoney } from '@/lib/money/parse';
 import { runConsoleOnce } from '@/lib/web/console-once';
-import { assertSellerMayRefund } from '@/lib/merchants/access';
+import { assertSellerMayRefund } from '@/lib/auth/seller-access';
 import { sellerAction } from '../../session';
 import { field, formAction, type FormState } from '@/lib/web/form-state';
 import { parseForm } from '@/lib/web/parse-form';

@@ -3,9 +3,9 @@
 import { revalidatePath } from 'next/cache';
 import { getDb } from '@/lib/db/client';
 import { invalidField } from '@/lib/http/errors';
-import { changeMemberRole, inviteMember, removeMember, revokeInvitation } from '@/lib/merchants/team';
+import { changeMemberRole, inviteMember, removeMember, revokeInvitation } from '@/lib/team/team';
 import { setSupportRefundLimit } from '@/lib/merchants/merchants';
-import { ChangeRoleBody, InviteMemberBody } from '@/lib/merchants/schemas';
+import { ChangeRoleBody, InviteMemberBody } from '@/lib/team/schemas';
 import { ROLE_LABELS } from '@/lib/merchants/roles';
 import { parseMoney } from '@/lib/money/parse';
 import { normalizeCurrency } from '@/lib/money/currencies';

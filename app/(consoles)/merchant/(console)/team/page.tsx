@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { formatConsoleDate } from '@/lib/web/console-time';
 import { getDb } from '@/lib/db/client';
-import { listTeam } from '@/lib/merchants/team';
+import { listTeam } from '@/lib/team/team';
 import { ROLE_DESCRIPTIONS, ROLE_LABELS, SELLER_ROLES, roleCan } from '@/lib/merchants/roles';
 import { formatMoney } from '@/lib/money/format';
 import { minorToDecimalText } from '@/lib/money/parse';

@@ -1,5 +1,5 @@
 import { sessionRoute } from '@/lib/http/session-route';
 import { reinstateMerchantOperation } from '@/lib/auth/api';
-import { reinstateMerchant } from '@/lib/merchants/suspension';
+import { reinstateMerchant } from '@/lib/operator/suspension';
 
 export const POST = sessionRoute(reinstateMerchantOperation, ({ db, params, body }) => reinstateMerchant(db, params.merchantId, body));

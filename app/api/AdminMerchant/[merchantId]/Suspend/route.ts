@@ -1,5 +1,5 @@
 import { sessionRoute } from '@/lib/http/session-route';
 import { suspendMerchantOperation } from '@/lib/auth/api';
-import { suspendMerchant } from '@/lib/merchants/suspension';
+import { suspendMerchant } from '@/lib/operator/suspension';
 
 export const POST = sessionRoute(suspendMerchantOperation, ({ db, params, body }) => suspendMerchant(db, params.merchantId, body));

@@ -1,6 +1,6 @@
 import { apiRoute } from '@/lib/http/api-route';
 import { respond } from '@/lib/http/respond';
-import { setEntitlementOverrideOperation } from '@/lib/customers/api';
+import { setEntitlementOverrideOperation } from '@/lib/entitlements/api';
 import { setEntitlementOverride } from '@/lib/entitlements/overrides';
 
 export const POST = apiRoute(setEntitlementOverrideOperation, async ({ db, merchantId, params, body }) => {

@@ -1,6 +1,5 @@
 import { apiRoute, phasedApiRoute } from '@/lib/http/api-route';
-import { listPaymentMethodsOperation } from '@/lib/customers/api';
-import { attachPaymentMethodOperation } from '@/lib/payments/api';
+import { attachPaymentMethodOperation, listPaymentMethodsOperation } from '@/lib/payments/api';
 import { listPaymentMethods } from '@/lib/payments/payment-methods';
 import { attachPaymentMethod } from '@/lib/subscriptions/payment-methods';
 

@@ -1,5 +1,5 @@
 import { sessionRoute } from '@/lib/http/session-route';
-import { removeMemberOperation } from '@/lib/merchants/api';
-import { removeMember } from '@/lib/merchants/team';
+import { removeMemberOperation } from '@/lib/team/api';
+import { removeMember } from '@/lib/team/team';
 
 export const POST = sessionRoute(removeMemberOperation, ({ db, seller, params }) => removeMember(db, seller, params.userId));

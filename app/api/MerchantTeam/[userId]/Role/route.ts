@@ -1,5 +1,5 @@
 import { sessionRoute } from '@/lib/http/session-route';
-import { changeRoleOperation } from '@/lib/merchants/api';
-import { changeMemberRole } from '@/lib/merchants/team';
+import { changeRoleOperation } from '@/lib/team/api';
+import { changeMemberRole } from '@/lib/team/team';
 
 export const POST = sessionRoute(changeRoleOperation, ({ db, seller, params, body }) => changeMemberRole(db, seller, params.userId, body.role));

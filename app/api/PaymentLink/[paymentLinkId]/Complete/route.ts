@@ -1,5 +1,5 @@
 import { phasedApiRoute } from '@/lib/http/api-route';
-import { completePaymentLinkOperation } from '@/lib/payment-links/api';
+import { completePaymentLinkOperation } from '@/lib/checkout/api';
 import { completePaymentLink } from '@/lib/checkout/complete-payment-link';
 import { checkoutAnswer } from '@/lib/checkout/answer';
 

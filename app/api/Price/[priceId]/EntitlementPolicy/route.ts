@@ -1,5 +1,5 @@
 import { apiRoute } from '@/lib/http/api-route';
-import { createEntitlementPolicyOperation, listEntitlementPoliciesOperation } from '@/lib/catalog/api';
+import { createEntitlementPolicyOperation, listEntitlementPoliciesOperation } from '@/lib/entitlements/api';
 import { createEntitlementPolicy, listEntitlementPolicies } from '@/lib/entitlements/policies';
 
 export const GET = apiRoute(listEntitlementPoliciesOperation, ({ db, merchantId, params, query }) =>

@@ -6,7 +6,7 @@ import { getDb } from '@/lib/db/client';
 import { ApiError } from '@/lib/http/errors';
 import { getCustomer } from '@/lib/customers/customers';
 import { listCustomValues } from '@/lib/customers/custom-values';
-import { describePrices, listCustomerBillingRecords, listCustomerEvents, listCustomerRefunds } from '@/lib/customers/customer-activity';
+import { describePrices, listCustomerBillingRecords, listCustomerEvents, listCustomerRefunds } from '@/lib/billing/customer-activity';
 import { listPaymentMethods } from '@/lib/payments/payment-methods';
 import { listPayments } from '@/lib/payments/payments';
 import { listSubscriptions } from '@/lib/subscriptions/queries';

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { formatConsoleDateTime } from '@/lib/web/console-time';
 import { getDb } from '@/lib/db/client';
 import { listApiKeyPage } from '@/lib/auth/api-keys';
-import { SCOPES } from '@/lib/auth/scopes';
+import { SCOPES } from '@/lib/http/scopes';
 import { ActionForm } from '@/components/ui/action-form';
 import { ConfirmButton } from '@/components/ui/confirm-button';
 import { Badge, Card, EmptyState, PageHeader } from '@/components/ui/layout';

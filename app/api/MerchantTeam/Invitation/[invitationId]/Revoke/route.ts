@@ -1,5 +1,5 @@
 import { sessionRoute } from '@/lib/http/session-route';
-import { revokeInvitationOperation } from '@/lib/merchants/api';
-import { revokeInvitation } from '@/lib/merchants/team';
+import { revokeInvitationOperation } from '@/lib/team/api';
+import { revokeInvitation } from '@/lib/team/team';
 
 export const POST = sessionRoute(revokeInvitationOperation, ({ db, seller, params }) => revokeInvitation(db, seller, params.invitationId));

@@ -1,12 +1,13 @@
 import type { Db } from '../db/client';
 import { ApiError } from '../http/errors';
-import type { SessionPrincipal } from '../auth/sessions';
-import { sellerUserOf } from '../auth/seller-principal';
-import { assertCanRefund, assertRoleCan, type Permission } from './roles';
+import type { SessionPrincipal } from './sessions';
+import { sellerUserOf } from './seller-principal';
+import { assertCanRefund, assertRoleCan } from '../merchants/roles';
+import type { Permission } from '../http/permissions';
 import { and, eq } from 'drizzle-orm';
 import { merchants, sellerUsers } from '../db/schema';
-import { findMerchantById, type MerchantRow } from './merchants';
-import type { SellerUserRow } from './users';
+import { findMerchantById, type MerchantRow } from '../merchants/merchants';
+import type { SellerUserRow } from '../merchants/users';
 
 /** Who acts for a seller account: the account (tenant) and the signed-in user with its role. */
 export interface SellerAccess {

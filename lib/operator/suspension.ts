@@ -3,7 +3,7 @@ import { recordAudit } from '../audit/audit-log';
 import { notFound } from '../http/errors';
 import { endSubjectSessions } from '../auth/sessions';
 import { resumeHeldSubscriptionActions } from '../subscriptions/renewals';
-import { findMerchantById, setMerchantStatus, toMerchantResponse } from './merchants';
+import { findMerchantById, setMerchantStatus, toMerchantResponse } from '../merchants/merchants';
 
 /**
  * Suspends a seller: its API keys stop at once (keys resolve only for active sellers), every

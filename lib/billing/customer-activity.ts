@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { billingRecords, EVENT_CUSTOMER_ID, events, payments, prices, products, refunds } from '../db/schema';
-import { toBillingRecordResponse } from '../billing/billing-records';
+import { toBillingRecordResponse } from './billing-records';
 import { toRefundResponse } from '../payments/refund-response';
 
 // What the console's customer page shows beside the customer: the newest few of each kind,

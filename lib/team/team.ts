@@ -7,14 +7,15 @@ import { now } from '../clock';
 import { config } from '../config';
 import { ApiError, notFound } from '../http/errors';
 import { sendEmail } from '../email/send-email';
-import { randomToken, sha256Hex } from '../auth/secrets';
-import { hashPassword } from '../auth/passwords';
+import { randomToken, sha256Hex } from '../secrets';
+import { hashPassword } from '../passwords';
 import { endUserSessions, startSession, type TokenPair } from '../auth/sessions';
-import { SIGN_IN_LIMITS, assertUnderLimit, consumeLimit, countAttempt, type ClientInfo } from '../auth/rate-limit';
+import { SIGN_IN_LIMITS, assertUnderLimit, consumeLimit, countAttempt } from '../auth/rate-limit';
+import type { ClientInfo } from '../http/client-ip';
 import { INVITATION_TTL_SECONDS } from '../auth/lifetimes';
-import { ROLE_LABELS } from './roles';
-import { createSellerUser, findAccountUser, findSellerUserByEmail, toSellerUserResponse, type SellerUserRow } from './users';
-import { findMerchantById } from './merchants';
+import { ROLE_LABELS } from '../merchants/roles';
+import { createSellerUser, findAccountUser, findSellerUserByEmail, toSellerUserResponse, type SellerUserRow } from '../merchants/users';
+import { findMerchantById } from '../merchants/merchants';
 
 export const ACCEPT_INVITE_PATH = '/merchant/accept-invite';
 

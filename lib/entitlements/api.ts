@@ -1,0 +1,52 @@
+import { defineOperation } from '../http/operation';
+import { listQuery, pageOf } from '../http/list';
+import { idParam } from '../http/schemas';
+import { CreateEntitlementPolicyBody, EntitlementOverrideBody, EntitlementOverrideResponse, EntitlementPolicyResponse } from './schemas';
+
+const PriceParams = idParam('priceId', 'price');
+const CustomerParams = idParam('customerId', 'cus');
+
+export const listEntitlementPoliciesOperation = defineOperation({
+  id: 'listEntitlementPolicies',
+  method: 'GET',
+  path: '/api/Price/{priceId}/EntitlementPolicy',
+  tag: 'Entitlements',
+  summary: "List a price's entitlement policies",
+  scope: 'entitlements:read',
+  params: PriceParams,
+  query: listQuery(['createdAt', 'feature']),
+  response: pageOf(EntitlementPolicyResponse),
+});
+
+export const createEntitlementPolicyOperation = defineOperation({
+  id: 'createEntitlementPolicy',
+  method: 'POST',
+  path: '/api/Price/{priceId}/EntitlementPolicy',
+  tag: 'Entitlements',
+  summary: 'Attach an entitlement policy to a price',
+  description: 'One policy per feature and price; a second one for the same feature answers 409.',
+  scope: 'entitlements:write',
+  params: PriceParams,
+  body: CreateEntitlementPolicyBody,
+  response: EntitlementPolicyResponse,
+  successStatus: 201,
+  idempotency: 'optional',
+  answers: { 409: 'CONFLICT: the price already has a policy for this feature.' },
+});
+
+export const setEntitlementOverrideOperation = defineOperation({
+  id: 'setEntitlementOverride',
+  method: 'POST',
+  path: '/api/Customer/{customerId}/EntitlementOverride',
+  tag: 'Entitlements',
+  summary: "Override a customer's entitlement for one feature",
+  description:
+    'Replaces any earlier override of the same feature (200) or creates one (201). Overrides win over price policies. Emits `entitlement.changed`.',
+  scope: 'entitlements:write',
+  params: CustomerParams,
+  body: EntitlementOverrideBody,
+  response: EntitlementOverrideResponse,
+  successStatus: 201,
+  idempotency: 'optional',
+  answers: { 200: { description: 'An override for this feature existed and was replaced.', schema: EntitlementOverrideResponse } },
+});
