@@ -12,9 +12,7 @@ export default function HomePage() {
     <main className="mx-auto max-w-4xl px-6 py-16">
       <p className="text-sm font-semibold tracking-wide text-brand-600 uppercase">Self-hosted</p>
       <h1 className="mt-2 text-4xl font-bold tracking-tight">Paybase</h1>
-      <p className="mt-4 max-w-2xl text-lg text-slate-600">
-        Payments, subscriptions and webhooks for sellers, on your own PostgreSQL.
-      </p>
+      <p className="mt-4 max-w-2xl text-lg text-slate-600">Payments, subscriptions and webhooks for sellers, on your own PostgreSQL.</p>
       <div className="mt-8 flex flex-wrap gap-3">
         <Link href="/docs/api" className="rounded-md bg-brand-600 px-4 py-2 font-medium text-white hover:bg-brand-700">
           API reference

@@ -35,7 +35,6 @@ interface Target {
   freshIdempotencyKey?: boolean;
 }
 
-
 export async function runApiBenchmark() {
   console.log('starting the service…');
   const server = await startServer({ env: { DB_COUNT_ROUND_TRIPS: 'true', LOG_LEVEL: 'warn' }, nodeArgs: profileArgs() });
@@ -78,7 +77,9 @@ export async function runApiBenchmark() {
       for (const target of targets) {
         const sample = await load(server, target, key);
         samples.get(target.name)!.push(sample);
-        console.log(`round ${round + 1} ${target.name}: ${sample.rate.toFixed(0)} req/s, p50 ${sample.p50} ms, p99 ${sample.p99} ms, CPU per request: server ${sample.serverCpuMs.toFixed(2)} ms, PostgreSQL ${sample.postgresCpuMs.toFixed(2)} ms, errors ${sample.errors}`);
+        console.log(
+          `round ${round + 1} ${target.name}: ${sample.rate.toFixed(0)} req/s, p50 ${sample.p50} ms, p99 ${sample.p99} ms, CPU per request: server ${sample.serverCpuMs.toFixed(2)} ms, PostgreSQL ${sample.postgresCpuMs.toFixed(2)} ms, errors ${sample.errors}`,
+        );
       }
     }
     writeResults(targets, samples, roundTrips);
@@ -121,7 +122,10 @@ function writeResults(targets: Target[], samples: Map<string, Sample[]>, roundTr
     `## API request path${label}: ${new Date().toISOString()}`,
     '',
     `\`npm run bench -- api\` (bench/api.ts): autocannon, ${CONNECTIONS} connections, ${ROUNDS} interleaved rounds of ${SECONDS} s per endpoint against the service as \`npm start\` runs it; medians of the rounds. CPU per request: the server process's and PostgreSQL's CPU time (user + system, /proc) over the round divided by its requests.`,
-    `Machine: ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, ${os.type()} ${os.release()}, Node ${process.version}; load average at the end ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')}.`,
+    `Machine: ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, ${os.type()} ${os.release()}, Node ${process.version}; load average at the end ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' / ')}.`,
     '',
     '| endpoint | DB round trips | server CPU / request | PostgreSQL CPU / request | req/s | share of health | p50 | p99 | non-2xx/errors |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|',

@@ -83,7 +83,9 @@ export function postgresPids(dataDir: string): number[] {
 /** CPU seconds (user + system) used so far by each named group of processes, from /proc. */
 export function cpuSeconds(groups: Record<string, number[]>): Record<string, number> {
   const ticksPerSecond = 100; // USER_HZ on Linux
-  return Object.fromEntries(Object.entries(groups).map(([name, pids]) => [name, pids.reduce((sum, pid) => sum + (procStat(pid)?.ticks ?? 0), 0) / ticksPerSecond]));
+  return Object.fromEntries(
+    Object.entries(groups).map(([name, pids]) => [name, pids.reduce((sum, pid) => sum + (procStat(pid)?.ticks ?? 0), 0) / ticksPerSecond]),
+  );
 }
 
 function procStat(pid: number): { ppid: number; ticks: number } | undefined {
@@ -91,7 +93,10 @@ function procStat(pid: number): { ppid: number; ticks: number } | undefined {
     // Fields after the command name (which may contain spaces): state, ppid, …, utime (14), stime (15),
     // cutime (16), cstime (17). The children's part keeps the time of PostgreSQL backends that
     // exited (an idle pool connection closed) in their postmaster's count, so a group's sum never drops.
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
+    const fields = fs
+      .readFileSync(`/proc/${pid}/stat`, 'utf8')
+      .replace(/^.*\) /s, '')
+      .split(' ');
     return { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]) };
   } catch {
     return undefined;

@@ -28,7 +28,9 @@ export async function runConsoleBench() {
   const db = getDb();
   const rows: { scenario: string; page: { p50: number; p99: number }; query: { p50: number; p99: number } }[] = [];
   try {
-    const [{ id: merchantId, time_zone: timeZone }] = (await db.execute<{ id: string; time_zone: string }>(sql`select id, time_zone from merchants where email = 'demo@example.com'`)).rows as [{ id: string; time_zone: string }];
+    const [{ id: merchantId, time_zone: timeZone }] = (
+      await db.execute<{ id: string; time_zone: string }>(sql`select id, time_zone from merchants where email = 'demo@example.com'`)
+    ).rows as [{ id: string; time_zone: string }];
     console.log(`creating ${PAYMENTS} payments and ${REQUESTS} logged requests…`);
     // Bulk rows straight in SQL: this measures reads, and the domain path would take hours here.
     await db.execute(sql`insert into customers (id, merchant_id, email, name, created_at)
@@ -97,7 +99,10 @@ export async function runConsoleBench() {
       '',
       `One seller with ${PAYMENTS.toLocaleString('en-US')} payments over a year and ${REQUESTS.toLocaleString('en-US')} logged API requests over 30 days (\`npm run bench -- console\`). *Page* is a whole server-rendered page over loopback HTTP (session check, queries, React render); *queries* is the page's domain call alone. ${RUNS} runs after 3 warm-ups.`,
       '',
-      `Machine: ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, ${os.type()} ${os.release()}, Node ${process.version}; load average at the end ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')}.`,
+      `Machine: ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, ${os.type()} ${os.release()}, Node ${process.version}; load average at the end ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' / ')}.`,
       '',
       '| scenario | page p50 | page p99 | queries p50 | queries p99 |',
       '|---|---:|---:|---:|---:|',

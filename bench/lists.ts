@@ -40,7 +40,10 @@ export async function runListsBench() {
     const other = 'mer_bench_other';
     await db.execute(sql`insert into merchants (id, email, name, account_type)
       select ${other}, 'other-bench@example.com', 'Other', 'Business'`);
-    for (const [seller, count, prefix] of [[merchantId, PAYMENTS, 'pay_bench_'], [other, 20_000, 'pay_other_']] as const) {
+    for (const [seller, count, prefix] of [
+      [merchantId, PAYMENTS, 'pay_bench_'],
+      [other, 20_000, 'pay_other_'],
+    ] as const) {
       await db.execute(sql`insert into customers (id, merchant_id, email) values (${`cus_${prefix}`}, ${seller}, 'bench@example.com')`);
       await db.execute(sql`insert into payments (id, merchant_id, customer_id, status, amount, amount_refunded, currency, description, created_at)
         select ${prefix} || lpad(i::text, 7, '0'), ${seller}, ${`cus_${prefix}`}, case when i % 20 = 0 then 'failed' else 'succeeded' end,
@@ -51,7 +54,11 @@ export async function runListsBench() {
 
     // The list's order (newest first): the ids at row 20 and at row total − 20.
     const idAt = async (offset: number) =>
-      ((await db.execute<{ id: string }>(sql`select id from payments where merchant_id = ${merchantId} order by created_at desc, id desc offset ${offset} limit 1`)).rows[0]!).id;
+      (
+        await db.execute<{ id: string }>(
+          sql`select id from payments where merchant_id = ${merchantId} order by created_at desc, id desc offset ${offset} limit 1`,
+        )
+      ).rows[0]!.id;
     const total = Number((await db.execute<{ n: number }>(sql`select count(*)::int as n from payments where merchant_id = ${merchantId}`)).rows[0]!.n);
     const nearFirst = await idAt(PAGE_SIZE - 1);
     const nearLast = await idAt(total - PAGE_SIZE - 1);
@@ -95,7 +102,10 @@ export async function runListsBench() {
       '',
       `One seller with ${PAYMENTS.toLocaleString('en-US')} payments (another with 20,000), \`GET /api/Payment?pageSize=${PAGE_SIZE}\` over loopback HTTP with the API key (authentication, rate limit, query, JSON), ${RUNS} runs after 3 warm-ups (\`npm run bench -- lists\`). Each page also carries \`totalCount\`, a count of the whole match, the same at every depth.`,
       '',
-      `Machine: ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, ${os.type()} ${os.release()}, Node ${process.version}; load average at the end ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')} (other helpers may have been working on this machine).`,
+      `Machine: ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, ${os.type()} ${os.release()}, Node ${process.version}; load average at the end ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' / ')} (other helpers may have been working on this machine).`,
       '',
       '| page | HTTP p50 | HTTP p99 | database round trips per request |',
       '|---|---:|---:|---:|',

@@ -103,7 +103,10 @@ export async function runOperatorBench() {
     await db.execute(sql`drop index payments_created_idx, payments_unknown_idx, webhook_deliveries_dead_idx, webhook_endpoints_unhealthy_idx`);
     await db.execute(sql`analyze`);
     for (const range of ['7d', '30d'] as const) {
-      rows.push({ scenario: `platform overview, ${range === '7d' ? '7' : '30'} days, WITHOUT the new indexes`, query: await time(Math.min(RUNS, 5), () => loadPlatformOverview(db, { range, at })) });
+      rows.push({
+        scenario: `platform overview, ${range === '7d' ? '7' : '30'} days, WITHOUT the new indexes`,
+        query: await time(Math.min(RUNS, 5), () => loadPlatformOverview(db, { range, at })),
+      });
       console.log(rows.at(-1));
     }
   } finally {
@@ -122,7 +125,10 @@ export async function runOperatorBench() {
       '',
       `${SELLERS.toLocaleString('en-US')} sellers, ${PAYMENTS.toLocaleString('en-US')} payments over 180 days, ${DELIVERIES.toLocaleString('en-US')} webhook deliveries over 90 days, ${AUDIT.toLocaleString('en-US')} audit entries over a year (\`npm run bench -- operator\`). *Page* is a whole server-rendered admin page over loopback HTTP; *queries* is the page's domain call alone. ${RUNS} runs after 3 warm-ups (5 for the rows without indexes).`,
       '',
-      `Machine: ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, ${os.type()} ${os.release()}, Node ${process.version}; load average at the end ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')}.`,
+      `Machine: ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, ${os.type()} ${os.release()}, Node ${process.version}; load average at the end ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' / ')}.`,
       '',
       '| scenario | page p50 | page p99 | queries p50 | queries p99 |',
       '|---|---:|---:|---:|---:|',

@@ -234,9 +234,13 @@ async function main() {
     });
     await sleep(500);
     const inFlightDead = async () =>
-      (await getDb().execute<{ n: number }>(
-        (await import('drizzle-orm')).sql`select count(*)::int as n from webhook_deliveries where endpoint_id = ${deadIds[0]!} and attempt_count = 0`,
-      )).rows[0]!.n;
+      (
+        await getDb().execute<{ n: number }>(
+          (
+            await import('drizzle-orm')
+          ).sql`select count(*)::int as n from webhook_deliveries where endpoint_id = ${deadIds[0]!} and attempt_count = 0`,
+        )
+      ).rows[0]!.n;
     await steady('steadydead', `steady + dead endpoint with ${DEAD_BACKLOG} pending${setup}`, `dead endpoint: ${config.webhooks.timeoutMs} ms timeouts`);
     const deadStillPending = await inFlightDead();
     rows[rows.length - 1]!.note += `; ${deadStillPending} of its deliveries not yet attempted at the end`;
@@ -259,7 +263,6 @@ function runs(scenario: string): boolean {
   const only = process.env.BENCH_ONLY;
   return !only || only.split(',').includes(scenario);
 }
-
 
 async function startReceiverProcess() {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'receiver.ts')], { stdio: ['ignore', 'pipe', 'inherit'] });

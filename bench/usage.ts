@@ -30,7 +30,6 @@ const CONNECTIONS = 50;
 const INGEST_CUSTOMERS = 20;
 const CHECK_CUSTOMERS = 200;
 
-
 export async function runUsageBenchmark() {
   const loadAtStart = os.loadavg();
   console.log('starting the service…');
@@ -117,7 +116,9 @@ export async function runUsageBenchmark() {
           if (body.includes('"allowed":false')) refused++;
         });
         samples.get(target.name)!.push(sample);
-        console.log(`round ${round + 1} ${target.name}: ${sample.rate.toFixed(0)} req/s, p50 ${sample.p50} ms, p99 ${sample.p99} ms, CPU per request: server ${sample.serverCpuMs.toFixed(2)} ms, PostgreSQL ${sample.postgresCpuMs.toFixed(2)} ms, errors ${sample.errors}`);
+        console.log(
+          `round ${round + 1} ${target.name}: ${sample.rate.toFixed(0)} req/s, p50 ${sample.p50} ms, p99 ${sample.p99} ms, CPU per request: server ${sample.serverCpuMs.toFixed(2)} ms, PostgreSQL ${sample.postgresCpuMs.toFixed(2)} ms, errors ${sample.errors}`,
+        );
       }
     }
     writeResults({ fresh, duplicates, samples, roundTrips, health: health.name, check: check.name, refused, loadAtStart });
@@ -126,7 +127,12 @@ export async function runUsageBenchmark() {
   }
 }
 
-function load(server: RunningServer, key: string, target: { method: 'GET' | 'POST'; path: () => string; body?: string }, onBody: (body: string) => void): Promise<Sample> {
+function load(
+  server: RunningServer,
+  key: string,
+  target: { method: 'GET' | 'POST'; path: () => string; body?: string },
+  onBody: (body: string) => void,
+): Promise<Sample> {
   return measureRound(server, SECONDS, {
     url: server.baseUrl,
     connections: CONNECTIONS,

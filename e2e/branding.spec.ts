@@ -15,7 +15,9 @@ test('a seller brands a checkout in the console, and a link with that designId s
   const key = await post('/api/MerchantApiKey', { name: 'backend', scopes: ['payment_links:write'] }, { Authorization: `Bearer ${seller.accessToken}` });
 
   // A logo image, drawn by the browser itself.
-  await page.setContent('<div id="logo" style="display:inline-flex;width:160px;height:48px;align-items:center;justify-content:center;background:#0f766e;color:#fff;font:700 22px sans-serif;letter-spacing:2px">FJORD</div>');
+  await page.setContent(
+    '<div id="logo" style="display:inline-flex;width:160px;height:48px;align-items:center;justify-content:center;background:#0f766e;color:#fff;font:700 22px sans-serif;letter-spacing:2px">FJORD</div>',
+  );
   const logo = await page.locator('#logo').screenshot();
 
   await page.setViewportSize(DESKTOP);
@@ -57,12 +59,19 @@ test('a seller brands a checkout in the console, and a link with that designId s
   await expectNoSidewaysScroll(page);
   await shot(page, 'branding-2-saved-phone');
 
-  const link = await post('/api/PaymentLink', { name: 'Coffee for the crew', unitAmount: 1200, currency: 'EUR', designId }, { Authorization: `Bearer ${key.secret}` });
+  const link = await post(
+    '/api/PaymentLink',
+    { name: 'Coffee for the crew', unitAmount: 1200, currency: 'EUR', designId },
+    { Authorization: `Bearer ${key.secret}` },
+  );
   // The link's console page names its design and offers the seller's designs to switch to.
   await page.goto(`/merchant/payment-links/${link.id}`);
   await expect(page.getByRole('link', { name: 'Fjord Coffee' })).toHaveAttribute('href', `/merchant/settings/branding/${designId}`);
   await expect(page.getByLabel('Design')).toHaveValue(designId);
-  for (const [size, name] of [[DESKTOP, 'desktop'], [PHONE, 'phone']] as const) {
+  for (const [size, name] of [
+    [DESKTOP, 'desktop'],
+    [PHONE, 'phone'],
+  ] as const) {
     await page.setViewportSize(size);
     await page.goto(`/pay/${link.token}`);
     await expect(page.getByTestId('design-name')).toHaveText('Fjord Coffee');

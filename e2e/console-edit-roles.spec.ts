@@ -22,7 +22,11 @@ test('edit forms check the role on every submit: Support edits customers, not pr
   await support.getByLabel('Recipient').fill(supportEmail);
   await support.getByRole('button', { name: 'Filter' }).click();
   // The mail's links carry PUBLIC_URL (localhost); stay on the test's host so the cookies go along.
-  const href = (await support.getByRole('article', { name: /invited you to/ }).first().getByRole('link', { name: /\/merchant\/accept-invite\?token=/ }).getAttribute('href'))!;
+  const href = (await support
+    .getByRole('article', { name: /invited you to/ })
+    .first()
+    .getByRole('link', { name: /\/merchant\/accept-invite\?token=/ })
+    .getAttribute('href'))!;
   await support.goto(`${new URL(href).pathname}${new URL(href).search}`);
   await support.getByLabel('Your name').fill('Sam Support');
   await support.getByLabel('Password').fill('support-password-123');

@@ -2,7 +2,10 @@ import crypto from 'node:crypto';
 import { expect, shot, test } from './fixtures';
 import { demoApi, expectNoSeriousA11yViolations, signInAsDemoSeller } from './console-helpers';
 
-for (const [device, width, height] of [['desktop', 1440, 900], ['phone', 390, 844]] as const) {
+for (const [device, width, height] of [
+  ['desktop', 1440, 900],
+  ['phone', 390, 844],
+] as const) {
   test(`a seller edits a product, a payment link, a webhook endpoint and a customer from their pages (${device})`, async ({ page, request }) => {
     await page.setViewportSize({ width, height });
     const suffix = `${device}-${crypto.randomBytes(3).toString('hex')}`;

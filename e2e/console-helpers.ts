@@ -12,7 +12,12 @@ export function demoKey(): string {
 }
 
 /** POST to the developer API as the demo seller (with an Idempotency-Key) and return the body. */
-export async function demoApi<T = Record<string, any>>(request: APIRequestContext, apiPath: string, data: Record<string, unknown>, key = demoKey()): Promise<T> {
+export async function demoApi<T = Record<string, any>>(
+  request: APIRequestContext,
+  apiPath: string,
+  data: Record<string, unknown>,
+  key = demoKey(),
+): Promise<T> {
   const answer = await request.post(apiPath, { headers: { authorization: `Bearer ${key}`, 'idempotency-key': crypto.randomUUID() }, data });
   expect(answer.status(), await answer.text()).toBeLessThan(300);
   return (await answer.json()) as T;
@@ -21,7 +26,11 @@ export async function demoApi<T = Record<string, any>>(request: APIRequestContex
 /** A poster of JSON to the service (any credential in `headers`) that fails the test on an error status and returns the body. */
 export function postJson(baseURL: string) {
   return async (apiPath: string, body: unknown, headers: Record<string, string> = {}) => {
-    const response = await fetch(`${baseURL}${apiPath}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    const response = await fetch(`${baseURL}${apiPath}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
     const parsed = (await response.json()) as any;
     expect(response.status, `${apiPath}: ${JSON.stringify(parsed)}`).toBeLessThan(300);
     return parsed;

@@ -53,10 +53,23 @@ const DESKTOP = { width: 1280, height: 900 };
 async function sellerWithLinkAndSubscriber(baseURL: string) {
   const json = postJson(baseURL);
   const suffix = crypto.randomBytes(4).toString('hex');
-  const seller = await json('/api/MerchantAuth/Register', { email: `lang-seller-${suffix}@example.com`, password: 'a long seller password', name: 'Kissa Tea', accountType: 'Business' });
-  const key = await json('/api/MerchantApiKey', { name: 'backend', scopes: ['products:write', 'prices:write', 'payment_links:write', 'subscriptions:write', 'customers:write', 'payments:write'] }, { Authorization: `Bearer ${seller.accessToken}` });
+  const seller = await json('/api/MerchantAuth/Register', {
+    email: `lang-seller-${suffix}@example.com`,
+    password: 'a long seller password',
+    name: 'Kissa Tea',
+    accountType: 'Business',
+  });
+  const key = await json(
+    '/api/MerchantApiKey',
+    { name: 'backend', scopes: ['products:write', 'prices:write', 'payment_links:write', 'subscriptions:write', 'customers:write', 'payments:write'] },
+    { Authorization: `Bearer ${seller.accessToken}` },
+  );
   const auth = { Authorization: `Bearer ${key.secret}` };
-  const link = await json('/api/PaymentLink', { name: 'Matcha tasting set', description: 'Three ceremonial-grade matcha tins', unitAmount: 12000, currency: 'JPY', quantity: 2 }, auth);
+  const link = await json(
+    '/api/PaymentLink',
+    { name: 'Matcha tasting set', description: 'Three ceremonial-grade matcha tins', unitAmount: 12000, currency: 'JPY', quantity: 2 },
+    auth,
+  );
   const product = await json('/api/Product', { name: 'Tea of the month' }, auth);
   const price = await json('/api/Price', { productId: product.id, type: 'Recurring', amount: 990, currency: 'EUR', interval: 'month' }, auth);
   const customerEmail = `lang-customer-${suffix}@example.com`;
@@ -106,7 +119,9 @@ for (const lang of Object.keys(WORDS) as Lang[]) {
     await page.waitForLoadState('networkidle');
     await page.getByRole('button', { name: words.requestLink }).click();
     await expect(page.getByText(words.linkSent)).toBeVisible();
-    const mailbox = (await (await fetch(`${baseURL}/dev/mailbox?format=json&to=${encodeURIComponent(customerEmail)}`)).json()) as { data: { links: string[] }[] };
+    const mailbox = (await (await fetch(`${baseURL}/dev/mailbox?format=json&to=${encodeURIComponent(customerEmail)}`)).json()) as {
+      data: { links: string[] }[];
+    };
     await page.goto(mailbox.data[0]!.links.find((href) => href.includes('/verify?token='))!);
     await page.waitForLoadState('networkidle');
     await page.getByLabel(words.yourEmail, { exact: true }).fill(customerEmail);

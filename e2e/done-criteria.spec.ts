@@ -22,7 +22,10 @@ test.afterAll(async () => {
   await server?.stop();
 });
 
-test('a new seller with sample data sees the business, finds a customer, edits a link and an endpoint, and finds a failed request', async ({ page, request }) => {
+test('a new seller with sample data sees the business, finds a customer, edits a link and an endpoint, and finds a failed request', async ({
+  page,
+  request,
+}) => {
   await page.setViewportSize({ width: 1440, height: 900 });
   const at = (route: string) => `${server.baseUrl}${route}`;
   const key = fs.readFileSync(path.join(server.dataDir, 'demo-api-key'), 'utf8').trim();
@@ -72,9 +75,15 @@ test('a new seller with sample data sees the business, finds a customer, edits a
 
   // The sample endpoint, with its failed deliveries, edited from its page.
   await page.goto(at('/merchant/webhooks'));
-  await page.getByRole('link', { name: /127\.0\.0\.1/ }).first().click();
+  await page
+    .getByRole('link', { name: /127\.0\.0\.1/ })
+    .first()
+    .click();
   await expect(page.getByRole('table', { name: 'Deliveries' })).toBeVisible();
-  await page.getByRole('navigation', { name: /status/i }).getByRole('link', { name: /dead/i }).click();
+  await page
+    .getByRole('navigation', { name: /status/i })
+    .getByRole('link', { name: /dead/i })
+    .click();
   await expect(page.getByRole('table', { name: 'Deliveries' }).getByRole('row')).not.toHaveCount(1);
   const endpointForm = page.getByRole('form', { name: 'Edit webhook endpoint' });
   await endpointForm.getByLabel('Description').fill('Order sync (to be moved to our backend)');

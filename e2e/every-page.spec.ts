@@ -37,23 +37,52 @@ test('no page is wider than a phone, and axe finds no serious or critical violat
   };
 
   // The seller's account and data, made the way a backend makes them.
-  const seller = await ok('POST', '/api/MerchantAuth/Register', { email, password: PASSWORD, name: 'Long Named Outdoor Equipment Company', accountType: 'Business' });
+  const seller = await ok('POST', '/api/MerchantAuth/Register', {
+    email,
+    password: PASSWORD,
+    name: 'Long Named Outdoor Equipment Company',
+    accountType: 'Business',
+  });
   const key = await ok('POST', '/api/MerchantApiKey', { name: 'backend', scopes: SCOPES }, { Authorization: `Bearer ${seller.accessToken}` });
   const auth = { Authorization: `Bearer ${key.secret}` };
   const once = () => ({ ...auth, 'Idempotency-Key': crypto.randomUUID() });
   const product = await ok('POST', '/api/Product', { name: 'Expedition tent, four season, with vestibule', description: 'Sleeps three' }, auth);
   const oneTime = await ok('POST', '/api/Price', { productId: product.id, type: 'OneTime', amount: 45900, currency: 'USD' }, auth);
-  const monthly = await ok('POST', '/api/Price', { productId: product.id, type: 'Recurring', amount: 1999, currency: 'USD', interval: 'month', trialDays: 7 }, auth);
+  const monthly = await ok(
+    'POST',
+    '/api/Price',
+    { productId: product.id, type: 'Recurring', amount: 1999, currency: 'USD', interval: 'month', trialDays: 7 },
+    auth,
+  );
   await ok('POST', '/api/Price', { productId: product.id, type: 'Recurring', amount: 2999, currency: 'USD', interval: 'month' }, auth);
   const coupon = await ok('POST', '/api/Coupon', { name: 'Spring', percentOff: 10 }, auth);
   await ok('POST', '/api/PromotionCode', { couponId: coupon.id, code: `SPRING${suffix}`.toUpperCase() }, auth);
   const link = await ok('POST', '/api/PaymentLink', { priceId: oneTime.id, name: 'Tent with a very long payment link name for testing' }, auth);
   const subscriptionLink = await ok('POST', '/api/PaymentLink', { priceId: monthly.id, name: 'Monthly tent rental' }, auth);
-  const design = await ok('POST', '/api/CheckoutDesign', { displayName: 'Outdoor Co. with a rather long display name', brandColor: '#7c2d12', accentColor: '#9a3412', cornerStyle: 'pill', buttonLabel: 'Book', supportEmail: 'help@outdoor.example', termsUrl: 'https://outdoor.example/terms', privacyUrl: 'https://outdoor.example/privacy' }, auth);
+  const design = await ok(
+    'POST',
+    '/api/CheckoutDesign',
+    {
+      displayName: 'Outdoor Co. with a rather long display name',
+      brandColor: '#7c2d12',
+      accentColor: '#9a3412',
+      cornerStyle: 'pill',
+      buttonLabel: 'Book',
+      supportEmail: 'help@outdoor.example',
+      termsUrl: 'https://outdoor.example/terms',
+      privacyUrl: 'https://outdoor.example/privacy',
+    },
+    auth,
+  );
   const designedLink = await ok('POST', '/api/PaymentLink', { priceId: oneTime.id, designId: design.id }, auth);
   const paid = await ok('POST', '/api/Checkout', { priceId: oneTime.id, customerEmail, customerName: 'Grace Hopper', tokenRef: 'tok_visa' }, once());
   await ok('POST', `/api/Payment/${paid.payment.id}/Refund`, { amount: 1000, reason: 'Scuffed box' }, once());
-  const linkPaid = await ok('POST', `/api/PaymentLink/${link.id}/Complete`, { customerEmail: memberEmail, customerName: 'Member Buyer', tokenRef: 'tok_visa' }, once());
+  const linkPaid = await ok(
+    'POST',
+    `/api/PaymentLink/${link.id}/Complete`,
+    { customerEmail: memberEmail, customerName: 'Member Buyer', tokenRef: 'tok_visa' },
+    once(),
+  );
   const subscribed = await ok('POST', '/api/Checkout', { priceId: monthly.id, customerEmail, customerName: 'Grace Hopper', tokenRef: 'tok_visa' }, once());
   const customerId = subscribed.customerId as string;
   const endpoint = await ok('POST', '/api/WebhookEndpoint', { url: `${receiver.url}/hooks`, events: ['*'] }, auth);
@@ -98,12 +127,21 @@ test('no page is wider than a phone, and axe finds no serious or critical violat
       }
       const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
       for (const violation of axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')) {
-        failures.push(`${path} at ${size.width} px: ${violation.impact} ${violation.id} (${violation.help}) on ${violation.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+        failures.push(
+          `${path} at ${size.width} px: ${violation.impact} ${violation.id} (${violation.help}) on ${violation.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+        );
       }
     }
   };
   const visitAll = async (paths: string[]) => {
-    for (const path of paths) await check(path, path.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '').slice(0, 60) || 'home');
+    for (const path of paths)
+      await check(
+        path,
+        path
+          .replace(/[^a-z0-9]+/gi, '-')
+          .replace(/^-|-$/g, '')
+          .slice(0, 60) || 'home',
+      );
   };
   await visitAll(pages);
 
@@ -166,7 +204,10 @@ test('no page is wider than a phone, and axe finds no serious or critical violat
   await page.goto('/dev/mailbox');
   await page.getByLabel('Recipient').fill(customerEmail);
   await page.getByRole('button', { name: 'Filter' }).click();
-  const portalLink = await page.getByRole('link', { name: /\/portal\/cus_.*\/verify\?token=/ }).first().getAttribute('href');
+  const portalLink = await page
+    .getByRole('link', { name: /\/portal\/cus_.*\/verify\?token=/ })
+    .first()
+    .getAttribute('href');
   await visitAll([new URL(portalLink!, baseURL).pathname + new URL(portalLink!, baseURL).search]);
   await page.getByLabel('Your email').fill(customerEmail);
   await page.getByRole('button', { name: 'Continue' }).click();
@@ -180,7 +221,10 @@ test('no page is wider than a phone, and axe finds no serious or critical violat
   await page.goto('/dev/mailbox');
   await page.getByLabel('Recipient').fill(memberEmail);
   await page.getByRole('button', { name: 'Filter' }).click();
-  const walletLink = await page.getByRole('link', { name: /\/member\/verify\?token=/ }).first().getAttribute('href');
+  const walletLink = await page
+    .getByRole('link', { name: /\/member\/verify\?token=/ })
+    .first()
+    .getAttribute('href');
   const walletUrl = new URL(walletLink!, baseURL);
   await visitAll([walletUrl.pathname + walletUrl.search]);
   await page.getByRole('button', { name: 'Sign in to my wallet' }).click();

@@ -115,7 +115,11 @@ test('a customer is declined, retries and pays; the seller finds the payment in 
   await page.goto('/merchant/payments');
   await shot(page, 'checkout-8c-console-payments-phone');
   const refunded = await request.get(`/api/Payment/${paymentId}`, { headers: { authorization: `Bearer ${demoKey()}` } });
-  expect(await refunded.json()).toMatchObject({ status: 'partially_refunded', amountRefunded: 1500, refunds: [{ amount: 1500, status: 'succeeded', reason: 'Half the stickers arrived bent' }] });
+  expect(await refunded.json()).toMatchObject({
+    status: 'partially_refunded',
+    amountRefunded: 1500,
+    refunds: [{ amount: 1500, status: 'succeeded', reason: 'Half the stickers arrived bent' }],
+  });
 });
 
 test('a wallet member pays with a card saved with the same seller', async ({ page, request }) => {
@@ -136,7 +140,10 @@ test('a wallet member pays with a card saved with the same seller', async ({ pag
   await page.getByRole('link', { name: 'dev mailbox' }).click();
   await page.getByLabel('Recipient').fill(email);
   await page.getByRole('button', { name: 'Filter' }).click();
-  await page.getByRole('article', { name: 'Your Paybase wallet sign-in link' }).getByRole('link', { name: /\/member\/verify\?token=/ }).click();
+  await page
+    .getByRole('article', { name: 'Your Paybase wallet sign-in link' })
+    .getByRole('link', { name: /\/member\/verify\?token=/ })
+    .click();
   await page.getByRole('button', { name: 'Sign in to my wallet' }).click();
   await expect(page.getByRole('heading', { name: 'Your wallet' })).toBeVisible();
   await expect(page.getByText('Demo Store').first()).toBeVisible();

@@ -11,20 +11,38 @@ test('the hosted invoice, its PDF, and the invoice lists of the portal and the w
   const suffix = crypto.randomBytes(4).toString('hex');
   const customerEmail = `invoice-buyer-${suffix}@example.com`;
   const json = postJson(baseURL);
-  const seller = await json('/api/MerchantAuth/Register', { email: `invoice-seller-${suffix}@example.com`, password: 'a long seller password', name: 'Invoice Shop', accountType: 'Business' });
+  const seller = await json('/api/MerchantAuth/Register', {
+    email: `invoice-seller-${suffix}@example.com`,
+    password: 'a long seller password',
+    name: 'Invoice Shop',
+    accountType: 'Business',
+  });
   const session = { Authorization: `Bearer ${seller.accessToken}` };
   const settings = await fetch(`${baseURL}/api/MerchantSettings`, {
     method: 'PUT',
     headers: { 'Content-Type': 'application/json', ...session },
-    body: JSON.stringify({ supportEmail: 'help@invoice.example', address: { line1: '12 Harbour Road', city: 'Portsmouth', postalCode: 'PO1 2AB', country: 'GB' } }),
+    body: JSON.stringify({
+      supportEmail: 'help@invoice.example',
+      address: { line1: '12 Harbour Road', city: 'Portsmouth', postalCode: 'PO1 2AB', country: 'GB' },
+    }),
   });
   expect(settings.status).toBe(200);
-  const key = await json('/api/MerchantApiKey', { name: 'backend', scopes: ['products:write', 'prices:write', 'payment_links:write', 'payments:read'] }, session);
+  const key = await json(
+    '/api/MerchantApiKey',
+    { name: 'backend', scopes: ['products:write', 'prices:write', 'payment_links:write', 'payments:read'] },
+    session,
+  );
   const api = { Authorization: `Bearer ${key.secret}` };
   const product = await json('/api/Product', { name: 'Leather notebook' }, api);
   const price = await json('/api/Price', { productId: product.id, type: 'OneTime', amount: 2250, currency: 'GBP' }, api);
-  const checkout = await json('/api/Checkout', { priceId: price.id, quantity: 2, customerEmail, customerName: 'Grace Hopper', tokenRef: 'tok_visa' }, { ...api, 'Idempotency-Key': crypto.randomUUID() });
-  const records = (await (await fetch(`${baseURL}/api/BillingRecord?customerId=${checkout.customerId}`, { headers: api })).json()) as { data: { hostedInvoiceUrl: string; invoicePdfUrl: string; id: string }[] };
+  const checkout = await json(
+    '/api/Checkout',
+    { priceId: price.id, quantity: 2, customerEmail, customerName: 'Grace Hopper', tokenRef: 'tok_visa' },
+    { ...api, 'Idempotency-Key': crypto.randomUUID() },
+  );
+  const records = (await (await fetch(`${baseURL}/api/BillingRecord?customerId=${checkout.customerId}`, { headers: api })).json()) as {
+    data: { hostedInvoiceUrl: string; invoicePdfUrl: string; id: string }[];
+  };
   const record = records.data[0]!;
   const invoicePath = new URL(record.hostedInvoiceUrl).pathname;
 

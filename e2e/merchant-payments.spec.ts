@@ -68,7 +68,10 @@ test('a seller creates, copies, disables, enables, duplicates and archives payme
   await row.getByRole('button', { name: 'Duplicate' }).click();
   await expect(page.getByTestId('payment-link').filter({ hasText: name })).toHaveCount(2);
 
-  const original = page.getByTestId('payment-link').filter({ hasText: name }).filter({ hasText: new URL(url!).pathname });
+  const original = page
+    .getByTestId('payment-link')
+    .filter({ hasText: name })
+    .filter({ hasText: new URL(url!).pathname });
   await original.getByRole('button', { name: 'Archive' }).click();
   await expect(original.getByRole('group', { name: 'Archive for good? It can never be paid again.' })).toBeVisible();
   await shot(page, 'links-3-archive-confirm');

@@ -4,17 +4,28 @@ import { expectNoSeriousA11yViolations, expectNoSidewaysScroll, postJson } from 
 
 const PASSWORD = 'a long seller password';
 
-test('a seller reads its own audit log; the admin sees the platform overview, the seller page and the suspension in the audit log', async ({ page, baseURL }) => {
+test('a seller reads its own audit log; the admin sees the platform overview, the seller page and the suspension in the audit log', async ({
+  page,
+  baseURL,
+}) => {
   const suffix = crypto.randomBytes(4).toString('hex');
   const email = `audited-${suffix}@example.com`;
   const json = postJson(baseURL);
   const seller = await json('/api/MerchantAuth/Register', { email, password: PASSWORD, name: `Audited Atelier ${suffix}`, accountType: 'Business' });
   const merchantId = seller.merchant.id as string;
-  const key = await json('/api/MerchantApiKey', { name: 'backend', scopes: ['products:write', 'prices:write', 'payment_links:write'] }, { Authorization: `Bearer ${seller.accessToken}` });
+  const key = await json(
+    '/api/MerchantApiKey',
+    { name: 'backend', scopes: ['products:write', 'prices:write', 'payment_links:write'] },
+    { Authorization: `Bearer ${seller.accessToken}` },
+  );
   const auth = { Authorization: `Bearer ${key.secret}` };
   const product = await json('/api/Product', { name: 'Linen apron' }, auth);
   const price = await json('/api/Price', { productId: product.id, type: 'OneTime', amount: 4200, currency: 'EUR' }, auth);
-  const paid = await json('/api/Checkout', { priceId: price.id, customerEmail: `buyer-${suffix}@example.com`, tokenRef: 'tok_visa' }, { ...auth, 'Idempotency-Key': crypto.randomUUID() });
+  const paid = await json(
+    '/api/Checkout',
+    { priceId: price.id, customerEmail: `buyer-${suffix}@example.com`, tokenRef: 'tok_visa' },
+    { ...auth, 'Idempotency-Key': crypto.randomUUID() },
+  );
 
   // The seller: a wrong password, then a sign-in, both through the console form.
   await page.goto('/merchant/sign-in');
@@ -47,7 +58,8 @@ test('a seller reads its own audit log; the admin sees the platform overview, th
   await expect(page.getByTestId('audit-api_key.created')).toContainText('name: backend');
   const refundRow = page.getByTestId('audit-refund.created');
   await expect(refundRow).toContainText(email);
-  for (const detail of ['amount: 1000', 'currency: EUR', 'reason: Loose stitching', `paymentId: ${paid.payment.id}`]) await expect(refundRow).toContainText(detail);
+  for (const detail of ['amount: 1000', 'currency: EUR', 'reason: Loose stitching', `paymentId: ${paid.payment.id}`])
+    await expect(refundRow).toContainText(detail);
   await expect(page.locator('main')).not.toContainText('not the right password');
   await expect(page.locator('main')).not.toContainText(key.secret);
   await expectNoSeriousA11yViolations(page);

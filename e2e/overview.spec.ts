@@ -8,7 +8,10 @@ function demoKey(): string {
   return fs.readFileSync(path.join(dataDir, 'demo-api-key'), 'utf8').trim();
 }
 
-for (const [device, width, height] of [['desktop', 1440, 900], ['phone', 390, 844]] as const) {
+for (const [device, width, height] of [
+  ['desktop', 1440, 900],
+  ['phone', 390, 844],
+] as const) {
   test(`the overview charts a payment, with its figures as a table (${device})`, async ({ page, request }) => {
     await page.setViewportSize({ width, height });
     // A payment in a currency no other test uses, so its figure is known exactly.

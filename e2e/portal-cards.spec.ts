@@ -8,7 +8,11 @@ test('the portal refuses a declining card with the decline reason and keeps the 
   const json = postJson(baseURL);
   // A backend saves the customer's first card (verified) over the API.
   const seller = await json('/api/MerchantAuth/Register', { email, password: 'a long seller password', name: 'Card Shop', accountType: 'Business' });
-  const key = await json('/api/MerchantApiKey', { name: 'backend', scopes: ['customers:write', 'payments:write'] }, { Authorization: `Bearer ${seller.accessToken}` });
+  const key = await json(
+    '/api/MerchantApiKey',
+    { name: 'backend', scopes: ['customers:write', 'payments:write'] },
+    { Authorization: `Bearer ${seller.accessToken}` },
+  );
   const auth = { Authorization: `Bearer ${key.secret}` };
   const customer = await json('/api/Customer', { email: customerEmail, name: 'Grace' }, auth);
   await json(`/api/Customer/${customer.id}/PaymentMethod`, { tokenRef: 'tok_visa' }, { ...auth, 'Idempotency-Key': crypto.randomUUID() });

@@ -5,21 +5,38 @@ import { expect, shot, test } from './fixtures';
 /** A subscription bought through POST /api/Checkout with a repeating code, for a new customer. */
 async function discountedSubscription(baseURL: string) {
   const post = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
-    const response = await fetch(`${baseURL}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    const response = await fetch(`${baseURL}${path}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
     const parsed = (await response.json()) as any;
     expect(response.status, `${path}: ${JSON.stringify(parsed)}`).toBeLessThan(300);
     return parsed;
   };
   const suffix = crypto.randomBytes(4).toString('hex');
-  const seller = await post('/api/MerchantAuth/Register', { email: `portal-seller-${suffix}@example.com`, password: 'a long seller password', name: 'Cloud Notes', accountType: 'Business' });
-  const key = await post('/api/MerchantApiKey', { name: 'backend', scopes: ['products:write', 'prices:write', 'payment_links:write', 'subscriptions:write'] }, { Authorization: `Bearer ${seller.accessToken}` });
+  const seller = await post('/api/MerchantAuth/Register', {
+    email: `portal-seller-${suffix}@example.com`,
+    password: 'a long seller password',
+    name: 'Cloud Notes',
+    accountType: 'Business',
+  });
+  const key = await post(
+    '/api/MerchantApiKey',
+    { name: 'backend', scopes: ['products:write', 'prices:write', 'payment_links:write', 'subscriptions:write'] },
+    { Authorization: `Bearer ${seller.accessToken}` },
+  );
   const auth = { Authorization: `Bearer ${key.secret}` };
   const product = await post('/api/Product', { name: 'Cloud Notes Pro' }, auth);
   const price = await post('/api/Price', { productId: product.id, type: 'Recurring', amount: 1999, currency: 'USD', interval: 'month' }, auth);
   const coupon = await post('/api/Coupon', { amountOff: 500, currency: 'USD', duration: 'repeating', durationInMonths: 3 }, auth);
   await post('/api/PromotionCode', { couponId: coupon.id, code: 'THREEOFF' }, auth);
   const customerEmail = `portal-customer-${suffix}@example.com`;
-  const checkout = await post('/api/Checkout', { priceId: price.id, customerEmail, tokenRef: 'tok_visa', promotionCode: 'THREEOFF' }, { ...auth, 'Idempotency-Key': crypto.randomUUID() });
+  const checkout = await post(
+    '/api/Checkout',
+    { priceId: price.id, customerEmail, tokenRef: 'tok_visa', promotionCode: 'THREEOFF' },
+    { ...auth, 'Idempotency-Key': crypto.randomUUID() },
+  );
   expect(checkout).toMatchObject({ total: 1499, discountAmount: 500 });
   return { customerId: checkout.customerId as string, customerEmail };
 }

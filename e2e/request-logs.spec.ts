@@ -8,7 +8,10 @@ function demoKey(): string {
   return fs.readFileSync(path.join(dataDir, 'demo-api-key'), 'utf8').trim();
 }
 
-for (const [device, width, height] of [['desktop', 1440, 900], ['phone', 390, 844]] as const) {
+for (const [device, width, height] of [
+  ['desktop', 1440, 900],
+  ['phone', 390, 844],
+] as const) {
   test(`a developer finds a failed API request by its X-Request-Id (${device})`, async ({ page, request }) => {
     await page.setViewportSize({ width, height });
     const failed = await request.post('/api/Checkout', {

@@ -8,7 +8,10 @@ function demoKey(): string {
   return fs.readFileSync(path.join(dataDir, 'demo-api-key'), 'utf8').trim();
 }
 
-for (const [device, width, height] of [['desktop', 1440, 900], ['phone', 390, 844]] as const) {
+for (const [device, width, height] of [
+  ['desktop', 1440, 900],
+  ['phone', 390, 844],
+] as const) {
   test(`a seller finds a customer by email from the header, keyboard first (${device})`, async ({ page, request }) => {
     await page.setViewportSize({ width, height });
     const email = `findme-${device}-${crypto.randomBytes(3).toString('hex')}@example.com`;

@@ -5,7 +5,10 @@ import { startReceiver } from '../tests/helpers/webhook-receiver';
 
 const PASSWORD = 'a long seller password';
 
-test('a suspended seller’s link shows the customer a clear page, the seller is told at sign-in, and secrets shown once take the focus', async ({ page, baseURL }) => {
+test('a suspended seller’s link shows the customer a clear page, the seller is told at sign-in, and secrets shown once take the focus', async ({
+  page,
+  baseURL,
+}) => {
   const email = `suspended-${crypto.randomBytes(4).toString('hex')}@example.com`;
   const json = postJson(baseURL);
   const seller = await json('/api/MerchantAuth/Register', { email, password: PASSWORD, name: 'Paused Pottery', accountType: 'Business' });

@@ -33,7 +33,12 @@ async function signIn(page: Page, email: string, password: string) {
 /** A paid payment of the account, made through the developer API with a key the Owner creates. */
 async function paidPayment(request: APIRequestContext, context: BrowserContext) {
   const accessToken = (await context.cookies()).find((cookie) => cookie.name === 'pb_merchant_at')!.value;
-  const key = await (await request.post('/api/MerchantApiKey', { headers: { authorization: `Bearer ${accessToken}` }, data: { name: 'e2e', scopes: ['products:write', 'prices:write', 'payment_links:write', 'payments:write'] } })).json();
+  const key = await (
+    await request.post('/api/MerchantApiKey', {
+      headers: { authorization: `Bearer ${accessToken}` },
+      data: { name: 'e2e', scopes: ['products:write', 'prices:write', 'payment_links:write', 'payments:write'] },
+    })
+  ).json();
   const headers = { authorization: `Bearer ${key.secret}` };
   const product = await (await request.post('/api/Product', { headers, data: { name: 'Gift card' } })).json();
   const price = await (await request.post('/api/Price', { headers, data: { productId: product.id, type: 'OneTime', amount: 5000, currency: 'USD' } })).json();
@@ -58,7 +63,13 @@ async function acceptInvitation(browser: Browser, baseURL: string, email: string
   return { context, page };
 }
 
-test('a seller signs up, verifies, invites a developer and a support person whose roles are enforced, turns on two-factor, and resets a forgotten password', async ({ page, browser, baseURL, context, request }) => {
+test('a seller signs up, verifies, invites a developer and a support person whose roles are enforced, turns on two-factor, and resets a forgotten password', async ({
+  page,
+  browser,
+  baseURL,
+  context,
+  request,
+}) => {
   const owner = `owner-${suffix()}@example.com`;
   const developer = `dev-${suffix()}@example.com`;
   const support = `support-${suffix()}@example.com`;

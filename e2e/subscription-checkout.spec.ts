@@ -10,7 +10,11 @@ const longDate = (at: Date) => new Intl.DateTimeFormat('en-GB', { day: 'numeric'
 /** A fresh seller's backend: an API key and a JSON POST helper with it. */
 async function sellerBackend(baseURL: string) {
   const post = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
-    const response = await fetch(`${baseURL}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    const response = await fetch(`${baseURL}${path}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
     const parsed = (await response.json()) as any;
     expect(response.status, `${path}: ${JSON.stringify(parsed)}`).toBeLessThan(300);
     return parsed;
@@ -27,7 +31,11 @@ async function sellerBackend(baseURL: string) {
   return {
     /** A payment link selling a new monthly price of `amount` cents. */
     async subscriptionLink(amount: number, trialDays?: number) {
-      const price = await post('/api/Price', { productId: product.id, type: 'Recurring', amount, currency: 'USD', interval: 'month', ...(trialDays ? { trialDays } : {}) }, auth);
+      const price = await post(
+        '/api/Price',
+        { productId: product.id, type: 'Recurring', amount, currency: 'USD', interval: 'month', ...(trialDays ? { trialDays } : {}) },
+        auth,
+      );
       return (await post('/api/PaymentLink', { priceId: price.id }, auth)) as { token: string };
     },
     async promotionCode(code: string, coupon: Record<string, unknown>) {
@@ -85,7 +93,9 @@ for (const [device, viewport] of [
       const today = new Date();
 
       await page.goto(`/pay/${link.token}`);
-      await expect(page.getByTestId('subscription-terms')).toContainText(`$19.99 today, then $19.99/month from ${shortDate(new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() + 1, today.getUTCDate())))}`);
+      await expect(page.getByTestId('subscription-terms')).toContainText(
+        `$19.99 today, then $19.99/month from ${shortDate(new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() + 1, today.getUTCDate())))}`,
+      );
       await page.getByLabel('Promotion code').fill('euros5');
       await page.getByRole('button', { name: 'Apply' }).click();
       await expect(page.getByTestId('promotion-refused')).toHaveText("Promotion code 'EUROS5' applies to EUR purchases only.");

@@ -10,12 +10,20 @@ test('a customer manages their subscription in the portal; the seller sees it in
   const json = postJson(baseURL);
   // The seller's backend: an account, an API key, a product with two monthly plans, and a recurring checkout.
   const seller = await json('/api/MerchantAuth/Register', { email, password: PASSWORD, name: 'Cloud Notes', accountType: 'Business' });
-  const key = await json('/api/MerchantApiKey', { name: 'backend', scopes: ['products:write', 'prices:write', 'payment_links:write', 'subscriptions:write'] }, { Authorization: `Bearer ${seller.accessToken}` });
+  const key = await json(
+    '/api/MerchantApiKey',
+    { name: 'backend', scopes: ['products:write', 'prices:write', 'payment_links:write', 'subscriptions:write'] },
+    { Authorization: `Bearer ${seller.accessToken}` },
+  );
   const auth = { Authorization: `Bearer ${key.secret}` };
   const product = await json('/api/Product', { name: 'Cloud Notes' }, auth);
   const basic = await json('/api/Price', { productId: product.id, type: 'Recurring', amount: 1000, currency: 'USD', interval: 'month' }, auth);
   await json('/api/Price', { productId: product.id, type: 'Recurring', amount: 2500, currency: 'USD', interval: 'month' }, auth);
-  const checkout = await json('/api/Checkout', { priceId: basic.id, customerEmail, customerName: 'Grace', tokenRef: 'tok_visa' }, { ...auth, 'Idempotency-Key': crypto.randomUUID() });
+  const checkout = await json(
+    '/api/Checkout',
+    { priceId: basic.id, customerEmail, customerName: 'Grace', tokenRef: 'tok_visa' },
+    { ...auth, 'Idempotency-Key': crypto.randomUUID() },
+  );
   expect(checkout.subscriptionId).toMatch(/^sub_/);
   const customerId = checkout.customerId as string;
 

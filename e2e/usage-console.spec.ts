@@ -9,7 +9,8 @@ const WIDTHS = [1440, 390] as const;
 test('the customer page charts usage per day against the previous period; the product page lists each price’s policies', async ({ page, baseURL }) => {
   const email = `usage-ui-${crypto.randomBytes(4).toString('hex')}@example.com`;
   const post = postJson(baseURL);
-  const json = (apiPath: string, body: unknown, headers: Record<string, string> = {}) => post(apiPath, body, { 'Idempotency-Key': crypto.randomUUID(), ...headers });
+  const json = (apiPath: string, body: unknown, headers: Record<string, string> = {}) =>
+    post(apiPath, body, { 'Idempotency-Key': crypto.randomUUID(), ...headers });
   const seller = await json('/api/MerchantAuth/Register', { email, password: PASSWORD, name: 'Chatty', accountType: 'Business' });
   const key = await json(
     '/api/MerchantApiKey',

@@ -19,11 +19,19 @@ test('the seller sees a customer’s usage against the limit and their credits; 
   const product = await json('/api/Product', { name: 'Chatty Pro' }, auth);
   const pro = await json('/api/Price', { productId: product.id, type: 'Recurring', amount: 2000, currency: 'USD', interval: 'month' }, auth);
   await json(`/api/Price/${pro.id}/EntitlementPolicy`, { feature: 'messages', allowed: 'Limited', limit: 100 }, auth);
-  const checkout = await json('/api/Checkout', { priceId: pro.id, customerEmail, customerName: 'Ada', tokenRef: 'tok_visa' }, { ...auth, 'Idempotency-Key': crypto.randomUUID() });
+  const checkout = await json(
+    '/api/Checkout',
+    { priceId: pro.id, customerEmail, customerName: 'Ada', tokenRef: 'tok_visa' },
+    { ...auth, 'Idempotency-Key': crypto.randomUUID() },
+  );
   const customerId = checkout.customerId as string;
   const gate = await json(`/api/Customer/${customerId}/Entitlement/Check`, { feature: 'messages', quantity: 80, consume: true }, auth);
   expect(gate.allowed).toBe(true);
-  await json(`/api/Customer/${customerId}/CreditGrant`, { feature: 'messages', amount: 50, reason: 'Credit pack', expiresAt: '2099-01-01T00:00:00Z' }, { ...auth, 'Idempotency-Key': crypto.randomUUID() });
+  await json(
+    `/api/Customer/${customerId}/CreditGrant`,
+    { feature: 'messages', amount: 50, reason: 'Credit pack', expiresAt: '2099-01-01T00:00:00Z' },
+    { ...auth, 'Idempotency-Key': crypto.randomUUID() },
+  );
 
   await page.goto('/merchant/sign-in');
   await page.getByLabel('Email').fill(email);
@@ -56,7 +64,11 @@ test('the seller sees a customer’s usage against the limit and their credits; 
   await page.goto('/dev/mailbox');
   await page.getByLabel('Recipient').fill(customerEmail);
   await page.getByRole('button', { name: 'Filter' }).click();
-  await page.getByRole('article').first().getByRole('link', { name: /\/portal\/cus_.*\/verify\?token=/ }).click();
+  await page
+    .getByRole('article')
+    .first()
+    .getByRole('link', { name: /\/portal\/cus_.*\/verify\?token=/ })
+    .click();
   await page.getByLabel('Your email').fill(customerEmail);
   await page.getByRole('button', { name: 'Continue' }).click();
   await expect(page.getByRole('heading', { name: 'Your usage' })).toBeVisible();

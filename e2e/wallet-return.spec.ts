@@ -2,7 +2,10 @@ import crypto from 'node:crypto';
 import { expect, shot, test } from './fixtures';
 import { demoApi, expectNoSeriousA11yViolations } from './console-helpers';
 
-for (const [device, width, height] of [['desktop', 1440, 900], ['phone', 390, 844]] as const) {
+for (const [device, width, height] of [
+  ['desktop', 1440, 900],
+  ['phone', 390, 844],
+] as const) {
   test(`wallet sign-in started at a hosted checkout returns to it; the wallet lists subscriptions (${device})`, async ({ page, request }) => {
     await page.setViewportSize({ width, height });
     const email = `wallet-return-${device}-${crypto.randomBytes(3).toString('hex')}@example.com`;
@@ -22,7 +25,10 @@ for (const [device, width, height] of [['desktop', 1440, 900], ['phone', 390, 84
     await page.getByRole('link', { name: 'dev mailbox' }).click();
     await page.getByLabel('Recipient').fill(email);
     await page.getByRole('button', { name: 'Filter' }).click();
-    await page.getByRole('article', { name: 'Your Paybase wallet sign-in link' }).getByRole('link', { name: /\/member\/verify\?token=/ }).click();
+    await page
+      .getByRole('article', { name: 'Your Paybase wallet sign-in link' })
+      .getByRole('link', { name: /\/member\/verify\?token=/ })
+      .click();
     await expect(page).toHaveURL(/\/member\/verify\?token=[^&]+&next=/);
     // The form is a server action: pressed before the page has hydrated, the press is lost.
     await page.waitForLoadState('networkidle');

@@ -17,7 +17,9 @@ test.afterEach(async () => {
   await receiver.close();
 });
 
-test('a seller creates a webhook endpoint, sees failing deliveries with every attempt, retries one, rotates the secret and reads the event log', async ({ page }) => {
+test('a seller creates a webhook endpoint, sees failing deliveries with every attempt, retries one, rotates the secret and reads the event log', async ({
+  page,
+}) => {
   const email = `hooks-${crypto.randomBytes(4).toString('hex')}@example.com`;
 
   // Sign up, sign out and sign in again.

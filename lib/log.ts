@@ -15,7 +15,9 @@ export function serializeError(error: unknown): unknown {
     return { type: error.constructor.name, message, query: error.query, cause: serializeError(error.cause) };
   }
   if ('severity' in error && 'code' in error) {
-    const fields = Object.fromEntries(DATABASE_ERROR_FIELDS.filter((field) => field in error).map((field) => [field, (error as unknown as Record<string, unknown>)[field]]));
+    const fields = Object.fromEntries(
+      DATABASE_ERROR_FIELDS.filter((field) => field in error).map((field) => [field, (error as unknown as Record<string, unknown>)[field]]),
+    );
     // PostgreSQL quotes the offending input in some messages (`invalid input syntax … "a@b.c"`).
     const message = error.message.replace(/"[^"]*"/g, '"…"');
     return { type: error.constructor.name, message, ...fields };

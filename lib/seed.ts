@@ -40,8 +40,7 @@ export async function seed(db: Db, options: { dataDir: string; production: boole
   const email = config.seed.demoMerchantEmail ?? LOCAL_DEFAULTS.demoMerchantEmail;
   const password = config.seed.demoMerchantPassword ?? LOCAL_DEFAULTS.demoMerchantPassword;
   const merchant =
-    (await findMerchantByEmail(db, email)) ??
-    (await createMerchant(db, { email, password, name: 'Demo Store', accountType: 'Business', emailVerified: true }));
+    (await findMerchantByEmail(db, email)) ?? (await createMerchant(db, { email, password, name: 'Demo Store', accountType: 'Business', emailVerified: true }));
   result.demoMerchant = { email, password: seededPassword('DEMO_MERCHANT_PASSWORD', config.seed.demoMerchantPassword, password) };
 
   const keyFile = path.join(options.dataDir, 'demo-api-key');

@@ -84,7 +84,9 @@ export function defineStateMachine<const S extends string, const D extends S = n
   const refusal = (from: S | undefined, to: S, subject: string, why?: string) => {
     const reason =
       why ??
-      (from === undefined ? `a ${resource} becomes ${to} only from ${sourcesOf(to as Written).join(' or ')}` : `a ${resource} that is ${from} cannot become ${to}`);
+      (from === undefined
+        ? `a ${resource} becomes ${to} only from ${sourcesOf(to as Written).join(' or ')}`
+        : `a ${resource} that is ${from} cannot become ${to}`);
     const extra = from === undefined ? { requested: to } : { state: from, requested: to };
     return new ApiError('INVALID_STATE', `${subject}: ${reason}.`, { extra });
   };

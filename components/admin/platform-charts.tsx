@@ -38,7 +38,13 @@ export function PlatformCharts({ overview }: { overview: PlatformOverview }) {
   return (
     <div className="grid grid-cols-1 gap-4 md:grid-cols-2 xl:grid-cols-3">
       {currencies.map((currency) => (
-        <SeriesCard key={currency} title={`Volume (${currency})`} series={overview.volume[currency]!} overview={overview} format={(value) => formatMoney(value, currency)} />
+        <SeriesCard
+          key={currency}
+          title={`Volume (${currency})`}
+          series={overview.volume[currency]!}
+          overview={overview}
+          format={(value) => formatMoney(value, currency)}
+        />
       ))}
       <SeriesCard title="Payments" series={overview.payments} overview={overview} format={String} />
       {currencies.length === 0 ? <p className="self-center text-sm text-slate-600">No volume in this period yet.</p> : null}

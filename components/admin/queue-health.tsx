@@ -45,7 +45,9 @@ export function QueueHealth({ overview }: { overview: PlatformOverview }) {
             {jobQueue.byTask.map((task) => (
               <li key={task.task} className="flex flex-wrap gap-x-2">
                 <span className="font-mono">{task.task}</span>
-                <span>{task.due} due, {task.running} running{task.failed ? `, ${task.failed} out of attempts` : ''}</span>
+                <span>
+                  {task.due} due, {task.running} running{task.failed ? `, ${task.failed} out of attempts` : ''}
+                </span>
               </li>
             ))}
           </ul>

@@ -17,7 +17,11 @@ export function SellerVolume({ profile }: { profile: SellerProfile }) {
   const outcomes = overview.payments.current;
   return (
     <div className="grid grid-cols-1 gap-4 md:grid-cols-2">
-      {currencies.length === 0 ? <Card title="Volume, last 30 days"><p className="text-sm text-slate-600">No payments in the last 30 days.</p></Card> : null}
+      {currencies.length === 0 ? (
+        <Card title="Volume, last 30 days">
+          <p className="text-sm text-slate-600">No payments in the last 30 days.</p>
+        </Card>
+      ) : null}
       {currencies.map((currency) => {
         const series = overview.grossVolume[currency]!;
         const format = (value: number) => formatMoney(value, currency);
@@ -77,7 +81,9 @@ export function SellerEndpoints({ profile }: { profile: SellerProfile }) {
         <tr key={endpoint.id}>
           <Cell className="max-w-72 min-w-56 font-mono text-xs break-all">
             {endpoint.url}
-            <span className="block text-slate-600">{endpoint.id} · secret {endpoint.secretPrefix}…</span>
+            <span className="block text-slate-600">
+              {endpoint.id} · secret {endpoint.secretPrefix}…
+            </span>
           </Cell>
           <Cell className="whitespace-nowrap">
             {!endpoint.enabled ? (
@@ -105,7 +111,9 @@ export function SellerRequests({ caption, requests }: { caption: string; request
       {requests.map((request) => (
         <tr key={request.id}>
           <Cell className="whitespace-nowrap text-xs">{utcTime(request.createdAt)}</Cell>
-          <Cell className="font-mono text-xs whitespace-nowrap">{request.method} {request.path}</Cell>
+          <Cell className="font-mono text-xs whitespace-nowrap">
+            {request.method} {request.path}
+          </Cell>
           <Cell>
             <Badge tone={request.status >= 500 ? 'red' : request.status >= 400 ? 'gray' : 'green'}>{request.status}</Badge>
           </Cell>
@@ -126,7 +134,9 @@ export function SuspensionHistory({ profile }: { profile: SellerProfile }) {
           <Cell className="whitespace-nowrap text-xs">{utcTime(entry.createdAt)}</Cell>
           <Cell>{entry.action === 'merchant.suspended' ? <Badge tone="red">Suspended</Badge> : <Badge tone="green">Reinstated</Badge>}</Cell>
           <Cell className="text-sm">{entry.actorLabel ?? entry.actorKind}</Cell>
-          <Cell className="text-sm">{typeof entry.metadata.reason === 'string' ? entry.metadata.reason : <span className="text-slate-600">no reason given</span>}</Cell>
+          <Cell className="text-sm">
+            {typeof entry.metadata.reason === 'string' ? entry.metadata.reason : <span className="text-slate-600">no reason given</span>}
+          </Cell>
         </tr>
       ))}
     </Table>

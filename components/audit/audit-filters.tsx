@@ -29,36 +29,50 @@ export function auditFiltersOf(query: Record<string, string | string[] | undefin
 export function AuditFilterForm({ action, echo, withSeller = false }: { action: string; echo: Record<string, string | undefined>; withSeller?: boolean }) {
   return (
     <search aria-label="Filter the audit log">
-    <form action={action} className="mb-4 flex flex-wrap items-end gap-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
-      {withSeller ? (
+      <form action={action} className="mb-4 flex flex-wrap items-end gap-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
+        {withSeller ? (
+          <div className="min-w-0 grow sm:grow-0">
+            <label htmlFor="audit-seller" className="block text-sm font-medium text-slate-800">
+              Seller id
+            </label>
+            <input id="audit-seller" name="seller" defaultValue={echo.seller} placeholder="mer_…" className={`${INPUT} w-full font-mono sm:w-56`} />
+          </div>
+        ) : null}
         <div className="min-w-0 grow sm:grow-0">
-          <label htmlFor="audit-seller" className="block text-sm font-medium text-slate-800">Seller id</label>
-          <input id="audit-seller" name="seller" defaultValue={echo.seller} placeholder="mer_…" className={`${INPUT} w-full font-mono sm:w-56`} />
+          <label htmlFor="audit-action" className="block text-sm font-medium text-slate-800">
+            Action
+          </label>
+          <select id="audit-action" name="action" defaultValue={echo.action ?? ''} className={`${INPUT} w-full sm:w-auto`}>
+            <option value="">Any action</option>
+            {AUDIT_ACTION_NAMES.map((name) => (
+              <option key={name} value={name}>
+                {AUDIT_ACTIONS[name]}
+              </option>
+            ))}
+          </select>
         </div>
-      ) : null}
-      <div className="min-w-0 grow sm:grow-0">
-        <label htmlFor="audit-action" className="block text-sm font-medium text-slate-800">Action</label>
-        <select id="audit-action" name="action" defaultValue={echo.action ?? ''} className={`${INPUT} w-full sm:w-auto`}>
-          <option value="">Any action</option>
-          {AUDIT_ACTION_NAMES.map((name) => (
-            <option key={name} value={name}>{AUDIT_ACTIONS[name]}</option>
-          ))}
-        </select>
-      </div>
-      <div className="min-w-0 grow sm:grow-0">
-        <label htmlFor="audit-actor" className="block text-sm font-medium text-slate-800">Actor (email, name or id)</label>
-        <input id="audit-actor" name="actor" defaultValue={echo.actor} className={`${INPUT} w-full sm:w-56`} />
-      </div>
-      <div>
-        <label htmlFor="audit-from" className="block text-sm font-medium text-slate-800">From (UTC)</label>
-        <input id="audit-from" name="from" type="date" defaultValue={echo.from} className={INPUT} />
-      </div>
-      <div>
-        <label htmlFor="audit-to" className="block text-sm font-medium text-slate-800">To (UTC)</label>
-        <input id="audit-to" name="to" type="date" defaultValue={echo.to} className={INPUT} />
-      </div>
-      <button type="submit" className={buttonClass('secondary')}>Filter</button>
-    </form>
+        <div className="min-w-0 grow sm:grow-0">
+          <label htmlFor="audit-actor" className="block text-sm font-medium text-slate-800">
+            Actor (email, name or id)
+          </label>
+          <input id="audit-actor" name="actor" defaultValue={echo.actor} className={`${INPUT} w-full sm:w-56`} />
+        </div>
+        <div>
+          <label htmlFor="audit-from" className="block text-sm font-medium text-slate-800">
+            From (UTC)
+          </label>
+          <input id="audit-from" name="from" type="date" defaultValue={echo.from} className={INPUT} />
+        </div>
+        <div>
+          <label htmlFor="audit-to" className="block text-sm font-medium text-slate-800">
+            To (UTC)
+          </label>
+          <input id="audit-to" name="to" type="date" defaultValue={echo.to} className={INPUT} />
+        </div>
+        <button type="submit" className={buttonClass('secondary')}>
+          Filter
+        </button>
+      </form>
     </search>
   );
 }

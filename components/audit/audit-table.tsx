@@ -23,7 +23,15 @@ function describeMetadata(metadata: Record<string, unknown>): string {
  * The audit log as a table: time (UTC to the second, as incident notes use it), action, actor,
  * target, client address and request id. `sellerHref` links the seller column (admin only).
  */
-export function AuditTable({ entries, formatTime, sellerHref }: { entries: AuditEntryRow[]; formatTime: (at: Date) => string; sellerHref?: (merchantId: string) => string }) {
+export function AuditTable({
+  entries,
+  formatTime,
+  sellerHref,
+}: {
+  entries: AuditEntryRow[];
+  formatTime: (at: Date) => string;
+  sellerHref?: (merchantId: string) => string;
+}) {
   const head = ['Time', 'Action', 'Actor', 'Target', ...(sellerHref ? ['Seller'] : []), 'From', 'Details'];
   return (
     <Table caption="Audit log" head={head}>

@@ -30,7 +30,10 @@ export function InvoiceView({ document, pdfHref }: { document: InvoiceDocument; 
         <h1 id="invoice-title" className="text-2xl font-semibold tracking-tight">
           {document.title}
         </h1>
-        <span className={`rounded-full px-2.5 py-0.5 text-xs font-medium ring-1 ring-inset ${STATUS_TONE[document.status] ?? STATUS_TONE.void}`} data-testid="invoice-status">
+        <span
+          className={`rounded-full px-2.5 py-0.5 text-xs font-medium ring-1 ring-inset ${STATUS_TONE[document.status] ?? STATUS_TONE.void}`}
+          data-testid="invoice-status"
+        >
           {document.statusName}
         </span>
       </div>

@@ -41,7 +41,14 @@ export function LineChart({
   const area = `${path(current)} L${x(current.length - 1).toFixed(1)},${y(min).toFixed(1)} L${x(0).toFixed(1)},${y(min).toFixed(1)} Z`;
   return (
     <div>
-      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-labelledby={`${id}-title`} aria-describedby={`${id}-desc`} className="h-auto w-full" preserveAspectRatio="none">
+      <svg
+        viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+        role="img"
+        aria-labelledby={`${id}-title`}
+        aria-describedby={`${id}-desc`}
+        className="h-auto w-full"
+        preserveAspectRatio="none"
+      >
         <title id={`${id}-title`}>{title}</title>
         <desc id={`${id}-desc`}>{summary}</desc>
         <line x1={PAD.left} x2={WIDTH - PAD.right} y1={y(min)} y2={y(min)} className="stroke-slate-200" strokeWidth={1} />
@@ -51,7 +58,13 @@ export function LineChart({
         <path d={path(current)} fill="none" className="stroke-brand-600" strokeWidth={2} />
         {current.length > 0 && current.length < labels.length ? (
           // Today's point, as a round cap on a zero-length line so stretching the chart keeps it round.
-          <path d={`M${x(current.length - 1).toFixed(1)},${y(current.at(-1)!).toFixed(1)} h0`} className="stroke-brand-600" strokeWidth={6} strokeLinecap="round" vectorEffect="non-scaling-stroke" />
+          <path
+            d={`M${x(current.length - 1).toFixed(1)},${y(current.at(-1)!).toFixed(1)} h0`}
+            className="stroke-brand-600"
+            strokeWidth={6}
+            strokeLinecap="round"
+            vectorEffect="non-scaling-stroke"
+          />
         ) : null}
       </svg>
       {/* Axis labels are HTML, not SVG text, so they keep their size when the chart is stretched. */}
@@ -61,8 +74,14 @@ export function LineChart({
         <span>{labels.at(-1)}</span>
       </div>
       <div className="mt-1 flex flex-wrap gap-x-4 text-xs text-slate-600">
-        <span><span aria-hidden="true" className="mr-1 inline-block h-0.5 w-4 bg-brand-600 align-middle" />This period</span>
-        <span><span aria-hidden="true" className="mr-1 inline-block w-4 border-t-2 border-dashed border-slate-400 align-middle" />Previous period</span>
+        <span>
+          <span aria-hidden="true" className="mr-1 inline-block h-0.5 w-4 bg-brand-600 align-middle" />
+          This period
+        </span>
+        <span>
+          <span aria-hidden="true" className="mr-1 inline-block w-4 border-t-2 border-dashed border-slate-400 align-middle" />
+          Previous period
+        </span>
       </div>
       <details className="mt-2 text-sm">
         <summary className="cursor-pointer text-brand-700">Show figures as a table</summary>
@@ -71,16 +90,26 @@ export function LineChart({
             <caption className="sr-only">{title} by period</caption>
             <thead>
               <tr className="text-slate-600">
-                <th scope="col" className="py-1 pr-3 font-medium">Period</th>
-                <th scope="col" className="py-1 pr-3 text-right font-medium">{title}</th>
-                <th scope="col" className="py-1 pr-3 font-medium">Previous period</th>
-                <th scope="col" className="py-1 text-right font-medium">Previous</th>
+                <th scope="col" className="py-1 pr-3 font-medium">
+                  Period
+                </th>
+                <th scope="col" className="py-1 pr-3 text-right font-medium">
+                  {title}
+                </th>
+                <th scope="col" className="py-1 pr-3 font-medium">
+                  Previous period
+                </th>
+                <th scope="col" className="py-1 text-right font-medium">
+                  Previous
+                </th>
               </tr>
             </thead>
             <tbody>
               {labels.map((label, i) => (
                 <tr key={label} className="border-t border-slate-100">
-                  <th scope="row" className="py-1 pr-3 font-normal whitespace-nowrap">{label}</th>
+                  <th scope="row" className="py-1 pr-3 font-normal whitespace-nowrap">
+                    {label}
+                  </th>
                   <td className="py-1 pr-3 text-right whitespace-nowrap tabular-nums">{i < current.length ? format(current[i]!) : '—'}</td>
                   <td className="py-1 pr-3 whitespace-nowrap text-slate-600">{previousLabels[i]}</td>
                   <td className="py-1 text-right whitespace-nowrap text-slate-600 tabular-nums">{format(previous[i] ?? 0)}</td>
@@ -99,7 +128,11 @@ export function ShareBar({ title, parts }: { title: string; parts: { label: stri
   const total = parts.reduce((sum, part) => sum + part.value, 0);
   return (
     <div>
-      <div className="flex h-3 w-full overflow-hidden rounded-full bg-slate-100" role="img" aria-label={`${title}: ${parts.map((p) => `${p.label} ${p.value}`).join(', ')}`}>
+      <div
+        className="flex h-3 w-full overflow-hidden rounded-full bg-slate-100"
+        role="img"
+        aria-label={`${title}: ${parts.map((p) => `${p.label} ${p.value}`).join(', ')}`}
+      >
         {total > 0 ? parts.map((part) => <span key={part.label} className={part.className} style={{ width: `${(part.value / total) * 100}%` }} />) : null}
       </div>
       <ul className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-700">

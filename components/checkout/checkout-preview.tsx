@@ -1,7 +1,10 @@
 import type { HostedDesign } from '@/lib/designs/hosted-design';
 import { designCssVariables } from '@/lib/designs/style';
 
-export type PreviewDesign = Pick<HostedDesign, 'displayName' | 'brandColor' | 'buttonTextColor' | 'accentColor' | 'cornerStyle' | 'buttonLabel' | 'supportEmail' | 'termsUrl' | 'privacyUrl'> & {
+export type PreviewDesign = Pick<
+  HostedDesign,
+  'displayName' | 'brandColor' | 'buttonTextColor' | 'accentColor' | 'cornerStyle' | 'buttonLabel' | 'supportEmail' | 'termsUrl' | 'privacyUrl'
+> & {
   logoSrc: string | null;
 };
 

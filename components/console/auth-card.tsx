@@ -3,7 +3,19 @@ import type { ReactNode } from 'react';
 
 /** The centred card of sign-in and sign-up pages. */
 /** `lang`: the page's language when it is not English (the customer-facing pages, lib/i18n). */
-export function AuthCard({ title, subtitle, children, footer, lang }: { title: string; subtitle?: ReactNode; children: ReactNode; footer?: ReactNode; lang?: string }) {
+export function AuthCard({
+  title,
+  subtitle,
+  children,
+  footer,
+  lang,
+}: {
+  title: string;
+  subtitle?: ReactNode;
+  children: ReactNode;
+  footer?: ReactNode;
+  lang?: string;
+}) {
   return (
     <main id="main" lang={lang} className="flex min-h-screen items-center justify-center px-4 py-12">
       <div className="w-full max-w-md">

@@ -22,7 +22,9 @@ export function NewApiKeyForm({ action, scopes }: { action: FormActionFn; scopes
       ariaLabel="New API key"
       renderResult={(key: { id: string; name: string; secret: string }) => (
         <ShownOnce labelledBy="new-api-key-title" testId="new-api-key">
-          <p id="new-api-key-title" className="font-medium text-green-900">Key “{key.name}” created. Copy it now: it will not be shown again.</p>
+          <p id="new-api-key-title" className="font-medium text-green-900">
+            Key “{key.name}” created. Copy it now: it will not be shown again.
+          </p>
           <div className="mt-2 flex flex-wrap items-center gap-2">
             <code className="rounded border border-green-200 bg-white px-2 py-1 font-mono text-sm break-all text-slate-900" data-testid="api-key-secret">
               {key.secret}
@@ -65,9 +67,19 @@ function ScopePicker({ scopes }: { scopes: ScopeOption[] }) {
                 if (!option) return <span key={access} className="w-20" aria-hidden="true" />;
                 return (
                   <label key={access} className="flex w-20 items-center gap-1.5 text-sm text-slate-700" title={option.description}>
-                    <input type="checkbox" name="scopes" value={option.value} aria-label={`${option.value}${option.description ? ` (${option.description})` : ''}`} className="h-4 w-4 shrink-0 accent-brand-600" />
+                    <input
+                      type="checkbox"
+                      name="scopes"
+                      value={option.value}
+                      aria-label={`${option.value}${option.description ? ` (${option.description})` : ''}`}
+                      className="h-4 w-4 shrink-0 accent-brand-600"
+                    />
                     {access}
-                    {option.description?.startsWith('High risk') ? <span className="text-amber-600" aria-hidden="true">⚠</span> : null}
+                    {option.description?.startsWith('High risk') ? (
+                      <span className="text-amber-600" aria-hidden="true">
+                        ⚠
+                      </span>
+                    ) : null}
                   </label>
                 );
               })}

@@ -32,7 +32,14 @@ export function WalletSubscriptions({ subscriptions, query, text }: { subscripti
           </li>
         ))}
       </ul>
-      <Pagination {...subscriptions} basePath="/member" query={query} param="subscriptionsPage" label={t('wallet.subscriptionPages')} words={text.paginationWords()} />
+      <Pagination
+        {...subscriptions}
+        basePath="/member"
+        query={query}
+        param="subscriptionsPage"
+        label={t('wallet.subscriptionPages')}
+        words={text.paginationWords()}
+      />
     </>
   );
 }

@@ -61,7 +61,12 @@ export function ActionForm({
       >
         {/* Full width in grid and flex forms alike, so a message never squeezes the fields. */}
         {shown.error ? (
-          <div ref={errorRef} tabIndex={-1} className="col-span-full basis-full outline-none focus-visible:ring-2 focus-visible:ring-red-400" data-testid="form-error">
+          <div
+            ref={errorRef}
+            tabIndex={-1}
+            className="col-span-full basis-full outline-none focus-visible:ring-2 focus-visible:ring-red-400"
+            data-testid="form-error"
+          >
             <Alert tone="error">{shown.error}</Alert>
           </div>
         ) : null}

@@ -78,24 +78,24 @@ export function ConfirmAmountButton({
   const amount = formatMoney(confirming, currency);
   return (
     <div ref={group}>
-    <fieldset
-      aria-labelledby="confirm-amount-question"
-      className="min-w-0 space-y-3 rounded-md border border-red-200 bg-red-50 p-3"
-      onKeyDown={(event) => event.key === 'Escape' && setConfirming(null)}
-    >
-      <p id="confirm-amount-question" className="text-sm text-red-900" data-testid="confirm-amount-question">
-        {verb} <strong>{amount}</strong> {consequence}
-      </p>
-      <input type="hidden" name="confirmedAmount" value={confirming} />
-      <div className="flex flex-wrap gap-2">
-        <SubmitButton variant="danger" pendingText="Working…">
-          {verb} {amount}
-        </SubmitButton>
-        <Button variant="secondary" onClick={() => setConfirming(null)}>
-          Change amount
-        </Button>
-      </div>
-    </fieldset>
+      <fieldset
+        aria-labelledby="confirm-amount-question"
+        className="min-w-0 space-y-3 rounded-md border border-red-200 bg-red-50 p-3"
+        onKeyDown={(event) => event.key === 'Escape' && setConfirming(null)}
+      >
+        <p id="confirm-amount-question" className="text-sm text-red-900" data-testid="confirm-amount-question">
+          {verb} <strong>{amount}</strong> {consequence}
+        </p>
+        <input type="hidden" name="confirmedAmount" value={confirming} />
+        <div className="flex flex-wrap gap-2">
+          <SubmitButton variant="danger" pendingText="Working…">
+            {verb} {amount}
+          </SubmitButton>
+          <Button variant="secondary" onClick={() => setConfirming(null)}>
+            Change amount
+          </Button>
+        </div>
+      </fieldset>
     </div>
   );
 }

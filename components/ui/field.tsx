@@ -74,7 +74,17 @@ export function SelectField({
 }
 
 /** A group of checkboxes with a legend (e.g. an API key's scopes). */
-export function CheckboxGroup({ legend, name, options, hint }: { legend: string; name: string; options: readonly { value: string; label: string; description?: string }[]; hint?: string }) {
+export function CheckboxGroup({
+  legend,
+  name,
+  options,
+  hint,
+}: {
+  legend: string;
+  name: string;
+  options: readonly { value: string; label: string; description?: string }[];
+  hint?: string;
+}) {
   const error = useFieldError(name);
   const id = useId();
   return (
@@ -102,7 +112,13 @@ export function CheckboxGroup({ legend, name, options, hint }: { legend: string;
 }
 
 /** A labelled multi-line input that shows the server's message for its field. */
-export function TextAreaField({ label, hint, name, className = '', ...props }: ComponentProps<'textarea'> & { label: ReactNode; hint?: ReactNode; name: string }) {
+export function TextAreaField({
+  label,
+  hint,
+  name,
+  className = '',
+  ...props
+}: ComponentProps<'textarea'> & { label: ReactNode; hint?: ReactNode; name: string }) {
   const id = useId();
   const error = useFieldError(name);
   return (

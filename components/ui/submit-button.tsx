@@ -5,7 +5,21 @@ import type { ReactNode } from 'react';
 import { buttonClass, type ButtonVariant } from './button';
 import { useFormState } from './form-context';
 
-export function SubmitButton({ children, pendingText, variant = 'primary', size = 'md', name, value }: { children: ReactNode; pendingText?: string; variant?: ButtonVariant; size?: 'sm' | 'md'; name?: string; value?: string }) {
+export function SubmitButton({
+  children,
+  pendingText,
+  variant = 'primary',
+  size = 'md',
+  name,
+  value,
+}: {
+  children: ReactNode;
+  pendingText?: string;
+  variant?: ButtonVariant;
+  size?: 'sm' | 'md';
+  name?: string;
+  value?: string;
+}) {
   const status = useFormStatus();
   const formState = useFormState();
   const pending = status.pending || Boolean(formState.pending);

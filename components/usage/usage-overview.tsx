@@ -73,9 +73,7 @@ export function UsageOverview({
   return (
     <Card title={audience === 'seller' ? 'Usage and credits' : t('usage.title')}>
       {entitlements.data.length === 0 ? (
-        <EmptyState title="No metered features">
-          Entitlement policies on prices, overrides and credit grants show here.
-        </EmptyState>
+        <EmptyState title="No metered features">Entitlement policies on prices, overrides and credit grants show here.</EmptyState>
       ) : (
         <ul className="divide-y divide-slate-100" aria-label={t('usage.features')}>
           {entitlements.data.map((entitlement) => (
@@ -90,7 +88,12 @@ export function UsageOverview({
             {grants.map((grant) => (
               <li key={grant.id} className="flex flex-wrap justify-between gap-2 py-2">
                 <span>
-                  {t.rich('usage.grant', { remaining: grant.remaining, amount: grant.amount, feature: grant.feature, strong: (chunks) => <span className="font-medium">{chunks}</span> })}
+                  {t.rich('usage.grant', {
+                    remaining: grant.remaining,
+                    amount: grant.amount,
+                    feature: grant.feature,
+                    strong: (chunks) => <span className="font-medium">{chunks}</span>,
+                  })}
                   {audience === 'seller' && grant.reason ? <span className="text-slate-600"> · {grant.reason}</span> : null}
                 </span>
                 <span className="text-slate-600">{grant.expiresAt ? t('usage.expires', { date: day(grant.expiresAt) }) : t('usage.noExpiry')}</span>

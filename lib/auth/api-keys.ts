@@ -37,10 +37,7 @@ export function looksLikeApiKey(token: string): boolean {
 }
 
 /** Creates a key; only its SHA-256 hash and a short prefix are kept. Pass `secret` to fix its value (demo seeding). */
-export async function createApiKey(
-  db: Db,
-  input: { merchantId: string; name: string; scopes: readonly Scope[]; secret?: string },
-): Promise<CreatedApiKey> {
+export async function createApiKey(db: Db, input: { merchantId: string; name: string; scopes: readonly Scope[]; secret?: string }): Promise<CreatedApiKey> {
   const secret = input.secret ?? `${SECRET_PREFIX}${randomToken(32)}`;
   const [row] = await db
     .insert(apiKeys)
@@ -100,9 +97,7 @@ export async function touchApiKey(db: Db, apiKeyId: string): Promise<void> {
   await db
     .update(apiKeys)
     .set({ lastUsedAt: at })
-    .where(
-      and(eq(apiKeys.id, apiKeyId), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, new Date(at.getTime() - TOUCH_INTERVAL_MS)))),
-    );
+    .where(and(eq(apiKeys.id, apiKeyId), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, new Date(at.getTime() - TOUCH_INTERVAL_MS)))));
 }
 
 export async function revokeApiKey(db: Db, input: { merchantId: string; apiKeyId: string }): Promise<boolean> {
@@ -131,7 +126,11 @@ export async function listApiKeys(db: Db, merchantId: string) {
 }
 
 export async function findApiKeyBySecret(db: Db, secret: string) {
-  const [row] = await db.select().from(apiKeys).where(eq(apiKeys.secretHash, sha256Hex(secret))).limit(1);
+  const [row] = await db
+    .select()
+    .from(apiKeys)
+    .where(eq(apiKeys.secretHash, sha256Hex(secret)))
+    .limit(1);
   return row;
 }
 
@@ -150,17 +149,11 @@ export function toApiKeyResponse(row: Pick<ApiKeyRow, 'id' | 'name' | 'scopes' |
   };
 }
 
-export async function listApiKeyPage(
-  db: Db,
-  merchantId: string,
-  query: PageRequest & { orderBy: 'createdAt' | 'name'; revoked?: boolean },
-) {
+export async function listApiKeyPage(db: Db, merchantId: string, query: PageRequest & { orderBy: 'createdAt' | 'name'; revoked?: boolean }) {
   const page = await paginate(db, apiKeys, {
     ...query,
     scope: [eq(apiKeys.merchantId, merchantId)],
-    where: [
-      query.revoked === undefined ? undefined : query.revoked ? isNotNull(apiKeys.revokedAt) : isNull(apiKeys.revokedAt),
-    ],
+    where: [query.revoked === undefined ? undefined : query.revoked ? isNotNull(apiKeys.revokedAt) : isNull(apiKeys.revokedAt)],
     orderBy: [query.orderBy === 'name' ? apiKeys.name : apiKeys.createdAt, apiKeys.id],
   });
   return mapPage(page, toApiKeyResponse);
@@ -169,7 +162,12 @@ export async function listApiKeyPage(
 /** Creates a key with the chosen scopes; the answer carries the full secret, this once. */
 export async function createMerchantApiKey(tx: Db, merchantId: string, input: { name: string; scopes: readonly Scope[] }) {
   const created = await createApiKey(tx, { merchantId, name: input.name, scopes: [...new Set(input.scopes)] });
-  await recordAudit(tx, { merchantId, action: 'api_key.created', target: { kind: 'api_key', id: created.id }, metadata: { name: created.name, scopes: created.scopes } });
+  await recordAudit(tx, {
+    merchantId,
+    action: 'api_key.created',
+    target: { kind: 'api_key', id: created.id },
+    metadata: { name: created.name, scopes: created.scopes },
+  });
   return { ...toApiKeyResponse({ ...created, lastUsedAt: null, revokedAt: null }), secret: created.secret };
 }
 

@@ -31,7 +31,6 @@ import {
 } from './schemas';
 import { IdentityResponse, MerchantResponse, SellerUserResponse } from '../merchants/schemas';
 
-
 export const adminLoginOperation = defineSessionOperation({
   id: 'adminLogin',
   method: 'POST',
@@ -49,7 +48,8 @@ export const merchantLoginOperation = defineSessionOperation({
   path: '/api/MerchantAuth/Login',
   tag: 'Sign-in',
   summary: 'Seller sign-in',
-  description: 'Without two-factor the answer is the token pair. With two-factor on, the answer is `{ twoFactorRequired: true, challengeToken, expiresIn }` and the token pair comes from `Login/TwoFactor`.',
+  description:
+    'Without two-factor the answer is the token pair. With two-factor on, the answer is `{ twoFactorRequired: true, challengeToken, expiresIn }` and the token pair comes from `Login/TwoFactor`.',
   access: 'public',
   body: MerchantLoginBody,
   response: z.union([TokenPairResponse, TwoFactorChallengeResponse]),
@@ -60,7 +60,7 @@ export const merchantLoginTwoFactorOperation = defineSessionOperation({
   method: 'POST',
   path: '/api/MerchantAuth/Login/TwoFactor',
   tag: 'Sign-in',
-  summary: "Seller sign-in, second step: the Login challenge and an authenticator or recovery code give the token pair",
+  summary: 'Seller sign-in, second step: the Login challenge and an authenticator or recovery code give the token pair',
   access: 'public',
   body: LoginTwoFactorBody,
   response: TokenPairResponse,
@@ -295,7 +295,7 @@ export const suspendMerchantOperation = defineSessionOperation({
   method: 'POST',
   path: '/api/AdminMerchant/{merchantId}/Suspend',
   tag: 'Platform admin',
-  summary: "Suspend a seller: its API keys and sign-ins stop at once",
+  summary: 'Suspend a seller: its API keys and sign-ins stop at once',
   access: ['admin'],
   params: MerchantParams,
   body: SuspensionBody,

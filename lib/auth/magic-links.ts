@@ -24,7 +24,10 @@ export const MEMBER_VERIFY_PATH = '/member/verify';
  * checkout to come back to after signing in; anything else is left out of the link. `locale`: the
  * language of the page (or the API request's Accept-Language) the link was asked for in.
  */
-export async function requestMemberSignInLink(db: Db, input: { email: string; client: ClientInfo; returnPath?: string; locale?: Locale }): Promise<{ expiresIn: number }> {
+export async function requestMemberSignInLink(
+  db: Db,
+  input: { email: string; client: ClientInfo; returnPath?: string; locale?: Locale },
+): Promise<{ expiresIn: number }> {
   await consumeLimit(db, SIGN_IN_LIMITS.requestsPerIp, input.client.ip);
   await consumeLimit(db, SIGN_IN_LIMITS.linksPerEmail, input.email);
   const loginToken = `mlt_${randomToken(32)}`;
@@ -40,7 +43,10 @@ export async function requestMemberSignInLink(db: Db, input: { email: string; cl
       createdAt: at,
       expiresAt,
     });
-    await sendEmail(tx, walletSignInEmail({ to: input.email, locale: input.locale ?? DEFAULT_LOCALE, link, loginToken, minutes: LOGIN_TOKEN_TTL_SECONDS / 60 }));
+    await sendEmail(
+      tx,
+      walletSignInEmail({ to: input.email, locale: input.locale ?? DEFAULT_LOCALE, link, loginToken, minutes: LOGIN_TOKEN_TTL_SECONDS / 60 }),
+    );
   });
   return { expiresIn: LOGIN_TOKEN_TTL_SECONDS };
 }
@@ -52,9 +58,7 @@ export async function verifyMemberSignInLink(db: Db, input: { loginToken: string
     const [token] = await tx
       .update(memberLoginTokens)
       .set({ usedAt: now() })
-      .where(
-        and(eq(memberLoginTokens.tokenHash, sha256Hex(input.loginToken)), isNull(memberLoginTokens.usedAt), gt(memberLoginTokens.expiresAt, now())),
-      )
+      .where(and(eq(memberLoginTokens.tokenHash, sha256Hex(input.loginToken)), isNull(memberLoginTokens.usedAt), gt(memberLoginTokens.expiresAt, now())))
       .returning();
     if (!token) return undefined;
     const member = await findOrCreateMember(tx, token.email);

@@ -85,7 +85,10 @@ export async function resetPassword(db: Db, input: { resetToken: string; passwor
   });
   if (!user) {
     await countAttempt(db, SIGN_IN_LIMITS.failuresPerIp, input.client.ip);
-    throw new ApiError('UNAUTHENTICATED', 'This password-reset link is not valid: it was already used, replaced by a newer one, or has expired. Ask for a new one.');
+    throw new ApiError(
+      'UNAUTHENTICATED',
+      'This password-reset link is not valid: it was already used, replaced by a newer one, or has expired. Ask for a new one.',
+    );
   }
   await clearLimit(db, SIGN_IN_LIMITS.failuresPerAccount, `merchant:${user.email}`);
 }

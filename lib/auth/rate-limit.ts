@@ -36,7 +36,10 @@ const bucketKey = (limit: RateLimit, subject: string) => `${limit.name}:${sha256
 
 /** Throws 429 RATE_LIMITED with Retry-After when the bucket is full; counts nothing. */
 export async function assertUnderLimit(db: Db, limit: RateLimit, subject: string): Promise<void> {
-  const [bucket] = await db.select().from(rateLimitBuckets).where(eq(rateLimitBuckets.key, bucketKey(limit, subject)));
+  const [bucket] = await db
+    .select()
+    .from(rateLimitBuckets)
+    .where(eq(rateLimitBuckets.key, bucketKey(limit, subject)));
   if (!bucket) return;
   const retryAfter = secondsLeft(bucket.windowStartedAt, limit);
   if (retryAfter > 0 && bucket.count >= limit.max) throw rateLimited(retryAfter);

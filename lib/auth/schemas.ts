@@ -24,7 +24,7 @@ export const MerchantRegisterBody = z.strictObject({
 
 /** Why an admin suspends or reinstates a seller: kept in the audit log and the seller's suspension history. */
 export const SuspensionBody = z.strictObject({
-  reason: z.string().trim().min(1).max(500).optional().meta({ description: 'Why (kept in the audit log and the seller page\'s suspension history).' }),
+  reason: z.string().trim().min(1).max(500).optional().meta({ description: "Why (kept in the audit log and the seller page's suspension history)." }),
 });
 
 export const MemberLoginBody = z.strictObject({ email: Email });

@@ -70,10 +70,7 @@ export const REFRESH_REUSE_GRACE_MS = 5_000;
  * pair it was rotated into; any other reuse revokes the whole family — whoever holds a copy
  * (thief or owner) must sign in again.
  */
-export async function rotateRefreshToken(
-  db: Db,
-  input: { refreshToken: string; audience: Audience },
-): Promise<TokenPair> {
+export async function rotateRefreshToken(db: Db, input: { refreshToken: string; audience: Audience }): Promise<TokenPair> {
   const hash = sha256Hex(input.refreshToken);
   const outcome = await db.transaction(async (tx) => {
     const [row] = await tx
@@ -171,10 +168,7 @@ export async function endUserSessions(tx: Db, input: { userId: string; reason: R
  * Resolves an access token to its holder: a valid signature and expiry are not enough — the
  * session must still be open and its holder still allowed, so logout and suspension apply at once.
  */
-export async function authenticateAccessToken(
-  db: Db,
-  input: { token: string; accepted: readonly Audience[] },
-): Promise<SessionPrincipal> {
+export async function authenticateAccessToken(db: Db, input: { token: string; accepted: readonly Audience[] }): Promise<SessionPrincipal> {
   const claims = await verifyAccessToken(input.token, input.accepted);
   const [session] = await db
     .select({ revokedAt: authSessions.revokedAt, subjectId: authSessions.subjectId, audience: authSessions.audience, userId: authSessions.userId })

@@ -74,7 +74,12 @@ export async function signInAdmin(db: Db, input: { name: string; password: strin
       }),
   );
   return db.transaction(async (tx) => {
-    await recordAudit(tx, { merchantId: null, action: 'admin.sign_in', actor: { kind: 'admin', id: admin.id, label: admin.name }, target: { kind: 'admin', id: admin.id } });
+    await recordAudit(tx, {
+      merchantId: null,
+      action: 'admin.sign_in',
+      actor: { kind: 'admin', id: admin.id, label: admin.name },
+      target: { kind: 'admin', id: admin.id },
+    });
     return startSession(tx, { audience: 'admin', subjectId: admin.id });
   });
 }
@@ -130,10 +135,7 @@ export async function signInMerchant(
  * Seller sign-up: creates the account and its Owner, mails the email-verification link and signs
  * the Owner in. A taken email (of any seller user) answers 409.
  */
-export async function registerMerchant(
-  db: Db,
-  input: { email: string; password: string; name: string; accountType: AccountType; client: ClientInfo },
-) {
+export async function registerMerchant(db: Db, input: { email: string; password: string; name: string; accountType: AccountType; client: ClientInfo }) {
   await consumeLimit(db, SIGN_IN_LIMITS.requestsPerIp, input.client.ip);
   if (await findSellerUserByEmail(db, input.email)) throw emailTaken();
   try {
@@ -149,7 +151,10 @@ export async function registerMerchant(
 }
 
 const accountSuspended = () =>
-  new ApiError('ACCOUNT_SUSPENDED', 'This seller account is suspended: sign-in, API keys and payments are stopped. Contact Paybase support to have it reinstated.');
+  new ApiError(
+    'ACCOUNT_SUSPENDED',
+    'This seller account is suspended: sign-in, API keys and payments are stopped. Contact Paybase support to have it reinstated.',
+  );
 
 const emailTaken = () =>
   new ApiError('CONFLICT', 'An account with this email already exists: sign in instead.', {

@@ -45,7 +45,11 @@ const isTotpShaped = (code: string) => /^\d{6}$/.test(normalizeCode(code));
 /** Ten one-time codes, `xxxxx-xxxxx` (50 bits each), stored as SHA-256 only. */
 function newRecoveryCodes(): string[] {
   return Array.from({ length: RECOVERY_CODE_COUNT }, () => {
-    const raw = randomToken(8).replace(/[^a-z0-9]/gi, '').toLowerCase().padEnd(10, '0').slice(0, 10);
+    const raw = randomToken(8)
+      .replace(/[^a-z0-9]/gi, '')
+      .toLowerCase()
+      .padEnd(10, '0')
+      .slice(0, 10);
     return `${raw.slice(0, 5)}-${raw.slice(5)}`;
   });
 }
@@ -118,7 +122,9 @@ export async function confirmTwoFactorSetup(db: Db, ref: SellerUserRef, code: st
 
 async function replaceRecoveryCodes(tx: Db, userId: string, codes: string[]) {
   await tx.delete(sellerRecoveryCodes).where(eq(sellerRecoveryCodes.userId, userId));
-  await tx.insert(sellerRecoveryCodes).values(codes.map((code) => ({ id: newId('recoveryCode'), userId, codeHash: sha256Hex(normalizeCode(code)), createdAt: now() })));
+  await tx
+    .insert(sellerRecoveryCodes)
+    .values(codes.map((code) => ({ id: newId('recoveryCode'), userId, codeHash: sha256Hex(normalizeCode(code)), createdAt: now() })));
 }
 
 /** New recovery codes (the old ones stop working), after a valid code. */
@@ -138,7 +144,8 @@ export async function disableTwoFactor(db: Db, ref: SellerUserRef, code: string)
   const user = await requireUser(db, ref);
   if (!user.twoFactorEnabledAt) return;
   const account = await findMerchantById(db, user.merchantId);
-  if (account?.requireTwoFactor) throw new ApiError('FORBIDDEN', 'Your account requires two-factor sign-in for everyone; an Owner can lift that under Security.');
+  if (account?.requireTwoFactor)
+    throw new ApiError('FORBIDDEN', 'Your account requires two-factor sign-in for everyone; an Owner can lift that under Security.');
   if (!(await spendSecondFactor(db, user, code))) throw wrongCode('code');
   await db.transaction(async (tx) => {
     await tx

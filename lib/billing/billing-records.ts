@@ -120,7 +120,11 @@ export async function createBillingRecord(
     })
     .returning();
   // Written already paid (one statement fewer), it still tells its story as open, then paid.
-  await record(tx, { merchantId: input.merchantId, type: 'billing_record.created', object: toBillingRecordResponse({ ...row!, status: 'open', paidAt: null }) });
+  await record(tx, {
+    merchantId: input.merchantId,
+    type: 'billing_record.created',
+    object: toBillingRecordResponse({ ...row!, status: 'open', paidAt: null }),
+  });
   await options.recordPayment?.();
   if (options.paid) {
     await record(tx, { merchantId: input.merchantId, type: 'billing_record.paid', object: toBillingRecordResponse(row!) });

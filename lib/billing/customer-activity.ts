@@ -45,9 +45,17 @@ export async function listCustomerEvents(db: Db, merchantId: string, customerId:
 
 /** Product name and price of each price id (for naming a customer's subscriptions). */
 export async function describePrices(db: Db, merchantId: string, priceIds: readonly string[]) {
-  if (priceIds.length === 0) return new Map<string, { productName: string; amount: number; currency: string; interval: string | null; intervalCount: number | null }>();
+  if (priceIds.length === 0)
+    return new Map<string, { productName: string; amount: number; currency: string; interval: string | null; intervalCount: number | null }>();
   const rows = await db
-    .select({ id: prices.id, productName: products.name, amount: prices.amount, currency: prices.currency, interval: prices.interval, intervalCount: prices.intervalCount })
+    .select({
+      id: prices.id,
+      productName: products.name,
+      amount: prices.amount,
+      currency: prices.currency,
+      interval: prices.interval,
+      intervalCount: prices.intervalCount,
+    })
     .from(prices)
     .innerJoin(products, eq(products.id, prices.productId))
     .where(and(eq(prices.merchantId, merchantId), inArray(prices.id, [...new Set(priceIds)])));

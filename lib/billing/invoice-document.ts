@@ -22,7 +22,22 @@ export interface InvoiceDocument {
   totals: { kind: TotalKind; label: string; amount: string; strong?: boolean }[];
   payments: { date: string; description: string; status: string; amount: string }[];
   /** The fixed words around the figures (labels and headings). */
-  words: Record<'number' | 'issued' | 'paid' | 'servicePeriod' | 'billedTo' | 'status' | 'lineItems' | 'description' | 'quantity' | 'amount' | 'payments' | 'downloadPdf' | 'questions', string>;
+  words: Record<
+    | 'number'
+    | 'issued'
+    | 'paid'
+    | 'servicePeriod'
+    | 'billedTo'
+    | 'status'
+    | 'lineItems'
+    | 'description'
+    | 'quantity'
+    | 'amount'
+    | 'payments'
+    | 'downloadPdf'
+    | 'questions',
+    string
+  >;
 }
 
 type TotalKind = 'subtotal' | 'discount' | 'creditApplied' | 'total' | 'amountPaid' | 'amountDue';
@@ -40,7 +55,8 @@ export function invoiceDocument(
     (line): line is string => Boolean(line),
   );
   const totals: InvoiceDocument['totals'] = [];
-  const total = (kind: TotalKind, amount: number, strong?: boolean) => totals.push({ kind, label: t(`invoice.${kind}`), amount: money(amount), ...(strong ? { strong } : {}) });
+  const total = (kind: TotalKind, amount: number, strong?: boolean) =>
+    totals.push({ kind, label: t(`invoice.${kind}`), amount: money(amount), ...(strong ? { strong } : {}) });
   total('subtotal', record.subtotal);
   if (record.discountAmount > 0) total('discount', -record.discountAmount);
   if (record.creditsApplied > 0) total('creditApplied', -record.creditsApplied);
@@ -56,7 +72,8 @@ export function invoiceDocument(
     statusName: t('invoice.stateName', { state: record.status }),
     issuedAt: text.date(record.createdAt),
     paidAt: record.paidAt ? text.date(record.paidAt) : null,
-    period: record.periodStart && record.periodEnd ? t('invoice.periodRange', { start: text.date(record.periodStart), end: text.date(record.periodEnd) }) : null,
+    period:
+      record.periodStart && record.periodEnd ? t('invoice.periodRange', { start: text.date(record.periodStart), end: text.date(record.periodEnd) }) : null,
     seller: { name: seller.name, addressLines, supportEmail: seller.supportEmail, supportUrl: seller.supportUrl },
     billedTo: { name: customer.name, email: customer.email },
     lines: record.lineItems.map((line) => ({ description: line.description, quantity: line.quantity, amount: money(line.amount) })),
@@ -68,7 +85,23 @@ export function invoiceDocument(
       amount: money(payment.amount),
     })),
     words: Object.fromEntries(
-      (['number', 'issued', 'paid', 'servicePeriod', 'billedTo', 'status', 'lineItems', 'description', 'quantity', 'amount', 'payments', 'downloadPdf', 'questions'] as const).map((key) => [key, word(key)]),
+      (
+        [
+          'number',
+          'issued',
+          'paid',
+          'servicePeriod',
+          'billedTo',
+          'status',
+          'lineItems',
+          'description',
+          'quantity',
+          'amount',
+          'payments',
+          'downloadPdf',
+          'questions',
+        ] as const
+      ).map((key) => [key, word(key)]),
     ) as InvoiceDocument['words'],
   };
 }

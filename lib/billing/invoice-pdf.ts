@@ -30,7 +30,9 @@ export async function renderInvoicePdf(invoice: HostedInvoice, locale: Locale = 
   pdf.setTitle(`${document.title} ${document.number}`);
   pdf.setAuthor(document.seller.name.replace(/[^\x20-\x7e\u00a0-\u00ff]/g, '?'));
   pdf.setCreator('Paybase');
-  const writer = new PageWriter(pdf.addPage([PAGE.width, PAGE.height]), (line) => [...line.replace(NARROW_SPACES, ' ')].map((char) => (drawable.has(char.codePointAt(0)!) ? char : '?')).join(''));
+  const writer = new PageWriter(pdf.addPage([PAGE.width, PAGE.height]), (line) =>
+    [...line.replace(NARROW_SPACES, ' ')].map((char) => (drawable.has(char.codePointAt(0)!) ? char : '?')).join(''),
+  );
   writeDocument(writer, document, { regular, bold }, () => (writer.page = pdf.addPage([PAGE.width, PAGE.height])));
   return pdf.save();
 }

@@ -17,13 +17,23 @@ export interface BilledTotals {
 }
 
 /** The lines and totals of one charge, less its discount, then less the credit applied. */
-export function billingLines(charge: BilledCharge, reductions: { discountAmount?: number; discountLabel?: string; creditsApplied?: number } = {}): BilledTotals {
+export function billingLines(
+  charge: BilledCharge,
+  reductions: { discountAmount?: number; discountLabel?: string; creditsApplied?: number } = {},
+): BilledTotals {
   const subtotal = charge.quantity * charge.unitAmount;
   const discountAmount = reductions.discountAmount ?? 0;
   const creditsApplied = reductions.creditsApplied ?? 0;
   const lineItems: BillingLineItem[] = [{ ...charge, amount: subtotal }];
   if (discountAmount > 0) {
-    lineItems.push({ kind: 'discount', description: reductions.discountLabel ?? 'Discount', priceId: null, quantity: 1, unitAmount: -discountAmount, amount: -discountAmount });
+    lineItems.push({
+      kind: 'discount',
+      description: reductions.discountLabel ?? 'Discount',
+      priceId: null,
+      quantity: 1,
+      unitAmount: -discountAmount,
+      amount: -discountAmount,
+    });
   }
   if (creditsApplied > 0) {
     lineItems.push({ kind: 'credit', description: 'Account credit applied', priceId: null, quantity: 1, unitAmount: -creditsApplied, amount: -creditsApplied });

@@ -46,9 +46,22 @@ export async function sendReceipt(db: Database, billingRecordId: string): Promis
     // In the seller's default design, when they have one; otherwise the plain text alone, as before.
     const design = await resolveHostedDesign(tx, invoice.seller.id);
     const html = design
-      ? designedEmailHtml(design, `<p>${body.split('\n\n').map((block) => block.split('\n').map(escapeHtml).join('<br>')).join('</p><p>')}</p>${emailButton(design, invoice.record.hostedInvoiceUrl, t('invoice.receiptButton'))}`, text.designWords())
+      ? designedEmailHtml(
+          design,
+          `<p>${body
+            .split('\n\n')
+            .map((block) => block.split('\n').map(escapeHtml).join('<br>'))
+            .join('</p><p>')}</p>${emailButton(design, invoice.record.hostedInvoiceUrl, t('invoice.receiptButton'))}`,
+          text.designWords(),
+        )
       : undefined;
-    const emailId = await sendEmail(tx, { to: invoice.customer.email, subject: t('invoice.receiptSubject', { seller: document.seller.name, total }), text: body, html, category: 'receipt' });
+    const emailId = await sendEmail(tx, {
+      to: invoice.customer.email,
+      subject: t('invoice.receiptSubject', { seller: document.seller.name, total }),
+      text: body,
+      html,
+      category: 'receipt',
+    });
     await tx.update(billingRecords).set({ receiptEmailId: emailId }).where(eq(billingRecords.id, billingRecordId));
     return 'queued';
   });

@@ -7,7 +7,8 @@ export const BILLING_RECORD_STATUSES = ['open', 'paid', 'void', 'uncollectible']
 
 export const BillingLineItemResponse = z.object({
   kind: z.enum(BILLING_LINE_KINDS).meta({
-    description: '`one_time` (a checkout), `plan` (a subscription period), `proration` (a mid-period upgrade), `discount` (a coupon), `credit` (account credit applied).',
+    description:
+      '`one_time` (a checkout), `plan` (a subscription period), `proration` (a mid-period upgrade), `discount` (a coupon), `credit` (account credit applied).',
   }),
   description: z.string(),
   priceId: z.string().nullable(),
@@ -21,7 +22,7 @@ export const billingRecordFields = {
   id: z.string(),
   status: z.enum(BILLING_RECORD_STATUSES),
   customerId: z.string(),
-  subscriptionId: z.string().nullable().meta({ description: "The subscription billed; null for a checkout of a one-time price." }),
+  subscriptionId: z.string().nullable().meta({ description: 'The subscription billed; null for a checkout of a one-time price.' }),
   periodIndex: z.int().nullable().meta({ description: 'The subscription period billed (0 = the first); a proration names the period it falls in.' }),
   periodStart: Timestamp.nullable(),
   periodEnd: Timestamp.nullable(),

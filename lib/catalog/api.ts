@@ -77,8 +77,7 @@ export const createPriceOperation = defineOperation({
   path: '/api/Price',
   tag: 'Prices',
   summary: 'Create a price',
-  description:
-    'OneTime or Recurring. Recurring needs `interval` (day, week, month, year); `intervalCount` defaults to 1. Emits `price.created`.',
+  description: 'OneTime or Recurring. Recurring needs `interval` (day, week, month, year); `intervalCount` defaults to 1. Emits `price.created`.',
   scope: 'prices:write',
   body: CreatePriceBody,
   response: PriceResponse,

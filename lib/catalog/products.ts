@@ -47,11 +47,7 @@ export async function getProduct(db: Db, merchantId: string, productId: string) 
   return toProductResponse(await findProductRow(db, merchantId, productId));
 }
 
-export async function listProducts(
-  db: Db,
-  merchantId: string,
-  query: PageRequest & { orderBy: 'createdAt' | 'name'; active?: boolean },
-) {
+export async function listProducts(db: Db, merchantId: string, query: PageRequest & { orderBy: 'createdAt' | 'name'; active?: boolean }) {
   const page = await paginate(db, products, {
     ...query,
     scope: [eq(products.merchantId, merchantId)],

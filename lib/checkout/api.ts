@@ -25,7 +25,10 @@ export const createCheckoutOperation = defineOperation({
   successStatus: 201,
   idempotency: 'required',
   financial: true,
-  answers: { 402: 'PAYMENT_DECLINED: the payment was declined (`declineCode`, and `checkout` with its failed payment).', 409: 'INVALID_STATE: the link or price cannot be bought now.' },
+  answers: {
+    402: 'PAYMENT_DECLINED: the payment was declined (`declineCode`, and `checkout` with its failed payment).',
+    409: 'INVALID_STATE: the link or price cannot be bought now.',
+  },
 });
 
 export const getCheckoutOperation = defineOperation({
@@ -47,7 +50,7 @@ export const completePaymentLinkOperation = defineOperation({
   tag: 'Payment links',
   summary: 'Complete a payment link from your backend',
   description:
-    'Pays the link for `customerId` or `customerEmail`/`customerName` with `paymentMethodRefId` or `tokenRef`, at the link\'s quantity. Same answers as POST /api/Checkout; a link that is disabled, archived, expired or used up answers 409 INVALID_STATE saying why. Emits `payment_link.completed` when the payment succeeds.',
+    "Pays the link for `customerId` or `customerEmail`/`customerName` with `paymentMethodRefId` or `tokenRef`, at the link's quantity. Same answers as POST /api/Checkout; a link that is disabled, archived, expired or used up answers 409 INVALID_STATE saying why. Emits `payment_link.completed` when the payment succeeds.",
   scope: 'payment_links:write',
   params: PaymentLinkParams,
   body: CompletePaymentLinkBody,
@@ -55,5 +58,8 @@ export const completePaymentLinkOperation = defineOperation({
   successStatus: 201,
   idempotency: 'required',
   financial: true,
-  answers: { 402: 'PAYMENT_DECLINED: the payment was declined (`declineCode`, and `checkout` with its failed payment).', 409: 'INVALID_STATE: the link cannot be paid now (disabled, archived, completed, expired, or its price is inactive).' },
+  answers: {
+    402: 'PAYMENT_DECLINED: the payment was declined (`declineCode`, and `checkout` with its failed payment).',
+    409: 'INVALID_STATE: the link cannot be paid now (disabled, archived, completed, expired, or its price is inactive).',
+  },
 });

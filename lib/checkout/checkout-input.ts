@@ -77,14 +77,18 @@ export async function resolveItem(tx: Db, merchantId: string, input: CheckoutInp
 export async function resolveCustomer(tx: Db, merchantId: string, input: CheckoutInput) {
   const customer = await findOrCreateCustomer(tx, merchantId, input);
   if (input.customerLocale && customer.locale !== input.customerLocale) {
-    await tx.update(customers).set({ locale: input.customerLocale }).where(and(eq(customers.merchantId, merchantId), eq(customers.id, customer.id)));
+    await tx
+      .update(customers)
+      .set({ locale: input.customerLocale })
+      .where(and(eq(customers.merchantId, merchantId), eq(customers.id, customer.id)));
   }
   return customer;
 }
 
 async function findOrCreateCustomer(tx: Db, merchantId: string, input: CheckoutInput) {
   if (input.customerId) return findChargeableCustomerRow(tx, merchantId, input.customerId, 'customerId');
-  if (!input.customerEmail) throw invalidField('customerEmail', 'Give customerId, or customerEmail (and optionally customerName) for a new or returning customer.');
+  if (!input.customerEmail)
+    throw invalidField('customerEmail', 'Give customerId, or customerEmail (and optionally customerName) for a new or returning customer.');
   const existing = await findCustomerByEmail(tx, merchantId, input.customerEmail);
   if (existing) return existing;
   const created = await createCustomer(tx, merchantId, { email: input.customerEmail, name: input.customerName ?? null, metadata: {}, status: 'active' });

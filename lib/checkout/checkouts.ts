@@ -60,10 +60,7 @@ async function completeCheckoutOnce(phases: Phases, merchantId: string, input: C
   return finishCheckout(phases, prepared.payment);
 }
 
-type Prepared =
-  | { done: CheckoutOutcome }
-  | { payment: PaymentRow }
-  | { subscription: { payment: PaymentRow; request: RecurringCheckoutRequest } };
+type Prepared = { done: CheckoutOutcome } | { payment: PaymentRow } | { subscription: { payment: PaymentRow; request: RecurringCheckoutRequest } };
 
 /**
  * An earlier run of this attempt: its checkout, or — for a subscription, whose checkout is
@@ -116,7 +113,11 @@ async function prepareCheckout(tx: Db, phases: Phases, merchantId: string, input
   const keepsCard = item.price?.type === 'Recurring' || Boolean(options.savePaymentMethod);
   const chargedNow = item.price?.type === 'Recurring' ? ((item.price.trialDays ?? 0) > 0 ? 0 : item.price.amount) : total;
   if (method.card && keepsCard && chargedNow === 0 && options.verifiedToken !== method.card.token) {
-    throw new CardVerificationNeeded({ token: method.card.token, currency: item.currency, idempotencyKey: `checkout:${options.attemptKey ?? newId('checkout')}` });
+    throw new CardVerificationNeeded({
+      token: method.card.token,
+      currency: item.currency,
+      idempotencyKey: `checkout:${options.attemptKey ?? newId('checkout')}`,
+    });
   }
 
   // Taken before the hand-off too, so maxCompletions also holds for links that sell subscriptions.
@@ -202,7 +203,11 @@ export async function finishCheckout(phases: Phases, payment: PaymentRow): Promi
     if (locked) {
       // The rows just written make the answer: nothing is read back.
       const recorded = await recordCheckoutOutcome(tx, locked.payment, locked.checkout, outcome, locked.grantsPurchase);
-      const checkout = shapeCheckout(recorded.checkout, { payment: recorded.payment, promotionCode: await promotionCodeOf(tx, recorded.checkout), billingRecordId: recorded.billingRecordId });
+      const checkout = shapeCheckout(recorded.checkout, {
+        payment: recorded.payment,
+        promotionCode: await promotionCodeOf(tx, recorded.checkout),
+        billingRecordId: recorded.billingRecordId,
+      });
       result = { checkout, declined: outcome.status === 'failed' };
     } else {
       // Finished meanwhile by another run (a recovery, a twin attempt): answer with what it recorded.

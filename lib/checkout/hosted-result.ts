@@ -50,7 +50,12 @@ async function nextStepsOf(db: Database, merchantId: string, subscriptionId: str
 }
 
 /** The success page: shown only for a checkout of this very link, so ids cannot be probed. */
-export async function loadHostedCheckoutResult(db: Database, token: string, checkoutId: string, text: CustomerText = customerText()): Promise<HostedCheckoutResult | undefined> {
+export async function loadHostedCheckoutResult(
+  db: Database,
+  token: string,
+  checkoutId: string,
+  text: CustomerText = customerText(),
+): Promise<HostedCheckoutResult | undefined> {
   const found = await findPublicPaymentLink(db, token);
   if (!found) return undefined;
   const [row] = await db

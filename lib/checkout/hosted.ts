@@ -145,7 +145,8 @@ export async function payHostedCheckout(db: Database, form: HostedPaymentForm, t
   try {
     card = paymentProcessor().tokenizeCard({ number: form.cardNumber, expMonth: Number(expiry[1]), expYear: Number(expiry[2]), cvc: form.cvc.trim() });
   } catch (error) {
-    if (error instanceof CardInputError) return { kind: 'invalid', field: error.field === 'number' ? 'cardNumber' : error.field, message: cardInputWords(error, text) };
+    if (error instanceof CardInputError)
+      return { kind: 'invalid', field: error.field === 'number' ? 'cardNumber' : error.field, message: cardInputWords(error, text) };
     throw error;
   }
 

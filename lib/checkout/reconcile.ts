@@ -29,7 +29,8 @@ export async function reconcilePayment(db: Database, paymentId: string): Promise
   const answer = await paymentProcessor().retrieveCharge(unknown.processorKey ?? unknown.id);
   if (answer.status === 'unknown') return 'still_unknown';
   // The processor never saw the charge: nothing was taken.
-  const outcome = answer.status === 'not_found' ? { status: 'failed' as const, declineCode: 'processor_error', message: 'The payment could not be processed.' } : answer;
+  const outcome =
+    answer.status === 'not_found' ? { status: 'failed' as const, declineCode: 'processor_error', message: 'The payment could not be processed.' } : answer;
   return db.transaction(async (tx) => {
     const checkout = await findCheckoutRowByPayment(tx, paymentId);
     const subscriptionCharge = await settleSubscriptionCharge(tx, paymentId, outcome);
@@ -82,7 +83,10 @@ export async function finishStalePhases(db: Database, olderThanMs: number): Prom
     .from(refunds)
     .where(and(eq(refunds.status, 'requested'), lte(refunds.updatedAt, before)))
     .limit(500);
-  const results = await Promise.allSettled([...pending.map((payment) => finishPendingPayment(db, payment)), ...requested.map(({ id }) => finishRefund(plainPhases(db), id))]);
+  const results = await Promise.allSettled([
+    ...pending.map((payment) => finishPendingPayment(db, payment)),
+    ...requested.map(({ id }) => finishRefund(plainPhases(db), id)),
+  ]);
   for (const result of results) {
     if (result.status === 'rejected') log.error({ err: result.reason }, 'could not finish a pending payment or refund');
   }

@@ -10,7 +10,7 @@ export const CheckoutBody = z
     customerId: z.string().min(1).optional(),
     customerName: z.string().trim().min(1).max(250).optional(),
     paymentLinkToken: z.string().min(1).max(128).optional(),
-    paymentMethodRefId: z.string().min(1).optional().meta({ description: "A saved payment method (pm_) of the customer." }),
+    paymentMethodRefId: z.string().min(1).optional().meta({ description: 'A saved payment method (pm_) of the customer.' }),
     priceId: z.string().min(1).optional(),
     promotionCode: z.string().trim().min(1).max(64).optional(),
     quantity: z.int().min(1).max(10_000).optional(),
@@ -41,7 +41,10 @@ export const CheckoutResponse = z.object({
   billingRecordId: z.string().nullable(),
   successUrl: z.string().nullable(),
   payment: PaymentResponse.nullable(),
-  subscriptionId: z.string().nullable().meta({ description: 'For a checkout of a Recurring price: the subscription it started (null otherwise, or when declined).' }),
+  subscriptionId: z
+    .string()
+    .nullable()
+    .meta({ description: 'For a checkout of a Recurring price: the subscription it started (null otherwise, or when declined).' }),
   createdAt: Timestamp,
   updatedAt: Timestamp,
 });

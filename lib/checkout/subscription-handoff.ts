@@ -48,7 +48,11 @@ export async function startSubscriptionFromCheckout(tx: Db, request: RecurringCh
   const result = await createSubscription(
     tx,
     request.merchantId,
-    { customerId: request.customerId, priceId: request.priceId, ...(request.payment.paymentMethodId ? { paymentMethodId: request.payment.paymentMethodId } : {}) },
+    {
+      customerId: request.customerId,
+      priceId: request.priceId,
+      ...(request.payment.paymentMethodId ? { paymentMethodId: request.payment.paymentMethodId } : {}),
+    },
     {
       actor: request.paymentLinkId ? `payment_link:${request.paymentLinkId}` : 'checkout',
       paymentToken: request.payment.paymentMethodId ? null : request.payment.token,
@@ -63,31 +67,29 @@ export async function startSubscriptionFromCheckout(tx: Db, request: RecurringCh
   const firstRecord = result.declined ? null : result.subscription.latestBillingRecord;
   // What today's charge was (or would have been, when declined): nothing during a trial.
   const total = result.declined ? result.payment.amount : trial ? 0 : firstRecord!.amount;
-  await tx
-    .insert(checkouts)
-    .values({
-      id: checkoutId,
-      merchantId: request.merchantId,
-      status: checkoutStateMachine.start('open'),
-      paymentLinkId: request.paymentLinkId,
-      priceId: price.id,
-      customerId: request.customerId,
-      description: request.description ?? product?.name ?? price.id,
-      currency: price.currency,
-      unitAmount: price.amount,
-      quantity: 1,
-      subtotal: trial ? 0 : price.amount,
-      discountAmount: trial ? 0 : price.amount - total,
-      total,
-      promotionCodeId: request.promotion?.promotionCodeId ?? null,
-      couponId: request.promotion?.couponId ?? null,
-      subscriptionId: result.declined ? null : result.subscription.id,
-      paymentId: null,
-      successUrl: request.successUrl ?? null,
-      attemptKey: request.attemptKey ?? null,
-      createdAt: at,
-      updatedAt: at,
-    });
+  await tx.insert(checkouts).values({
+    id: checkoutId,
+    merchantId: request.merchantId,
+    status: checkoutStateMachine.start('open'),
+    paymentLinkId: request.paymentLinkId,
+    priceId: price.id,
+    customerId: request.customerId,
+    description: request.description ?? product?.name ?? price.id,
+    currency: price.currency,
+    unitAmount: price.amount,
+    quantity: 1,
+    subtotal: trial ? 0 : price.amount,
+    discountAmount: trial ? 0 : price.amount - total,
+    total,
+    promotionCodeId: request.promotion?.promotionCodeId ?? null,
+    couponId: request.promotion?.couponId ?? null,
+    subscriptionId: result.declined ? null : result.subscription.id,
+    paymentId: null,
+    successUrl: request.successUrl ?? null,
+    attemptKey: request.attemptKey ?? null,
+    createdAt: at,
+    updatedAt: at,
+  });
 
   let paymentId: string;
   if (result.declined) {
@@ -103,7 +105,9 @@ export async function startSubscriptionFromCheckout(tx: Db, request: RecurringCh
       currency: price.currency,
       description: `${product?.name ?? price.id} — trial until ${result.subscription.trialEnd}`,
     });
-    paymentId = (await recordChargeOutcome(tx, pending, { status: 'succeeded', reference: null, card: null }, recordEvent, { subscriptionId: result.subscription.id })).id;
+    paymentId = (
+      await recordChargeOutcome(tx, pending, { status: 'succeeded', reference: null, card: null }, recordEvent, { subscriptionId: result.subscription.id })
+    ).id;
   } else {
     paymentId = firstRecord!.paymentId!;
     await linkBillingRecordToCheckout(tx, firstRecord!.id, checkoutId);

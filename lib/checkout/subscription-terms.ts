@@ -57,7 +57,9 @@ export function subscriptionTerms(
   const dueTodayAmount = trialDays > 0 ? 0 : amountOf(0);
   const worded = phases.map((phase) => {
     const date = text.day(periodBoundary(cycle, phase.from));
-    return phase.single ? t('checkout.termsPhaseOn', { amount: money(phase.amount), date }) : t('checkout.termsPhaseFrom', { amount: perPeriod(phase.amount), date });
+    return phase.single
+      ? t('checkout.termsPhaseOn', { amount: money(phase.amount), date })
+      : t('checkout.termsPhaseFrom', { amount: perPeriod(phase.amount), date });
   });
   const opening = trialDays > 0 ? t('checkout.termsTrial', { days: trialDays }) : t('checkout.termsToday', { amount: money(dueTodayAmount) });
   const summary = [opening, ...worded].reduceRight((rest, first) => t('checkout.termsThen', { first, rest }));

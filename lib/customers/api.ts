@@ -2,14 +2,7 @@ import { z } from 'zod';
 import { defineOperation } from '../http/operation';
 import { listQuery, pageOf } from '../http/list';
 import { Email, idParam } from '../http/schemas';
-import {
-  CUSTOMER_STATUSES,
-  CreateCustomerBody,
-  CustomValueBody,
-  CustomValueResponse,
-  CustomerResponse,
-  UpdateCustomerBody,
-} from './schemas';
+import { CUSTOMER_STATUSES, CreateCustomerBody, CustomValueBody, CustomValueResponse, CustomerResponse, UpdateCustomerBody } from './schemas';
 
 const CustomerParams = idParam('customerId', 'cus');
 

@@ -13,12 +13,7 @@ export function toCustomValueResponse(row: CustomValueRow) {
   return { key: row.key, value: row.value, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString() };
 }
 
-export async function listCustomValues(
-  db: Db,
-  merchantId: string,
-  customerId: string,
-  query: PageRequest & { orderBy: 'createdAt' | 'key' },
-) {
+export async function listCustomValues(db: Db, merchantId: string, customerId: string, query: PageRequest & { orderBy: 'createdAt' | 'key' }) {
   await findCustomerRow(db, merchantId, customerId);
   const page = await paginate(db, customerCustomValues, {
     ...query,
@@ -31,10 +26,7 @@ export async function listCustomValues(
 
 export async function createCustomValue(tx: Db, merchantId: string, customerId: string, input: { key: string; value: string }) {
   await findCustomerRow(tx, merchantId, customerId);
-  const [stored] = await tx
-    .select({ value: count() })
-    .from(customerCustomValues)
-    .where(eq(customerCustomValues.customerId, customerId));
+  const [stored] = await tx.select({ value: count() }).from(customerCustomValues).where(eq(customerCustomValues.customerId, customerId));
   if ((stored?.value ?? 0) >= MAX_CUSTOM_VALUES) {
     throw new ApiError('INVALID_STATE', `A customer holds at most ${MAX_CUSTOM_VALUES} custom values.`);
   }

@@ -47,7 +47,13 @@ export async function createCustomer(tx: Db, merchantId: string, input: z.output
   return customer;
 }
 
-export async function findCustomerRow(db: Db, merchantId: string, customerId: string, fieldPath?: string, options: { forUpdate?: boolean } = {}): Promise<CustomerRow> {
+export async function findCustomerRow(
+  db: Db,
+  merchantId: string,
+  customerId: string,
+  fieldPath?: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<CustomerRow> {
   const query = db
     .select()
     .from(customers)

@@ -6,13 +6,7 @@ export const CUSTOMER_STATUSES = ['active', 'archived'] as const;
 const customerFields = {
   email: Email.nullable(),
   name: z.string().trim().min(1).max(250).nullable(),
-  externalId: z
-    .string()
-    .trim()
-    .min(1)
-    .max(255)
-    .nullable()
-    .meta({ description: "Your own id for this customer; unique among your customers." }),
+  externalId: z.string().trim().min(1).max(255).nullable().meta({ description: 'Your own id for this customer; unique among your customers.' }),
   metadata: Metadata,
   status: z.enum(CUSTOMER_STATUSES).meta({ description: 'active (default) or archived.' }),
 };

@@ -70,7 +70,10 @@ export async function paginate<TTable extends PgTable & { createdAt: PgColumn }>
   let totalCount = (rows[0]?.[TOTAL] as number | undefined) ?? 0;
   if (rows.length === 0 && page > 1) {
     // Past the last page no row carries the total: count on its own.
-    const [total] = await db.select({ value: count() }).from(table as PgTable).where(match);
+    const [total] = await db
+      .select({ value: count() })
+      .from(table as PgTable)
+      .where(match);
     totalCount = total?.value ?? 0;
   }
   return numberedPage(rows.map(({ [TOTAL]: _total, ...row }) => row) as TTable['$inferSelect'][], { page, pageSize: options.pageSize }, totalCount);
@@ -90,9 +93,13 @@ async function cursorPage<TTable extends PgTable & { createdAt: PgColumn }>(
   const parameter = options.startingAfter !== undefined ? 'startingAfter' : 'endingBefore';
   const [orderColumn, idColumn] = options.orderBy;
   if (!orderColumn.notNull) {
-    throw new ApiError('VALIDATION_FAILED', `Invalid query: ${parameter}: cursors follow an order every item has a value for; use another orderBy (e.g. createdAt) or page.`, {
-      errors: [{ path: parameter, message: 'Not available with this orderBy (some items have no value for it).' }],
-    });
+    throw new ApiError(
+      'VALIDATION_FAILED',
+      `Invalid query: ${parameter}: cursors follow an order every item has a value for; use another orderBy (e.g. createdAt) or page.`,
+      {
+        errors: [{ path: parameter, message: 'Not available with this orderBy (some items have no value for it).' }],
+      },
+    );
   }
   // Walking backwards (`endingBefore`) reads the list in the opposite order, then turns the page round.
   const forward = parameter === 'startingAfter';

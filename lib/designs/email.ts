@@ -24,7 +24,9 @@ export function emailButton(design: HostedDesign | null, href: string, label: st
  */
 export function designedEmailHtml(design: HostedDesign | null, bodyHtml: string, words: DesignWords): string {
   if (!design) return bodyHtml;
-  const logo = design.logoPath ? `<img src="${escapeHtml(config.publicUrl + design.logoPath)}" alt="" height="36" style="height:36px;vertical-align:middle;margin-right:10px">` : '';
+  const logo = design.logoPath
+    ? `<img src="${escapeHtml(config.publicUrl + design.logoPath)}" alt="" height="36" style="height:36px;vertical-align:middle;margin-right:10px">`
+    : '';
   const link = (href: string, label: string) => `<a href="${escapeHtml(href)}" style="color:${design.accentColor}">${escapeHtml(label)}</a>`;
   const footer = [
     design.supportEmail ? link(`mailto:${design.supportEmail}`, design.supportEmail) : null,

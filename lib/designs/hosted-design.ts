@@ -22,7 +22,10 @@ export interface HostedDesign {
 }
 
 /** `account`: the seller's own support contacts, shown when the design has none. */
-export function toHostedDesign(row: CheckoutDesignRow, account: { supportEmail: string | null; supportUrl: string | null } = { supportEmail: null, supportUrl: null }): HostedDesign {
+export function toHostedDesign(
+  row: CheckoutDesignRow,
+  account: { supportEmail: string | null; supportUrl: string | null } = { supportEmail: null, supportUrl: null },
+): HostedDesign {
   return {
     displayName: row.displayName,
     logoPath: row.logoSha256 ? logoPath(row.logoSha256) : null,

@@ -30,7 +30,12 @@ export function sniffImageType(bytes: Buffer): LogoContentType | undefined {
 }
 
 function looksLikeMarkup(bytes: Buffer): boolean {
-  return /^\s*</.test(bytes.subarray(0, 512).toString('utf8').replace(/^\uFEFF/, ''));
+  return /^\s*</.test(
+    bytes
+      .subarray(0, 512)
+      .toString('utf8')
+      .replace(/^\uFEFF/, ''),
+  );
 }
 
 /** Checks an uploaded logo (base64 in the API body) and names `field` when it is refused. */

@@ -24,21 +24,29 @@ const Fields = {
     // The body limit (1 MB) bounds it; the decoded size is checked against MAX_LOGO_BYTES with its own message.
     .max(1_048_576)
     .nullable()
-    .meta({ description: `The logo image's bytes, base64-encoded: PNG, JPEG or WebP, at most ${MAX_LOGO_BYTES / 1024} KiB (SVG is refused: it can carry script). \`null\` removes the logo. Answered as \`logoUrl\`.` }),
+    .meta({
+      description: `The logo image's bytes, base64-encoded: PNG, JPEG or WebP, at most ${MAX_LOGO_BYTES / 1024} KiB (SVG is refused: it can carry script). \`null\` removes the logo. Answered as \`logoUrl\`.`,
+    }),
   brandColor: Colour.meta({ description: 'Fills the pay button; buttonTextColor must read on it (WCAG AA 4.5:1).', example: '#3856e0' }),
-  buttonTextColor: Colour.meta({ description: 'The pay button\'s text.', example: '#ffffff' }),
-  accentColor: Colour.meta({ description: 'Links and the focus outline on the hosted pages; must read on the page background (WCAG AA 4.5:1).', example: '#2c43b8' }),
+  buttonTextColor: Colour.meta({ description: "The pay button's text.", example: '#ffffff' }),
+  accentColor: Colour.meta({
+    description: 'Links and the focus outline on the hosted pages; must read on the page background (WCAG AA 4.5:1).',
+    example: '#2c43b8',
+  }),
   cornerStyle: z.enum(CORNER_STYLES),
   buttonLabel: z.enum(BUTTON_LABELS).meta({ description: 'The verb on the pay button of a one-time payment ("Donate €10.00").' }),
   supportEmail: Email.nullable().meta({ description: "Shown to customers; null falls back to the account's support email." }),
   supportUrl: PublicUrl.nullable().meta({ description: "Shown to customers; null falls back to the account's support URL." }),
   termsUrl: PublicUrl.nullable(),
   privacyUrl: PublicUrl.nullable(),
-  defaultLocale: z
-    .enum(DESIGN_LOCALES)
-    .nullable()
-    .meta({ description: "The language of the hosted pages, chosen before the customer's browser language; null (the default) follows the browser's Accept-Language, then English." }),
-  isDefault: z.boolean().meta({ description: 'Styles every link without a designId, the customer portal and emails. Setting it moves the default from the previous design; one default per seller.' }),
+  defaultLocale: z.enum(DESIGN_LOCALES).nullable().meta({
+    description:
+      "The language of the hosted pages, chosen before the customer's browser language; null (the default) follows the browser's Accept-Language, then English.",
+  }),
+  isDefault: z.boolean().meta({
+    description:
+      'Styles every link without a designId, the customer portal and emails. Setting it moves the default from the previous design; one default per seller.',
+  }),
 };
 
 export const CreateCheckoutDesignBody = z.strictObject({
@@ -77,7 +85,10 @@ export const UpdateCheckoutDesignBody = z.strictObject({
 export const CheckoutDesignResponse = z.object({
   id: z.string(),
   displayName: z.string(),
-  logoUrl: z.string().nullable().meta({ description: 'The logo, at an address that carries its content hash (cached for good; a new logo gets a new address).' }),
+  logoUrl: z
+    .string()
+    .nullable()
+    .meta({ description: 'The logo, at an address that carries its content hash (cached for good; a new logo gets a new address).' }),
   brandColor: z.string(),
   buttonTextColor: z.string(),
   accentColor: z.string(),

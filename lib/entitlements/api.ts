@@ -40,8 +40,7 @@ export const setEntitlementOverrideOperation = defineOperation({
   path: '/api/Customer/{customerId}/EntitlementOverride',
   tag: 'Entitlements',
   summary: "Override a customer's entitlement for one feature",
-  description:
-    'Replaces any earlier override of the same feature (200) or creates one (201). Overrides win over price policies. Emits `entitlement.changed`.',
+  description: 'Replaces any earlier override of the same feature (200) or creates one (201). Overrides win over price policies. Emits `entitlement.changed`.',
   scope: 'entitlements:write',
   params: CustomerParams,
   body: EntitlementOverrideBody,

@@ -27,12 +27,7 @@ export function toEntitlementOverrideResponse(row: OverrideRow) {
  * Sets the customer's override for one feature, replacing any earlier one; the override wins
  * over the policies of the prices they subscribe to. Emits `entitlement.changed`.
  */
-export async function setEntitlementOverride(
-  tx: Db,
-  merchantId: string,
-  customerId: string,
-  input: z.output<typeof EntitlementOverrideBody>,
-) {
+export async function setEntitlementOverride(tx: Db, merchantId: string, customerId: string, input: z.output<typeof EntitlementOverrideBody>) {
   await findCustomerRow(tx, merchantId, customerId);
   const at = now();
   const values = { allowed: input.allowed, limit: input.limit ?? null, limitAmount: input.limitAmount ?? null, updatedAt: at };

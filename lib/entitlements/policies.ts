@@ -24,12 +24,7 @@ export function toEntitlementPolicyResponse(row: PolicyRow) {
   };
 }
 
-export async function createEntitlementPolicy(
-  tx: Db,
-  merchantId: string,
-  priceId: string,
-  input: z.output<typeof CreateEntitlementPolicyBody>,
-) {
+export async function createEntitlementPolicy(tx: Db, merchantId: string, priceId: string, input: z.output<typeof CreateEntitlementPolicyBody>) {
   await findPriceRow(tx, merchantId, priceId);
   const [row] = await tx
     .insert(entitlementPolicies)
@@ -54,12 +49,7 @@ export async function createEntitlementPolicy(
   return toEntitlementPolicyResponse(row);
 }
 
-export async function listEntitlementPolicies(
-  db: Db,
-  merchantId: string,
-  priceId: string,
-  query: PageRequest & { orderBy: 'createdAt' | 'feature' },
-) {
+export async function listEntitlementPolicies(db: Db, merchantId: string, priceId: string, query: PageRequest & { orderBy: 'createdAt' | 'feature' }) {
   await findPriceRow(db, merchantId, priceId);
   const page = await paginate(db, entitlementPolicies, {
     ...query,

@@ -74,13 +74,22 @@ async function writeEvents(tx: Db, inputs: EventInput[], recorded: RecordedEvent
   const recordedAt = now();
   // Each column is one array parameter (unnest): a batch of a thousand events is six
   // parameters, not six thousand.
-  const columns = { id: [] as string[], merchantId: [] as string[], type: [] as string[], data: [] as string[], createdAt: [] as string[], deliveryIdPrefix: [] as string[] };
+  const columns = {
+    id: [] as string[],
+    merchantId: [] as string[],
+    type: [] as string[],
+    data: [] as string[],
+    createdAt: [] as string[],
+    deliveryIdPrefix: [] as string[],
+  };
   inputs.forEach((input, i) => {
     const event = recorded[i]!;
     columns.id.push(event.id);
     columns.merchantId.push(input.merchantId);
     columns.type.push(event.type);
-    columns.data.push(JSON.stringify(input.previousAttributes ? { object: input.object, previousAttributes: input.previousAttributes } : { object: input.object }));
+    columns.data.push(
+      JSON.stringify(input.previousAttributes ? { object: input.object, previousAttributes: input.previousAttributes } : { object: input.object }),
+    );
     columns.createdAt.push(event.createdAt.toISOString());
     // Delivery ids are ULIDs like newId's: the time, then random Crockford digits (hex ⊂ base32).
     columns.deliveryIdPrefix.push(`${ID_PREFIXES.delivery}_${encodeTime(recordedAt.getTime(), 10)}`);

@@ -100,7 +100,10 @@ export function eventBody(type: EventType) {
     createdAt: Timestamp,
     data: z.object({
       object: EVENT_OBJECTS[type],
-      previousAttributes: z.record(z.string(), z.unknown()).optional().meta({ description: 'On `*.updated` events: each changed field with its earlier value.' }),
+      previousAttributes: z
+        .record(z.string(), z.unknown())
+        .optional()
+        .meta({ description: 'On `*.updated` events: each changed field with its earlier value.' }),
     }),
   });
 }

@@ -22,7 +22,9 @@ export function toCsv(header: string[], rows: (string | number | boolean | null 
 export function decimalAmount(amountMinor: number, currency: string): string {
   const exponent = currencyExponent(currency);
   const negative = amountMinor < 0;
-  const digits = Math.abs(amountMinor).toString().padStart(exponent + 1, '0');
+  const digits = Math.abs(amountMinor)
+    .toString()
+    .padStart(exponent + 1, '0');
   const whole = digits.slice(0, digits.length - exponent);
   return `${negative ? '-' : ''}${exponent ? `${whole}.${digits.slice(digits.length - exponent)}` : whole}`;
 }

@@ -22,17 +22,39 @@ const within = (column: typeof payments.createdAt | typeof customers.createdAt |
 /** One seller's rows created in the range, oldest first, as CSV (times in UTC ISO 8601). */
 export async function exportCsv(db: Db, merchantId: string, kind: ExportKind, range: ExportRange): Promise<{ csv: string; rows: number }> {
   if (kind === 'payments') {
-    const rows = await db.select().from(payments).where(and(eq(payments.merchantId, merchantId), ...within(payments.createdAt, range))).orderBy(asc(payments.createdAt)).limit(EXPORT_LIMIT);
+    const rows = await db
+      .select()
+      .from(payments)
+      .where(and(eq(payments.merchantId, merchantId), ...within(payments.createdAt, range)))
+      .orderBy(asc(payments.createdAt))
+      .limit(EXPORT_LIMIT);
     return {
       rows: rows.length,
       csv: toCsv(
         ['id', 'created_at', 'status', 'amount', 'amount_refunded', 'currency', 'customer_id', 'description', 'card_brand', 'card_last4', 'failure_code'],
-        rows.map((p) => [p.id, p.createdAt.toISOString(), p.status, decimalAmount(p.amount, p.currency), decimalAmount(p.amountRefunded, p.currency), p.currency, p.customerId, p.description, p.cardBrand, p.cardLast4, p.failureCode]),
+        rows.map((p) => [
+          p.id,
+          p.createdAt.toISOString(),
+          p.status,
+          decimalAmount(p.amount, p.currency),
+          decimalAmount(p.amountRefunded, p.currency),
+          p.currency,
+          p.customerId,
+          p.description,
+          p.cardBrand,
+          p.cardLast4,
+          p.failureCode,
+        ]),
       ),
     };
   }
   if (kind === 'customers') {
-    const rows = await db.select().from(customers).where(and(eq(customers.merchantId, merchantId), ...within(customers.createdAt, range))).orderBy(asc(customers.createdAt)).limit(EXPORT_LIMIT);
+    const rows = await db
+      .select()
+      .from(customers)
+      .where(and(eq(customers.merchantId, merchantId), ...within(customers.createdAt, range)))
+      .orderBy(asc(customers.createdAt))
+      .limit(EXPORT_LIMIT);
     return {
       rows: rows.length,
       csv: toCsv(
@@ -41,12 +63,39 @@ export async function exportCsv(db: Db, merchantId: string, kind: ExportKind, ra
       ),
     };
   }
-  const rows = await db.select().from(subscriptions).where(and(eq(subscriptions.merchantId, merchantId), ...within(subscriptions.createdAt, range))).orderBy(asc(subscriptions.createdAt)).limit(EXPORT_LIMIT);
+  const rows = await db
+    .select()
+    .from(subscriptions)
+    .where(and(eq(subscriptions.merchantId, merchantId), ...within(subscriptions.createdAt, range)))
+    .orderBy(asc(subscriptions.createdAt))
+    .limit(EXPORT_LIMIT);
   return {
     rows: rows.length,
     csv: toCsv(
-      ['id', 'created_at', 'status', 'customer_id', 'price_id', 'current_period_start', 'current_period_end', 'cancel_at_period_end', 'canceled_at', 'ended_at'],
-      rows.map((s) => [s.id, s.createdAt.toISOString(), s.status, s.customerId, s.priceId, s.currentPeriodStart.toISOString(), s.currentPeriodEnd.toISOString(), s.cancelAtPeriodEnd, s.canceledAt?.toISOString(), s.endedAt?.toISOString()]),
+      [
+        'id',
+        'created_at',
+        'status',
+        'customer_id',
+        'price_id',
+        'current_period_start',
+        'current_period_end',
+        'cancel_at_period_end',
+        'canceled_at',
+        'ended_at',
+      ],
+      rows.map((s) => [
+        s.id,
+        s.createdAt.toISOString(),
+        s.status,
+        s.customerId,
+        s.priceId,
+        s.currentPeriodStart.toISOString(),
+        s.currentPeriodEnd.toISOString(),
+        s.cancelAtPeriodEnd,
+        s.canceledAt?.toISOString(),
+        s.endedAt?.toISOString(),
+      ]),
     ),
   };
 }

@@ -84,7 +84,11 @@ export function phasedApiRoute<TOp extends Operation, TResult>(
 ) {
   return route(operation, async (base, idempotency) => {
     const run = (answer: Phases['answer'], attempt?: Attempt) =>
-      handler({ ...base, phases: { db: getDb(), answer: (tx, result) => answer(tx, toAnswer(result as TResult, base.requestId)) }, attempt } as PhasedApiContext<TOp>);
+      handler({
+        ...base,
+        phases: { db: getDb(), answer: (tx, result) => answer(tx, toAnswer(result as TResult, base.requestId)) },
+        attempt,
+      } as PhasedApiContext<TOp>);
     if (!idempotency) {
       const result = await run(async () => {});
       const [status, body] = shape(operation, toAnswer(result, base.requestId));
@@ -125,7 +129,9 @@ function route<TOp extends Operation>(operation: TOp, run: (base: BaseContext<TO
       const input = await parseInput(operation, (await routeContext.params) ?? {}, url, rawBody);
       const idempotencyKey = readIdempotencyKey(operation, request);
       const base = { ...input, requestId, merchantId: principal.merchantId, apiKeyId: principal.apiKeyId, request } as BaseContext<TOp>;
-      const idempotency = idempotencyKey ? { merchantId: principal.merchantId, key: idempotencyKey, url, body: await readJsonBody(rawBody), requestId } : undefined;
+      const idempotency = idempotencyKey
+        ? { merchantId: principal.merchantId, key: idempotencyKey, url, body: await readJsonBody(rawBody), requestId }
+        : undefined;
       const response = await run(base, idempotency);
       if (apiKeyUseIsStale(principal)) {
         void touchApiKey(getDb(), principal.apiKeyId).catch((error) => log.warn({ err: error, requestId }, 'could not record API key use'));

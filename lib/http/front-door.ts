@@ -29,7 +29,11 @@ export function answerAtFrontDoor(request: IncomingMessage, response: ServerResp
   try {
     decoded = decodeURIComponent(pathname);
   } catch {
-    return refuse(request, response, new ApiError('VALIDATION_FAILED', 'The path has a malformed percent-encoding.', { errors: [{ path: 'path', message: 'Malformed % escape.' }] }));
+    return refuse(
+      request,
+      response,
+      new ApiError('VALIDATION_FAILED', 'The path has a malformed percent-encoding.', { errors: [{ path: 'path', message: 'Malformed % escape.' }] }),
+    );
   }
   const isApi = decoded === '/api' || decoded.startsWith('/api/');
   const route = isApi ? findApiRoute(routes, pathname) : undefined;

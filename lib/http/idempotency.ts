@@ -27,9 +27,7 @@ export interface RequestFingerprint {
 /** JSON with object keys sorted at every level: the same parameters always give the same text. */
 export function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_key, item: unknown) =>
-    item && typeof item === 'object' && !Array.isArray(item)
-      ? Object.fromEntries(Object.entries(item).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : item,
+    item && typeof item === 'object' && !Array.isArray(item) ? Object.fromEntries(Object.entries(item).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : item,
   );
 }
 
@@ -122,10 +120,7 @@ function attemptKeyOf(key: string, createdAt: Date) {
  * Stores the final answer; called inside the request's last transaction so both commit together.
  * Only the lease holder may: an execution whose lease lapsed and was taken over rolls back.
  */
-export async function completeIdempotencyKey(
-  db: Db,
-  input: { merchantId: string; key: string; leaseId: string; status: number; body: string },
-): Promise<void> {
+export async function completeIdempotencyKey(db: Db, input: { merchantId: string; key: string; leaseId: string; status: number; body: string }): Promise<void> {
   const stored = await db
     .update(idempotencyKeys)
     .set({ state: 'completed', responseStatus: input.status, responseBody: input.body })
@@ -144,7 +139,10 @@ export async function completeIdempotencyKey(
  */
 export function holdIdempotencyLease(db: Db, lease: { merchantId: string; key: string; leaseId: string }, onError: (error: unknown) => void): () => void {
   const timer = setInterval(() => {
-    db.update(idempotencyKeys).set({ lockedAt: now() }).where(and(...heldBy(lease))).catch(onError);
+    db.update(idempotencyKeys)
+      .set({ lockedAt: now() })
+      .where(and(...heldBy(lease)))
+      .catch(onError);
   }, IDEMPOTENCY_LEASE_RENEW_MS);
   timer.unref();
   return () => clearInterval(timer);

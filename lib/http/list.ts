@@ -7,8 +7,17 @@ const PageNumber = z.coerce.number().int().min(1).max(1_000_000);
 
 // The shared list parameters are one component each in the OpenAPI document (`param.id`).
 const PAGE = PageNumber.optional().meta({ param: { id: 'Page', description: 'Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`.' } });
-const PAGE_SIZE = z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(20).meta({ param: { id: 'PageSize', description: `Items per page, 1 to ${MAX_PAGE_SIZE}.` } });
-const ORDER_DIRECTION = z.enum(['asc', 'desc']).default('desc').meta({ param: { id: 'OrderDirection' } });
+const PAGE_SIZE = z.coerce
+  .number()
+  .int()
+  .min(1)
+  .max(MAX_PAGE_SIZE)
+  .default(20)
+  .meta({ param: { id: 'PageSize', description: `Items per page, 1 to ${MAX_PAGE_SIZE}.` } });
+const ORDER_DIRECTION = z
+  .enum(['asc', 'desc'])
+  .default('desc')
+  .meta({ param: { id: 'OrderDirection' } });
 const CREATED_FROM = DateTime.optional().meta({ param: { id: 'CreatedFrom', description: 'Created at or after this time (inclusive).' } });
 const CURSOR = z.string().min(1).max(255);
 const STARTING_AFTER = CURSOR.optional().meta({

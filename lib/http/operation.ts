@@ -64,8 +64,6 @@ export function defineOperation<
   TResponse extends z.ZodType = z.ZodType,
   TSuccess extends number = 200,
   TAnswers extends OperationAnswers = Record<never, never>,
->(
-  operation: Operation<TParams, TQuery, TBody, TResponse, TSuccess, TAnswers>,
-): Operation<TParams, TQuery, TBody, TResponse, TSuccess, TAnswers> {
+>(operation: Operation<TParams, TQuery, TBody, TResponse, TSuccess, TAnswers>): Operation<TParams, TQuery, TBody, TResponse, TSuccess, TAnswers> {
   return operation;
 }

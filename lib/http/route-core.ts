@@ -15,10 +15,7 @@ export type LogFields = Record<string, string | undefined>;
  * What every route wrapper shares: a request id on every answer, errors as problem+json (an
  * unexpected error becomes a logged, generic 500) and one log line per request.
  */
-export async function handleRequest(
-  request: Request,
-  run: (requestId: string, logFields: LogFields) => Promise<Response>,
-): Promise<Response> {
+export async function handleRequest(request: Request, run: (requestId: string, logFields: LogFields) => Promise<Response>): Promise<Response> {
   const requestId = requestIdOf(request.headers);
   const startedAt = performance.now();
   const logFields: LogFields = {};

@@ -6,7 +6,10 @@ export const INT32_MAX = 2_147_483_647;
 /** A non-negative amount in minor units that fits the spec's int32. */
 export const MinorAmount = z.int().min(0).max(INT32_MAX);
 
-export const Int32 = z.int().min(-INT32_MAX - 1).max(INT32_MAX);
+export const Int32 = z
+  .int()
+  .min(-INT32_MAX - 1)
+  .max(INT32_MAX);
 
 export const PositiveInt32 = z.int().min(1).max(INT32_MAX);
 
@@ -50,7 +53,13 @@ export const DateTime = dateTimeBetween('1970-01-01T00:00:00Z', '9000-01-01T00:0
 export const Timestamp = z.iso.datetime().meta({ description: 'ISO 8601 UTC timestamp' });
 
 export function idParam<TName extends string>(name: TName, prefix: string) {
-  return z.strictObject({ [name]: z.string().min(1).max(64).meta({ example: `${prefix}_01J9Z3Y0M2Q8R5T7V9W1X3Y5Z7` }) } as {
+  return z.strictObject({
+    [name]: z
+      .string()
+      .min(1)
+      .max(64)
+      .meta({ example: `${prefix}_01J9Z3Y0M2Q8R5T7V9W1X3Y5Z7` }),
+  } as {
     [K in TName]: z.ZodString;
   });
 }

@@ -42,11 +42,17 @@ export function customerText(locale: Locale = DEFAULT_LOCALE) {
     discountDuration,
     /** "SAVE10: 10% off for 3 months (full price from 1 Feb 2027)". */
     discount(discount: DiscountTerms, currency: string) {
-      const off = discount.percentOff !== null ? t('common.percentOff', { percent: discount.percentOff }) : t('common.amountOff', { amount: money(discount.amountOff ?? 0, discount.currency ?? currency) });
+      const off =
+        discount.percentOff !== null
+          ? t('common.percentOff', { percent: discount.percentOff })
+          : t('common.amountOff', { amount: money(discount.amountOff ?? 0, discount.currency ?? currency) });
       const values = { code: discount.code ?? '', off, duration: discountDuration(discount) };
-      return discount.end && discount.duration !== 'forever' ? t('common.discountUntil', { ...values, date: dateFormat.format(new Date(discount.end)) }) : t('common.discount', values);
+      return discount.end && discount.duration !== 'forever'
+        ? t('common.discountUntil', { ...values, date: dateFormat.format(new Date(discount.end)) })
+        : t('common.discount', values);
     },
-    card: (brand: string, last4: string) => t('common.card', { brand: ({ visa: 'Visa', mastercard: 'Mastercard', amex: 'American Express' } as Record<string, string>)[brand] ?? brand, last4 }),
+    card: (brand: string, last4: string) =>
+      t('common.card', { brand: ({ visa: 'Visa', mastercard: 'Mastercard', amex: 'American Express' } as Record<string, string>)[brand] ?? brand, last4 }),
     /** The words of a list's page links (components/ui/pagination.tsx). */
     paginationWords: () => ({
       position: (page: number, pages: number, total: number) => t('common.pagePosition', { page, pages, total }),

@@ -22,7 +22,13 @@ export const TASKS: TaskList = {
   'prune-request-logs': pruneRequestLogsTask,
 };
 
-const CRONTAB = ['0 * * * * purge-idempotency-keys', '*/5 * * * * reconcile-unknown-payments', '* * * * * run-due-subscriptions', '* * * * * finish-stale-phases', '17 * * * * prune-request-logs'].join('\n');
+const CRONTAB = [
+  '0 * * * * purge-idempotency-keys',
+  '*/5 * * * * reconcile-unknown-payments',
+  '* * * * * run-due-subscriptions',
+  '* * * * * finish-stale-phases',
+  '17 * * * * prune-request-logs',
+].join('\n');
 
 /** graphile-worker's log lines as pino JSON lines, its scope (worker, task, job) as fields. */
 const pinoLogFactory: LogFunctionFactory = (scope) => {

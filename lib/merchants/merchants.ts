@@ -14,10 +14,7 @@ export type AccountType = 'Business' | 'Individual';
  * Opens a seller account and its Owner, the person who signed up (same email, the password
  * hashed). The account's email stays its contact address.
  */
-export async function createMerchant(
-  db: Db,
-  input: { email: string; name: string; accountType: AccountType; password: string; emailVerified?: boolean },
-) {
+export async function createMerchant(db: Db, input: { email: string; name: string; accountType: AccountType; password: string; emailVerified?: boolean }) {
   const passwordHash = await hashPassword(input.password);
   return db.transaction(async (tx) => {
     const at = now();
@@ -80,10 +77,7 @@ export function toMerchantIdentity(row: MerchantRow) {
   return { userType: 'Merchant' as const, ...toMerchantResponse(row) };
 }
 
-export async function listMerchants(
-  db: Db,
-  query: PageRequest & { orderBy: 'createdAt' | 'name' | 'email'; status?: 'active' | 'suspended'; email?: string },
-) {
+export async function listMerchants(db: Db, query: PageRequest & { orderBy: 'createdAt' | 'name' | 'email'; status?: 'active' | 'suspended'; email?: string }) {
   const page = await paginate(db, merchants, {
     ...query,
     scope: [],

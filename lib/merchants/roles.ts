@@ -86,6 +86,9 @@ export function assertCanRefund(role: SellerRole, limit: SupportRefundLimit | nu
   if (role !== 'Support') return;
   if (!limit) throw new ApiError('FORBIDDEN', 'Support members cannot refund until an Owner or Admin sets a refund limit under Team.');
   if (limit.currency !== refund.currency || refund.amount > limit.amount) {
-    throw new ApiError('FORBIDDEN', `Support members can refund at most ${formatMoney(limit.amount, limit.currency)} at once. Ask an Owner or Admin for larger refunds.`);
+    throw new ApiError(
+      'FORBIDDEN',
+      `Support members can refund at most ${formatMoney(limit.amount, limit.currency)} at once. Ask an Owner or Admin for larger refunds.`,
+    );
   }
 }

@@ -47,11 +47,7 @@ export const AccountSettingsBody = z.strictObject({
         .optional(),
     })
     .optional(),
-  timeZone: z
-    .string()
-    .trim()
-    .refine(isTimeZone, 'An IANA time zone, such as Europe/Paris or America/New_York.')
-    .optional(),
+  timeZone: z.string().trim().refine(isTimeZone, 'An IANA time zone, such as Europe/Paris or America/New_York.').optional(),
   sendReceipts: z
     .boolean()
     .optional()

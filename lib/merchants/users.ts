@@ -29,7 +29,10 @@ export async function createSellerUser(
 }
 
 export async function findSellerUserByEmail(db: Db, email: string): Promise<SellerUserRow | undefined> {
-  const [row] = await db.select().from(sellerUsers).where(eq(sql`lower(${sellerUsers.email})`, email.toLowerCase()));
+  const [row] = await db
+    .select()
+    .from(sellerUsers)
+    .where(eq(sql`lower(${sellerUsers.email})`, email.toLowerCase()));
   return row;
 }
 
@@ -40,7 +43,10 @@ export async function findSellerUser(db: Db, userId: string): Promise<SellerUser
 
 /** A user of one seller account (tenant-scoped: another account's user is not found). */
 export async function findAccountUser(db: Db, merchantId: string, userId: string): Promise<SellerUserRow | undefined> {
-  const [row] = await db.select().from(sellerUsers).where(and(eq(sellerUsers.id, userId), eq(sellerUsers.merchantId, merchantId)));
+  const [row] = await db
+    .select()
+    .from(sellerUsers)
+    .where(and(eq(sellerUsers.id, userId), eq(sellerUsers.merchantId, merchantId)));
   return row;
 }
 
@@ -64,7 +70,10 @@ export async function setSellerUserPassword(tx: Db, userId: string, passwordHash
 
 export async function markEmailVerified(tx: Db, userId: string): Promise<void> {
   const at = now();
-  await tx.update(sellerUsers).set({ emailVerifiedAt: sql`coalesce(${sellerUsers.emailVerifiedAt}, ${at})`, updatedAt: at }).where(eq(sellerUsers.id, userId));
+  await tx
+    .update(sellerUsers)
+    .set({ emailVerifiedAt: sql`coalesce(${sellerUsers.emailVerifiedAt}, ${at})`, updatedAt: at })
+    .where(eq(sellerUsers.id, userId));
 }
 
 /** The seller user as the sign-in APIs show it (never the password hash). */

@@ -71,7 +71,11 @@ function sessionOperation(operation: SessionOperation): ZodOpenApiOperationObjec
 
 const HeaderText = { type: 'string' as const };
 const SIGNATURE_HEADERS = {
-  'X-Service-Signature': { required: true, schema: HeaderText, description: '`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`; one `v1` per live signing secret.' },
+  'X-Service-Signature': {
+    required: true,
+    schema: HeaderText,
+    description: '`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`; one `v1` per live signing secret.',
+  },
   'X-Service-Event-Id': { required: true, schema: HeaderText, description: 'Event id (evt_), the deduplication key.' },
   'X-Service-Delivery-Id': { required: true, schema: HeaderText, description: 'Delivery id (wda_).' },
   'X-Service-Event-Type': { required: true, schema: HeaderText, description: 'Event type name.' },
@@ -86,7 +90,8 @@ function webhooks(): ZodOpenApiPathsObject {
         post: {
           operationId: `webhook_${type.replace('.', '_')}`,
           summary: `${type} delivery`,
-          description: 'Signed, at-least-once delivery to each endpoint subscribed to this type. Answer 2xx within 10 s; anything else is retried with backoff.',
+          description:
+            'Signed, at-least-once delivery to each endpoint subscribed to this type. Answer 2xx within 10 s; anything else is retried with backoff.',
           tags: ['Webhook events'],
           // The receiver authenticates the sender by the signature header, not by a scheme.
           security: [],
@@ -147,7 +152,12 @@ export function buildOpenApiDocument(serverUrl: string) {
     components: {
       securitySchemes: {
         apiKey: { type: 'http', scheme: 'bearer', description: `Developer API: an API key. Scopes: ${SCOPES.join(', ')}.` },
-        signInToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Sign-in APIs: an access token (15 minutes) of an audience: admin, merchant or member.' },
+        signInToken: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: 'Sign-in APIs: an access token (15 minutes) of an audience: admin, merchant or member.',
+        },
       },
       schemas: { Problem },
       parameters: {

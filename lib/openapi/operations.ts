@@ -13,7 +13,22 @@ import * as subscriptions from '../subscriptions/api';
 import * as usage from '../usage/api';
 
 /** Resource groups in the order the reference presents them. */
-export const TAG_ORDER = ['Products', 'Prices', 'Entitlements', 'Usage', 'Customers', 'Payment links', 'Checkout designs', 'Checkout', 'Payments', 'Billing records', 'Promotion codes', 'Subscriptions', 'Test clocks', 'Webhooks'];
+export const TAG_ORDER = [
+  'Products',
+  'Prices',
+  'Entitlements',
+  'Usage',
+  'Customers',
+  'Payment links',
+  'Checkout designs',
+  'Checkout',
+  'Payments',
+  'Billing records',
+  'Promotion codes',
+  'Subscriptions',
+  'Test clocks',
+  'Webhooks',
+];
 
 const METHOD_ORDER = ['GET', 'POST', 'PUT', 'DELETE'];
 

@@ -25,7 +25,9 @@ export const rateLimitHeaderRefs = () => Object.fromEntries(Object.keys(RATE_LIM
 /** Answers any endpoint may give, documented once under `components.responses`. */
 export const SHARED_RESPONSES = {
   BadRequest: problem('Invalid input: VALIDATION_FAILED with `errors[]` naming each field, or IDEMPOTENCY_KEY_REQUIRED.'),
-  Unauthenticated: problem('UNAUTHENTICATED: no credential, or an unknown, expired or revoked one; TOKEN_EXPIRED or INVALID_REFRESH_TOKEN on the sign-in APIs.'),
+  Unauthenticated: problem(
+    'UNAUTHENTICATED: no credential, or an unknown, expired or revoked one; TOKEN_EXPIRED or INVALID_REFRESH_TOKEN on the sign-in APIs.',
+  ),
   Forbidden: problem('WRONG_TOKEN_TYPE (a credential of the other family or audience), INSUFFICIENT_SCOPE (`requiredScope` names it) or FORBIDDEN (role).'),
   NotFound: problem('NOT_FOUND: no such resource, or one owned by another seller.'),
   IdempotencyKeyInUse: {
@@ -38,7 +40,9 @@ export const SHARED_RESPONSES = {
     headers: { 'Retry-After': { schema: { type: 'integer' as const }, description: 'Seconds to wait before retrying.' } },
   },
   ApiRateLimited: {
-    ...problem('RATE_LIMITED: this API key made more requests than its limit in the current window (docs/api.md, "Rate limits"); retry after `Retry-After` seconds. Nothing was executed.'),
+    ...problem(
+      'RATE_LIMITED: this API key made more requests than its limit in the current window (docs/api.md, "Rate limits"); retry after `Retry-After` seconds. Nothing was executed.',
+    ),
     headers: { 'Retry-After': { schema: { type: 'integer' as const }, description: 'Seconds until the window resets.' }, ...rateLimitHeaderRefs() },
   },
   PayloadTooLarge: problem('PAYLOAD_TOO_LARGE: the body is larger than the limit (docs/api.md, "Limits"); refused before it is read.'),

@@ -6,8 +6,7 @@ import type { MoneySeries, Series } from '../reports/overview';
 /** The operator's ranges: days, in UTC (sellers span every time zone). */
 export const PLATFORM_RANGES = ['7d', '30d', '90d'] as const;
 export type PlatformRange = (typeof PLATFORM_RANGES)[number];
-export const parsePlatformRange = (value: unknown): PlatformRange =>
-  PLATFORM_RANGES.includes(value as PlatformRange) ? (value as PlatformRange) : '30d';
+export const parsePlatformRange = (value: unknown): PlatformRange => (PLATFORM_RANGES.includes(value as PlatformRange) ? (value as PlatformRange) : '30d');
 
 const SUCCEEDED = sql.raw(`('succeeded', 'partially_refunded', 'refunded')`);
 const TOP_SELLERS = 10;
@@ -95,7 +94,17 @@ export async function loadPlatformOverview(db: Db, options: { range: PlatformRan
       ) ranked join merchants m on m.id = ranked.merchant_id
       where ranked.place <= ${TOP_SELLERS}
       order by ranked.currency, ranked.place`),
-    db.execute<{ id: string; merchant_id: string; merchant_name: string; url: string; enabled: boolean; disabled_reason: string | null; disabled_at: string | null; failing_since: string | null; retrying: number }>(sql`
+    db.execute<{
+      id: string;
+      merchant_id: string;
+      merchant_name: string;
+      url: string;
+      enabled: boolean;
+      disabled_reason: string | null;
+      disabled_at: string | null;
+      failing_since: string | null;
+      retrying: number;
+    }>(sql`
       select e.id, e.merchant_id, m.name as merchant_name, e.url, e.enabled, e.disabled_reason, e.disabled_at, e.failing_since,
         (select count(*)::int from webhook_deliveries d where d.endpoint_id = e.id and d.status = 'failed') as retrying
       from webhook_endpoints e join merchants m on m.id = e.merchant_id
@@ -140,7 +149,14 @@ export async function loadPlatformOverview(db: Db, options: { range: PlatformRan
   const topSellers: Record<string, SellerVolume[]> = {};
   for (const row of top.rows) {
     topSellers[row.currency] ??= [];
-    topSellers[row.currency]!.push({ merchantId: row.merchant_id, name: row.name, status: row.status, currency: row.currency, volume: Number(row.volume), payments: row.payments });
+    topSellers[row.currency]!.push({
+      merchantId: row.merchant_id,
+      name: row.name,
+      status: row.status,
+      currency: row.currency,
+      volume: Number(row.volume),
+      payments: row.payments,
+    });
   }
 
   const byTask = jobs.rows.map((row) => ({ task: row.task, due: row.due, running: row.running, failed: row.failed }));

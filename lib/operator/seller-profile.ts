@@ -36,7 +36,18 @@ export async function loadSellerProfile(db: Db, merchantId: string, at: Date) {
   const [overview, keys, endpoints, requests, failures, suspensions] = await Promise.all([
     loadOverview(db, merchantId, { range: '30d', timeZone: 'UTC', at }),
     listApiKeys(db, merchantId),
-    db.execute<{ id: string; url: string; enabled: boolean; disabled_reason: string | null; failing_since: string | null; secret_prefix: string; delivered: number; retrying: number; dead: number; pending: number }>(sql`
+    db.execute<{
+      id: string;
+      url: string;
+      enabled: boolean;
+      disabled_reason: string | null;
+      failing_since: string | null;
+      secret_prefix: string;
+      delivered: number;
+      retrying: number;
+      dead: number;
+      pending: number;
+    }>(sql`
       select e.id, e.url, e.enabled, e.disabled_reason, e.failing_since, e.secret_prefix,
         count(d.id) filter (where d.status = 'delivered')::int as delivered,
         count(d.id) filter (where d.status = 'failed')::int as retrying,

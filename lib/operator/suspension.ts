@@ -14,7 +14,12 @@ export async function suspendMerchant(tx: Db, merchantId: string, input: { reaso
   const before = await findMerchantById(tx, merchantId);
   if (!before) throw notFound('merchant', merchantId);
   await setMerchantStatus(tx, merchantId, 'suspended');
-  await recordAudit(tx, { merchantId, action: 'merchant.suspended', target: { kind: 'merchant', id: merchantId }, metadata: { reason: input.reason ?? null, previousStatus: before.status } });
+  await recordAudit(tx, {
+    merchantId,
+    action: 'merchant.suspended',
+    target: { kind: 'merchant', id: merchantId },
+    metadata: { reason: input.reason ?? null, previousStatus: before.status },
+  });
   await endSubjectSessions(tx, { audience: 'merchant', subjectId: merchantId, reason: 'suspended' });
   return toMerchantResponse((await findMerchantById(tx, merchantId))!);
 }
@@ -27,7 +32,12 @@ export async function reinstateMerchant(tx: Db, merchantId: string, input: { rea
   const before = await findMerchantById(tx, merchantId);
   if (!before) throw notFound('merchant', merchantId);
   await setMerchantStatus(tx, merchantId, 'active');
-  await recordAudit(tx, { merchantId, action: 'merchant.reinstated', target: { kind: 'merchant', id: merchantId }, metadata: { reason: input.reason ?? null, previousStatus: before.status } });
+  await recordAudit(tx, {
+    merchantId,
+    action: 'merchant.reinstated',
+    target: { kind: 'merchant', id: merchantId },
+    metadata: { reason: input.reason ?? null, previousStatus: before.status },
+  });
   await resumeHeldSubscriptionActions(tx, merchantId);
   return toMerchantResponse((await findMerchantById(tx, merchantId))!);
 }

@@ -76,9 +76,24 @@ function transition(id: string, action: string, summary: string, description: st
   });
 }
 
-export const archivePaymentLinkOperation = transition('archivePaymentLink', 'Archive', 'Archive a payment link', 'Final: an archived link is never paid again. Archiving an archived link answers 409 INVALID_STATE.');
-export const disablePaymentLinkOperation = transition('disablePaymentLink', 'Disable', 'Disable a payment link', 'active → disabled; from any other state 409 INVALID_STATE.');
-export const enablePaymentLinkOperation = transition('enablePaymentLink', 'Enable', 'Enable a payment link', 'disabled → active; from any other state (expired included) 409 INVALID_STATE.');
+export const archivePaymentLinkOperation = transition(
+  'archivePaymentLink',
+  'Archive',
+  'Archive a payment link',
+  'Final: an archived link is never paid again. Archiving an archived link answers 409 INVALID_STATE.',
+);
+export const disablePaymentLinkOperation = transition(
+  'disablePaymentLink',
+  'Disable',
+  'Disable a payment link',
+  'active → disabled; from any other state 409 INVALID_STATE.',
+);
+export const enablePaymentLinkOperation = transition(
+  'enablePaymentLink',
+  'Enable',
+  'Enable a payment link',
+  'disabled → active; from any other state (expired included) 409 INVALID_STATE.',
+);
 
 export const duplicatePaymentLinkOperation = defineOperation({
   id: 'duplicatePaymentLink',

@@ -149,7 +149,12 @@ export async function findPaymentLinkByToken(db: Db, merchantId: string, token: 
     .select()
     .from(paymentLinks)
     .where(and(eq(paymentLinks.token, token), eq(paymentLinks.merchantId, merchantId)));
-  if (!row) throw new ApiError('NOT_FOUND', `No payment link with token '${token}'.`, fieldPath ? { errors: [{ path: fieldPath, message: 'Unknown payment link token.' }] } : {});
+  if (!row)
+    throw new ApiError(
+      'NOT_FOUND',
+      `No payment link with token '${token}'.`,
+      fieldPath ? { errors: [{ path: fieldPath, message: 'Unknown payment link token.' }] } : {},
+    );
   return row;
 }
 
@@ -187,10 +192,7 @@ export async function listPaymentLinks(
   const page = await paginate(db, paymentLinks, {
     ...query,
     scope: [eq(paymentLinks.merchantId, merchantId)],
-    where: [
-      statusFilter(query.status, now()),
-      query.priceId ? eq(paymentLinks.priceId, query.priceId) : undefined,
-    ],
+    where: [statusFilter(query.status, now()), query.priceId ? eq(paymentLinks.priceId, query.priceId) : undefined],
     orderBy: [query.orderBy === 'name' ? paymentLinks.name : paymentLinks.createdAt, paymentLinks.id],
   });
   return mapPage(page, toPaymentLinkResponse);
@@ -239,11 +241,7 @@ export async function transitionPaymentLink(tx: Db, merchantId: string, paymentL
   const status = paymentLinkStatus(current);
   const { to, from } = LINK_ACTIONS[action];
   paymentLinkStateMachine.assertTransition(status, to, `Cannot ${action} payment link ${current.id}`, `it is ${status}`, from);
-  const [row] = await tx
-    .update(paymentLinks)
-    .set({ status: to, updatedAt: now() })
-    .where(eq(paymentLinks.id, current.id))
-    .returning();
+  const [row] = await tx.update(paymentLinks).set({ status: to, updatedAt: now() }).where(eq(paymentLinks.id, current.id)).returning();
   const link = toPaymentLinkResponse(row!);
   await recordUpdated(tx, { merchantId, type: 'payment_link.updated', before: toPaymentLinkResponse(current), after: link });
   return link;

@@ -8,12 +8,10 @@ const HttpUrl = z
   .max(2048)
   .meta({ description: 'Where the hosted page sends the customer after paying; `checkoutId` is appended as a query parameter.' });
 
-const DesignId = z
-  .string()
-  .trim()
-  .min(1)
-  .max(64)
-  .meta({ description: "A checkout design of yours (`design_…`, /api/CheckoutDesign) that styles this link's hosted pages; without one, your default design does. Unknown → 404." });
+const DesignId = z.string().trim().min(1).max(64).meta({
+  description:
+    "A checkout design of yours (`design_…`, /api/CheckoutDesign) that styles this link's hosted pages; without one, your default design does. Unknown → 404.",
+});
 const Name = z.string().trim().min(1).max(250);
 const Quantity = z.int().min(1).max(10_000);
 

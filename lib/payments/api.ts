@@ -2,7 +2,15 @@ import { z } from 'zod';
 import { defineOperation } from '../http/operation';
 import { listQuery, pageOf } from '../http/list';
 import { idParam } from '../http/schemas';
-import { AttachPaymentMethodBody, PaymentMethodResponse, PAYMENT_STATUSES, PaymentResponse, PaymentWithRefundsResponse, RefundBody, RefundResponse } from './schemas';
+import {
+  AttachPaymentMethodBody,
+  PaymentMethodResponse,
+  PAYMENT_STATUSES,
+  PaymentResponse,
+  PaymentWithRefundsResponse,
+  RefundBody,
+  RefundResponse,
+} from './schemas';
 
 const PaymentParams = idParam('paymentId', 'pay');
 const CustomerParams = idParam('customerId', 'cus');

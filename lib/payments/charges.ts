@@ -38,7 +38,13 @@ export async function createPreparedPayment(tx: Db, request: ChargeRequest, inte
 export async function collectCharge(payment: PaymentRow): Promise<KnownOutcome> {
   if (payment.amount === 0) return NO_CHARGE;
   if (!payment.processorToken) {
-    return { status: 'failed', reference: `none_${payment.id}`, card: null, declineCode: 'no_payment_method', message: 'The customer has no payment method to charge.' };
+    return {
+      status: 'failed',
+      reference: `none_${payment.id}`,
+      card: null,
+      declineCode: 'no_payment_method',
+      message: 'The customer has no payment method to charge.',
+    };
   }
   return paymentProcessor().charge({
     token: payment.processorToken,
@@ -119,7 +125,12 @@ export async function retrieveChargeInTransaction(idempotencyKey: string): Promi
  * commits nothing), the processor is asked with no transaction open, and the action runs again
  * with the answer. The last run records everything, and the API answer, at once.
  */
-export async function runChargePhases<T>(phases: Phases, intent: ChargeIntent, work: (tx: Db) => Promise<T>, known: Known = { lookups: new Map() }): Promise<T> {
+export async function runChargePhases<T>(
+  phases: Phases,
+  intent: ChargeIntent,
+  work: (tx: Db) => Promise<T>,
+  known: Known = { lookups: new Map() },
+): Promise<T> {
   for (let run = 0; run < 4; run++) {
     const step = await phases.db.transaction(async (tx) => {
       // Another run (a second worker, a recovery) recorded this charge first: run on what it left.

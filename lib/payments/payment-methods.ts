@@ -53,11 +53,7 @@ export async function listWalletPaymentMethods(db: Db, email: string, query: { p
       .orderBy(desc(paymentMethods.createdAt), desc(paymentMethods.id))
       .limit(query.pageSize)
       .offset((query.page - 1) * query.pageSize),
-    db
-      .select({ value: count() })
-      .from(paymentMethods)
-      .innerJoin(customers, eq(customers.id, paymentMethods.customerId))
-      .where(where),
+    db.select({ value: count() }).from(paymentMethods).innerJoin(customers, eq(customers.id, paymentMethods.customerId)).where(where),
   ]);
   return numberedPage(
     rows.map((row) => ({ ...toPaymentMethodResponse(row.method), sellerName: row.sellerName })),

@@ -112,13 +112,23 @@ export async function recordChargeOutcome(
   await record(tx, { merchantId: row!.merchantId, type: OUTCOME_EVENT[outcome.status], object: { ...toPaymentResponse(row!), ...context } });
   // Every unknown outcome (checkout, renewal, proration, dunning retry) is settled on one path.
   if (outcome.status === 'unknown') {
-    await enqueueJob(tx, 'reconcile-payment', { paymentId: row!.id }, { runAt: new Date(now().getTime() + RECONCILE_DELAY_MS), jobKey: `reconcile:${row!.id}` });
+    await enqueueJob(
+      tx,
+      'reconcile-payment',
+      { paymentId: row!.id },
+      { runAt: new Date(now().getTime() + RECONCILE_DELAY_MS), jobKey: `reconcile:${row!.id}` },
+    );
   }
   return row!;
 }
 
 /** unknown → succeeded | failed, once the processor has answered the reconciliation query. */
-export async function settleUnknownPaymentRow(tx: Db, paymentId: string, outcome: Exclude<SettledOutcome, { status: 'unknown' }>, context?: SubscriptionContext) {
+export async function settleUnknownPaymentRow(
+  tx: Db,
+  paymentId: string,
+  outcome: Exclude<SettledOutcome, { status: 'unknown' }>,
+  context?: SubscriptionContext,
+) {
   const at = now();
   const [row] = await tx
     .update(payments)

@@ -15,5 +15,5 @@ export const refundStateMachine = defineStateMachine({
   },
   notes:
     'Committed `requested` in phase 1 (the amount counts as taken, so concurrent refunds never exceed the payment); ' +
-    'the processor\'s answer settles it in phase 3, or reconciliation after a crash. Only a succeeded or partially refunded payment takes a refund.',
+    "the processor's answer settles it in phase 3, or reconciliation after a crash. Only a succeeded or partially refunded payment takes a refund.",
 });

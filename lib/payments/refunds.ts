@@ -69,7 +69,12 @@ export async function finishRefund(phases: Phases, refundId: string) {
   const [requested] = await phases.db.select().from(refunds).where(eq(refunds.id, refundId));
   const [payment] = await phases.db.select().from(payments).where(eq(payments.id, requested!.paymentId));
   const outcome = !refundStateMachine.isFinal(requested!.status)
-    ? await paymentProcessor().refund({ chargeReference: payment!.processorReference ?? '', amount: requested!.amount, currency: requested!.currency, idempotencyKey: requested!.id })
+    ? await paymentProcessor().refund({
+        chargeReference: payment!.processorReference ?? '',
+        amount: requested!.amount,
+        currency: requested!.currency,
+        idempotencyKey: requested!.id,
+      })
     : null;
   return phases.db.transaction(async (tx) => {
     // Payment first, then refund: the lock order of phase 1, so concurrent refunds cannot deadlock.
@@ -79,19 +84,25 @@ export async function finishRefund(phases: Phases, refundId: string) {
     if (outcome && refundStateMachine.canTransition(row.status, outcome.status)) {
       [row] = (await tx
         .update(refunds)
-        .set({ status: outcome.status, processorReference: outcome.reference, failureMessage: outcome.status === 'failed' ? outcome.message : null, updatedAt: now() })
+        .set({
+          status: outcome.status,
+          processorReference: outcome.reference,
+          failureMessage: outcome.status === 'failed' ? outcome.message : null,
+          updatedAt: now(),
+        })
         .where(eq(refunds.id, refundId))
         .returning()) as [RefundRow];
       if (outcome.status === 'succeeded') {
         const refunded = locked!.amountRefunded + row.amount;
         const status = refunded === locked!.amount ? 'refunded' : 'partially_refunded';
         paymentStateMachine.assertTransition(locked!.status, status, `Payment ${locked!.id}`);
-        await tx
-          .update(payments)
-          .set({ amountRefunded: refunded, status, updatedAt: now() })
-          .where(eq(payments.id, locked!.id));
+        await tx.update(payments).set({ amountRefunded: refunded, status, updatedAt: now() }).where(eq(payments.id, locked!.id));
       }
-      await recordEvent(tx, { merchantId: row.merchantId, type: outcome.status === 'succeeded' ? 'refund.succeeded' : 'refund.failed', object: toRefundResponse(row) });
+      await recordEvent(tx, {
+        merchantId: row.merchantId,
+        type: outcome.status === 'succeeded' ? 'refund.succeeded' : 'refund.failed',
+        object: toRefundResponse(row),
+      });
     }
     const refund = toRefundResponse(row);
     await phases.answer(tx, refund);

@@ -15,10 +15,9 @@ export const PaymentMethodResponse = z.object({
 
 export const AttachPaymentMethodBody = z.strictObject({
   tokenRef: z.string().min(1).max(512).meta({ description: 'A processor token, e.g. the sandbox tok_visa.' }),
-  makeDefault: z
-    .boolean()
-    .optional()
-    .meta({ description: "true makes it the customer's default and the method their running subscriptions charge. A customer's first method is always the default." }),
+  makeDefault: z.boolean().optional().meta({
+    description: "true makes it the customer's default and the method their running subscriptions charge. A customer's first method is always the default.",
+  }),
 });
 
 export const PAYMENT_STATUSES = ['pending', 'succeeded', 'failed', 'unknown', 'partially_refunded', 'refunded'] as const;
@@ -58,11 +57,6 @@ export const RefundResponse = z.object({
 export const PaymentWithRefundsResponse = PaymentResponse.extend({ refunds: z.array(RefundResponse) });
 
 export const RefundBody = z.strictObject({
-  amount: z
-    .int()
-    .min(1)
-    .max(2_147_483_647)
-    .optional()
-    .meta({ description: 'Minor units; defaults to everything not yet refunded.' }),
+  amount: z.int().min(1).max(2_147_483_647).optional().meta({ description: 'Minor units; defaults to everything not yet refunded.' }),
   reason: z.string().trim().min(1).max(500).optional(),
 });

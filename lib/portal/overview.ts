@@ -65,7 +65,14 @@ export async function portalOverview(db: Db, merchantId: string, customerId: str
         discountLabel: sub.discount ? text.discount(sub.discount, price.currency) : null,
         creditBalanceLabel: sub.creditBalance > 0 ? money(sub.creditBalance, price.currency) : null,
         options: alternatives
-          .filter((p) => p.productId === price.productId && p.id !== price.id && p.currency === price.currency && p.interval === price.interval && (p.intervalCount ?? 1) === (price.intervalCount ?? 1))
+          .filter(
+            (p) =>
+              p.productId === price.productId &&
+              p.id !== price.id &&
+              p.currency === price.currency &&
+              p.interval === price.interval &&
+              (p.intervalCount ?? 1) === (price.intervalCount ?? 1),
+          )
           .map((p) => ({ id: p.id, label: text.recurring(p.amount, p.currency, p.interval, p.intervalCount) })),
       };
     }),

@@ -42,9 +42,13 @@ export async function requestPortalLink(tx: Db, customerId: string, pageLocale: 
   const [recent] = await tx
     .select({ value: count() })
     .from(portalTokens)
-    .where(and(eq(portalTokens.customerId, customerId), eq(portalTokens.kind, 'link'), gte(portalTokens.createdAt, new Date(now().getTime() - PORTAL_LINK_TTL_MS))));
+    .where(
+      and(eq(portalTokens.customerId, customerId), eq(portalTokens.kind, 'link'), gte(portalTokens.createdAt, new Date(now().getTime() - PORTAL_LINK_TTL_MS))),
+    );
   if ((recent?.value ?? 0) >= PORTAL_LINKS_PER_WINDOW) {
-    throw new ApiError('RATE_LIMITED', 'Several links were sent in the last 15 minutes: use the latest one, or try again later.', { headers: { 'Retry-After': '900' } });
+    throw new ApiError('RATE_LIMITED', 'Several links were sent in the last 15 minutes: use the latest one, or try again later.', {
+      headers: { 'Retry-After': '900' },
+    });
   }
   const token = randomToken();
   await tx.insert(portalTokens).values({
@@ -58,7 +62,10 @@ export async function requestPortalLink(tx: Db, customerId: string, pageLocale: 
   });
   const link = `${config.publicUrl}${portalPath(customerId)}/verify?token=${encodeURIComponent(token)}`;
   const design = await resolveHostedDesign(tx, found.customer.merchantId);
-  await sendEmail(tx, portalLinkEmail({ to: found.customer.email, locale: emailLocale(found.customer.locale, pageLocale), sellerName: found.sellerName, link, design }));
+  await sendEmail(
+    tx,
+    portalLinkEmail({ to: found.customer.email, locale: emailLocale(found.customer.locale, pageLocale), sellerName: found.sellerName, link, design }),
+  );
 }
 
 /**
@@ -114,9 +121,14 @@ export async function portalSessionCustomer(db: Db, customerId: string, sessionT
     );
   if (!session) return undefined;
   const found = await findCustomer(db, customerId);
-  return found ? { customer: found.customer, sellerName: found.sellerName, sellerSuspended: found.sellerStatus === 'suspended', expiresAt: session.expiresAt } : undefined;
+  return found
+    ? { customer: found.customer, sellerName: found.sellerName, sellerSuspended: found.sellerStatus === 'suspended', expiresAt: session.expiresAt }
+    : undefined;
 }
 
 export async function endPortalSession(db: Db, sessionToken: string) {
-  await db.update(portalTokens).set({ usedAt: now() }).where(and(eq(portalTokens.tokenHash, sha256Hex(sessionToken)), eq(portalTokens.kind, 'session')));
+  await db
+    .update(portalTokens)
+    .set({ usedAt: now() })
+    .where(and(eq(portalTokens.tokenHash, sha256Hex(sessionToken)), eq(portalTokens.kind, 'session')));
 }

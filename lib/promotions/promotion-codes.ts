@@ -81,11 +81,7 @@ export async function updatePromotionCode(tx: Db, merchantId: string, promotionC
   return getPromotionCode(tx, merchantId, promotionCodeId);
 }
 
-export async function listPromotionCodes(
-  db: Db,
-  merchantId: string,
-  query: PageRequest & { code?: string; couponId?: string; active?: boolean },
-) {
+export async function listPromotionCodes(db: Db, merchantId: string, query: PageRequest & { code?: string; couponId?: string; active?: boolean }) {
   const page = await paginate(db, promotionCodes, {
     ...query,
     scope: [eq(promotionCodes.merchantId, merchantId)],
@@ -149,7 +145,12 @@ export async function quotePromotionCode(
     couponId: coupon.id,
     code: promo.code,
     discount: discountAmount(coupon, purchase.subtotal),
-    coupon: { percentOff: coupon.percentOff, amountOff: coupon.amountOff, duration: coupon.duration as AppliedPromotion['coupon']['duration'], durationInMonths: coupon.durationInMonths },
+    coupon: {
+      percentOff: coupon.percentOff,
+      amountOff: coupon.amountOff,
+      duration: coupon.duration as AppliedPromotion['coupon']['duration'],
+      durationInMonths: coupon.durationInMonths,
+    },
   };
 }
 

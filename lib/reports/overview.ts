@@ -57,7 +57,9 @@ const SUCCEEDED = sql.raw(`('succeeded', 'partially_refunded', 'refunded')`);
  * integers): a year is 12 months, a week 52/12 of a month, a day 365/12 of one.
  */
 const monthly = (price: string) =>
-  sql.raw(`round(${price}.amount * (case ${price}.interval when 'year' then 1.0 / 12 when 'week' then 52.0 / 12 when 'day' then 365.0 / 12 else 1.0 end) / coalesce(${price}.interval_count, 1))::bigint`);
+  sql.raw(
+    `round(${price}.amount * (case ${price}.interval when 'year' then 1.0 / 12 when 'week' then 52.0 / 12 when 'day' then 365.0 / 12 else 1.0 end) / coalesce(${price}.interval_count, 1))::bigint`,
+  );
 
 /** Everything the overview shows, for one seller over one range; each figure is one grouped query. */
 export async function loadOverview(db: Db, merchantId: string, options: { range: ReportRangeKey; timeZone: string; at: Date }): Promise<Overview> {

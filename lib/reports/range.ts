@@ -11,8 +11,7 @@ export const REPORT_RANGES = {
 
 export type ReportRangeKey = keyof typeof REPORT_RANGES;
 
-export const parseReportRange = (value: unknown): ReportRangeKey =>
-  typeof value === 'string' && value in REPORT_RANGES ? (value as ReportRangeKey) : '30d';
+export const parseReportRange = (value: unknown): ReportRangeKey => (typeof value === 'string' && value in REPORT_RANGES ? (value as ReportRangeKey) : '30d');
 
 export interface ReportWindow {
   range: ReportRangeKey;

@@ -3,7 +3,8 @@ export const BODY_LIMIT = 4096;
 
 const REDACTED = '[redacted]';
 // Field names whose values are secrets or card data, whatever they hold.
-const SECRET_KEY = /(card.?number|^number$|^pan$|cvc|cvv|token|password|secret|authorization|api.?key|^exp(iry|_month|_year|Month|Year)?$|recovery.?code|^otp$)/i;
+const SECRET_KEY =
+  /(card.?number|^number$|^pan$|cvc|cvv|token|password|secret|authorization|api.?key|^exp(iry|_month|_year|Month|Year)?$|recovery.?code|^otp$)/i;
 // Anything that still looks like a card number, an API key or a signing secret.
 const SECRET_TEXT = [/\b(?:\d[ -]?){12,18}\d\b/g, /\b(sk|whsec|pk|rk)_[A-Za-z0-9_-]{8,}/g, /\beyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g];
 

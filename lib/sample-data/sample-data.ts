@@ -45,7 +45,11 @@ function random(seed: number) {
  * only before the server takes requests. Does nothing when the seller already has payments.
  */
 export async function seedSampleData(db: Database, merchantId: string, days = 90): Promise<boolean> {
-  const [existing] = await db.select({ id: payments.id }).from(payments).where(and(eq(payments.merchantId, merchantId))).limit(1);
+  const [existing] = await db
+    .select({ id: payments.id })
+    .from(payments)
+    .where(and(eq(payments.merchantId, merchantId)))
+    .limit(1);
   if (existing) return false;
   const rand = random(42);
   const pick = <T>(items: readonly T[]) => items[Math.floor(rand() * items.length)]!;
@@ -93,7 +97,13 @@ export async function seedSampleData(db: Database, merchantId: string, days = 90
         const email = `${name.toLowerCase().replace(/[^a-z]+/g, '.')}.${Math.floor(rand() * 40)}@example.com`;
         const tokenRef = rand() < 0.08 ? 'tok_declined' : rand() < 0.02 ? 'tok_insufficient_funds' : 'tok_visa';
         const item = rand() < 0.15 ? { paymentLinkToken: mugLink.token } : { priceId: pick(oneTime).id };
-        const result = await completeCheckout(plainPhases(db), merchantId, { ...item, customerEmail: email, customerName: name, tokenRef, quantity: 1 + Math.floor(rand() * 2) });
+        const result = await completeCheckout(plainPhases(db), merchantId, {
+          ...item,
+          customerEmail: email,
+          customerName: name,
+          tokenRef,
+          quantity: 1 + Math.floor(rand() * 2),
+        });
         const payment = result.checkout.payment;
         if (payment?.status === 'succeeded' && rand() < 0.07) {
           const amount = rand() < 0.5 ? payment.amount : Math.floor(payment.amount / 2);
@@ -103,17 +113,30 @@ export async function seedSampleData(db: Database, merchantId: string, days = 90
       }
       if (rand() < 0.55) {
         const name = `${pick(FIRST)} ${pick(LAST)}`;
-        const customer = await tx((t) => createCustomer(t, merchantId, CreateCustomerBody.parse({ email: `${name.toLowerCase().replace(/[^a-z]+/g, '.')}.sub${day}@example.com`, name })));
+        const customer = await tx((t) =>
+          createCustomer(t, merchantId, CreateCustomerBody.parse({ email: `${name.toLowerCase().replace(/[^a-z]+/g, '.')}.sub${day}@example.com`, name })),
+        );
         await tx((t) => attachCustomerToTestClock(t, merchantId, clock.id, customer.id));
         const number = rand() < 0.1 ? '4000000000009995' : '4242424242424242';
         const method = await tx((t) => savePaymentMethod(t, merchantId, customer.id, card.tokenizeCard({ number, expMonth: 12, expYear: 2040, cvc: '123' })));
         const plan = rand() < 0.6 ? starter : rand() < 0.8 ? pro : team;
-        const created = await createSubscriptionInPhases(plainPhases(db), merchantId, CreateSubscriptionBody.parse({ customerId: customer.id, priceId: plan.id, paymentMethodId: method.id }), { actor: ACTOR });
+        const created = await createSubscriptionInPhases(
+          plainPhases(db),
+          merchantId,
+          CreateSubscriptionBody.parse({ customerId: customer.id, priceId: plan.id, paymentMethodId: method.id }),
+          { actor: ACTOR },
+        );
         if (!created.declined) subscribers.push({ subscriptionId: created.subscription.id, priceId: plan.id });
       }
       // Some upgrade, a few leave.
       for (const sub of subscribers.filter((s) => s.priceId === starter.id && rand() < 0.01)) {
-        await commandSubscriptionInPhases(plainPhases(db), merchantId, sub.subscriptionId, CommandBody.parse({ type: 'ChangePrice', priceId: pro.id }), ACTOR).catch(() => undefined);
+        await commandSubscriptionInPhases(
+          plainPhases(db),
+          merchantId,
+          sub.subscriptionId,
+          CommandBody.parse({ type: 'ChangePrice', priceId: pro.id }),
+          ACTOR,
+        ).catch(() => undefined);
         sub.priceId = pro.id;
       }
       const leaving = subscribers.filter(() => rand() < 0.004);

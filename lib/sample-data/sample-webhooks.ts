@@ -53,7 +53,14 @@ export async function startSampleWebhooks(db: Database, merchantId: string) {
   async function deliverDue(): Promise<void> {
     for (;;) {
       const at = now();
-      const claimed = await claimDueDeliveries(pool, { dispatcherId: DISPATCHER_ID, limit: BATCH, endpointConcurrency: BATCH, failingEndpointConcurrency: BATCH, leaseMs: attemptLeaseMs(), at });
+      const claimed = await claimDueDeliveries(pool, {
+        dispatcherId: DISPATCHER_ID,
+        limit: BATCH,
+        endpointConcurrency: BATCH,
+        failingEndpointConcurrency: BATCH,
+        leaseMs: attemptLeaseMs(),
+        at,
+      });
       const results: AttemptResult[] = await Promise.all(
         claimed.map(async (delivery) => {
           const secrets = liveSigningSecrets({ ...delivery, id: delivery.endpointId }, at);

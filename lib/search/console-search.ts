@@ -34,7 +34,12 @@ export async function searchConsole(db: Db, merchantId: string, rawQuery: string
         eq(customers.merchantId, merchantId),
         isEmail
           ? sql`lower(${customers.email}) like ${`${literal(query.toLowerCase())}%`}`
-          : or(eq(customers.id, query), eq(customers.externalId, query), ilike(customers.name, `%${literal(query)}%`), sql`lower(${customers.email}) like ${`${literal(query.toLowerCase())}%`}`),
+          : or(
+              eq(customers.id, query),
+              eq(customers.externalId, query),
+              ilike(customers.name, `%${literal(query)}%`),
+              sql`lower(${customers.email}) like ${`${literal(query.toLowerCase())}%`}`,
+            ),
       ),
     )
     .orderBy(desc(customers.createdAt))
@@ -43,20 +48,39 @@ export async function searchConsole(db: Db, merchantId: string, rawQuery: string
 
   const [paymentRows, checkoutRows, subscriptionRows, linkRows, eventRows] = await Promise.all([
     db
-      .select({ id: payments.id, amount: payments.amount, currency: payments.currency, status: payments.status, customerId: payments.customerId, createdAt: payments.createdAt })
+      .select({
+        id: payments.id,
+        amount: payments.amount,
+        currency: payments.currency,
+        status: payments.status,
+        customerId: payments.customerId,
+        createdAt: payments.createdAt,
+      })
       .from(payments)
       .where(and(eq(payments.merchantId, merchantId), or(eq(payments.id, query), customerIds.length ? inArray(payments.customerId, customerIds) : undefined)))
       .orderBy(desc(payments.createdAt))
       .limit(LIMIT),
     db
-      .select({ id: checkouts.id, total: checkouts.total, currency: checkouts.currency, status: checkouts.status, paymentId: checkouts.paymentId, createdAt: checkouts.createdAt })
+      .select({
+        id: checkouts.id,
+        total: checkouts.total,
+        currency: checkouts.currency,
+        status: checkouts.status,
+        paymentId: checkouts.paymentId,
+        createdAt: checkouts.createdAt,
+      })
       .from(checkouts)
       .where(and(eq(checkouts.merchantId, merchantId), eq(checkouts.id, query)))
       .limit(LIMIT),
     db
       .select({ id: subscriptions.id, status: subscriptions.status, customerId: subscriptions.customerId, priceId: subscriptions.priceId })
       .from(subscriptions)
-      .where(and(eq(subscriptions.merchantId, merchantId), or(eq(subscriptions.id, query), customerIds.length ? inArray(subscriptions.customerId, customerIds) : undefined)))
+      .where(
+        and(
+          eq(subscriptions.merchantId, merchantId),
+          or(eq(subscriptions.id, query), customerIds.length ? inArray(subscriptions.customerId, customerIds) : undefined),
+        ),
+      )
       .orderBy(desc(subscriptions.createdAt))
       .limit(LIMIT),
     db
@@ -67,12 +91,7 @@ export async function searchConsole(db: Db, merchantId: string, rawQuery: string
     db
       .select({ id: events.id, type: events.type, createdAt: events.createdAt })
       .from(events)
-      .where(
-        and(
-          eq(events.merchantId, merchantId),
-          isEmail ? sql`lower(${events.data}->'object'->>'email') = ${query.toLowerCase()}` : eq(events.id, query),
-        ),
-      )
+      .where(and(eq(events.merchantId, merchantId), isEmail ? sql`lower(${events.data}->'object'->>'email') = ${query.toLowerCase()}` : eq(events.id, query)))
       .orderBy(desc(events.createdAt))
       .limit(LIMIT),
   ]);

@@ -51,7 +51,10 @@ export const createSubscriptionOperation = defineOperation({
   successStatus: 201,
   idempotency: 'required',
   financial: true,
-  answers: { 402: 'PAYMENT_DECLINED: the first payment was declined (`declineCode`, `payment`); no subscription starts.', 409: 'INVALID_STATE: the price is inactive.' },
+  answers: {
+    402: 'PAYMENT_DECLINED: the first payment was declined (`declineCode`, `payment`); no subscription starts.',
+    409: 'INVALID_STATE: the price is inactive.',
+  },
 });
 
 export const getSubscriptionOperation = defineOperation({
@@ -108,7 +111,10 @@ export const commandSubscriptionOperation = defineOperation({
   response: CommandResponse,
   idempotency: 'required',
   financial: true,
-  answers: { 402: 'PAYMENT_DECLINED: the proration payment was declined; nothing changed.', 409: 'VERSION_CONFLICT: `expectedVersion` is not the current version; INVALID_STATE: the command does not apply to the subscription state.' },
+  answers: {
+    402: 'PAYMENT_DECLINED: the proration payment was declined; nothing changed.',
+    409: 'VERSION_CONFLICT: `expectedVersion` is not the current version; INVALID_STATE: the command does not apply to the subscription state.',
+  },
 });
 
 export const previewSubscriptionOperation = defineOperation({
@@ -178,7 +184,8 @@ export const advanceTestClockOperation = defineOperation({
   path: '/api/TestClock/{testClockId}/Advance',
   tag: 'Test clocks',
   summary: 'Move a test clock forward and run what became due',
-  description: 'Trial ends, renewals, dunning retries, scheduled changes and period-end cancellations run in time order within the request, as if the time had passed.',
+  description:
+    'Trial ends, renewals, dunning retries, scheduled changes and period-end cancellations run in time order within the request, as if the time had passed.',
   scope: 'subscriptions:write',
   params: TestClockParams,
   body: AdvanceTestClockBody,

@@ -51,13 +51,26 @@ export async function subscriptionContext(db: Db, sub: SubscriptionRow, periodIn
     return { subscriptionId: sub.id, periodIndex, periodStart: sub.currentPeriodStart.toISOString(), periodEnd: sub.currentPeriodEnd.toISOString() };
   }
   const cycle = cycleOf(sub, await findPriceRow(db, sub.merchantId, sub.priceId));
-  return { subscriptionId: sub.id, periodIndex, periodStart: periodBoundary(cycle, periodIndex).toISOString(), periodEnd: periodBoundary(cycle, periodIndex + 1).toISOString() };
+  return {
+    subscriptionId: sub.id,
+    periodIndex,
+    periodStart: periodBoundary(cycle, periodIndex).toISOString(),
+    periodEnd: periodBoundary(cycle, periodIndex + 1).toISOString(),
+  };
 }
 
 /** Thrown inside a savepoint when a charge that must succeed is declined; the caller records the payment outside it. */
 export class ChargeDeclined extends Error {
   constructor(
-    readonly payment: { id?: string; merchantId: string; customerId: string; paymentMethodId: string | null; amount: number; currency: string; description: string },
+    readonly payment: {
+      id?: string;
+      merchantId: string;
+      customerId: string;
+      paymentMethodId: string | null;
+      amount: number;
+      currency: string;
+      description: string;
+    },
     readonly outcome: Extract<ChargeOutcome, { status: 'failed' }>,
   ) {
     super(outcome.message);
@@ -194,7 +207,10 @@ export async function billPeriod(tx: Db, sub: SubscriptionRow, price: PriceRow, 
     })
     .returning();
   if (creditUsed > 0) {
-    await tx.update(subscriptions).set({ creditBalance: sub.creditBalance - creditUsed }).where(eq(subscriptions.id, sub.id));
+    await tx
+      .update(subscriptions)
+      .set({ creditBalance: sub.creditBalance - creditUsed })
+      .where(eq(subscriptions.id, sub.id));
     sub.creditBalance -= creditUsed;
   }
   const payment = await recordChargeOutcome(tx, pending, outcome, recordEvent, context);

@@ -40,7 +40,13 @@ async function clockTimeOf(tx: Db, merchantId: string, subscriptionId: string): 
   return sub?.testClockId ? timeFor(tx, sub.testClockId) : null;
 }
 
-export async function commandSubscription(tx: Db, merchantId: string, subscriptionId: string, body: z.output<typeof CommandBody>, actor: Actor): Promise<CommandResult> {
+export async function commandSubscription(
+  tx: Db,
+  merchantId: string,
+  subscriptionId: string,
+  body: z.output<typeof CommandBody>,
+  actor: Actor,
+): Promise<CommandResult> {
   return withEventTime(await clockTimeOf(tx, merchantId, subscriptionId), () => commandSubscriptionNow(tx, merchantId, subscriptionId, body, actor));
 }
 
@@ -113,7 +119,13 @@ export async function applyCommand(
         if (declined) return declined;
       }
       updated = await writeSubscription(tx, sub, { priceId: to.id, creditBalance: plan.creditBalanceAfter });
-      await recordEntitlementChanged(tx, { merchantId: sub.merchantId, customerId: sub.customerId, cause: 'subscription.price_changed', subscriptionId: sub.id, priceIds: [from.id, to.id] });
+      await recordEntitlementChanged(tx, {
+        merchantId: sub.merchantId,
+        customerId: sub.customerId,
+        cause: 'subscription.price_changed',
+        subscriptionId: sub.id,
+        priceIds: [from.id, to.id],
+      });
       break;
     }
     case 'CancelAtPeriodEnd': {
@@ -230,7 +242,14 @@ export async function moveSubscriptionsToPaymentMethod(
   for (const sub of subs) {
     if (sub.paymentMethodId === paymentMethodId) continue;
     const at = await timeFor(tx, sub.testClockId);
-    await applyCommand(tx, sub, { type: 'ChangePaymentMethod', priceId: null, paymentMethodId, reason: 'The customer changed their default payment method.' }, at, actor, null);
+    await applyCommand(
+      tx,
+      sub,
+      { type: 'ChangePaymentMethod', priceId: null, paymentMethodId, reason: 'The customer changed their default payment method.' },
+      at,
+      actor,
+      null,
+    );
   }
 }
 

@@ -21,9 +21,7 @@ import type { CreateSubscriptionBody } from './schemas';
 
 const DAY_MS = 86_400_000;
 
-export type CreateResult =
-  | { declined: false; subscription: Awaited<ReturnType<typeof getSubscriptionDetail>> }
-  | DeclinedResult;
+export type CreateResult = { declined: false; subscription: Awaited<ReturnType<typeof getSubscriptionDetail>> } | DeclinedResult;
 
 export interface StartOptions {
   actor: Actor;
@@ -42,7 +40,12 @@ export interface StartOptions {
  * period 0 is charged at once and the subscription exists only if that charge did not decline:
  * a decline rolls the subscription back (savepoint) and records just the failed payment.
  */
-export async function createSubscription(tx: Db, merchantId: string, body: z.output<typeof CreateSubscriptionBody>, options: StartOptions): Promise<CreateResult> {
+export async function createSubscription(
+  tx: Db,
+  merchantId: string,
+  body: z.output<typeof CreateSubscriptionBody>,
+  options: StartOptions,
+): Promise<CreateResult> {
   const customer = await findChargeableCustomerRow(tx, merchantId, body.customerId, 'customerId');
   const price = await findPriceRow(tx, merchantId, body.priceId, 'priceId');
   requireRecurring(price, 'priceId');
@@ -73,59 +76,61 @@ export async function createSubscription(tx: Db, merchantId: string, body: z.out
   const discount = options.promotion ? await subscriptionDiscountFor(tx, merchantId, options.promotion, cycle) : null;
 
   try {
-    return await withEventTime(testClockId ? at : null, () => tx.transaction(async (sp) => {
-      let sub = await insertSubscription(sp, {
-        id,
-        merchantId,
-        customerId: customer.id,
-        priceId: price.id,
-        paymentMethodId: method?.id ?? null,
-        paymentToken: method ? null : (options.paymentToken ?? null),
-        status: trialEnd ? 'trialing' : 'active',
-        version: 1,
-        billingAnchor: anchor,
-        currentPeriodIndex: trialEnd ? -1 : 0,
-        currentPeriodStart: at,
-        currentPeriodEnd: trialEnd ?? periodBoundary(cycle, 1),
-        trialEnd,
-        discount,
-        testClockId,
-        metadata: body.metadata ?? {},
-        createdAt: now(),
-        updatedAt: now(),
-      });
-      if (!trialEnd) {
-        const billed = await billPeriod(sp, sub, price, name, 0, at);
-        if (billed.outcome.status === 'failed') {
-          throw new ChargeDeclined(
-            {
-              id: billed.payment.id,
-              merchantId,
-              customerId: customer.id,
-              paymentMethodId: billed.payment.paymentMethodId,
-              amount: billed.amount,
-              currency: price.currency,
-              description: billed.payment.description,
-            },
-            billed.outcome,
-          );
+    return await withEventTime(testClockId ? at : null, () =>
+      tx.transaction(async (sp) => {
+        let sub = await insertSubscription(sp, {
+          id,
+          merchantId,
+          customerId: customer.id,
+          priceId: price.id,
+          paymentMethodId: method?.id ?? null,
+          paymentToken: method ? null : (options.paymentToken ?? null),
+          status: trialEnd ? 'trialing' : 'active',
+          version: 1,
+          billingAnchor: anchor,
+          currentPeriodIndex: trialEnd ? -1 : 0,
+          currentPeriodStart: at,
+          currentPeriodEnd: trialEnd ?? periodBoundary(cycle, 1),
+          trialEnd,
+          discount,
+          testClockId,
+          metadata: body.metadata ?? {},
+          createdAt: now(),
+          updatedAt: now(),
+        });
+        if (!trialEnd) {
+          const billed = await billPeriod(sp, sub, price, name, 0, at);
+          if (billed.outcome.status === 'failed') {
+            throw new ChargeDeclined(
+              {
+                id: billed.payment.id,
+                merchantId,
+                customerId: customer.id,
+                paymentMethodId: billed.payment.paymentMethodId,
+                amount: billed.amount,
+                currency: price.currency,
+                description: billed.payment.description,
+              },
+              billed.outcome,
+            );
+          }
+          if (billed.outcome.status === 'succeeded') {
+            await settlePaid(sp, sub, billed.link, price.id);
+          } else {
+            // Outcome unknown: not active until the processor answers; looked at again later.
+            await sp
+              .update(subscriptionBillingRecords)
+              .set({ nextAttemptAt: new Date(at.getTime() + UNKNOWN_RECHECK_MS) })
+              .where(eq(subscriptionBillingRecords.id, billed.link.id));
+            sub = await startPastDue(sp, sub);
+          }
         }
-        if (billed.outcome.status === 'succeeded') {
-          await settlePaid(sp, sub, billed.link, price.id);
-        } else {
-          // Outcome unknown: not active until the processor answers; looked at again later.
-          await sp
-            .update(subscriptionBillingRecords)
-            .set({ nextAttemptAt: new Date(at.getTime() + UNKNOWN_RECHECK_MS) })
-            .where(eq(subscriptionBillingRecords.id, billed.link.id));
-          sub = await startPastDue(sp, sub);
-        }
-      }
-      sub = await refreshNextAction(sp, sub);
-      await recordChange(sp, sub, { type: 'Create', actor: options.actor, effectiveAt: at, toPriceId: price.id, version: sub.version });
-      await recordEvent(sp, { merchantId, type: 'subscription.created', object: toSubscriptionResponse(sub) });
-      return { declined: false as const, subscription: await getSubscriptionDetail(sp, merchantId, sub.id) };
-    }));
+        sub = await refreshNextAction(sp, sub);
+        await recordChange(sp, sub, { type: 'Create', actor: options.actor, effectiveAt: at, toPriceId: price.id, version: sub.version });
+        await recordEvent(sp, { merchantId, type: 'subscription.created', object: toSubscriptionResponse(sub) });
+        return { declined: false as const, subscription: await getSubscriptionDetail(sp, merchantId, sub.id) };
+      }),
+    );
   } catch (error) {
     if (!(error instanceof ChargeDeclined)) throw error;
     // The subscription was rolled back with its savepoint: the failed payment names none.

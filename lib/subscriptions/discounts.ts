@@ -98,6 +98,9 @@ export function renewalQuote(
 /** "LOYAL10: 10% off on every payment", "THREEOFF: $5.00 off for 3 months (full price from 15 Apr 2030)". */
 export function describeDiscount(discount: SubscriptionDiscount, currency: string): string {
   const off = discount.percentOff !== null ? `${discount.percentOff}% off` : `${formatMoney(discount.amountOff ?? 0, discount.currency ?? currency)} off`;
-  const until = discount.end && discount.duration !== 'forever' ? ` (full price from ${new Date(discount.end).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' })})` : '';
+  const until =
+    discount.end && discount.duration !== 'forever'
+      ? ` (full price from ${new Date(discount.end).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' })})`
+      : '';
   return `${discount.code}: ${off} ${describeDiscountDuration(discount)}${until}`;
 }

@@ -39,9 +39,13 @@ export async function retryDue(tx: Db, sub: SubscriptionRow, link: SubscriptionB
       // Ask the processor (as the reconciliation job does); still unknown → look again later.
       const answer = await retrieveChargeInTransaction(last.processorKey ?? last.id);
       // The processor never saw the charge: nothing was taken, which counts as a failed attempt.
-      const settled = answer.status === 'not_found' ? { status: 'failed' as const, declineCode: 'processor_error', message: 'The payment could not be processed.' } : answer;
+      const settled =
+        answer.status === 'not_found' ? { status: 'failed' as const, declineCode: 'processor_error', message: 'The payment could not be processed.' } : answer;
       if (settled.status === 'unknown') {
-        await tx.update(subscriptionBillingRecords).set({ nextAttemptAt: new Date(at.getTime() + UNKNOWN_RECHECK_MS) }).where(eq(subscriptionBillingRecords.id, link.id));
+        await tx
+          .update(subscriptionBillingRecords)
+          .set({ nextAttemptAt: new Date(at.getTime() + UNKNOWN_RECHECK_MS) })
+          .where(eq(subscriptionBillingRecords.id, link.id));
         await refreshNextAction(tx, sub);
         return;
       }
@@ -51,7 +55,10 @@ export async function retryDue(tx: Db, sub: SubscriptionRow, link: SubscriptionB
         // Counts as the failed attempt: the dunning schedule continues from it.
         const next = nextRetryAt(link.createdAt, link.attempts);
         if (next) {
-          await tx.update(subscriptionBillingRecords).set({ nextAttemptAt: new Date(Math.max(next.getTime(), at.getTime())) }).where(eq(subscriptionBillingRecords.id, link.id));
+          await tx
+            .update(subscriptionBillingRecords)
+            .set({ nextAttemptAt: new Date(Math.max(next.getTime(), at.getTime())) })
+            .where(eq(subscriptionBillingRecords.id, link.id));
           const [current] = await tx.select().from(subscriptions).where(eq(subscriptions.id, sub.id));
           await awaitNextRetry(tx, current!);
         } else {
@@ -120,7 +127,10 @@ export async function settleSubscriptionCharge(
     await endSubscription(tx, sub!, at, 'system', 'End', 'uncollectible');
     return 'settled';
   }
-  await tx.update(subscriptionBillingRecords).set({ nextAttemptAt: new Date(Math.max(next.getTime(), at.getTime())) }).where(eq(subscriptionBillingRecords.id, link.id));
+  await tx
+    .update(subscriptionBillingRecords)
+    .set({ nextAttemptAt: new Date(Math.max(next.getTime(), at.getTime())) })
+    .where(eq(subscriptionBillingRecords.id, link.id));
   await awaitNextRetry(tx, sub!);
   return 'settled';
 }

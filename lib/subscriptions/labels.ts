@@ -39,7 +39,14 @@ export async function labelsFor(db: Db, merchantId: string, ids: { customerIds: 
       : [],
     priceIds.length
       ? db
-          .select({ id: prices.id, amount: prices.amount, currency: prices.currency, interval: prices.interval, intervalCount: prices.intervalCount, productName: products.name })
+          .select({
+            id: prices.id,
+            amount: prices.amount,
+            currency: prices.currency,
+            interval: prices.interval,
+            intervalCount: prices.intervalCount,
+            productName: products.name,
+          })
           .from(prices)
           .innerJoin(products, eq(products.id, prices.productId))
           .where(and(eq(prices.merchantId, merchantId), inArray(prices.id, priceIds)))

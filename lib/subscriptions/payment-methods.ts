@@ -21,7 +21,10 @@ import type { Actor } from './subscription-writer';
  */
 export async function makeDefaultPaymentMethod(tx: Db, merchantId: string, customerId: string, paymentMethodId: string, actor: Actor) {
   const method = await findPaymentMethodRow(tx, merchantId, customerId, paymentMethodId, 'paymentMethodId');
-  await tx.update(paymentMethods).set({ isDefault: false }).where(and(eq(paymentMethods.customerId, customerId), ne(paymentMethods.id, method.id)));
+  await tx
+    .update(paymentMethods)
+    .set({ isDefault: false })
+    .where(and(eq(paymentMethods.customerId, customerId), ne(paymentMethods.id, method.id)));
   const [updated] = await tx.update(paymentMethods).set({ isDefault: true }).where(eq(paymentMethods.id, method.id)).returning();
   await moveSubscriptionsToPaymentMethod(tx, merchantId, customerId, method.id, actor);
   await retryPastDueForCustomer(tx, merchantId, customerId);
@@ -54,14 +57,22 @@ export async function addVerifiedDefaultCard(db: Db, merchantId: string, custome
  * transaction open (its idempotency key is the new method's id), then saved in one transaction
  * with its events and the API answer. A decline throws 402 before anything is written.
  */
-export async function attachPaymentMethod(phases: Phases, merchantId: string, customerId: string, body: { tokenRef: string; makeDefault?: boolean }, actor: Actor) {
+export async function attachPaymentMethod(
+  phases: Phases,
+  merchantId: string,
+  customerId: string,
+  body: { tokenRef: string; makeDefault?: boolean },
+  actor: Actor,
+) {
   await findCustomerRow(phases.db, merchantId, customerId);
   const id = newId('paymentMethod');
   const card = await verifyCardForSaving({ token: body.tokenRef, idempotencyKey: id });
   return phases.db.transaction(async (tx) => {
     // The customer's row serializes concurrent saves, so exactly one becomes the first (default).
     await findCustomerRow(tx, merchantId, customerId, undefined, { forUpdate: true });
-    const saved = body.makeDefault ? await saveAsDefaultPaymentMethod(tx, merchantId, customerId, card, actor, id) : await savePaymentMethod(tx, merchantId, customerId, card, id);
+    const saved = body.makeDefault
+      ? await saveAsDefaultPaymentMethod(tx, merchantId, customerId, card, actor, id)
+      : await savePaymentMethod(tx, merchantId, customerId, card, id);
     const response = toPaymentMethodResponse(saved);
     await phases.answer(tx, response);
     return response;
@@ -83,7 +94,8 @@ export async function removePaymentMethod(tx: Db, merchantId: string, customerId
     .from(subscriptions)
     .where(and(eq(subscriptions.customerId, customerId), ne(subscriptions.status, 'ended')))
     .limit(1);
-  if (running && others.length === 0) throw new ApiError('INVALID_STATE', 'This is the only card for an active subscription: add another card before removing it.');
+  if (running && others.length === 0)
+    throw new ApiError('INVALID_STATE', 'This is the only card for an active subscription: add another card before removing it.');
   const [detached] = await tx.update(paymentMethods).set({ detachedAt: now(), isDefault: false }).where(eq(paymentMethods.id, method.id)).returning();
   await recordEvent(tx, { merchantId, type: 'payment_method.detached', object: toPaymentMethodResponse(detached!) });
   if (method.isDefault && others[0]) await makeDefaultPaymentMethod(tx, merchantId, customerId, others[0].id, actor);

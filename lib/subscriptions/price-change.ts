@@ -51,7 +51,10 @@ export function planPriceChange(sub: SubscriptionRow, from: PriceRow, to: PriceR
   requireRecurring(to, field);
   if (to.id === from.id) throw invalidField(field, `The subscription is already on price ${to.id}.`);
   if (to.currency !== from.currency) {
-    throw invalidField(field, `Price ${to.id} is in ${to.currency} but the subscription bills in ${from.currency}: cancel and start a new subscription to change currency.`);
+    throw invalidField(
+      field,
+      `Price ${to.id} is in ${to.currency} but the subscription bills in ${from.currency}: cancel and start a new subscription to change currency.`,
+    );
   }
   if (to.interval !== from.interval || (to.intervalCount ?? 1) !== (from.intervalCount ?? 1)) {
     throw invalidField(
@@ -60,12 +63,19 @@ export function planPriceChange(sub: SubscriptionRow, from: PriceRow, to: PriceR
     );
   }
   if (sub.status === 'ended') throw new ApiError('INVALID_STATE', `Subscription ${sub.id} has ended.`);
-  if (sub.status === 'past_due') throw new ApiError('INVALID_STATE', `Subscription ${sub.id} is past_due: its open billing record must be paid before the plan changes.`);
+  if (sub.status === 'past_due')
+    throw new ApiError('INVALID_STATE', `Subscription ${sub.id} is past_due: its open billing record must be paid before the plan changes.`);
   const prorated = sub.currentPeriodIndex >= 0;
   // A discounted period prorates what was and will be paid: both prices net of the coupon.
   const discounted = (amount: number) => amount - periodDiscount(sub.discount, sub.currentPeriodStart, amount);
   const p = prorated
-    ? prorate({ fromAmount: discounted(from.amount), toAmount: discounted(to.amount), periodStart: sub.currentPeriodStart, periodEnd: sub.currentPeriodEnd, at })
+    ? prorate({
+        fromAmount: discounted(from.amount),
+        toAmount: discounted(to.amount),
+        periodStart: sub.currentPeriodStart,
+        periodEnd: sub.currentPeriodEnd,
+        at,
+      })
     : { unusedCredit: 0, remainingCharge: 0, net: 0 };
   const before = sub.creditBalance;
   let amountDueNow = 0;
@@ -117,7 +127,15 @@ export async function chargeProration(tx: Db, sub: SubscriptionRow, to: PriceRow
       });
       if (outcome.status === 'failed') {
         throw new ChargeDeclined(
-          { id: payment.id, merchantId: sub.merchantId, customerId: sub.customerId, paymentMethodId: payment.paymentMethodId, amount: payment.amount, currency: payment.currency, description },
+          {
+            id: payment.id,
+            merchantId: sub.merchantId,
+            customerId: sub.customerId,
+            paymentMethodId: payment.paymentMethodId,
+            amount: payment.amount,
+            currency: payment.currency,
+            description,
+          },
           outcome,
         );
       }
@@ -148,7 +166,11 @@ export async function chargeProration(tx: Db, sub: SubscriptionRow, to: PriceRow
         })
         .returning();
       if (outcome.status === 'succeeded') await settlePaid(sp, sub, link!, to.id);
-      else await sp.update(subscriptionBillingRecords).set({ nextAttemptAt: new Date(at.getTime() + UNKNOWN_RECHECK_MS) }).where(eq(subscriptionBillingRecords.id, link!.id));
+      else
+        await sp
+          .update(subscriptionBillingRecords)
+          .set({ nextAttemptAt: new Date(at.getTime() + UNKNOWN_RECHECK_MS) })
+          .where(eq(subscriptionBillingRecords.id, link!.id));
     });
     return null;
   } catch (error) {

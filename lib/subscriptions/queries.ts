@@ -67,7 +67,12 @@ export async function listSubscriptions(
   return mapPage(page, toSubscriptionResponse);
 }
 
-export async function listSubscriptionChanges(db: Db, merchantId: string, subscriptionId: string, query: PageRequest & { orderBy: 'createdAt' | 'effectiveAt' }) {
+export async function listSubscriptionChanges(
+  db: Db,
+  merchantId: string,
+  subscriptionId: string,
+  query: PageRequest & { orderBy: 'createdAt' | 'effectiveAt' },
+) {
   await findSubscriptionRow(db, merchantId, subscriptionId);
   const page = await paginate(db, subscriptionChanges, {
     ...query,

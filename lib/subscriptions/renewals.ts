@@ -15,7 +15,15 @@ import { billPeriod, cycleOf, nextRetryAt, productNameOf, settlePaid, UNKNOWN_RE
 import { applyCommand } from './commands';
 import { retryDue } from './dunning';
 import type { ChangeRow } from './responses';
-import { endSubscription, hasOpenRecords, markChangeCanceled, moveSubscriptionPeriod, recordChange, refreshNextAction, writeSubscription } from './subscription-writer';
+import {
+  endSubscription,
+  hasOpenRecords,
+  markChangeCanceled,
+  moveSubscriptionPeriod,
+  recordChange,
+  refreshNextAction,
+  writeSubscription,
+} from './subscription-writer';
 import type { CommandType } from './schemas';
 
 // The billing engine: one due action at a time, each in its own transaction (renewals, trial
@@ -51,7 +59,13 @@ export async function processNextAction(tx: Db, subscriptionId: string): Promise
   const [retry] = await tx
     .select()
     .from(subscriptionBillingRecords)
-    .where(and(eq(subscriptionBillingRecords.subscriptionId, sub.id), isNotNull(subscriptionBillingRecords.nextAttemptAt), lte(subscriptionBillingRecords.nextAttemptAt, at)))
+    .where(
+      and(
+        eq(subscriptionBillingRecords.subscriptionId, sub.id),
+        isNotNull(subscriptionBillingRecords.nextAttemptAt),
+        lte(subscriptionBillingRecords.nextAttemptAt, at),
+      ),
+    )
     .orderBy(asc(subscriptionBillingRecords.nextAttemptAt))
     .limit(1);
   const renewalDue = sub.currentPeriodEnd <= at;
@@ -128,7 +142,10 @@ async function renew(tx: Db, sub: SubscriptionRow, options: { sellerSuspended?: 
 
 /** After a seller's reinstatement: held dunning retries and scheduled changes become due again. */
 export async function resumeHeldSubscriptionActions(tx: Db, merchantId: string) {
-  const rows = await tx.select().from(subscriptions).where(and(eq(subscriptions.merchantId, merchantId), ne(subscriptions.status, 'ended')));
+  const rows = await tx
+    .select()
+    .from(subscriptions)
+    .where(and(eq(subscriptions.merchantId, merchantId), ne(subscriptions.status, 'ended')));
   for (const sub of rows) await refreshNextAction(tx, sub);
 }
 
@@ -156,4 +173,3 @@ export async function dueSubscriptionIds(db: Db, limit = 500) {
     .limit(limit);
   return rows.map((row) => row.id);
 }
-

@@ -26,7 +26,13 @@ type CreateBody = z.output<typeof CreateSubscriptionBody>;
  * key (its Idempotency-Key's lifetime), so a takeover of a crashed execution finds the charge
  * the earlier run prepared and finishes it, instead of creating and charging a second one.
  */
-export async function createSubscriptionInPhases(phases: Phases, merchantId: string, body: CreateBody, startOptions: StartOptions, attempt?: Attempt): Promise<CreateResult> {
+export async function createSubscriptionInPhases(
+  phases: Phases,
+  merchantId: string,
+  body: CreateBody,
+  startOptions: StartOptions,
+  attempt?: Attempt,
+): Promise<CreateResult> {
   if (attempt && !attempt.isNew) {
     const earlier = await findEarlierCreate(phases, merchantId, attempt.key);
     if (earlier) return finishEarlierCreate(phases, earlier);
@@ -44,10 +50,7 @@ async function findEarlierCreate(phases: Phases, merchantId: string, attemptKey:
     .select()
     .from(payments)
     .where(
-      and(
-        eq(payments.merchantId, merchantId),
-        sql`${payments.intent}->>'kind' = 'subscription-create' and ${payments.intent}->>'attemptKey' = ${attemptKey}`,
-      ),
+      and(eq(payments.merchantId, merchantId), sql`${payments.intent}->>'kind' = 'subscription-create' and ${payments.intent}->>'attemptKey' = ${attemptKey}`),
     )
     .orderBy(desc(payments.createdAt))
     .limit(1);
@@ -62,13 +65,24 @@ async function finishEarlierCreate(phases: Phases, payment: PaymentRow): Promise
     const [created] = await tx.select({ id: subscriptions.id }).from(subscriptions).where(eq(subscriptions.id, options.subscriptionId!));
     const result: CreateResult = created
       ? { declined: false, subscription: await getSubscriptionDetail(tx, merchantId, created.id) }
-      : { declined: true, payment: toPaymentResponse(payment), message: payment.failureMessage ?? 'The charge was declined.', declineCode: payment.failureCode ?? 'declined' };
+      : {
+          declined: true,
+          payment: toPaymentResponse(payment),
+          message: payment.failureMessage ?? 'The charge was declined.',
+          declineCode: payment.failureCode ?? 'declined',
+        };
     await phases.answer(tx, result);
     return result;
   });
 }
 
-export async function commandSubscriptionInPhases(phases: Phases, merchantId: string, subscriptionId: string, body: z.output<typeof CommandBody>, actor: Actor) {
+export async function commandSubscriptionInPhases(
+  phases: Phases,
+  merchantId: string,
+  subscriptionId: string,
+  body: z.output<typeof CommandBody>,
+  actor: Actor,
+) {
   // A plan change may charge a proration: refused for a suspended seller before phase 1 (never between phases).
   if (body.type === 'ChangePrice') await assertSellerAcceptsPayments(phases.db, merchantId);
   // Only a change applied now charges; once accepted in phase 1 its version check is done.
@@ -88,7 +102,12 @@ export async function resumeSubscriptionCharge(phases: Phases, payment: PaymentR
       return;
     }
     case 'subscription-command': {
-      const { merchantId, subscriptionId, body, actor } = intent as { merchantId: string; subscriptionId: string; body: z.output<typeof CommandBody>; actor: Actor };
+      const { merchantId, subscriptionId, body, actor } = intent as {
+        merchantId: string;
+        subscriptionId: string;
+        body: z.output<typeof CommandBody>;
+        actor: Actor;
+      };
       await resumeChargePhases(phases, payment, (tx) => commandSubscription(tx, merchantId, subscriptionId, body, actor));
       return;
     }

@@ -25,7 +25,9 @@ export const CommandBody = z.strictObject({
   paymentMethodId: Id.optional().meta({
     description: "ChangePaymentMethod only: a saved method of the subscription's customer (pm_…); open past-due records are retried with it at once.",
   }),
-  effectiveAt: DateTime.optional().meta({ description: 'Omitted or not in the future: now. A future time schedules the change (not ChangePaymentMethod, which applies now).' }),
+  effectiveAt: DateTime.optional().meta({
+    description: 'Omitted or not in the future: now. A future time schedules the change (not ChangePaymentMethod, which applies now).',
+  }),
   reason: z.string().trim().min(1).max(500).optional(),
   expectedVersion: z
     .string()

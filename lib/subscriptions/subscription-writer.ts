@@ -50,7 +50,11 @@ export async function writeSubscription(tx: Db, sub: SubscriptionRow, set: Parti
  * A renewal moves the period before it charges; the status it ends in is written after the
  * charge, with the version bump (writeSubscription).
  */
-export function moveSubscriptionPeriod(tx: Db, sub: SubscriptionRow, period: Pick<SubscriptionRow, 'currentPeriodIndex' | 'currentPeriodStart' | 'currentPeriodEnd'>) {
+export function moveSubscriptionPeriod(
+  tx: Db,
+  sub: SubscriptionRow,
+  period: Pick<SubscriptionRow, 'currentPeriodIndex' | 'currentPeriodStart' | 'currentPeriodEnd'>,
+) {
   return updateSubscriptionRow(tx, sub, period);
 }
 
@@ -200,6 +204,12 @@ export async function endSubscription(
   const updated = await writeSubscription(tx, sub, { status: 'ended', endedAt: at, cancelAtPeriodEnd: false, nextActionAt: null });
   await recordChange(tx, updated, { type, actor, effectiveAt: at, version: updated.version });
   await recordEvent(tx, { merchantId: sub.merchantId, type: 'subscription.ended', object: toSubscriptionResponse(updated) });
-  await recordEntitlementChanged(tx, { merchantId: sub.merchantId, customerId: sub.customerId, cause: 'subscription.ended', subscriptionId: sub.id, priceIds: [sub.priceId] });
+  await recordEntitlementChanged(tx, {
+    merchantId: sub.merchantId,
+    customerId: sub.customerId,
+    cause: 'subscription.ended',
+    subscriptionId: sub.id,
+    priceIds: [sub.priceId],
+  });
   return updated;
 }

@@ -54,7 +54,12 @@ export async function getTestClock(db: Db, merchantId: string, testClockId: stri
 }
 
 export async function listTestClocks(db: Db, merchantId: string, query: PageRequest & { orderBy: 'createdAt' }) {
-  const page = await paginate(db, testClocks, { ...query, scope: [eq(testClocks.merchantId, merchantId)], where: [], orderBy: [testClocks.createdAt, testClocks.id] });
+  const page = await paginate(db, testClocks, {
+    ...query,
+    scope: [eq(testClocks.merchantId, merchantId)],
+    where: [],
+    orderBy: [testClocks.createdAt, testClocks.id],
+  });
   return { ...page, data: await Promise.all(page.data.map((row) => toTestClockResponse(db, row))) };
 }
 
@@ -70,11 +75,13 @@ export async function attachCustomerToTestClock(tx: Db, merchantId: string, test
     .from(subscriptions)
     .where(and(eq(subscriptions.customerId, customerId), ne(subscriptions.status, 'ended')))
     .limit(1);
-  if (running) throw new ApiError('INVALID_STATE', `Customer ${customerId} has subscription ${running.id} on real time; attach customers before subscribing them.`);
+  if (running)
+    throw new ApiError('INVALID_STATE', `Customer ${customerId} has subscription ${running.id} on real time; attach customers before subscribing them.`);
   const inserted = await tx.insert(testClockCustomers).values({ customerId, testClockId: clock.id, merchantId }).onConflictDoNothing().returning();
   if (inserted.length === 0) {
     const [existing] = await tx.select().from(testClockCustomers).where(eq(testClockCustomers.customerId, customerId));
-    if (existing?.testClockId !== clock.id) throw new ApiError('CONFLICT', `Customer ${customerId} is already attached to test clock ${existing?.testClockId}.`);
+    if (existing?.testClockId !== clock.id)
+      throw new ApiError('CONFLICT', `Customer ${customerId} is already attached to test clock ${existing?.testClockId}.`);
   }
   return toTestClockResponse(tx, clock);
 }
@@ -87,8 +94,10 @@ export async function attachCustomerToTestClock(tx: Db, merchantId: string, test
 export async function advanceTestClock(phases: Phases, merchantId: string, testClockId: string, body: z.output<typeof AdvanceTestClockBody>) {
   const due = await phases.db.transaction(async (tx) => {
     const clock = await findTestClockRow(tx, merchantId, testClockId, true);
-    if (body.frozenTime <= clock.frozenTime) throw invalidField('frozenTime', `frozenTime must be after the clock's current time ${clock.frozenTime.toISOString()}.`);
-    if (body.frozenTime.getTime() - clock.frozenTime.getTime() > MAX_ADVANCE_MS) throw invalidField('frozenTime', 'A test clock moves at most 5 years per Advance.');
+    if (body.frozenTime <= clock.frozenTime)
+      throw invalidField('frozenTime', `frozenTime must be after the clock's current time ${clock.frozenTime.toISOString()}.`);
+    if (body.frozenTime.getTime() - clock.frozenTime.getTime() > MAX_ADVANCE_MS)
+      throw invalidField('frozenTime', 'A test clock moves at most 5 years per Advance.');
     await tx.update(testClocks).set({ frozenTime: body.frozenTime, updatedAt: now() }).where(eq(testClocks.id, clock.id));
     return tx
       .select({ id: subscriptions.id })
@@ -106,4 +115,3 @@ export async function advanceTestClock(phases: Phases, merchantId: string, testC
     return result;
   });
 }
-

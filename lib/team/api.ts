@@ -65,7 +65,7 @@ export const removeMemberOperation = defineSessionOperation({
   method: 'POST',
   path: '/api/MerchantTeam/{userId}/Remove',
   tag: 'Seller console',
-  summary: "Remove a member: its sign-ins end at once (the account keeps an Owner)",
+  summary: 'Remove a member: its sign-ins end at once (the account keeps an Owner)',
   access: ['merchant'],
   permission: 'team:manage',
   params: UserParams,

@@ -42,7 +42,14 @@ export async function listTeam(db: Db, merchantId: string) {
     db
       .select()
       .from(sellerInvitations)
-      .where(and(eq(sellerInvitations.merchantId, merchantId), isNull(sellerInvitations.acceptedAt), isNull(sellerInvitations.revokedAt), gt(sellerInvitations.expiresAt, now())))
+      .where(
+        and(
+          eq(sellerInvitations.merchantId, merchantId),
+          isNull(sellerInvitations.acceptedAt),
+          isNull(sellerInvitations.revokedAt),
+          gt(sellerInvitations.expiresAt, now()),
+        ),
+      )
       .orderBy(asc(sellerInvitations.createdAt)),
   ]);
   return { members: members.map(toSellerUserResponse), invitations: invitations.map(toInvitationResponse) };
@@ -82,7 +89,14 @@ export async function inviteMember(tx: Db, actor: TeamActor, input: { email: str
   await tx
     .update(sellerInvitations)
     .set({ revokedAt: at })
-    .where(and(eq(sellerInvitations.merchantId, actor.merchantId), eq(sellerInvitations.email, email), isNull(sellerInvitations.acceptedAt), isNull(sellerInvitations.revokedAt)));
+    .where(
+      and(
+        eq(sellerInvitations.merchantId, actor.merchantId),
+        eq(sellerInvitations.email, email),
+        isNull(sellerInvitations.acceptedAt),
+        isNull(sellerInvitations.revokedAt),
+      ),
+    );
   const token = `inv_${randomToken(32)}`;
   const [row] = await tx
     .insert(sellerInvitations)
@@ -114,7 +128,12 @@ export async function inviteMember(tx: Db, actor: TeamActor, input: { email: str
     ].join('\n'),
     html: `<p>${escapeHtml(actor.user.name)} invited you to join ${escapeHtml(account.name)} on Paybase as ${ROLE_LABELS[input.role]}.</p><p><a href="${link}">Accept the invitation</a></p><p>The link works once and expires in 7 days. If you did not expect it, ignore this email.</p>`,
   });
-  await recordAudit(tx, { merchantId: actor.merchantId, action: 'team.member_invited', target: { kind: 'invitation', id: row!.id }, metadata: { email, role: input.role } });
+  await recordAudit(tx, {
+    merchantId: actor.merchantId,
+    action: 'team.member_invited',
+    target: { kind: 'invitation', id: row!.id },
+    metadata: { email, role: input.role },
+  });
   return toInvitationResponse(row!);
 }
 
@@ -122,11 +141,23 @@ export async function revokeInvitation(tx: Db, actor: TeamActor, invitationId: s
   const [row] = await tx
     .select()
     .from(sellerInvitations)
-    .where(and(eq(sellerInvitations.id, invitationId), eq(sellerInvitations.merchantId, actor.merchantId), isNull(sellerInvitations.acceptedAt), isNull(sellerInvitations.revokedAt)));
+    .where(
+      and(
+        eq(sellerInvitations.id, invitationId),
+        eq(sellerInvitations.merchantId, actor.merchantId),
+        isNull(sellerInvitations.acceptedAt),
+        isNull(sellerInvitations.revokedAt),
+      ),
+    );
   if (!row) throw notFound('invitation', invitationId);
   assertMayManage(actor, row.role);
   await tx.update(sellerInvitations).set({ revokedAt: now() }).where(eq(sellerInvitations.id, invitationId));
-  await recordAudit(tx, { merchantId: actor.merchantId, action: 'team.invitation_revoked', target: { kind: 'invitation', id: invitationId }, metadata: { email: row.email, role: row.role } });
+  await recordAudit(tx, {
+    merchantId: actor.merchantId,
+    action: 'team.invitation_revoked',
+    target: { kind: 'invitation', id: invitationId },
+    metadata: { email: row.email, role: row.role },
+  });
 }
 
 /**
@@ -188,7 +219,14 @@ async function findLiveInvitation(db: Db, token: string) {
   const [row] = await db
     .select({ id: sellerInvitations.id })
     .from(sellerInvitations)
-    .where(and(eq(sellerInvitations.tokenHash, sha256Hex(token)), isNull(sellerInvitations.acceptedAt), isNull(sellerInvitations.revokedAt), gt(sellerInvitations.expiresAt, now())));
+    .where(
+      and(
+        eq(sellerInvitations.tokenHash, sha256Hex(token)),
+        isNull(sellerInvitations.acceptedAt),
+        isNull(sellerInvitations.revokedAt),
+        gt(sellerInvitations.expiresAt, now()),
+      ),
+    );
   return row;
 }
 
@@ -210,7 +248,12 @@ export async function changeMemberRole(tx: Db, actor: TeamActor, userId: string,
   assertMayManage(actor, role);
   if (member.role === 'Owner' && role !== 'Owner' && (await ownerCount(tx, actor.merchantId)) <= 1) throw lastOwner();
   const [row] = await tx.update(sellerUsers).set({ role, updatedAt: now() }).where(eq(sellerUsers.id, userId)).returning();
-  await recordAudit(tx, { merchantId: actor.merchantId, action: 'team.role_changed', target: { kind: 'seller_user', id: userId }, metadata: { email: member.email, from: member.role, to: role } });
+  await recordAudit(tx, {
+    merchantId: actor.merchantId,
+    action: 'team.role_changed',
+    target: { kind: 'seller_user', id: userId },
+    metadata: { email: member.email, from: member.role, to: role },
+  });
   return toSellerUserResponse(row!);
 }
 
@@ -226,7 +269,12 @@ export async function removeMember(tx: Db, actor: TeamActor, userId: string): Pr
   if (member.role === 'Owner' && (await ownerCount(tx, actor.merchantId)) <= 1) throw lastOwner();
   await endUserSessions(tx, { userId, reason: 'member_removed' });
   await tx.delete(sellerUsers).where(eq(sellerUsers.id, userId));
-  await recordAudit(tx, { merchantId: actor.merchantId, action: 'team.member_removed', target: { kind: 'seller_user', id: userId }, metadata: { email: member.email, role: member.role } });
+  await recordAudit(tx, {
+    merchantId: actor.merchantId,
+    action: 'team.member_removed',
+    target: { kind: 'seller_user', id: userId },
+    metadata: { email: member.email, role: member.role },
+  });
 }
 
 function escapeHtml(text: string): string {
@@ -243,5 +291,10 @@ export async function setTeamTwoFactorRequirement(tx: Db, actor: TeamActor, requ
     throw new ApiError('INVALID_STATE', 'Turn on two-factor sign-in for yourself first, so you are not locked out.');
   }
   await tx.update(merchants).set({ requireTwoFactor: required, updatedAt: now() }).where(eq(merchants.id, actor.merchantId));
-  await recordAudit(tx, { merchantId: actor.merchantId, action: 'team.two_factor_requirement_changed', target: { kind: 'merchant', id: actor.merchantId }, metadata: { required } });
+  await recordAudit(tx, {
+    merchantId: actor.merchantId,
+    action: 'team.two_factor_requirement_changed',
+    target: { kind: 'merchant', id: actor.merchantId },
+    metadata: { required },
+  });
 }

@@ -98,7 +98,8 @@ export const getCustomerEntitlementsOperation = defineOperation({
   path: '/api/Customer/{customerId}/Entitlement',
   tag: 'Usage',
   summary: "A customer's entitlements",
-  description: 'Every feature with `allowed`, `limit`, `used`, `remaining`, the credit balance, the current period and where it comes from (override, subscription, purchase, or none: credits alone).',
+  description:
+    'Every feature with `allowed`, `limit`, `used`, `remaining`, the credit balance, the current period and where it comes from (override, subscription, purchase, or none: credits alone).',
   scope: 'entitlements:read',
   params: CustomerParams,
   response: CustomerEntitlementsResponse,
@@ -146,4 +147,3 @@ export const createCreditGrantOperation = defineOperation({
   successStatus: 201,
   idempotency: 'required',
 });
-

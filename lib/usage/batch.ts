@@ -2,14 +2,7 @@ import type { z } from 'zod';
 import type { Db } from '../db/client';
 import type { RecordUsageBatchBody } from './schemas';
 import { resolveCustomersEntitlements, type CustomerEntitlements } from './resolve';
-import {
-  findUsageByExternalId,
-  insertUsageRows,
-  meterUsageRows,
-  newUsageRow,
-  usageResponses,
-  type UsageRecordResponseBody,
-} from './usage-records';
+import { findUsageByExternalId, insertUsageRows, meterUsageRows, newUsageRow, usageResponses, type UsageRecordResponseBody } from './usage-records';
 
 interface BatchItem {
   index: number;
@@ -31,7 +24,10 @@ export async function recordUsageBatch(tx: Db, merchantId: string, body: z.outpu
   const resolved = new Map<string, CustomerEntitlements>((await resolveCustomersEntitlements(tx, merchantId, customerIds)).map((r) => [r.customerId, r]));
 
   const prepared = records.map((record) => (resolved.has(record.customerId) ? newUsageRow(merchantId, resolved.get(record.customerId)!, record) : null));
-  const inserted = await insertUsageRows(tx, prepared.flatMap((p) => (p ? [p.row] : [])));
+  const inserted = await insertUsageRows(
+    tx,
+    prepared.flatMap((p) => (p ? [p.row] : [])),
+  );
   const insertedIds = new Set(inserted.map((row) => row.id));
   const { responses } = await meterUsageRows(tx, merchantId, resolved, inserted);
 

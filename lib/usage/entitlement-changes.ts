@@ -19,7 +19,11 @@ export interface EntitlementCause {
  * the change): a plan change moves limits at once, mid-period, with usage so far kept.
  */
 export async function recordEntitlementChanged(tx: Db, input: EntitlementCause) {
-  const [policy] = await tx.select({ id: entitlementPolicies.id }).from(entitlementPolicies).where(inArray(entitlementPolicies.priceId, input.priceIds)).limit(1);
+  const [policy] = await tx
+    .select({ id: entitlementPolicies.id })
+    .from(entitlementPolicies)
+    .where(inArray(entitlementPolicies.priceId, input.priceIds))
+    .limit(1);
   if (!policy) return;
   const entitlements = await getCustomerEntitlements(tx, input.merchantId, input.customerId);
   await recordEvent(tx, {

@@ -44,7 +44,11 @@ export async function openMeter(db: Db, merchantId: string, resolved: CustomerEn
         returning used, spent`
     : sql`select used, spent from usage_counters where customer_id = ${customerId} and feature = ${feature} and period_key = ${period.key}`;
   // One round trip: the counter (created and locked when changing) and the live grants (locked too).
-  const result = await db.execute<{ used: number | null; spent: number | null; grants: { id: string; amount: number; remaining: number; created_at: string }[] }>(sql`
+  const result = await db.execute<{
+    used: number | null;
+    spent: number | null;
+    grants: { id: string; amount: number; remaining: number; created_at: string }[];
+  }>(sql`
     with counter as (${counter})
     select (select used from counter) as used, (select spent from counter) as spent,
       coalesce((select json_agg(g) from (
@@ -85,8 +89,9 @@ export interface MeterRequest {
  */
 export async function openMeters(tx: Db, merchantId: string, requests: MeterRequest[]): Promise<Meter[]> {
   if (requests.length === 0) return [];
-  const wanted = requests.map(({ resolved, entitlement: { feature, period } }, ord) =>
-    sql`(${ord}::int, ${resolved.customerId}::text, ${feature}::text, ${period.key}::text, ${period.start?.toISOString() ?? null}::timestamptz, ${period.end?.toISOString() ?? null}::timestamptz, ${resolved.at.toISOString()}::timestamptz)`,
+  const wanted = requests.map(
+    ({ resolved, entitlement: { feature, period } }, ord) =>
+      sql`(${ord}::int, ${resolved.customerId}::text, ${feature}::text, ${period.key}::text, ${period.start?.toISOString() ?? null}::timestamptz, ${period.end?.toISOString() ?? null}::timestamptz, ${resolved.at.toISOString()}::timestamptz)`,
   );
   const result = await tx.execute<{ ord: number; used: number; spent: number; grants: GrantJson[] }>(sql`
     with wanted (ord, customer_id, feature, period_key, period_start, period_end, at) as (values ${sql.join(wanted, sql`, `)}),
@@ -180,11 +185,17 @@ export function meterWrites(meters: Meter[], draws: { usageId: string; draw: Dra
   const changed = meters.flatMap((meter) => meter.grants.filter((grant) => meter.changedGrants.has(grant.id)));
   const grantUpdate = changed.length
     ? sql`, meter_grants as (update credit_grants g set remaining = v.remaining
-        from (values ${sql.join(changed.map((grant) => sql`(${grant.id}::text, ${grant.remaining}::int)`), sql`, `)}) v(id, remaining) where g.id = v.id)`
+        from (values ${sql.join(
+          changed.map((grant) => sql`(${grant.id}::text, ${grant.remaining}::int)`),
+          sql`, `,
+        )}) v(id, remaining) where g.id = v.id)`
     : sql``;
   const drawInsert = draws.length
     ? sql`, meter_draws as (insert into credit_draws (usage_id, grant_id, units)
-        values ${sql.join(draws.map(({ usageId, draw }) => sql`(${usageId}, ${draw.grantId}, ${draw.units}::int)`), sql`, `)})`
+        values ${sql.join(
+          draws.map(({ usageId, draw }) => sql`(${usageId}, ${draw.grantId}, ${draw.units}::int)`),
+          sql`, `,
+        )})`
     : sql``;
   return sql`meter_counters as (update usage_counters c set used = v.used, spent = v.spent, updated_at = ${at}
       from (values ${sql.join(counters, sql`, `)}) v(customer_id, feature, period_key, used, spent)
@@ -204,7 +215,10 @@ export async function claimThresholds(tx: Db, meters: Meter[], events: EventInpu
     insert into usage_thresholds (customer_id, feature, type, scope_key) values ${sql.join(values, sql`, `)}
     on conflict do nothing returning customer_id, feature, type, scope_key`);
   for (const threshold of crossed) {
-    const isFresh = fresh.rows.some((row) => row.customer_id === threshold.customerId && row.feature === threshold.feature && row.type === threshold.type && row.scope_key === threshold.scopeKey);
+    const isFresh = fresh.rows.some(
+      (row) =>
+        row.customer_id === threshold.customerId && row.feature === threshold.feature && row.type === threshold.type && row.scope_key === threshold.scopeKey,
+    );
     if (isFresh) events.push({ merchantId: meters[0]!.merchantId, type: threshold.event, object: threshold.object });
   }
 }
@@ -251,7 +265,8 @@ function thresholdsCrossed(meter: Meter): Threshold[] {
     const topUp = meter.grants.reduce((latest, grant) => (grant.createdAt > latest.createdAt ? grant : latest));
     const granted = meter.grants.reduce((sum, grant) => sum + grant.amount, 0);
     const object = { customerId, feature, balance, granted, lowThresholdPercent: CREDIT_LOW_PERCENT, latestGrantId: topUp.id };
-    if (balance * 100 <= granted * CREDIT_LOW_PERCENT) crossed.push({ customerId, feature, type: 'credit.low', scopeKey: topUp.id, event: 'credit.low', object });
+    if (balance * 100 <= granted * CREDIT_LOW_PERCENT)
+      crossed.push({ customerId, feature, type: 'credit.low', scopeKey: topUp.id, event: 'credit.low', object });
     if (balance === 0) crossed.push({ customerId, feature, type: 'credit.exhausted', scopeKey: topUp.id, event: 'credit.exhausted', object });
   }
   return crossed;

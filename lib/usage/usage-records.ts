@@ -44,7 +44,14 @@ function canonical(value: unknown): string {
 }
 
 /** What makes two records "the same" for deduplication: every field the producer sent but `id`. */
-export function usageFingerprint(input: { customerId: string; feature: string; quantity: number; amount: number; timestamp?: Date; properties?: object }): string {
+export function usageFingerprint(input: {
+  customerId: string;
+  feature: string;
+  quantity: number;
+  amount: number;
+  timestamp?: Date;
+  properties?: object;
+}): string {
   const fields = { ...input, timestamp: input.timestamp?.toISOString() ?? null, properties: input.properties ?? {} };
   return crypto.createHash('sha256').update(canonical(fields)).digest('base64url');
 }
@@ -53,7 +60,10 @@ export function usageFingerprint(input: { customerId: string; feature: string; q
 export async function usageResponses(db: Db, found: UsageRow[]) {
   if (found.length === 0) return [];
   const credits = await db.execute<{ usage_id: string; units: number }>(
-    sql`select usage_id, sum(units)::int as units from credit_draws where usage_id in ${sql`(${sql.join(found.map((r) => sql`${r.id}`), sql`, `)})`} group by usage_id`,
+    sql`select usage_id, sum(units)::int as units from credit_draws where usage_id in ${sql`(${sql.join(
+      found.map((r) => sql`${r.id}`),
+      sql`, `,
+    )})`} group by usage_id`,
   );
   const byId = new Map(credits.rows.map((row) => [row.usage_id, row.units]));
   return found.map((row) => toUsageRecordResponse(row, byId.get(row.id) ?? 0));
@@ -152,10 +162,12 @@ export async function meterUsageRows(
   }
   const keys = [...groups.keys()].sort();
   const heldBy = (key: string) => opened && `${opened.customerId}\u0000${opened.entitlement.feature}` === key;
-  const requests = keys.filter((key) => !heldBy(key)).map((key) => {
-    const resolved = resolvedByCustomer.get(groups.get(key)![0]!.customerId)!;
-    return { resolved, entitlement: entitlementFor(resolved, groups.get(key)![0]!.feature) };
-  });
+  const requests = keys
+    .filter((key) => !heldBy(key))
+    .map((key) => {
+      const resolved = resolvedByCustomer.get(groups.get(key)![0]!.customerId)!;
+      return { resolved, entitlement: entitlementFor(resolved, groups.get(key)![0]!.feature) };
+    });
   const newlyOpened = await openMeters(tx, merchantId, requests);
   const meters = keys.map((key) => (heldBy(key) ? opened! : newlyOpened.shift()!));
   const responses = new Map<string, UsageRecordResponseBody>();
@@ -165,13 +177,18 @@ export async function meterUsageRows(
     for (const row of groups.get(key)!) {
       const rowDraws = consume(meters[i]!, row.quantity, row.amount);
       draws.push(...rowDraws.map((draw) => ({ usageId: row.id, draw })));
-      const response = toUsageRecordResponse(row, rowDraws.reduce((sum, d) => sum + d.units, 0));
+      const response = toUsageRecordResponse(
+        row,
+        rowDraws.reduce((sum, d) => sum + d.units, 0),
+      );
       responses.set(row.id, response);
       events.push({ merchantId, type: 'usage.recorded', object: response });
     }
   });
   await claimThresholds(tx, meters, events);
-  const writes = [options.insert && rows.length ? sql`new_usage as (${usageInsert(rows)})` : undefined, meterWrites(meters, draws)].filter((w) => w !== undefined);
+  const writes = [options.insert && rows.length ? sql`new_usage as (${usageInsert(rows)})` : undefined, meterWrites(meters, draws)].filter(
+    (w) => w !== undefined,
+  );
   await recordEvents(tx, events, writes.length ? sql.join(writes, sql`, `) : undefined);
   return { responses, meters };
 }

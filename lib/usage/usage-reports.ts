@@ -37,7 +37,8 @@ export async function listUsage(db: Db, merchantId: string, query: PageRequest &
  */
 export async function summarizeUsage(db: Db, merchantId: string, query: UsageFilters & { groupBy: 'day' | 'period' }) {
   const where = and(...filtersOf(merchantId, query), sql`${usageRecords.reversedAt} is null`);
-  const key = query.groupBy === 'day' ? sql<string>`to_char(${usageRecords.timestamp} at time zone 'UTC', 'YYYY-MM-DD')` : sql<string>`${usageRecords.periodKey}`;
+  const key =
+    query.groupBy === 'day' ? sql<string>`to_char(${usageRecords.timestamp} at time zone 'UTC', 'YYYY-MM-DD')` : sql<string>`${usageRecords.periodKey}`;
   const rows = await db
     .select({
       feature: usageRecords.feature,
@@ -51,7 +52,8 @@ export async function summarizeUsage(db: Db, merchantId: string, query: UsageFil
     .where(where)
     .groupBy(usageRecords.feature, sql`2`)
     .orderBy(usageRecords.feature, sql`min(${usageRecords.timestamp})`);
-  const periods = query.groupBy === 'period' ? await periodBounds(db, merchantId, query.customerId) : new Map<string, { start: Date | null; end: Date | null }>();
+  const periods =
+    query.groupBy === 'period' ? await periodBounds(db, merchantId, query.customerId) : new Map<string, { start: Date | null; end: Date | null }>();
   return {
     groupBy: query.groupBy,
     data: rows.map((row) => {
@@ -76,5 +78,10 @@ async function periodBounds(db: Db, merchantId: string, customerId: string | und
   const rows = await db.execute<{ period_key: string; period_start: string | null; period_end: string | null }>(sql`
     select distinct on (period_key) period_key, period_start, period_end from usage_counters
     where merchant_id = ${merchantId} ${customerId ? sql`and customer_id = ${customerId}` : sql``}`);
-  return new Map(rows.rows.map((row) => [row.period_key, { start: row.period_start ? new Date(row.period_start) : null, end: row.period_end ? new Date(row.period_end) : null }]));
+  return new Map(
+    rows.rows.map((row) => [
+      row.period_key,
+      { start: row.period_start ? new Date(row.period_start) : null, end: row.period_end ? new Date(row.period_end) : null },
+    ]),
+  );
 }

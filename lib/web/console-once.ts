@@ -62,7 +62,14 @@ export async function runConsoleOnce<T>(
     } catch (error) {
       await db
         .delete(idempotencyKeys)
-        .where(and(eq(idempotencyKeys.merchantId, identity.merchantId), eq(idempotencyKeys.key, identity.key), eq(idempotencyKeys.leaseId, claim.leaseId), eq(idempotencyKeys.state, 'in_progress')));
+        .where(
+          and(
+            eq(idempotencyKeys.merchantId, identity.merchantId),
+            eq(idempotencyKeys.key, identity.key),
+            eq(idempotencyKeys.leaseId, claim.leaseId),
+            eq(idempotencyKeys.state, 'in_progress'),
+          ),
+        );
       throw error;
     } finally {
       release();

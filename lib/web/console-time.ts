@@ -24,7 +24,9 @@ export function formatConsoleDateTime(date: Date | string | null | undefined, ti
 export function formatConsoleDate(date: Date | string | null | undefined, timeZone: string): string {
   if (!date) return '—';
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(new Date(date)).map((part) => [part.type, part.value]),
+    new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' })
+      .formatToParts(new Date(date))
+      .map((part) => [part.type, part.value]),
   );
   return `${parts.year}-${parts.month}-${parts.day}`;
 }

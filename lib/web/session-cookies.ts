@@ -35,7 +35,5 @@ export function clearedSessionCookies(audience: Audience): CookieSpec[] {
 }
 
 export function audienceOfPath(pathname: string): Audience | undefined {
-  return (Object.entries(CONSOLE_PATH) as [Audience, string][]).find(
-    ([, prefix]) => pathname === prefix || pathname.startsWith(`${prefix}/`),
-  )?.[0];
+  return (Object.entries(CONSOLE_PATH) as [Audience, string][]).find(([, prefix]) => pathname === prefix || pathname.startsWith(`${prefix}/`))?.[0];
 }

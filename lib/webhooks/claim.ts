@@ -114,22 +114,22 @@ export async function claimDueDeliveries(pool: pg.Pool, options: ClaimOptions): 
         e.url, e.secret_ciphertext, e.previous_secret_ciphertext, e.previous_secret_expires_at,
         ev.created_at as event_created_at, ev.data as event_data`)) as unknown as pg.QueryResult<RawClaim>[];
   return results[1]!.rows.map((row) => ({
-      id: row.id,
-      endpointId: row.endpoint_id,
-      eventId: row.event_id,
-      eventType: row.event_type,
-      status: row.status,
-      attemptCount: row.attempt_count,
-      trigger: row.requested_trigger ?? 'automatic',
-      requestedAt: toDate(row.requested_at),
-      leaseUntil: leaseUntilDate,
-      url: row.url,
-      secretCiphertext: row.secret_ciphertext,
-      previousSecretCiphertext: row.previous_secret_ciphertext,
-      previousSecretExpiresAt: toDate(row.previous_secret_expires_at),
-      eventCreatedAt: toDate(row.event_created_at)!,
-      eventData: row.event_data,
-    }));
+    id: row.id,
+    endpointId: row.endpoint_id,
+    eventId: row.event_id,
+    eventType: row.event_type,
+    status: row.status,
+    attemptCount: row.attempt_count,
+    trigger: row.requested_trigger ?? 'automatic',
+    requestedAt: toDate(row.requested_at),
+    leaseUntil: leaseUntilDate,
+    url: row.url,
+    secretCiphertext: row.secret_ciphertext,
+    previousSecretCiphertext: row.previous_secret_ciphertext,
+    previousSecretExpiresAt: toDate(row.previous_secret_expires_at),
+    eventCreatedAt: toDate(row.event_created_at)!,
+    eventData: row.event_data,
+  }));
 }
 
 function literal(text: string): string {

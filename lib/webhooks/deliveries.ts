@@ -151,12 +151,7 @@ export async function retryWebhookDelivery(tx: Db, merchantId: string, deliveryI
  * per call (`hasMore` says to call again with a later `since`). An event's window time is when it
  * was recorded (its id's time), also for events dated at a test clock's time.
  */
-export async function retryFailedWebhookDeliveries(
-  tx: Db,
-  merchantId: string,
-  endpointId: string,
-  window: { since: Date; until?: Date },
-) {
+export async function retryFailedWebhookDeliveries(tx: Db, merchantId: string, endpointId: string, window: { since: Date; until?: Date }) {
   const endpoint = await findWebhookEndpointRow(tx, merchantId, endpointId);
   if (!endpoint.enabled) {
     throw new ApiError('INVALID_STATE', 'The endpoint is disabled; enable it (PUT enabled: true) before recovering its deliveries.');
@@ -175,7 +170,12 @@ export async function retryFailedWebhookDeliveries(
     .orderBy(asc(webhookDeliveries.createdAt), asc(webhookDeliveries.id))
     .limit(RECOVER_BATCH_LIMIT + 1);
   const batch = rows.slice(0, RECOVER_BATCH_LIMIT);
-  if (batch.length > 0) await requestAttempts(tx, batch.map((row) => row.id), 'recover');
+  if (batch.length > 0)
+    await requestAttempts(
+      tx,
+      batch.map((row) => row.id),
+      'recover',
+    );
   const missed = await deliverMissedEvents(tx, endpoint, window.since, window.until ?? now());
   return {
     endpointId: endpoint.id,

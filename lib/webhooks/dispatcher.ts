@@ -14,7 +14,6 @@ import { sendWebhookRequest, webhookAgent, closeWebhookAgent } from './send';
 import { signatureHeader } from './signature';
 import { DELIVERIES_CHANNEL } from '../events/channel';
 
-
 /** Rows per claim (the 100–500); fewer when the process is near WEBHOOK_MAX_IN_FLIGHT. */
 const CLAIM_BATCH = 500;
 /** Finished attempts are recorded when this many are waiting, or FLUSH_DELAY_MS after the first. */
@@ -24,7 +23,12 @@ const FLUSH_DELAY_MS = 5;
 const POLL_INTERVAL_MS = 1_000;
 
 /** An attempt's headers: a fresh timestamp and signature on every attempt; the body never changes. */
-export function deliveryHeaders(delivery: Pick<ClaimedDelivery, 'id' | 'eventId' | 'eventType'>, secrets: string[], body: string, startedAt: Date): Record<string, string> {
+export function deliveryHeaders(
+  delivery: Pick<ClaimedDelivery, 'id' | 'eventId' | 'eventType'>,
+  secrets: string[],
+  body: string,
+  startedAt: Date,
+): Record<string, string> {
   return {
     'Content-Type': 'application/json',
     'User-Agent': 'Paybase-Webhooks/1.0',
@@ -91,7 +95,14 @@ export async function startDispatcher(): Promise<Dispatcher> {
         for (;;) {
           const limit = Math.min(CLAIM_BATCH, maxInFlight - inFlight);
           if (limit <= 0 || stopping) break;
-          const claimed = await claimDueDeliveries(pool, { dispatcherId: id, limit, endpointConcurrency, failingEndpointConcurrency, leaseMs: attemptLeaseMs(), at: now() });
+          const claimed = await claimDueDeliveries(pool, {
+            dispatcherId: id,
+            limit,
+            endpointConcurrency,
+            failingEndpointConcurrency,
+            leaseMs: attemptLeaseMs(),
+            at: now(),
+          });
           inFlight += claimed.length;
           log.debug({ dispatcherId: id, limit, claimed: claimed.length, inFlight }, 'webhook deliveries claimed');
           sendAll(claimed);
@@ -173,11 +184,14 @@ export async function startDispatcher(): Promise<Dispatcher> {
     if (at >= wakeAt) return;
     if (wakeTimer) clearTimeout(wakeTimer);
     wakeAt = at;
-    wakeTimer = setTimeout(() => {
-      wakeAt = Infinity;
-      wakeTimer = undefined;
-      void pump();
-    }, Math.max(0, at - now().getTime()));
+    wakeTimer = setTimeout(
+      () => {
+        wakeAt = Infinity;
+        wakeTimer = undefined;
+        void pump();
+      },
+      Math.max(0, at - now().getTime()),
+    );
   }
 
   const listener = await listen(() => void pump());

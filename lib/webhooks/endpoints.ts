@@ -123,16 +123,16 @@ export async function listWebhookEndpointsNeedingAttention(db: Db, merchantId: s
       and(eq(webhookEndpoints.enabled, false), inArray(webhookEndpoints.disabledReason, ['gone', 'failing'])),
     ),
   );
-  const rows = await db.select().from(webhookEndpoints).where(where).orderBy(asc(webhookEndpoints.createdAt), asc(webhookEndpoints.id)).limit(limit + 1);
+  const rows = await db
+    .select()
+    .from(webhookEndpoints)
+    .where(where)
+    .orderBy(asc(webhookEndpoints.createdAt), asc(webhookEndpoints.id))
+    .limit(limit + 1);
   return { endpoints: rows.slice(0, limit).map(toWebhookEndpointResponse), hasMore: rows.length > limit };
 }
 
-export async function updateWebhookEndpoint(
-  tx: Db,
-  merchantId: string,
-  endpointId: string,
-  input: z.output<typeof UpdateWebhookEndpointBody>,
-) {
+export async function updateWebhookEndpoint(tx: Db, merchantId: string, endpointId: string, input: z.output<typeof UpdateWebhookEndpointBody>) {
   const current = await findWebhookEndpointRow(tx, merchantId, endpointId, { forUpdate: true });
   if (input.url !== undefined && input.url !== current.url) await assertReceiverUrl(input.url);
   const at = now();

@@ -150,7 +150,12 @@ async function disableEndpoint(tx: Db, endpointId: string, reason: 'gone' | 'fai
     .where(eq(webhookEndpoints.id, endpoint.id));
   await tx
     .update(webhookDeliveries)
-    .set({ status: 'dead', nextAttemptAt: null, dueAt: sql`case when ${webhookDeliveries.requestedTrigger} is null then null else ${webhookDeliveries.dueAt} end`, updatedAt: at })
+    .set({
+      status: 'dead',
+      nextAttemptAt: null,
+      dueAt: sql`case when ${webhookDeliveries.requestedTrigger} is null then null else ${webhookDeliveries.dueAt} end`,
+      updatedAt: at,
+    })
     .where(and(eq(webhookDeliveries.endpointId, endpoint.id), inArray(webhookDeliveries.status, webhookDeliveryStateMachine.sourcesOf('dead'))));
   log.warn({ endpointId: endpoint.id, merchantId: endpoint.merchantId, reason }, 'webhook endpoint disabled');
   const merchant = await findMerchantById(tx, endpoint.merchantId);

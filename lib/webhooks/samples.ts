@@ -6,10 +6,36 @@ import type { EventType } from '../events/types';
  */
 
 const at = '2026-01-15T10:00:00.000Z';
-const customer = { id: 'cus_01KEXAMPLE0CUSTOMER000000', email: 'ada@example.com', name: 'Ada Lovelace', externalId: 'user_42', status: 'active', metadata: {}, createdAt: at, updatedAt: at };
+const customer = {
+  id: 'cus_01KEXAMPLE0CUSTOMER000000',
+  email: 'ada@example.com',
+  name: 'Ada Lovelace',
+  externalId: 'user_42',
+  status: 'active',
+  metadata: {},
+  createdAt: at,
+  updatedAt: at,
+};
 const product = { id: 'prod_01KEXAMPLE0PRODUCT0000000', name: 'Pro plan', description: null, active: true, metadata: {}, createdAt: at, updatedAt: at };
-const price = { id: 'price_01KEXAMPLE0PRICE00000000', productId: product.id, type: 'Recurring', amount: 1999, currency: 'USD', interval: 'month', intervalCount: 1, trialDays: null, active: true, createdAt: at, updatedAt: at };
-const period = { subscriptionId: 'sub_01KEXAMPLE0SUBSCRIPTION00', periodIndex: 1, periodStart: '2026-01-15T10:00:00.000Z', periodEnd: '2026-02-15T10:00:00.000Z' };
+const price = {
+  id: 'price_01KEXAMPLE0PRICE00000000',
+  productId: product.id,
+  type: 'Recurring',
+  amount: 1999,
+  currency: 'USD',
+  interval: 'month',
+  intervalCount: 1,
+  trialDays: null,
+  active: true,
+  createdAt: at,
+  updatedAt: at,
+};
+const period = {
+  subscriptionId: 'sub_01KEXAMPLE0SUBSCRIPTION00',
+  periodIndex: 1,
+  periodStart: '2026-01-15T10:00:00.000Z',
+  periodEnd: '2026-02-15T10:00:00.000Z',
+};
 const subscription = {
   id: period.subscriptionId,
   status: 'active',
@@ -73,7 +99,17 @@ const billingRecord = {
   updatedAt: at,
   ...period,
 };
-const refund = { id: 're_01KEXAMPLE0REFUND00000000', paymentId: payment.id, status: 'succeeded', amount: 500, currency: 'USD', reason: null, failureMessage: null, createdAt: at, updatedAt: at };
+const refund = {
+  id: 're_01KEXAMPLE0REFUND00000000',
+  paymentId: payment.id,
+  status: 'succeeded',
+  amount: 500,
+  currency: 'USD',
+  reason: null,
+  failureMessage: null,
+  createdAt: at,
+  updatedAt: at,
+};
 const paymentLink = {
   id: 'plink_01KEXAMPLE0PAYMENTLINK0',
   token: 'Zx3sExampleToken0000000000',
@@ -96,7 +132,17 @@ const paymentLink = {
   createdAt: at,
   updatedAt: at,
 };
-const paymentMethod = { id: subscription.paymentMethodId, customerId: customer.id, type: 'card', brand: 'visa', last4: '4242', expMonth: 12, expYear: 2034, isDefault: true, createdAt: at };
+const paymentMethod = {
+  id: subscription.paymentMethodId,
+  customerId: customer.id,
+  type: 'card',
+  brand: 'visa',
+  last4: '4242',
+  expMonth: 12,
+  expYear: 2034,
+  isDefault: true,
+  createdAt: at,
+};
 const usage = {
   id: 'usg_01KEXAMPLE0USAGE00000000',
   externalId: 'msg_8c1f',
@@ -111,7 +157,13 @@ const usage = {
   reversedAt: null,
   createdAt: at,
 };
-const creditBalanceChange = { customerId: customer.id, feature: 'api_calls', granted: 1000, lowThresholdPercent: 20, latestGrantId: 'cgr_01KEXAMPLE0CREDITGRANT00' };
+const creditBalanceChange = {
+  customerId: customer.id,
+  feature: 'api_calls',
+  granted: 1000,
+  lowThresholdPercent: 20,
+  latestGrantId: 'cgr_01KEXAMPLE0CREDITGRANT00',
+};
 
 export interface EventSample {
   emittedBy: string;
@@ -120,39 +172,137 @@ export interface EventSample {
 
 export const EVENT_SAMPLES: Record<EventType, EventSample> = {
   'product.created': { emittedBy: 'POST /api/Product', data: { object: product } },
-  'product.updated': { emittedBy: 'PUT /api/Product/{id} (also archiving: active false)', data: { object: { ...product, active: false }, previousAttributes: { active: true } } },
+  'product.updated': {
+    emittedBy: 'PUT /api/Product/{id} (also archiving: active false)',
+    data: { object: { ...product, active: false }, previousAttributes: { active: true } },
+  },
   'price.created': { emittedBy: 'POST /api/Price', data: { object: price } },
   'price.updated': { emittedBy: 'PUT /api/Price/{id} (deactivation)', data: { object: { ...price, active: false }, previousAttributes: { active: true } } },
   'customer.created': { emittedBy: 'POST /api/Customer; a checkout with a new customerEmail', data: { object: customer } },
-  'customer.updated': { emittedBy: 'PUT /api/Customer/{id} (also archiving: status archived)', data: { object: { ...customer, name: 'Ada King' }, previousAttributes: { name: 'Ada Lovelace' } } },
+  'customer.updated': {
+    emittedBy: 'PUT /api/Customer/{id} (also archiving: status archived)',
+    data: { object: { ...customer, name: 'Ada King' }, previousAttributes: { name: 'Ada Lovelace' } },
+  },
   'subscription.created': { emittedBy: 'POST /api/Subscription; a checkout of a Recurring price', data: { object: subscription } },
   'subscription.updated': {
-    emittedBy: 'Command (ChangePrice, Pause, Resume, CancelAtPeriodEnd, Reactivate, ChangePaymentMethod), Cancel, renewals and dunning that change the status, a new default card',
+    emittedBy:
+      'Command (ChangePrice, Pause, Resume, CancelAtPeriodEnd, Reactivate, ChangePaymentMethod), Cancel, renewals and dunning that change the status, a new default card',
     data: { object: { ...subscription, pausedAt: at }, previousAttributes: { pausedAt: null } },
   },
-  'subscription.canceled': { emittedBy: 'Cancel; Command CancelAtPeriodEnd; the portal', data: { object: { ...subscription, status: 'canceled', cancelAtPeriodEnd: true, canceledAt: at } } },
-  'subscription.ended': { emittedBy: 'Cancel immediate; the period end after a cancellation; the last failed dunning retry', data: { object: { ...subscription, status: 'ended', endedAt: at } } },
-  'billing_record.created': { emittedBy: 'every charge: checkout, subscription start, renewal, proration (before the payment event)', data: { object: billingRecord } },
-  'billing_record.paid': { emittedBy: 'a charge that succeeds (after the payment event); reconciliation of an unknown payment', data: { object: { ...billingRecord, status: 'paid', amountPaid: 1999, amountDue: 0, paidAt: at } } },
+  'subscription.canceled': {
+    emittedBy: 'Cancel; Command CancelAtPeriodEnd; the portal',
+    data: { object: { ...subscription, status: 'canceled', cancelAtPeriodEnd: true, canceledAt: at } },
+  },
+  'subscription.ended': {
+    emittedBy: 'Cancel immediate; the period end after a cancellation; the last failed dunning retry',
+    data: { object: { ...subscription, status: 'ended', endedAt: at } },
+  },
+  'billing_record.created': {
+    emittedBy: 'every charge: checkout, subscription start, renewal, proration (before the payment event)',
+    data: { object: billingRecord },
+  },
+  'billing_record.paid': {
+    emittedBy: 'a charge that succeeds (after the payment event); reconciliation of an unknown payment',
+    data: { object: { ...billingRecord, status: 'paid', amountPaid: 1999, amountDue: 0, paidAt: at } },
+  },
   'payment.succeeded': { emittedBy: 'checkouts, payment links, subscription charges and dunning retries; reconciliation', data: { object: payment } },
   'payment.failed': {
     emittedBy: 'the same, when the card declines',
-    data: { object: { ...payment, status: 'failed', card: { brand: 'visa', last4: '0002' }, failureCode: 'card_declined', failureMessage: 'Your card was declined.' } },
+    data: {
+      object: { ...payment, status: 'failed', card: { brand: 'visa', last4: '0002' }, failureCode: 'card_declined', failureMessage: 'Your card was declined.' },
+    },
   },
-  'payment.unknown': { emittedBy: 'the same, when the processor does not answer in time (settled PAYMENT_RECONCILE_DELAY_MS later)', data: { object: { ...payment, status: 'unknown', settledAt: null } } },
+  'payment.unknown': {
+    emittedBy: 'the same, when the processor does not answer in time (settled PAYMENT_RECONCILE_DELAY_MS later)',
+    data: { object: { ...payment, status: 'unknown', settledAt: null } },
+  },
   'refund.requested': { emittedBy: 'POST /api/Payment/{id}/Refund; a console refund', data: { object: { ...refund, status: 'requested' } } },
   'refund.succeeded': { emittedBy: 'the same, when the processor refunds', data: { object: refund } },
-  'refund.failed': { emittedBy: 'the same, when the processor refuses', data: { object: { ...refund, status: 'failed', failureMessage: 'The card issuer refused the refund.' } } },
+  'refund.failed': {
+    emittedBy: 'the same, when the processor refuses',
+    data: { object: { ...refund, status: 'failed', failureMessage: 'The card issuer refused the refund.' } },
+  },
   'payment_link.created': { emittedBy: 'POST /api/PaymentLink; Duplicate', data: { object: paymentLink } },
-  'payment_link.updated': { emittedBy: 'PUT /api/PaymentLink/{id}; Disable, Enable, Archive', data: { object: { ...paymentLink, status: 'disabled' }, previousAttributes: { status: 'active' } } },
-  'payment_link.completed': { emittedBy: 'a paid checkout of the link (Complete, the hosted page)', data: { object: { ...paymentLink, completionCount: 1, checkoutId: 'cs_01KEXAMPLE0CHECKOUT000000', paymentId: payment.id } } },
-  'payment_method.attached': { emittedBy: 'POST /api/Customer/{id}/PaymentMethod; the portal; a checkout that keeps the card', data: { object: paymentMethod } },
-  'payment_method.detached': { emittedBy: 'DELETE /api/Customer/{id}/PaymentMethod/{pmId}; the portal', data: { object: { ...paymentMethod, isDefault: false } } },
-  'usage.recorded': { emittedBy: 'POST /api/Usage (new records only, not a repeated id), POST /api/Usage/Batch (one per new record), POST /api/Customer/{id}/Entitlement/Check with consume: true when allowed', data: { object: usage } },
+  'payment_link.updated': {
+    emittedBy: 'PUT /api/PaymentLink/{id}; Disable, Enable, Archive',
+    data: { object: { ...paymentLink, status: 'disabled' }, previousAttributes: { status: 'active' } },
+  },
+  'payment_link.completed': {
+    emittedBy: 'a paid checkout of the link (Complete, the hosted page)',
+    data: { object: { ...paymentLink, completionCount: 1, checkoutId: 'cs_01KEXAMPLE0CHECKOUT000000', paymentId: payment.id } },
+  },
+  'payment_method.attached': {
+    emittedBy: 'POST /api/Customer/{id}/PaymentMethod; the portal; a checkout that keeps the card',
+    data: { object: paymentMethod },
+  },
+  'payment_method.detached': {
+    emittedBy: 'DELETE /api/Customer/{id}/PaymentMethod/{pmId}; the portal',
+    data: { object: { ...paymentMethod, isDefault: false } },
+  },
+  'usage.recorded': {
+    emittedBy:
+      'POST /api/Usage (new records only, not a repeated id), POST /api/Usage/Batch (one per new record), POST /api/Customer/{id}/Entitlement/Check with consume: true when allowed',
+    data: { object: usage },
+  },
   'usage.reversed': { emittedBy: 'POST /api/Usage/{usageId}/Reverse', data: { object: usage } },
-  'credit.granted': { emittedBy: 'a paid subscription period or a paid checkout of a one-time price whose entitlement policy grants credits; POST /api/Customer/{id}/CreditGrant', data: { object: { id: 'cgr_01KEXAMPLE0CREDITGRANT00', customerId: customer.id, feature: 'api_calls', source: 'period', amount: 1000, remaining: 1000, expiresAt: period.periodEnd, reason: 'Pro plan, period 1', subscriptionId: subscription.id, periodIndex: 1, createdAt: at, priceId: price.id } } },
-  'credit.low': { emittedBy: 'the operations that record usage, when drawing credits brings a feature balance to 20 % or less of what its live grants gave (once per top-up)', data: { object: { ...creditBalanceChange, balance: 150 } } },
-  'credit.exhausted': { emittedBy: 'the operations that record usage, when drawing credits brings a feature balance to 0 (once per top-up)', data: { object: { ...creditBalanceChange, balance: 0 } } },
-  'entitlement.changed': { emittedBy: 'POST /api/Customer/{id}/EntitlementOverride; subscription ChangePrice, a subscription ending and a paid one-time purchase when a price involved has a policy', data: { object: { id: 'entovr_01KEXAMPLE0OVERRIDE00', customerId: customer.id, feature: 'api_calls', allowed: 'Limited', limit: 1000, limitAmount: null, createdAt: at, updatedAt: at } } },
-  'entitlement.exhausted': { emittedBy: 'the operations that record usage, when the period usage reaches limit or its spend reaches limitAmount (once per period and line)', data: { object: { customerId: customer.id, feature: 'api_calls', limit: 1000, limitAmount: null, used: 1000, spent: 0, reached: 'limit', periodKey: `${subscription.id}:1`, periodStart: period.periodStart, periodEnd: period.periodEnd } } },
+  'credit.granted': {
+    emittedBy: 'a paid subscription period or a paid checkout of a one-time price whose entitlement policy grants credits; POST /api/Customer/{id}/CreditGrant',
+    data: {
+      object: {
+        id: 'cgr_01KEXAMPLE0CREDITGRANT00',
+        customerId: customer.id,
+        feature: 'api_calls',
+        source: 'period',
+        amount: 1000,
+        remaining: 1000,
+        expiresAt: period.periodEnd,
+        reason: 'Pro plan, period 1',
+        subscriptionId: subscription.id,
+        periodIndex: 1,
+        createdAt: at,
+        priceId: price.id,
+      },
+    },
+  },
+  'credit.low': {
+    emittedBy: 'the operations that record usage, when drawing credits brings a feature balance to 20 % or less of what its live grants gave (once per top-up)',
+    data: { object: { ...creditBalanceChange, balance: 150 } },
+  },
+  'credit.exhausted': {
+    emittedBy: 'the operations that record usage, when drawing credits brings a feature balance to 0 (once per top-up)',
+    data: { object: { ...creditBalanceChange, balance: 0 } },
+  },
+  'entitlement.changed': {
+    emittedBy:
+      'POST /api/Customer/{id}/EntitlementOverride; subscription ChangePrice, a subscription ending and a paid one-time purchase when a price involved has a policy',
+    data: {
+      object: {
+        id: 'entovr_01KEXAMPLE0OVERRIDE00',
+        customerId: customer.id,
+        feature: 'api_calls',
+        allowed: 'Limited',
+        limit: 1000,
+        limitAmount: null,
+        createdAt: at,
+        updatedAt: at,
+      },
+    },
+  },
+  'entitlement.exhausted': {
+    emittedBy: 'the operations that record usage, when the period usage reaches limit or its spend reaches limitAmount (once per period and line)',
+    data: {
+      object: {
+        customerId: customer.id,
+        feature: 'api_calls',
+        limit: 1000,
+        limitAmount: null,
+        used: 1000,
+        spent: 0,
+        reached: 'limit',
+        periodKey: `${subscription.id}:1`,
+        periodStart: period.periodStart,
+        periodEnd: period.periodEnd,
+      },
+    },
+  },
 };

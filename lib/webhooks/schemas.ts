@@ -11,7 +11,11 @@ const EventSubscription = z
   .transform((events) => [...new Set(events)])
   .meta({ description: 'Event type names to receive; `*` receives every type.', example: ['payment.succeeded', 'refund.succeeded'] });
 
-const ReceiverUrl = z.string().min(1).max(2048).meta({ description: 'Public http(s) address of your receiver.', example: 'https://example.com/webhooks/paybase' });
+const ReceiverUrl = z
+  .string()
+  .min(1)
+  .max(2048)
+  .meta({ description: 'Public http(s) address of your receiver.', example: 'https://example.com/webhooks/paybase' });
 
 export const CreateWebhookEndpointBody = z.strictObject({
   url: ReceiverUrl,
@@ -72,7 +76,8 @@ export const WebhookDeliveryResponse = z.object({
   eventType: z.string(),
   endpointId: z.string(),
   status: z.enum(DELIVERY_STATUSES).meta({
-    description: '`pending` before the first attempt; `failed` when the last attempt failed and a retry is scheduled at nextAttemptAt; `delivered`; `dead` when retries are exhausted.',
+    description:
+      '`pending` before the first attempt; `failed` when the last attempt failed and a retry is scheduled at nextAttemptAt; `delivered`; `dead` when retries are exhausted.',
   }),
   attemptCount: z.int().meta({ description: 'Automatic attempts made so far (at most 8).' }),
   nextAttemptAt: Timestamp.nullable(),
@@ -112,7 +117,9 @@ export const TestWebhookEndpointBody = z.strictObject({
 export const RetryFailedDeliveriesResponse = z.object({
   endpointId: z.string(),
   requeued: z.int().meta({ description: 'How many failed or dead deliveries were queued for another attempt.' }),
-  missedEventsDelivered: z.int().meta({ description: 'Events of the window the endpoint subscribes to but never received (raised while it was disabled), now delivered.' }),
+  missedEventsDelivered: z
+    .int()
+    .meta({ description: 'Events of the window the endpoint subscribes to but never received (raised while it was disabled), now delivered.' }),
   hasMore: z.boolean().meta({ description: `More matched than one call requeues (1,000); call again with since set after the last one.` }),
   deliveryIds: z.array(z.string()),
 });

@@ -82,7 +82,13 @@ export async function sendWebhookRequest(request: SendRequest, agent?: Agent): P
 async function post(request: SendRequest, dispatcher: Agent): Promise<SendOutcome> {
   const startedAt = performance.now();
   const elapsed = () => Math.round(performance.now() - startedAt);
-  const failure = (error: string, status: number | null = null): SendOutcome => ({ succeeded: false, status, responseBody: null, error, durationMs: elapsed() });
+  const failure = (error: string, status: number | null = null): SendOutcome => ({
+    succeeded: false,
+    status,
+    responseBody: null,
+    error,
+    durationMs: elapsed(),
+  });
   let url: URL;
   try {
     url = checkUrlShape(request.url);

@@ -26,7 +26,18 @@ export async function sendTestWebhookEvent(tx: Db, merchantId: string, endpointI
     .returning();
   const [delivery] = await tx
     .insert(webhookDeliveries)
-    .values({ id: newId('delivery'), merchantId, endpointId: endpoint.id, eventId: event!.id, eventType: body.type, status: webhookDeliveryStateMachine.start('pending'), nextAttemptAt: at, dueAt: at, createdAt: at, updatedAt: at })
+    .values({
+      id: newId('delivery'),
+      merchantId,
+      endpointId: endpoint.id,
+      eventId: event!.id,
+      eventType: body.type,
+      status: webhookDeliveryStateMachine.start('pending'),
+      nextAttemptAt: at,
+      dueAt: at,
+      createdAt: at,
+      updatedAt: at,
+    })
     .returning();
   await tx.execute(sql`select pg_notify(${DELIVERIES_CHANNEL}, '')`);
   return toWebhookDeliveryResponse(delivery!);

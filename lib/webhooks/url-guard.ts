@@ -69,10 +69,7 @@ export function checkUrlShape(raw: string): URL {
  * the returned address, never resolving again, so a DNS answer that changes between the check
  * and the connection (rebinding) cannot reach a private address.
  */
-export async function resolveSafeAddress(
-  url: URL,
-  options: { allowPrivate: boolean; resolver?: HostResolver },
-): Promise<ResolvedAddress> {
+export async function resolveSafeAddress(url: URL, options: { allowPrivate: boolean; resolver?: HostResolver }): Promise<ResolvedAddress> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   return (await resolveSafeAddresses(host, options))[0]!;
 }
@@ -92,9 +89,7 @@ export async function resolveSafeAddresses(host: string, options: { allowPrivate
   }
   const refused = addresses.find((candidate) => !isAllowedAddress(candidate.address, options.allowPrivate));
   if (refused) {
-    throw new UnsafeUrlError(
-      `The host '${host}' resolves to ${refused.address}, a loopback, private, link-local or otherwise non-public address.`,
-    );
+    throw new UnsafeUrlError(`The host '${host}' resolves to ${refused.address}, a loopback, private, link-local or otherwise non-public address.`);
   }
   return addresses;
 }

@@ -3,8 +3,7 @@ import { SCOPES, type Scope } from '@/lib/http/scopes';
 import { call } from './api';
 import { keyWithScopes } from './merchants';
 
-const FAKE_JWT =
-  'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJtZXJfeCIsImF1ZCI6Im1lcmNoYW50In0.c2lnbmF0dXJlLW5vdC1jaGVja2Vk';
+const FAKE_JWT = 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJtZXJfeCIsImF1ZCI6Im1lcmNoYW50In0.c2lnbmF0dXJlLW5vdC1jaGVja2Vk';
 
 /**
  * The auth failures every developer-API endpoint shares: no credential → 401, a JWT → 403

@@ -30,7 +30,12 @@ export async function recurringPrice(
 }
 
 /** A customer with a saved card (the sandbox card number decides every charge's outcome). */
-export async function customerWithCard(api: Api, merchantId: string, number: string = CARDS.visa, email = `c-${Math.random().toString(36).slice(2)}@example.com`) {
+export async function customerWithCard(
+  api: Api,
+  merchantId: string,
+  number: string = CARDS.visa,
+  email = `c-${Math.random().toString(36).slice(2)}@example.com`,
+) {
   const customer = await api.post('/api/Customer', { email, name: 'Grace' });
   expect(customer.status, customer.text).toBe(201);
   const card = new SandboxProcessor().tokenizeCard({ number, expMonth: 12, expYear: 2040, cvc: '123' });

@@ -75,9 +75,7 @@ describe('developer API authentication', () => {
   it('records when a key was last used', async () => {
     const { key, keyId } = await newMerchant();
     await call('GET', '/api/Product', { key });
-    await expect
-      .poll(async () => (await getDb().select().from(apiKeys).where(eq(apiKeys.id, keyId)))[0]?.lastUsedAt)
-      .toBeInstanceOf(Date);
+    await expect.poll(async () => (await getDb().select().from(apiKeys).where(eq(apiKeys.id, keyId)))[0]?.lastUsedAt).toBeInstanceOf(Date);
   });
 
   it('stores only a hash and a short prefix of each key', async () => {

@@ -216,7 +216,10 @@ describe('API details', () => {
     const answer = await api.post('/api/Checkout', { priceId: price.id, customerId: customer.body.id, tokenRef: 'tok_visa' }, ik());
     expect(answer.status).toBe(409);
     expect(answer.body).toMatchObject({ code: 'INVALID_STATE', state: 'archived', errors: [{ path: 'customerId' }] });
-    const charged = await getDb().select().from(payments).where(and(eq(payments.merchantId, merchant.id), eq(payments.customerId, customer.body.id)));
+    const charged = await getDb()
+      .select()
+      .from(payments)
+      .where(and(eq(payments.merchantId, merchant.id), eq(payments.customerId, customer.body.id)));
     expect(charged).toHaveLength(0);
   });
 });

@@ -100,11 +100,20 @@ describe('audit log', () => {
   it('records API keys created and revoked by a seller user, with the name and scopes but never the secret', async () => {
     const seller = await registerSeller();
     const headers = freshIp();
-    const created = await call('POST', '/api/MerchantApiKey', { key: seller.tokens.accessToken, body: { name: 'backend', scopes: ['payments:read'] }, headers });
+    const created = await call('POST', '/api/MerchantApiKey', {
+      key: seller.tokens.accessToken,
+      body: { name: 'backend', scopes: ['payments:read'] },
+      headers,
+    });
     expect(created.status).toBe(201);
     const entry = await entryOf('api_key.created', { targetId: created.body.id });
     expectFromRequest(entry, headers, created);
-    expect(entry).toMatchObject({ merchantId: seller.merchantId, actorKind: 'seller_user', actorLabel: seller.email, metadata: { name: 'backend', scopes: ['payments:read'] } });
+    expect(entry).toMatchObject({
+      merchantId: seller.merchantId,
+      actorKind: 'seller_user',
+      actorLabel: seller.email,
+      metadata: { name: 'backend', scopes: ['payments:read'] },
+    });
     expectNoSecret(entry, [created.body.secret]);
 
     const revokeHeaders = freshIp();
@@ -132,14 +141,26 @@ describe('audit log', () => {
     const admin = await newAdmin();
     const seller = await registerSeller();
     const headers = freshIp();
-    const suspended = await call('POST', `/api/AdminMerchant/${seller.merchantId}/Suspend`, { key: admin.tokens.accessToken, body: { reason: 'Chargeback spike' }, headers });
+    const suspended = await call('POST', `/api/AdminMerchant/${seller.merchantId}/Suspend`, {
+      key: admin.tokens.accessToken,
+      body: { reason: 'Chargeback spike' },
+      headers,
+    });
     expect(suspended.status).toBe(200);
     const entry = await entryOf('merchant.suspended', { targetId: seller.merchantId });
     expectFromRequest(entry, headers, suspended);
-    expect(entry).toMatchObject({ merchantId: seller.merchantId, actorKind: 'admin', actorLabel: admin.name, metadata: { reason: 'Chargeback spike', previousStatus: 'active' } });
+    expect(entry).toMatchObject({
+      merchantId: seller.merchantId,
+      actorKind: 'admin',
+      actorLabel: admin.name,
+      metadata: { reason: 'Chargeback spike', previousStatus: 'active' },
+    });
     const reinstated = await call('POST', `/api/AdminMerchant/${seller.merchantId}/Reinstate`, { key: admin.tokens.accessToken, headers });
     expect(reinstated.status).toBe(200);
-    expect(await entryOf('merchant.reinstated', { targetId: seller.merchantId })).toMatchObject({ actorKind: 'admin', metadata: { reason: null, previousStatus: 'suspended' } });
+    expect(await entryOf('merchant.reinstated', { targetId: seller.merchantId })).toMatchObject({
+      actorKind: 'admin',
+      metadata: { reason: null, previousStatus: 'suspended' },
+    });
     const tooLong = await call('POST', `/api/AdminMerchant/${seller.merchantId}/Suspend`, { key: admin.tokens.accessToken, body: { reason: 'x'.repeat(501) } });
     expect(tooLong.status).toBe(400);
   });
@@ -173,7 +194,10 @@ describe('audit log', () => {
     const invited = await entryOf('team.member_invited', { merchantId: owner.merchantId });
     expect(invited).toMatchObject({ actorKind: 'seller_user', actorLabel: owner.email, metadata: { email: member.email, role: 'Developer' } });
     expectNoSecret(invited, [member.invitationToken]);
-    expect(await entryOf('team.invitation_accepted', { merchantId: owner.merchantId })).toMatchObject({ actorId: member.userId, metadata: { role: 'Developer' } });
+    expect(await entryOf('team.invitation_accepted', { merchantId: owner.merchantId })).toMatchObject({
+      actorId: member.userId,
+      metadata: { role: 'Developer' },
+    });
     const headers = freshIp();
     const changed = await call('POST', `/api/MerchantTeam/${member.userId}/Role`, { key: token, body: { role: 'Support' }, headers });
     expect(changed.status, changed.text).toBe(200);

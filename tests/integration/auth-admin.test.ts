@@ -28,7 +28,7 @@ describe('platform admin', () => {
     expect((await call('GET', '/api/AdminMerchant?pageSize=0', { key: tokens.accessToken })).status).toBe(400);
   });
 
-  it("suspending a seller stops its API keys and tokens at once; reinstating restores the keys", async () => {
+  it('suspending a seller stops its API keys and tokens at once; reinstating restores the keys', async () => {
     const { tokens: admin } = await newAdmin();
     const { merchantId, email, tokens: seller } = await registerSeller();
     const created = await call('POST', '/api/MerchantApiKey', { key: seller.accessToken, body: { name: 'backend', scopes: ['products:read'] } });
@@ -59,7 +59,10 @@ describe('platform admin', () => {
 
     const reinstated = await call('POST', `/api/AdminMerchant/${merchantId}/Reinstate`, { key: admin.accessToken });
     expect(reinstated.body.status).toBe('active');
-    expect((await call('POST', `/api/AdminMerchant/${merchantId}/Reinstate`, { key: admin.accessToken })).body).toMatchObject({ code: 'INVALID_STATE', state: 'active' });
+    expect((await call('POST', `/api/AdminMerchant/${merchantId}/Reinstate`, { key: admin.accessToken })).body).toMatchObject({
+      code: 'INVALID_STATE',
+      state: 'active',
+    });
     expect((await call('GET', '/api/Product', { key })).status).toBe(200);
     // Old sign-ins stay ended; a new one works.
     expect((await call('GET', '/api/Auth/Identity', { key: seller.accessToken })).status).toBe(401);

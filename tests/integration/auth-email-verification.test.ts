@@ -51,7 +51,10 @@ describe('seller email verification', () => {
     const { email, tokens } = await registerSeller();
     await call('POST', '/api/MerchantAuth/PasswordReset', { body: { email }, headers: freshIp() });
     const resetToken = await latestLinkToken(email, 'merchant.password_reset');
-    const done = await call('POST', '/api/MerchantAuth/PasswordReset/Confirm', { body: { resetToken, password: 'a brand new passphrase' }, headers: freshIp() });
+    const done = await call('POST', '/api/MerchantAuth/PasswordReset/Confirm', {
+      body: { resetToken, password: 'a brand new passphrase' },
+      headers: freshIp(),
+    });
     expect(done.status).toBe(204);
     const pair = (await call('POST', '/api/MerchantAuth/Login', { body: { email, password: 'a brand new passphrase' }, headers: freshIp() })).body;
     expect((await identity(pair.accessToken)).body.user.emailVerified).toBe(true);

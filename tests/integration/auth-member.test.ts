@@ -21,7 +21,10 @@ describe('wallet member sign-in by emailed link', () => {
     expect(mail!.category).toBe('member.login');
     expect(mail!.textBody).toMatch(/\/member\/verify\?token=mlt_/);
     const loginToken = await latestLoginToken(email);
-    const [stored] = await getDb().select().from(memberLoginTokens).where(eq(memberLoginTokens.tokenHash, sha256Hex(loginToken)));
+    const [stored] = await getDb()
+      .select()
+      .from(memberLoginTokens)
+      .where(eq(memberLoginTokens.tokenHash, sha256Hex(loginToken)));
     expect(stored).toBeTruthy();
     expect(stored!.expiresAt.getTime() - stored!.createdAt.getTime()).toBe(15 * 60_000);
 
@@ -108,15 +111,19 @@ describe('wallet contents', () => {
     });
     const sellers = await Promise.all([newMerchant(), newMerchant()]);
     const [first, second] = await Promise.all(
-      sellers.map(async (seller, i) => (await seller.api.post('/api/Customer', { email: i === 0 ? email : email.toUpperCase(), name: 'Me' })).body.id as string),
+      sellers.map(
+        async (seller, i) => (await seller.api.post('/api/Customer', { email: i === 0 ? email : email.toUpperCase(), name: 'Me' })).body.id as string,
+      ),
     );
     const stranger = (await sellers[0]!.api.post('/api/Customer', { email: uniqueEmail('other') })).body.id as string;
-    await getDb().insert(paymentMethods).values([
-      card(sellers[0]!.merchant.id, first!, '4242'),
-      card(sellers[1]!.merchant.id, second!, '1111'),
-      card(sellers[1]!.merchant.id, second!, '0000', new Date()),
-      card(sellers[0]!.merchant.id, stranger, '9999'),
-    ]);
+    await getDb()
+      .insert(paymentMethods)
+      .values([
+        card(sellers[0]!.merchant.id, first!, '4242'),
+        card(sellers[1]!.merchant.id, second!, '1111'),
+        card(sellers[1]!.merchant.id, second!, '0000', new Date()),
+        card(sellers[0]!.merchant.id, stranger, '9999'),
+      ]);
     const wallet = await listWalletPaymentMethods(getDb(), email, { page: 1, pageSize: 10 });
     expect(wallet.totalCount).toBe(2);
     expect(wallet.data.map((m) => m.last4).sort()).toEqual(['1111', '4242']);

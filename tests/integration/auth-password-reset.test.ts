@@ -26,7 +26,10 @@ describe('seller password reset', () => {
     const resetToken = await latestLinkToken(email, 'merchant.password_reset');
     expect(resetToken).toMatch(/^prt_/);
     // Stored only as a hash.
-    const [row] = await getDb().select().from(sellerUserTokens).where(eq(sellerUserTokens.tokenHash, sha256Hex(resetToken)));
+    const [row] = await getDb()
+      .select()
+      .from(sellerUserTokens)
+      .where(eq(sellerUserTokens.tokenHash, sha256Hex(resetToken)));
     expect(row).toMatchObject({ purpose: 'password_reset', usedAt: null });
 
     const done = await confirm(resetToken);

@@ -31,9 +31,7 @@ describe('sign-in rate limits', () => {
     const ip = freshIp();
     // The limit's worth of failures over many (unknown) accounts, so no account limit is reached.
     const perIp = Number(TEST_SERVER_ENV.SIGN_IN_MAX_FAILURES_PER_IP);
-    const failures = await Promise.all(
-      Array.from({ length: perIp }, (_, i) => login(`nobody-${i}-${Date.now()}@example.com`, 'whatever password', ip)),
-    );
+    const failures = await Promise.all(Array.from({ length: perIp }, (_, i) => login(`nobody-${i}-${Date.now()}@example.com`, 'whatever password', ip)));
     expect(failures.every((a) => a.status === 401)).toBe(true);
     const { email } = await registerSeller();
     const limited = await login(email, PASSWORD, ip);

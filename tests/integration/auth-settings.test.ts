@@ -10,7 +10,14 @@ describe('seller account settings', () => {
     const owner = await registerVerifiedSeller();
     const before = await settings(owner.tokens.accessToken);
     expect(before.status).toBe(200);
-    expect(before.body).toMatchObject({ id: owner.merchantId, name: 'Test Seller', accountType: 'Business', timeZone: 'UTC', supportEmail: null, sendReceipts: true });
+    expect(before.body).toMatchObject({
+      id: owner.merchantId,
+      name: 'Test Seller',
+      accountType: 'Business',
+      timeZone: 'UTC',
+      supportEmail: null,
+      sendReceipts: true,
+    });
 
     const changed = await update(owner.tokens.accessToken, {
       name: 'Linen & Co',
@@ -38,7 +45,8 @@ describe('seller account settings', () => {
     expect((await update(owner.tokens.accessToken, { sendReceipts: 'no' })).status).toBe(400);
 
     // The sign-in API still takes accountType, matched against the setting.
-    const login = (accountType: string) => call('POST', '/api/MerchantAuth/Login', { body: { email: owner.email, password: PASSWORD, accountType }, headers: freshIp() });
+    const login = (accountType: string) =>
+      call('POST', '/api/MerchantAuth/Login', { body: { email: owner.email, password: PASSWORD, accountType }, headers: freshIp() });
     expect((await login('Individual')).status).toBe(200);
     expect((await login('Business')).status).toBe(401);
   });

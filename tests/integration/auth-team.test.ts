@@ -92,7 +92,7 @@ describe('seller team and roles', () => {
     await expect(assertSellerMayRefund(getDb(), ownerAccess, { amount: 10_000_000, currency: 'EUR' })).resolves.toBeUndefined();
   });
 
-  it("removing a member ends its sign-ins at once: its refresh token and access token answer 401", async () => {
+  it('removing a member ends its sign-ins at once: its refresh token and access token answer 401', async () => {
     const owner = await registerVerifiedSeller();
     const member = await joinTeam(owner.tokens.accessToken, 'Admin');
     expect((await identity(member.tokens.accessToken)).status).toBe(200);
@@ -162,7 +162,10 @@ describe('seller team and roles', () => {
     const invited = await invite(owner.tokens.accessToken, email, 'Developer');
     const token = await latestLinkToken(email, 'merchant.invitation');
     expect((await call('POST', `/api/MerchantTeam/Invitation/${invited.body.id}/Revoke`, { key: owner.tokens.accessToken })).status).toBe(204);
-    const revoked = await call('POST', '/api/MerchantAuth/AcceptInvitation', { body: { invitationToken: token, name: 'R', password: PASSWORD }, headers: freshIp() });
+    const revoked = await call('POST', '/api/MerchantAuth/AcceptInvitation', {
+      body: { invitationToken: token, name: 'R', password: PASSWORD },
+      headers: freshIp(),
+    });
     expect(revoked.status).toBe(401);
 
     const other = await registerSeller();

@@ -16,9 +16,18 @@ describe('docs/backend-example.md', () => {
   it('takes a new customer to a saved card, a paid subscription and its invoice PDF with the SDK alone', async () => {
     const { merchant, key } = await newMerchant();
     const paybase = new Paybase({ baseUrl: baseUrl(), apiKey: key });
-    const { customer, card, subscription, invoice, pdf } = await subscribeNewCustomer(paybase, { email: 'ada@example.com', name: 'Ada Lovelace', tokenRef: 'tok_visa' });
+    const { customer, card, subscription, invoice, pdf } = await subscribeNewCustomer(paybase, {
+      email: 'ada@example.com',
+      name: 'Ada Lovelace',
+      tokenRef: 'tok_visa',
+    });
     expect(card).toMatchObject({ customerId: customer.id, brand: 'visa', last4: '4242', isDefault: true });
-    expect(subscription).toMatchObject({ customerId: customer.id, status: 'active', paymentMethodId: card.id, latestBillingRecord: { status: 'paid', amount: 1999 } });
+    expect(subscription).toMatchObject({
+      customerId: customer.id,
+      status: 'active',
+      paymentMethodId: card.id,
+      latestBillingRecord: { status: 'paid', amount: 1999 },
+    });
     expect(invoice).toMatchObject({
       subscriptionId: subscription.id,
       periodIndex: 0,
@@ -35,6 +44,9 @@ describe('docs/backend-example.md', () => {
     const text = pdfText(Buffer.from(pdf));
     for (const expected of ['$19.99', merchant.name, 'Ada Lovelace', invoice.id]) expect(text).toContain(expected);
 
-    await expect(subscribeNewCustomer(paybase, { email: 'bob@example.com', name: 'Bob', tokenRef: 'tok_declined' })).rejects.toMatchObject({ status: 402, code: 'PAYMENT_DECLINED' });
+    await expect(subscribeNewCustomer(paybase, { email: 'bob@example.com', name: 'Bob', tokenRef: 'tok_declined' })).rejects.toMatchObject({
+      status: 402,
+      code: 'PAYMENT_DECLINED',
+    });
   });
 });

@@ -55,16 +55,36 @@ describe('/api/CheckoutDesign', () => {
     expect((await api.get(`/api/CheckoutDesign/${created.id}`)).body).toEqual(created);
 
     const plain = await design(api, { displayName: 'Plain' });
-    expect(plain).toMatchObject({ logoUrl: null, brandColor: '#3856e0', buttonTextColor: '#ffffff', cornerStyle: 'rounded', buttonLabel: 'Pay', defaultLocale: null, supportEmail: null });
+    expect(plain).toMatchObject({
+      logoUrl: null,
+      brandColor: '#3856e0',
+      buttonTextColor: '#ffffff',
+      cornerStyle: 'rounded',
+      buttonLabel: 'Pay',
+      defaultLocale: null,
+      supportEmail: null,
+    });
 
     const list = await api.get('/api/CheckoutDesign?orderBy=displayName&orderDirection=asc');
     expect(list.status).toBe(200);
     expect(list.body).toMatchObject({ totalCount: 2, hasMore: false });
     expect(list.body.data.map((d: { displayName: string }) => d.displayName)).toEqual(['Acme Coffee', 'Plain']);
 
-    const updated = await api.put(`/api/CheckoutDesign/${created.id}`, { displayName: 'Acme Roasters', logoBase64: null, termsUrl: null, cornerStyle: 'square' });
+    const updated = await api.put(`/api/CheckoutDesign/${created.id}`, {
+      displayName: 'Acme Roasters',
+      logoBase64: null,
+      termsUrl: null,
+      cornerStyle: 'square',
+    });
     expect(updated.status).toBe(200);
-    expect(updated.body).toMatchObject({ displayName: 'Acme Roasters', logoUrl: null, termsUrl: null, cornerStyle: 'square', brandColor: '#006644', privacyUrl: 'https://acme.example/privacy' });
+    expect(updated.body).toMatchObject({
+      displayName: 'Acme Roasters',
+      logoUrl: null,
+      termsUrl: null,
+      cornerStyle: 'square',
+      brandColor: '#006644',
+      privacyUrl: 'https://acme.example/privacy',
+    });
   });
 
   it('serves the logo by its hash with its type, immutable caching and nosniff', async () => {
@@ -120,7 +140,14 @@ describe('/api/CheckoutDesign', () => {
     expect(broken.body.errors[0].path).toBe('brandColor');
     expect((await api.get(`/api/CheckoutDesign/${sunny.id}`)).body.buttonTextColor).toBe('#1e293b');
 
-    const malformed = await api.post('/api/CheckoutDesign', { displayName: 'X', brandColor: 'blue', cornerStyle: 'round', buttonLabel: 'Buy', defaultLocale: 'it', extra: 1 });
+    const malformed = await api.post('/api/CheckoutDesign', {
+      displayName: 'X',
+      brandColor: 'blue',
+      cornerStyle: 'round',
+      buttonLabel: 'Buy',
+      defaultLocale: 'it',
+      extra: 1,
+    });
     expect(malformed.status).toBe(400);
     expect(malformed.body.errors.map((e: { path: string }) => e.path).sort()).toEqual(['brandColor', 'buttonLabel', 'cornerStyle', 'defaultLocale', 'extra']);
     expect((await api.post('/api/CheckoutDesign', {})).body.errors[0].path).toBe('displayName');
@@ -144,18 +171,20 @@ describe('/api/CheckoutDesign', () => {
     expect((await api.get('/api/CheckoutDesign?isDefault=true')).body.totalCount).toBe(1);
 
     await expect(
-      getDb().insert(checkoutDesigns).values({
-        id: `design_hand_${Date.now()}`,
-        merchantId: merchant.id,
-        displayName: 'Sneaked in',
-        brandColor: '#3856e0',
-        buttonTextColor: '#ffffff',
-        accentColor: '#2c43b8',
-        cornerStyle: 'rounded',
-        buttonLabel: 'Pay',
-        defaultLocale: 'en',
-        isDefault: true,
-      }),
+      getDb()
+        .insert(checkoutDesigns)
+        .values({
+          id: `design_hand_${Date.now()}`,
+          merchantId: merchant.id,
+          displayName: 'Sneaked in',
+          brandColor: '#3856e0',
+          buttonTextColor: '#ffffff',
+          accentColor: '#2c43b8',
+          cornerStyle: 'rounded',
+          buttonLabel: 'Pay',
+          defaultLocale: 'en',
+          isDefault: true,
+        }),
     ).rejects.toThrow();
   });
 
@@ -221,7 +250,7 @@ describe('designs on payment links and hosted pages', () => {
     expect(html).toMatch(/data-testid="design-name"[^>]*>Charity Run</);
     expect(html).toContain(`src="/design-logos/${crypto.createHash('sha256').update(PNG).digest('hex')}"`);
     expect(html).toContain('href="https://charity.example/terms"');
-    expect(html).toContain("Donate $50.00");
+    expect(html).toContain('Donate $50.00');
 
     // The plain link now wears the seller's default.
     const defaultHtml = await (await fetch(`${baseUrl()}/pay/${plainLink.token}`)).text();

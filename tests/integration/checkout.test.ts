@@ -108,9 +108,7 @@ describe('POST /api/Checkout', () => {
     const card = new SandboxProcessor().tokenizeCard({ number: '4242 4242 4242 4242', expMonth: 4, expYear: 2031, cvc: '123' });
     const method = await getDb().transaction((tx) => savePaymentMethod(tx, merchant.id, customer.body.id, card));
     const list = await api.get(`/api/Customer/${customer.body.id}/PaymentMethod`);
-    expect(list.body.data).toEqual([
-      expect.objectContaining({ id: method.id, brand: 'visa', last4: '4242', expMonth: 4, expYear: 2031, isDefault: true }),
-    ]);
+    expect(list.body.data).toEqual([expect.objectContaining({ id: method.id, brand: 'visa', last4: '4242', expMonth: 4, expYear: 2031, isDefault: true })]);
     expect(list.text).not.toContain('4242424242424242');
     const answer = await api.post('/api/Checkout', { priceId: price.id, customerId: customer.body.id, paymentMethodRefId: method.id }, ik());
     expect(answer.status).toBe(201);
@@ -142,7 +140,10 @@ describe('POST /api/Checkout', () => {
     for (const [body, path, status] of cases) {
       const answer = await api.post('/api/Checkout', body, ik());
       expect(answer.status, JSON.stringify(body)).toBe(status);
-      expect(answer.body.errors.map((e: { path: string }) => e.path), JSON.stringify(body)).toContain(path);
+      expect(
+        answer.body.errors.map((e: { path: string }) => e.path),
+        JSON.stringify(body),
+      ).toContain(path);
     }
     expect(await paymentCount(merchant.id)).toBe(0);
     const [customerRows] = await getDb().select({ value: count() }).from(customers).where(eq(customers.merchantId, merchant.id));
@@ -172,7 +173,13 @@ describe('POST /api/Checkout', () => {
     const recurring = await api.post('/api/Price', { productId: product, type: 'Recurring', amount: 900, currency: 'USD', interval: 'month' });
     const answer = await api.post('/api/Checkout', { priceId: recurring.body.id, customerEmail: 'a@example.com', tokenRef: 'tok_visa' }, ik());
     expect(answer.status, answer.text).toBe(201);
-    expect(answer.body).toMatchObject({ paid: true, status: 'paid', total: 900, subscriptionId: expect.stringMatching(/^sub_/), billingRecordId: expect.stringMatching(/^br_/) });
+    expect(answer.body).toMatchObject({
+      paid: true,
+      status: 'paid',
+      total: 900,
+      subscriptionId: expect.stringMatching(/^sub_/),
+      billingRecordId: expect.stringMatching(/^br_/),
+    });
     const sub = (await api.get(`/api/Subscription/${answer.body.subscriptionId}`)).body;
     expect(sub).toMatchObject({ status: 'active', customerId: answer.body.customerId, paymentMethodId: expect.stringMatching(/^pm_/) });
     expect((await api.get(`/api/Checkout/${answer.body.id}`)).body.paid).toBe(true);
@@ -205,7 +212,10 @@ describe('POST /api/Checkout', () => {
     const headers = ik();
     const answers = await Promise.all(Array.from({ length: 50 }, () => api.post('/api/Checkout', body, headers)));
     const statuses = answers.map((a) => a.status);
-    expect(statuses.every((s) => s === 201 || s === 409), statuses.join(',')).toBe(true);
+    expect(
+      statuses.every((s) => s === 201 || s === 409),
+      statuses.join(','),
+    ).toBe(true);
     expect(answers.filter((a) => a.status === 409).every((a) => a.body.code === 'IDEMPOTENCY_KEY_IN_USE')).toBe(true);
     const replay = await api.post('/api/Checkout', body, headers);
     expect(replay.status).toBe(201);
@@ -325,7 +335,11 @@ describe('reconciliation of unknown payments', () => {
     const coupon = await api.post('/api/Coupon', { percentOff: 10, maxRedemptions: 1 });
     await api.post('/api/PromotionCode', { couponId: coupon.body.id, code: 'HELD' });
     const link = await adHocLink(api, { maxCompletions: 1 });
-    const answer = await api.post(`/api/PaymentLink/${link.id}/Complete`, { customerEmail: 'u@example.com', tokenRef: 'tok_unknown', promotionCode: 'HELD' }, ik());
+    const answer = await api.post(
+      `/api/PaymentLink/${link.id}/Complete`,
+      { customerEmail: 'u@example.com', tokenRef: 'tok_unknown', promotionCode: 'HELD' },
+      ik(),
+    );
     expect(answer.body).toMatchObject({ status: 'open', paid: false, total: 4500, payment: { status: 'unknown' } });
     // While unknown, the payment holds the link's only slot and the coupon's only redemption.
     expect((await api.get(`/api/PaymentLink/${link.id}`)).body).toMatchObject({ status: 'completed', completionCount: 1 });

@@ -70,7 +70,9 @@ describe('the wallet', () => {
     const someoneElse = await newMerchant();
     const price = await recurringPrice(someoneElse.api, { amount: 500 });
     const stranger = await customerWithCard(someoneElse.api, someoneElse.merchant.id);
-    expect((await subscribe(someoneElse.api, { customerId: stranger.customerId, priceId: price.id, paymentMethodId: stranger.paymentMethodId })).status).toBe(201);
+    expect((await subscribe(someoneElse.api, { customerId: stranger.customerId, priceId: price.id, paymentMethodId: stranger.paymentMethodId })).status).toBe(
+      201,
+    );
 
     const listed = await listWalletSubscriptions(db(), email, { page: 1, pageSize: 10 });
     expect(listed.totalCount).toBe(2);

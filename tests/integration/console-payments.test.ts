@@ -59,7 +59,10 @@ describe('console refunds run once per form key', () => {
     expect(error).toBeInstanceOf(ApiError);
     expect(error.code).toBe('VALIDATION_FAILED');
     const key = consoleKey();
-    expect(await runConsoleOnce(getDb(), { merchantId: merchant.id, key, action: 'x', body: {} }, async () => ({ n: 1 }))).toEqual({ result: { n: 1 }, replayed: false });
+    expect(await runConsoleOnce(getDb(), { merchantId: merchant.id, key, action: 'x', body: {} }, async () => ({ n: 1 }))).toEqual({
+      result: { n: 1 },
+      replayed: false,
+    });
   });
 });
 

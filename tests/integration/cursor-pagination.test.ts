@@ -85,7 +85,12 @@ describe('cursor paging', () => {
     const all = (await seller.api.get('/api/Customer?pageSize=100')).body.data as { id: string; createdAt: string }[];
     const createdFrom = encodeURIComponent(all[3]!.createdAt);
     const page = await seller.api.get(`/api/Customer?createdFrom=${createdFrom}&startingAfter=${customerIds[1]}`);
-    expect(ids(page)).toEqual(all.filter((customer) => customer.createdAt >= all[3]!.createdAt).map((customer) => customer.id).slice(2));
+    expect(ids(page)).toEqual(
+      all
+        .filter((customer) => customer.createdAt >= all[3]!.createdAt)
+        .map((customer) => customer.id)
+        .slice(2),
+    );
     expect(ids(page)).toContain(customerIds[3]);
     expect(ids(page)).not.toContain(customerIds[4]);
   });

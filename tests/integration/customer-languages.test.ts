@@ -18,7 +18,13 @@ import { customerWithCard, recurringPrice, subscribe } from '../helpers/subscrip
 async function page(path: string, acceptLanguage?: string, cookie?: string) {
   const answer = await call('GET', path, { headers: { ...(acceptLanguage ? { 'accept-language': acceptLanguage } : {}), ...(cookie ? { cookie } : {}) } });
   expect(answer.status, path).toBe(200);
-  return { html: answer.text, text: answer.text.replace(/<[^>]+>/g, ' ').replace(/[\u00a0\u202f]/g, ' ').replace(/\s+/g, ' ') };
+  return {
+    html: answer.text,
+    text: answer.text
+      .replace(/<[^>]+>/g, ' ')
+      .replace(/[\u00a0\u202f]/g, ' ')
+      .replace(/\s+/g, ' '),
+  };
 }
 
 async function mailbox(to: string) {
@@ -92,7 +98,17 @@ describe('hosted checkout in the customer’s language', () => {
     const email = `sprache-${crypto.randomBytes(4).toString('hex')}@example.com`;
     const paid = await payHostedCheckout(
       getDb(),
-      { token: link.token, attemptKey: crypto.randomUUID(), email, name: 'Ana', cardNumber: '4242 4242 4242 4242', expiry: '12 / 34', cvc: '123', promotionCode: '', saveCard: false },
+      {
+        token: link.token,
+        attemptKey: crypto.randomUUID(),
+        email,
+        name: 'Ana',
+        cardNumber: '4242 4242 4242 4242',
+        expiry: '12 / 34',
+        cvc: '123',
+        promotionCode: '',
+        saveCard: false,
+      },
       customerText('es'),
     );
     expect(paid.kind).toBe('paid');
@@ -117,10 +133,28 @@ describe('hosted checkout in the customer’s language', () => {
   it('a declined card is answered in the page’s language', async () => {
     const { api } = await newMerchant();
     const link = await adHocLink(api, { unitAmount: 1000, currency: 'USD' });
-    const form = { token: link.token, attemptKey: crypto.randomUUID(), email: 'decline@example.com', name: '', expiry: '12 / 34', cvc: '123', promotionCode: '', saveCard: false };
-    expect(await payHostedCheckout(getDb(), { ...form, cardNumber: '4000 0000 0000 9995' }, customerText('fr'))).toEqual({ kind: 'declined', message: 'Le solde de votre carte est insuffisant.' });
-    expect(await payHostedCheckout(getDb(), { ...form, attemptKey: crypto.randomUUID(), cardNumber: '4242 4242 4242 4242', expiry: '13/34' }, customerText('de'))).toMatchObject({ kind: 'invalid', field: 'expiry' });
-    expect(await payHostedCheckout(getDb(), { ...form, attemptKey: crypto.randomUUID(), cardNumber: '4242', email: 'nope' }, customerText('ja'))).toEqual({ kind: 'invalid', field: 'email', message: '有効なメールアドレスを入力してください。' });
+    const form = {
+      token: link.token,
+      attemptKey: crypto.randomUUID(),
+      email: 'decline@example.com',
+      name: '',
+      expiry: '12 / 34',
+      cvc: '123',
+      promotionCode: '',
+      saveCard: false,
+    };
+    expect(await payHostedCheckout(getDb(), { ...form, cardNumber: '4000 0000 0000 9995' }, customerText('fr'))).toEqual({
+      kind: 'declined',
+      message: 'Le solde de votre carte est insuffisant.',
+    });
+    expect(
+      await payHostedCheckout(getDb(), { ...form, attemptKey: crypto.randomUUID(), cardNumber: '4242 4242 4242 4242', expiry: '13/34' }, customerText('de')),
+    ).toMatchObject({ kind: 'invalid', field: 'expiry' });
+    expect(await payHostedCheckout(getDb(), { ...form, attemptKey: crypto.randomUUID(), cardNumber: '4242', email: 'nope' }, customerText('ja'))).toEqual({
+      kind: 'invalid',
+      field: 'email',
+      message: '有効なメールアドレスを入力してください。',
+    });
   });
 });
 

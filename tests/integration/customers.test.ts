@@ -45,7 +45,10 @@ describe('/api/Customer', () => {
     for (const [body, path] of cases) {
       const answer = await api.post('/api/Customer', body);
       expect(answer.status, JSON.stringify(body)).toBe(400);
-      expect(answer.body.errors.map((e: { path: string }) => e.path), JSON.stringify(body)).toContain(path);
+      expect(
+        answer.body.errors.map((e: { path: string }) => e.path),
+        JSON.stringify(body),
+      ).toContain(path);
     }
   });
 
@@ -205,10 +208,12 @@ describe('/api/Customer/{customerId}/PaymentMethod', () => {
     const url = `/api/Customer/${customer.id}/PaymentMethod`;
     expect((await api.get(url)).body).toMatchObject({ data: [], totalCount: 0 });
     const saved = { merchantId: merchant.id, customerId: customer.id, processorToken: 'tok_visa', brand: 'visa', last4: '4242', expMonth: 12, expYear: 2030 };
-    await getDb().insert(paymentMethods).values([
-      { id: 'pm_test_active', ...saved, isDefault: true },
-      { id: 'pm_test_detached', ...saved, detachedAt: new Date() },
-    ]);
+    await getDb()
+      .insert(paymentMethods)
+      .values([
+        { id: 'pm_test_active', ...saved, isDefault: true },
+        { id: 'pm_test_detached', ...saved, detachedAt: new Date() },
+      ]);
     const list = await api.get(url);
     expect(list.body.totalCount).toBe(1);
     expect(list.body.data[0]).toEqual({

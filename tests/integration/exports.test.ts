@@ -27,7 +27,11 @@ describe('CSV exports', () => {
   it('exports one seller’s payments, customers and subscriptions for a range', async () => {
     const { api, merchant } = await newMerchant();
     const price = await oneTimePrice(api, 1999, 'USD', '=cmd|calc');
-    const paid = await api.post('/api/Checkout', { priceId: price.id, customerEmail: 'csv@example.com', customerName: 'Smith, "Jo"', tokenRef: 'tok_visa' }, ik());
+    const paid = await api.post(
+      '/api/Checkout',
+      { priceId: price.id, customerEmail: 'csv@example.com', customerName: 'Smith, "Jo"', tokenRef: 'tok_visa' },
+      ik(),
+    );
     expect(paid.status, paid.text).toBe(201);
     const payments = await exportCsv(getDb(), merchant.id, 'payments', {});
     expect(payments.rows).toBe(1);

@@ -43,7 +43,8 @@ describe('sandbox processor', () => {
 
   it('gives each test card its fixed outcome', async () => {
     // Each charge its own idempotency key: the sandbox answers a repeated key with its first outcome.
-    const charge = (token: string, idempotencyKey = `pay_test_${crypto.randomUUID()}`) => sandbox.charge({ token, amount: 100, currency: 'USD', idempotencyKey });
+    const charge = (token: string, idempotencyKey = `pay_test_${crypto.randomUUID()}`) =>
+      sandbox.charge({ token, amount: 100, currency: 'USD', idempotencyKey });
     expect((await charge('tok_visa')).status).toBe('succeeded');
     expect(await charge('tok_declined')).toMatchObject({ status: 'failed', declineCode: 'card_declined' });
     expect(await charge('tok_insufficient_funds')).toMatchObject({ status: 'failed', declineCode: 'insufficient_funds' });
@@ -129,7 +130,10 @@ describe('hosted checkout (/pay/{token})', () => {
     const keys = charged.map((p) => p.processorKey!);
     const booked = await getDb().select().from(sandboxProcessorOperations).where(inArray(sandboxProcessorOperations.idempotencyKey, keys));
     expect(booked).toHaveLength(1);
-    const all = await getDb().select().from(sandboxProcessorOperations).where(like(sandboxProcessorOperations.idempotencyKey, `${(await api.get('/api/Subscription')).body.data[0].id}%`));
+    const all = await getDb()
+      .select()
+      .from(sandboxProcessorOperations)
+      .where(like(sandboxProcessorOperations.idempotencyKey, `${(await api.get('/api/Subscription')).body.data[0].id}%`));
     expect(all).toHaveLength(1);
     expect((await api.get('/api/Subscription')).body.totalCount).toBe(1);
   });
@@ -145,7 +149,13 @@ describe('hosted checkout (/pay/{token})', () => {
     expect(await payHostedCheckout(getDb(), form(link.token, { promotionCode: 'MISSING' }))).toMatchObject({ kind: 'invalid', field: 'promotionCode' });
     const coupon = await api.post('/api/Coupon', { percentOff: 15 });
     await api.post('/api/PromotionCode', { couponId: coupon.body.id, code: 'HOSTED15' });
-    expect(await quoteHostedPromotion(getDb(), link.token, 'hosted15')).toEqual({ ok: true, code: 'HOSTED15', discount: '$1.50', total: '$8.49', subscription: null });
+    expect(await quoteHostedPromotion(getDb(), link.token, 'hosted15')).toEqual({
+      ok: true,
+      code: 'HOSTED15',
+      discount: '$1.50',
+      total: '$8.49',
+      subscription: null,
+    });
     expect(await quoteHostedPromotion(getDb(), link.token, 'nope')).toMatchObject({ ok: false });
   });
 });

@@ -38,7 +38,11 @@ describe('Idempotency-Key lease', () => {
     const api = (body: unknown, idempotencyKey: string) =>
       call('POST', '/api/Checkout', { key, body, headers: { 'Idempotency-Key': idempotencyKey }, baseUrl: server!.baseUrl });
     const product = await call('POST', '/api/Product', { key, body: { name: 'Lease' }, baseUrl: server.baseUrl });
-    const price = await call('POST', '/api/Price', { key, body: { productId: product.body.id, type: 'OneTime', amount: 4321, currency: 'USD' }, baseUrl: server.baseUrl });
+    const price = await call('POST', '/api/Price', {
+      key,
+      body: { productId: product.body.id, type: 'OneTime', amount: 4321, currency: 'USD' },
+      baseUrl: server.baseUrl,
+    });
     const request = { priceId: price.body.id, customerEmail: 'lease@example.com', tokenRef: 'tok_visa' };
 
     // A request that outlives the lease keeps its key: a duplicate meanwhile is told to wait.

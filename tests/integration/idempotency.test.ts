@@ -55,17 +55,19 @@ describe('Idempotency-Key', () => {
     const rawBody = JSON.stringify({ name: 'Slow' });
     // The row a request holds while it executes (see claimIdempotencyKey).
     const started = new Date();
-    await getDb().insert(idempotencyKeys).values({
-      merchantId: merchant.id,
-      key: 'running',
-      method: 'POST',
-      path: '/api/Customer',
-      bodyHash: (await import('@/lib/secrets')).sha256Hex(rawBody),
-      state: 'in_progress',
-      lockedAt: started,
-      createdAt: started,
-      expiresAt: new Date(started.getTime() + 86_400_000),
-    });
+    await getDb()
+      .insert(idempotencyKeys)
+      .values({
+        merchantId: merchant.id,
+        key: 'running',
+        method: 'POST',
+        path: '/api/Customer',
+        bodyHash: (await import('@/lib/secrets')).sha256Hex(rawBody),
+        state: 'in_progress',
+        lockedAt: started,
+        createdAt: started,
+        expiresAt: new Date(started.getTime() + 86_400_000),
+      });
     const duplicate = await api.post('/api/Customer', { name: 'Slow' }, { 'Idempotency-Key': 'running' });
     expect(duplicate.status).toBe(409);
     expect(duplicate.body.code).toBe('IDEMPOTENCY_KEY_IN_USE');
@@ -74,9 +76,7 @@ describe('Idempotency-Key', () => {
 
   it('executes 50 concurrent identical requests exactly once', async () => {
     const { api, merchant } = await newMerchant();
-    const answers = await Promise.all(
-      Array.from({ length: 50 }, () => api.post('/api/Customer', { name: 'Once' }, { 'Idempotency-Key': 'fifty' })),
-    );
+    const answers = await Promise.all(Array.from({ length: 50 }, () => api.post('/api/Customer', { name: 'Once' }, { 'Idempotency-Key': 'fifty' })));
     expect(await customerCount(merchant.id)).toBe(1);
     const statuses = new Set(answers.map((a) => a.status));
     expect([...statuses].every((s) => s === 201 || s === 409)).toBe(true);

@@ -35,10 +35,14 @@ describe('invoices and receipts in the customer’s language', () => {
     const english = await (await fetch(`${baseUrl()}${path(record.hostedInvoiceUrl)}`)).text();
     for (const text of ['Receipt', 'Subtotal', '€1,234.56']) expect(english).toContain(text);
 
-    const frenchPdf = pdfText(Buffer.from(await (await fetch(`${baseUrl()}${path(record.invoicePdfUrl)}`, { headers: { 'Accept-Language': 'fr' } })).arrayBuffer()));
+    const frenchPdf = pdfText(
+      Buffer.from(await (await fetch(`${baseUrl()}${path(record.invoicePdfUrl)}`, { headers: { 'Accept-Language': 'fr' } })).arrayBuffer()),
+    );
     for (const text of ['Reçu', 'Sous-total', 'Montant payé', merchant.name]) expect(frenchPdf).toContain(text);
     // Helvetica cannot draw Japanese: that reader gets the English PDF, not question marks.
-    const japanesePdf = pdfText(Buffer.from(await (await fetch(`${baseUrl()}${path(record.invoicePdfUrl)}`, { headers: { 'Accept-Language': 'ja' } })).arrayBuffer()));
+    const japanesePdf = pdfText(
+      Buffer.from(await (await fetch(`${baseUrl()}${path(record.invoicePdfUrl)}`, { headers: { 'Accept-Language': 'ja' } })).arrayBuffer()),
+    );
     expect(japanesePdf).toContain('Subtotal');
 
     const receipt = await waitFor(async () => (await mailbox(email)).find((m) => m.category === 'receipt'));

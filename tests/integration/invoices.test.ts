@@ -28,14 +28,21 @@ describe('billing records as invoices', () => {
   it('a one-time checkout: lines, totals, attempts, hosted page, PDF and one receipt email', async () => {
     const { api, merchant } = await newMerchant();
     await getDb().transaction((tx) =>
-      updateAccountSettings(tx, merchant.id, { supportEmail: 'help@seller.example', address: { line1: '1 Market St', city: 'Springfield', postalCode: '12345', country: 'US' } }),
+      updateAccountSettings(tx, merchant.id, {
+        supportEmail: 'help@seller.example',
+        address: { line1: '1 Market St', city: 'Springfield', postalCode: '12345', country: 'US' },
+      }),
     );
     const price = await oneTimePrice(api, 2500);
     const coupon = await api.post('/api/Coupon', { amountOff: 500, currency: 'USD', duration: 'once' });
     expect(coupon.status, coupon.text).toBe(201);
     await api.post('/api/PromotionCode', { couponId: coupon.body.id, code: 'FIVEOFF' });
     const email = `buyer-${Date.now()}@example.com`;
-    const checkout = await api.post('/api/Checkout', { priceId: price.id, quantity: 2, customerEmail: email, customerName: 'Ada', tokenRef: 'tok_visa', promotionCode: 'FIVEOFF' }, ik());
+    const checkout = await api.post(
+      '/api/Checkout',
+      { priceId: price.id, quantity: 2, customerEmail: email, customerName: 'Ada', tokenRef: 'tok_visa', promotionCode: 'FIVEOFF' },
+      ik(),
+    );
     expect(checkout.status, checkout.text).toBe(201);
 
     const list = await api.get(`/api/BillingRecord?customerId=${checkout.body.customerId}`);
@@ -113,7 +120,13 @@ describe('billing records as invoices', () => {
       ['plan', 1],
     ]);
     const [first, proration, renewal] = records;
-    expect(first).toMatchObject({ subscriptionId: sub.id, periodStart: '2025-03-01T00:00:00.000Z', periodEnd: '2025-04-01T00:00:00.000Z', total: 1000, status: 'paid' });
+    expect(first).toMatchObject({
+      subscriptionId: sub.id,
+      periodStart: '2025-03-01T00:00:00.000Z',
+      periodEnd: '2025-04-01T00:00:00.000Z',
+      total: 1000,
+      status: 'paid',
+    });
     expect(proration).toMatchObject({ total: up.body.change.prorationAmount, lineItems: [{ kind: 'proration', priceId: pro.id }] });
     const creditUsed = Math.min(credit, 1000);
     expect(renewal).toMatchObject({
@@ -136,7 +149,13 @@ describe('billing records as invoices', () => {
       ...(await eventsOf(merchant.id, 'payment.succeeded')),
     ].filter((e) => [renewal.id, renewal.paymentId].includes((e.data as any).object.id));
     expect(renewalEvents).toHaveLength(3);
-    for (const event of renewalEvents) expect((event.data as any).object).toMatchObject({ subscriptionId: sub.id, periodIndex: 1, periodStart: renewal.periodStart, periodEnd: renewal.periodEnd });
+    for (const event of renewalEvents)
+      expect((event.data as any).object).toMatchObject({
+        subscriptionId: sub.id,
+        periodIndex: 1,
+        periodStart: renewal.periodStart,
+        periodEnd: renewal.periodEnd,
+      });
     const paid = renewalEvents.find((e) => e.type === 'billing_record.paid')!;
     expect((paid.data as any).object).toMatchObject({ hostedInvoiceUrl: renewal.hostedInvoiceUrl, lineItems: renewal.lineItems, amountPaid: renewal.total });
 

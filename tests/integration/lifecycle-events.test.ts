@@ -27,7 +27,10 @@ describe('lifecycle events', () => {
     await api.put(`/api/Customer/${customer.id}`, { name: 'New' });
     const customerUpdates = await eventsOf(merchant.id, 'customer.updated');
     expect(customerUpdates).toHaveLength(1);
-    expect(customerUpdates[0]!.data).toMatchObject({ object: { id: customer.id, name: 'New', status: 'archived' }, previousAttributes: { name: 'Old', status: 'active' } });
+    expect(customerUpdates[0]!.data).toMatchObject({
+      object: { id: customer.id, name: 'New', status: 'archived' },
+      previousAttributes: { name: 'Old', status: 'active' },
+    });
 
     const price = await oneTimePrice(api, 500);
     await api.put(`/api/Product/${price.productId}`, { active: false });
@@ -76,7 +79,12 @@ describe('lifecycle events', () => {
     const afterCreate = all.slice(all.findIndex((e) => e.type === 'subscription.created') + 1);
     expect(typesOf(afterCreate, CHARGE_EVENTS)).toEqual([...CHARGE_EVENTS]);
     const proration = afterCreate.find((e) => e.type === 'payment.succeeded')!;
-    expect(proration.data.object).toMatchObject({ subscriptionId: sub.id, periodIndex: 0, periodStart: '2025-03-01T00:00:00.000Z', periodEnd: '2025-04-01T00:00:00.000Z' });
+    expect(proration.data.object).toMatchObject({
+      subscriptionId: sub.id,
+      periodIndex: 0,
+      periodStart: '2025-03-01T00:00:00.000Z',
+      periodEnd: '2025-04-01T00:00:00.000Z',
+    });
 
     // The renewal at the period end: the same order, period 1, dated at the boundary.
     await advance(api, clock, '2025-04-02T00:00:00.000Z');

@@ -22,7 +22,12 @@ const SEED = 1313;
 
 function resolve(schema: Schema | undefined): Schema | undefined {
   if (!schema?.$ref) return schema;
-  return resolve(schema.$ref.split('/').slice(1).reduce((node: Schema, key: string) => node[key.replaceAll('~1', '/')], openApiDocument));
+  return resolve(
+    schema.$ref
+      .split('/')
+      .slice(1)
+      .reduce((node: Schema, key: string) => node[key.replaceAll('~1', '/')], openApiDocument),
+  );
 }
 
 /** The JSON types a schema admits (undefined: it admits anything). */
@@ -79,7 +84,9 @@ interface Case {
 }
 
 const NOT_JSON = fc.constantFrom('{', '{"a":', 'nul', '[1,]', "{'a':1}", '');
-const NOT_AN_OBJECT = fc.oneof(fc.integer(), fc.string({ maxLength: 10 }), fc.constant(null), fc.array(fc.boolean(), { maxLength: 3 })).map((value) => JSON.stringify(value));
+const NOT_AN_OBJECT = fc
+  .oneof(fc.integer(), fc.string({ maxLength: 10 }), fc.constant(null), fc.array(fc.boolean(), { maxLength: 3 }))
+  .map((value) => JSON.stringify(value));
 
 function bodies(documented: Schema): fc.Arbitrary<string> {
   const schema = resolve(documented.requestBody?.content?.['application/json']?.schema);
@@ -131,10 +138,12 @@ async function sellerRows(merchantId: string): Promise<string> {
     order by table_name`);
   const parts: string[] = [];
   for (const { table_name } of tables.rows) {
-    const [row] = (await getDb().execute<{ fingerprint: string }>(sql`
+    const [row] = (
+      await getDb().execute<{ fingerprint: string }>(sql`
       select count(*) || ':' || coalesce(md5(string_agg(t::text, ',' order by t::text)), '') as fingerprint
       from ${sql.identifier(table_name)} t
-      where merchant_id = ${merchantId} ${table_name === 'idempotency_keys' ? sql`and t.response_status is distinct from 404` : sql``}`)).rows;
+      where merchant_id = ${merchantId} ${table_name === 'idempotency_keys' ? sql`and t.response_status is distinct from 404` : sql``}`)
+    ).rows;
     parts.push(`${table_name}=${row!.fingerprint}`);
   }
   return parts.join(' ');

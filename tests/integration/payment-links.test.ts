@@ -81,7 +81,10 @@ describe('/api/PaymentLink', () => {
     for (const [body, path] of cases) {
       const answer = await api.post('/api/PaymentLink', body);
       expect(answer.status, JSON.stringify(body)).toBe(400);
-      expect(answer.body.errors.map((e: { path: string }) => e.path), JSON.stringify(body)).toContain(path);
+      expect(
+        answer.body.errors.map((e: { path: string }) => e.path),
+        JSON.stringify(body),
+      ).toContain(path);
     }
     const unknownPrice = await api.post('/api/PaymentLink', { priceId: 'price_nope' });
     expect(unknownPrice.status).toBe(404);
@@ -142,7 +145,10 @@ describe('/api/PaymentLink', () => {
   it('reports expired links, which can be neither enabled nor disabled', async () => {
     const { api } = await newMerchant();
     const link = await adHocLink(api, { expiresAt: '2099-01-01T00:00:00Z' });
-    await getDb().update(paymentLinks).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(paymentLinks.id, link.id));
+    await getDb()
+      .update(paymentLinks)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(paymentLinks.id, link.id));
     expect((await api.get(`/api/PaymentLink/${link.id}`)).body.status).toBe('expired');
     expect((await api.post(`/api/PaymentLink/${link.id}/Disable`)).status).toBe(409);
     expect((await api.get('/api/PaymentLink?status=expired')).body.data.map((l: { id: string }) => l.id)).toEqual([link.id]);

@@ -12,7 +12,18 @@ import { recurringPrice, subscribe } from '../helpers/subscriptions';
 import { payHostedCheckout, type HostedPaymentForm } from '@/lib/checkout/hosted';
 
 function hostedForm(token: string, overrides: Partial<HostedPaymentForm>): HostedPaymentForm {
-  return { token, attemptKey: crypto.randomUUID(), email: `hosted-${crypto.randomUUID()}@example.com`, name: 'Hosted Buyer', cardNumber: '4242 4242 4242 4242', expiry: '12 / 34', cvc: '123', promotionCode: '', saveCard: false, ...overrides };
+  return {
+    token,
+    attemptKey: crypto.randomUUID(),
+    email: `hosted-${crypto.randomUUID()}@example.com`,
+    name: 'Hosted Buyer',
+    cardNumber: '4242 4242 4242 4242',
+    expiry: '12 / 34',
+    cvc: '123',
+    promotionCode: '',
+    saveCard: false,
+    ...overrides,
+  };
 }
 
 async function savedCount(customerId: string) {
@@ -45,7 +56,10 @@ describe('payment methods from a backend', () => {
     expect(saved.body).toMatchObject({ customerId, brand: 'visa', last4: '4242', isDefault: true });
     expect(saved.body.id).toMatch(/^pm_/);
     // The verification was booked at the processor once, for nothing, under the new method's id.
-    const [booked] = await getDb().select().from(sandboxProcessorOperations).where(eq(sandboxProcessorOperations.idempotencyKey, `verify:${saved.body.id}`));
+    const [booked] = await getDb()
+      .select()
+      .from(sandboxProcessorOperations)
+      .where(eq(sandboxProcessorOperations.idempotencyKey, `verify:${saved.body.id}`));
     expect(booked).toMatchObject({ kind: 'verification', amount: 0, status: 'succeeded' });
 
     const replay = await api.post(path, { tokenRef: 'tok_visa' }, headers);
@@ -138,7 +152,11 @@ describe('payment methods from a backend', () => {
     const missing = await api.post(`/api/Subscription/${sub.id}/Command`, { type: 'ChangePaymentMethod' }, ik());
     expect(missing.status).toBe(400);
     expect(missing.body.errors[0].path).toBe('paymentMethodId');
-    const foreign = await api.post(`/api/Subscription/${sub.id}/Command`, { type: 'ChangePaymentMethod', paymentMethodId: 'pm_01ABCDEFGHJKMNPQRSTVWXYZ00' }, ik());
+    const foreign = await api.post(
+      `/api/Subscription/${sub.id}/Command`,
+      { type: 'ChangePaymentMethod', paymentMethodId: 'pm_01ABCDEFGHJKMNPQRSTVWXYZ00' },
+      ik(),
+    );
     expect(foreign.status).toBe(404);
 
     const changed = await api.post(

@@ -30,7 +30,10 @@ describe('finishing interrupted money moves', () => {
     const { customerId } = await customerWithCard(api, merchant.id);
     const clock = await clockFor(api, customerId, '2025-01-01T00:00:00.000Z');
     const sub = (await subscribe(api, { customerId, priceId: price.id })).body;
-    await getDb().update(testClocks).set({ frozenTime: new Date('2025-02-01T00:00:00Z') }).where(eq(testClocks.id, clock));
+    await getDb()
+      .update(testClocks)
+      .set({ frozenTime: new Date('2025-02-01T00:00:00Z') })
+      .where(eq(testClocks.id, clock));
 
     vi.spyOn(SandboxProcessor.prototype, 'charge').mockImplementationOnce(lostAnswer);
     await expect(processSubscription(getDb(), sub.id)).rejects.toThrow('connection to the processor lost');
@@ -47,7 +50,10 @@ describe('finishing interrupted money moves', () => {
     expect(settled!.status).toBe('succeeded');
     const [after] = await getDb().select().from(subscriptions).where(eq(subscriptions.id, sub.id));
     expect(after).toMatchObject({ currentPeriodIndex: 1, status: 'active' });
-    const booked = await getDb().select().from(sandboxProcessorOperations).where(eq(sandboxProcessorOperations.idempotencyKey, `${sub.id}:p1:a1`));
+    const booked = await getDb()
+      .select()
+      .from(sandboxProcessorOperations)
+      .where(eq(sandboxProcessorOperations.idempotencyKey, `${sub.id}:p1:a1`));
     expect(booked).toHaveLength(1);
     // Running the engine again finds nothing more to charge.
     expect(await processSubscription(getDb(), sub.id)).toBe(0);
@@ -80,4 +86,3 @@ describe('finishing interrupted money moves', () => {
     expect(again!.amountRefunded).toBe(2000);
   });
 });
-

@@ -58,10 +58,14 @@ describe('two-phase checkouts with a slow processor', () => {
     // Phase 2 of every checkout overlaps: with the link's row locked across the processor call
     // they would pass one at a time, and never more than one would be pending at once. (How
     // many overlap depends on how fast phase 1 runs on the machine, hence a modest threshold.)
-    const peak = await eventually(async () => {
-      const pending = (await linkPayments()).find((row) => row.status === 'pending')?.count ?? 0;
-      return pending >= 10 && pending;
-    }, 50 * LATENCY_MS, 'at least 10 checkouts pending at once');
+    const peak = await eventually(
+      async () => {
+        const pending = (await linkPayments()).find((row) => row.status === 'pending')?.count ?? 0;
+        return pending >= 10 && pending;
+      },
+      50 * LATENCY_MS,
+      'at least 10 checkouts pending at once',
+    );
     expect(peak).toBeGreaterThanOrEqual(10);
     const read = await api(key, 'GET', `/api/PaymentLink/${link.id}`);
     expect(read.status).toBe(200);
@@ -74,9 +78,10 @@ describe('two-phase checkouts with a slow processor', () => {
     // --- 20 checkouts are in phase 2 when the server is killed: 15 cards that pay, 5 that decline.
     const limited = (await api(key, 'POST', '/api/PaymentLink', { name: 'Workshop seat', unitAmount: 9900, currency: 'USD', maxCompletions: 20 })).body;
     const inFlight = Array.from({ length: 20 }, (_, i) =>
-      api(key, 'POST', `/api/PaymentLink/${limited.id}/Complete`, { customerEmail: `student-${i}@example.com`, tokenRef: i < 15 ? 'tok_visa' : 'tok_declined' }).catch(
-        () => 'cut off',
-      ),
+      api(key, 'POST', `/api/PaymentLink/${limited.id}/Complete`, {
+        customerEmail: `student-${i}@example.com`,
+        tokenRef: i < 15 ? 'tok_visa' : 'tok_declined',
+      }).catch(() => 'cut off'),
     );
     const limitedCheckouts = () => db.select().from(checkouts).where(eq(checkouts.paymentLinkId, limited.id));
     await eventually(async () => (await limitedCheckouts()).length === 20, 20_000, '20 checkouts in phase 2');
@@ -88,10 +93,14 @@ describe('two-phase checkouts with a slow processor', () => {
     await pool!.end();
     server = await startServer({ env: ENV, dataDir });
     const restarted = database();
-    const settled = await eventually(async () => {
-      const rows = await restarted.select().from(checkouts).where(eq(checkouts.paymentLinkId, limited.id));
-      return rows.every((row) => row.status !== 'open') && rows;
-    }, 90_000, 'every interrupted checkout settled');
+    const settled = await eventually(
+      async () => {
+        const rows = await restarted.select().from(checkouts).where(eq(checkouts.paymentLinkId, limited.id));
+        return rows.every((row) => row.status !== 'open') && rows;
+      },
+      90_000,
+      'every interrupted checkout settled',
+    );
     expect(settled.filter((row) => row.status === 'paid')).toHaveLength(15);
     expect(settled.filter((row) => row.status === 'failed')).toHaveLength(5);
 

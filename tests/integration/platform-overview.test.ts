@@ -58,11 +58,18 @@ describe('platform overview', () => {
     expect(unknown.body.payment?.status ?? unknown.body.checkout?.payment?.status).toBe('unknown');
     const jobKey = `overview-probe-${Date.now()}`;
     // A job of a task no worker runs, due ten minutes ago: it waits in the queue until removed.
-    await getDb().execute(sql`select graphile_worker.add_job('operator-overview-probe', '{}'::json, run_at := now() - interval '10 minutes', job_key := ${jobKey})`);
+    await getDb().execute(
+      sql`select graphile_worker.add_job('operator-overview-probe', '{}'::json, run_at := now() - interval '10 minutes', job_key := ${jobKey})`,
+    );
     try {
       const overview = await loadPlatformOverview(getDb(), { range: '7d', at: now() });
       expect(overview.reconciliation.unknown).toBeGreaterThanOrEqual(1);
-      expect(overview.jobQueue.byTask.find((task) => task.task === 'operator-overview-probe')).toEqual({ task: 'operator-overview-probe', due: 1, running: 0, failed: 0 });
+      expect(overview.jobQueue.byTask.find((task) => task.task === 'operator-overview-probe')).toEqual({
+        task: 'operator-overview-probe',
+        due: 1,
+        running: 0,
+        failed: 0,
+      });
       expect(overview.jobQueue.oldestDueSeconds).toBeGreaterThanOrEqual(590);
     } finally {
       await getDb().execute(sql`select graphile_worker.remove_job(${jobKey})`);
@@ -76,10 +83,14 @@ describe('platform overview', () => {
       const { body: endpoint } = await seller.api.post('/api/WebhookEndpoint', { url: `${receiver.url}/hook`, events: ['product.created'] });
       await seller.api.post('/api/Product', { name: 'Probe' });
       // The test server's compressed schedule kills a delivery after eight attempts in a few seconds.
-      const profile = await eventually(async () => {
-        const current = await loadSellerProfile(getDb(), seller.merchant.id, now());
-        return current.endpoints[0]?.dead === 1 ? current : undefined;
-      }, 30_000, 'the delivery to die');
+      const profile = await eventually(
+        async () => {
+          const current = await loadSellerProfile(getDb(), seller.merchant.id, now());
+          return current.endpoints[0]?.dead === 1 ? current : undefined;
+        },
+        30_000,
+        'the delivery to die',
+      );
       expect(profile.endpoints[0]).toMatchObject({ id: endpoint.id, enabled: true, delivered: 0, dead: 1, retrying: 0 });
       expect(profile.endpoints[0]!.failingSince).toBeInstanceOf(Date);
 
@@ -97,11 +108,19 @@ describe('platform overview', () => {
     await seller.api.get('/api/Product/prod_missing');
     const admin = await newAdmin();
     await call('POST', `/api/AdminMerchant/${seller.merchant.id}/Suspend`, { key: admin.tokens.accessToken, body: { reason: 'Review' }, headers: freshIp() });
-    await call('POST', `/api/AdminMerchant/${seller.merchant.id}/Reinstate`, { key: admin.tokens.accessToken, body: { reason: 'Cleared' }, headers: freshIp() });
-    const profile = await eventually(async () => {
-      const current = await loadSellerProfile(getDb(), seller.merchant.id, now());
-      return current.recentRequests.length >= 2 ? current : undefined;
-    }, 10_000, 'request logs to be written');
+    await call('POST', `/api/AdminMerchant/${seller.merchant.id}/Reinstate`, {
+      key: admin.tokens.accessToken,
+      body: { reason: 'Cleared' },
+      headers: freshIp(),
+    });
+    const profile = await eventually(
+      async () => {
+        const current = await loadSellerProfile(getDb(), seller.merchant.id, now());
+        return current.recentRequests.length >= 2 ? current : undefined;
+      },
+      10_000,
+      'request logs to be written',
+    );
     expect(profile.apiKeys).toEqual([expect.objectContaining({ id: seller.keyId, prefix: seller.key.slice(0, 11) })]);
     expect(JSON.stringify(profile.apiKeys)).not.toContain(seller.key);
     expect(profile.recentFailures.map((r) => [r.path, r.status])).toEqual([['/api/Product/prod_missing', 404]]);

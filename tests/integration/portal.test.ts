@@ -25,7 +25,9 @@ describe('customer portal access', () => {
     // Another customer's portal path does not accept this link.
     await expect(getDb().transaction((tx) => verifyPortalLink(tx, b.customerId, token, b.email))).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
     // Someone who has the link but not the email cannot use it, and does not spend it.
-    await expect(getDb().transaction((tx) => verifyPortalLink(tx, a.customerId, token, 'attacker@example.com'))).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    await expect(getDb().transaction((tx) => verifyPortalLink(tx, a.customerId, token, 'attacker@example.com'))).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+    });
     const session = await getDb().transaction((tx) => verifyPortalLink(tx, a.customerId, token, a.email.toUpperCase()));
     expect(session.length).toBeGreaterThan(20);
     // Single use.

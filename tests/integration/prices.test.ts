@@ -84,7 +84,10 @@ describe('/api/Price', () => {
     for (const [body, path] of cases) {
       const answer = await api.post('/api/Price', body);
       expect(answer.status, JSON.stringify(body)).toBe(400);
-      expect(answer.body.errors.map((e: { path: string }) => e.path), JSON.stringify(body)).toContain(path);
+      expect(
+        answer.body.errors.map((e: { path: string }) => e.path),
+        JSON.stringify(body),
+      ).toContain(path);
     }
     expect((await api.get('/api/Price')).body.totalCount).toBe(0);
     const priceEvents = await getDb()
@@ -166,7 +169,14 @@ describe('/api/Price/{priceId}/EntitlementPolicy', () => {
       creditGrantAmount: 500,
     });
     expect(limited.status).toBe(201);
-    expect(limited.body).toMatchObject({ priceId: price.id, feature: 'api_calls', allowed: 'Limited', limit: 10_000, limitAmount: null, creditGrantAmount: 500 });
+    expect(limited.body).toMatchObject({
+      priceId: price.id,
+      feature: 'api_calls',
+      allowed: 'Limited',
+      limit: 10_000,
+      limitAmount: null,
+      creditGrantAmount: 500,
+    });
     const sso = await api.post(`/api/Price/${price.id}/EntitlementPolicy`, { feature: 'sso', allowed: 'Unlimited' });
     expect(sso.status).toBe(201);
     const defaultFeature = await api.post(`/api/Price/${price.id}/EntitlementPolicy`, { allowed: 'Limited', limitAmount: 5000 });

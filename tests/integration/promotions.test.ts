@@ -22,7 +22,15 @@ describe('/api/Coupon and /api/PromotionCode', () => {
     const { api } = await newMerchant();
     const coupon = await api.post('/api/Coupon', { name: 'Launch', percentOff: 20, duration: 'repeating', durationInMonths: 3, maxRedemptions: 10 });
     expect(coupon.status).toBe(201);
-    expect(coupon.body).toMatchObject({ percentOff: 20, amountOff: null, currency: null, duration: 'repeating', durationInMonths: 3, valid: true, timesRedeemed: 0 });
+    expect(coupon.body).toMatchObject({
+      percentOff: 20,
+      amountOff: null,
+      currency: null,
+      duration: 'repeating',
+      durationInMonths: 3,
+      valid: true,
+      timesRedeemed: 0,
+    });
     expect(coupon.body.id).toMatch(/^coupon_/);
     expect((await api.get(`/api/Coupon/${coupon.body.id}`)).body).toEqual(coupon.body);
     const cases: [unknown, string][] = [
@@ -39,7 +47,10 @@ describe('/api/Coupon and /api/PromotionCode', () => {
     for (const [body, path] of cases) {
       const answer = await api.post('/api/Coupon', body);
       expect(answer.status, JSON.stringify(body)).toBe(400);
-      expect(answer.body.errors.map((e: { path: string }) => e.path), JSON.stringify(body)).toContain(path);
+      expect(
+        answer.body.errors.map((e: { path: string }) => e.path),
+        JSON.stringify(body),
+      ).toContain(path);
     }
 
     const code = await api.post('/api/PromotionCode', { couponId: coupon.body.id, code: 'SPRING20', maxRedemptions: 5 });
@@ -64,7 +75,11 @@ describe('/api/Coupon and /api/PromotionCode', () => {
     const percent = await api.post('/api/Coupon', { percentOff: 15 });
     await api.post('/api/PromotionCode', { couponId: percent.body.id, code: 'FIFTEEN' });
     const price = await oneTimePrice(api, 333, 'USD');
-    const answer = await api.post('/api/Checkout', { priceId: price.id, quantity: 3, customerEmail: 'p@example.com', tokenRef: 'tok_visa', promotionCode: 'fifteen' }, ik());
+    const answer = await api.post(
+      '/api/Checkout',
+      { priceId: price.id, quantity: 3, customerEmail: 'p@example.com', tokenRef: 'tok_visa', promotionCode: 'fifteen' },
+      ik(),
+    );
     // 999 × 15% = 149.85 → 150 off the whole subtotal (per unit it would have been 3 × 50 = 150 too, but rounding is once).
     expect(answer.body).toMatchObject({ subtotal: 999, discountAmount: 150, total: 849, promotionCode: 'FIFTEEN', couponId: percent.body.id });
     expect(answer.body.payment.amount).toBe(849);
@@ -74,11 +89,19 @@ describe('/api/Coupon and /api/PromotionCode', () => {
     const yen = await oneTimePrice(api, 1980, 'JPY');
     const jpy = await api.post('/api/Checkout', { priceId: yen.id, customerEmail: 'p@example.com', tokenRef: 'tok_visa', promotionCode: 'YEN500' }, ik());
     expect(jpy.body).toMatchObject({ subtotal: 1980, discountAmount: 500, total: 1480, currency: 'JPY' });
-    const wrongCurrency = await api.post('/api/Checkout', { priceId: price.id, customerEmail: 'p@example.com', tokenRef: 'tok_visa', promotionCode: 'YEN500' }, ik());
+    const wrongCurrency = await api.post(
+      '/api/Checkout',
+      { priceId: price.id, customerEmail: 'p@example.com', tokenRef: 'tok_visa', promotionCode: 'YEN500' },
+      ik(),
+    );
     expect(wrongCurrency.status).toBe(400);
     expect(wrongCurrency.body.detail).toMatch(/JPY/);
 
-    const jpyPercent = await api.post('/api/Checkout', { priceId: yen.id, customerEmail: 'p@example.com', tokenRef: 'tok_visa', promotionCode: 'FIFTEEN' }, ik());
+    const jpyPercent = await api.post(
+      '/api/Checkout',
+      { priceId: yen.id, customerEmail: 'p@example.com', tokenRef: 'tok_visa', promotionCode: 'FIFTEEN' },
+      ik(),
+    );
     expect(jpyPercent.body).toMatchObject({ discountAmount: 297, total: 1683 }); // 1980 × 15% = 297 exactly
 
     const full = await api.post('/api/Coupon', { percentOff: 100 });
@@ -124,7 +147,11 @@ describe('/api/Coupon and /api/PromotionCode', () => {
     expect((await stranger.api.get(`/api/PromotionCode/${code.body.id}`)).status).toBe(404);
     expect((await stranger.api.post('/api/PromotionCode', { couponId: coupon.body.id, code: 'THEIRS' })).status).toBe(404);
     const price = await oneTimePrice(stranger.api, 100);
-    const foreign = await stranger.api.post('/api/Checkout', { priceId: price.id, customerEmail: 'a@example.com', tokenRef: 'tok_visa', promotionCode: 'MINE' }, ik());
+    const foreign = await stranger.api.post(
+      '/api/Checkout',
+      { priceId: price.id, customerEmail: 'a@example.com', tokenRef: 'tok_visa', promotionCode: 'MINE' },
+      ik(),
+    );
     expect(foreign.status).toBe(400);
     const id = owner.merchant.id;
     await expectAuthFailures(id, 'GET', '/api/Coupon', 'payment_links:read');

@@ -102,14 +102,19 @@ describe('sample data', () => {
     const { api, merchant } = await newMerchant();
     expect(await seedSampleData(getDb(), merchant.id, 12)).toBe(true);
     expect(await seedSampleData(getDb(), merchant.id, 12)).toBe(false);
-    const listed = (await api.get('/api/Payment?pageSize=100')).body as { totalCount: number; data: { status: string; amount: number; currency: string; createdAt: string }[] };
+    const listed = (await api.get('/api/Payment?pageSize=100')).body as {
+      totalCount: number;
+      data: { status: string; amount: number; currency: string; createdAt: string }[];
+    };
     expect(listed.totalCount).toBeGreaterThan(20);
     expect(listed.totalCount).toBeLessThanOrEqual(100);
     const days = new Set(listed.data.map((p) => p.createdAt.slice(0, 10)));
     expect(days.size).toBeGreaterThan(8);
     const overview = await loadOverview(getDb(), merchant.id, { range: '30d', timeZone: 'UTC', at: now() });
     for (const currency of ['USD', 'EUR']) {
-      const gross = listed.data.filter((p) => p.currency === currency && ['succeeded', 'partially_refunded', 'refunded'].includes(p.status)).reduce((a, p) => a + p.amount, 0);
+      const gross = listed.data
+        .filter((p) => p.currency === currency && ['succeeded', 'partially_refunded', 'refunded'].includes(p.status))
+        .reduce((a, p) => a + p.amount, 0);
       expect(sum(overview.grossVolume[currency]!.current)).toBe(gross);
     }
     expect(overview.payments.current.failed).toBe(listed.data.filter((p) => p.status === 'failed').length);

@@ -18,7 +18,17 @@ describe('Developers → Logs', () => {
     const listed = await api.get('/api/Customer');
 
     const first = await logged(merchant.id, created.headers.get('X-Request-Id')!);
-    expect(first).toMatchObject({ method: 'POST', path: '/api/Customer', status: created.status, apiKeyId: keyId, apiKeyName: 'test', idempotencyKey: 'cust-1', replayed: false, requestBody: null, responseBody: null });
+    expect(first).toMatchObject({
+      method: 'POST',
+      path: '/api/Customer',
+      status: created.status,
+      apiKeyId: keyId,
+      apiKeyName: 'test',
+      idempotencyKey: 'cust-1',
+      replayed: false,
+      requestBody: null,
+      responseBody: null,
+    });
     expect((await logged(merchant.id, replay.headers.get('X-Request-Id')!)).replayed).toBe(true);
     const read = await logged(merchant.id, listed.headers.get('X-Request-Id')!);
     expect(read).toMatchObject({ method: 'GET', status: 200, idempotencyKey: null });
@@ -34,7 +44,15 @@ describe('Developers → Logs', () => {
     const { api, merchant, key } = await newMerchant();
     const failed = await api.post(
       '/api/Checkout',
-      { priceId: 'price_nope', customerEmail: 'x@example.com', cardNumber: '4242 4242 4242 4242', cvc: '123', password: 'hunter2', tokenRef: 'tok_visa', note: `my key is ${key}` },
+      {
+        priceId: 'price_nope',
+        customerEmail: 'x@example.com',
+        cardNumber: '4242 4242 4242 4242',
+        cvc: '123',
+        password: 'hunter2',
+        tokenRef: 'tok_visa',
+        note: `my key is ${key}`,
+      },
       ik(),
     );
     expect(failed.status).toBeGreaterThanOrEqual(400);
@@ -51,7 +69,10 @@ describe('Developers → Logs', () => {
     const anonymous = await call('GET', '/api/Customer');
     expect(anonymous.status).toBe(401);
     await new Promise((resolve) => setTimeout(resolve, 1500));
-    const [row] = await getDb().select().from(apiRequestLogs).where((await import('drizzle-orm')).eq(apiRequestLogs.requestId, anonymous.headers.get('X-Request-Id')!));
+    const [row] = await getDb()
+      .select()
+      .from(apiRequestLogs)
+      .where((await import('drizzle-orm')).eq(apiRequestLogs.requestId, anonymous.headers.get('X-Request-Id')!));
     expect(row).toBeUndefined();
   });
 
@@ -91,9 +112,22 @@ describe('Developers → Logs', () => {
     const recent = await api.get('/api/Product');
     await logged(merchant.id, recent.headers.get('X-Request-Id')!);
     const old = new Date(Date.now() - 31 * 86_400_000);
-    await getDb().insert(apiRequestLogs).values({ merchantId: merchant.id, requestId: `req_old_${merchant.id}`, method: 'GET', path: '/api/Product', status: 200, durationMs: 3, createdAt: old });
+    await getDb()
+      .insert(apiRequestLogs)
+      .values({
+        merchantId: merchant.id,
+        requestId: `req_old_${merchant.id}`,
+        method: 'GET',
+        path: '/api/Product',
+        status: 200,
+        durationMs: 3,
+        createdAt: old,
+      });
     expect(await pruneRequestLogs(getDb())).toBeGreaterThanOrEqual(1);
-    const left = await getDb().select({ requestId: apiRequestLogs.requestId }).from(apiRequestLogs).where((await import('drizzle-orm')).eq(apiRequestLogs.merchantId, merchant.id));
+    const left = await getDb()
+      .select({ requestId: apiRequestLogs.requestId })
+      .from(apiRequestLogs)
+      .where((await import('drizzle-orm')).eq(apiRequestLogs.merchantId, merchant.id));
     expect(left.map((r) => r.requestId)).toEqual([recent.headers.get('X-Request-Id')]);
   });
 });

@@ -35,7 +35,11 @@ async function runListen(args: string[], apiKey: string) {
     child.kill('SIGTERM');
     await exited;
   });
-  const secret = await eventually(async () => /signing secret is (whsec_[A-Za-z0-9_-]+)/.exec(stdout)?.[1] ?? (child.exitCode !== null ? Promise.reject(new Error(stderr)) : undefined), 20_000, 'the listener to start');
+  const secret = await eventually(
+    async () => /signing secret is (whsec_[A-Za-z0-9_-]+)/.exec(stdout)?.[1] ?? (child.exitCode !== null ? Promise.reject(new Error(stderr)) : undefined),
+    20_000,
+    'the listener to start',
+  );
   const stop = async () => {
     child.kill('SIGTERM');
     return exited;
@@ -114,7 +118,14 @@ describe('listen() from the SDK', () => {
     const { key, api } = await newMerchant();
     const local = await receiver();
     const forwarded: ForwardedEvent[] = [];
-    const listener = await listen({ baseUrl: baseUrl(), apiKey: key, forwardTo: local.url, pageSize: 2, pollIntervalMs: 200, onForward: (result) => forwarded.push(result) });
+    const listener = await listen({
+      baseUrl: baseUrl(),
+      apiKey: key,
+      forwardTo: local.url,
+      pageSize: 2,
+      pollIntervalMs: 200,
+      onForward: (result) => forwarded.push(result),
+    });
     cleanups.push(() => listener.stop());
 
     const names = ['P1', 'P2', 'P3', 'P4', 'P5'];
@@ -127,7 +138,8 @@ describe('listen() from the SDK', () => {
     await listener.stop();
     expect(local.received.map((request) => JSON.parse(request.body).data.object.name)).toEqual(names);
     expect(forwarded.map((result) => result.status)).toEqual(names.map(() => 200));
-    for (const request of local.received) expect(verifyPaybaseWebhook(request.body, request.headers['x-service-signature'] as string, listener.secret).type).toBe('product.created');
+    for (const request of local.received)
+      expect(verifyPaybaseWebhook(request.body, request.headers['x-service-signature'] as string, listener.secret).type).toBe('product.created');
   });
 
   it('keeps forwarding real-time events after a sandbox test clock dated years ahead raised some', async () => {

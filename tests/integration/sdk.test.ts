@@ -17,7 +17,10 @@ async function sellerWithSdk(options: { fetch?: typeof fetch } = {}) {
 }
 
 async function paymentCount(merchantId: string) {
-  const [row] = await getDb().select({ value: count() }).from(payments).where(and(eq(payments.merchantId, merchantId)));
+  const [row] = await getDb()
+    .select({ value: count() })
+    .from(payments)
+    .where(and(eq(payments.merchantId, merchantId)));
   return row!.value;
 }
 
@@ -47,16 +50,19 @@ describe('@paybase/sdk against the real server', () => {
     const { paybase } = await sellerWithSdk();
     const product = await paybase.post('/api/Product', { body: { name: 'Lamp' } });
     const price = await paybase.post('/api/Price', { body: { productId: product.id, type: 'OneTime', amount: 900, currency: 'USD' } });
-    const declined = await paybase
-      .post('/api/Checkout', { body: { priceId: price.id, customerEmail: 'no@example.com', tokenRef: 'tok_declined' } })
-      .then(() => undefined, (error: unknown) => error);
+    const declined = await paybase.post('/api/Checkout', { body: { priceId: price.id, customerEmail: 'no@example.com', tokenRef: 'tok_declined' } }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     expect(isPaybaseError(declined, 'PAYMENT_DECLINED')).toBe(true);
     const error = declined as PaybaseError<'PAYMENT_DECLINED'>;
     expect(error.status).toBe(402);
     expect(error.problem).toMatchObject({ code: 'PAYMENT_DECLINED', checkout: { paid: false, payment: { status: 'failed' } } });
     const missing = await paybase.get('/api/Price/{priceId}', { params: { path: { priceId: 'price_nope' } } }).catch((e: unknown) => e);
     expect(isPaybaseError(missing, 'NOT_FOUND')).toBe(true);
-    const invalid = await paybase.post('/api/Price', { body: { productId: product.id, type: 'OneTime', amount: -1, currency: 'USD' } }).catch((e: unknown) => e);
+    const invalid = await paybase
+      .post('/api/Price', { body: { productId: product.id, type: 'OneTime', amount: -1, currency: 'USD' } })
+      .catch((e: unknown) => e);
     expect(isPaybaseError(invalid, 'VALIDATION_FAILED') && invalid.problem.errors?.[0]?.path).toBe('amount');
   });
 
@@ -78,7 +84,8 @@ describe('@paybase/sdk against the real server', () => {
 
     // Started with endingBefore, it keeps walking backward: each page in the list's order.
     const before: string[] = [];
-    for await (const product of paybase.list('/api/Product', { params: { query: { pageSize: 2, orderDirection: 'asc', endingBefore: ids[4] } } })) before.push(product.name);
+    for await (const product of paybase.list('/api/Product', { params: { query: { pageSize: 2, orderDirection: 'asc', endingBefore: ids[4] } } }))
+      before.push(product.name);
     expect(before).toEqual(['C', 'D', 'A', 'B']);
 
     // A custom value's id is its key.
@@ -86,7 +93,10 @@ describe('@paybase/sdk against the real server', () => {
     const customValues = { params: { path: { customerId: customer.id } } };
     for (const key of ['a', 'b', 'c']) await paybase.post('/api/Customer/{customerId}/CustomValue', { ...customValues, body: { key, value: key } });
     const keys: string[] = [];
-    for await (const value of paybase.list('/api/Customer/{customerId}/CustomValue', { params: { ...customValues.params, query: { pageSize: 1, orderBy: 'key', orderDirection: 'asc' } } })) keys.push(value.key);
+    for await (const value of paybase.list('/api/Customer/{customerId}/CustomValue', {
+      params: { ...customValues.params, query: { pageSize: 1, orderBy: 'key', orderDirection: 'asc' } },
+    }))
+      keys.push(value.key);
     expect(keys).toEqual(['a', 'b', 'c']);
     expect(listed.at(-1)!.get('startingAfter')).toBe('b');
   });

@@ -29,7 +29,17 @@ async function adminSetStatus(merchantId: string, action: 'Suspend' | 'Reinstate
 }
 
 function hostedForm(token: string, email: string, saveCard = false) {
-  return { token, attemptKey: crypto.randomUUID(), email, name: 'Ada', cardNumber: '4242 4242 4242 4242', expiry: '12 / 34', cvc: '123', promotionCode: '', saveCard };
+  return {
+    token,
+    attemptKey: crypto.randomUUID(),
+    email,
+    name: 'Ada',
+    cardNumber: '4242 4242 4242 4242',
+    expiry: '12 / 34',
+    cvc: '123',
+    promotionCode: '',
+    saveCard,
+  };
 }
 
 async function paymentCount(merchantId: string) {
@@ -59,7 +69,13 @@ describe('a suspended seller moves no money', () => {
     expect(page.text).toContain(SUSPENDED);
     expect(page.text).not.toContain('Pay with your Paybase wallet');
     expect(await payHostedCheckout(getDb(), hostedForm(link.token, email))).toEqual({ kind: 'unavailable', message: SUSPENDED });
-    const wallet = await payHostedWithWallet(getDb(), { token: link.token, attemptKey: crypto.randomUUID(), memberId: member.id, paymentMethodId: walletCard!.id, promotionCode: '' });
+    const wallet = await payHostedWithWallet(getDb(), {
+      token: link.token,
+      attemptKey: crypto.randomUUID(),
+      memberId: member.id,
+      paymentMethodId: walletCard!.id,
+      promotionCode: '',
+    });
     expect(wallet).toEqual({ kind: 'unavailable', message: SUSPENDED });
     expect(await paymentCount(merchant.id)).toBe(before);
 
@@ -69,7 +85,13 @@ describe('a suspended seller moves no money', () => {
     expect((await api.post(`/api/PaymentLink/${link.id}/Complete`, { customerEmail: email, tokenRef: 'tok_visa' }, ik())).status).toBe(201);
     expect((await call('GET', `/pay/${link.token}`)).text).not.toContain(SUSPENDED);
     expect(await payHostedCheckout(getDb(), hostedForm(link.token, email))).toMatchObject({ kind: 'paid' });
-    const walletAgain = await payHostedWithWallet(getDb(), { token: link.token, attemptKey: crypto.randomUUID(), memberId: member.id, paymentMethodId: walletCard!.id, promotionCode: '' });
+    const walletAgain = await payHostedWithWallet(getDb(), {
+      token: link.token,
+      attemptKey: crypto.randomUUID(),
+      memberId: member.id,
+      paymentMethodId: walletCard!.id,
+      promotionCode: '',
+    });
     expect(walletAgain).toMatchObject({ kind: 'paid' });
     expect(await paymentCount(merchant.id)).toBe(before + 4);
   });
@@ -87,7 +109,8 @@ describe('a suspended seller moves no money', () => {
     await adminSetStatus(merchant.id, 'Suspend');
 
     const refused = { code: 'INVALID_STATE', detail: SUSPENDED, options: { extra: { reason: 'seller_suspended' } } };
-    const changePlan = () => commandSubscriptionInPhases(plainPhases(getDb()), merchant.id, sub.id, { type: 'ChangePrice', priceId: pro.id }, `portal:${a.customerId}`);
+    const changePlan = () =>
+      commandSubscriptionInPhases(plainPhases(getDb()), merchant.id, sub.id, { type: 'ChangePrice', priceId: pro.id }, `portal:${a.customerId}`);
     const reactivate = () => getDb().transaction((tx) => commandSubscription(tx, merchant.id, sub.id, { type: 'Reactivate' }, `portal:${a.customerId}`));
     const card = new SandboxProcessor().tokenizeCard({ number: '5555555555554444', expMonth: 12, expYear: 2040, cvc: '123' });
     const addCard = () => getDb().transaction((tx) => saveAsDefaultPaymentMethod(tx, merchant.id, a.customerId, card, `portal:${a.customerId}`));
@@ -97,7 +120,10 @@ describe('a suspended seller moves no money', () => {
     // The portal's "add a card" is refused before the processor is asked to verify it.
     const portalCardId = newId('paymentMethod');
     await expect(addVerifiedDefaultCard(getDb(), merchant.id, a.customerId, card, `portal:${a.customerId}`, portalCardId)).rejects.toMatchObject(refused);
-    const verifications = await getDb().select().from(sandboxProcessorOperations).where(eq(sandboxProcessorOperations.idempotencyKey, `verify:${portalCardId}`));
+    const verifications = await getDb()
+      .select()
+      .from(sandboxProcessorOperations)
+      .where(eq(sandboxProcessorOperations.idempotencyKey, `verify:${portalCardId}`));
     expect(verifications).toEqual([]);
     expect((await subscribe(api, { customerId: a.customerId, priceId: basic.id })).status).toBe(401);
     expect(await paymentCount(merchant.id)).toBe(before);

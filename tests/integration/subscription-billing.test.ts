@@ -21,7 +21,12 @@ describe('Billing engine', () => {
     const result = await advance(api, clock, '2026-03-01T00:00:00.000Z');
     expect(result.actionsRun).toBe(13);
     const after = (await api.get(`/api/Subscription/${sub.id}`)).body;
-    expect(after).toMatchObject({ status: 'active', currentPeriodIndex: 13, currentPeriodStart: '2026-02-28T09:00:00.000Z', currentPeriodEnd: '2026-03-31T09:00:00.000Z' });
+    expect(after).toMatchObject({
+      status: 'active',
+      currentPeriodIndex: 13,
+      currentPeriodStart: '2026-02-28T09:00:00.000Z',
+      currentPeriodEnd: '2026-03-31T09:00:00.000Z',
+    });
     const links = await getDb().select().from(subscriptionBillingRecords).where(eq(subscriptionBillingRecords.subscriptionId, sub.id));
     expect(links.map((l) => l.periodIndex).sort((a, b) => a! - b!)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
     expect(await paymentCount(merchant.id)).toBe(14);
@@ -47,7 +52,11 @@ describe('Billing engine', () => {
     await advance(api, clockA, '2024-03-10T00:00:00.000Z');
     expect((await api.get(`/api/Subscription/${s1.id}`)).body).toMatchObject({ currentPeriodIndex: 3, currentPeriodStart: '2024-03-09T00:00:00.000Z' });
     await advance(api, clockB, '2025-03-01T00:00:00.000Z');
-    expect((await api.get(`/api/Subscription/${s2.id}`)).body).toMatchObject({ currentPeriodIndex: 1, currentPeriodStart: '2025-02-28T00:00:00.000Z', currentPeriodEnd: '2026-02-28T00:00:00.000Z' });
+    expect((await api.get(`/api/Subscription/${s2.id}`)).body).toMatchObject({
+      currentPeriodIndex: 1,
+      currentPeriodStart: '2025-02-28T00:00:00.000Z',
+      currentPeriodEnd: '2026-02-28T00:00:00.000Z',
+    });
   });
 
   it('dunning: a failed renewal goes past_due, retries on days 1, 3, 5, 7, then ends', async () => {
@@ -108,12 +117,18 @@ describe('Billing engine', () => {
     const clock = await clockFor(api, customerId, '2025-01-01T00:00:00.000Z');
     const sub = (await subscribe(api, { customerId, priceId: price.id })).body;
     // The clock moves without running anything; then two "workers" run the same subscription at once.
-    await getDb().update(testClocks).set({ frozenTime: new Date('2025-02-01T00:00:00Z') }).where(eq(testClocks.id, clock));
+    await getDb()
+      .update(testClocks)
+      .set({ frozenTime: new Date('2025-02-01T00:00:00Z') })
+      .where(eq(testClocks.id, clock));
     const db = getDb();
     const results = await Promise.all([processSubscription(db, sub.id), processSubscription(db, sub.id), processSubscription(db, sub.id)]);
     expect(results.reduce((a, b) => a + b, 0)).toBe(1);
     expect(await paymentCount(merchant.id)).toBe(2);
-    const links = await db.select().from(subscriptionBillingRecords).where(and(eq(subscriptionBillingRecords.subscriptionId, sub.id), eq(subscriptionBillingRecords.periodIndex, 1)));
+    const links = await db
+      .select()
+      .from(subscriptionBillingRecords)
+      .where(and(eq(subscriptionBillingRecords.subscriptionId, sub.id), eq(subscriptionBillingRecords.periodIndex, 1)));
     expect(links).toHaveLength(1);
     const [row] = await db.select().from(subscriptions).where(eq(subscriptions.id, sub.id));
     expect(row!.currentPeriodIndex).toBe(1);
@@ -150,8 +165,6 @@ describe('Billing engine', () => {
     const sub = (await subscribe(api, { customerId, priceId: price.id })).body;
     const db = getDb();
     const [existing] = await db.select().from(subscriptionBillingRecords).where(eq(subscriptionBillingRecords.subscriptionId, sub.id));
-    await expect(
-      db.insert(subscriptionBillingRecords).values({ ...existing!, id: 'subbr_duplicate' }),
-    ).rejects.toThrow();
+    await expect(db.insert(subscriptionBillingRecords).values({ ...existing!, id: 'subbr_duplicate' })).rejects.toThrow();
   });
 });

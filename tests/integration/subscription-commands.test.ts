@@ -85,15 +85,32 @@ describe('Command and Preview', () => {
     });
     // remaining 18 days 17 h (449 h, Feb 29 included) of 29 days (696 h): 2333 × 449 / 696 = 1505.05… → 1505
     expect(expected.net).toBe(1505);
-    expect(preview.body).toMatchObject({ prorated: true, net: 1505, amountDueNow: 1505, creditBalanceAfter: 0, nextRenewal: { at: '2024-03-01T00:00:00.000Z', amount: 3333, amountDue: 3333 } });
+    expect(preview.body).toMatchObject({
+      prorated: true,
+      net: 1505,
+      amountDueNow: 1505,
+      creditBalanceAfter: 0,
+      nextRenewal: { at: '2024-03-01T00:00:00.000Z', amount: 3333, amountDue: 3333 },
+    });
 
     const stale = await api.post(`/api/Subscription/${sub.id}/Command`, { type: 'ChangePrice', priceId: pro.id, expectedVersion: '7' }, ik());
     expect(stale.status).toBe(409);
     expect(stale.body.code).toBe('VERSION_CONFLICT');
-    const changed = await api.post(`/api/Subscription/${sub.id}/Command`, { type: 'ChangePrice', priceId: pro.id, expectedVersion: sub.version, reason: 'upgrade' }, ik());
+    const changed = await api.post(
+      `/api/Subscription/${sub.id}/Command`,
+      { type: 'ChangePrice', priceId: pro.id, expectedVersion: sub.version, reason: 'upgrade' },
+      ik(),
+    );
     expect(changed.status, changed.text).toBe(200);
     expect(changed.body.subscription).toMatchObject({ priceId: pro.id, version: '2' });
-    expect(changed.body.change).toMatchObject({ type: 'ChangePrice', fromPriceId: basic.id, toPriceId: pro.id, prorationAmount: 1505, reason: 'upgrade', version: '2' });
+    expect(changed.body.change).toMatchObject({
+      type: 'ChangePrice',
+      fromPriceId: basic.id,
+      toPriceId: pro.id,
+      prorationAmount: 1505,
+      reason: 'upgrade',
+      version: '2',
+    });
     const latest = (await api.get(`/api/Subscription/${sub.id}`)).body.latestBillingRecord;
     expect(latest).toMatchObject({ kind: 'proration', amount: preview.body.amountDueNow, status: 'paid' });
 

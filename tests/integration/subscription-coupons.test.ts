@@ -61,7 +61,11 @@ describe('Coupon durations on subscriptions (test clock, over HTTP)', () => {
     const { checkout, clock } = await subscribeWithCode(merchant, { amount: 1999, code: 'THREEOFF', start: '2030-01-15T00:00:00Z' });
     expect(checkout).toMatchObject({ subtotal: 1999, discountAmount: 500, total: 1499 });
     const subscriptionPath = `/api/Subscription/${checkout.subscriptionId}`;
-    expect((await merchant.api.get(subscriptionPath)).body.discount).toMatchObject({ duration: 'repeating', durationInMonths: 3, end: '2030-04-15T00:00:00.000Z' });
+    expect((await merchant.api.get(subscriptionPath)).body.discount).toMatchObject({
+      duration: 'repeating',
+      durationInMonths: 3,
+      end: '2030-04-15T00:00:00.000Z',
+    });
     await advance(merchant.api, clock, MONTHS[0]!);
     await advance(merchant.api, clock, MONTHS[1]!);
     // The third period is discounted, and the preview of the next renewal says it is not.
@@ -111,7 +115,11 @@ describe('Coupon durations on subscriptions (test clock, over HTTP)', () => {
     const merchant = await newMerchant();
     await promotion(merchant.api, 'EUROS', { amountOff: 500, currency: 'EUR', duration: 'forever' });
     const price = await recurringPrice(merchant.api, { amount: 1999 });
-    const answer = await merchant.api.post('/api/Checkout', { priceId: price.id, customerEmail: 'e@example.com', tokenRef: 'tok_visa', promotionCode: 'EUROS' }, ik());
+    const answer = await merchant.api.post(
+      '/api/Checkout',
+      { priceId: price.id, customerEmail: 'e@example.com', tokenRef: 'tok_visa', promotionCode: 'EUROS' },
+      ik(),
+    );
     expect(answer.status).toBe(400);
     expect(answer.body.errors[0]).toMatchObject({ path: 'promotionCode', message: expect.stringMatching(/EUR purchases only/) });
     expect((await merchant.api.get('/api/Subscription')).body.totalCount).toBe(0);

@@ -46,7 +46,9 @@ describe('subscription create taken over after a crash', () => {
     let db = database();
 
     const product = JSON.parse((await call(key, 'POST', '/api/Product', { name: 'Pro plan' })).text);
-    const price = JSON.parse((await call(key, 'POST', '/api/Price', { productId: product.id, type: 'Recurring', amount: 1900, currency: 'USD', interval: 'month' })).text);
+    const price = JSON.parse(
+      (await call(key, 'POST', '/api/Price', { productId: product.id, type: 'Recurring', amount: 1900, currency: 'USD', interval: 'month' })).text,
+    );
     const customer = JSON.parse((await call(key, 'POST', '/api/Customer', { email: 'grace@example.com', name: 'Grace' })).text);
     const [owner] = await db.select({ merchantId: customers.merchantId }).from(customers).where(eq(customers.id, customer.id));
     const card = new SandboxProcessor().tokenizeCard({ number: '4242424242424242', expMonth: 12, expYear: 2040, cvc: '123' });
@@ -56,10 +58,17 @@ describe('subscription create taken over after a crash', () => {
     const body = { customerId: customer.id, priceId: price.id, paymentMethodId: method.id };
     const cutOff = call(key, 'POST', '/api/Subscription', body, idempotencyKey).catch(() => 'cut off');
     // Phase 1 committed the pending charge; the sandbox is still answering (phase 2).
-    const pending = await eventually(async () => {
-      const [row] = await db.select().from(payments).where(and(eq(payments.customerId, customer.id), eq(payments.status, 'pending')));
-      return row;
-    }, 20_000, 'the pending subscription charge');
+    const pending = await eventually(
+      async () => {
+        const [row] = await db
+          .select()
+          .from(payments)
+          .where(and(eq(payments.customerId, customer.id), eq(payments.status, 'pending')));
+        return row;
+      },
+      20_000,
+      'the pending subscription charge',
+    );
     await server.kill();
     expect(await cutOff).toBe('cut off');
     const subscriptionId = (pending.intent as { options: { subscriptionId: string } }).options.subscriptionId;
@@ -82,7 +91,10 @@ describe('subscription create taken over after a crash', () => {
     expect(created.map((row) => row.id)).toEqual([subscriptionId]);
     const charged = await db.select().from(payments).where(eq(payments.customerId, customer.id));
     expect(charged.map((row) => [row.id, row.status])).toEqual([[pending.id, 'succeeded']]);
-    const booked = await db.select().from(sandboxProcessorOperations).where(like(sandboxProcessorOperations.idempotencyKey, `${subscriptionId}%`));
+    const booked = await db
+      .select()
+      .from(sandboxProcessorOperations)
+      .where(like(sandboxProcessorOperations.idempotencyKey, `${subscriptionId}%`));
     expect(booked.map((op) => [op.status, op.amount])).toEqual([['succeeded', 1900]]);
 
     const replayed = await call(key, 'POST', '/api/Subscription', body, idempotencyKey);

@@ -16,7 +16,12 @@ describe('POST /api/Subscription', () => {
   it('charges the first period at once, grants credits and emits every event', async () => {
     const { api, merchant } = await newMerchant();
     const price = await recurringPrice(api, { amount: 2900 });
-    const policy = await api.post(`/api/Price/${price.id}/EntitlementPolicy`, { feature: 'api_calls', allowed: 'Limited', limit: 1000, creditGrantAmount: 500 });
+    const policy = await api.post(`/api/Price/${price.id}/EntitlementPolicy`, {
+      feature: 'api_calls',
+      allowed: 'Limited',
+      limit: 1000,
+      creditGrantAmount: 500,
+    });
     expect(policy.status, policy.text).toBe(201);
     const { customerId, paymentMethodId } = await customerWithCard(api, merchant.id);
     const answer = await subscribe(api, { customerId, priceId: price.id, paymentMethodId, metadata: { plan: 'pro' } });
@@ -43,7 +48,12 @@ describe('POST /api/Subscription', () => {
     for (const type of ['subscription.created', 'billing_record.created', 'billing_record.paid', 'payment.succeeded', 'credit.granted']) {
       expect(await eventsOf(merchant.id, type), type).toHaveLength(1);
     }
-    expect((await eventsOf(merchant.id, 'credit.granted'))[0]!.data.object).toMatchObject({ feature: 'api_calls', amount: 500, subscriptionId: sub.id, periodIndex: 0 });
+    expect((await eventsOf(merchant.id, 'credit.granted'))[0]!.data.object).toMatchObject({
+      feature: 'api_calls',
+      amount: 500,
+      subscriptionId: sub.id,
+      periodIndex: 0,
+    });
     expect((await eventsOf(merchant.id, 'subscription.created'))[0]!.data.object).toMatchObject({ id: sub.id, status: 'active' });
     const changes = await records(api, sub.id);
     expect(changes).toEqual([expect.objectContaining({ type: 'Create', version: '1', actor: expect.stringMatching(/^api_key:key_/) })]);

@@ -71,7 +71,13 @@ describe('The customer page’s usage chart: units per day over the current and 
     await record(api, customerId, 'exports', 1, '2030-05-01T08:00:00Z');
 
     const [exports] = (await getCustomerUsageHistory(getDb(), merchant.id, customerId)).data;
-    expect(exports).toMatchObject({ feature: 'exports', resets: false, start: '2030-06-01T00:00:00.000Z', end: '2030-07-01T00:00:00.000Z', previousStart: '2030-05-02T00:00:00.000Z' });
+    expect(exports).toMatchObject({
+      feature: 'exports',
+      resets: false,
+      start: '2030-06-01T00:00:00.000Z',
+      end: '2030-07-01T00:00:00.000Z',
+      previousStart: '2030-05-02T00:00:00.000Z',
+    });
     expect(exports!.current).toHaveLength(30);
     expect(exports!.current.at(-1)).toBe(2);
     expect(exports!.previous.reduce((a, b) => a + b, 0)).toBe(6);

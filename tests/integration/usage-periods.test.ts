@@ -41,7 +41,11 @@ describe('Usage across subscription periods on a test clock', () => {
     });
     expect((await consume(api, customerId, 12)).usage.creditsUsed).toBe(2);
     expect(await messages(api, customerId)).toMatchObject({ used: 12, creditBalance: 3, remaining: 3 });
-    const manual = await api.post(`/api/Customer/${customerId}/CreditGrant`, { feature: 'messages', amount: 7, expiresAt: '2030-02-15T00:00:00Z', reason: 'pack' }, ik());
+    const manual = await api.post(
+      `/api/Customer/${customerId}/CreditGrant`,
+      { feature: 'messages', amount: 7, expiresAt: '2030-02-15T00:00:00Z', reason: 'pack' },
+      ik(),
+    );
     expect(manual.status, manual.text).toBe(201);
 
     // Period 1: usage resets, the period's own credits arrive, period 0's are gone, the manual pack stays.
@@ -69,7 +73,13 @@ describe('Usage across subscription periods on a test clock', () => {
     // An override wins over the policy and keeps the period's count; Denied is denied.
     await api.post(`/api/Customer/${customerId}/EntitlementOverride`, { feature: 'messages', allowed: 'Limited', limit: 3 });
     await consume(api, customerId, 2);
-    expect(await messages(api, customerId)).toMatchObject({ limit: 3, used: 2, remaining: 1, source: { type: 'override' }, periodStart: '2030-03-01T00:00:00.000Z' });
+    expect(await messages(api, customerId)).toMatchObject({
+      limit: 3,
+      used: 2,
+      remaining: 1,
+      source: { type: 'override' },
+      periodStart: '2030-03-01T00:00:00.000Z',
+    });
     await api.post(`/api/Customer/${customerId}/EntitlementOverride`, { feature: 'messages', allowed: 'Denied' });
     expect(await consume(api, customerId, 1)).toMatchObject({ allowed: false, access: 'Denied' });
 
@@ -81,7 +91,11 @@ describe('Usage across subscription periods on a test clock', () => {
     ]);
     expect(summary.body.data[1]).toMatchObject({ start: '2030-02-01T00:00:00.000Z', end: '2030-03-01T00:00:00.000Z' });
     // Sorted: events of test-clock actions carry the clock's time, the manual grant the real time.
-    expect((await eventsOf(merchant.id, 'credit.granted')).map((e) => (e.data.object as { source: string }).source).sort()).toEqual(['manual', 'period', 'period']);
+    expect((await eventsOf(merchant.id, 'credit.granted')).map((e) => (e.data.object as { source: string }).source).sort()).toEqual([
+      'manual',
+      'period',
+      'period',
+    ]);
     // Periods 0 and 1 went past 10; period 2 stayed under its limits.
     expect(await eventsOf(merchant.id, 'entitlement.exhausted')).toHaveLength(2);
   });
@@ -94,7 +108,14 @@ describe('docs/usage.md worked example: an AI chat app', () => {
     await api.post(`/api/Price/${pro.id}/EntitlementPolicy`, { feature: 'messages', allowed: 'Limited', limit: 100 });
     const { customerId } = await customerWithCard(api, merchant.id);
     const sub = (await subscribe(api, { customerId, priceId: pro.id })).body;
-    expect(await messages(api, customerId)).toMatchObject({ allowed: true, access: 'Limited', limit: 100, used: 0, remaining: 100, source: { type: 'subscription', id: sub.id } });
+    expect(await messages(api, customerId)).toMatchObject({
+      allowed: true,
+      access: 'Limited',
+      limit: 100,
+      used: 0,
+      remaining: 100,
+      source: { type: 'subscription', id: sub.id },
+    });
 
     const gate = (messageId: string) =>
       api.post(`/api/Customer/${customerId}/Entitlement/Check`, { feature: 'messages', consume: true, id: messageId }).then((r) => r.body);
@@ -105,9 +126,17 @@ describe('docs/usage.md worked example: an AI chat app', () => {
     const retried = await gate(`msg-${month.findIndex((g) => g.allowed)}`);
     expect(retried).toMatchObject({ allowed: true, duplicate: true, used: 100 });
 
-    const pack = await api.post(`/api/Customer/${customerId}/CreditGrant`, { feature: 'messages', amount: 500, reason: 'Credit pack (pay_x)' }, { 'Idempotency-Key': 'pack-pay_x' });
+    const pack = await api.post(
+      `/api/Customer/${customerId}/CreditGrant`,
+      { feature: 'messages', amount: 500, reason: 'Credit pack (pay_x)' },
+      { 'Idempotency-Key': 'pack-pay_x' },
+    );
     expect(pack.status, pack.text).toBe(201);
-    const replay = await api.post(`/api/Customer/${customerId}/CreditGrant`, { feature: 'messages', amount: 500, reason: 'Credit pack (pay_x)' }, { 'Idempotency-Key': 'pack-pay_x' });
+    const replay = await api.post(
+      `/api/Customer/${customerId}/CreditGrant`,
+      { feature: 'messages', amount: 500, reason: 'Credit pack (pay_x)' },
+      { 'Idempotency-Key': 'pack-pay_x' },
+    );
     expect(replay.body.id).toBe(pack.body.id);
     const fromPack = await gate('msg-after-pack');
     expect(fromPack).toMatchObject({ allowed: true, creditBalance: 499, usage: { creditsUsed: 1 } });

@@ -38,7 +38,15 @@ describe('POST /api/Usage', () => {
     expect(first.status, first.text).toBe(201);
     expect(first.body.usage).toMatchObject({ externalId: 'm-1', customerId, feature: 'messages', quantity: 3, creditsUsed: 0, reversedAt: null });
     expect(first.body.usage.id).toMatch(/^usg_/);
-    expect(first.body.entitlement).toMatchObject({ feature: 'messages', access: 'Limited', limit: 10, used: 3, remaining: 7, allowed: true, source: { type: 'override' } });
+    expect(first.body.entitlement).toMatchObject({
+      feature: 'messages',
+      access: 'Limited',
+      limit: 10,
+      used: 3,
+      remaining: 7,
+      allowed: true,
+      source: { type: 'override' },
+    });
     const again = await api.post('/api/Usage', { customerId, feature: 'messages', quantity: 3, id: 'm-1', properties: { model: 'small' } });
     expect(again.status, again.text).toBe(200);
     expect(again.body.usage.id).toBe(first.body.usage.id);
@@ -138,7 +146,14 @@ describe('POST /api/Customer/{customerId}/Entitlement/Check', () => {
     await api.post(`/api/Price/${pack.id}/EntitlementPolicy`, { feature: 'images', allowed: 'Limited', limit: 3, creditGrantAmount: 50 });
     const bought = await api.post('/api/Checkout', { priceId: pack.id, customerId, tokenRef: 'tok_visa' }, ik());
     expect(bought.status, bought.text).toBe(201);
-    expect(await entitlement(api, customerId, 'images')).toMatchObject({ access: 'Limited', limit: 3, creditBalance: 50, remaining: 53, periodStart: null, source: { type: 'purchase' } });
+    expect(await entitlement(api, customerId, 'images')).toMatchObject({
+      access: 'Limited',
+      limit: 3,
+      creditBalance: 50,
+      remaining: 53,
+      periodStart: null,
+      source: { type: 'purchase' },
+    });
     await api.post(`/api/Customer/${customerId}/EntitlementOverride`, { feature: 'images', allowed: 'Denied' });
     const check = await api.post(`/api/Customer/${customerId}/Entitlement/Check`, { feature: 'images', consume: true });
     expect(check.body).toMatchObject({ allowed: false, access: 'Denied', source: { type: 'override' }, usage: null });

@@ -46,14 +46,26 @@ describe('paying a hosted checkout with a wallet card', () => {
     const cardA = atA.cards[0]!.id;
 
     const linkB = await adHocLink(sellerB.api, { unitAmount: 700 });
-    const crossSeller = await payHostedWithWallet(getDb(), { token: linkB.token, attemptKey: crypto.randomUUID(), memberId: member.id, paymentMethodId: cardA, promotionCode: '' });
+    const crossSeller = await payHostedWithWallet(getDb(), {
+      token: linkB.token,
+      attemptKey: crypto.randomUUID(),
+      memberId: member.id,
+      paymentMethodId: cardA,
+      promotionCode: '',
+    });
     expect(crossSeller).toMatchObject({ kind: 'invalid' });
     expect((await sellerB.api.get('/api/Payment')).body.totalCount).toBe(0);
 
     // Another member (another verified email) cannot use the card either.
     const stranger = await findOrCreateMember(getDb(), unique('stranger'));
     const linkA = await adHocLink(sellerA.api, { unitAmount: 1250, currency: 'EUR' });
-    const notTheirs = await payHostedWithWallet(getDb(), { token: linkA.token, attemptKey: crypto.randomUUID(), memberId: stranger.id, paymentMethodId: cardA, promotionCode: '' });
+    const notTheirs = await payHostedWithWallet(getDb(), {
+      token: linkA.token,
+      attemptKey: crypto.randomUUID(),
+      memberId: stranger.id,
+      paymentMethodId: cardA,
+      promotionCode: '',
+    });
     expect(notTheirs).toMatchObject({ kind: 'invalid' });
 
     // The owner pays seller A's link with it; a double submit (same attempt key) pays once.
@@ -76,9 +88,21 @@ describe('paying a hosted checkout with a wallet card', () => {
     const member = await findOrCreateMember(getDb(), email);
     const [card] = (await walletCardsForSeller(getDb(), seller.merchant.id, email)).cards;
     const once = await adHocLink(seller.api, { unitAmount: 300, singleUse: true });
-    const paid = await payHostedWithWallet(getDb(), { token: once.token, attemptKey: crypto.randomUUID(), memberId: member.id, paymentMethodId: card!.id, promotionCode: '' });
+    const paid = await payHostedWithWallet(getDb(), {
+      token: once.token,
+      attemptKey: crypto.randomUUID(),
+      memberId: member.id,
+      paymentMethodId: card!.id,
+      promotionCode: '',
+    });
     expect(paid.kind).toBe('paid');
-    const again = await payHostedWithWallet(getDb(), { token: once.token, attemptKey: crypto.randomUUID(), memberId: member.id, paymentMethodId: card!.id, promotionCode: '' });
+    const again = await payHostedWithWallet(getDb(), {
+      token: once.token,
+      attemptKey: crypto.randomUUID(),
+      memberId: member.id,
+      paymentMethodId: card!.id,
+      promotionCode: '',
+    });
     expect(again).toMatchObject({ kind: 'unavailable', message: 'This payment link could be paid once, and it has already been paid.' });
     const badCode = await payHostedWithWallet(getDb(), {
       token: (await adHocLink(seller.api, { unitAmount: 300 })).token,
@@ -88,7 +112,15 @@ describe('paying a hosted checkout with a wallet card', () => {
       promotionCode: 'NO-SUCH-CODE',
     });
     expect(badCode).toMatchObject({ kind: 'invalid', field: 'promotionCode' });
-    expect(await payHostedWithWallet(getDb(), { token: 'nope-nope-nope', attemptKey: crypto.randomUUID(), memberId: member.id, paymentMethodId: card!.id, promotionCode: '' })).toMatchObject({
+    expect(
+      await payHostedWithWallet(getDb(), {
+        token: 'nope-nope-nope',
+        attemptKey: crypto.randomUUID(),
+        memberId: member.id,
+        paymentMethodId: card!.id,
+        promotionCode: '',
+      }),
+    ).toMatchObject({
       kind: 'unavailable',
     });
   });

@@ -108,9 +108,7 @@ describe('console forms run at most once per form key', () => {
     const { deliveryId } = await sellerWithDelivery('retry-tenant');
     const other = await newMerchant();
     await expect(
-      submit(other.merchant.id, formKey(), `/api/WebhookDelivery/${deliveryId}/Retry`, (tx) =>
-        retryWebhookDelivery(tx, other.merchant.id, deliveryId),
-      ),
+      submit(other.merchant.id, formKey(), `/api/WebhookDelivery/${deliveryId}/Retry`, (tx) => retryWebhookDelivery(tx, other.merchant.id, deliveryId)),
     ).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 });
@@ -124,7 +122,10 @@ describe('the console banner lists endpoints that need attention', () => {
     const since = new Date(Date.now() - 60_000);
     await db.update(webhookEndpoints).set({ failingSince: since }).where(eq(webhookEndpoints.id, failing));
     await db.update(webhookEndpoints).set({ enabled: false, disabledReason: 'gone', disabledAt: since }).where(eq(webhookEndpoints.id, gone));
-    await db.update(webhookEndpoints).set({ enabled: false, disabledReason: 'failing', disabledAt: since, failingSince: since }).where(eq(webhookEndpoints.id, tired));
+    await db
+      .update(webhookEndpoints)
+      .set({ enabled: false, disabledReason: 'failing', disabledAt: since, failingSince: since })
+      .where(eq(webhookEndpoints.id, tired));
     expect((await seller.api.put(`/api/WebhookEndpoint/${paused}`, { enabled: false })).status).toBe(200);
 
     const listed = await listWebhookEndpointsNeedingAttention(db, seller.merchant.id);

@@ -50,10 +50,16 @@ async function withClient<T>(databaseUrl: string, work: (client: pg.Client) => P
 }
 
 const leasedNow = (databaseUrl: string) =>
-  withClient(databaseUrl, async (client) => (await client.query<{ n: number }>('select count(*)::int as n from webhook_deliveries where lease_until > now()')).rows[0]!.n);
+  withClient(
+    databaseUrl,
+    async (client) => (await client.query<{ n: number }>('select count(*)::int as n from webhook_deliveries where lease_until > now()')).rows[0]!.n,
+  );
 
 const countFailedAttempts = (databaseUrl: string) =>
-  withClient(databaseUrl, async (client) => (await client.query<{ n: number }>('select count(*)::int as n from webhook_attempts where not succeeded')).rows[0]!.n);
+  withClient(
+    databaseUrl,
+    async (client) => (await client.query<{ n: number }>('select count(*)::int as n from webhook_attempts where not succeeded')).rows[0]!.n,
+  );
 
 /** The state of the deliveries of events that did not arrive, for the failure message. */
 function describeDeliveries(databaseUrl: string, eventIds: string[]): Promise<string> {
@@ -93,9 +99,7 @@ describe('webhook delivery across repeated crashes', () => {
     while (created < EVENTS) {
       // Four requests at a time; a request cut off by a kill may or may not have committed,
       // which is why the committed events are read back from the database at the end.
-      const batch = await Promise.allSettled(
-        Array.from({ length: 4 }, (_, i) => call('POST', '/api/Product', key, { name: `Crash ${created + i}` })),
-      );
+      const batch = await Promise.allSettled(Array.from({ length: 4 }, (_, i) => call('POST', '/api/Product', key, { name: `Crash ${created + i}` })));
       created += batch.filter((r) => r.status === 'fulfilled' && r.value.status === 201).length;
       // Killed only while attempts are in flight; when the dispatcher has caught up, the next
       // batch is created first (waiting instead would wait forever: nothing new would be sent).
@@ -134,7 +138,9 @@ describe('webhook delivery across repeated crashes', () => {
     };
     await eventually(async () => missing().length === 0, 120_000, 'every committed event at every endpoint').catch(async (error: Error) => {
       fs.writeFileSync(path.join(dataDir, '..', 'webhook-crash-server.log'), server!.output());
-      throw new Error(`${error.message}: ${missing().length} missing\n${await describeDeliveries(server!.databaseUrl, missing())}\n${server!.output().slice(-3000)}`);
+      throw new Error(
+        `${error.message}: ${missing().length} missing\n${await describeDeliveries(server!.databaseUrl, missing())}\n${server!.output().slice(-3000)}`,
+      );
     });
 
     // The receiver always answers 200, so an attempt recorded as failed timed out (a loaded

@@ -16,7 +16,10 @@ beforeAll(async () => {
 afterAll(() => receiver.close());
 
 /** Each test answers on its own path prefix: `/<name>/…`. */
-const answers = new Map<string, (request: { path: string; body: string }) => { status?: number; body?: string; delayMs?: number; hang?: boolean; headers?: Record<string, string> }>();
+const answers = new Map<
+  string,
+  (request: { path: string; body: string }) => { status?: number; body?: string; delayMs?: number; hang?: boolean; headers?: Record<string, string> }
+>();
 const at = (name: string) => receiver.received.filter((request) => request.path.split('/')[1] === name);
 
 async function setup(name: string, events: string[] = ['product.created']) {
@@ -57,7 +60,13 @@ describe('webhook delivery', () => {
       const d = await deliveryOf(api, event.id);
       return d.status === 'delivered' && d;
     });
-    expect(delivery).toMatchObject({ id: headers['x-service-delivery-id'], endpointId: endpoint.id, eventType: 'product.created', attemptCount: 1, lastResponseStatus: 200 });
+    expect(delivery).toMatchObject({
+      id: headers['x-service-delivery-id'],
+      endpointId: endpoint.id,
+      eventType: 'product.created',
+      attemptCount: 1,
+      lastResponseStatus: 200,
+    });
     expect(delivery.attempts).toHaveLength(1);
     expect(delivery.attempts[0]).toMatchObject({ trigger: 'automatic', responseStatus: 200, responseBody: 'ok', error: null, succeeded: true });
     expect(delivery.attempts[0].durationMs).toBeGreaterThanOrEqual(0);
@@ -75,7 +84,11 @@ describe('webhook delivery', () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
     const onlyCustomer = at('subscribed');
     expect(onlyCustomer.map((request) => request.headers['x-service-event-type'])).toEqual(['customer.created']);
-    expect(at('subscribed-all').map((request) => request.headers['x-service-event-type']).sort()).toEqual(['customer.created', 'product.created']);
+    expect(
+      at('subscribed-all')
+        .map((request) => request.headers['x-service-event-type'])
+        .sort(),
+    ).toEqual(['customer.created', 'product.created']);
     expect(at('subscribed-off')).toHaveLength(0);
     const deliveries = await api.get(`/api/WebhookDelivery?endpointId=${endpoint.id}`);
     expect(deliveries.body.totalCount).toBe(1);
@@ -102,7 +115,8 @@ describe('webhook delivery', () => {
     expect(parseSignatureHeader(requests[2]!.headers['x-service-signature'] as string).timestamp).toBeGreaterThan(
       parseSignatureHeader(requests[0]!.headers['x-service-signature'] as string).timestamp,
     );
-    for (const request of requests) expect(() => verifyWebhook(request.body, request.headers['x-service-signature'] as string, endpoint.signingSecret)).not.toThrow();
+    for (const request of requests)
+      expect(() => verifyWebhook(request.body, request.headers['x-service-signature'] as string, endpoint.signingSecret)).not.toThrow();
 
     const eventId = requests[0]!.headers['x-service-event-id'] as string;
     const delivery = await eventually(async () => {
@@ -202,7 +216,10 @@ describe('webhook delivery', () => {
     expect(() => verifyWebhook(body, header, rotated.signingSecret)).not.toThrow();
 
     // The overlap ends: only the new secret signs.
-    await getDb().update(webhookEndpoints).set({ previousSecretExpiresAt: new Date(Date.now() - 1000) }).where(eq(webhookEndpoints.id, endpoint.id));
+    await getDb()
+      .update(webhookEndpoints)
+      .set({ previousSecretExpiresAt: new Date(Date.now() - 1000) })
+      .where(eq(webhookEndpoints.id, endpoint.id));
     await api.post('/api/Product', { name: 'After the overlap' });
     await receiver.waitFor(() => at('rotate').length === 2);
     const later = at('rotate')[1]!;

@@ -150,7 +150,9 @@ describe('two dispatcher processes', () => {
     await exited;
     const sentByWorker = Number(/"sent":(\d+)[^\n]*webhook dispatcher stopped/.exec(workerOutput)?.[1] ?? -1);
     const total = [...arrivals.values()].reduce((sum, n) => sum + n, 0);
-    console.log(`two dispatchers: the worker process sent ${sentByWorker} of ${total} attempts; most open per endpoint ${ENDPOINTS.map((name) => maxOpen.get(`/${name}`)).join('/')}`);
+    console.log(
+      `two dispatchers: the worker process sent ${sentByWorker} of ${total} attempts; most open per endpoint ${ENDPOINTS.map((name) => maxOpen.get(`/${name}`)).join('/')}`,
+    );
     expect(sentByWorker).toBeGreaterThan(0);
     expect(sentByWorker).toBeLessThan(total);
   }, 240_000);

@@ -56,7 +56,10 @@ describe('/api/WebhookEndpoint', () => {
       const answer = await api.post('/api/WebhookEndpoint', body);
       expect(answer.status, JSON.stringify(body)).toBe(400);
       expect(answer.body.code).toBe('VALIDATION_FAILED');
-      expect(answer.body.errors.map((e: { path: string }) => e.path), JSON.stringify(body)).toContain(path);
+      expect(
+        answer.body.errors.map((e: { path: string }) => e.path),
+        JSON.stringify(body),
+      ).toContain(path);
     }
     expect((await api.get('/api/WebhookEndpoint')).body.totalCount).toBe(1);
   });

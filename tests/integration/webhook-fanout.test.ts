@@ -64,7 +64,7 @@ describe('fan-out at volume', () => {
     expect(Object.keys(endpointIds)).toHaveLength(3);
   }, 200_000);
 
-  it('writes the event and its deliveries (the queue) in the caller\'s transaction: a rollback leaves none of them', async () => {
+  it("writes the event and its deliveries (the queue) in the caller's transaction: a rollback leaves none of them", async () => {
     const { api, merchant } = await newMerchant();
     await api.post('/api/WebhookEndpoint', { url: `${receiver.url}/rollback`, events: ['*'] });
     let eventId = '';

@@ -40,9 +40,11 @@ describe('webhook delivery across a crash', () => {
     await server.kill();
     server = await startServer({ env: WEBHOOK_TEST_ENV, dataDir });
 
-    await receiver.waitFor((requests) => requests.length >= 2, 60_000).catch((error: Error) => {
-      throw new Error(`${error.message}\nserver output:\n${server!.output().slice(-4000)}`);
-    });
+    await receiver
+      .waitFor((requests) => requests.length >= 2, 60_000)
+      .catch((error: Error) => {
+        throw new Error(`${error.message}\nserver output:\n${server!.output().slice(-4000)}`);
+      });
     const second = receiver.received[1]!;
     expect(second.headers['x-service-delivery-id']).toBe(deliveryId);
     expect(second.body).toBe(receiver.received[0]!.body);

@@ -85,7 +85,13 @@ describe('SSRF protection', () => {
     expect(isAllowedAddress('::1', true)).toBe(true);
     const registered = await refusal('http://[::127.0.0.1]/hook');
     expect(registered).toMatch(/non-public address/);
-    const literal = await sendWebhookRequest({ url: `http://[::127.0.0.1]:${receiver.port}/compat`, headers: {}, body: '{}', timeoutMs: 1000, allowPrivate: true });
+    const literal = await sendWebhookRequest({
+      url: `http://[::127.0.0.1]:${receiver.port}/compat`,
+      headers: {},
+      body: '{}',
+      timeoutMs: 1000,
+      allowPrivate: true,
+    });
     expect(literal.error).toMatch(/^Refused: .*non-public address/);
     const resolved = await sendWebhookRequest({
       url: `http://compat.example.test:${receiver.port}/compat`,

@@ -85,7 +85,15 @@ describe('webhooks in development', () => {
 
   it('the dev mailbox answers JSON with each email’s links', async () => {
     const email = `mailbox-${Date.now()}@example.com`;
-    await getDb().transaction((tx) => sendEmail(tx, { to: email, subject: 'Your sign-in link', text: 'Open https://example.com/verify?token=abc to sign in.', html: '<p>link</p>', category: 'test' }));
+    await getDb().transaction((tx) =>
+      sendEmail(tx, {
+        to: email,
+        subject: 'Your sign-in link',
+        text: 'Open https://example.com/verify?token=abc to sign in.',
+        html: '<p>link</p>',
+        category: 'test',
+      }),
+    );
     const mailbox = await call('GET', `/dev/mailbox?format=json&to=${encodeURIComponent(email)}`);
     expect(mailbox.status).toBe(200);
     expect(mailbox.headers.get('content-type')).toContain('application/json');

@@ -11,6 +11,9 @@ export default class OwnServerFirstSequencer extends BaseSequencer {
     const sorted = await super.sort(files);
     const ownServer = new Map(sorted.map((file) => [file, fs.readFileSync(file.moduleId, 'utf8').includes('startServer(')]));
     const rank = (file: TestSpecification) => file.project.config.sequence.groupOrder * 2 + (ownServer.get(file) ? 0 : 1);
-    return sorted.map((file, index) => ({ file, index })).sort((a, b) => rank(a.file) - rank(b.file) || a.index - b.index).map(({ file }) => file);
+    return sorted
+      .map((file, index) => ({ file, index }))
+      .sort((a, b) => rank(a.file) - rank(b.file) || a.index - b.index)
+      .map(({ file }) => file);
   }
 }

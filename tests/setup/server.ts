@@ -47,7 +47,11 @@ export async function startServer(options: { env?: Record<string, string>; dataD
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  await waitFor(() => output.includes('Press Ctrl-C to stop'), child, () => output);
+  await waitFor(
+    () => output.includes('Press Ctrl-C to stop'),
+    child,
+    () => output,
+  );
   const runtime = JSON.parse(fs.readFileSync(path.join(dataDir, 'runtime.json'), 'utf8')) as { databaseUrl: string };
   return {
     baseUrl: `http://127.0.0.1:${port}`,

@@ -86,9 +86,17 @@ describe('developer API handlers', () => {
   });
 
   test('phased handlers are checked through their toAnswer, or directly without one', () => {
-    phasedApiRoute(createWidget, async () => ({ declined: false, widget }), (result) => (result.declined ? respond(402, problem) : respond(201, result.widget)));
-    // @ts-expect-error toAnswer must give a documented answer
-    phasedApiRoute(createWidget, async () => ({ declined: false, widget }), (result) => result);
+    phasedApiRoute(
+      createWidget,
+      async () => ({ declined: false, widget }),
+      (result) => (result.declined ? respond(402, problem) : respond(201, result.widget)),
+    );
+    phasedApiRoute(
+      createWidget,
+      async () => ({ declined: false, widget }),
+      // @ts-expect-error toAnswer must give a documented answer
+      (result) => result,
+    );
     phasedApiRoute(createWidget, async () => widget);
     // @ts-expect-error without toAnswer the handler's result is the answer
     phasedApiRoute(createWidget, async () => ({ widget }));

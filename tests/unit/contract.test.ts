@@ -40,8 +40,12 @@ describe('contractViolations', () => {
   });
 
   it('refuses a media type the status does not document', () => {
-    expect(contractViolations('GET', '/api/Price/price_1', answer(404, notFound))).toEqual([expect.stringMatching(/content type 'application\/json' is not documented/)]);
-    expect(contractViolations('GET', '/api/Price/price_1', answer(200, price, PROBLEM_TYPE))).toEqual([expect.stringMatching(/content type 'application\/problem\+json' is not documented/)]);
+    expect(contractViolations('GET', '/api/Price/price_1', answer(404, notFound))).toEqual([
+      expect.stringMatching(/content type 'application\/json' is not documented/),
+    ]);
+    expect(contractViolations('GET', '/api/Price/price_1', answer(200, price, PROBLEM_TYPE))).toEqual([
+      expect.stringMatching(/content type 'application\/problem\+json' is not documented/),
+    ]);
   });
 
   it('refuses a body that does not match the schema: missing, extra or mistyped members', () => {
@@ -49,17 +53,31 @@ describe('contractViolations', () => {
     expect(contractViolations('GET', '/api/Price/price_1', answer(200, withoutActive)).join('\n')).toMatch(/must have required property 'active'/);
     expect(contractViolations('GET', '/api/Price/price_1', answer(200, { ...price, secret: 'x' })).join('\n')).toMatch(/must NOT have additional properties/);
     expect(contractViolations('GET', '/api/Price/price_1', answer(200, { ...price, amount: '1500' })).join('\n')).toMatch(/body\/amount must be integer/);
-    expect(contractViolations('GET', '/api/Price/price_1', answer(200, { ...price, createdAt: 'yesterday' })).join('\n')).toMatch(/body\/createdAt must match format "date-time"/);
+    expect(contractViolations('GET', '/api/Price/price_1', answer(200, { ...price, createdAt: 'yesterday' })).join('\n')).toMatch(
+      /body\/createdAt must match format "date-time"/,
+    );
   });
 
   it('refuses a body on a status documented without one', () => {
     expect(contractViolations('POST', '/api/MerchantAuth/Logout', answer(204, undefined))).toEqual([]);
-    expect(contractViolations('POST', '/api/MerchantAuth/Logout', answer(204, { ok: true }))).toEqual([expect.stringMatching(/^status 204 is documented without a body/)]);
+    expect(contractViolations('POST', '/api/MerchantAuth/Logout', answer(204, { ok: true }))).toEqual([
+      expect.stringMatching(/^status 204 is documented without a body/),
+    ]);
   });
 
   it('holds sign-in answers to their schemas too', () => {
-    const seller = { id: 'mer_1', email: 'a@example.com', name: 'Shop', accountType: 'Business', status: 'active', createdAt: price.createdAt, updatedAt: price.createdAt };
-    expect(contractViolations('GET', '/api/Auth/Identity', answer(200, { userType: 'Admin', id: 'adm_1', name: 'Ops', createdAt: price.createdAt }))).toEqual([]);
+    const seller = {
+      id: 'mer_1',
+      email: 'a@example.com',
+      name: 'Shop',
+      accountType: 'Business',
+      status: 'active',
+      createdAt: price.createdAt,
+      updatedAt: price.createdAt,
+    };
+    expect(contractViolations('GET', '/api/Auth/Identity', answer(200, { userType: 'Admin', id: 'adm_1', name: 'Ops', createdAt: price.createdAt }))).toEqual(
+      [],
+    );
     // A seller's identity without its signed-in `user` matches none of the three shapes.
     expect(contractViolations('GET', '/api/Auth/Identity', answer(200, { ...seller, userType: 'Merchant', role: 'Owner' }))).not.toEqual([]);
   });

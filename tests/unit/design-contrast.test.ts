@@ -43,6 +43,10 @@ describe('design CSS variables', () => {
     const base = { brandColor: '#111111', buttonTextColor: '#ffffff', accentColor: '#222222' };
     expect(designCssVariables({ ...base, cornerStyle: 'square' })['--design-radius']).toBe('0px');
     expect(designCssVariables({ ...base, cornerStyle: 'pill' })['--design-radius']).toBe('9999px');
-    expect(designCssVariables({ ...base, cornerStyle: 'rounded' })).toMatchObject({ '--design-brand': '#111111', '--design-button-text': '#ffffff', '--design-accent': '#222222' });
+    expect(designCssVariables({ ...base, cornerStyle: 'rounded' })).toMatchObject({
+      '--design-brand': '#111111',
+      '--design-button-text': '#ffffff',
+      '--design-accent': '#222222',
+    });
   });
 });

@@ -52,7 +52,25 @@ describe('translations', () => {
   });
 
   it('leaves no English text in the other languages (beyond names, codes and numbers)', () => {
-    const sameEverywhere = new Set(['common.card', 'common.cvc', 'common.discount', 'checkout.discountFor', 'checkout.name', 'checkout.expiryPlaceholder', 'checkout.total', 'portal.plan', 'portal.date', 'portal.description', 'portal.statusColumn', 'usage.grant', 'wallet.name', 'wallet.optional', 'common.email', 'common.pages', 'invoice.subtotal']);
+    const sameEverywhere = new Set([
+      'common.card',
+      'common.cvc',
+      'common.discount',
+      'checkout.discountFor',
+      'checkout.name',
+      'checkout.expiryPlaceholder',
+      'checkout.total',
+      'portal.plan',
+      'portal.date',
+      'portal.description',
+      'portal.statusColumn',
+      'usage.grant',
+      'wallet.name',
+      'wallet.optional',
+      'common.email',
+      'common.pages',
+      'invoice.subtotal',
+    ]);
     for (const locale of LOCALES.filter((l) => l !== 'en')) {
       const translated = flatten(MESSAGES[locale] as Tree);
       const untranslated = [...english].filter(([key, source]) => translated.get(key) === source && !sameEverywhere.has(key)).map(([key]) => key);
@@ -107,7 +125,11 @@ describe('money and dates per locale', () => {
       buttonLabel: 'Testzeitraum starten',
     });
     const yen = { amount: 1500, currency: 'JPY', interval: 'month', intervalCount: 3, trialDays: 0 } as const;
-    expect(subscriptionTerms(yen, null, at, customerText('ja'))).toMatchObject({ recurringLabel: '3か月ごとに￥1,500', dueToday: '￥1,500', buttonLabel: '申し込む' });
+    expect(subscriptionTerms(yen, null, at, customerText('ja'))).toMatchObject({
+      recurringLabel: '3か月ごとに￥1,500',
+      dueToday: '￥1,500',
+      buttonLabel: '申し込む',
+    });
     expect(customerText('ja').date('2026-11-30T00:00:00Z')).toBe('2026/11/30');
     expect(customerText('es').recurring(990, 'EUR', 'year', 1)).toBe('9,90\u00a0€/año');
   });

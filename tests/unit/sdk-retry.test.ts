@@ -21,7 +21,8 @@ const problem = (status: number, code: string, headers: Record<string, string> =
   });
 const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
-const sdk = (fetch: typeof globalThis.fetch, maxRetries = 3) => new Paybase({ baseUrl: 'http://127.0.0.1:9', apiKey: 'sk_test', fetch, retry: { baseDelayMs: 1, maxRetries } });
+const sdk = (fetch: typeof globalThis.fetch, maxRetries = 3) =>
+  new Paybase({ baseUrl: 'http://127.0.0.1:9', apiKey: 'sk_test', fetch, retry: { baseDelayMs: 1, maxRetries } });
 const checkoutBody = { priceId: 'price_1', tokenRef: 'tok_visa' };
 
 describe('@paybase/sdk retries', () => {
@@ -40,7 +41,9 @@ describe('@paybase/sdk retries', () => {
     expect(requests).toHaveLength(3);
 
     const failing = transport([problem(500, 'INTERNAL'), problem(500, 'INTERNAL'), problem(500, 'INTERNAL')]);
-    const error = await sdk(failing.fetch, 2).get('/api/Price/{priceId}', { params: { path: { priceId: 'price_1' } } }).catch((e: unknown) => e);
+    const error = await sdk(failing.fetch, 2)
+      .get('/api/Price/{priceId}', { params: { path: { priceId: 'price_1' } } })
+      .catch((e: unknown) => e);
     expect(isPaybaseError(error, 'INTERNAL')).toBe(true);
     expect(failing.requests).toHaveLength(3);
   });
@@ -51,7 +54,9 @@ describe('@paybase/sdk retries', () => {
     expect(replayed.requests).toHaveLength(1);
 
     const conflict = transport([problem(409, 'VERSION_CONFLICT')]);
-    await expect(sdk(conflict.fetch).post('/api/Subscription/{subscriptionId}/Command', { params: { path: { subscriptionId: 'sub_1' } }, body: { type: 'Pause' } })).rejects.toMatchObject({ code: 'VERSION_CONFLICT' });
+    await expect(
+      sdk(conflict.fetch).post('/api/Subscription/{subscriptionId}/Command', { params: { path: { subscriptionId: 'sub_1' } }, body: { type: 'Pause' } }),
+    ).rejects.toMatchObject({ code: 'VERSION_CONFLICT' });
     expect(conflict.requests).toHaveLength(1);
 
     // Registering a webhook endpoint takes no Idempotency-Key: sending it twice could register two.
@@ -69,7 +74,10 @@ describe('@paybase/sdk retries', () => {
     expect(await limited.requests[1]!.json()).toEqual(endpoint);
 
     const longWait = transport([problem(429, 'RATE_LIMITED', { 'retry-after': '60' })]);
-    await expect(sdk(longWait.fetch).get('/api/Price/{priceId}', { params: { path: { priceId: 'price_1' } } })).rejects.toMatchObject({ code: 'RATE_LIMITED', status: 429 });
+    await expect(sdk(longWait.fetch).get('/api/Price/{priceId}', { params: { path: { priceId: 'price_1' } } })).rejects.toMatchObject({
+      code: 'RATE_LIMITED',
+      status: 429,
+    });
     expect(longWait.requests).toHaveLength(1);
   });
 

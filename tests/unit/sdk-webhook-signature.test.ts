@@ -7,11 +7,19 @@ import { verifyWebhook, webhookSignatureHeader } from '@/packages/sdk/src/webhoo
 describe('the SDK signature matches the service signature', () => {
   it('gives the same X-Service-Signature for any secrets, timestamp and body, and verifies it', () => {
     fc.assert(
-      fc.property(fc.array(fc.string({ minLength: 1 }), { minLength: 1, maxLength: 3 }), fc.integer({ min: 0, max: 4_000_000_000 }), fc.string(), (secrets, timestamp, body) => {
-        const header = webhookSignatureHeader(secrets, timestamp, body);
-        expect(header).toBe(signatureHeader(secrets, timestamp, body));
-        for (const secret of secrets) expect(() => verifyWebhook(JSON.stringify(body), webhookSignatureHeader(secret, timestamp, JSON.stringify(body)), secret, { now: timestamp })).not.toThrow();
-      }),
+      fc.property(
+        fc.array(fc.string({ minLength: 1 }), { minLength: 1, maxLength: 3 }),
+        fc.integer({ min: 0, max: 4_000_000_000 }),
+        fc.string(),
+        (secrets, timestamp, body) => {
+          const header = webhookSignatureHeader(secrets, timestamp, body);
+          expect(header).toBe(signatureHeader(secrets, timestamp, body));
+          for (const secret of secrets)
+            expect(() =>
+              verifyWebhook(JSON.stringify(body), webhookSignatureHeader(secret, timestamp, JSON.stringify(body)), secret, { now: timestamp }),
+            ).not.toThrow();
+        },
+      ),
     );
   });
 });

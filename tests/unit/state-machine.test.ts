@@ -35,7 +35,9 @@ describe('defineStateMachine', () => {
 
   it('draws the table as a Mermaid state diagram', () => {
     expect(door.toMermaid()).toBe(
-      ['stateDiagram-v2', '  [*] --> closed', '  closed --> open', '  closed --> locked', '  open --> closed', '  locked --> closed', '  removed --> [*]'].join('\n'),
+      ['stateDiagram-v2', '  [*] --> closed', '  closed --> open', '  closed --> locked', '  open --> closed', '  locked --> closed', '  removed --> [*]'].join(
+        '\n',
+      ),
     );
   });
 
@@ -81,6 +83,8 @@ describe('defineStateMachine', () => {
         '  class expired derived',
       ].join('\n'),
     );
-    expect(() => defineStateMachine({ resource: 'x', initial: ['a'], transitions: { a: [], b: [] }, labels: { 'a -> b': 'never' } })).toThrow('the label of a -> b names no transition');
+    expect(() => defineStateMachine({ resource: 'x', initial: ['a'], transitions: { a: [], b: [] }, labels: { 'a -> b': 'never' } })).toThrow(
+      'the label of a -> b names no transition',
+    );
   });
 });

@@ -46,7 +46,9 @@ describe('the transitions the domain code performs are in the tables, and nothin
   it('payments: a charge outcome only from pending, refunds only from succeeded or partially refunded', () => {
     for (const outcome of ['succeeded', 'failed', 'unknown'] as const) expect(paymentStateMachine.canTransition('pending', outcome)).toBe(true);
     expect(paymentStateMachine.sourcesOf('refunded')).toEqual(['succeeded', 'partially_refunded']);
-    const refused = refusalOf(() => paymentStateMachine.assertTransition('failed', 'refunded', 'Payment pay_1 is failed', 'only a succeeded payment can be refunded'));
+    const refused = refusalOf(() =>
+      paymentStateMachine.assertTransition('failed', 'refunded', 'Payment pay_1 is failed', 'only a succeeded payment can be refunded'),
+    );
     expect(refused).toMatchObject({ status: 409, code: 'INVALID_STATE', detail: 'Payment pay_1 is failed: only a succeeded payment can be refunded.' });
     expect(refused.options.extra).toEqual({ state: 'failed', requested: 'refunded' });
     // Reconciliation settles unknown payments only; a pending one is finished by its own request.
@@ -61,11 +63,14 @@ describe('the transitions the domain code performs are in the tables, and nothin
     expect(checkoutStateMachine.sourcesOf('failed')).toEqual(['open']);
     expect(billingRecordStateMachine.initial).toEqual(['open', 'paid']);
     for (const to of ['paid', 'void', 'uncollectible'] as const) expect(billingRecordStateMachine.sourcesOf(to)).toEqual(['open']);
-    expect(refusalOf(() => checkoutStateMachine.assertTransition('failed', 'paid', 'Checkout co_1')).detail).toBe('Checkout co_1: a checkout that is failed cannot become paid.');
+    expect(refusalOf(() => checkoutStateMachine.assertTransition('failed', 'paid', 'Checkout co_1')).detail).toBe(
+      'Checkout co_1: a checkout that is failed cannot become paid.',
+    );
   });
 
   it('payment links: Enable reopens a disabled link only; an expired link can only be archived; archived is final', () => {
-    const enable = (from: 'completed' | 'disabled' | 'expired') => () => paymentLinkStateMachine.assertTransition(from, 'active', 'Cannot enable payment link pl_1', `it is ${from}`, ['disabled']);
+    const enable = (from: 'completed' | 'disabled' | 'expired') => () =>
+      paymentLinkStateMachine.assertTransition(from, 'active', 'Cannot enable payment link pl_1', `it is ${from}`, ['disabled']);
     expect(enable('disabled')).not.toThrow();
     expect(refusalOf(enable('completed')).detail).toBe('Cannot enable payment link pl_1: it is completed.');
     expect(refusalOf(enable('expired')).options.extra).toEqual({ state: 'expired', requested: 'active' });
@@ -83,7 +88,9 @@ describe('the transitions the domain code performs are in the tables, and nothin
     const claimable: [WebhookDeliveryStatus, WebhookAttemptTrigger][] = [
       ['pending', 'automatic'],
       ['failed', 'automatic'],
-      ...(['pending', 'failed', 'delivered', 'dead'] as const).flatMap((status) => (['manual', 'recover'] as const).map((trigger) => [status, trigger] as [WebhookDeliveryStatus, WebhookAttemptTrigger])),
+      ...(['pending', 'failed', 'delivered', 'dead'] as const).flatMap((status) =>
+        (['manual', 'recover'] as const).map((trigger) => [status, trigger] as [WebhookDeliveryStatus, WebhookAttemptTrigger]),
+      ),
     ];
     const outcomes = [
       { succeeded: true, status: 200 },

@@ -69,6 +69,9 @@ describe('subscriptionChangeStateMachine', () => {
     expect(machine.canTransition('applied', 'canceled')).toBe(false);
     expect(machine.canTransition('canceled', 'applied')).toBe(false);
     expect(machine.isFinal('applied') && machine.isFinal('canceled')).toBe(true);
-    expect(refusal(() => machine.assertTransition('canceled', 'applied', 'Subscription change sch_1')).options.extra).toEqual({ state: 'canceled', requested: 'applied' });
+    expect(refusal(() => machine.assertTransition('canceled', 'applied', 'Subscription change sch_1')).options.extra).toEqual({
+      state: 'canceled',
+      requested: 'applied',
+    });
   });
 });

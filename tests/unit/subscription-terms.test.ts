@@ -18,7 +18,11 @@ describe('subscriptionTerms', () => {
 
   it('walks a coupon through its window: once, repeating and forever', () => {
     const once = subscriptionTerms({ ...monthly, trialDays: 7 }, { percentOff: 25, amountOff: null, duration: 'once', durationInMonths: null }, at);
-    expect(once).toMatchObject({ dueToday: '$0.00', summary: '7 days free, then $14.99 on 30 Nov, then $19.99/month from 30 Dec', discountLabel: '$5.00 on the first payment' });
+    expect(once).toMatchObject({
+      dueToday: '$0.00',
+      summary: '7 days free, then $14.99 on 30 Nov, then $19.99/month from 30 Dec',
+      discountLabel: '$5.00 on the first payment',
+    });
     const repeating = subscriptionTerms(monthly, { percentOff: null, amountOff: 500, duration: 'repeating', durationInMonths: 3 }, at);
     expect(repeating).toMatchObject({
       dueTodayAmount: 1499,

@@ -20,7 +20,12 @@ export async function requestLinkAction(_: FormState, form: FormData): Promise<F
     const parsed = MemberLoginBody.safeParse({ email: field(form, 'email') });
     if (!parsed.success) throw invalidField('email', text.t('checkout.errors.email'));
     const email = parsed.data.email;
-    await requestMemberSignInLink(getDb(), { email, client: await requestClient(), returnPath: safeWalletReturnPath(field(form, 'next')), locale: text.locale });
+    await requestMemberSignInLink(getDb(), {
+      email,
+      client: await requestClient(),
+      returnPath: safeWalletReturnPath(field(form, 'next')),
+      locale: text.locale,
+    });
     return { notice: text.t(config.isProduction ? 'wallet.linkSent' : 'wallet.linkSentDev', { email }) };
   }, text.formWords());
 }
@@ -29,7 +34,10 @@ export async function verifyLinkAction(_: FormState, form: FormData): Promise<Fo
   const text = customerText(await actionLocale(field(form, 'locale')));
   return formAction(async () => {
     const body = parseForm(MemberVerifyBody, { loginToken: field(form, 'loginToken') });
-    await storeSession('member', await verifyMemberSignInLink(getDb(), { loginToken: body.loginToken, client: await requestClient(), invalidMessage: text.t('wallet.invalidLink') }));
+    await storeSession(
+      'member',
+      await verifyMemberSignInLink(getDb(), { loginToken: body.loginToken, client: await requestClient(), invalidMessage: text.t('wallet.invalidLink') }),
+    );
     redirect(safeWalletReturnPath(field(form, 'next')) ?? '/member');
   }, text.formWords());
 }

@@ -48,7 +48,11 @@ export async function resendVerificationAction(_: FormState): Promise<FormState>
 
 export async function acceptInvitationAction(_: FormState, form: FormData): Promise<FormState> {
   return formAction(async () => {
-    const body = parseForm(AcceptInvitationBody, { invitationToken: field(form, 'invitationToken'), name: field(form, 'name'), password: form.get('password') });
+    const body = parseForm(AcceptInvitationBody, {
+      invitationToken: field(form, 'invitationToken'),
+      name: field(form, 'name'),
+      password: form.get('password'),
+    });
     const { tokens } = await acceptInvitation(getDb(), { ...body, client: await requestClient() });
     await storeSession('merchant', tokens);
     redirect('/merchant');

@@ -101,12 +101,20 @@ export async function recoverFailedDeliveriesAction(_: FormState, form: FormData
     if (body.since > now()) throw invalidField('since', 'Choose a time in the past.');
     const outcome = await runConsoleOnce(
       getDb(),
-      { merchantId, key: field(form, 'formKey'), action: `/api/WebhookEndpoint/${endpointId}/RetryFailedDeliveries`, body: { since: body.since.toISOString() } },
+      {
+        merchantId,
+        key: field(form, 'formKey'),
+        action: `/api/WebhookEndpoint/${endpointId}/RetryFailedDeliveries`,
+        body: { since: body.since.toISOString() },
+      },
       inTransaction((tx) => retryFailedWebhookDeliveries(tx, merchantId, endpointId, body)),
     );
     revalidatePath(`${WEBHOOKS}/${endpointId}`);
     const { requeued, hasMore } = outcome.result;
-    const what = requeued === 0 ? 'No failed or dead deliveries since then: nothing to resend.' : `${requeued} failed or dead ${requeued === 1 ? 'delivery' : 'deliveries'} queued for another attempt.`;
+    const what =
+      requeued === 0
+        ? 'No failed or dead deliveries since then: nothing to resend.'
+        : `${requeued} failed or dead ${requeued === 1 ? 'delivery' : 'deliveries'} queued for another attempt.`;
     return {
       notice: `${outcome.replayed ? 'Already done (the form was sent twice): ' : ''}${what}${hasMore ? ' More remain: recover again from a later time.' : ''}`,
     };
@@ -117,9 +125,11 @@ export async function retryWebhookDeliveryAction(_: FormState, form: FormData): 
   return formAction(async () => {
     const merchantId = await sellerAccountId('developers:write');
     const deliveryId = field(form, 'deliveryId');
-    const outcome = await runConsoleOnce(getDb(), { merchantId, key: field(form, 'formKey'), action: `/api/WebhookDelivery/${deliveryId}/Retry`, body: {} }, inTransaction((tx) =>
-      retryWebhookDelivery(tx, merchantId, deliveryId),
-    ));
+    const outcome = await runConsoleOnce(
+      getDb(),
+      { merchantId, key: field(form, 'formKey'), action: `/api/WebhookDelivery/${deliveryId}/Retry`, body: {} },
+      inTransaction((tx) => retryWebhookDelivery(tx, merchantId, deliveryId)),
+    );
     revalidatePath(`${WEBHOOKS}/deliveries/${deliveryId}`);
     return {
       notice: outcome.replayed

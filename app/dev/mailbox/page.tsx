@@ -28,22 +28,28 @@ export default async function DevMailboxPage({ searchParams }: { searchParams: P
         }
       />
       <search>
-      <form action="/dev/mailbox" className="mb-6 flex flex-wrap items-end gap-2">
-        <div>
-          <label htmlFor="mail-to" className="block text-sm font-medium text-slate-800">
-            Recipient
-          </label>
-          <input id="mail-to" name="to" type="email" defaultValue={to} className="mt-1 w-72 max-w-full rounded-md border border-slate-300 px-3 py-2 text-sm" />
-        </div>
-        <button type="submit" className="rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium hover:bg-slate-50">
-          Filter
-        </button>
-        {to ? (
-          <Link href="/dev/mailbox" className="px-2 py-2 text-sm text-brand-700 underline">
-            Show all
-          </Link>
-        ) : null}
-      </form>
+        <form action="/dev/mailbox" className="mb-6 flex flex-wrap items-end gap-2">
+          <div>
+            <label htmlFor="mail-to" className="block text-sm font-medium text-slate-800">
+              Recipient
+            </label>
+            <input
+              id="mail-to"
+              name="to"
+              type="email"
+              defaultValue={to}
+              className="mt-1 w-72 max-w-full rounded-md border border-slate-300 px-3 py-2 text-sm"
+            />
+          </div>
+          <button type="submit" className="rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium hover:bg-slate-50">
+            Filter
+          </button>
+          {to ? (
+            <Link href="/dev/mailbox" className="px-2 py-2 text-sm text-brand-700 underline">
+              Show all
+            </Link>
+          ) : null}
+        </form>
       </search>
       {emails.length === 0 ? (
         <EmptyState title="No mail yet" />

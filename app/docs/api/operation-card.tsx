@@ -58,7 +58,11 @@ function Fields({ rows }: { rows: { name: string; required: boolean; schema: Jso
           <tr key={row.name} className="border-t border-slate-100 align-top">
             <td className="w-1/3 py-1.5 pr-4 font-mono wrap-anywhere text-slate-900">
               {row.name}
-              {row.required ? <span className="ml-1 text-red-600" title="required">*</span> : null}
+              {row.required ? (
+                <span className="ml-1 text-red-600" title="required">
+                  *
+                </span>
+              ) : null}
             </td>
             <td className="w-1/4 py-1.5 pr-4 font-mono text-xs wrap-anywhere text-slate-500">{typeLabel(row.schema)}</td>
             <td className="py-1.5 wrap-anywhere text-slate-600">

@@ -32,9 +32,12 @@ export default function ApiReferencePage() {
           <InlineCode text={document.info.description ?? ''} />
         </p>
         <p className="mt-2 text-sm text-slate-600">
-          Errors are <code>application/problem+json</code> with a stable <code>code</code>. Lists take <code>page</code>,{' '}
-          <code>pageSize</code> (≤100), <code>orderBy</code>, <code>orderDirection</code>, <code>createdFrom</code>,{' '}
-          <code>createdTo</code>. Machine-readable: <a className="text-brand-600 underline" href="/api/openapi.json">/api/openapi.json</a>.
+          Errors are <code>application/problem+json</code> with a stable <code>code</code>. Lists take <code>page</code>, <code>pageSize</code> (≤100),{' '}
+          <code>orderBy</code>, <code>orderDirection</code>, <code>createdFrom</code>, <code>createdTo</code>. Machine-readable:{' '}
+          <a className="text-brand-600 underline" href="/api/openapi.json">
+            /api/openapi.json
+          </a>
+          .
         </p>
         {tags.map((tag) => (
           <section key={tag} id={tag} className="mt-10">

@@ -16,7 +16,19 @@ function newAttemptKey(): string {
 }
 
 /** `buttonLabel`: the verb of a one-time payment's button, from the seller's design (default Pay). */
-export function CheckoutForm({ token, locale, total, subscription, buttonLabel = 'Pay' }: { token: string; locale: string; total: string; subscription: SubscriptionTerms | null; buttonLabel?: string }) {
+export function CheckoutForm({
+  token,
+  locale,
+  total,
+  subscription,
+  buttonLabel = 'Pay',
+}: {
+  token: string;
+  locale: string;
+  total: string;
+  subscription: SubscriptionTerms | null;
+  buttonLabel?: string;
+}) {
   const t = useTranslations();
   const router = useRouter();
   const [pending, startTransition] = useTransition();
@@ -90,7 +102,8 @@ export function CheckoutForm({ token, locale, total, subscription, buttonLabel =
         event.preventDefault();
         submit(new FormData(event.currentTarget));
       }}
-      className="space-y-4 rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
+      className="space-y-4 rounded-lg border border-slate-200 bg-white p-6 shadow-sm"
+    >
       <h2 className="text-lg font-semibold">{t('checkout.payWithCard')}</h2>
       {declined && (
         <div

@@ -59,7 +59,9 @@ export default async function PayPage({ params }: { params: Promise<{ token: str
       <section aria-label={t('checkout.paymentSection')}>
         {view.unavailableReason ? (
           <div role="alert" className="rounded-lg border border-amber-300 bg-amber-50 p-5 text-amber-900">
-            <h2 className="font-semibold" data-testid="unavailable-title">{view.unavailableTitle}</h2>
+            <h2 className="font-semibold" data-testid="unavailable-title">
+              {view.unavailableTitle}
+            </h2>
             <p className="mt-1" data-testid="unavailable-reason">
               {view.unavailableReason}
             </p>

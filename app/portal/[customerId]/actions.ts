@@ -46,9 +46,13 @@ export async function verifyPortalAction(_state: FormState, form: FormData): Pro
   const result = await portalAction(form, async (text) => {
     const email = field(form, 'email');
     if (!email) throw invalidField('email', text.t('portal.verify.typeEmail'));
-    const session = await getDb().transaction((tx) => verifyPortalLink(tx, customerId, field(form, 'token'), email)).catch((error: unknown) => {
-      throw error instanceof ApiError && error.code === 'UNAUTHENTICATED' && text.locale !== 'en' ? new ApiError('UNAUTHENTICATED', text.t('portal.verify.invalidLink')) : error;
-    });
+    const session = await getDb()
+      .transaction((tx) => verifyPortalLink(tx, customerId, field(form, 'token'), email))
+      .catch((error: unknown) => {
+        throw error instanceof ApiError && error.code === 'UNAUTHENTICATED' && text.locale !== 'en'
+          ? new ApiError('UNAUTHENTICATED', text.t('portal.verify.invalidLink'))
+          : error;
+      });
     await setPortalCookie(customerId, session);
   });
   if (result.error) return result;
@@ -71,7 +75,15 @@ async function ownSubscription(form: FormData) {
 }
 
 /** Runs a portal mutation for the signed-in customer, on one of their own subscriptions. */
-async function onOwnSubscription<T>(form: FormData, work: (tx: Parameters<Parameters<ReturnType<typeof getDb>['transaction']>[0]>[0], merchantId: string, customerId: string, subscriptionId: string) => Promise<T>) {
+async function onOwnSubscription<T>(
+  form: FormData,
+  work: (
+    tx: Parameters<Parameters<ReturnType<typeof getDb>['transaction']>[0]>[0],
+    merchantId: string,
+    customerId: string,
+    subscriptionId: string,
+  ) => Promise<T>,
+) {
   const customerId = field(form, 'customerId');
   const { customer } = await requirePortalCustomer(customerId);
   const subscriptionId = field(form, 'subscriptionId');
@@ -92,7 +104,12 @@ export async function changePlanAction(_state: FormState, form: FormData): Promi
       plainPhases(getDb()),
       own.merchantId,
       own.subscriptionId,
-      { type: 'ChangePrice', priceId: field(form, 'priceId'), expectedVersion: field(form, 'expectedVersion') || undefined, reason: 'Changed in the customer portal' },
+      {
+        type: 'ChangePrice',
+        priceId: field(form, 'priceId'),
+        expectedVersion: field(form, 'expectedVersion') || undefined,
+        reason: 'Changed in the customer portal',
+      },
       `portal:${own.customerId}`,
     );
     revalidatePath(portalPath(own.customerId));
@@ -105,7 +122,9 @@ export async function changePlanAction(_state: FormState, form: FormData): Promi
 export async function cancelAtPeriodEndAction(_state: FormState, form: FormData): Promise<FormState> {
   return portalAction(form, async (text) => {
     requireConfirmed(form, 'cancel your subscription');
-    await onOwnSubscription(form, (tx, merchantId, customerId, subscriptionId) => cancelSubscription(tx, merchantId, subscriptionId, false, `portal:${customerId}`));
+    await onOwnSubscription(form, (tx, merchantId, customerId, subscriptionId) =>
+      cancelSubscription(tx, merchantId, subscriptionId, false, `portal:${customerId}`),
+    );
     return { notice: text.t('portal.notices.canceled') };
   });
 }
@@ -123,10 +142,17 @@ export async function addCardAction(_state: FormState, form: FormData): Promise<
   return portalAction(form, async (text) => {
     const customerId = field(form, 'customerId');
     const { customer } = await requirePortalCustomer(customerId);
-    const [month, year] = field(form, 'expiry').split('/').map((part) => Number(part.trim()));
+    const [month, year] = field(form, 'expiry')
+      .split('/')
+      .map((part) => Number(part.trim()));
     let card: TokenizedCard;
     try {
-      card = paymentProcessor().tokenizeCard({ number: field(form, 'cardNumber'), expMonth: month ?? 0, expYear: year !== undefined && year < 100 ? 2000 + year : (year ?? 0), cvc: field(form, 'cvc') });
+      card = paymentProcessor().tokenizeCard({
+        number: field(form, 'cardNumber'),
+        expMonth: month ?? 0,
+        expYear: year !== undefined && year < 100 ? 2000 + year : (year ?? 0),
+        cvc: field(form, 'cvc'),
+      });
     } catch (error) {
       if (error instanceof CardInputError) throw invalidField(error.field === 'number' ? 'cardNumber' : error.field, error.message);
       throw error;
@@ -135,7 +161,10 @@ export async function addCardAction(_state: FormState, form: FormData): Promise<
       await addVerifiedDefaultCard(getDb(), customer.merchantId, customer.id, card, `portal:${customer.id}`);
     } catch (error) {
       if (error instanceof ApiError && error.code === 'PAYMENT_DECLINED') {
-        const reason = text.locale === 'en' ? String(error.options.extra?.declineMessage ?? text.t('portal.notices.declinedReason')) : text.declineReason(String(error.options.extra?.declineCode ?? ''));
+        const reason =
+          text.locale === 'en'
+            ? String(error.options.extra?.declineMessage ?? text.t('portal.notices.declinedReason'))
+            : text.declineReason(String(error.options.extra?.declineCode ?? ''));
         return { error: text.t('portal.notices.cardDeclined', { last4: card.last4, reason }) };
       }
       throw error;

@@ -118,11 +118,7 @@ export default async function PortalPage({
         </Card>
       ) : null}
       {overview.subscriptions.map((sub) => (
-        <Card
-          key={sub.id}
-          title={sub.productName}
-          actions={<Badge tone={STATUS_TONE[sub.status]}>{t('portal.status', { status: sub.status })}</Badge>}
-        >
+        <Card key={sub.id} title={sub.productName} actions={<Badge tone={STATUS_TONE[sub.status]}>{t('portal.status', { status: sub.status })}</Badge>}>
           <DescriptionList
             items={[
               [t('portal.plan'), sub.priceLabel],
@@ -149,7 +145,11 @@ export default async function PortalPage({
                   <input type="hidden" name="subscription" value={sub.id} />
                   <label className="text-sm">
                     <span className="mb-1 block font-medium text-slate-800">{t('portal.changePlan')}</span>
-                    <select name="priceId" defaultValue={previewSub === sub.id ? previewPrice : undefined} className="rounded-md border border-slate-300 px-3 py-2 text-sm">
+                    <select
+                      name="priceId"
+                      defaultValue={previewSub === sub.id ? previewPrice : undefined}
+                      className="rounded-md border border-slate-300 px-3 py-2 text-sm"
+                    >
                       {sub.options.map((o) => (
                         <option key={o.id} value={o.id}>
                           {o.label}
@@ -256,7 +256,15 @@ export default async function PortalPage({
         </ul>
         <ActionForm action={addCardAction} className="mt-4 grid gap-3 sm:grid-cols-4" ariaLabel={t('portal.addCardForm')}>
           {hidden}
-          <TextField label={t('common.cardNumber')} name="cardNumber" inputMode="numeric" autoComplete="cc-number" placeholder="4242 4242 4242 4242" className="sm:col-span-2" required />
+          <TextField
+            label={t('common.cardNumber')}
+            name="cardNumber"
+            inputMode="numeric"
+            autoComplete="cc-number"
+            placeholder="4242 4242 4242 4242"
+            className="sm:col-span-2"
+            required
+          />
           <TextField label={t('portal.expiryShort')} name="expiry" autoComplete="cc-exp" placeholder="12/30" required />
           <TextField label={t('common.cvc')} name="cvc" inputMode="numeric" autoComplete="cc-csc" placeholder="123" required />
           <div className="sm:col-span-4">
@@ -272,7 +280,10 @@ export default async function PortalPage({
         {overview.history.length === 0 ? (
           <EmptyState title={t('portal.noCharges')} />
         ) : (
-          <Table caption={t('portal.history')} head={[t('portal.date'), t('portal.description'), t('portal.amount'), t('portal.statusColumn'), t('portal.invoice')]}>
+          <Table
+            caption={t('portal.history')}
+            head={[t('portal.date'), t('portal.description'), t('portal.amount'), t('portal.statusColumn'), t('portal.invoice')]}
+          >
             {overview.history.map((r) => (
               <tr key={r.id}>
                 <Cell>{date(r.date)}</Cell>

@@ -2,7 +2,19 @@ import Link from 'next/link';
 import type { ReactNode } from 'react';
 
 /** One section of the customer page: a heading, an optional "all of them" link, and its list or an empty line. */
-export function HubSection({ id, title, more, empty, children }: { id: string; title: string; more?: { href: string; label: string }; empty?: string; children?: ReactNode }) {
+export function HubSection({
+  id,
+  title,
+  more,
+  empty,
+  children,
+}: {
+  id: string;
+  title: string;
+  more?: { href: string; label: string };
+  empty?: string;
+  children?: ReactNode;
+}) {
   return (
     <section aria-labelledby={`${id}-heading`} className="min-w-0">
       <div className="mb-2 flex flex-wrap items-baseline justify-between gap-2">

@@ -15,7 +15,10 @@ const REFUND_TONE = { requested: 'gray', succeeded: 'green', failed: 'red' } as 
 const RECORD_TONE = { open: 'blue', paid: 'green', void: 'gray', uncollectible: 'red' } as const;
 
 type Plan = { productName: string; amount: number; currency: string; interval: string | null; intervalCount: number | null };
-const every = (plan: Plan) => (plan.interval ? ` / ${plan.intervalCount && plan.intervalCount > 1 ? `${plan.intervalCount} ` : ''}${plan.interval}${plan.intervalCount && plan.intervalCount > 1 ? 's' : ''}` : '');
+const every = (plan: Plan) =>
+  plan.interval
+    ? ` / ${plan.intervalCount && plan.intervalCount > 1 ? `${plan.intervalCount} ` : ''}${plan.interval}${plan.intervalCount && plan.intervalCount > 1 ? 's' : ''}`
+    : '';
 
 export function CustomerSubscriptions({
   subscriptions,
@@ -37,7 +40,10 @@ export function CustomerSubscriptions({
                 {plan ? (
                   <>
                     <span className="font-medium">{plan.productName}</span>{' '}
-                    <span className="whitespace-nowrap text-slate-600">{formatMoney(plan.amount, plan.currency)}{every(plan)}</span>
+                    <span className="whitespace-nowrap text-slate-600">
+                      {formatMoney(plan.amount, plan.currency)}
+                      {every(plan)}
+                    </span>
                   </>
                 ) : (
                   <span className="font-mono text-xs">{sub.priceId}</span>
@@ -66,12 +72,24 @@ export function CustomerPayments({
   allHref,
   timeZone,
 }: {
-  payments: { id: string; status: Parameters<typeof PaymentStatusBadge>[0]['status']; amount: number; currency: string; description: string; createdAt: string }[];
+  payments: {
+    id: string;
+    status: Parameters<typeof PaymentStatusBadge>[0]['status'];
+    amount: number;
+    currency: string;
+    description: string;
+    createdAt: string;
+  }[];
   allHref?: string;
   timeZone: string;
 }) {
   return (
-    <HubSection id="payments" title="Payments" more={allHref ? { href: allHref, label: 'All payments' } : undefined} empty={payments.length ? undefined : 'No payments.'}>
+    <HubSection
+      id="payments"
+      title="Payments"
+      more={allHref ? { href: allHref, label: 'All payments' } : undefined}
+      empty={payments.length ? undefined : 'No payments.'}
+    >
       <Table caption="Payments" head={['Amount', 'Status', 'Description', 'Date']}>
         {payments.map((payment) => (
           <tr key={payment.id}>
@@ -126,7 +144,17 @@ export function CustomerBillingRecords({
   records,
   timeZone,
 }: {
-  records: { id: string; status: keyof typeof RECORD_TONE; amount: number; currency: string; description: string; paymentId: string | null; createdAt: string; hostedInvoiceUrl: string; invoicePdfUrl: string }[];
+  records: {
+    id: string;
+    status: keyof typeof RECORD_TONE;
+    amount: number;
+    currency: string;
+    description: string;
+    paymentId: string | null;
+    createdAt: string;
+    hostedInvoiceUrl: string;
+    invoicePdfUrl: string;
+  }[];
   timeZone: string;
 }) {
   return (

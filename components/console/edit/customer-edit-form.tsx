@@ -19,7 +19,13 @@ export function CustomerEditForm({
       <div className="grid gap-3 sm:grid-cols-2">
         <TextField label="Name" name="name" maxLength={250} defaultValue={customer.name ?? ''} />
         <TextField label="Email" name="email" type="email" maxLength={320} defaultValue={customer.email ?? ''} />
-        <TextField label="External id" name="externalId" maxLength={255} defaultValue={customer.externalId ?? ''} hint="Your own id; unique among your customers." />
+        <TextField
+          label="External id"
+          name="externalId"
+          maxLength={255}
+          defaultValue={customer.externalId ?? ''}
+          hint="Your own id; unique among your customers."
+        />
         <SelectField
           label="Status"
           name="status"
@@ -30,7 +36,14 @@ export function CustomerEditForm({
           ]}
         />
       </div>
-      <TextAreaField label="Metadata" name="metadata" rows={3} defaultValue={metadataText} className="[&_textarea]:font-mono" hint="One key=value per line (at most 50 keys)." />
+      <TextAreaField
+        label="Metadata"
+        name="metadata"
+        rows={3}
+        defaultValue={metadataText}
+        className="[&_textarea]:font-mono"
+        hint="One key=value per line (at most 50 keys)."
+      />
       <SubmitButton pendingText="Saving…">Save customer</SubmitButton>
     </ActionForm>
   );

@@ -20,7 +20,10 @@ export interface EditablePaymentLink {
 /** The interface's updatable fields of a payment link (PUT /api/PaymentLink/{id}); empty clears a field. */
 export function PaymentLinkEditForm({ link, designs }: { link: EditablePaymentLink; designs: { value: string; label: string }[] }) {
   // A designId stored before designs were checked is kept as an option, so saving changes nothing unasked.
-  const unknownDesign = link.designId && !designs.some((design) => design.value === link.designId) ? [{ value: link.designId, label: `${link.designId} (not a design: your default shows)` }] : [];
+  const unknownDesign =
+    link.designId && !designs.some((design) => design.value === link.designId)
+      ? [{ value: link.designId, label: `${link.designId} (not a design: your default shows)` }]
+      : [];
   return (
     <ActionForm action={updatePaymentLinkAction} className="space-y-4" ariaLabel="Edit payment link">
       <input type="hidden" name="paymentLinkId" value={link.id} />
@@ -36,7 +39,14 @@ export function PaymentLinkEditForm({ link, designs }: { link: EditablePaymentLi
         />
       </div>
       <TextField label="Expires (UTC)" name="expiresAt" type="datetime-local" defaultValue={link.expiresAtLocal} hint="Empty: never expires." />
-      <TextField label="Success URL" name="successUrl" type="url" maxLength={2048} defaultValue={link.successUrl ?? ''} hint="Where the customer goes after paying; empty shows our receipt page." />
+      <TextField
+        label="Success URL"
+        name="successUrl"
+        type="url"
+        maxLength={2048}
+        defaultValue={link.successUrl ?? ''}
+        hint="Where the customer goes after paying; empty shows our receipt page."
+      />
       <SelectField
         label="Design"
         name="designId"

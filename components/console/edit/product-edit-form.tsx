@@ -11,7 +11,14 @@ export function ProductEditForm({ product }: { product: { id: string; name: stri
     <ActionForm action={updateProductAction} className="max-w-xl space-y-4" ariaLabel="Edit product">
       <input type="hidden" name="productId" value={product.id} />
       <TextField label="Name" name="name" required maxLength={250} defaultValue={product.name} />
-      <TextAreaField label="Description" name="description" rows={3} maxLength={5000} defaultValue={product.description ?? ''} hint="Optional; shown on hosted checkout pages." />
+      <TextAreaField
+        label="Description"
+        name="description"
+        rows={3}
+        maxLength={5000}
+        defaultValue={product.description ?? ''}
+        hint="Optional; shown on hosted checkout pages."
+      />
       <label className="flex items-center gap-2 text-sm text-slate-800">
         <input type="checkbox" name="active" defaultChecked={product.active} className="h-4 w-4 accent-brand-600" />
         Active (new checkouts may sell it)

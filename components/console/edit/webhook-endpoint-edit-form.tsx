@@ -17,7 +17,15 @@ export function WebhookEndpointEditForm({
   return (
     <ActionForm action={updateWebhookEndpointAction} className="space-y-4" ariaLabel="Edit webhook endpoint">
       <input type="hidden" name="endpointId" value={endpoint.id} />
-      <TextField label="Endpoint URL" name="url" type="url" required maxLength={2048} defaultValue={endpoint.url} hint="A public https address of your backend. Redirects are not followed." />
+      <TextField
+        label="Endpoint URL"
+        name="url"
+        type="url"
+        required
+        maxLength={2048}
+        defaultValue={endpoint.url}
+        hint="A public https address of your backend. Redirects are not followed."
+      />
       <TextField label="Description" name="description" maxLength={500} defaultValue={endpoint.description ?? ''} hint="Optional, for you." />
       <EventPicker eventTypes={eventTypes} selected={endpoint.events} />
       <SubmitButton pendingText="Saving…">Save endpoint</SubmitButton>

@@ -51,7 +51,19 @@ export function ChartCard({ title, figure, change, children }: { title: string; 
  * One chart per currency (amounts in different currencies are never added up). `stock` series
  * (MRR, active subscriptions) are read at the period's end; flows (volume) are summed over it.
  */
-function SeriesCards({ title, series, overview, format, stock = false }: { title: string; series: Series; overview: Overview; format: (v: number) => string; stock?: boolean }) {
+function SeriesCards({
+  title,
+  series,
+  overview,
+  format,
+  stock = false,
+}: {
+  title: string;
+  series: Series;
+  overview: Overview;
+  format: (v: number) => string;
+  stock?: boolean;
+}) {
   const figure = stock ? (series.current.at(-1) ?? 0) : sum(series.current);
   const before = stock ? (series.previous.at(-1) ?? 0) : sum(series.previous);
   const labels = overview.keys.map(bucketLabel);
@@ -73,7 +85,15 @@ function SeriesCards({ title, series, overview, format, stock = false }: { title
 function MoneyCards({ title, money, overview, stock }: { title: string; money: MoneySeries; overview: Overview; stock?: boolean }) {
   const currencies = Object.keys(money);
   if (currencies.length === 0) {
-    return <SeriesCards title={title} series={{ current: overview.keys.map(() => 0), previous: overview.keys.map(() => 0) }} overview={overview} format={count} stock={stock} />;
+    return (
+      <SeriesCards
+        title={title}
+        series={{ current: overview.keys.map(() => 0), previous: overview.keys.map(() => 0) }}
+        overview={overview}
+        format={count}
+        stock={stock}
+      />
+    );
   }
   return currencies.map((currency) => (
     <SeriesCards
@@ -116,15 +136,23 @@ export function OverviewCharts({ overview }: { overview: Overview }) {
                 <caption className="py-1 text-left text-xs text-slate-600">{currency}</caption>
                 <thead>
                   <tr className="text-xs text-slate-600">
-                    <th scope="col" className="text-left font-medium">Movement</th>
-                    <th scope="col" className="text-right font-medium">This period</th>
-                    <th scope="col" className="text-right font-medium">Previous</th>
+                    <th scope="col" className="text-left font-medium">
+                      Movement
+                    </th>
+                    <th scope="col" className="text-right font-medium">
+                      This period
+                    </th>
+                    <th scope="col" className="text-right font-medium">
+                      Previous
+                    </th>
                   </tr>
                 </thead>
                 <tbody>
                   {rows.map(([label, now, before]) => (
                     <tr key={label} className="border-t border-slate-100">
-                      <th scope="row" className="py-1 text-left font-normal">{label}</th>
+                      <th scope="row" className="py-1 text-left font-normal">
+                        {label}
+                      </th>
                       <td className="py-1 text-right tabular-nums">{formatMoney(now, currency)}</td>
                       <td className="py-1 text-right text-slate-600 tabular-nums">{formatMoney(before, currency)}</td>
                     </tr>

@@ -18,19 +18,21 @@ export function SearchBox({ action, defaultValue }: { action: string; defaultVal
   }, []);
   return (
     <search className="min-w-0 flex-1 sm:max-w-sm">
-    <form action={action}>
-      <label htmlFor="console-search" className="sr-only">Search customers, payments, subscriptions, links and events</label>
-      <input
-        ref={input}
-        id="console-search"
-        name="q"
-        type="search"
-        defaultValue={defaultValue}
-        placeholder="Search (press /)"
-        aria-keyshortcuts="/"
-        className="w-full rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm"
-      />
-    </form>
+      <form action={action}>
+        <label htmlFor="console-search" className="sr-only">
+          Search customers, payments, subscriptions, links and events
+        </label>
+        <input
+          ref={input}
+          id="console-search"
+          name="q"
+          type="search"
+          defaultValue={defaultValue}
+          placeholder="Search (press /)"
+          aria-keyshortcuts="/"
+          className="w-full rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm"
+        />
+      </form>
     </search>
   );
 }

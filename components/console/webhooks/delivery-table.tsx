@@ -21,7 +21,19 @@ export interface DeliveryRow {
  * Deliveries with their state; each links to the delivery view. `show` picks the other side of
  * the delivery: the event (on an endpoint's page) or the endpoint (on an event's page).
  */
-export function DeliveryTable({ deliveries, show, endpointUrls = {}, empty, timeZone }: { deliveries: DeliveryRow[]; show: 'event' | 'endpoint'; endpointUrls?: Record<string, string>; empty: string; timeZone: string }) {
+export function DeliveryTable({
+  deliveries,
+  show,
+  endpointUrls = {},
+  empty,
+  timeZone,
+}: {
+  deliveries: DeliveryRow[];
+  show: 'event' | 'endpoint';
+  endpointUrls?: Record<string, string>;
+  empty: string;
+  timeZone: string;
+}) {
   if (deliveries.length === 0) return <EmptyState title={empty} />;
   return (
     <Table caption="Deliveries" head={[show === 'event' ? 'Event' : 'Endpoint', 'Status', 'Attempts', 'Last attempt']}>
@@ -33,14 +45,18 @@ export function DeliveryTable({ deliveries, show, endpointUrls = {}, empty, time
               {show === 'event' ? (
                 <span className="font-mono text-xs font-medium text-brand-700 group-hover:underline">{delivery.eventType}</span>
               ) : (
-                <span className="block max-w-xs font-mono text-xs font-medium break-all text-brand-700 group-hover:underline">{endpointUrls[delivery.endpointId] ?? delivery.endpointId}</span>
+                <span className="block max-w-xs font-mono text-xs font-medium break-all text-brand-700 group-hover:underline">
+                  {endpointUrls[delivery.endpointId] ?? delivery.endpointId}
+                </span>
               )}
               <span className="block font-mono text-[11px] text-slate-500">{delivery.id}</span>
             </Link>
           </Cell>
           <Cell>
             <DeliveryStatusPill status={delivery.status} />
-            {delivery.status === 'failed' && delivery.nextAttemptAt ? <span className="mt-1 block text-xs whitespace-nowrap text-slate-600">next {formatConsoleDateTime(delivery.nextAttemptAt, timeZone)}</span> : null}
+            {delivery.status === 'failed' && delivery.nextAttemptAt ? (
+              <span className="mt-1 block text-xs whitespace-nowrap text-slate-600">next {formatConsoleDateTime(delivery.nextAttemptAt, timeZone)}</span>
+            ) : null}
           </Cell>
           <Cell>{delivery.attemptCount}</Cell>
           <Cell>

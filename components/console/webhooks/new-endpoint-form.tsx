@@ -16,7 +16,14 @@ export function NewEndpointForm({ action, eventTypes }: { action: FormActionFn; 
       className="space-y-4"
       ariaLabel="New webhook endpoint"
       renderResult={(endpoint: { id: string; url: string; signingSecret: string }) => (
-        <SecretReveal title={<>Endpoint created for <span className="break-all">{endpoint.url}</span>.</>} secret={endpoint.signingSecret}>
+        <SecretReveal
+          title={
+            <>
+              Endpoint created for <span className="break-all">{endpoint.url}</span>.
+            </>
+          }
+          secret={endpoint.signingSecret}
+        >
           Your receiver checks each delivery&rsquo;s <code>X-Service-Signature</code> with it.{' '}
           <Link href={`/merchant/webhooks/${endpoint.id}`} prefetch={false} className="font-medium underline">
             Open the endpoint
@@ -24,7 +31,15 @@ export function NewEndpointForm({ action, eventTypes }: { action: FormActionFn; 
         </SecretReveal>
       )}
     >
-      <TextField label="Endpoint URL" name="url" type="url" required maxLength={2048} placeholder="https://shop.example/webhooks/paybase" hint="A public https address of your backend. Redirects are not followed." />
+      <TextField
+        label="Endpoint URL"
+        name="url"
+        type="url"
+        required
+        maxLength={2048}
+        placeholder="https://shop.example/webhooks/paybase"
+        hint="A public https address of your backend. Redirects are not followed."
+      />
       <TextField label="Description" name="description" maxLength={500} hint="Optional, for you: what this receiver does." />
       <EventPicker eventTypes={eventTypes} />
       <SubmitButton pendingText="Creating…">Create endpoint</SubmitButton>
@@ -71,7 +86,15 @@ export function EventPicker({ eventTypes, selected = [] }: { eventTypes: readonl
               {types.map((type) => (
                 <label key={type} className={`flex min-w-0 items-center gap-2 text-sm ${all ? 'text-slate-400' : 'text-slate-800'}`}>
                   {/* With "All events" on, the single boxes are shown ticked and not sent. */}
-                  <input key={String(all)} type="checkbox" name="events" value={type} disabled={all} defaultChecked={all || selected.includes(type)} className="h-4 w-4 accent-brand-600" />
+                  <input
+                    key={String(all)}
+                    type="checkbox"
+                    name="events"
+                    value={type}
+                    disabled={all}
+                    defaultChecked={all || selected.includes(type)}
+                    className="h-4 w-4 accent-brand-600"
+                  />
                   <span className="min-w-0 font-mono text-xs break-all">{type}</span>
                 </label>
               ))}

@@ -6,14 +6,25 @@ import { SecretReveal } from './secret-reveal';
 import { formatConsoleDateTime } from '@/lib/web/console-time';
 
 /** Rotates the signing secret after a confirmation and shows the new one this once. */
-export function RotateSecretForm({ action, endpointId, secretPrefix, timeZone }: { action: FormActionFn; endpointId: string; secretPrefix: string; timeZone: string }) {
+export function RotateSecretForm({
+  action,
+  endpointId,
+  secretPrefix,
+  timeZone,
+}: {
+  action: FormActionFn;
+  endpointId: string;
+  secretPrefix: string;
+  timeZone: string;
+}) {
   return (
     <ActionForm
       action={action}
       ariaLabel="Rotate signing secret"
       renderResult={(rotated: { signingSecret: string; previousSecretExpiresAt: string | null }) => (
         <SecretReveal title="Secret rotated." secret={rotated.signingSecret}>
-          Until {formatConsoleDateTime(rotated.previousSecretExpiresAt, timeZone)} every delivery is signed with both the new and the previous secret; after that only with the new one.
+          Until {formatConsoleDateTime(rotated.previousSecretExpiresAt, timeZone)} every delivery is signed with both the new and the previous secret; after
+          that only with the new one.
         </SecretReveal>
       )}
     >

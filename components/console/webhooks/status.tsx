@@ -11,7 +11,11 @@ const TONES: Record<Tone, string> = {
 };
 
 export function Pill({ tone, children }: { tone: Tone; children: ReactNode }) {
-  return <span className={`inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-xs font-medium whitespace-nowrap ring-1 ring-inset ${TONES[tone]}`}>{children}</span>;
+  return (
+    <span className={`inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-xs font-medium whitespace-nowrap ring-1 ring-inset ${TONES[tone]}`}>
+      {children}
+    </span>
+  );
 }
 
 export interface EndpointStatusFields {
@@ -20,17 +24,30 @@ export interface EndpointStatusFields {
 }
 
 /** Needs the seller's attention: failing now, or disabled by the service (not by the seller). */
-export const needsAttention = (endpoint: EndpointStatusFields) => endpoint.status === 'failing' || (endpoint.status === 'disabled' && endpoint.disabledReason !== 'manual');
+export const needsAttention = (endpoint: EndpointStatusFields) =>
+  endpoint.status === 'failing' || (endpoint.status === 'disabled' && endpoint.disabledReason !== 'manual');
 
 export function EndpointStatus({ endpoint }: { endpoint: EndpointStatusFields }) {
   if (endpoint.status === 'enabled') return <Pill tone="green">Enabled</Pill>;
-  if (endpoint.status === 'failing') return <Pill tone="amber"><span aria-hidden="true">▲</span>Failing</Pill>;
+  if (endpoint.status === 'failing')
+    return (
+      <Pill tone="amber">
+        <span aria-hidden="true">▲</span>Failing
+      </Pill>
+    );
   if (endpoint.disabledReason === 'manual') return <Pill tone="gray">Disabled</Pill>;
-  return <Pill tone="red"><span aria-hidden="true">■</span>Disabled: {endpoint.disabledReason === 'gone' ? '410 Gone' : 'failing'}</Pill>;
+  return (
+    <Pill tone="red">
+      <span aria-hidden="true">■</span>Disabled: {endpoint.disabledReason === 'gone' ? '410 Gone' : 'failing'}
+    </Pill>
+  );
 }
 
 /** In words: why the endpoint is in its state and what the seller can do. */
-export function endpointStatusExplanation(endpoint: EndpointStatusFields & { failingSince: string | null; disabledAt: string | null }, when: (iso: string | null) => string): string | null {
+export function endpointStatusExplanation(
+  endpoint: EndpointStatusFields & { failingSince: string | null; disabledAt: string | null },
+  when: (iso: string | null) => string,
+): string | null {
   if (endpoint.status === 'failing') {
     return `Every attempt since ${when(endpoint.failingSince)} has failed. Deliveries are retried on schedule; if every attempt keeps failing for 5 days the endpoint is disabled. Check the latest deliveries below for the response or error.`;
   }

@@ -36,8 +36,5 @@ export const prices = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [
-    index('prices_merchant_created_idx').on(t.merchantId, t.createdAt),
-    index('prices_product_idx').on(t.productId),
-  ],
+  (t) => [index('prices_merchant_created_idx').on(t.merchantId, t.createdAt), index('prices_product_idx').on(t.productId)],
 );

@@ -57,10 +57,7 @@ export const paymentLinks = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [
-    uniqueIndex('payment_links_token_unique').on(t.token),
-    index('payment_links_merchant_created_idx').on(t.merchantId, t.createdAt),
-  ],
+  (t) => [uniqueIndex('payment_links_token_unique').on(t.token), index('payment_links_merchant_created_idx').on(t.merchantId, t.createdAt)],
 );
 
 export const coupons = pgTable(
@@ -263,9 +260,7 @@ export const billingRecords = pgTable(
      * The secret of the hosted invoice page and PDF (`/invoice/{token}`), not the id, which API
      * callers see: 244 random bits from two v4 UUIDs (PostgreSQL's strong random source).
      */
-    hostedToken: text()
-      .notNull()
-      .default(sql`replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', '')`),
+    hostedToken: text().notNull().default(sql`replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', '')`),
     /** The receipt email queued for this record once paid (set once: a retried job sends no second one). */
     receiptEmailId: text(),
     paidAt: timestampTz(),

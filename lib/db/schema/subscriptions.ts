@@ -130,7 +130,17 @@ export const subscriptionBillingRecords = pgTable(
 
 export type SubscriptionChangeStatus = 'applied' | 'scheduled' | 'canceled';
 
-export type SubscriptionCommandType = 'ChangePrice' | 'CancelAtPeriodEnd' | 'Reactivate' | 'Pause' | 'Resume' | 'ChangePaymentMethod' | 'Cancel' | 'Create' | 'Renew' | 'End';
+export type SubscriptionCommandType =
+  | 'ChangePrice'
+  | 'CancelAtPeriodEnd'
+  | 'Reactivate'
+  | 'Pause'
+  | 'Resume'
+  | 'ChangePaymentMethod'
+  | 'Cancel'
+  | 'Create'
+  | 'Renew'
+  | 'End';
 
 export const subscriptionChanges = pgTable(
   'subscription_changes',

@@ -34,9 +34,7 @@ export const webhookEndpoints = pgTable(
   (t) => [
     index('webhook_endpoints_merchant_idx').on(t.merchantId, t.createdAt),
     // The operator's overview lists failing and disabled endpoints across sellers.
-    index('webhook_endpoints_unhealthy_idx')
-      .on(t.merchantId)
-      .where(sql`${t.enabled} = false or ${t.failingSince} is not null`),
+    index('webhook_endpoints_unhealthy_idx').on(t.merchantId).where(sql`${t.enabled} = false or ${t.failingSince} is not null`),
   ],
 );
 
@@ -83,16 +81,10 @@ export const webhookDeliveries = pgTable(
     index('webhook_deliveries_merchant_created_idx').on(t.merchantId, t.createdAt),
     index('webhook_deliveries_event_idx').on(t.eventId),
     index('webhook_deliveries_endpoint_status_idx').on(t.endpointId, t.status, t.createdAt),
-    index('webhook_deliveries_dead_idx')
-      .on(t.createdAt)
-      .where(sql`${t.status} = 'dead'`),
-    index('webhook_deliveries_due_idx')
-      .on(t.dueAt)
-      .where(sql`due_at is not null`),
+    index('webhook_deliveries_dead_idx').on(t.createdAt).where(sql`${t.status} = 'dead'`),
+    index('webhook_deliveries_due_idx').on(t.dueAt).where(sql`due_at is not null`),
     // Attempts in flight per endpoint, counted by every claim (WEBHOOK_ENDPOINT_CONCURRENCY).
-    index('webhook_deliveries_leased_idx')
-      .on(t.endpointId)
-      .where(sql`lease_until is not null`),
+    index('webhook_deliveries_leased_idx').on(t.endpointId).where(sql`lease_until is not null`),
   ],
 );
 

@@ -26,5 +26,6 @@ export const reconcileUnknownPaymentsTask: Task = async (_payload, helpers) => {
  */
 export const finishStalePhasesTask: Task = async (_payload, helpers) => {
   const finished = await finishStalePhases(getDb(), config.payments.pendingReconcileAfterMs);
-  if (finished.payments || finished.refunds) helpers.logger.info(`finished ${finished.payments} pending payment(s) and ${finished.refunds} requested refund(s)`);
+  if (finished.payments || finished.refunds)
+    helpers.logger.info(`finished ${finished.payments} pending payment(s) and ${finished.refunds} requested refund(s)`);
 };

@@ -97,7 +97,13 @@ export class SandboxProcessor implements PaymentProcessor {
     // A timed-out test card: the charge went through but its first answer got lost.
     if (card?.behaviour === 'unknown' && booked.requests === 1) return { status: 'unknown', reference: booked.reference, card: details };
     if (booked.status === 'failed') {
-      return { status: 'failed', reference: booked.reference, card: details, declineCode: booked.declineCode ?? 'card_declined', message: booked.message ?? '' };
+      return {
+        status: 'failed',
+        reference: booked.reference,
+        card: details,
+        declineCode: booked.declineCode ?? 'card_declined',
+        message: booked.message ?? '',
+      };
     }
     return { status: 'succeeded', reference: booked.reference, card: details! };
   }
@@ -119,7 +125,12 @@ export class SandboxProcessor implements PaymentProcessor {
     });
     await halfLatency();
     if (booked.status === 'failed' || !card) {
-      return { status: 'declined', reference: booked.reference, declineCode: booked.declineCode ?? 'card_declined', message: booked.message ?? 'Your card was declined.' };
+      return {
+        status: 'declined',
+        reference: booked.reference,
+        declineCode: booked.declineCode ?? 'card_declined',
+        message: booked.message ?? 'Your card was declined.',
+      };
     }
     return { status: 'verified', reference: booked.reference, card: strip(card) };
   }

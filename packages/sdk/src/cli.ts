@@ -50,7 +50,8 @@ async function main(): Promise<void> {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
-  if (positionals[0] !== 'listen' || positionals.length > 1) fail(positionals.length === 0 ? 'Which command? Only `listen` exists.' : `Unknown command: ${positionals.join(' ')}`);
+  if (positionals[0] !== 'listen' || positionals.length > 1)
+    fail(positionals.length === 0 ? 'Which command? Only `listen` exists.' : `Unknown command: ${positionals.join(' ')}`);
   const forwardTo = values['forward-to'];
   if (!forwardTo) fail('--forward-to is required.');
   if (!URL.canParse(forwardTo)) fail(`--forward-to is not a URL: ${forwardTo}`);
@@ -58,7 +59,10 @@ async function main(): Promise<void> {
   if (!apiKey) fail('An API key is required: --api-key or PAYBASE_API_KEY.');
   const baseUrl = values['base-url'] ?? process.env.PAYBASE_URL ?? 'http://localhost:3000';
   if (!URL.canParse(baseUrl)) fail(`The base URL is not a URL: ${baseUrl}`);
-  const events = values.events?.split(',').map((type) => type.trim()).filter(Boolean);
+  const events = values.events
+    ?.split(',')
+    .map((type) => type.trim())
+    .filter(Boolean);
 
   const listener = await listen({
     baseUrl,

@@ -20,13 +20,17 @@ type Method = 'get' | 'post' | 'put' | 'delete';
 /** The paths that answer `method` (absent methods are `?: never` in the generated types). */
 type PathsWith<M extends Method> = { [P in keyof paths]: paths[P] extends { [K in M]: unknown } ? P : never }[keyof paths];
 type InitArgs<I> = Record<never, never> extends I ? [init?: I] : [init: I];
-type Data<P extends keyof paths, M extends Method, I> = NonNullable<FetchResponse<paths[P][M] & Record<string | number, unknown>, I, `${string}/${string}`>['data']>;
+type Data<P extends keyof paths, M extends Method, I> = NonNullable<
+  FetchResponse<paths[P][M] & Record<string | number, unknown>, I, `${string}/${string}`>['data']
+>;
 
 /** Calls one operation and answers its success body; any error answer throws a PaybaseError. */
 type DataMethod<M extends Method> = <P extends PathsWith<M>, I extends MaybeOptionalInit<paths[P], M>>(path: P, ...init: InitArgs<I>) => Promise<Data<P, M, I>>;
 
 /** GET paths whose answer is a page: `{ data, page, pageSize, totalCount, hasMore }`. */
-export type ListPath = { [P in PathsWith<'get'>]: Data<P, 'get', Record<never, never>> extends { data: unknown[]; hasMore: boolean } ? P : never }[PathsWith<'get'>];
+export type ListPath = {
+  [P in PathsWith<'get'>]: Data<P, 'get', Record<never, never>> extends { data: unknown[]; hasMore: boolean } ? P : never;
+}[PathsWith<'get'>];
 type Item<P extends ListPath> = Data<P, 'get', Record<never, never>> extends { data: (infer T)[] } ? T : never;
 
 /** Sends an Idempotency-Key on the IK endpoints unless the caller chose one; retries reuse it. */

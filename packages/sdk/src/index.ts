@@ -22,6 +22,11 @@ type Schemas = components['schemas'];
 export type PaybaseEvent = { [K in keyof Schemas]: K extends `${string}EventBody` ? Schemas[K] : never }[keyof Schemas];
 
 /** verifyWebhook with the body typed by the document: narrow with `switch (event.type)`. */
-export function verifyPaybaseWebhook(rawBody: string | Buffer, header: string | null | undefined, secrets: string | readonly string[], options?: VerifyOptions): PaybaseEvent {
+export function verifyPaybaseWebhook(
+  rawBody: string | Buffer,
+  header: string | null | undefined,
+  secrets: string | readonly string[],
+  options?: VerifyOptions,
+): PaybaseEvent {
   return verifyWebhook(rawBody, header, secrets, options) as unknown as PaybaseEvent;
 }

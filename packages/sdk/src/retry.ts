@@ -51,7 +51,10 @@ async function retryDelay(response: Response): Promise<number | undefined> {
   const retryAfter = Number(response.headers.get('retry-after')) * 1000 || 0;
   if (response.status >= 500) return response.headers.get('idempotent-replayed') === 'true' ? undefined : retryAfter;
   if (response.status !== 409) return undefined;
-  const problem = (await response.clone().json().catch(() => undefined)) as { code?: string } | undefined;
+  const problem = (await response
+    .clone()
+    .json()
+    .catch(() => undefined)) as { code?: string } | undefined;
   return problem?.code === 'IDEMPOTENCY_KEY_IN_USE' ? retryAfter : undefined;
 }
 

@@ -11,7 +11,17 @@ export default async function AdminConsoleLayout({ children }: { children: React
   const admin = await findAdminById(getDb(), principal.subjectId);
   if (!admin) redirect('/admin/sign-in');
   return (
-    <ConsoleShell consoleName="Platform admin" home="/admin" nav={[{ href: '/admin/overview', label: 'Overview' }, { href: '/admin', label: 'Sellers' }, { href: '/admin/audit-log', label: 'Audit log' }]} who={admin.name} signOut={signOutAction}>
+    <ConsoleShell
+      consoleName="Platform admin"
+      home="/admin"
+      nav={[
+        { href: '/admin/overview', label: 'Overview' },
+        { href: '/admin', label: 'Sellers' },
+        { href: '/admin/audit-log', label: 'Audit log' },
+      ]}
+      who={admin.name}
+      signOut={signOutAction}
+    >
       {children}
     </ConsoleShell>
   );

@@ -44,18 +44,23 @@ export default async function SellersPage({ searchParams }: { searchParams: Prom
           ))}
         </nav>
         <search>
-        <form action="/admin" className="flex items-end gap-2">
-          {status ? <input type="hidden" name="status" value={status} /> : null}
-          <div>
-            <label htmlFor="seller-email" className="block text-sm font-medium text-slate-800">
-              Email contains
-            </label>
-            <input id="seller-email" name="email" defaultValue={email} className="mt-1 w-64 max-w-full rounded-md border border-slate-300 px-3 py-2 text-sm" />
-          </div>
-          <button type="submit" className={buttonClass('secondary')}>
-            Search
-          </button>
-        </form>
+          <form action="/admin" className="flex items-end gap-2">
+            {status ? <input type="hidden" name="status" value={status} /> : null}
+            <div>
+              <label htmlFor="seller-email" className="block text-sm font-medium text-slate-800">
+                Email contains
+              </label>
+              <input
+                id="seller-email"
+                name="email"
+                defaultValue={email}
+                className="mt-1 w-64 max-w-full rounded-md border border-slate-300 px-3 py-2 text-sm"
+              />
+            </div>
+            <button type="submit" className={buttonClass('secondary')}>
+              Search
+            </button>
+          </form>
         </search>
       </div>
       {sellers.totalCount === 0 ? (

@@ -40,7 +40,12 @@ export default async function WalletPage({ searchParams }: { searchParams: Promi
           <DescriptionList
             items={[
               [t('wallet.email'), member.email],
-              [t('wallet.walletId'), <span className="font-mono" key="id">{member.id}</span>],
+              [
+                t('wallet.walletId'),
+                <span className="font-mono" key="id">
+                  {member.id}
+                </span>,
+              ],
               [t('wallet.since'), text.date(member.createdAt)],
             ]}
           />
@@ -63,7 +68,13 @@ export default async function WalletPage({ searchParams }: { searchParams: Promi
                   </li>
                 ))}
               </ul>
-              <Pagination {...methods} basePath="/member" query={{ subscriptionsPage: String(subscriptionsPage), invoicesPage: String(invoicesPage) }} label={t('common.pages')} words={text.paginationWords()} />
+              <Pagination
+                {...methods}
+                basePath="/member"
+                query={{ subscriptionsPage: String(subscriptionsPage), invoicesPage: String(invoicesPage) }}
+                label={t('common.pages')}
+                words={text.paginationWords()}
+              />
             </>
           )}
         </Card>

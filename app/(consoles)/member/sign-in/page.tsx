@@ -25,15 +25,15 @@ export default async function MemberSignInPage({ searchParams }: { searchParams:
       title={t('wallet.signInTitle')}
       subtitle={next ? t('wallet.signInBack') : t('wallet.signInNoPassword')}
       footer={
-        config.isProduction ? undefined : (
-          t.rich('wallet.devMailbox', {
-            link: (chunks) => (
-              <Link className="font-medium text-brand-700 underline" href="/dev/mailbox">
-                {chunks}
-              </Link>
-            ),
-          })
-        )
+        config.isProduction
+          ? undefined
+          : t.rich('wallet.devMailbox', {
+              link: (chunks) => (
+                <Link className="font-medium text-brand-700 underline" href="/dev/mailbox">
+                  {chunks}
+                </Link>
+              ),
+            })
       }
     >
       <ActionForm action={requestLinkAction} className="space-y-4" ariaLabel={t('wallet.signInForm')}>

@@ -33,7 +33,14 @@ export default async function MerchantConsoleLayout({ children }: { children: Re
   const { merchant, user } = await currentSeller('security');
   const nav = NAV.filter((item) => roleCan(user.role, item.needs)).map(({ needs: _needs, ...item }) => item);
   return (
-    <ConsoleShell consoleName="Seller console" home="/merchant" nav={nav} who={`${user.name} (${ROLE_LABELS[user.role]}) · ${merchant.name}`} signOut={signOutAction} search={<SearchBox action="/merchant/search" />}>
+    <ConsoleShell
+      consoleName="Seller console"
+      home="/merchant"
+      nav={nav}
+      who={`${user.name} (${ROLE_LABELS[user.role]}) · ${merchant.name}`}
+      signOut={signOutAction}
+      search={<SearchBox action="/merchant/search" />}
+    >
       {user.emailVerifiedAt ? null : <VerifyEmailBanner email={user.email} />}
       {roleCan(user.role, 'developers:read') ? <WebhookBanner merchantId={merchant.id} timeZone={merchant.timeZone} /> : null}
       {children}

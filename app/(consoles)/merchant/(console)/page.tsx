@@ -25,7 +25,9 @@ export default async function MerchantOverviewPage({ searchParams }: { searchPar
         description={
           <span className="inline-flex items-center gap-2">
             {merchant.accountType} account <Badge tone={merchant.status === 'active' ? 'green' : 'red'}>{merchant.status}</Badge>
-            <span>· last {REPORT_RANGES[range].label} against the {REPORT_RANGES[range].label} before, in {merchant.timeZone}</span>
+            <span>
+              · last {REPORT_RANGES[range].label} against the {REPORT_RANGES[range].label} before, in {merchant.timeZone}
+            </span>
           </span>
         }
         actions={<RangePicker range={range} />}
@@ -35,13 +37,23 @@ export default async function MerchantOverviewPage({ searchParams }: { searchPar
         <Card title="Get started">
           <ol className="list-decimal space-y-2 pl-5 text-sm text-slate-700">
             <li>
-              <Link className="text-brand-700 underline" href="/merchant/products">Create a product</Link> and give it a price.
+              <Link className="text-brand-700 underline" href="/merchant/products">
+                Create a product
+              </Link>{' '}
+              and give it a price.
             </li>
             <li>
-              <Link className="text-brand-700 underline" href="/merchant/developers/api-keys">Create an API key</Link> with only the scopes your backend needs.
+              <Link className="text-brand-700 underline" href="/merchant/developers/api-keys">
+                Create an API key
+              </Link>{' '}
+              with only the scopes your backend needs.
             </li>
             <li>
-              Call the developer API from your backend — see the <Link className="text-brand-700 underline" href="/docs/api">API reference</Link>.
+              Call the developer API from your backend — see the{' '}
+              <Link className="text-brand-700 underline" href="/docs/api">
+                API reference
+              </Link>
+              .
             </li>
           </ol>
         </Card>

@@ -14,7 +14,10 @@ export async function WebhookBanner({ merchantId, timeZone }: { merchantId: stri
   const tone = disabled ? 'border-red-300 bg-red-50 text-red-900' : 'border-amber-300 bg-amber-50 text-amber-900';
   return (
     <section aria-label="Webhook endpoints need attention" data-testid="webhook-banner" className={`mb-6 rounded-md border px-4 py-3 text-sm ${tone}`}>
-      <p className="font-semibold">{disabled ? 'A webhook endpoint was disabled' : 'A webhook endpoint is failing'}{endpoints.length > 1 ? ' (and others need attention)' : ''}</p>
+      <p className="font-semibold">
+        {disabled ? 'A webhook endpoint was disabled' : 'A webhook endpoint is failing'}
+        {endpoints.length > 1 ? ' (and others need attention)' : ''}
+      </p>
       <ul className="mt-1 space-y-1">
         {endpoints.map((endpoint) => (
           <li key={endpoint.id}>

@@ -35,7 +35,15 @@ export default async function AcceptInvitePage({ searchParams }: { searchParams:
       <ActionForm action={acceptInvitationAction} className="space-y-4" ariaLabel="Accept the invitation">
         <input type="hidden" name="invitationToken" value={token} />
         <TextField label="Your name" name="name" autoComplete="name" required />
-        <TextField label="Password" name="password" type="password" autoComplete="new-password" minLength={PASSWORD_MIN_LENGTH} hint={`At least ${PASSWORD_MIN_LENGTH} characters.`} required />
+        <TextField
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          minLength={PASSWORD_MIN_LENGTH}
+          hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
+          required
+        />
         <SubmitButton pendingText="Joining…">Accept invitation</SubmitButton>
       </ActionForm>
     </AuthCard>

@@ -29,7 +29,15 @@ export default async function ResetPasswordPage({ searchParams }: { searchParams
     <AuthCard title="Choose a new password" subtitle="Every device signed in to your account will be signed out.">
       <ActionForm action={resetPasswordAction} className="space-y-4" ariaLabel="Choose a new password">
         <input type="hidden" name="resetToken" value={token} />
-        <TextField label="New password" name="password" type="password" autoComplete="new-password" minLength={PASSWORD_MIN_LENGTH} hint={`At least ${PASSWORD_MIN_LENGTH} characters.`} required />
+        <TextField
+          label="New password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          minLength={PASSWORD_MIN_LENGTH}
+          hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
+          required
+        />
         <SubmitButton pendingText="Saving…">Set new password</SubmitButton>
       </ActionForm>
       <p className="mt-4 text-sm text-slate-600">

@@ -26,7 +26,15 @@ export default function MerchantSignUpPage() {
       <ActionForm action={signUpAction} className="space-y-4" ariaLabel="Create a seller account">
         <TextField label="Business or your name" name="name" autoComplete="organization" required />
         <TextField label="Email" name="email" type="email" autoComplete="email" required />
-        <TextField label="Password" name="password" type="password" autoComplete="new-password" minLength={PASSWORD_MIN_LENGTH} hint={`At least ${PASSWORD_MIN_LENGTH} characters.`} required />
+        <TextField
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          minLength={PASSWORD_MIN_LENGTH}
+          hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
+          required
+        />
         <SelectField
           label="Account type"
           name="accountType"

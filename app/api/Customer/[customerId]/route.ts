@@ -4,6 +4,4 @@ import { getCustomer, updateCustomer } from '@/lib/customers/customers';
 
 export const GET = apiRoute(getCustomerOperation, ({ db, merchantId, params }) => getCustomer(db, merchantId, params.customerId));
 
-export const PUT = apiRoute(updateCustomerOperation, ({ db, merchantId, params, body }) =>
-  updateCustomer(db, merchantId, params.customerId, body),
-);
+export const PUT = apiRoute(updateCustomerOperation, ({ db, merchantId, params, body }) => updateCustomer(db, merchantId, params.customerId, body));

@@ -2,4 +2,6 @@ import { sessionRoute } from '@/lib/http/session-route';
 import { refreshOperations } from '@/lib/auth/api';
 import { rotateRefreshToken } from '@/lib/auth/sessions';
 
-export const POST = sessionRoute(refreshOperations.merchant, ({ db, body }) => rotateRefreshToken(db, { refreshToken: body.refreshToken, audience: 'merchant' }));
+export const POST = sessionRoute(refreshOperations.merchant, ({ db, body }) =>
+  rotateRefreshToken(db, { refreshToken: body.refreshToken, audience: 'merchant' }),
+);

@@ -2,4 +2,6 @@ import { sessionRoute } from '@/lib/http/session-route';
 import { twoFactorSetupOperation } from '@/lib/auth/api';
 import { beginTwoFactorSetup } from '@/lib/auth/two-factor';
 
-export const POST = sessionRoute(twoFactorSetupOperation, ({ db, seller }) => beginTwoFactorSetup(db, { merchantId: seller.merchantId, userId: seller.user.id }));
+export const POST = sessionRoute(twoFactorSetupOperation, ({ db, seller }) =>
+  beginTwoFactorSetup(db, { merchantId: seller.merchantId, userId: seller.user.id }),
+);

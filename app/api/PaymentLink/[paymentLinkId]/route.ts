@@ -4,6 +4,4 @@ import { getPaymentLink, updatePaymentLink } from '@/lib/payment-links/payment-l
 
 export const GET = apiRoute(getPaymentLinkOperation, ({ db, merchantId, params }) => getPaymentLink(db, merchantId, params.paymentLinkId));
 
-export const PUT = apiRoute(updatePaymentLinkOperation, ({ db, merchantId, params, body }) =>
-  updatePaymentLink(db, merchantId, params.paymentLinkId, body),
-);
+export const PUT = apiRoute(updatePaymentLinkOperation, ({ db, merchantId, params, body }) => updatePaymentLink(db, merchantId, params.paymentLinkId, body));

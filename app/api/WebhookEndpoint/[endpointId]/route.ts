@@ -8,6 +8,4 @@ export const PUT = apiRoute(updateWebhookEndpointOperation, ({ db, merchantId, p
   updateWebhookEndpoint(db, merchantId, params.endpointId, body),
 );
 
-export const DELETE = apiRoute(deleteWebhookEndpointOperation, ({ db, merchantId, params }) =>
-  deleteWebhookEndpoint(db, merchantId, params.endpointId),
-);
+export const DELETE = apiRoute(deleteWebhookEndpointOperation, ({ db, merchantId, params }) => deleteWebhookEndpoint(db, merchantId, params.endpointId));

@@ -14,13 +14,7 @@ export async function generateMetadata({ params }: { params: Promise<{ token: st
   return { title: customerText(await pageLocale(design?.defaultLocale)).t('result.title'), robots: { index: false } };
 }
 
-export default async function SuccessPage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ token: string }>;
-  searchParams: Promise<{ checkoutId?: string }>;
-}) {
+export default async function SuccessPage({ params, searchParams }: { params: Promise<{ token: string }>; searchParams: Promise<{ checkoutId?: string }> }) {
   const { token } = await params;
   const { checkoutId } = await searchParams;
   const design = await linkDesign(token);
@@ -40,7 +34,9 @@ export default async function SuccessPage({
         {result.card && <p className="mt-1 text-sm text-slate-500">{t('result.paidWith', { card: result.card })}</p>}
         {result.email && <p className="mt-4 text-sm text-slate-600">{t('result.paidBy', { email: result.email })}</p>}
         {result.status === 'processing' && <p className="mt-4 text-sm text-slate-600">{t('result.bankPending')}</p>}
-        {result.continueUrl && result.status !== 'failed' && <RedirectSoon url={result.continueUrl} returning={t('result.returning')} continueNow={t('result.continueNow')} />}
+        {result.continueUrl && result.status !== 'failed' && (
+          <RedirectSoon url={result.continueUrl} returning={t('result.returning')} continueNow={t('result.continueNow')} />
+        )}
       </div>
     </main>
   );

@@ -28,7 +28,9 @@ export default async function AdminAuditLogPage({ searchParams }: { searchParams
       )}
       {next ? (
         <p className="mt-4">
-          <Link href={next} className="text-brand-700 underline">Older entries</Link>
+          <Link href={next} className="text-brand-700 underline">
+            Older entries
+          </Link>
         </p>
       ) : null}
     </>

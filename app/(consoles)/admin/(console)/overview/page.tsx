@@ -45,7 +45,11 @@ export default async function PlatformOverviewPage({ searchParams }: { searchPar
                         <Link href={`/admin/sellers/${seller.merchantId}`} className="font-medium text-brand-700 underline">
                           {seller.name}
                         </Link>
-                        {seller.status === 'suspended' ? <span className="ml-2"><Badge tone="red">Suspended</Badge></span> : null}
+                        {seller.status === 'suspended' ? (
+                          <span className="ml-2">
+                            <Badge tone="red">Suspended</Badge>
+                          </span>
+                        ) : null}
                       </Cell>
                       <Cell className="text-right tabular-nums whitespace-nowrap">{formatMoney(seller.volume, currency)}</Cell>
                       <Cell className="text-right tabular-nums">{seller.payments}</Cell>
@@ -84,7 +88,11 @@ export default async function PlatformOverviewPage({ searchParams }: { searchPar
                   </Cell>
                   <Cell className="max-w-64 break-all font-mono text-xs">{endpoint.url}</Cell>
                   <Cell className="whitespace-nowrap">
-                    {endpoint.enabled ? <Badge tone="red">Failing since {utc(endpoint.failingSince)}</Badge> : <Badge tone="gray">Disabled ({endpoint.disabledReason ?? 'manual'})</Badge>}
+                    {endpoint.enabled ? (
+                      <Badge tone="red">Failing since {utc(endpoint.failingSince)}</Badge>
+                    ) : (
+                      <Badge tone="gray">Disabled ({endpoint.disabledReason ?? 'manual'})</Badge>
+                    )}
                   </Cell>
                   <Cell className="text-right tabular-nums">{endpoint.retrying}</Cell>
                 </tr>
@@ -92,7 +100,9 @@ export default async function PlatformOverviewPage({ searchParams }: { searchPar
             </Table>
           )}
           {overview.unhealthyEndpoints.total > overview.unhealthyEndpoints.data.length ? (
-            <p className="mt-2 text-xs text-slate-600">Showing the {overview.unhealthyEndpoints.data.length} longest failing of {overview.unhealthyEndpoints.total}.</p>
+            <p className="mt-2 text-xs text-slate-600">
+              Showing the {overview.unhealthyEndpoints.data.length} longest failing of {overview.unhealthyEndpoints.total}.
+            </p>
           ) : null}
         </Card>
       </div>

@@ -44,31 +44,51 @@ export default async function WalletPayPage({ params }: { params: Promise<{ toke
   return (
     <main lang={locale} className="mx-auto grid max-w-4xl gap-8 px-6 py-12 md:grid-cols-2">
       <section aria-labelledby="order-heading">
-        <p className="text-sm font-medium text-slate-500" data-testid="seller">{view.sellerName}</p>
-        <h1 id="order-heading" className="mt-1 text-2xl font-semibold tracking-tight">{view.name}</h1>
+        <p className="text-sm font-medium text-slate-500" data-testid="seller">
+          {view.sellerName}
+        </p>
+        <h1 id="order-heading" className="mt-1 text-2xl font-semibold tracking-tight">
+          {view.name}
+        </h1>
         {view.description && <p className="mt-2 text-slate-600">{view.description}</p>}
         {view.subscription ? (
           <SubscriptionSummary terms={view.subscription} text={text} />
         ) : (
           <dl className="mt-6 space-y-2 rounded-lg border border-slate-200 bg-white p-5 text-sm">
-            <div className="flex justify-between"><dt className="text-slate-500">{t('checkout.price')}</dt><dd>{view.unitAmount}</dd></div>
-            <div className="flex justify-between"><dt className="text-slate-500">{t('checkout.quantity')}</dt><dd>{view.quantity}</dd></div>
-            <div className="flex justify-between border-t border-slate-100 pt-2 text-base font-semibold"><dt>{t('checkout.total')}</dt><dd data-testid="list-total">{view.total}</dd></div>
+            <div className="flex justify-between">
+              <dt className="text-slate-500">{t('checkout.price')}</dt>
+              <dd>{view.unitAmount}</dd>
+            </div>
+            <div className="flex justify-between">
+              <dt className="text-slate-500">{t('checkout.quantity')}</dt>
+              <dd>{view.quantity}</dd>
+            </div>
+            <div className="flex justify-between border-t border-slate-100 pt-2 text-base font-semibold">
+              <dt>{t('checkout.total')}</dt>
+              <dd data-testid="list-total">{view.total}</dd>
+            </div>
           </dl>
         )}
-        <p className="mt-4 text-sm text-slate-600">
-          {t.rich('wallet.signedInAs', { email: member.email, strong: (chunks) => <strong>{chunks}</strong> })}
-        </p>
+        <p className="mt-4 text-sm text-slate-600">{t.rich('wallet.signedInAs', { email: member.email, strong: (chunks) => <strong>{chunks}</strong> })}</p>
       </section>
       <section aria-label={t('checkout.paymentSection')} className="space-y-4">
         {view.unavailableReason ? (
           <div role="alert" className="rounded-lg border border-amber-300 bg-amber-50 p-5 text-amber-900">
-            <h2 className="font-semibold" data-testid="unavailable-title">{view.unavailableTitle}</h2>
-            <p className="mt-1" data-testid="unavailable-reason">{view.unavailableReason}</p>
+            <h2 className="font-semibold" data-testid="unavailable-title">
+              {view.unavailableTitle}
+            </h2>
+            <p className="mt-1" data-testid="unavailable-reason">
+              {view.unavailableReason}
+            </p>
           </div>
         ) : cards.length ? (
           <NextIntlClientProvider locale={locale} messages={clientMessages(locale, 'wallet', 'checkout', 'common')} timeZone="UTC">
-            <WalletPayForm token={token} locale={locale} payLabel={view.subscription?.buttonLabel ?? t('checkout.pay', { verb: design?.buttonLabel ?? 'Pay', total: view.total })} cards={cards} />
+            <WalletPayForm
+              token={token}
+              locale={locale}
+              payLabel={view.subscription?.buttonLabel ?? t('checkout.pay', { verb: design?.buttonLabel ?? 'Pay', total: view.total })}
+              cards={cards}
+            />
           </NextIntlClientProvider>
         ) : (
           <div className="rounded-lg border border-slate-200 bg-white p-6 text-sm text-slate-700 shadow-sm" data-testid="no-wallet-cards">
@@ -82,7 +102,9 @@ export default async function WalletPayPage({ params }: { params: Promise<{ toke
           </p>
         ) : null}
         <p className="text-sm">
-          <Link href={`/pay/${token}`} className="text-brand-700 hover:underline">{t('wallet.newCardInstead')}</Link>
+          <Link href={`/pay/${token}`} className="text-brand-700 hover:underline">
+            {t('wallet.newCardInstead')}
+          </Link>
         </p>
       </section>
     </main>

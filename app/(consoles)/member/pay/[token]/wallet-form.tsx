@@ -55,7 +55,10 @@ export function WalletPayForm({ token, locale, payLabel, cards }: { token: strin
         <legend className="text-sm font-medium text-slate-800">{t('wallet.card')}</legend>
         <div className="mt-2 space-y-2">
           {cards.map((card, index) => (
-            <label key={card.id} className="flex cursor-pointer items-center gap-3 rounded-md border border-slate-200 px-3 py-2 text-sm has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50">
+            <label
+              key={card.id}
+              className="flex cursor-pointer items-center gap-3 rounded-md border border-slate-200 px-3 py-2 text-sm has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50"
+            >
               <input type="radio" name="paymentMethodId" value={card.id} defaultChecked={index === 0} className="h-4 w-4 accent-brand-600" />
               <span className="font-medium">{card.label}</span>
               <span className="text-slate-600">{t('wallet.expires', { expiry: card.expiry })}</span>
@@ -68,7 +71,11 @@ export function WalletPayForm({ token, locale, payLabel, cards }: { token: strin
         {t('wallet.promotionCode')} <span className="font-normal text-slate-500">{t('wallet.optional')}</span>
         <input name="promotionCode" className="mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-slate-900 shadow-sm" />
       </label>
-      <button type="submit" disabled={pending} className="w-full rounded-md bg-brand-600 px-4 py-2.5 font-semibold text-white hover:bg-brand-700 disabled:opacity-60">
+      <button
+        type="submit"
+        disabled={pending}
+        className="w-full rounded-md bg-brand-600 px-4 py-2.5 font-semibold text-white hover:bg-brand-700 disabled:opacity-60"
+      >
         {pending ? t('wallet.paying') : payLabel}
       </button>
     </form>

@@ -19,24 +19,38 @@ export default async function CustomersPage({ searchParams }: { searchParams: Pr
   const customers = await listCustomers(getDb(), merchant.id, { page, pageSize: 20, orderBy: 'createdAt', orderDirection: 'desc', email });
   return (
     <>
-      <PageHeader title="Customers" description="People and companies who bought from you, created at checkout or through the API." actions={<a href="/merchant/exports/customers.csv" className={buttonClass('secondary')} download>Export CSV</a>} />
+      <PageHeader
+        title="Customers"
+        description="People and companies who bought from you, created at checkout or through the API."
+        actions={
+          <a href="/merchant/exports/customers.csv" className={buttonClass('secondary')} download>
+            Export CSV
+          </a>
+        }
+      />
       <search>
-      <form className="mb-4 flex flex-wrap items-end gap-2" action="/merchant/customers">
-        <div>
-          <label htmlFor="customer-email" className="block text-sm font-medium text-slate-800">
-            Find by email
-          </label>
-          <input id="customer-email" name="email" type="email" defaultValue={email} className="mt-1 w-72 max-w-full rounded-md border border-slate-300 px-3 py-2 text-sm" />
-        </div>
-        <button type="submit" className={buttonClass('secondary')}>
-          Search
-        </button>
-        {email ? (
-          <Link href="/merchant/customers" className={buttonClass('ghost')}>
-            Clear
-          </Link>
-        ) : null}
-      </form>
+        <form className="mb-4 flex flex-wrap items-end gap-2" action="/merchant/customers">
+          <div>
+            <label htmlFor="customer-email" className="block text-sm font-medium text-slate-800">
+              Find by email
+            </label>
+            <input
+              id="customer-email"
+              name="email"
+              type="email"
+              defaultValue={email}
+              className="mt-1 w-72 max-w-full rounded-md border border-slate-300 px-3 py-2 text-sm"
+            />
+          </div>
+          <button type="submit" className={buttonClass('secondary')}>
+            Search
+          </button>
+          {email ? (
+            <Link href="/merchant/customers" className={buttonClass('ghost')}>
+              Clear
+            </Link>
+          ) : null}
+        </form>
       </search>
       {customers.totalCount === 0 ? (
         <EmptyState title={email ? 'No customer with that email' : 'No customers yet'}>

@@ -12,7 +12,6 @@ import { sellerAccountId } from '../../session';
 import { field, formAction, type FormState } from '@/lib/web/form-state';
 import { parseForm } from '@/lib/web/parse-form';
 
-
 function wholeNumber(form: FormData, name: string, label: string): number | undefined {
   const text = field(form, name);
   if (!text) return undefined;
@@ -33,7 +32,12 @@ export async function createPaymentLinkAction(_: FormState, form: FormData): Pro
       if (!currency) throw invalidField('currency', 'Enter a three-letter ISO 4217 code, such as USD or EUR.');
       const unitAmount = parseMoney(field(form, 'unitAmount'), currency);
       if (unitAmount === undefined) throw invalidField('unitAmount', `Enter an amount in ${currency}, such as ${currency === 'JPY' ? '1500' : '12.00'}.`);
-      item = { unitAmount, currency, name: field(form, 'name') || undefined, ...(field(form, 'description') ? { description: field(form, 'description') } : {}) };
+      item = {
+        unitAmount,
+        currency,
+        name: field(form, 'name') || undefined,
+        ...(field(form, 'description') ? { description: field(form, 'description') } : {}),
+      };
     }
     const expiresText = field(form, 'expiresAt');
     const expiresAt = parseUtcDateTimeLocal(expiresText);

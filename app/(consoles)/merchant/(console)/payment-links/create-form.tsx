@@ -8,8 +8,18 @@ import { NewLinkResult } from './link-forms';
 
 export function CreateLinkForm({ prices, designs }: { prices: { value: string; label: string }[]; designs: { value: string; label: string }[] }) {
   return (
-    <ActionForm action={createPaymentLinkAction} className="space-y-4" ariaLabel="New payment link" renderResult={(result) => <NewLinkResult result={result} />}>
-      <SelectField label="Sell" name="priceId" options={[{ value: '', label: 'An ad hoc amount (below)' }, ...prices]} hint="A price from your catalog, or an amount typed here." />
+    <ActionForm
+      action={createPaymentLinkAction}
+      className="space-y-4"
+      ariaLabel="New payment link"
+      renderResult={(result) => <NewLinkResult result={result} />}
+    >
+      <SelectField
+        label="Sell"
+        name="priceId"
+        options={[{ value: '', label: 'An ad hoc amount (below)' }, ...prices]}
+        hint="A price from your catalog, or an amount typed here."
+      />
       <TextField label="Quantity" name="quantity" type="number" min={1} max={10000} defaultValue={1} required />
       <fieldset className="space-y-3 rounded-md border border-slate-200 p-3">
         <legend className="px-1 text-xs font-medium text-slate-600">Ad hoc amount only</legend>
@@ -27,8 +37,21 @@ export function CreateLinkForm({ prices, designs }: { prices: { value: string; l
         </label>
         <TextField label="Maximum payments" name="maxCompletions" type="number" min={1} hint="Optional; the link closes when reached." />
         <TextField label="Expires at (UTC)" name="expiresAt" type="datetime-local" hint="Optional." />
-        <TextField label="Success URL" name="successUrl" type="url" placeholder="https://example.com/thanks" hint="Optional; where customers go after paying." />
-        {designs.length > 0 ? <SelectField label="Design" name="designId" options={[{ value: '', label: 'Your default design' }, ...designs]} hint="How the checkout looks (Settings → Branding)." /> : null}
+        <TextField
+          label="Success URL"
+          name="successUrl"
+          type="url"
+          placeholder="https://example.com/thanks"
+          hint="Optional; where customers go after paying."
+        />
+        {designs.length > 0 ? (
+          <SelectField
+            label="Design"
+            name="designId"
+            options={[{ value: '', label: 'Your default design' }, ...designs]}
+            hint="How the checkout looks (Settings → Branding)."
+          />
+        ) : null}
       </fieldset>
       <SubmitButton pendingText="Creating…">Create payment link</SubmitButton>
     </ActionForm>

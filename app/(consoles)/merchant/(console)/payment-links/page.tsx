@@ -22,7 +22,9 @@ export const metadata: Metadata = { title: 'Payment links' };
 const STATUS = PAYMENT_LINK_STATUS_LABELS;
 
 const interval = (price: { type: string; interval: string | null; intervalCount: number | null }) =>
-  price.type === 'OneTime' ? 'one time' : `every ${price.intervalCount === 1 ? '' : `${price.intervalCount} `}${price.interval}${price.intervalCount === 1 ? '' : 's'}`;
+  price.type === 'OneTime'
+    ? 'one time'
+    : `every ${price.intervalCount === 1 ? '' : `${price.intervalCount} `}${price.interval}${price.intervalCount === 1 ? '' : 's'}`;
 
 export default async function PaymentLinksPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const merchant = await currentMerchant('view');
@@ -46,7 +48,10 @@ export default async function PaymentLinksPage({ searchParams }: { searchParams:
 
   return (
     <>
-      <PageHeader title="Payment links" description="Shareable links that take a payment without any code. Send the URL to a customer or put it on your site." />
+      <PageHeader
+        title="Payment links"
+        description="Shareable links that take a payment without any code. Send the URL to a customer or put it on your site."
+      />
       <div className="grid grid-cols-1 gap-6 xl:grid-cols-[minmax(0,1fr)_360px]">
         <div className="min-w-0">
           <nav aria-label="Filter by status" className="mb-3 flex flex-wrap gap-1">
@@ -94,14 +99,24 @@ export default async function PaymentLinksPage({ searchParams }: { searchParams:
                             <dd className="font-medium whitespace-nowrap text-slate-900">
                               {formatMoney(link.amount, link.currency)}
                               {link.priceId && linkPrices.get(link.priceId)?.interval ? (
-                                <span className="font-normal text-slate-700" data-testid="link-interval"> {linkPrices.get(link.priceId)!.interval}</span>
+                                <span className="font-normal text-slate-700" data-testid="link-interval">
+                                  {' '}
+                                  {linkPrices.get(link.priceId)!.interval}
+                                </span>
                               ) : null}
-                              {link.quantity > 1 ? <span className="block text-xs font-normal text-slate-600">{link.quantity} × {formatMoney(link.unitAmount, link.currency)}</span> : null}
+                              {link.quantity > 1 ? (
+                                <span className="block text-xs font-normal text-slate-600">
+                                  {link.quantity} × {formatMoney(link.unitAmount, link.currency)}
+                                </span>
+                              ) : null}
                             </dd>
                           </div>
                           <div>
                             <dt className="text-xs text-slate-600">Payments</dt>
-                            <dd className="whitespace-nowrap text-slate-900">{link.completionCount}{link.maxCompletions ? ` of ${link.maxCompletions}` : ''}</dd>
+                            <dd className="whitespace-nowrap text-slate-900">
+                              {link.completionCount}
+                              {link.maxCompletions ? ` of ${link.maxCompletions}` : ''}
+                            </dd>
                           </div>
                         </dl>
                       </div>
@@ -121,7 +136,10 @@ export default async function PaymentLinksPage({ searchParams }: { searchParams:
           )}
         </div>
         <Card title="New payment link" className="h-fit">
-          <CreateLinkForm prices={priceOptions} designs={designs.data.map((d) => ({ value: d.id, label: d.isDefault ? `${d.displayName} (default)` : d.displayName }))} />
+          <CreateLinkForm
+            prices={priceOptions}
+            designs={designs.data.map((d) => ({ value: d.id, label: d.isDefault ? `${d.displayName} (default)` : d.displayName }))}
+          />
         </Card>
       </div>
     </>

@@ -23,20 +23,20 @@ export async function refundAction(_: FormState, form: FormData): Promise<FormSt
     const paymentId = field(form, 'paymentId');
     const payment = await findPaymentRow(db, merchantId, paymentId);
     const amount = parseMoney(field(form, 'amount'), payment.currency);
-    if (!amount) throw invalidField('amount', `Enter an amount in ${payment.currency} greater than zero, such as ${formatMoney(payment.amount, payment.currency)}.`);
+    if (!amount)
+      throw invalidField('amount', `Enter an amount in ${payment.currency} greater than zero, such as ${formatMoney(payment.amount, payment.currency)}.`);
     // The amount must be the one the person confirmed in words (the form's second step).
     if (field(form, 'confirmedAmount') !== String(amount)) {
       throw invalidField('amount', `Confirm the amount: review the refund of ${formatMoney(amount, payment.currency)} and press its button.`);
     }
     const body = parseForm(RefundBody, { amount, reason: field(form, 'reason') || undefined });
     await assertSellerMayRefund(db, access, { amount: body.amount ?? payment.amount, currency: payment.currency });
-    const { result: refund } = await runConsoleOnce(
-      db,
-      { merchantId, key: field(form, 'refundKey'), action: `refund:${paymentId}`, body },
-      (phases) => refundPayment(phases, merchantId, paymentId, body),
+    const { result: refund } = await runConsoleOnce(db, { merchantId, key: field(form, 'refundKey'), action: `refund:${paymentId}`, body }, (phases) =>
+      refundPayment(phases, merchantId, paymentId, body),
     );
     revalidatePath(`/merchant/payments/${paymentId}`);
-    if (refund.status !== 'succeeded') return { error: `The refund of ${formatMoney(refund.amount, refund.currency)} failed: ${refund.failureMessage ?? 'the processor refused it.'}` };
+    if (refund.status !== 'succeeded')
+      return { error: `The refund of ${formatMoney(refund.amount, refund.currency)} failed: ${refund.failureMessage ?? 'the processor refused it.'}` };
     return { notice: `Refunded ${formatMoney(refund.amount, refund.currency)}.` };
   });
 }

@@ -35,8 +35,21 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
       ? { customerIds: await customerIdsByEmail(db, merchant.id, customer) }
       : { customerId: customer }
     : {};
-  const payments = await listPayments(db, merchant.id, { page, pageSize: 20, orderBy: 'createdAt', orderDirection: 'desc', status, createdFrom, createdTo, ...customerFilter });
-  const people = await customersByIds(db, merchant.id, payments.data.map((p) => p.customerId));
+  const payments = await listPayments(db, merchant.id, {
+    page,
+    pageSize: 20,
+    orderBy: 'createdAt',
+    orderDirection: 'desc',
+    status,
+    createdFrom,
+    createdTo,
+    ...customerFilter,
+  });
+  const people = await customersByIds(
+    db,
+    merchant.id,
+    payments.data.map((p) => p.customerId),
+  );
   const filtered = Boolean(status || customer || createdFrom || createdTo);
 
   return (
@@ -45,39 +58,57 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
         title="Payments"
         description="Every payment from checkout, payment links and your backend, newest first. Open one to see its timeline or refund it."
         actions={
-          <a href={`/merchant/exports/payments.csv?${new URLSearchParams(Object.entries({ from, to }).filter((e): e is [string, string] => Boolean(e[1])))}`} className={buttonClass('secondary')} download>
+          <a
+            href={`/merchant/exports/payments.csv?${new URLSearchParams(Object.entries({ from, to }).filter((e): e is [string, string] => Boolean(e[1])))}`}
+            className={buttonClass('secondary')}
+            download
+          >
             Export CSV{from || to ? ' (dates as filtered)' : ''}
           </a>
         }
       />
       <search aria-label="Filter payments">
-      <form className="mb-4 flex flex-wrap items-end gap-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm" action="/merchant/payments">
-        <div>
-          <label htmlFor="filter-status" className="block text-sm font-medium text-slate-800">Status</label>
-          <select id="filter-status" name="status" defaultValue={status ?? ''} className={INPUT}>
-            <option value="">Any status</option>
-            {PAYMENT_STATUS_OPTIONS.map((option) => (
-              <option key={option.value} value={option.value}>{option.label}</option>
-            ))}
-          </select>
-        </div>
-        <div className="min-w-0 grow sm:grow-0">
-          <label htmlFor="filter-customer" className="block text-sm font-medium text-slate-800">Customer email or id</label>
-          <input id="filter-customer" name="customer" defaultValue={customer} className={`${INPUT} w-full sm:w-64`} />
-        </div>
-        <div>
-          <label htmlFor="filter-from" className="block text-sm font-medium text-slate-800">From (UTC)</label>
-          <input id="filter-from" name="from" type="date" defaultValue={from} className={INPUT} />
-        </div>
-        <div>
-          <label htmlFor="filter-to" className="block text-sm font-medium text-slate-800">To (UTC)</label>
-          <input id="filter-to" name="to" type="date" defaultValue={to} className={INPUT} />
-        </div>
-        <button type="submit" className={buttonClass('secondary')}>Filter</button>
-        {filtered ? (
-          <Link href="/merchant/payments" className={buttonClass('ghost')}>Clear</Link>
-        ) : null}
-      </form>
+        <form className="mb-4 flex flex-wrap items-end gap-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm" action="/merchant/payments">
+          <div>
+            <label htmlFor="filter-status" className="block text-sm font-medium text-slate-800">
+              Status
+            </label>
+            <select id="filter-status" name="status" defaultValue={status ?? ''} className={INPUT}>
+              <option value="">Any status</option>
+              {PAYMENT_STATUS_OPTIONS.map((option) => (
+                <option key={option.value} value={option.value}>
+                  {option.label}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="min-w-0 grow sm:grow-0">
+            <label htmlFor="filter-customer" className="block text-sm font-medium text-slate-800">
+              Customer email or id
+            </label>
+            <input id="filter-customer" name="customer" defaultValue={customer} className={`${INPUT} w-full sm:w-64`} />
+          </div>
+          <div>
+            <label htmlFor="filter-from" className="block text-sm font-medium text-slate-800">
+              From (UTC)
+            </label>
+            <input id="filter-from" name="from" type="date" defaultValue={from} className={INPUT} />
+          </div>
+          <div>
+            <label htmlFor="filter-to" className="block text-sm font-medium text-slate-800">
+              To (UTC)
+            </label>
+            <input id="filter-to" name="to" type="date" defaultValue={to} className={INPUT} />
+          </div>
+          <button type="submit" className={buttonClass('secondary')}>
+            Filter
+          </button>
+          {filtered ? (
+            <Link href="/merchant/payments" className={buttonClass('ghost')}>
+              Clear
+            </Link>
+          ) : null}
+        </form>
       </search>
       {payments.totalCount === 0 ? (
         <EmptyState title={filtered ? 'No payments match these filters' : 'No payments yet'}>
@@ -94,9 +125,13 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
                     <Link href={`/merchant/payments/${payment.id}`} prefetch={false} className="font-medium text-brand-700 hover:underline">
                       {formatMoney(payment.amount, payment.currency)}
                     </Link>
-                    {payment.amountRefunded ? <span className="block text-xs text-slate-600">{formatMoney(payment.amountRefunded, payment.currency)} refunded</span> : null}
+                    {payment.amountRefunded ? (
+                      <span className="block text-xs text-slate-600">{formatMoney(payment.amountRefunded, payment.currency)} refunded</span>
+                    ) : null}
                   </Cell>
-                  <Cell className="whitespace-nowrap"><PaymentStatusBadge status={payment.status} /></Cell>
+                  <Cell className="whitespace-nowrap">
+                    <PaymentStatusBadge status={payment.status} />
+                  </Cell>
                   <Cell className="whitespace-nowrap">{person?.email ?? person?.name ?? payment.customerId}</Cell>
                   <Cell className="min-w-40">{payment.description}</Cell>
                   <Cell className="whitespace-nowrap">{formatConsoleDateTime(payment.createdAt, merchant.timeZone)}</Cell>

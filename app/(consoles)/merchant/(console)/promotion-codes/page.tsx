@@ -39,7 +39,10 @@ export default async function PromotionCodesPage({ searchParams }: { searchParam
 
   return (
     <>
-      <PageHeader title="Promotion codes" description="A coupon says what comes off (a percent or a fixed amount); its promotion codes are what customers type at checkout." />
+      <PageHeader
+        title="Promotion codes"
+        description="A coupon says what comes off (a percent or a fixed amount); its promotion codes are what customers type at checkout."
+      />
       <div className="space-y-8">
         <div className="grid items-start gap-6 lg:grid-cols-2">
           <Card title="New promotion code">
@@ -48,7 +51,15 @@ export default async function PromotionCodesPage({ searchParams }: { searchParam
             ) : (
               <ActionForm action={createPromotionCodeAction} className="space-y-4" ariaLabel="New promotion code">
                 <SelectField label="Coupon" name="couponId" options={validCoupons.map((c) => ({ value: c.id, label: couponLabel(c) }))} />
-                <TextField label="Code" name="code" required maxLength={64} placeholder="SUMMER25" hint="What customers type; not case-sensitive." className="[&_input]:uppercase" />
+                <TextField
+                  label="Code"
+                  name="code"
+                  required
+                  maxLength={64}
+                  placeholder="SUMMER25"
+                  hint="What customers type; not case-sensitive."
+                  className="[&_input]:uppercase"
+                />
                 <TextField label="Maximum redemptions" name="maxRedemptions" type="number" min={1} hint="Optional." />
                 <TextField label="Expires at (UTC)" name="expiresAt" type="datetime-local" hint="Optional." />
                 <SubmitButton pendingText="Creating…">Create code</SubmitButton>
@@ -58,7 +69,14 @@ export default async function PromotionCodesPage({ searchParams }: { searchParam
           <Card title="New coupon">
             <ActionForm action={createCouponAction} className="space-y-4" ariaLabel="New coupon">
               <TextField label="Coupon name" name="name" maxLength={250} hint="Optional, for you." />
-              <SelectField label="Discount" name="kind" options={[{ value: 'percent', label: 'Percent off' }, { value: 'amount', label: 'Fixed amount off' }]} />
+              <SelectField
+                label="Discount"
+                name="kind"
+                options={[
+                  { value: 'percent', label: 'Percent off' },
+                  { value: 'amount', label: 'Fixed amount off' },
+                ]}
+              />
               <TextField label="Percent off" name="percentOff" type="number" min={1} max={100} hint="For a percent discount." />
               <div className="grid grid-cols-[minmax(0,1fr)_100px] gap-3">
                 <TextField label="Amount off" name="amountOff" inputMode="decimal" placeholder="5.00" hint="For a fixed discount." />
@@ -76,7 +94,9 @@ export default async function PromotionCodesPage({ searchParams }: { searchParam
         </div>
         <div className="min-w-0 space-y-8">
           <section aria-labelledby="codes-heading">
-            <h2 id="codes-heading" className="mb-3 text-lg font-semibold">Promotion codes</h2>
+            <h2 id="codes-heading" className="mb-3 text-lg font-semibold">
+              Promotion codes
+            </h2>
             {codes.totalCount === 0 ? (
               <EmptyState title="No promotion codes yet">Create a coupon, then a code for it.</EmptyState>
             ) : (
@@ -87,28 +107,43 @@ export default async function PromotionCodesPage({ searchParams }: { searchParam
                       <Cell className="font-mono font-medium">{code.code}</Cell>
                       <Cell>{couponLabel(code.coupon)}</Cell>
                       <Cell>{code.active ? <Badge tone="green">Active</Badge> : <Badge>Inactive</Badge>}</Cell>
-                      <Cell className="whitespace-nowrap">{code.timesRedeemed}{code.maxRedemptions ? ` of ${code.maxRedemptions}` : ''}</Cell>
+                      <Cell className="whitespace-nowrap">
+                        {code.timesRedeemed}
+                        {code.maxRedemptions ? ` of ${code.maxRedemptions}` : ''}
+                      </Cell>
                       <Cell className="whitespace-nowrap">{formatConsoleDateTime(code.expiresAt, merchant.timeZone)}</Cell>
                       <Cell className="text-right">
                         <ActionForm action={setPromotionCodeActiveAction} ariaLabel={`${code.active ? 'Deactivate' : 'Activate'} ${code.code}`}>
                           <input type="hidden" name="promotionCodeId" value={code.id} />
                           <input type="hidden" name="active" value={String(!code.active)} />
                           {code.active ? (
-                            <ConfirmButton question={`Deactivate ${code.code}?`} confirmLabel="Deactivate">Deactivate</ConfirmButton>
+                            <ConfirmButton question={`Deactivate ${code.code}?`} confirmLabel="Deactivate">
+                              Deactivate
+                            </ConfirmButton>
                           ) : (
-                            <SubmitButton variant="secondary" size="sm">Activate</SubmitButton>
+                            <SubmitButton variant="secondary" size="sm">
+                              Activate
+                            </SubmitButton>
                           )}
                         </ActionForm>
                       </Cell>
                     </tr>
                   ))}
                 </Table>
-                <Pagination {...codes} basePath="/merchant/promotion-codes" query={{ couponsPage: String(couponsPage) }} param="codesPage" label="Promotion code pages" />
+                <Pagination
+                  {...codes}
+                  basePath="/merchant/promotion-codes"
+                  query={{ couponsPage: String(couponsPage) }}
+                  param="codesPage"
+                  label="Promotion code pages"
+                />
               </>
             )}
           </section>
           <section aria-labelledby="coupons-heading">
-            <h2 id="coupons-heading" className="mb-3 text-lg font-semibold">Coupons</h2>
+            <h2 id="coupons-heading" className="mb-3 text-lg font-semibold">
+              Coupons
+            </h2>
             {coupons.totalCount === 0 ? (
               <EmptyState title="No coupons yet">Create one with the form.</EmptyState>
             ) : (
@@ -120,14 +155,25 @@ export default async function PromotionCodesPage({ searchParams }: { searchParam
                         <span className="font-medium">{coupon.name ?? off(coupon)}</span>
                         <span className="block font-mono text-xs text-slate-600">{coupon.id}</span>
                       </Cell>
-                      <Cell>{off(coupon)} {duration(coupon)}</Cell>
-                      <Cell className="whitespace-nowrap">{coupon.timesRedeemed}{coupon.maxRedemptions ? ` of ${coupon.maxRedemptions}` : ''}</Cell>
+                      <Cell>
+                        {off(coupon)} {duration(coupon)}
+                      </Cell>
+                      <Cell className="whitespace-nowrap">
+                        {coupon.timesRedeemed}
+                        {coupon.maxRedemptions ? ` of ${coupon.maxRedemptions}` : ''}
+                      </Cell>
                       <Cell className="whitespace-nowrap">{formatConsoleDateTime(coupon.redeemBy, merchant.timeZone)}</Cell>
                       <Cell>{coupon.valid ? <Badge tone="green">Valid</Badge> : <Badge>Spent or expired</Badge>}</Cell>
                     </tr>
                   ))}
                 </Table>
-                <Pagination {...coupons} basePath="/merchant/promotion-codes" query={{ codesPage: String(codesPage) }} param="couponsPage" label="Coupon pages" />
+                <Pagination
+                  {...coupons}
+                  basePath="/merchant/promotion-codes"
+                  query={{ codesPage: String(codesPage) }}
+                  param="couponsPage"
+                  label="Coupon pages"
+                />
               </>
             )}
           </section>

@@ -14,7 +14,9 @@ import { beginTwoFactorAction, confirmTwoFactorAction, disableTwoFactorAction, r
 
 export const metadata: Metadata = { title: 'Security' };
 
-const CodeField = () => <TextField label="Code from your app" name="code" autoComplete="one-time-code" required maxLength={40} hint="Or one of your recovery codes." />;
+const CodeField = () => (
+  <TextField label="Code from your app" name="code" autoComplete="one-time-code" required maxLength={40} hint="Or one of your recovery codes." />
+);
 
 export default async function SecurityPage() {
   const { merchant, user } = await currentSeller('security');
@@ -28,15 +30,13 @@ export default async function SecurityPage() {
         <Alert tone="warning">Your account requires two-factor sign-in. Set up an authenticator app to open the rest of the console.</Alert>
       ) : null}
       <div className="grid grid-cols-1 gap-6 xl:grid-cols-2">
-        <Card
-          title="Two-factor sign-in"
-          actions={enabled ? <Badge tone="green">On</Badge> : <Badge tone="gray">Off</Badge>}
-        >
+        <Card title="Two-factor sign-in" actions={enabled ? <Badge tone="green">On</Badge> : <Badge tone="gray">Off</Badge>}>
           {enabled ? (
             <div className="space-y-6">
               <p className="text-sm text-slate-700">
-                Signing in asks for a code from your authenticator app after your password. On since {formatConsoleDate(user.twoFactorEnabledAt, merchant.timeZone)};{' '}
-                <span data-testid="recovery-codes-left">{remaining}</span> unused recovery codes.
+                Signing in asks for a code from your authenticator app after your password. On since{' '}
+                {formatConsoleDate(user.twoFactorEnabledAt, merchant.timeZone)}; <span data-testid="recovery-codes-left">{remaining}</span> unused recovery
+                codes.
               </p>
               <RecoveryCodesForm action={regenerateRecoveryCodesAction} ariaLabel="New recovery codes">
                 <p className="text-sm font-medium text-slate-800">New recovery codes (the old ones stop working)</p>
@@ -57,7 +57,9 @@ export default async function SecurityPage() {
             </div>
           ) : pending ? (
             <div className="space-y-4">
-              <p className="text-sm text-slate-700">Scan this QR code with an authenticator app (Google Authenticator, 1Password, Authy…), then type the 6-digit code it shows.</p>
+              <p className="text-sm text-slate-700">
+                Scan this QR code with an authenticator app (Google Authenticator, 1Password, Authy…), then type the 6-digit code it shows.
+              </p>
               <div
                 className="h-48 w-48 rounded border border-slate-200 bg-white p-2"
                 aria-label="QR code for your authenticator app"
@@ -66,7 +68,10 @@ export default async function SecurityPage() {
                 dangerouslySetInnerHTML={{ __html: pending.qrSvg }}
               />
               <p className="text-sm text-slate-700">
-                Cannot scan? Enter this key: <code className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-sm break-all" data-testid="totp-secret">{pending.secret}</code>
+                Cannot scan? Enter this key:{' '}
+                <code className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-sm break-all" data-testid="totp-secret">
+                  {pending.secret}
+                </code>
               </p>
               <RecoveryCodesForm action={confirmTwoFactorAction} ariaLabel="Confirm two-factor">
                 <TextField label="Code from your app" name="code" autoComplete="one-time-code" inputMode="numeric" required maxLength={6} />

@@ -15,7 +15,8 @@ export async function saveSettingsAction(_: FormState, form: FormData): Promise<
   return formAction(async () => {
     const { merchantId } = await sellerAction('settings:write');
     // Address errors are shown on their own fields (the form's field names are flat).
-    if (field(form, 'country') && !/^[A-Za-z]{2}$/.test(field(form, 'country'))) throw invalidField('country', 'A two-letter ISO 3166-1 country code, such as US or FR.');
+    if (field(form, 'country') && !/^[A-Za-z]{2}$/.test(field(form, 'country')))
+      throw invalidField('country', 'A two-letter ISO 3166-1 country code, such as US or FR.');
     const body = parseForm(AccountSettingsBody, {
       name: field(form, 'name'),
       accountType: field(form, 'accountType'),

@@ -45,7 +45,13 @@ export default async function SettingsPage({ searchParams }: { searchParams: Pro
                   { value: 'Individual', label: 'Individual — selling as yourself' },
                 ]}
               />
-              <TextField label="Support email" name="supportEmail" type="email" defaultValue={settings.supportEmail ?? ''} hint="Where customers write for help." />
+              <TextField
+                label="Support email"
+                name="supportEmail"
+                type="email"
+                defaultValue={settings.supportEmail ?? ''}
+                hint="Where customers write for help."
+              />
               <TextField label="Support URL" name="supportUrl" type="url" defaultValue={settings.supportUrl ?? ''} placeholder="https://" />
             </div>
             <fieldset className="space-y-4">
@@ -56,7 +62,14 @@ export default async function SettingsPage({ searchParams }: { searchParams: Pro
                 <TextField label="City" name="city" defaultValue={settings.address.city ?? ''} autoComplete="address-level2" />
                 <TextField label="State or region" name="region" defaultValue={settings.address.region ?? ''} autoComplete="address-level1" />
                 <TextField label="Postal code" name="postalCode" defaultValue={settings.address.postalCode ?? ''} autoComplete="postal-code" />
-                <TextField label="Country" name="country" defaultValue={settings.address.country ?? ''} maxLength={2} hint="Two letters, e.g. US, FR." autoComplete="country" />
+                <TextField
+                  label="Country"
+                  name="country"
+                  defaultValue={settings.address.country ?? ''}
+                  maxLength={2}
+                  hint="Two letters, e.g. US, FR."
+                  autoComplete="country"
+                />
               </div>
             </fieldset>
             <label className="flex items-start gap-2 text-sm text-slate-800">
@@ -66,9 +79,19 @@ export default async function SettingsPage({ searchParams }: { searchParams: Pro
                 <span className="block text-xs text-slate-600">After each successful payment, customers get a receipt linking their invoice page and PDF.</span>
               </span>
             </label>
-            <SelectField label="Time zone" name="timeZone" defaultValue={settings.timeZone} options={TIME_ZONES.includes(settings.timeZone) ? TIME_ZONES : [settings.timeZone, ...TIME_ZONES]} hint="Dates in this console are shown in this zone." />
+            <SelectField
+              label="Time zone"
+              name="timeZone"
+              defaultValue={settings.timeZone}
+              options={TIME_ZONES.includes(settings.timeZone) ? TIME_ZONES : [settings.timeZone, ...TIME_ZONES]}
+              hint="Dates in this console are shown in this zone."
+            />
           </fieldset>
-          {canEdit ? <SubmitButton pendingText="Saving…">Save settings</SubmitButton> : <p className="text-sm text-slate-600">Only Owners and Admins can change settings.</p>}
+          {canEdit ? (
+            <SubmitButton pendingText="Saving…">Save settings</SubmitButton>
+          ) : (
+            <p className="text-sm text-slate-600">Only Owners and Admins can change settings.</p>
+          )}
         </ActionForm>
       </Card>
     </>

@@ -24,7 +24,15 @@ export default async function SubscriptionsPage({ searchParams }: { searchParams
   const labels = await labelsFor(getDb(), merchant.id, { customerIds: subs.data.map((s) => s.customerId), priceIds: subs.data.map((s) => s.priceId) });
   return (
     <>
-      <PageHeader title="Subscriptions" description="Recurring billing for your customers: renewals, changes and cancellations." actions={<a href="/merchant/exports/subscriptions.csv" className={buttonClass('secondary')} download>Export CSV</a>} />
+      <PageHeader
+        title="Subscriptions"
+        description="Recurring billing for your customers: renewals, changes and cancellations."
+        actions={
+          <a href="/merchant/exports/subscriptions.csv" className={buttonClass('secondary')} download>
+            Export CSV
+          </a>
+        }
+      />
       <nav aria-label="Filter by status" className="mb-4 flex flex-wrap gap-2">
         <Link href="/merchant/subscriptions" className={buttonClass(status ? 'ghost' : 'secondary', 'sm')}>
           All
@@ -44,27 +52,32 @@ export default async function SubscriptionsPage({ searchParams }: { searchParams
               const customer = labels.customers.get(sub.customerId);
               const price = labels.prices.get(sub.priceId);
               return (
-              <tr key={sub.id} className="hover:bg-slate-50">
-                <Cell>
-                  <Link href={`/merchant/customers/${sub.customerId}`} prefetch={false} className="font-medium hover:underline">
-                    {customer?.name || customer?.email || sub.customerId}
-                  </Link>
-                  {customer?.name && customer.email ? <span className="block text-xs text-slate-600">{customer.email}</span> : null}
-                </Cell>
-                <Cell>
-                  <Link href={`/merchant/subscriptions/${sub.id}`} prefetch={false} className="font-medium text-brand-700 hover:underline" aria-label={`Subscription ${sub.id}: ${price?.productName ?? sub.priceId}`}>
-                    {price?.productName ?? sub.priceId}
-                  </Link>
-                  <span className="block text-xs text-slate-600">{price?.amount}</span>
-                  <span className="block font-mono text-xs text-slate-500">{sub.id}</span>
-                </Cell>
-                <Cell>
-                  <Badge tone={STATUS_TONE[sub.status]}>{sub.status.replace('_', ' ')}</Badge>
-                  {sub.cancelAtPeriodEnd ? <span className="ml-2 text-xs text-slate-600">cancels at period end</span> : null}
-                </Cell>
-                <Cell>{formatConsoleDate(sub.currentPeriodEnd, merchant.timeZone)}</Cell>
-                <Cell>{formatConsoleDate(sub.createdAt, merchant.timeZone)}</Cell>
-              </tr>
+                <tr key={sub.id} className="hover:bg-slate-50">
+                  <Cell>
+                    <Link href={`/merchant/customers/${sub.customerId}`} prefetch={false} className="font-medium hover:underline">
+                      {customer?.name || customer?.email || sub.customerId}
+                    </Link>
+                    {customer?.name && customer.email ? <span className="block text-xs text-slate-600">{customer.email}</span> : null}
+                  </Cell>
+                  <Cell>
+                    <Link
+                      href={`/merchant/subscriptions/${sub.id}`}
+                      prefetch={false}
+                      className="font-medium text-brand-700 hover:underline"
+                      aria-label={`Subscription ${sub.id}: ${price?.productName ?? sub.priceId}`}
+                    >
+                      {price?.productName ?? sub.priceId}
+                    </Link>
+                    <span className="block text-xs text-slate-600">{price?.amount}</span>
+                    <span className="block font-mono text-xs text-slate-500">{sub.id}</span>
+                  </Cell>
+                  <Cell>
+                    <Badge tone={STATUS_TONE[sub.status]}>{sub.status.replace('_', ' ')}</Badge>
+                    {sub.cancelAtPeriodEnd ? <span className="ml-2 text-xs text-slate-600">cancels at period end</span> : null}
+                  </Cell>
+                  <Cell>{formatConsoleDate(sub.currentPeriodEnd, merchant.timeZone)}</Cell>
+                  <Cell>{formatConsoleDate(sub.createdAt, merchant.timeZone)}</Cell>
+                </tr>
               );
             })}
           </Table>

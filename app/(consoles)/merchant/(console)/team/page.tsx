@@ -16,7 +16,6 @@ import { changeRoleAction, inviteMemberAction, removeMemberAction, revokeInvitat
 
 export const metadata: Metadata = { title: 'Team' };
 
-
 export default async function TeamPage() {
   const { merchant, user } = await currentSeller('team:read');
   const team = await listTeam(getDb(), merchant.id);
@@ -24,7 +23,10 @@ export default async function TeamPage() {
   // Only Owners give or touch the Owner role.
   const grantable = SELLER_ROLES.filter((role) => role !== 'Owner' || user.role === 'Owner').map((role) => ({ value: role, label: ROLE_LABELS[role] }));
   const mayTouch = (role: string) => canManage && (role !== 'Owner' || user.role === 'Owner');
-  const limit = merchant.supportRefundLimit != null && merchant.supportRefundLimitCurrency ? formatMoney(merchant.supportRefundLimit, merchant.supportRefundLimitCurrency) : undefined;
+  const limit =
+    merchant.supportRefundLimit != null && merchant.supportRefundLimitCurrency
+      ? formatMoney(merchant.supportRefundLimit, merchant.supportRefundLimitCurrency)
+      : undefined;
   return (
     <>
       <PageHeader title="Team" description="The people who sign in to this seller account, and what each role may do." />
@@ -117,7 +119,8 @@ export default async function TeamPage() {
             <p className="mb-3 text-sm text-slate-700">
               {limit ? (
                 <>
-                  Support members can refund up to <strong data-testid="support-refund-limit">{limit}</strong> at once, in {merchant.supportRefundLimitCurrency} only.
+                  Support members can refund up to <strong data-testid="support-refund-limit">{limit}</strong> at once, in {merchant.supportRefundLimitCurrency}{' '}
+                  only.
                 </>
               ) : (
                 'Support members cannot refund until you set a limit.'
@@ -130,7 +133,11 @@ export default async function TeamPage() {
                     label="Amount"
                     name="amount"
                     inputMode="decimal"
-                    defaultValue={merchant.supportRefundLimit != null && merchant.supportRefundLimitCurrency ? minorToDecimalText(merchant.supportRefundLimit, merchant.supportRefundLimitCurrency) : ''}
+                    defaultValue={
+                      merchant.supportRefundLimit != null && merchant.supportRefundLimitCurrency
+                        ? minorToDecimalText(merchant.supportRefundLimit, merchant.supportRefundLimitCurrency)
+                        : ''
+                    }
                     hint="Empty: Support cannot refund."
                   />
                   <TextField label="Currency" name="currency" defaultValue={merchant.supportRefundLimitCurrency ?? 'USD'} maxLength={3} />

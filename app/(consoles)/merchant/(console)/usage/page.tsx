@@ -24,28 +24,38 @@ export default async function UsagePage({ searchParams }: { searchParams: Promis
     <>
       <PageHeader title="Usage" description="Usage your backend recorded (POST /api/Usage, Usage/Batch, Check with consume), newest first." />
       <search aria-label="Filter usage">
-      <form className="mb-4 flex flex-wrap items-end gap-2" action="/merchant/usage">
-        <div>
-          <label htmlFor="usage-customer" className="block text-sm font-medium text-slate-800">
-            Customer id
-          </label>
-          <input id="usage-customer" name="customerId" defaultValue={customerId} className="mt-1 w-72 max-w-full rounded-md border border-slate-300 px-3 py-2 font-mono text-sm" />
-        </div>
-        <div>
-          <label htmlFor="usage-feature" className="block text-sm font-medium text-slate-800">
-            Feature
-          </label>
-          <input id="usage-feature" name="feature" defaultValue={feature} className="mt-1 w-48 max-w-full rounded-md border border-slate-300 px-3 py-2 font-mono text-sm" />
-        </div>
-        <button type="submit" className={buttonClass('secondary')}>
-          Filter
-        </button>
-        {filtered ? (
-          <Link href="/merchant/usage" className={buttonClass('ghost')}>
-            Clear
-          </Link>
-        ) : null}
-      </form>
+        <form className="mb-4 flex flex-wrap items-end gap-2" action="/merchant/usage">
+          <div>
+            <label htmlFor="usage-customer" className="block text-sm font-medium text-slate-800">
+              Customer id
+            </label>
+            <input
+              id="usage-customer"
+              name="customerId"
+              defaultValue={customerId}
+              className="mt-1 w-72 max-w-full rounded-md border border-slate-300 px-3 py-2 font-mono text-sm"
+            />
+          </div>
+          <div>
+            <label htmlFor="usage-feature" className="block text-sm font-medium text-slate-800">
+              Feature
+            </label>
+            <input
+              id="usage-feature"
+              name="feature"
+              defaultValue={feature}
+              className="mt-1 w-48 max-w-full rounded-md border border-slate-300 px-3 py-2 font-mono text-sm"
+            />
+          </div>
+          <button type="submit" className={buttonClass('secondary')}>
+            Filter
+          </button>
+          {filtered ? (
+            <Link href="/merchant/usage" className={buttonClass('ghost')}>
+              Clear
+            </Link>
+          ) : null}
+        </form>
       </search>
       {usage.totalCount === 0 ? (
         <EmptyState title={filtered ? 'No usage matches' : 'No usage yet'}>

@@ -36,7 +36,11 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
             <>
               <Table caption="Webhook endpoints" head={['Endpoint', 'Events', 'Status', 'Created']}>
                 {endpoints.data.map((endpoint) => (
-                  <tr key={endpoint.id} data-testid={`endpoint-row-${endpoint.id}`} className={needsAttention(endpoint) ? ROW_TONE[endpoint.status === 'failing' ? 'failing' : 'disabled'] : 'hover:bg-slate-50'}>
+                  <tr
+                    key={endpoint.id}
+                    data-testid={`endpoint-row-${endpoint.id}`}
+                    className={needsAttention(endpoint) ? ROW_TONE[endpoint.status === 'failing' ? 'failing' : 'disabled'] : 'hover:bg-slate-50'}
+                  >
                     <Cell className="max-w-md">
                       <Link href={`/merchant/webhooks/${endpoint.id}`} prefetch={false} className="font-medium break-all text-brand-700 hover:underline">
                         {endpoint.url}
@@ -48,8 +52,16 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
                     </Cell>
                     <Cell>
                       <EndpointStatus endpoint={endpoint} />
-                      {endpoint.status === 'failing' ? <span className="mt-1 block text-xs whitespace-nowrap text-amber-900">since {formatConsoleDateTime(endpoint.failingSince, merchant.timeZone)}</span> : null}
-                      {needsAttention(endpoint) && endpoint.status === 'disabled' ? <span className="mt-1 block text-xs whitespace-nowrap text-red-800">on {formatConsoleDateTime(endpoint.disabledAt, merchant.timeZone)}</span> : null}
+                      {endpoint.status === 'failing' ? (
+                        <span className="mt-1 block text-xs whitespace-nowrap text-amber-900">
+                          since {formatConsoleDateTime(endpoint.failingSince, merchant.timeZone)}
+                        </span>
+                      ) : null}
+                      {needsAttention(endpoint) && endpoint.status === 'disabled' ? (
+                        <span className="mt-1 block text-xs whitespace-nowrap text-red-800">
+                          on {formatConsoleDateTime(endpoint.disabledAt, merchant.timeZone)}
+                        </span>
+                      ) : null}
                     </Cell>
                     <Cell className="whitespace-nowrap">{endpoint.createdAt.slice(0, 10)}</Cell>
                   </tr>
@@ -77,7 +89,11 @@ function EventList({ events }: { events: string[] }) {
           {type}
         </span>
       ))}
-      {events.length > shown.length ? <span className="text-xs text-slate-600" title={events.join(', ')}>+{events.length - shown.length} more</span> : null}
+      {events.length > shown.length ? (
+        <span className="text-xs text-slate-600" title={events.join(', ')}>
+          +{events.length - shown.length} more
+        </span>
+      ) : null}
     </span>
   );
 }

@@ -3,9 +3,7 @@ import { attachPaymentMethodOperation, listPaymentMethodsOperation } from '@/lib
 import { listPaymentMethods } from '@/lib/payments/payment-methods';
 import { attachPaymentMethod } from '@/lib/subscriptions/payment-methods';
 
-export const GET = apiRoute(listPaymentMethodsOperation, ({ db, merchantId, params, query }) =>
-  listPaymentMethods(db, merchantId, params.customerId, query),
-);
+export const GET = apiRoute(listPaymentMethodsOperation, ({ db, merchantId, params, query }) => listPaymentMethods(db, merchantId, params.customerId, query));
 
 export const POST = phasedApiRoute(attachPaymentMethodOperation, ({ phases, merchantId, params, body, apiKeyId }) =>
   attachPaymentMethod(phases, merchantId, params.customerId, body, `api_key:${apiKeyId}`),

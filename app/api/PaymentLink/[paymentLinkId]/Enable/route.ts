@@ -2,6 +2,4 @@ import { apiRoute } from '@/lib/http/api-route';
 import { enablePaymentLinkOperation } from '@/lib/payment-links/api';
 import { transitionPaymentLink } from '@/lib/payment-links/payment-links';
 
-export const POST = apiRoute(enablePaymentLinkOperation, ({ db, merchantId, params }) =>
-  transitionPaymentLink(db, merchantId, params.paymentLinkId, 'enable'),
-);
+export const POST = apiRoute(enablePaymentLinkOperation, ({ db, merchantId, params }) => transitionPaymentLink(db, merchantId, params.paymentLinkId, 'enable'));

@@ -2,6 +2,4 @@ import { apiRoute } from '@/lib/http/api-route';
 import { retryWebhookDeliveryOperation } from '@/lib/webhooks/api';
 import { retryWebhookDelivery } from '@/lib/webhooks/deliveries';
 
-export const POST = apiRoute(retryWebhookDeliveryOperation, ({ db, merchantId, params }) =>
-  retryWebhookDelivery(db, merchantId, params.deliveryId),
-);
+export const POST = apiRoute(retryWebhookDeliveryOperation, ({ db, merchantId, params }) => retryWebhookDelivery(db, merchantId, params.deliveryId));

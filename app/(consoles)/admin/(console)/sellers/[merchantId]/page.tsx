@@ -45,7 +45,12 @@ export default async function AdminSellerPage({ params }: { params: Promise<{ me
         <Card title="Account">
           <DescriptionList
             items={[
-              ['Seller id', <span key="id" className="font-mono">{merchant.id}</span>],
+              [
+                'Seller id',
+                <span key="id" className="font-mono">
+                  {merchant.id}
+                </span>,
+              ],
               ['Type', merchant.accountType],
               ['Joined', utcTime(merchant.createdAt)],
               ['Time zone', merchant.timeZone],

@@ -56,7 +56,11 @@ export default async function CustomerPage({
     seesEvents ? listCustomerEvents(db, merchant.id, customerId, RECENT) : [],
     getCustomerUsageOverview(db, merchant.id, customerId, { history: true }),
   ]);
-  const plans = await describePrices(db, merchant.id, subscriptions.data.map((sub) => sub.priceId));
+  const plans = await describePrices(
+    db,
+    merchant.id,
+    subscriptions.data.map((sub) => sub.priceId),
+  );
   const canEdit = roleCan(user.role, 'customers:write');
   const base = `/merchant/customers/${customer.id}`;
   const metadataEntries = Object.entries(customer.metadata);
@@ -74,10 +78,24 @@ export default async function CustomerPage({
         <Card title="Details">
           <DescriptionList
             items={[
-              ['Id', <span className="font-mono" key="id">{customer.id}</span>],
+              [
+                'Id',
+                <span className="font-mono" key="id">
+                  {customer.id}
+                </span>,
+              ],
               ['Email', customer.email ?? '—'],
               ['External id', customer.externalId ?? '—'],
-              ['Status', customer.status === 'active' ? <Badge tone="green" key="s">Active</Badge> : <Badge key="s">Archived</Badge>],
+              [
+                'Status',
+                customer.status === 'active' ? (
+                  <Badge tone="green" key="s">
+                    Active
+                  </Badge>
+                ) : (
+                  <Badge key="s">Archived</Badge>
+                ),
+              ],
               ['Created', formatConsoleDateTime(customer.createdAt, tz)],
               ...metadataEntries.map(([key, value]): [string, string] => [`metadata.${key}`, value]),
             ]}
@@ -91,7 +109,11 @@ export default async function CustomerPage({
       </div>
       <div className="mt-6 space-y-6">
         <CustomerSubscriptions subscriptions={subscriptions.data} plans={plans} timeZone={tz} />
-        <CustomerPayments payments={payments.data} timeZone={tz} allHref={payments.totalCount > RECENT ? `/merchant/payments?customer=${encodeURIComponent(customer.id)}` : undefined} />
+        <CustomerPayments
+          payments={payments.data}
+          timeZone={tz}
+          allHref={payments.totalCount > RECENT ? `/merchant/payments?customer=${encodeURIComponent(customer.id)}` : undefined}
+        />
         <div className="grid gap-6 xl:grid-cols-2">
           <CustomerRefunds refunds={refunds} timeZone={tz} />
           <Card title="Payment methods">

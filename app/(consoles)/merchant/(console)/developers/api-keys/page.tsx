@@ -21,7 +21,6 @@ const SCOPE_NOTES: Partial<Record<string, string>> = {
   'payments:read': 'Saved payment method references.',
 };
 
-
 export default async function ApiKeysPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { merchant, user } = await currentSeller('developers:read');
   const canManage = roleCan(user.role, 'developers:write');

@@ -30,7 +30,9 @@ export default async function RequestLogsPage({ searchParams }: { searchParams: 
   ]);
   const filters = { status: statusClass, path, key: apiKeyId, requestId };
   const filtered = Boolean(statusClass || path || apiKeyId || requestId);
-  const next = new URLSearchParams(Object.entries({ ...filters, before: logs.nextBefore ? String(logs.nextBefore) : undefined }).filter((e): e is [string, string] => Boolean(e[1])));
+  const next = new URLSearchParams(
+    Object.entries({ ...filters, before: logs.nextBefore ? String(logs.nextBefore) : undefined }).filter((e): e is [string, string] => Boolean(e[1])),
+  );
 
   return (
     <>
@@ -39,47 +41,69 @@ export default async function RequestLogsPage({ searchParams }: { searchParams: 
         description={`Every developer-API request of the last ${REQUEST_LOG_RETENTION_DAYS} days, newest first. Paste the X-Request-Id your backend logged to find one; failed requests keep their bodies, with secrets and card data removed.`}
       />
       <search aria-label="Filter requests">
-      <form className="mb-4 flex flex-wrap items-end gap-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm" action="/merchant/developers/logs">
-        <div className="min-w-0 grow sm:grow-0">
-          <label htmlFor="filter-request-id" className="block text-sm font-medium text-slate-800">Request id</label>
-          <input id="filter-request-id" name="requestId" defaultValue={requestId} placeholder="req_…" className={`${INPUT} w-full font-mono sm:w-64`} />
-        </div>
-        <div>
-          <label htmlFor="filter-status" className="block text-sm font-medium text-slate-800">Status</label>
-          <select id="filter-status" name="status" defaultValue={statusClass ?? ''} className={INPUT}>
-            <option value="">Any status</option>
-            {STATUS_CLASSES.map((c) => (
-              <option key={c} value={c}>{c}</option>
-            ))}
-          </select>
-        </div>
-        <div className="min-w-0 grow sm:grow-0">
-          <label htmlFor="filter-path" className="block text-sm font-medium text-slate-800">Path starts with</label>
-          <input id="filter-path" name="path" defaultValue={path} placeholder="/api/Payment" className={`${INPUT} w-full sm:w-48`} />
-        </div>
-        <div>
-          <label htmlFor="filter-key" className="block text-sm font-medium text-slate-800">API key</label>
-          <select id="filter-key" name="key" defaultValue={apiKeyId ?? ''} className={INPUT}>
-            <option value="">Any key</option>
-            {keys.data.map((key) => (
-              <option key={key.id} value={key.id}>{key.name}</option>
-            ))}
-          </select>
-        </div>
-        <button type="submit" className={buttonClass('secondary')}>Filter</button>
-        {filtered ? <Link href="/merchant/developers/logs" className={buttonClass('ghost')}>Clear</Link> : null}
-      </form>
+        <form className="mb-4 flex flex-wrap items-end gap-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm" action="/merchant/developers/logs">
+          <div className="min-w-0 grow sm:grow-0">
+            <label htmlFor="filter-request-id" className="block text-sm font-medium text-slate-800">
+              Request id
+            </label>
+            <input id="filter-request-id" name="requestId" defaultValue={requestId} placeholder="req_…" className={`${INPUT} w-full font-mono sm:w-64`} />
+          </div>
+          <div>
+            <label htmlFor="filter-status" className="block text-sm font-medium text-slate-800">
+              Status
+            </label>
+            <select id="filter-status" name="status" defaultValue={statusClass ?? ''} className={INPUT}>
+              <option value="">Any status</option>
+              {STATUS_CLASSES.map((c) => (
+                <option key={c} value={c}>
+                  {c}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="min-w-0 grow sm:grow-0">
+            <label htmlFor="filter-path" className="block text-sm font-medium text-slate-800">
+              Path starts with
+            </label>
+            <input id="filter-path" name="path" defaultValue={path} placeholder="/api/Payment" className={`${INPUT} w-full sm:w-48`} />
+          </div>
+          <div>
+            <label htmlFor="filter-key" className="block text-sm font-medium text-slate-800">
+              API key
+            </label>
+            <select id="filter-key" name="key" defaultValue={apiKeyId ?? ''} className={INPUT}>
+              <option value="">Any key</option>
+              {keys.data.map((key) => (
+                <option key={key.id} value={key.id}>
+                  {key.name}
+                </option>
+              ))}
+            </select>
+          </div>
+          <button type="submit" className={buttonClass('secondary')}>
+            Filter
+          </button>
+          {filtered ? (
+            <Link href="/merchant/developers/logs" className={buttonClass('ghost')}>
+              Clear
+            </Link>
+          ) : null}
+        </form>
       </search>
       {logs.data.length === 0 ? (
         <EmptyState title={filtered ? 'No requests match these filters' : 'No API requests yet'}>
-          {filtered ? 'Change or clear the filters. Requests older than 30 days are gone.' : 'Requests your backend makes with an API key appear here within a second.'}
+          {filtered
+            ? 'Change or clear the filters. Requests older than 30 days are gone.'
+            : 'Requests your backend makes with an API key appear here within a second.'}
         </EmptyState>
       ) : (
         <>
           <Table caption="API requests" head={['Status', 'Request', 'Time', 'Duration', 'API key', 'Idempotency key', 'Request id']}>
             {logs.data.map((entry) => (
               <tr key={entry.id} className="hover:bg-slate-50">
-                <Cell><HttpStatusBadge status={entry.status} /></Cell>
+                <Cell>
+                  <HttpStatusBadge status={entry.status} />
+                </Cell>
                 <Cell className="whitespace-nowrap">
                   <Link href={`/merchant/developers/logs/${entry.requestId}`} prefetch={false} className="font-mono text-brand-700 hover:underline">
                     {entry.method} {entry.path}
@@ -98,7 +122,9 @@ export default async function RequestLogsPage({ searchParams }: { searchParams: 
           </Table>
           {logs.nextBefore ? (
             <nav aria-label="Pagination" className="mt-4">
-              <Link href={`/merchant/developers/logs?${next}`} prefetch={false} className={buttonClass('secondary')}>Older requests</Link>
+              <Link href={`/merchant/developers/logs?${next}`} prefetch={false} className={buttonClass('secondary')}>
+                Older requests
+              </Link>
             </nav>
           ) : null}
         </>

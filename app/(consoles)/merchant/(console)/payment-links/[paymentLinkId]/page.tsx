@@ -41,7 +41,11 @@ export default async function PaymentLinkPage({ params }: { params: Promise<{ pa
           ← Payment links
         </Link>
       </p>
-      <PageHeader title={link.name} description={<Badge tone={tone}>{label}</Badge>} actions={<LinkActions id={link.id} name={link.name} status={link.status} />} />
+      <PageHeader
+        title={link.name}
+        description={<Badge tone={tone}>{label}</Badge>}
+        actions={<LinkActions id={link.id} name={link.name} status={link.status} />}
+      />
       <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_400px]">
         <Card title="Details" className="h-fit min-w-0">
           <DescriptionList
@@ -55,7 +59,12 @@ export default async function PaymentLinkPage({ params }: { params: Promise<{ pa
                   <CopyButton value={link.url} label="Copy URL" />
                 </span>,
               ],
-              ['Amount', link.quantity > 1 ? `${formatMoney(link.amount, link.currency)} (${link.quantity} × ${formatMoney(link.unitAmount, link.currency)})` : formatMoney(link.amount, link.currency)],
+              [
+                'Amount',
+                link.quantity > 1
+                  ? `${formatMoney(link.amount, link.currency)} (${link.quantity} × ${formatMoney(link.unitAmount, link.currency)})`
+                  : formatMoney(link.amount, link.currency),
+              ],
               [
                 'Sells',
                 price ? (
@@ -68,7 +77,16 @@ export default async function PaymentLinkPage({ params }: { params: Promise<{ pa
               ],
               ['Payments', `${link.completionCount}${link.maxCompletions ? ` of ${link.maxCompletions}` : ''}${link.singleUse ? ' (single use)' : ''}`],
               ['Expires', at(link.expiresAt)],
-              ['Success URL', link.successUrl ? <span key="success" className="break-all">{link.successUrl}</span> : 'Our receipt page'],
+              [
+                'Success URL',
+                link.successUrl ? (
+                  <span key="success" className="break-all">
+                    {link.successUrl}
+                  </span>
+                ) : (
+                  'Our receipt page'
+                ),
+              ],
               [
                 'Design',
                 design ? (
@@ -79,7 +97,12 @@ export default async function PaymentLinkPage({ params }: { params: Promise<{ pa
                   (link.designId ?? 'Your default design')
                 ),
               ],
-              ['Id', <span key="id" className="font-mono">{link.id}</span>],
+              [
+                'Id',
+                <span key="id" className="font-mono">
+                  {link.id}
+                </span>,
+              ],
               ['Created', at(link.createdAt)],
               ['Updated', at(link.updatedAt)],
             ]}

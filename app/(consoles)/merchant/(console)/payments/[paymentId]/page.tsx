@@ -21,7 +21,6 @@ import { ConfirmAmountButton } from '@/components/ui/confirm-amount-button';
 
 export const metadata: Metadata = { title: 'Payment' };
 
-
 interface Step {
   at: string;
   title: string;
@@ -48,22 +47,35 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
 
   const steps: Step[] = [{ at: payment.createdAt, title: 'Payment created', detail: `${money(payment.amount)} · ${card}`, tone: 'gray' }];
   if (payment.status === 'failed') {
-    steps.push({ at: payment.settledAt ?? payment.updatedAt, title: 'Payment failed', detail: payment.failureMessage ?? payment.failureCode ?? undefined, tone: 'red' });
+    steps.push({
+      at: payment.settledAt ?? payment.updatedAt,
+      title: 'Payment failed',
+      detail: payment.failureMessage ?? payment.failureCode ?? undefined,
+      tone: 'red',
+    });
   } else if (payment.status === 'unknown') {
-    steps.push({ at: payment.updatedAt, title: 'Outcome unknown', detail: 'The processor did not answer; the payment is settled by reconciliation.', tone: 'gray' });
+    steps.push({
+      at: payment.updatedAt,
+      title: 'Outcome unknown',
+      detail: 'The processor did not answer; the payment is settled by reconciliation.',
+      tone: 'gray',
+    });
   } else if (payment.status !== 'pending') {
     steps.push({ at: payment.settledAt ?? payment.updatedAt, title: 'Payment succeeded', detail: money(payment.amount), tone: 'green' });
   }
   for (const refund of payment.refunds) {
     steps.push({ at: refund.createdAt, title: `Refund of ${money(refund.amount)} requested`, detail: refund.reason ?? undefined, tone: 'gray' });
     if (refund.status === 'succeeded') steps.push({ at: refund.updatedAt, title: `Refund of ${money(refund.amount)} succeeded`, tone: 'blue' });
-    if (refund.status === 'failed') steps.push({ at: refund.updatedAt, title: `Refund of ${money(refund.amount)} failed`, detail: refund.failureMessage ?? undefined, tone: 'red' });
+    if (refund.status === 'failed')
+      steps.push({ at: refund.updatedAt, title: `Refund of ${money(refund.amount)} failed`, detail: refund.failureMessage ?? undefined, tone: 'red' });
   }
 
   return (
     <>
       <p className="mb-2 text-sm">
-        <Link href="/merchant/payments" className="text-brand-700 hover:underline">← Payments</Link>
+        <Link href="/merchant/payments" className="text-brand-700 hover:underline">
+          ← Payments
+        </Link>
       </p>
       <PageHeader title={money(payment.amount)} description={payment.description} actions={<PaymentStatusBadge status={payment.status} />} />
       <div className="grid grid-cols-1 gap-6 xl:grid-cols-[minmax(0,1fr)_360px]">
@@ -71,7 +83,12 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
           <Card title="Details">
             <DescriptionList
               items={[
-                ['Id', <span className="font-mono" key="id">{payment.id}</span>],
+                [
+                  'Id',
+                  <span className="font-mono" key="id">
+                    {payment.id}
+                  </span>,
+                ],
                 ['Amount', money(payment.amount)],
                 ['Refunded', money(payment.amountRefunded)],
                 [
@@ -81,7 +98,16 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
                   </Link>,
                 ],
                 ['Card', card],
-                ['Checkout', payment.checkoutId ? <span className="font-mono" key="co">{payment.checkoutId}</span> : '—'],
+                [
+                  'Checkout',
+                  payment.checkoutId ? (
+                    <span className="font-mono" key="co">
+                      {payment.checkoutId}
+                    </span>
+                  ) : (
+                    '—'
+                  ),
+                ],
                 ['Created', formatConsoleDateTime(payment.createdAt, merchant.timeZone)],
               ]}
             />
@@ -94,7 +120,9 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
                   <span aria-hidden className={`absolute top-1.5 -left-[26px] h-2.5 w-2.5 rounded-full ring-4 ring-white ${DOT[step.tone]}`} />
                   <p className="text-sm font-medium text-slate-900">{step.title}</p>
                   {step.detail ? <p className="text-sm text-slate-600">{step.detail}</p> : null}
-                  <p className="text-xs text-slate-500"><time dateTime={step.at}>{formatConsoleDateTime(step.at, merchant.timeZone)}</time></p>
+                  <p className="text-xs text-slate-500">
+                    <time dateTime={step.at}>{formatConsoleDateTime(step.at, merchant.timeZone)}</time>
+                  </p>
                 </li>
               ))}
             </ol>

@@ -38,7 +38,11 @@ export default async function ProductPage({
     throw error;
   });
   const prices = await listPrices(db, merchant.id, { productId, page, pageSize: 20, orderBy: 'createdAt', orderDirection: 'desc' });
-  const policies = await listPoliciesOfPrices(db, merchant.id, prices.data.map((price) => price.id));
+  const policies = await listPoliciesOfPrices(
+    db,
+    merchant.id,
+    prices.data.map((price) => price.id),
+  );
 
   return (
     <>
@@ -71,8 +75,22 @@ export default async function ProductPage({
           <Card title="Details">
             <DescriptionList
               items={[
-                ['Id', <span className="font-mono" key="id">{product.id}</span>],
-                ['Status', product.active ? <Badge tone="green" key="s">Active</Badge> : <Badge key="s">Inactive</Badge>],
+                [
+                  'Id',
+                  <span className="font-mono" key="id">
+                    {product.id}
+                  </span>,
+                ],
+                [
+                  'Status',
+                  product.active ? (
+                    <Badge tone="green" key="s">
+                      Active
+                    </Badge>
+                  ) : (
+                    <Badge key="s">Inactive</Badge>
+                  ),
+                ],
                 ['Created', `${product.createdAt.replace('T', ' ').slice(0, 16)} UTC`],
               ]}
             />
@@ -101,7 +119,9 @@ export default async function ProductPage({
                         ) : null}
                       </Cell>
                       <Cell className="whitespace-nowrap">
-                        {price.type === 'OneTime' ? 'One time' : `Every ${price.intervalCount === 1 ? '' : `${price.intervalCount} `}${price.interval}${price.intervalCount === 1 ? '' : 's'}`}
+                        {price.type === 'OneTime'
+                          ? 'One time'
+                          : `Every ${price.intervalCount === 1 ? '' : `${price.intervalCount} `}${price.interval}${price.intervalCount === 1 ? '' : 's'}`}
                         {price.trialDays ? ` · ${price.trialDays}-day trial` : ''}
                       </Cell>
                       <Cell>{price.active ? <Badge tone="green">Active</Badge> : <Badge>Inactive</Badge>}</Cell>

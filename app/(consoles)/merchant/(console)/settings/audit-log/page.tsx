@@ -31,7 +31,9 @@ export default async function SellerAuditLogPage({ searchParams }: { searchParam
       )}
       {next ? (
         <p className="mt-4">
-          <Link href={next} className="text-brand-700 underline">Older entries</Link>
+          <Link href={next} className="text-brand-700 underline">
+            Older entries
+          </Link>
         </p>
       ) : null}
     </>

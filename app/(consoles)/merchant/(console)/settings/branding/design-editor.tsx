@@ -42,7 +42,10 @@ function ContrastNote({ ratio }: { ratio: number }) {
 export function DesignEditor({ action, design, canEdit }: { action: FormActionFn; design?: Design; canEdit: boolean }) {
   const [values, setValues] = useState(() => {
     const start = design ?? NEW_DESIGN;
-    return Object.fromEntries(Object.keys(NEW_DESIGN).map((key) => [key, String(start[key as keyof typeof start] ?? '')])) as Record<keyof typeof NEW_DESIGN, string>;
+    return Object.fromEntries(Object.keys(NEW_DESIGN).map((key) => [key, String(start[key as keyof typeof start] ?? '')])) as Record<
+      keyof typeof NEW_DESIGN,
+      string
+    >;
   });
   const [uploadedLogo, setUploadedLogo] = useState<string | null>(null);
   const [removeLogo, setRemoveLogo] = useState(false);
@@ -59,7 +62,7 @@ export function DesignEditor({ action, design, canEdit }: { action: FormActionFn
     supportEmail: values.supportEmail || null,
     termsUrl: values.termsUrl || null,
     privacyUrl: values.privacyUrl || null,
-    logoSrc: uploadedLogo ?? (removeLogo ? null : (design?.logoUrl ? new URL(design.logoUrl).pathname : null)),
+    logoSrc: uploadedLogo ?? (removeLogo ? null : design?.logoUrl ? new URL(design.logoUrl).pathname : null),
   };
   return (
     <div className="grid gap-8 xl:grid-cols-[minmax(0,26rem)_minmax(0,1fr)]">
@@ -80,7 +83,14 @@ export function DesignEditor({ action, design, canEdit }: { action: FormActionFn
           />
           {design?.logoUrl ? (
             <label className="flex items-center gap-2 text-sm text-slate-800">
-              <input type="checkbox" name="removeLogo" checked={removeLogo} onChange={(event) => setRemoveLogo(event.target.checked)} className="h-4 w-4 accent-brand-600" /> Remove the current logo
+              <input
+                type="checkbox"
+                name="removeLogo"
+                checked={removeLogo}
+                onChange={(event) => setRemoveLogo(event.target.checked)}
+                className="h-4 w-4 accent-brand-600"
+              />{' '}
+              Remove the current logo
             </label>
           ) : null}
           <div className="grid gap-4 sm:grid-cols-3">
@@ -97,9 +107,17 @@ export function DesignEditor({ action, design, canEdit }: { action: FormActionFn
             </div>
           </div>
           <div className="grid gap-4 sm:grid-cols-3">
-            <SelectField label="Corners" {...bind('cornerStyle')} options={CORNER_STYLES.map((style) => ({ value: style, label: style[0]!.toUpperCase() + style.slice(1) }))} />
+            <SelectField
+              label="Corners"
+              {...bind('cornerStyle')}
+              options={CORNER_STYLES.map((style) => ({ value: style, label: style[0]!.toUpperCase() + style.slice(1) }))}
+            />
             <SelectField label="Button label" {...bind('buttonLabel')} options={BUTTON_LABELS} />
-            <SelectField label="Default language" {...bind('defaultLocale')} options={[{ value: '', label: 'Browser' }, ...DESIGN_LOCALES.map((locale) => ({ value: locale, label: LOCALE_NAMES[locale] }))]} />
+            <SelectField
+              label="Default language"
+              {...bind('defaultLocale')}
+              options={[{ value: '', label: 'Browser' }, ...DESIGN_LOCALES.map((locale) => ({ value: locale, label: LOCALE_NAMES[locale] }))]}
+            />
           </div>
           <div className="grid gap-4 sm:grid-cols-2">
             <TextField label="Support email" type="email" {...bind('supportEmail')} hint="Optional; else your account's." />
@@ -108,10 +126,15 @@ export function DesignEditor({ action, design, canEdit }: { action: FormActionFn
             <TextField label="Privacy URL" type="url" placeholder="https://" {...bind('privacyUrl')} />
           </div>
           <label className="flex items-center gap-2 text-sm text-slate-800">
-            <input type="checkbox" name="isDefault" defaultChecked={design?.isDefault} className="h-4 w-4 accent-brand-600" /> Use for links without a design, the customer portal and emails (your default)
+            <input type="checkbox" name="isDefault" defaultChecked={design?.isDefault} className="h-4 w-4 accent-brand-600" /> Use for links without a design,
+            the customer portal and emails (your default)
           </label>
         </fieldset>
-        {canEdit ? <SubmitButton pendingText="Saving…">{design ? 'Save design' : 'Create design'}</SubmitButton> : <p className="text-sm text-slate-600">Only Owners and Admins can change branding.</p>}
+        {canEdit ? (
+          <SubmitButton pendingText="Saving…">{design ? 'Save design' : 'Create design'}</SubmitButton>
+        ) : (
+          <p className="text-sm text-slate-600">Only Owners and Admins can change branding.</p>
+        )}
       </ActionForm>
       <section aria-label="Live preview" className="min-w-0 space-y-4" data-testid="design-preview">
         <h2 className="text-sm font-semibold text-slate-900">Live preview</h2>

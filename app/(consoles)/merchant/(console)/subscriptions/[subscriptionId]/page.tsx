@@ -34,10 +34,23 @@ export default async function SubscriptionPage({ params }: { params: Promise<{ s
     if (error instanceof ApiError && error.code === 'NOT_FOUND') notFound();
     throw error;
   }
-  const [price] = await db.select().from(prices).where(and(eq(prices.id, sub.priceId), eq(prices.merchantId, merchant.id)));
+  const [price] = await db
+    .select()
+    .from(prices)
+    .where(and(eq(prices.id, sub.priceId), eq(prices.merchantId, merchant.id)));
   const others = price
-    ? (await db.select().from(prices).where(and(eq(prices.merchantId, merchant.id), eq(prices.productId, price.productId), eq(prices.active, true)))).filter(
-        (p) => p.id !== price.id && p.type === 'Recurring' && p.currency === price.currency && p.interval === price.interval && p.intervalCount === price.intervalCount,
+    ? (
+        await db
+          .select()
+          .from(prices)
+          .where(and(eq(prices.merchantId, merchant.id), eq(prices.productId, price.productId), eq(prices.active, true)))
+      ).filter(
+        (p) =>
+          p.id !== price.id &&
+          p.type === 'Recurring' &&
+          p.currency === price.currency &&
+          p.interval === price.interval &&
+          p.intervalCount === price.intervalCount,
       )
     : [];
   const changes = await listSubscriptionChanges(db, merchant.id, sub.id, { page: 1, pageSize: 100, orderBy: 'createdAt', orderDirection: 'desc' });
@@ -87,13 +100,21 @@ export default async function SubscriptionPage({ params }: { params: Promise<{ s
               ],
               ['Product', plan?.productName ?? '—'],
               ['Price', price ? `${formatMoney(price.amount, price.currency)} ${intervalLabel(price.interval, price.intervalCount)}` : sub.priceId],
-              ['Current period', `${formatConsoleDate(sub.currentPeriodStart, merchant.timeZone)} – ${formatConsoleDate(sub.currentPeriodEnd, merchant.timeZone)}`],
+              [
+                'Current period',
+                `${formatConsoleDate(sub.currentPeriodStart, merchant.timeZone)} – ${formatConsoleDate(sub.currentPeriodEnd, merchant.timeZone)}`,
+              ],
               ['Trial ends', formatConsoleDate(sub.trialEnd, merchant.timeZone)],
               ['Cancels at period end', sub.cancelAtPeriodEnd ? 'Yes' : 'No'],
               ['Collection', sub.pausedAt ? `Paused since ${formatConsoleDate(sub.pausedAt, merchant.timeZone)}` : 'Running'],
               ['Account credit', price ? formatMoney(sub.creditBalance, price.currency) : String(sub.creditBalance)],
               ['Discount', sub.discount && price ? describeDiscount(sub.discount, price.currency) : 'None'],
-              ['Next renewal', sub.upcomingRenewal && price ? `${formatMoney(sub.upcomingRenewal.amountDue, price.currency)} on ${formatConsoleDate(sub.upcomingRenewal.at, merchant.timeZone)}` : 'None'],
+              [
+                'Next renewal',
+                sub.upcomingRenewal && price
+                  ? `${formatMoney(sub.upcomingRenewal.amountDue, price.currency)} on ${formatConsoleDate(sub.upcomingRenewal.at, merchant.timeZone)}`
+                  : 'None',
+              ],
               ['Version', sub.version],
             ]}
           />
@@ -171,7 +192,9 @@ export default async function SubscriptionPage({ params }: { params: Promise<{ s
                 <Cell>{r.description}</Cell>
                 <Cell className="tabular-nums">
                   {formatMoney(r.amount, r.currency)}
-                  {r.discountAmount > 0 ? <span className="block text-xs text-slate-600">after {formatMoney(r.discountAmount, r.currency)} discount</span> : null}
+                  {r.discountAmount > 0 ? (
+                    <span className="block text-xs text-slate-600">after {formatMoney(r.discountAmount, r.currency)} discount</span>
+                  ) : null}
                 </Cell>
                 <Cell>
                   <Badge tone={r.status === 'paid' ? 'green' : r.status === 'open' ? 'red' : 'gray'}>{r.status}</Badge>

@@ -23,7 +23,12 @@ import { formatConsoleDateTime } from '@/lib/web/console-time';
 import { WebhookEndpointEditForm } from '@/components/console/edit/webhook-endpoint-edit-form';
 import { EVENT_TYPES } from '@/lib/events/types';
 import { currentMerchant } from '../../../session';
-import { deleteWebhookEndpointAction, recoverFailedDeliveriesAction, rotateWebhookSecretAction, setWebhookEndpointEnabledAction } from '../../../webhook-actions';
+import {
+  deleteWebhookEndpointAction,
+  recoverFailedDeliveriesAction,
+  rotateWebhookSecretAction,
+  setWebhookEndpointEnabledAction,
+} from '../../../webhook-actions';
 
 export const metadata: Metadata = { title: 'Webhook endpoint' };
 
@@ -83,7 +88,12 @@ export default async function WebhookEndpointPage({
             <DescriptionList
               items={[
                 ['Status', <EndpointStatus endpoint={endpoint} key="status" />],
-                ['URL', <span className="font-mono" key="url">{endpoint.url}</span>],
+                [
+                  'URL',
+                  <span className="font-mono" key="url">
+                    {endpoint.url}
+                  </span>,
+                ],
                 ['Description', endpoint.description ?? '—'],
                 [
                   'Events',
@@ -99,9 +109,21 @@ export default async function WebhookEndpointPage({
                     </span>
                   ),
                 ],
-                ['Signing secret', <span className="font-mono" key="secret" data-testid="secret-prefix">{endpoint.secretPrefix}…</span>],
-                ...(endpoint.previousSecretExpiresAt ? [['Previous secret', `also signs until ${formatConsoleDateTime(endpoint.previousSecretExpiresAt, merchant.timeZone)}`] as [string, string]] : []),
-                ['Id', <span className="font-mono" key="id">{endpoint.id}</span>],
+                [
+                  'Signing secret',
+                  <span className="font-mono" key="secret" data-testid="secret-prefix">
+                    {endpoint.secretPrefix}…
+                  </span>,
+                ],
+                ...(endpoint.previousSecretExpiresAt
+                  ? [['Previous secret', `also signs until ${formatConsoleDateTime(endpoint.previousSecretExpiresAt, merchant.timeZone)}`] as [string, string]]
+                  : []),
+                [
+                  'Id',
+                  <span className="font-mono" key="id">
+                    {endpoint.id}
+                  </span>,
+                ],
                 ['Created', formatConsoleDateTime(endpoint.createdAt, merchant.timeZone)],
               ]}
             />
@@ -113,7 +135,12 @@ export default async function WebhookEndpointPage({
               </h2>
               <StatusFilter basePath={basePath} current={status} />
             </div>
-            <DeliveryTable deliveries={deliveries.data} timeZone={merchant.timeZone} show="event" empty={status ? `No ${status} deliveries.` : 'No deliveries yet: events of the chosen types are sent here as they happen.'} />
+            <DeliveryTable
+              deliveries={deliveries.data}
+              timeZone={merchant.timeZone}
+              show="event"
+              empty={status ? `No ${status} deliveries.` : 'No deliveries yet: events of the chosen types are sent here as they happen.'}
+            />
             {deliveries.totalCount > 0 ? <Pagination {...deliveries} basePath={basePath} query={{ status }} label="Delivery pages" /> : null}
           </section>
         </div>
@@ -123,7 +150,8 @@ export default async function WebhookEndpointPage({
           </Card>
           <Card title="Signing secret">
             <p className="mb-3 text-sm text-slate-700">
-              Rotating makes a new secret, shown once. For <strong>24 hours</strong> every delivery is signed with both the new and the current secret (two <code>v1=</code> values), so your receiver keeps verifying while you deploy the new one. After that only the new one signs.
+              Rotating makes a new secret, shown once. For <strong>24 hours</strong> every delivery is signed with both the new and the current secret (two{' '}
+              <code>v1=</code> values), so your receiver keeps verifying while you deploy the new one. After that only the new one signs.
             </p>
             {endpoint.previousSecretExpiresAt ? (
               <p className="mb-3 text-sm text-amber-900">A previous secret is still in its overlap; rotating again stops it at once.</p>
@@ -132,18 +160,28 @@ export default async function WebhookEndpointPage({
           </Card>
           <Card title="Recover failed deliveries">
             <ActionForm action={recoverFailedDeliveriesAction} className="space-y-3" ariaLabel="Recover failed deliveries">
-              <p className="text-sm text-slate-700">Sends every failed or dead delivery created since the time you choose once more, oldest first, up to 1,000 at a time.</p>
+              <p className="text-sm text-slate-700">
+                Sends every failed or dead delivery created since the time you choose once more, oldest first, up to 1,000 at a time.
+              </p>
               {!endpoint.enabled ? <p className="text-sm text-amber-900">Enable the endpoint first: a disabled endpoint receives nothing.</p> : null}
               <input type="hidden" name="endpointId" value={endpoint.id} />
               <input type="hidden" name="formKey" value={randomUUID()} />
-              <TextField label="Since (UTC)" name="since" type="datetime-local" required defaultValue={toDateTimeLocal(new Date(now().getTime() - 24 * 60 * 60 * 1000))} />
+              <TextField
+                label="Since (UTC)"
+                name="since"
+                type="datetime-local"
+                required
+                defaultValue={toDateTimeLocal(new Date(now().getTime() - 24 * 60 * 60 * 1000))}
+              />
               <SubmitButton variant="secondary" pendingText="Queuing…">
                 Recover deliveries
               </SubmitButton>
             </ActionForm>
           </Card>
           <Card title="Delete endpoint">
-            <p className="mb-3 text-sm text-slate-700">Deletes the endpoint and its delivery history; queued attempts are dropped. Events stay in the event log.</p>
+            <p className="mb-3 text-sm text-slate-700">
+              Deletes the endpoint and its delivery history; queued attempts are dropped. Events stay in the event log.
+            </p>
             <ActionForm action={deleteWebhookEndpointAction}>
               <input type="hidden" name="endpointId" value={endpoint.id} />
               <ConfirmButton question="Delete this endpoint and its history?" confirmLabel="Delete endpoint">

@@ -21,36 +21,46 @@ export default async function WebhookEventsPage({ searchParams }: { searchParams
   const events = await listWebhookEvents(getDb(), merchant.id, { type, page, pageSize: 25, orderBy: 'createdAt', orderDirection: 'desc' });
   return (
     <>
-      <PageHeader title="Webhooks" description="Every event of your account, whether or not an endpoint received it. Each is the exact body a delivery sends." />
+      <PageHeader
+        title="Webhooks"
+        description="Every event of your account, whether or not an endpoint received it. Each is the exact body a delivery sends."
+      />
       <WebhooksTabs current="events" />
       {/* A plain GET form: the filter is in the address, so it can be shared and works without JavaScript. */}
       <search aria-label="Filter events">
-      <form method="get" action="/merchant/webhooks/events" className="mb-4 flex flex-wrap items-end gap-2">
-        <div>
-          <label htmlFor="event-type" className="block text-sm font-medium text-slate-800">
-            Event type
-          </label>
-          <select id="event-type" name="type" defaultValue={type ?? ''} className="mt-1 block w-64 max-w-full rounded-md border border-slate-300 bg-white px-3 py-2 font-mono text-sm shadow-sm focus:border-brand-600 focus:ring-1 focus:ring-brand-600 focus:outline-none">
-            <option value="">All types</option>
-            {EVENT_TYPES.map((eventType) => (
-              <option key={eventType} value={eventType}>
-                {eventType}
-              </option>
-            ))}
-          </select>
-        </div>
-        <button type="submit" className={buttonClass('secondary')}>
-          Filter
-        </button>
-        {type ? (
-          <Link href="/merchant/webhooks/events" prefetch={false} className={buttonClass('ghost')}>
-            Clear
-          </Link>
-        ) : null}
-      </form>
+        <form method="get" action="/merchant/webhooks/events" className="mb-4 flex flex-wrap items-end gap-2">
+          <div>
+            <label htmlFor="event-type" className="block text-sm font-medium text-slate-800">
+              Event type
+            </label>
+            <select
+              id="event-type"
+              name="type"
+              defaultValue={type ?? ''}
+              className="mt-1 block w-64 max-w-full rounded-md border border-slate-300 bg-white px-3 py-2 font-mono text-sm shadow-sm focus:border-brand-600 focus:ring-1 focus:ring-brand-600 focus:outline-none"
+            >
+              <option value="">All types</option>
+              {EVENT_TYPES.map((eventType) => (
+                <option key={eventType} value={eventType}>
+                  {eventType}
+                </option>
+              ))}
+            </select>
+          </div>
+          <button type="submit" className={buttonClass('secondary')}>
+            Filter
+          </button>
+          {type ? (
+            <Link href="/merchant/webhooks/events" prefetch={false} className={buttonClass('ghost')}>
+              Clear
+            </Link>
+          ) : null}
+        </form>
       </search>
       {events.totalCount === 0 ? (
-        <EmptyState title={type ? `No ${type} events yet` : 'No events yet'}>Events appear here as things happen in your account, for example when you create a product.</EmptyState>
+        <EmptyState title={type ? `No ${type} events yet` : 'No events yet'}>
+          Events appear here as things happen in your account, for example when you create a product.
+        </EmptyState>
       ) : (
         <>
           <Table caption="Events" head={['Type', 'Event', 'Object', 'Created']}>
@@ -59,7 +69,11 @@ export default async function WebhookEventsPage({ searchParams }: { searchParams
               return (
                 <tr key={event.id} className="hover:bg-slate-50">
                   <Cell>
-                    <Link href={`/merchant/webhooks/events/${event.id}`} prefetch={false} className="font-mono text-sm font-medium text-brand-700 hover:underline">
+                    <Link
+                      href={`/merchant/webhooks/events/${event.id}`}
+                      prefetch={false}
+                      className="font-mono text-sm font-medium text-brand-700 hover:underline"
+                    >
                       {event.type}
                     </Link>
                   </Cell>

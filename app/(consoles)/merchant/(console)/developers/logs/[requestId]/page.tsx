@@ -20,7 +20,13 @@ function Body({ title, body }: { title: string; body: string | null }) {
   }
   return (
     <Card title={title}>
-      {pretty ? <ScrollRegion as="pre" label={title} className="max-h-96 overflow-auto rounded bg-slate-50 p-3 text-xs whitespace-pre-wrap break-all">{pretty}</ScrollRegion> : <p className="text-sm text-slate-600">Empty.</p>}
+      {pretty ? (
+        <ScrollRegion as="pre" label={title} className="max-h-96 overflow-auto rounded bg-slate-50 p-3 text-xs whitespace-pre-wrap break-all">
+          {pretty}
+        </ScrollRegion>
+      ) : (
+        <p className="text-sm text-slate-600">Empty.</p>
+      )}
     </Card>
   );
 }
@@ -33,7 +39,11 @@ export default async function RequestLogPage({ params }: { params: Promise<{ req
   const failed = entry.status >= 400;
   return (
     <>
-      <p className="mb-2 text-sm"><Link href="/merchant/developers/logs" className="text-brand-700 hover:underline">← Logs</Link></p>
+      <p className="mb-2 text-sm">
+        <Link href="/merchant/developers/logs" className="text-brand-700 hover:underline">
+          ← Logs
+        </Link>
+      </p>
       <PageHeader title={`${entry.method} ${entry.path}`} description={<span className="font-mono">{entry.requestId}</span>} />
       <Card title="Request">
         <DescriptionList

@@ -13,7 +13,13 @@ import { DesignEditor } from '../design-editor';
 
 export const metadata: Metadata = { title: 'Edit design' };
 
-export default async function EditDesignPage({ params, searchParams }: { params: Promise<{ designId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function EditDesignPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ designId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { merchant, user } = await currentSeller('view');
   const { designId } = await params;
   const { saved } = await searchParams;

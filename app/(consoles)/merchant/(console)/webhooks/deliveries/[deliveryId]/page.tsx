@@ -63,13 +63,40 @@ export default async function WebhookDeliveryPage({ params }: { params: Promise<
             <DescriptionList
               items={[
                 ['Status', <DeliveryStatusPill status={delivery.status} key="status" />],
-                ['Event', <Link key="event" href={`/merchant/webhooks/events/${event.id}`} prefetch={false} className="font-mono text-brand-700 hover:underline">{event.id}</Link>],
-                ['Endpoint', <Link key="endpoint" href={`/merchant/webhooks/${endpoint.id}`} prefetch={false} className="font-mono text-brand-700 hover:underline">{endpoint.url}</Link>],
-                ['Automatic attempts', `${delivery.attemptCount}${delivery.attempts.length > delivery.attemptCount ? ` (+${delivery.attempts.length - delivery.attemptCount} manual or recovered)` : ''}`],
+                [
+                  'Event',
+                  <Link key="event" href={`/merchant/webhooks/events/${event.id}`} prefetch={false} className="font-mono text-brand-700 hover:underline">
+                    {event.id}
+                  </Link>,
+                ],
+                [
+                  'Endpoint',
+                  <Link key="endpoint" href={`/merchant/webhooks/${endpoint.id}`} prefetch={false} className="font-mono text-brand-700 hover:underline">
+                    {endpoint.url}
+                  </Link>,
+                ],
+                [
+                  'Automatic attempts',
+                  `${delivery.attemptCount}${delivery.attempts.length > delivery.attemptCount ? ` (+${delivery.attempts.length - delivery.attemptCount} manual or recovered)` : ''}`,
+                ],
                 ...(delivery.nextAttemptAt ? [['Next attempt', formatConsoleDateTime(delivery.nextAttemptAt, merchant.timeZone)] as [string, string]] : []),
                 ...(delivery.deliveredAt ? [['Delivered at', formatConsoleDateTime(delivery.deliveredAt, merchant.timeZone)] as [string, string]] : []),
-                ...(delivery.lastError ? [['Last error', <span key="error" className="text-red-800">{delivery.lastError}</span>] as [string, ReactNode]] : []),
-                ['Id', <span className="font-mono" key="id">{delivery.id}</span>],
+                ...(delivery.lastError
+                  ? [
+                      [
+                        'Last error',
+                        <span key="error" className="text-red-800">
+                          {delivery.lastError}
+                        </span>,
+                      ] as [string, ReactNode],
+                    ]
+                  : []),
+                [
+                  'Id',
+                  <span className="font-mono" key="id">
+                    {delivery.id}
+                  </span>,
+                ],
                 ['Created', formatConsoleDateTime(delivery.createdAt, merchant.timeZone)],
               ]}
             />
@@ -83,7 +110,11 @@ export default async function WebhookDeliveryPage({ params }: { params: Promise<
             ) : (
               <ol className="space-y-4">
                 {attempts.map((attempt, index) => (
-                  <li key={attempt.number} data-testid={`attempt-${attempt.number}`} className={`rounded-lg border bg-white shadow-sm ${attempt.succeeded ? 'border-slate-200' : 'border-red-200'}`}>
+                  <li
+                    key={attempt.number}
+                    data-testid={`attempt-${attempt.number}`}
+                    className={`rounded-lg border bg-white shadow-sm ${attempt.succeeded ? 'border-slate-200' : 'border-red-200'}`}
+                  >
                     <details open={index === 0} className="group">
                       <summary className="flex cursor-pointer list-none flex-wrap items-center gap-x-3 gap-y-1 px-4 py-3 text-sm">
                         <span className="font-semibold text-slate-900">Attempt {attempt.number}</span>
@@ -129,13 +160,18 @@ export default async function WebhookDeliveryPage({ params }: { params: Promise<
                         </div>
                         <div>
                           <h3 className="mb-1 text-sm font-semibold text-slate-800">
-                            Response {attempt.responseStatus !== null ? <span className="font-normal text-slate-600">· HTTP {attempt.responseStatus}</span> : null}
+                            Response{' '}
+                            {attempt.responseStatus !== null ? <span className="font-normal text-slate-600">· HTTP {attempt.responseStatus}</span> : null}
                           </h3>
                           {attempt.responseStatus === null ? (
                             <p className="text-sm text-slate-600">No response was received.</p>
                           ) : attempt.responseBody ? (
                             <>
-                              <ScrollRegion as="pre" label={`Response body of attempt ${attempt.number}`} className="max-h-64 overflow-auto rounded-md bg-slate-50 p-3 font-mono text-xs whitespace-pre-wrap text-slate-900 ring-1 ring-slate-200">
+                              <ScrollRegion
+                                as="pre"
+                                label={`Response body of attempt ${attempt.number}`}
+                                className="max-h-64 overflow-auto rounded-md bg-slate-50 p-3 font-mono text-xs whitespace-pre-wrap text-slate-900 ring-1 ring-slate-200"
+                              >
                                 {prettyBody(attempt.responseBody)}
                               </ScrollRegion>
                               <p className="mt-1 text-xs text-slate-500">The first 4 KiB of the body are kept.</p>
@@ -152,12 +188,16 @@ export default async function WebhookDeliveryPage({ params }: { params: Promise<
             )}
           </section>
           <div id="request-body" className="scroll-mt-4">
-          <Card title="Request body" actions={<CopyButton value={body} label="Copy JSON" />}>
-            <p className="mb-2 text-xs text-slate-600">The same on every attempt; shown indented, sent on one line.</p>
-            <ScrollRegion as="pre" label="Request body JSON" className="max-h-96 overflow-auto rounded-md bg-slate-900 p-4 font-mono text-xs leading-relaxed text-slate-100">
-              {prettyJson(event)}
-            </ScrollRegion>
-          </Card>
+            <Card title="Request body" actions={<CopyButton value={body} label="Copy JSON" />}>
+              <p className="mb-2 text-xs text-slate-600">The same on every attempt; shown indented, sent on one line.</p>
+              <ScrollRegion
+                as="pre"
+                label="Request body JSON"
+                className="max-h-96 overflow-auto rounded-md bg-slate-900 p-4 font-mono text-xs leading-relaxed text-slate-100"
+              >
+                {prettyJson(event)}
+              </ScrollRegion>
+            </Card>
           </div>
         </div>
         <Card title="Send again" className="order-first h-fit xl:order-last">

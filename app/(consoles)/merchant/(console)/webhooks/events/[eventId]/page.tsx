@@ -33,9 +33,7 @@ export default async function WebhookEventPage({
   });
   const deliveries = await listWebhookDeliveries(db, merchant.id, { eventId, page, pageSize: 20, orderBy: 'createdAt', orderDirection: 'desc' });
   const endpointIds = [...new Set(deliveries.data.map((delivery) => delivery.endpointId))];
-  const endpointUrls = Object.fromEntries(
-    await Promise.all(endpointIds.map(async (id) => [id, (await getWebhookEndpoint(db, merchant.id, id)).url] as const)),
-  );
+  const endpointUrls = Object.fromEntries(await Promise.all(endpointIds.map(async (id) => [id, (await getWebhookEndpoint(db, merchant.id, id)).url] as const)));
   const body = JSON.stringify(event);
   return (
     <>
@@ -49,15 +47,32 @@ export default async function WebhookEventPage({
         <Card title="Details">
           <DescriptionList
             items={[
-              ['Type', <span className="font-mono" key="type">{event.type}</span>],
-              ['Id', <span className="font-mono" key="id">{event.id}</span>],
+              [
+                'Type',
+                <span className="font-mono" key="type">
+                  {event.type}
+                </span>,
+              ],
+              [
+                'Id',
+                <span className="font-mono" key="id">
+                  {event.id}
+                </span>,
+              ],
               ['Created', formatConsoleDateTime(event.createdAt, merchant.timeZone)],
             ]}
           />
         </Card>
         <Card title="Body" actions={<CopyButton value={body} label="Copy JSON" />}>
-          <p className="mb-2 text-xs text-slate-600">What every delivery of this event sends, shown indented (the request carries it on one line, identical on every attempt).</p>
-          <ScrollRegion as="pre" label="Event JSON body" className="max-h-[32rem] overflow-auto rounded-md bg-slate-900 p-4 font-mono text-xs leading-relaxed text-slate-100" testId="event-body">
+          <p className="mb-2 text-xs text-slate-600">
+            What every delivery of this event sends, shown indented (the request carries it on one line, identical on every attempt).
+          </p>
+          <ScrollRegion
+            as="pre"
+            label="Event JSON body"
+            className="max-h-[32rem] overflow-auto rounded-md bg-slate-900 p-4 font-mono text-xs leading-relaxed text-slate-100"
+            testId="event-body"
+          >
             {prettyJson(event)}
           </ScrollRegion>
         </Card>
@@ -65,7 +80,13 @@ export default async function WebhookEventPage({
           <h2 id="event-deliveries-heading" className="mb-3 text-lg font-semibold">
             Deliveries
           </h2>
-          <DeliveryTable deliveries={deliveries.data} timeZone={merchant.timeZone} show="endpoint" endpointUrls={endpointUrls} empty="No endpoint was subscribed to this event type when it happened, so it was not delivered." />
+          <DeliveryTable
+            deliveries={deliveries.data}
+            timeZone={merchant.timeZone}
+            show="endpoint"
+            endpointUrls={endpointUrls}
+            empty="No endpoint was subscribed to this event type when it happened, so it was not delivered."
+          />
           {deliveries.totalCount > 0 ? <Pagination {...deliveries} basePath={`/merchant/webhooks/events/${event.id}`} label="Delivery pages" /> : null}
         </section>
       </div>
