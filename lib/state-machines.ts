@@ -7,6 +7,7 @@ import { billingRecordStateMachine } from './billing/billing-record-states';
 import { webhookDeliveryStateMachine } from './events/webhook-delivery-states';
 import { customerStateMachine } from './customers/customer-states';
 import { merchantStateMachine } from './merchants/merchant-states';
+import { idempotencyKeyStateMachine } from './http/idempotency-key-states';
 import { subscriptionChangeStateMachine, subscriptionStateMachine } from './subscriptions/subscription-states';
 
 /** What the docs read of a machine, whatever its states. */
@@ -27,6 +28,7 @@ export const STATE_MACHINES: readonly DescribedStateMachine[] = [
   webhookDeliveryStateMachine,
   customerStateMachine,
   merchantStateMachine,
+  idempotencyKeyStateMachine,
 ];
 
 const title = (resource: string) => resource[0]!.toUpperCase() + resource.slice(1);

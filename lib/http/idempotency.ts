@@ -1,10 +1,11 @@
 import crypto from 'node:crypto';
-import { and, eq, lte } from 'drizzle-orm';
+import { and, eq, inArray, lte } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { idempotencyKeys } from '../db/schema';
 import { now } from '../clock';
 import { sha256Hex } from '../secrets';
 import { ApiError } from './errors';
+import { idempotencyKeyStateMachine } from './idempotency-key-states';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /**
@@ -60,7 +61,7 @@ export async function claimIdempotencyKey(db: Db, request: RequestFingerprint): 
         method: request.method,
         path: request.path,
         bodyHash,
-        state: 'in_progress',
+        state: idempotencyKeyStateMachine.start('in_progress'),
         leaseId,
         lockedAt: at,
         createdAt: at,
@@ -148,12 +149,13 @@ export function holdIdempotencyLease(db: Db, lease: { merchantId: string; key: s
   return () => clearInterval(timer);
 }
 
+/** The lease holder's row, while it may still become `completed` (the guard of that status write). */
 function heldBy(lease: { merchantId: string; key: string; leaseId: string }) {
   return [
     eq(idempotencyKeys.merchantId, lease.merchantId),
     eq(idempotencyKeys.key, lease.key),
     eq(idempotencyKeys.leaseId, lease.leaseId),
-    eq(idempotencyKeys.state, 'in_progress'),
+    inArray(idempotencyKeys.state, idempotencyKeyStateMachine.sourcesOf('completed')),
   ];
 }
 
