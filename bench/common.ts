@@ -142,3 +142,22 @@ export async function timeRunsMs(runs: number, work: () => Promise<unknown>): Pr
   const { p50, p99 } = await timeRuns(runs, work);
   return { p50: Math.round(p50), p99: Math.round(p99) };
 }
+
+/**
+ * Signs in to a console through its sign-in API and returns a loader for its pages: each call
+ * fetches one page with the session cookies and fails unless it answers 200.
+ */
+export async function consolePageLoader(server: RunningServer, signIn: { path: string; body: Record<string, string>; cookiePrefix: string }) {
+  const login = await fetch(`${server.baseUrl}${signIn.path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(signIn.body),
+  });
+  const pair = (await login.json()) as { accessToken: string; refreshToken: string };
+  const cookie = `${signIn.cookiePrefix}_at=${pair.accessToken}; ${signIn.cookiePrefix}_rt=${pair.refreshToken}`;
+  return (url: string) => async () => {
+    const answer = await fetch(`${server.baseUrl}${url}`, { headers: { cookie }, redirect: 'manual' });
+    if (answer.status !== 200) throw new Error(`${url} answered ${answer.status}`);
+    await answer.text();
+  };
+}

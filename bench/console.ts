@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { startServer } from '../tests/setup/server';
-import { timeRunsMs as time } from './common';
+import { consolePageLoader, timeRunsMs as time } from './common';
 
 const PAYMENTS = Number(process.env.BENCH_PAYMENTS ?? 100_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 1_000_000);
@@ -57,18 +57,11 @@ export async function runConsoleBench() {
     }
     await db.execute(sql`analyze`);
 
-    const login = await fetch(`${server.baseUrl}/api/MerchantAuth/Login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'demo@example.com', password: 'demo-password' }),
+    const page = await consolePageLoader(server, {
+      path: '/api/MerchantAuth/Login',
+      body: { email: 'demo@example.com', password: 'demo-password' },
+      cookiePrefix: 'pb_merchant',
     });
-    const pair = (await login.json()) as { accessToken: string; refreshToken: string };
-    const cookie = `pb_merchant_at=${pair.accessToken}; pb_merchant_rt=${pair.refreshToken}`;
-    const page = (url: string) => async () => {
-      const answer = await fetch(`${server.baseUrl}${url}`, { headers: { cookie }, redirect: 'manual' });
-      if (answer.status !== 200) throw new Error(`${url} answered ${answer.status}`);
-      await answer.text();
-    };
     const at = new Date();
     const scenarios: [string, string, () => Promise<unknown>][] = [
       ['overview, 7 days', '/merchant?range=7d', () => loadOverview(db, merchantId, { range: '7d', timeZone, at })],

@@ -16,7 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { startServer } from '../tests/setup/server';
-import { timeRunsMs as time } from './common';
+import { consolePageLoader, timeRunsMs as time } from './common';
 
 const SELLERS = Number(process.env.BENCH_SELLERS ?? 2_000);
 const PAYMENTS = Number(process.env.BENCH_PAYMENTS ?? 500_000);
@@ -71,18 +71,11 @@ export async function runOperatorBench() {
       from generate_series(1, ${AUDIT}) i`);
     await db.execute(sql`analyze`);
 
-    const login = await fetch(`${server.baseUrl}/api/AdminAuth/Login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'admin', password: 'admin-password' }),
+    const page = await consolePageLoader(server, {
+      path: '/api/AdminAuth/Login',
+      body: { name: 'admin', password: 'admin-password' },
+      cookiePrefix: 'pb_admin',
     });
-    const pair = (await login.json()) as { accessToken: string; refreshToken: string };
-    const cookie = `pb_admin_at=${pair.accessToken}; pb_admin_rt=${pair.refreshToken}`;
-    const page = (url: string) => async () => {
-      const answer = await fetch(`${server.baseUrl}${url}`, { headers: { cookie }, redirect: 'manual' });
-      if (answer.status !== 200) throw new Error(`${url} answered ${answer.status}`);
-      await answer.text();
-    };
     const at = new Date();
     const busySeller = 'mer_bench_1';
     const scenarios: [string, string, () => Promise<unknown>][] = [
