@@ -48,21 +48,25 @@ export function ChartCard({ title, figure, change, children }: { title: string; 
 }
 
 /**
- * One chart per currency (amounts in different currencies are never added up). `stock` series
- * (MRR, active subscriptions) are read at the period's end; flows (volume) are summed over it.
+ * One series (callers draw one per currency: amounts in different currencies are never added up),
+ * charted per bucket against the period before (dashed). `stock` series (MRR, active
+ * subscriptions) are read at the period's end; flows (volume) are summed over it. `buckets` names
+ * the buckets in the summary when the labels alone do not (e.g. " (UTC days)").
  */
-function SeriesCards({
+export function SeriesCard({
   title,
   series,
   overview,
   format,
   stock = false,
+  buckets = '',
 }: {
   title: string;
   series: Series;
-  overview: Overview;
+  overview: Pick<Overview, 'keys' | 'previousKeys'>;
   format: (v: number) => string;
   stock?: boolean;
+  buckets?: string;
 }) {
   const figure = stock ? (series.current.at(-1) ?? 0) : sum(series.current);
   const before = stock ? (series.previous.at(-1) ?? 0) : sum(series.previous);
@@ -76,7 +80,7 @@ function SeriesCards({
         current={series.current}
         previous={series.previous}
         format={format}
-        summary={`${title}: ${format(figure)} ${stock ? `at ${labels.at(-1)}` : `from ${labels[0]} to ${labels.at(-1)}`}; previous period ${format(before)}.`}
+        summary={`${title}: ${format(figure)} ${stock ? `at ${labels.at(-1)}` : `from ${labels[0]} to ${labels.at(-1)}`}${buckets}; previous period ${format(before)}.`}
       />
     </ChartCard>
   );
@@ -86,7 +90,7 @@ function MoneyCards({ title, money, overview, stock }: { title: string; money: M
   const currencies = Object.keys(money);
   if (currencies.length === 0) {
     return (
-      <SeriesCards
+      <SeriesCard
         title={title}
         series={{ current: overview.keys.map(() => 0), previous: overview.keys.map(() => 0) }}
         overview={overview}
@@ -96,7 +100,7 @@ function MoneyCards({ title, money, overview, stock }: { title: string; money: M
     );
   }
   return currencies.map((currency) => (
-    <SeriesCards
+    <SeriesCard
       key={currency}
       title={`${title} (${currency})`}
       series={money[currency]!}
@@ -163,8 +167,8 @@ export function OverviewCharts({ overview }: { overview: Overview }) {
           })
         )}
       </section>
-      <SeriesCards title="Active subscriptions" series={overview.activeSubscriptions} overview={overview} format={count} stock />
-      <SeriesCards title="New customers" series={overview.newCustomers} overview={overview} format={count} />
+      <SeriesCard title="Active subscriptions" series={overview.activeSubscriptions} overview={overview} format={count} stock />
+      <SeriesCard title="New customers" series={overview.newCustomers} overview={overview} format={count} />
       <ChartCard
         title="Payment success rate"
         figure={shareLabel(payments.current.succeeded, paymentTotal(payments.current))}
