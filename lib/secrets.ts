@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 
+/** One-shot `crypto.hash`: no Hash object per call (every API request hashes its key). */
 export function sha256Hex(value: string): string {
-  return crypto.createHash('sha256').update(value).digest('hex');
+  return crypto.hash('sha256', value, 'hex');
 }
 
 export function randomToken(bytes = 32): string {

@@ -41,7 +41,7 @@ class PreparingClient extends pg.Client {
     const [config, values] = args as [{ text?: unknown; name?: unknown; values?: unknown[] } | undefined, unknown[] | undefined];
     const parameters = values ?? config?.values;
     if (config && typeof config.text === 'string' && config.name === undefined && parameters?.length) {
-      const name = `pb_${crypto.createHash('sha1').update(config.text).digest('base64url')}`;
+      const name = statementName(config.text);
       if (this.named.has(name) || this.named.size < PREPARED_PER_CONNECTION) {
         this.named.add(name);
         args[0] = { ...config, name };
@@ -49,6 +49,19 @@ class PreparingClient extends pg.Client {
     }
     return (super.query as (...a: unknown[]) => unknown)(...args);
   }
+}
+
+/** Names of statement texts seen so far (shared by the connections), so a hot statement is hashed once per process. */
+const statementNames = new Map<string, string>();
+const NAMES_KEPT = 2 * PREPARED_PER_CONNECTION;
+
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    name = `pb_${crypto.hash('sha1', text, 'base64url')}`;
+    if (statementNames.size < NAMES_KEPT) statementNames.set(text, name);
+  }
+  return name;
 }
 
 export function getPool(): pg.Pool {

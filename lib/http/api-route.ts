@@ -113,8 +113,8 @@ function route<TOp extends Operation>(operation: TOp, run: (base: BaseContext<TO
     const startedAt = performance.now();
     const seen: SeenApiRequest = {};
     let rateLimitHeaders: Record<string, string> = {};
-    const answer = await handleRequest(request, async (requestId, logFields) => {
-      const url = new URL(request.url);
+    const answer = await handleRequest(request, async (requestId, logFields, url) => {
+      seen.path = url.pathname;
       const principal = await authenticate(request);
       logFields.merchantId = seen.merchantId = principal.merchantId;
       seen.apiKeyId = principal.apiKeyId;

@@ -15,14 +15,15 @@ export type LogFields = Record<string, string | undefined>;
  * What every route wrapper shares: a request id on every answer, errors as problem+json (an
  * unexpected error becomes a logged, generic 500) and one log line per request.
  */
-export async function handleRequest(request: Request, run: (requestId: string, logFields: LogFields) => Promise<Response>): Promise<Response> {
+export async function handleRequest(request: Request, run: (requestId: string, logFields: LogFields, url: URL) => Promise<Response>): Promise<Response> {
   const requestId = requestIdOf(request.headers);
   const startedAt = performance.now();
+  const url = new URL(request.url);
   const logFields: LogFields = {};
   let response: Response;
   try {
     const context = { requestId, ip: clientInfo(request.headers).ip };
-    response = await withRoundTripCount(() => runInRequestContext(context, () => run(requestId, logFields)));
+    response = await withRoundTripCount(() => runInRequestContext(context, () => run(requestId, logFields, url)));
     if (!response.headers.has('X-Request-Id')) response.headers.set('X-Request-Id', requestId);
   } catch (error) {
     response = errorResponse(error, requestId);
@@ -31,7 +32,7 @@ export async function handleRequest(request: Request, run: (requestId: string, l
     {
       requestId,
       method: request.method,
-      path: new URL(request.url).pathname,
+      path: url.pathname,
       status: response.status,
       durationMs: Math.round(performance.now() - startedAt),
       ...logFields,

@@ -1,12 +1,36 @@
+import { sql } from 'drizzle-orm';
 import { getDb } from '../db/client';
 import { apiRequestLogs } from '../db/schema';
 import { log } from '../log';
 import { redactBody } from './redact';
 
-type NewLog = typeof apiRequestLogs.$inferInsert;
+/**
+ * A waiting row, its fields named as the table's columns: a batch goes to PostgreSQL as one JSON
+ * parameter (`json_populate_recordset`), so writing 500 rows costs the server one JSON.stringify
+ * instead of building and binding a 6,000-parameter statement.
+ */
+interface NewLog {
+  merchant_id: string;
+  request_id: string;
+  method: string;
+  path: string;
+  status: number;
+  duration_ms: number;
+  api_key_id: string | null;
+  idempotency_key: string | null;
+  replayed: boolean;
+  request_body: string | null;
+  response_body?: string | null;
+  created_at: string;
+}
+const COLUMNS = sql.raw(
+  'merchant_id, request_id, method, path, status, duration_ms, api_key_id, idempotency_key, replayed, request_body, response_body, created_at',
+);
 
 /** What the API wrapper learned about a request while handling it. */
 export interface SeenApiRequest {
+  /** The URL's path, known before the key is checked. */
+  path?: string;
   merchantId?: string;
   apiKeyId?: string;
   rawBody?: string;
@@ -27,21 +51,21 @@ const buffer = state.__paybaseRequestLogs;
  * that never reached a seller (no or unknown API key) are not logged: they belong to nobody.
  */
 export function recordApiRequest(request: Request, response: Response, seen: SeenApiRequest, durationMs: number): void {
-  if (!seen.merchantId) return;
+  if (!seen.merchantId || seen.path === undefined) return;
   const failed = response.status >= 400;
   const row: NewLog = {
-    merchantId: seen.merchantId,
-    requestId: response.headers.get('X-Request-Id') ?? 'unknown',
+    merchant_id: seen.merchantId,
+    request_id: response.headers.get('X-Request-Id') ?? 'unknown',
     method: request.method,
-    path: new URL(request.url).pathname,
+    path: seen.path,
     status: response.status,
-    durationMs: Math.round(durationMs),
-    apiKeyId: seen.apiKeyId ?? null,
+    duration_ms: Math.round(durationMs),
+    api_key_id: seen.apiKeyId ?? null,
     // Read from the header, so a request refused before its key was checked still shows it.
-    idempotencyKey: request.headers.get('idempotency-key')?.slice(0, 255) || null,
+    idempotency_key: request.headers.get('idempotency-key')?.slice(0, 255) || null,
     replayed: response.headers.get('Idempotent-Replayed') === 'true',
-    requestBody: failed ? redactBody(seen.rawBody) : null,
-    createdAt: new Date(),
+    request_body: failed ? redactBody(seen.rawBody) : null,
+    created_at: new Date().toISOString(),
   };
   if (!failed) {
     enqueue(row);
@@ -51,7 +75,7 @@ export function recordApiRequest(request: Request, response: Response, seen: See
   response
     .clone()
     .text()
-    .then((text) => enqueue({ ...row, responseBody: redactBody(text) }))
+    .then((text) => enqueue({ ...row, response_body: redactBody(text) }))
     .catch(() => enqueue(row));
 }
 
@@ -77,7 +101,9 @@ export async function flushRequestLogs(): Promise<void> {
     while (buffer.waiting.length) {
       const batch = buffer.waiting.splice(0, BATCH);
       try {
-        await getDb().insert(apiRequestLogs).values(batch).onConflictDoNothing();
+        await getDb().execute(sql`insert into ${apiRequestLogs} (${COLUMNS})
+          select ${COLUMNS} from json_populate_recordset(null::${apiRequestLogs}, ${JSON.stringify(batch)}::json)
+          on conflict do nothing`);
       } catch (error) {
         log.warn({ err: error, rows: batch.length }, 'could not write API request logs');
         break;
