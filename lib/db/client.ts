@@ -2,11 +2,15 @@ import crypto from 'node:crypto';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { config } from '../config';
-import * as schema from './schema';
+import type * as schema from './schema';
 import { countRoundTrip, countingRoundTrips } from './round-trips';
 
-export type Database = NodePgDatabase<typeof schema>;
-export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
+/**
+ * The service's database, built without drizzle's relational query API (`db.query`), which we
+ * do not use: with a schema, every transaction would construct a query builder per table.
+ */
+export type Database = Omit<NodePgDatabase<typeof schema>, 'query'>;
+export type Transaction = Omit<Parameters<Parameters<Database['transaction']>[0]>[0], 'query'>;
 /** Domain functions accept either; state changes are always given a transaction. */
 export type Db = Database | Transaction;
 
@@ -87,7 +91,7 @@ function connection() {
     pool.on('connect', (client) => client.on('error', report));
     // Every statement drizzle sends (BEGIN and COMMIT included) passes its logger, in the caller's context.
     const logger = countingRoundTrips ? { logQuery: countRoundTrip } : undefined;
-    globalForDb.__paybaseDb = { pool, db: drizzle(pool, { schema, casing: 'snake_case', logger }) };
+    globalForDb.__paybaseDb = { pool, db: drizzle(pool, { casing: 'snake_case', logger }) };
   }
   return globalForDb.__paybaseDb;
 }

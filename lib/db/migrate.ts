@@ -1,7 +1,8 @@
 import path from 'node:path';
+import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
-import { getDb } from './client';
+import { getPool } from './client';
 
 export async function migrateDatabase(): Promise<void> {
-  await migrate(getDb(), { migrationsFolder: path.resolve('db/migrations') });
+  await migrate(drizzle(getPool()), { migrationsFolder: path.resolve('db/migrations') });
 }
