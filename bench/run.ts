@@ -20,7 +20,7 @@
  *   BENCH_DISPATCHER=process BENCH_ONLY=steady,dead npm run bench
  *                     # the dispatcher in its own process (`npm run worker`, server RUN_WORKER=false)
  *   BENCH_PG_STATEMENTS=true BENCH_ONLY=steady npm run bench
- *                     # ends with PostgreSQL's top statements by time (pg_stat_statements)
+ *                     # PostgreSQL's top statements by time after each scenario (pg_stat_statements)
  *   npm run bench -- api                           # the developer-API benchmark instead (bench/api.ts)
  *   npm run bench -- usage                         # usage ingestion and check-and-consume (bench/usage.ts)
  *   npm run bench -- operator                      # the platform admin's overview, seller page and audit log (bench/operator.ts)
@@ -148,11 +148,14 @@ async function main() {
   });
 
   const rows: Row[] = [];
-  if (STATEMENT_STATS) await getDb().execute(sql`create extension if not exists pg_stat_statements`);
+  if (STATEMENT_STATS) {
+    await getDb().execute(sql`create extension if not exists pg_stat_statements`);
+    await getDb().execute(sql`select pg_stat_statements_reset()`);
+  }
   // 1, 2 and 5: bursts committed in one transaction; latency and rate from the commit.
-  const burst = async (scope: string, endpoints: number, name: string) => {
+  const burst = async (scope: string, endpoints: number, name: string, options: { deliveries?: number; warmUp?: boolean } = {}) => {
     const ids = await createEndpoints(scope, endpoints);
-    const events = Math.round(BURST / endpoints);
+    const events = Math.round((options.deliveries ?? BURST) / endpoints);
     await getDb().transaction(async (tx) => {
       for (let i = 0; i < events; i++) await recordEvent(tx, { merchantId, type: 'product.created', object: { id: `prod_${scope}_${i}`, n: i } });
     });
@@ -165,7 +168,8 @@ async function main() {
     const cpu = cpuShares(cpuBefore, cpuAfter, (Date.now() - committedAt) / 1000);
     const row = latencyRow(name, latencies, seconds, result.duplicates, `CPU (one core = 100 %, 2 cores): ${cpu}`);
     console.log(row);
-    rows.push(row);
+    if (STATEMENT_STATS) await printStatementStats(name);
+    if (!options.warmUp) rows.push(row);
     await disable(ids);
     return row;
   };
@@ -232,6 +236,7 @@ async function main() {
         `commit → the attempt's start (claimed and signed): p50 ${percentile(toSend, 50)} ms, p99 ${percentile(toSend, 99)} ms; CPU (one core = 100 %, 2 cores): ${cpu}`,
     );
     console.log(row);
+    if (STATEMENT_STATS) await printStatementStats(name);
     rows.push(row);
     await disable(ids);
     return row;
@@ -243,7 +248,6 @@ async function main() {
     if (runs('steady')) await steady('steady', `steady: ${RATE} API events/s × ${SECONDS} s → 10 endpoints${setup}`);
     if (runs('dead')) await deadEndpoint();
     if (runs('two') && !SEPARATE_DISPATCHER) await twoDispatchers(one!);
-    if (STATEMENT_STATS) await printStatementStats();
   } finally {
     worker?.kill('SIGTERM');
     receiver.process.kill('SIGTERM');
@@ -252,13 +256,15 @@ async function main() {
   }
   writeResults(rows, loadAtStart, config.webhooks);
 
-  /** BENCH_PG_STATEMENTS=true: PostgreSQL's own account of where its time went (not a measurement to record). */
-  async function printStatementStats() {
+  /** BENCH_PG_STATEMENTS=true: PostgreSQL's own account of where a scenario's time went (not a measurement to record). */
+  async function printStatementStats(scenario: string) {
+    console.log(`PostgreSQL's top statements in "${scenario}":`);
     const top = await getDb().execute(sql`
       select calls, round(total_exec_time) as total_ms, round(mean_exec_time::numeric, 2) as mean_ms, rows,
         left(regexp_replace(query, '\s+', ' ', 'g'), 100) as statement
       from pg_stat_statements order by total_exec_time desc limit 12`);
     console.table(top.rows);
+    await getDb().execute(sql`select pg_stat_statements_reset()`);
   }
 
   async function deadEndpoint() {
@@ -278,6 +284,9 @@ async function main() {
 
   async function twoDispatchers(one: Row) {
     await startWorkerProcess();
+    // The one-process burst ran on a server already warm from the runs before it; the new
+    // process first gets the same (compiled code, open connections), outside the measurement.
+    await burst('warmup', 10, 'warm-up of the second dispatcher process (not recorded)', { deliveries: Math.round(BURST / 5), warmUp: true });
     const two = await burst('burst10two', 10, `burst: ${BURST} deliveries → 10 endpoints, 2 dispatcher processes`);
     const exited = new Promise((resolve) => worker!.once('exit', resolve));
     worker!.kill('SIGTERM');
