@@ -18,6 +18,14 @@ export const TEST_SERVER_ENV = {
   API_RATE_LIMIT: '1000000000',
 } as const;
 
+/**
+ * The suite's servers (not the benchmarks', which measure what production does) run their
+ * embedded PostgreSQL without waiting for the disk: a commit returns before its WAL is flushed,
+ * and nothing is fsynced. A crash test kills the web server and worker, never PostgreSQL (the next
+ * start stops it cleanly, writing everything out), so no test loses a committed row by it.
+ */
+export const SUITE_DATABASE_SETTINGS = 'fsync=off synchronous_commit=off full_page_writes=off';
+
 export interface RunningServer {
   baseUrl: string;
   databaseUrl: string;
