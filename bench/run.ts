@@ -6,10 +6,12 @@
  *      one transaction, deliveries/s from the commit to the last arrival;
  *   3. steady: events created through the API (POST /api/Product) at BENCH_RATE/s for
  *      BENCH_SECONDS, fanned out to 10 endpoints: commit → first arrival p50/p99, from each
- *      event's real commit time (PostgreSQL runs with track_commit_timestamp=on for this);
+ *      event's real commit time (PostgreSQL runs with track_commit_timestamp=on for this), and
+ *      the part of it before the attempt started (claimed and signed);
  *   4. the same with a dead endpoint (never answers, so every attempt runs into the timeout)
  *      holding 1,000 pending deliveries;
- *   5. burst drain to 10 endpoints with a second dispatcher process (`npm run worker`).
+ *   5. burst drain to 10 endpoints with a second dispatcher process (`npm run worker`), in
+ *      rounds interleaved with the same burst while that process is paused (SIGSTOP).
  * Bursts also report the CPU time each process used (server, PostgreSQL, second dispatcher,
  * receiver). Results are appended to bench/RESULTS.md with the machine, the date and the load
  * average.
@@ -18,6 +20,8 @@
  *   BENCH_BURST=20000 BENCH_RATE=300 npm run bench # bigger
  *   BENCH_DISPATCHER=process BENCH_ONLY=steady,dead npm run bench
  *                     # the dispatcher in its own process (`npm run worker`, server RUN_WORKER=false)
+ *   BENCH_PG_STATEMENTS=true BENCH_ONLY=steady npm run bench
+ *                     # PostgreSQL's top statements by time after each scenario (pg_stat_statements)
  *   npm run bench -- api                           # the developer-API benchmark instead (bench/api.ts)
  *   npm run bench -- usage                         # usage ingestion and check-and-consume (bench/usage.ts)
  *   npm run bench -- operator                      # the platform admin's overview, seller page and audit log (bench/operator.ts)
@@ -27,6 +31,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { sql } from 'drizzle-orm';
 import { startServer } from '../tests/setup/server';
 import { cpuSeconds, percentile, postgresPids, profileArgs, serverPid } from './common';
 
@@ -34,8 +39,12 @@ const BURST = Number(process.env.BENCH_BURST ?? 10_000);
 const RATE = Number(process.env.BENCH_RATE ?? 200);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const DEAD_BACKLOG = 1_000;
+/** Interleaved rounds of the two-process burst and the same burst with the second process paused. */
+const TWO_DISPATCHER_ROUNDS = 3;
 /** BENCH_DISPATCHER=process: the server without its worker, and one `npm run worker` process. */
 const SEPARATE_DISPATCHER = process.env.BENCH_DISPATCHER === 'process';
+/** BENCH_PG_STATEMENTS=true: PostgreSQL loads pg_stat_statements and the run ends with its top statements. */
+const STATEMENT_STATS = process.env.BENCH_PG_STATEMENTS === 'true';
 
 interface Row {
   name: string;
@@ -53,6 +62,13 @@ interface Stats {
   arrivals: [key: string, at: number, createdAt: number, objectId: string][];
 }
 
+/** Each process's CPU time over a scenario, as a share of one core. */
+function cpuShares(before: Record<string, number>, after: Record<string, number>, wallSeconds: number): string {
+  return Object.keys(after)
+    .map((name) => `${name} ${(((after[name]! - (before[name] ?? 0)) / wallSeconds) * 100).toFixed(0)} %`)
+    .join(', ');
+}
+
 /** A scenario's row from its sorted commit → arrival latencies. */
 function latencyRow(name: string, latencies: number[], seconds: number, duplicates: number, note: string): Row {
   return { name, deliveries: latencies.length, seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), duplicates, note };
@@ -68,7 +84,7 @@ async function main() {
     env: {
       WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
       LOG_LEVEL: 'warn',
-      EMBEDDED_POSTGRES_SETTINGS: 'track_commit_timestamp=on',
+      EMBEDDED_POSTGRES_SETTINGS: `track_commit_timestamp=on${STATEMENT_STATS ? ' shared_preload_libraries=pg_stat_statements' : ''}`,
       ...(SEPARATE_DISPATCHER ? { RUN_WORKER: 'false' } : {}),
     },
     nodeArgs: profileArgs(),
@@ -131,13 +147,18 @@ async function main() {
     PostgreSQL: postgresPids(server.dataDir),
     ...(worker?.pid ? { 'dispatcher process': [worker.pid] } : {}),
     receiver: [receiver.process.pid!],
+    'benchmark client': [process.pid],
   });
 
   const rows: Row[] = [];
+  if (STATEMENT_STATS) {
+    await getDb().execute(sql`create extension if not exists pg_stat_statements`);
+    await getDb().execute(sql`select pg_stat_statements_reset()`);
+  }
   // 1, 2 and 5: bursts committed in one transaction; latency and rate from the commit.
-  const burst = async (scope: string, endpoints: number, name: string) => {
+  const burst = async (scope: string, endpoints: number, name: string, options: { deliveries?: number; record?: boolean } = {}) => {
     const ids = await createEndpoints(scope, endpoints);
-    const events = Math.round(BURST / endpoints);
+    const events = Math.round((options.deliveries ?? BURST) / endpoints);
     await getDb().transaction(async (tx) => {
       for (let i = 0; i < events; i++) await recordEvent(tx, { merchantId, type: 'product.created', object: { id: `prod_${scope}_${i}`, n: i } });
     });
@@ -147,30 +168,37 @@ async function main() {
     const cpuAfter = cpuSeconds(processes());
     const latencies = result.arrivals.map(([, at]) => at - committedAt).sort((a, b) => a - b);
     const seconds = (Math.max(...result.arrivals.map(([, at]) => at)) - committedAt) / 1000;
-    const wall = (Date.now() - committedAt) / 1000;
-    const cpu = Object.keys(cpuAfter)
-      .map((name) => `${name} ${(((cpuAfter[name]! - (cpuBefore[name] ?? 0)) / wall) * 100).toFixed(0)} %`)
-      .join(', ');
+    const cpu = cpuShares(cpuBefore, cpuAfter, (Date.now() - committedAt) / 1000);
     const row = latencyRow(name, latencies, seconds, result.duplicates, `CPU (one core = 100 %, 2 cores): ${cpu}`);
     console.log(row);
-    rows.push(row);
+    if (STATEMENT_STATS) await printStatementStats(name);
+    if (options.record !== false) rows.push(row);
     await disable(ids);
     return row;
   };
 
   /** Each steady event's commit time (ms), keyed by its product id; needs track_commit_timestamp. */
   const commitTimes = async (scope: string) => {
-    const { sql } = await import('drizzle-orm');
     const result = await getDb().execute<{ object_id: string; committed_ms: number }>(sql`
       select data->'object'->>'id' as object_id, extract(epoch from pg_xact_commit_timestamp(xmin)) * 1000 as committed_ms
       from events where type = 'product.created' and data->'object'->>'name' like ${`${scope} %`}`);
     return new Map(result.rows.map((row) => [row.object_id, Number(row.committed_ms)]));
+  };
+  /** Commit → the first attempt's start (claimed, signed, about to be sent), per delivery, sorted. */
+  const commitToSend = async (scope: string) => {
+    const result = await getDb().execute<{ ms: number }>(sql`
+      select extract(epoch from min(a.started_at) - min(pg_xact_commit_timestamp(e.xmin))) * 1000 as ms
+      from events e join webhook_deliveries d on d.event_id = e.id join webhook_attempts a on a.delivery_id = d.id
+      where e.type = 'product.created' and e.data->'object'->>'name' like ${`${scope} %`}
+      group by d.id`);
+    return result.rows.map((row) => Math.round(Number(row.ms))).sort((a, b) => a - b);
   };
 
   // 3 and 4: events through the API at a steady rate; latency from each event's commit.
   const steady = async (scope: string, name: string, note?: string) => {
     const ids = await createEndpoints(scope, 10);
     const count = RATE * SECONDS;
+    const cpuBefore = cpuSeconds(processes());
     const started = performance.now();
     const requests: Promise<unknown>[] = [];
     /** When each API answer came back: after its commit, so arrival minus it is a lower bound. */
@@ -191,11 +219,13 @@ async function main() {
     const offered = count / ((performance.now() - started) / 1000);
     await Promise.all(requests);
     const result = await waitForArrivals(scope, (count - failed) * 10);
+    const cpu = cpuShares(cpuBefore, cpuSeconds(processes()), (performance.now() - started) / 1000);
     const committedAt = await commitTimes(scope);
     const latencies = result.arrivals.map(([, at, , objectId]) => Math.round(at - committedAt.get(objectId)!)).sort((a, b) => a - b);
     if (latencies.some(Number.isNaN)) throw new Error('an event without a commit timestamp (track_commit_timestamp off?)');
     const fromCreatedAt = result.arrivals.map(([, at, createdAt]) => at - createdAt).sort((a, b) => a - b);
     const lowerBounds = result.arrivals.map(([, at, , objectId]) => at - answeredAt.get(objectId)!).sort((a, b) => a - b);
+    const toSend = await commitToSend(scope);
     const first = Math.min(...result.arrivals.map(([, , createdAt]) => createdAt));
     const seconds = (Math.max(...result.arrivals.map(([, at]) => at)) - first) / 1000;
     const row = latencyRow(
@@ -205,9 +235,11 @@ async function main() {
       result.duplicates,
       `${note ? `${note}; ` : ''}API events offered at ${offered.toFixed(0)}/s${failed ? `, ${failed} requests failed` : ''}; ` +
         `from the event's createdAt instead (before the commit, as measured before): p50 ${percentile(fromCreatedAt, 50)} ms, p99 ${percentile(fromCreatedAt, 99)} ms; ` +
-        `from the API answer (after the commit): p50 ${percentile(lowerBounds, 50)} ms, p99 ${percentile(lowerBounds, 99)} ms`,
+        `from the API answer (after the commit): p50 ${percentile(lowerBounds, 50)} ms, p99 ${percentile(lowerBounds, 99)} ms; ` +
+        `commit → the attempt's start (claimed and signed): p50 ${percentile(toSend, 50)} ms, p99 ${percentile(toSend, 99)} ms; CPU (one core = 100 %, 2 cores): ${cpu}`,
     );
     console.log(row);
+    if (STATEMENT_STATS) await printStatementStats(name);
     rows.push(row);
     await disable(ids);
     return row;
@@ -215,10 +247,10 @@ async function main() {
 
   try {
     if (runs('burst1')) await burst('burst1', 1, `burst: ${BURST} deliveries → 1 endpoint${setup}`);
-    const one = runs('burst10') || runs('two') ? await burst('burst10', 10, `burst: ${BURST} deliveries → 10 endpoints${setup}`) : undefined;
+    if (runs('burst10')) await burst('burst10', 10, `burst: ${BURST} deliveries → 10 endpoints${setup}`);
     if (runs('steady')) await steady('steady', `steady: ${RATE} API events/s × ${SECONDS} s → 10 endpoints${setup}`);
     if (runs('dead')) await deadEndpoint();
-    if (runs('two') && !SEPARATE_DISPATCHER) await twoDispatchers(one!);
+    if (runs('two') && !SEPARATE_DISPATCHER) await twoDispatchers();
   } finally {
     worker?.kill('SIGTERM');
     receiver.process.kill('SIGTERM');
@@ -227,6 +259,17 @@ async function main() {
   }
   writeResults(rows, loadAtStart, config.webhooks);
 
+  /** BENCH_PG_STATEMENTS=true: PostgreSQL's own account of where a scenario's time went (not a measurement to record). */
+  async function printStatementStats(scenario: string) {
+    console.log(`PostgreSQL's top statements in "${scenario}":`);
+    const top = await getDb().execute(sql`
+      select calls, round(total_exec_time) as total_ms, round(mean_exec_time::numeric, 2) as mean_ms, rows,
+        left(regexp_replace(query, '\s+', ' ', 'g'), 100) as statement
+      from pg_stat_statements order by total_exec_time desc limit 12`);
+    console.table(top.rows);
+    await getDb().execute(sql`select pg_stat_statements_reset()`);
+  }
+
   async function deadEndpoint() {
     const deadIds = await createEndpoints('dead', 1, ['customer.created']);
     await getDb().transaction(async (tx) => {
@@ -234,27 +277,64 @@ async function main() {
     });
     await sleep(500);
     const inFlightDead = async () =>
-      (
-        await getDb().execute<{ n: number }>(
-          (
-            await import('drizzle-orm')
-          ).sql`select count(*)::int as n from webhook_deliveries where endpoint_id = ${deadIds[0]!} and attempt_count = 0`,
-        )
-      ).rows[0]!.n;
+      (await getDb().execute<{ n: number }>(sql`select count(*)::int as n from webhook_deliveries where endpoint_id = ${deadIds[0]!} and attempt_count = 0`))
+        .rows[0]!.n;
     await steady('steadydead', `steady + dead endpoint with ${DEAD_BACKLOG} pending${setup}`, `dead endpoint: ${config.webhooks.timeoutMs} ms timeouts`);
     const deadStillPending = await inFlightDead();
     rows[rows.length - 1]!.note += `; ${deadStillPending} of its deliveries not yet attempted at the end`;
     await disable(deadIds);
   }
 
-  async function twoDispatchers(one: Row) {
+  /**
+   * Bursts with a second dispatcher process and without it, interleaved (the second process is
+   * paused with SIGSTOP, once it holds no lease, for the one-process bursts), so both see the
+   * same machine; the row is the round with the median ratio.
+   */
+  async function twoDispatchers() {
+    const name = `burst: ${BURST} deliveries → 10 endpoints, 2 dispatcher processes`;
     await startWorkerProcess();
-    const two = await burst('burst10two', 10, `burst: ${BURST} deliveries → 10 endpoints, 2 dispatcher processes`);
+    // The server is warm from the runs before; the new process first gets the same (compiled
+    // code, open connections), outside the measurement.
+    await burst('warmup', 10, 'warm-up of the second dispatcher process', { deliveries: Math.round(BURST / 5), record: false });
+    const rounds: { two: Row; ratio: number }[] = [];
+    for (let round = 1; round <= TWO_DISPATCHER_ROUNDS; round++) {
+      const two = await burst(`two${round}`, 10, name, { record: false });
+      await leasesReleased();
+      await pauseWorker();
+      const one = await burst(`one${round}`, 10, `burst: ${BURST} deliveries → 10 endpoints, second process paused`, { record: false });
+      worker!.kill('SIGCONT');
+      rounds.push({ two, ratio: two.deliveries / two.seconds / (one.deliveries / one.seconds) });
+    }
     const exited = new Promise((resolve) => worker!.once('exit', resolve));
     worker!.kill('SIGTERM');
     await exited;
     const sentByWorker = /"sent":(\d+)[^\n]*webhook dispatcher stopped/.exec(workerOutput)?.[1];
-    two.note = `${two.note}; the second process sent ${sentByWorker ?? '?'} of ${two.deliveries}; ${(two.deliveries / two.seconds / (one.deliveries / one.seconds)).toFixed(2)}× the one-process rate`;
+    const median = [...rounds].sort((a, b) => a.ratio - b.ratio)[Math.floor(rounds.length / 2)]!;
+    const ratios = rounds.map((round) => `${round.ratio.toFixed(2)}×`).join(', ');
+    rows.push({
+      ...median.two,
+      note: `${median.two.note}; ${median.ratio.toFixed(2)}× the rate of the same burst with the second process paused, run right after it (rounds: ${ratios}; median shown); the second process sent ${sentByWorker ?? '?'} of the ${TWO_DISPATCHER_ROUNDS * BURST + Math.round(BURST / 5)} deliveries of its rounds and warm-up`,
+    });
+  }
+
+  /** SIGSTOP, but never in the middle of a claim (it would hold the claims' advisory lock). */
+  async function pauseWorker() {
+    for (;;) {
+      worker!.kill('SIGSTOP');
+      const held = await getDb().execute<{ n: number }>(sql`select count(*)::int as n from pg_locks where locktype = 'advisory' and granted`);
+      if (held.rows[0]!.n === 0) return;
+      worker!.kill('SIGCONT');
+      await sleep(20);
+    }
+  }
+
+  /** Until no delivery is leased: every attempt sent and recorded. */
+  async function leasesReleased() {
+    for (;;) {
+      const leased = await getDb().execute<{ n: number }>(sql`select count(*)::int as n from webhook_deliveries where lease_until is not null`);
+      if (leased.rows[0]!.n === 0) return;
+      await sleep(50);
+    }
   }
 }
 

@@ -19,10 +19,22 @@ export function respond<TStatus extends number, TBody>(status: TStatus, body: TB
   return new ApiResponse(status, body);
 }
 
+/** Below this size an answer is sent as it is: compressing it costs more CPU than it saves bytes. */
+const COMPRESS_FROM_BYTES = 1024;
+
+/**
+ * API answers are never stored by caches (`no-store`). Next.js gzips every answer a client
+ * accepts gzip for, whatever its size (it streams the body, so its compression never sees a
+ * length): `no-transform`, which it honours, keeps small answers uncompressed.
+ */
 export function jsonResponse(status: number, bodyText: string, headers: Record<string, string>): Response {
   return new Response(status === 204 ? null : bodyText, {
     status,
-    headers: { 'Content-Type': status >= 400 ? PROBLEM_TYPE : JSON_TYPE, ...headers },
+    headers: {
+      'Content-Type': status >= 400 ? PROBLEM_TYPE : JSON_TYPE,
+      'Cache-Control': bodyText.length < COMPRESS_FROM_BYTES ? 'no-store, no-transform' : 'no-store',
+      ...headers,
+    },
   });
 }
 

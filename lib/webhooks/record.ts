@@ -57,6 +57,8 @@ const MOVES = sql`d.status = any(string_to_array(r.sources, ','))`;
  *
  * A delivery is only updated while this dispatcher's lease on it stands, so a result that
  * arrives after the lease was taken over cannot overwrite the newer attempt's bookkeeping.
+ * Deliveries are found by `id = any(ids)`, an index lookup whatever the table's statistics say
+ * (see claimDueDeliveries).
  */
 export async function recordAttemptResults(db: Db, dispatcherId: string, results: AttemptResult[]): Promise<{ earliestRetryAt?: Date }> {
   if (results.length === 0) return {};
@@ -64,10 +66,11 @@ export async function recordAttemptResults(db: Db, dispatcherId: string, results
   const states = results.map((result) => nextDeliveryState(result));
   const streaks = [...streaksOf(results)];
   const cutoff = new Date(at.getTime() - disableAfterMs());
+  const deliveryIds = array(results.map((r) => r.delivery.id));
   const toDisable = await db.execute<{ id: string; gone: boolean }>(sql`
     with r as (
       select * from unnest(
-        ${array(results.map((r) => r.delivery.id))}::text[],
+        ${deliveryIds}::text[],
         ${array(results.map((r) => r.delivery.trigger))}::text[],
         ${array(results.map((r) => r.delivery.url))}::text[],
         ${array(results.map((r) => JSON.stringify(r.headers)))}::text[],
@@ -85,10 +88,12 @@ export async function recordAttemptResults(db: Db, dispatcherId: string, results
         ${array(results.map((r) => r.delivery.leaseUntil.toISOString()))}::timestamptz[]
       ) as r(delivery_id, trigger, url, headers, started_at, duration_ms, response_status, response_body, error, succeeded,
              next_status, sources, next_attempt_at, counted, requested_at, lease_until)
+    ), present as (
+      select id from webhook_deliveries where id = any(${deliveryIds}::text[])
     ), attempts as (
       insert into webhook_attempts (delivery_id, trigger, url, request_headers, started_at, duration_ms, response_status, response_body, error, succeeded)
       select r.delivery_id, r.trigger, r.url, r.headers::jsonb, r.started_at, r.duration_ms, r.response_status, r.response_body, r.error, r.succeeded
-      from r where exists (select 1 from webhook_deliveries d where d.id = r.delivery_id)
+      from r join present on present.id = r.delivery_id
     ), deliveries as (
       update webhook_deliveries d
       set status = case when ${MOVES} then r.next_status else d.status end,
@@ -110,7 +115,7 @@ export async function recordAttemptResults(db: Db, dispatcherId: string, results
         end,
         updated_at = ${at.toISOString()}::timestamptz
       from r
-      where d.id = r.delivery_id and d.lease_worker_id = ${dispatcherId} and d.lease_until = r.lease_until
+      where d.id = any(${deliveryIds}::text[]) and d.id = r.delivery_id and d.lease_worker_id = ${dispatcherId} and d.lease_until = r.lease_until
     ), s as (
       select * from unnest(
         ${array(streaks.map(([id]) => id))}::text[],

@@ -223,3 +223,23 @@ describe('API details', () => {
     expect(charged).toHaveLength(0);
   });
 });
+
+describe('caching and compression of API answers', () => {
+  it('marks every answer no-store, sends small answers uncompressed and compresses large ones', async () => {
+    const { key, api } = await newMerchant();
+    const gzip = { 'accept-encoding': 'gzip' };
+    const created = await call('POST', '/api/Product', { key, body: { name: 'Small' }, headers: gzip });
+    expect(created.status).toBe(201);
+    expect(created.headers.get('cache-control')).toBe('no-store, no-transform');
+    expect(created.headers.get('content-encoding')).toBeNull();
+    const problem = await call('GET', '/api/Product/prod_missing', { key, headers: gzip });
+    expect(problem.status).toBe(404);
+    expect(problem.headers.get('content-encoding')).toBeNull();
+    for (let i = 0; i < 20; i++) expect((await api.post('/api/Product', { name: `Product ${i} with a name long enough to fill a page` })).status).toBe(201);
+    const page = await call('GET', '/api/Product?pageSize=20', { key, headers: gzip });
+    expect(page.status).toBe(200);
+    expect(page.text.length).toBeGreaterThan(1024);
+    expect(page.headers.get('cache-control')).toBe('no-store');
+    expect(page.headers.get('content-encoding')).toBe('gzip');
+  });
+});
