@@ -27,8 +27,8 @@ export default defineConfig({
           // suite under 100 s").
           maxWorkers: 6,
           // A worker process runs file after file without loading every module (the OpenAPI
-          // document and its validators, drizzle, the domain) again for each: that was half the
-          // suite's CPU time. A file that changes shared state (a spy, a fake timer) restores it.
+          // document and its validators, drizzle, the domain) again for each: that was a fifth of
+          // the suite's CPU time. A file that changes shared state (a spy, a fake timer) restores it.
           isolate: false,
           sequence: { groupOrder: 0 },
         },
