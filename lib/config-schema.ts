@@ -94,6 +94,7 @@ export const configSchema = z
     RUN_WORKER: flag(true),
     WORKER_CONCURRENCY: wholeNumber(5),
     TRUST_PROXY: flag(false),
+    PRELOAD_PAGES: flag(true),
     SECRET_KEY: z.string().min(SECRET_KEY_MIN_LENGTH, `must be at least ${SECRET_KEY_MIN_LENGTH} characters`).optional(),
     // Only tests set it: shifts the process clock (lib/clock.ts).
     CLOCK_OFFSET_MS: wholeNumber(0, { min: -MAX }),

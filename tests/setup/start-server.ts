@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node';
-import { startServer, type RunningServer } from './server';
+import { startServer, SUITE_SERVER_ENV, type RunningServer } from './server';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -26,7 +26,7 @@ export const WEBHOOK_TEST_ENV = {
 const shared = globalThis as unknown as { __paybaseTestServer?: { server: Promise<RunningServer>; users: number } };
 
 export default async function setup(project: TestProject) {
-  shared.__paybaseTestServer ??= { server: startServer({ env: WEBHOOK_TEST_ENV }), users: 0 };
+  shared.__paybaseTestServer ??= { server: startServer({ env: { ...WEBHOOK_TEST_ENV, ...SUITE_SERVER_ENV } }), users: 0 };
   const entry = shared.__paybaseTestServer;
   entry.users++;
   const server = await entry.server;

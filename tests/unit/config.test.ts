@@ -29,6 +29,7 @@ describe('configuration', () => {
       RUN_WORKER: true,
       WORKER_CONCURRENCY: 5,
       TRUST_PROXY: false,
+      PRELOAD_PAGES: true,
       CLOCK_OFFSET_MS: 0,
       DATABASE_POOL_SIZE: 10,
       DATABASE_PREPARED_STATEMENTS: true,
