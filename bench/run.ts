@@ -10,8 +10,8 @@
  *      the part of it before the attempt started (claimed and signed);
  *   4. the same with a dead endpoint (never answers, so every attempt runs into the timeout)
  *      holding 1,000 pending deliveries;
- *   5. burst drain to 10 endpoints with a second dispatcher process (`npm run worker`), in
- *      rounds interleaved with the same burst while that process is paused (SIGSTOP).
+ *   5. burst drain to 10 and to 20 endpoints with a second dispatcher process (`npm run
+ *      worker`), in rounds interleaved with the same burst while that process is paused (SIGSTOP).
  * Bursts also report the CPU time each process used (server, PostgreSQL, second dispatcher,
  * receiver). Results are appended to bench/RESULTS.md with the machine, the date and the load
  * average.
@@ -250,7 +250,7 @@ async function main() {
     if (runs('burst10')) await burst('burst10', 10, `burst: ${BURST} deliveries → 10 endpoints${setup}`);
     if (runs('steady')) await steady('steady', `steady: ${RATE} API events/s × ${SECONDS} s → 10 endpoints${setup}`);
     if (runs('dead')) await deadEndpoint();
-    if (runs('two') && !SEPARATE_DISPATCHER) await twoDispatchers();
+    if (runs('two') && !SEPARATE_DISPATCHER) await twoDispatchers([10, 20]);
   } finally {
     worker?.kill('SIGTERM');
     receiver.process.kill('SIGTERM');
@@ -288,33 +288,43 @@ async function main() {
   /**
    * Bursts with a second dispatcher process and without it, interleaved (the second process is
    * paused with SIGSTOP, once it holds no lease, for the one-process bursts), so both see the
-   * same machine; the row is the round with the median ratio.
+   * same machine; a row per endpoint count is the round with the median ratio. With 10 endpoints
+   * one process's WEBHOOK_MAX_IN_FLIGHT (1,000) already takes every endpoint slot (10 × 100);
+   * with 20 there are twice as many slots as one process may hold.
    */
-  async function twoDispatchers() {
-    const name = `burst: ${BURST} deliveries → 10 endpoints, 2 dispatcher processes`;
+  async function twoDispatchers(endpointCounts: number[]) {
     await startWorkerProcess();
     // The server is warm from the runs before; the new process first gets the same (compiled
     // code, open connections), outside the measurement.
     await burst('warmup', 10, 'warm-up of the second dispatcher process', { deliveries: Math.round(BURST / 5), record: false });
-    const rounds: { two: Row; ratio: number }[] = [];
-    for (let round = 1; round <= TWO_DISPATCHER_ROUNDS; round++) {
-      const two = await burst(`two${round}`, 10, name, { record: false });
-      await leasesReleased();
-      await pauseWorker();
-      const one = await burst(`one${round}`, 10, `burst: ${BURST} deliveries → 10 endpoints, second process paused`, { record: false });
-      worker!.kill('SIGCONT');
-      rounds.push({ two, ratio: two.deliveries / two.seconds / (one.deliveries / one.seconds) });
+    let deliveries = Math.round(BURST / 5);
+    for (const endpoints of endpointCounts) {
+      const rounds: { two: Row; ratio: number }[] = [];
+      for (let round = 1; round <= TWO_DISPATCHER_ROUNDS; round++) {
+        const two = await burst(`two${endpoints}x${round}`, endpoints, `burst: ${BURST} deliveries → ${endpoints} endpoints, 2 dispatcher processes`, {
+          record: false,
+        });
+        await leasesReleased();
+        await pauseWorker();
+        const one = await burst(`one${endpoints}x${round}`, endpoints, `burst: ${BURST} deliveries → ${endpoints} endpoints, second process paused`, {
+          record: false,
+        });
+        worker!.kill('SIGCONT');
+        rounds.push({ two, ratio: two.deliveries / two.seconds / (one.deliveries / one.seconds) });
+        deliveries += BURST;
+      }
+      const median = [...rounds].sort((a, b) => a.ratio - b.ratio)[Math.floor(rounds.length / 2)]!;
+      const ratios = rounds.map((round) => `${round.ratio.toFixed(2)}×`).join(', ');
+      rows.push({
+        ...median.two,
+        note: `${median.two.note}; ${median.ratio.toFixed(2)}× the rate of the same burst with the second process paused, run right after it (rounds: ${ratios}; median shown)`,
+      });
     }
     const exited = new Promise((resolve) => worker!.once('exit', resolve));
     worker!.kill('SIGTERM');
     await exited;
     const sentByWorker = /"sent":(\d+)[^\n]*webhook dispatcher stopped/.exec(workerOutput)?.[1];
-    const median = [...rounds].sort((a, b) => a.ratio - b.ratio)[Math.floor(rounds.length / 2)]!;
-    const ratios = rounds.map((round) => `${round.ratio.toFixed(2)}×`).join(', ');
-    rows.push({
-      ...median.two,
-      note: `${median.two.note}; ${median.ratio.toFixed(2)}× the rate of the same burst with the second process paused, run right after it (rounds: ${ratios}; median shown); the second process sent ${sentByWorker ?? '?'} of the ${TWO_DISPATCHER_ROUNDS * BURST + Math.round(BURST / 5)} deliveries of its rounds and warm-up`,
-    });
+    rows[rows.length - 1]!.note += `; over all two-process rounds and the warm-up the second process sent ${sentByWorker ?? '?'} of ${deliveries} deliveries`;
   }
 
   /** SIGSTOP, but never in the middle of a claim (it would hold the claims' advisory lock). */
