@@ -27,13 +27,13 @@
  *   npm run bench -- operator                      # the platform admin's overview, seller page and audit log (bench/operator.ts)
  *   npm run bench -- lists                         # list pages at row 1 and row 100,000, by page and by cursor (bench/lists.ts)
  */
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { sql } from 'drizzle-orm';
 import { startServer } from '../tests/setup/server';
 import { cpuSeconds, percentile, postgresPids, profileArgs, serverPid } from './common';
+import { cpuShares, latencyRow, type Row, writeResults } from './webhook-results';
 
 const BURST = Number(process.env.BENCH_BURST ?? 10_000);
 const RATE = Number(process.env.BENCH_RATE ?? 200);
@@ -43,35 +43,13 @@ const DEAD_BACKLOG = 1_000;
 const TWO_DISPATCHER_ROUNDS = 3;
 /** BENCH_DISPATCHER=process: the server without its worker, and one `npm run worker` process. */
 const SEPARATE_DISPATCHER = process.env.BENCH_DISPATCHER === 'process';
-/** BENCH_PG_STATEMENTS=true: PostgreSQL loads pg_stat_statements and the run ends with its top statements. */
+/** BENCH_PG_STATEMENTS=true: PostgreSQL loads pg_stat_statements and each scenario ends with its top statements. */
 const STATEMENT_STATS = process.env.BENCH_PG_STATEMENTS === 'true';
-
-interface Row {
-  name: string;
-  deliveries: number;
-  seconds: number;
-  p50: number;
-  p99: number;
-  duplicates: number;
-  note?: string;
-}
 
 interface Stats {
   total: number;
   duplicates: number;
   arrivals: [key: string, at: number, createdAt: number, objectId: string][];
-}
-
-/** Each process's CPU time over a scenario, as a share of one core. */
-function cpuShares(before: Record<string, number>, after: Record<string, number>, wallSeconds: number): string {
-  return Object.keys(after)
-    .map((name) => `${name} ${(((after[name]! - (before[name] ?? 0)) / wallSeconds) * 100).toFixed(0)} %`)
-    .join(', ');
-}
-
-/** A scenario's row from its sorted commit → arrival latencies. */
-function latencyRow(name: string, latencies: number[], seconds: number, duplicates: number, note: string): Row {
-  return { name, deliveries: latencies.length, seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), duplicates, note };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -296,8 +274,9 @@ async function main() {
     await startWorkerProcess();
     // The server is warm from the runs before; the new process first gets the same (compiled
     // code, open connections), outside the measurement.
-    await burst('warmup', 10, 'warm-up of the second dispatcher process', { deliveries: Math.round(BURST / 5), record: false });
-    let deliveries = Math.round(BURST / 5);
+    const warmUp = Math.round(BURST / 5);
+    await burst('warmup', 10, 'warm-up of the second dispatcher process', { deliveries: warmUp, record: false });
+    let deliveries = warmUp;
     for (const endpoints of endpointCounts) {
       const rounds: { two: Row; ratio: number }[] = [];
       for (let round = 1; round <= TWO_DISPATCHER_ROUNDS; round++) {
@@ -372,30 +351,6 @@ async function merchantOfKey(key: string): Promise<string> {
   const row = await findApiKeyBySecret(getDb(), key);
   if (!row) throw new Error('demo key not found');
   return row.merchantId;
-}
-
-function writeResults(rows: Row[], loadAtStart: number[], settings: { endpointConcurrency: number; maxInFlight: number; timeoutMs: number }) {
-  const file = path.join(import.meta.dirname, 'RESULTS.md');
-  const cpu = os.cpus();
-  const load = (values: number[]) => values.map((l) => l.toFixed(1)).join(' / ');
-  const lines = [
-    '',
-    `## ${new Date().toISOString()}`,
-    '',
-    `Machine: ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, ${os.type()} ${os.release()}, Node ${process.version}; load average (1/5/15 min) at the start ${load(loadAtStart)}, at the end ${load(os.loadavg())}.`,
-    `Settings: WEBHOOK_ENDPOINT_CONCURRENCY=${settings.endpointConcurrency}, WEBHOOK_MAX_IN_FLIGHT=${settings.maxInFlight}, WEBHOOK_TIMEOUT_MS=${settings.timeoutMs}.`,
-    '',
-    '| scenario | deliveries | seconds | deliveries/s | → first arrival p50 | p99 | repeats | notes |',
-    '|---|---:|---:|---:|---:|---:|---:|---|',
-    ...rows.map(
-      (r) =>
-        `| ${r.name} | ${r.deliveries} | ${r.seconds.toFixed(2)} | ${(r.deliveries / r.seconds).toFixed(0)} | ${r.p50} ms | ${r.p99} ms | ${r.duplicates} | ${r.note ?? ''} |`,
-    ),
-    '',
-  ];
-  fs.appendFileSync(file, lines.join('\n'));
-  console.log(lines.join('\n'));
-  console.log(`results appended to ${file}`);
 }
 
 // `npm run bench -- api`: the developer-API benchmark (bench/api.ts); `-- console`: the seller
