@@ -23,9 +23,22 @@ interface NewLog {
   response_body?: string | null;
   created_at: string;
 }
-const COLUMNS = sql.raw(
-  'merchant_id, request_id, method, path, status, duration_ms, api_key_id, idempotency_key, replayed, request_body, response_body, created_at',
-);
+/** Exactly NewLog's fields (the compiler checks both ways): a field the statement does not list would be dropped silently. */
+const LOGGED_COLUMNS: Record<keyof NewLog, true> = {
+  merchant_id: true,
+  request_id: true,
+  method: true,
+  path: true,
+  status: true,
+  duration_ms: true,
+  api_key_id: true,
+  idempotency_key: true,
+  replayed: true,
+  request_body: true,
+  response_body: true,
+  created_at: true,
+};
+const COLUMNS = sql.raw(Object.keys(LOGGED_COLUMNS).join(', '));
 
 /** What the API wrapper learned about a request while handling it. */
 export interface SeenApiRequest {
