@@ -1,8 +1,9 @@
 /**
  * The benchmark's webhook receiver, in its own process so it never competes with the
  * dispatcher's event loop: node:http with keep-alive, answering 200 at once (paths under
- * /dead never answer). It keeps the first arrival of every (path, event id) and counts repeats;
- * GET /_stats?prefix=/scope returns them.
+ * /dead never answer; paths under /slow answer after RECEIVER_DELAY_MS, as a receiver that does
+ * its work before answering). It keeps the first arrival of every (path, event id) and counts
+ * repeats; GET /_stats?prefix=/scope returns them.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -21,6 +22,7 @@ let duplicates = new Map<string, number>();
 let total = 0;
 const CREATED_AT = /"createdAt":"([^"]+)"/;
 const OBJECT_ID = /"object":\{"id":"([^"]+)"/;
+const SLOW_ANSWER_MS = Number(process.env.RECEIVER_DELAY_MS ?? 250);
 
 const server = http.createServer((req, res) => {
   if (req.method === 'GET' && req.url?.startsWith('/_stats')) {
@@ -46,8 +48,12 @@ const server = http.createServer((req, res) => {
       firsts.set(key, { at, createdAt: createdAt ? Date.parse(createdAt) : NaN, objectId: OBJECT_ID.exec(body)?.[1] ?? '' });
     }
     if (req.url?.startsWith('/dead')) return; // never answers: the sender times out
-    res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '2' });
-    res.end('ok');
+    const answer = () => {
+      res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '2' });
+      res.end('ok');
+    };
+    if (req.url?.startsWith('/slow')) setTimeout(answer, SLOW_ANSWER_MS);
+    else answer();
   });
 });
 server.keepAliveTimeout = 30_000;

@@ -11,7 +11,9 @@
  *   4. the same with a dead endpoint (never answers, so every attempt runs into the timeout)
  *      holding 1,000 pending deliveries;
  *   5. burst drain to 10 and to 20 endpoints with a second dispatcher process (`npm run
- *      worker`), in rounds interleaved with the same burst while that process is paused (SIGSTOP).
+ *      worker`), in rounds interleaved with the same burst while that process is paused (SIGSTOP);
+ *   6. the same to 20 receivers that take BENCH_RECEIVER_DELAY_MS (250) to answer, where one
+ *      process is bound by the attempts it may hold (WEBHOOK_MAX_IN_FLIGHT), not by the CPU.
  * Bursts also report the CPU time each process used (server, PostgreSQL, second dispatcher,
  * receiver). Results are appended to bench/RESULTS.md with the machine, the date and the load
  * average.
@@ -39,6 +41,8 @@ const BURST = Number(process.env.BENCH_BURST ?? 10_000);
 const RATE = Number(process.env.BENCH_RATE ?? 200);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const DEAD_BACKLOG = 1_000;
+/** How long the receivers of scenario 6 take to answer. */
+const RECEIVER_DELAY_MS = Number(process.env.BENCH_RECEIVER_DELAY_MS ?? 250);
 /** Interleaved rounds of the two-process burst and the same burst with the second process paused. */
 const TWO_DISPATCHER_ROUNDS = 3;
 /** BENCH_DISPATCHER=process: the server without its worker, and one `npm run worker` process. */
@@ -228,7 +232,11 @@ async function main() {
     if (runs('burst10')) await burst('burst10', 10, `burst: ${BURST} deliveries → 10 endpoints${setup}`);
     if (runs('steady')) await steady('steady', `steady: ${RATE} API events/s × ${SECONDS} s → 10 endpoints${setup}`);
     if (runs('dead')) await deadEndpoint();
-    if (runs('two') && !SEPARATE_DISPATCHER) await twoDispatchers([10, 20]);
+    if (!SEPARATE_DISPATCHER) {
+      const instant = runs('two') ? [{ endpoints: 10 }, { endpoints: 20 }] : [];
+      const slow = runs('twoslow') ? [{ endpoints: 20, slow: true }] : [];
+      if (instant.length + slow.length > 0) await twoDispatchers([...instant, ...slow]);
+    }
   } finally {
     worker?.kill('SIGTERM');
     receiver.process.kill('SIGTERM');
@@ -266,26 +274,29 @@ async function main() {
   /**
    * Bursts with a second dispatcher process and without it, interleaved (the second process is
    * paused with SIGSTOP, once it holds no lease, for the one-process bursts), so both see the
-   * same machine; a row per endpoint count is the round with the median ratio. With 10 endpoints
+   * same machine; a row per case is the round with the median ratio. With 10 instant endpoints
    * one process's WEBHOOK_MAX_IN_FLIGHT (1,000) already takes every endpoint slot (10 × 100);
-   * with 20 there are twice as many slots as one process may hold.
+   * with 20 there are twice as many slots as one process may hold. With slow receivers a
+   * process's slots turn over slowly, so its in-flight limit binds before the CPU does.
    */
-  async function twoDispatchers(endpointCounts: number[]) {
+  async function twoDispatchers(cases: { endpoints: number; slow?: boolean }[]) {
     await startWorkerProcess();
     // The server is warm from the runs before; the new process first gets the same (compiled
     // code, open connections), outside the measurement.
     const warmUp = Math.round(BURST / 5);
     await burst('warmup', 10, 'warm-up of the second dispatcher process', { deliveries: warmUp, record: false });
     let deliveries = warmUp;
-    for (const endpoints of endpointCounts) {
+    for (const { endpoints, slow } of cases) {
+      const receivers = slow ? `${endpoints} endpoints answering after ${RECEIVER_DELAY_MS} ms` : `${endpoints} endpoints`;
+      const scope = slow ? 'slow' : '';
       const rounds: { two: Row; ratio: number }[] = [];
       for (let round = 1; round <= TWO_DISPATCHER_ROUNDS; round++) {
-        const two = await burst(`two${endpoints}x${round}`, endpoints, `burst: ${BURST} deliveries → ${endpoints} endpoints, 2 dispatcher processes`, {
+        const two = await burst(`${scope}two${endpoints}x${round}`, endpoints, `burst: ${BURST} deliveries → ${receivers}, 2 dispatcher processes`, {
           record: false,
         });
         await leasesReleased();
         await pauseWorker();
-        const one = await burst(`one${endpoints}x${round}`, endpoints, `burst: ${BURST} deliveries → ${endpoints} endpoints, second process paused`, {
+        const one = await burst(`${scope}one${endpoints}x${round}`, endpoints, `burst: ${BURST} deliveries → ${receivers}, second process paused`, {
           record: false,
         });
         worker!.kill('SIGCONT');
@@ -334,7 +345,10 @@ function runs(scenario: string): boolean {
 }
 
 async function startReceiverProcess() {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'receiver.ts')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'receiver.ts')], {
+    env: { ...process.env, RECEIVER_DELAY_MS: String(RECEIVER_DELAY_MS) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const port = await new Promise<number>((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
       const match = /listening (\d+)/.exec(chunk.toString());
