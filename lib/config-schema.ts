@@ -128,6 +128,7 @@ export const configSchema = z
     API_RATE_LIMIT: wholeNumber(100),
     API_RATE_LIMIT_WINDOW_SECONDS: wholeNumber(1),
     MAX_REQUEST_BODY_BYTES: wholeNumber(1024 * 1024),
+    IDEMPOTENCY_LEASE_MS: wholeNumber(5_000, { min: 1_000, max: 60_000 }),
 
     // Payments and subscriptions
     SANDBOX_PROCESSOR_LATENCY_MS: wholeNumber(0, { min: 0, max: 60_000 }),

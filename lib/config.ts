@@ -245,6 +245,10 @@ export const config = {
     get maxBodyBytes() {
       return env().MAX_REQUEST_BODY_BYTES;
     },
+    /** How long an Idempotency-Key stays held by a request that stopped renewing it (its process died). */
+    get idempotencyLeaseMs() {
+      return env().IDEMPOTENCY_LEASE_MS;
+    },
   },
   payments: {
     /**

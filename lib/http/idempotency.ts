@@ -3,18 +3,20 @@ import { and, eq, inArray, lte } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { idempotencyKeys } from '../db/schema';
 import { now } from '../clock';
+import { config } from '../config';
 import { sha256Hex } from '../secrets';
 import { ApiError } from './errors';
 import { idempotencyKeyStateMachine } from './idempotency-key-states';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /**
- * An in-progress key is held by a lease its request renews every IDEMPOTENCY_LEASE_RENEW_MS
- * while it runs. A lease not renewed for IDEMPOTENCY_LEASE_MS belongs to a request whose process
- * died (its transaction rolled back): the key may be executed again (docs/api.md, "Idempotency").
+ * An in-progress key is held by a lease its request renews while it runs, three times per lease
+ * period. A lease not renewed for IDEMPOTENCY_LEASE_MS (default 5 s) belongs to a request whose
+ * process died (its transaction rolled back): the key may be executed again (docs/api.md,
+ * "Idempotency").
  */
-export const IDEMPOTENCY_LEASE_MS = 5_000;
-export const IDEMPOTENCY_LEASE_RENEW_MS = 1_500;
+const leaseMs = () => config.http.idempotencyLeaseMs;
+const leaseRenewMs = () => Math.floor(leaseMs() * 0.3);
 
 export interface RequestFingerprint {
   merchantId: string;
@@ -91,7 +93,7 @@ export async function claimIdempotencyKey(db: Db, request: RequestFingerprint): 
     if (existing.state === 'completed') {
       return { kind: 'replay', status: existing.responseStatus!, body: existing.responseBody! };
     }
-    if (existing.lockedAt.getTime() > at.getTime() - IDEMPOTENCY_LEASE_MS) {
+    if (existing.lockedAt.getTime() > at.getTime() - leaseMs()) {
       throw new ApiError('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still being processed; retry later.', {
         headers: { 'Retry-After': '1' },
       });
@@ -135,7 +137,7 @@ export async function completeIdempotencyKey(db: Db, input: { merchantId: string
 }
 
 /**
- * Renews the lease every IDEMPOTENCY_LEASE_RENEW_MS until the returned function is called. A
+ * Renews the lease (three times per lease period) until the returned function is called. A
  * failed renewal is only logged by `onError`: the answer is guarded by the lease check above.
  */
 export function holdIdempotencyLease(db: Db, lease: { merchantId: string; key: string; leaseId: string }, onError: (error: unknown) => void): () => void {
@@ -144,7 +146,7 @@ export function holdIdempotencyLease(db: Db, lease: { merchantId: string; key: s
       .set({ lockedAt: now() })
       .where(and(...heldBy(lease)))
       .catch(onError);
-  }, IDEMPOTENCY_LEASE_RENEW_MS);
+  }, leaseRenewMs());
   timer.unref();
   return () => clearInterval(timer);
 }

@@ -9,12 +9,13 @@ import { eventually } from '../helpers/webhook-receiver';
 import { startServer, type RunningServer } from '../setup/server';
 
 /**
- * The Idempotency-Key lease (docs/api.md, "Idempotency"): a server of its own whose sandbox
- * processor takes 8 s per call, longer than the 5 s lease. A running request keeps its key
- * (renewal); a request killed with its process frees the key within seconds, and the retry
- * finishes the interrupted checkout: one charge.
+ * The Idempotency-Key lease (docs/api.md, "Idempotency"): a server of its own with a 2 s lease
+ * (IDEMPOTENCY_LEASE_MS) whose sandbox processor takes 4 s per call, longer than the lease. A
+ * running request keeps its key (renewal); a request killed with its process frees the key
+ * within seconds, and the retry finishes the interrupted checkout: one charge.
  */
-const ENV = { SANDBOX_PROCESSOR_LATENCY_MS: '8000' };
+const LEASE_MS = 2_000;
+const ENV = { IDEMPOTENCY_LEASE_MS: String(LEASE_MS), SANDBOX_PROCESSOR_LATENCY_MS: String(2 * LEASE_MS) };
 
 let server: RunningServer | undefined;
 let pool: pg.Pool | undefined;
@@ -48,7 +49,7 @@ describe('Idempotency-Key lease', () => {
     // A request that outlives the lease keeps its key: a duplicate meanwhile is told to wait.
     const first = api(request, 'renewed');
     await eventually(async () => (await db.select().from(payments).where(eq(payments.amount, 4321))).length === 1, 20_000, 'phase 1 committed');
-    await new Promise((resolve) => setTimeout(resolve, 6_000));
+    await new Promise((resolve) => setTimeout(resolve, LEASE_MS * 1.25));
     const duplicate = await api(request, 'renewed');
     expect(duplicate.status).toBe(409);
     expect(duplicate.body.code).toBe('IDEMPOTENCY_KEY_IN_USE');
