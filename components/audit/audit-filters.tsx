@@ -1,8 +1,7 @@
 import { AUDIT_ACTIONS, AUDIT_ACTION_NAMES, isAuditAction, type AuditAction } from '@/lib/audit/actions';
 import type { AuditFilters } from '@/lib/audit/audit-log';
-import { buttonClass } from '@/components/ui/button';
+import { FILTER_CONTROL, FilterField, FilterForm } from '@/components/ui/filter-form';
 
-const INPUT = 'mt-1 block rounded-md border border-slate-300 bg-white px-3 py-2 text-sm';
 const text = (value: string | string[] | undefined) => (typeof value === 'string' && value.trim() ? value.trim() : undefined);
 const day = (value: string | undefined, end: boolean) => {
   if (!value || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return undefined;
@@ -27,53 +26,34 @@ export function auditFiltersOf(query: Record<string, string | string[] | undefin
 
 /** A plain GET form (works without JavaScript); `withSeller` adds the admin's seller filter. */
 export function AuditFilterForm({ action, echo, withSeller = false }: { action: string; echo: Record<string, string | undefined>; withSeller?: boolean }) {
+  const filtered = Object.values(echo).some(Boolean);
   return (
-    <search aria-label="Filter the audit log">
-      <form action={action} className="mb-4 flex flex-wrap items-end gap-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
-        {withSeller ? (
-          <div className="min-w-0 grow sm:grow-0">
-            <label htmlFor="audit-seller" className="block text-sm font-medium text-slate-800">
-              Seller id
-            </label>
-            <input id="audit-seller" name="seller" defaultValue={echo.seller} placeholder="mer_…" className={`${INPUT} w-full font-mono sm:w-56`} />
-          </div>
-        ) : null}
-        <div className="min-w-0 grow sm:grow-0">
-          <label htmlFor="audit-action" className="block text-sm font-medium text-slate-800">
-            Action
-          </label>
-          <select id="audit-action" name="action" defaultValue={echo.action ?? ''} className={`${INPUT} w-full sm:w-auto`}>
-            <option value="">Any action</option>
-            {AUDIT_ACTION_NAMES.map((name) => (
-              <option key={name} value={name}>
-                {AUDIT_ACTIONS[name]}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="min-w-0 grow sm:grow-0">
-          <label htmlFor="audit-actor" className="block text-sm font-medium text-slate-800">
-            Actor (email, name or id)
-          </label>
-          <input id="audit-actor" name="actor" defaultValue={echo.actor} className={`${INPUT} w-full sm:w-56`} />
-        </div>
-        <div>
-          <label htmlFor="audit-from" className="block text-sm font-medium text-slate-800">
-            From (UTC)
-          </label>
-          <input id="audit-from" name="from" type="date" defaultValue={echo.from} className={INPUT} />
-        </div>
-        <div>
-          <label htmlFor="audit-to" className="block text-sm font-medium text-slate-800">
-            To (UTC)
-          </label>
-          <input id="audit-to" name="to" type="date" defaultValue={echo.to} className={INPUT} />
-        </div>
-        <button type="submit" className={buttonClass('secondary')}>
-          Filter
-        </button>
-      </form>
-    </search>
+    <FilterForm label="Filter the audit log" action={action} filtered={filtered} boxed>
+      {withSeller ? (
+        <FilterField id="audit-seller" label="Seller id" grow>
+          <input id="audit-seller" name="seller" defaultValue={echo.seller} placeholder="mer_…" className={`${FILTER_CONTROL} w-full font-mono sm:w-56`} />
+        </FilterField>
+      ) : null}
+      <FilterField id="audit-action" label="Action" grow>
+        <select id="audit-action" name="action" defaultValue={echo.action ?? ''} className={`${FILTER_CONTROL} w-full sm:w-auto`}>
+          <option value="">Any action</option>
+          {AUDIT_ACTION_NAMES.map((name) => (
+            <option key={name} value={name}>
+              {AUDIT_ACTIONS[name]}
+            </option>
+          ))}
+        </select>
+      </FilterField>
+      <FilterField id="audit-actor" label="Actor (email, name or id)" grow>
+        <input id="audit-actor" name="actor" defaultValue={echo.actor} className={`${FILTER_CONTROL} w-full sm:w-56`} />
+      </FilterField>
+      <FilterField id="audit-from" label="From (UTC)">
+        <input id="audit-from" name="from" type="date" defaultValue={echo.from} className={FILTER_CONTROL} />
+      </FilterField>
+      <FilterField id="audit-to" label="To (UTC)">
+        <input id="audit-to" name="to" type="date" defaultValue={echo.to} className={FILTER_CONTROL} />
+      </FilterField>
+    </FilterForm>
   );
 }
 

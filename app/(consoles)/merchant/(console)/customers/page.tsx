@@ -6,6 +6,7 @@ import { listCustomers } from '@/lib/customers/customers';
 import { buttonClass } from '@/components/ui/button';
 import { Badge, EmptyState, PageHeader } from '@/components/ui/layout';
 import { Cell, Table } from '@/components/ui/table';
+import { FILTER_CONTROL, FilterField, FilterForm } from '@/components/ui/filter-form';
 import { Pagination, pageParam } from '@/components/ui/pagination';
 import { currentMerchant } from '../../session';
 
@@ -28,30 +29,11 @@ export default async function CustomersPage({ searchParams }: { searchParams: Pr
           </a>
         }
       />
-      <search>
-        <form className="mb-4 flex flex-wrap items-end gap-2" action="/merchant/customers">
-          <div>
-            <label htmlFor="customer-email" className="block text-sm font-medium text-slate-800">
-              Find by email
-            </label>
-            <input
-              id="customer-email"
-              name="email"
-              type="email"
-              defaultValue={email}
-              className="mt-1 w-72 max-w-full rounded-md border border-slate-300 px-3 py-2 text-sm"
-            />
-          </div>
-          <button type="submit" className={buttonClass('secondary')}>
-            Search
-          </button>
-          {email ? (
-            <Link href="/merchant/customers" className={buttonClass('ghost')}>
-              Clear
-            </Link>
-          ) : null}
-        </form>
-      </search>
+      <FilterForm label="Find customers" action="/merchant/customers" filtered={Boolean(email)} submitLabel="Search">
+        <FilterField id="customer-email" label="Find by email">
+          <input id="customer-email" name="email" type="email" defaultValue={email} className={`${FILTER_CONTROL} w-72`} />
+        </FilterField>
+      </FilterForm>
       {customers.totalCount === 0 ? (
         <EmptyState title={email ? 'No customer with that email' : 'No customers yet'}>
           {email ? 'Check the address, or clear the search.' : 'Customers appear when a checkout completes or your backend creates them.'}

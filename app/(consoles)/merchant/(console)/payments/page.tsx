@@ -11,12 +11,12 @@ import { buttonClass } from '@/components/ui/button';
 import { EmptyState, PageHeader } from '@/components/ui/layout';
 import { Cell, Table } from '@/components/ui/table';
 import { Pagination, pageParam } from '@/components/ui/pagination';
+import { FILTER_CONTROL, FilterField, FilterForm } from '@/components/ui/filter-form';
 import { currentMerchant } from '../../session';
 import { PAYMENT_STATUS_OPTIONS, PaymentStatusBadge } from './status-badge';
 
 export const metadata: Metadata = { title: 'Payments' };
 
-const INPUT = 'mt-1 block rounded-md border border-slate-300 bg-white px-3 py-2 text-sm';
 const text = (value: string | string[] | undefined) => (typeof value === 'string' && value.trim() ? value.trim() : undefined);
 
 export default async function PaymentsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
@@ -67,49 +67,27 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Pro
           </a>
         }
       />
-      <search aria-label="Filter payments">
-        <form className="mb-4 flex flex-wrap items-end gap-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm" action="/merchant/payments">
-          <div>
-            <label htmlFor="filter-status" className="block text-sm font-medium text-slate-800">
-              Status
-            </label>
-            <select id="filter-status" name="status" defaultValue={status ?? ''} className={INPUT}>
-              <option value="">Any status</option>
-              {PAYMENT_STATUS_OPTIONS.map((option) => (
-                <option key={option.value} value={option.value}>
-                  {option.label}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="min-w-0 grow sm:grow-0">
-            <label htmlFor="filter-customer" className="block text-sm font-medium text-slate-800">
-              Customer email or id
-            </label>
-            <input id="filter-customer" name="customer" defaultValue={customer} className={`${INPUT} w-full sm:w-64`} />
-          </div>
-          <div>
-            <label htmlFor="filter-from" className="block text-sm font-medium text-slate-800">
-              From (UTC)
-            </label>
-            <input id="filter-from" name="from" type="date" defaultValue={from} className={INPUT} />
-          </div>
-          <div>
-            <label htmlFor="filter-to" className="block text-sm font-medium text-slate-800">
-              To (UTC)
-            </label>
-            <input id="filter-to" name="to" type="date" defaultValue={to} className={INPUT} />
-          </div>
-          <button type="submit" className={buttonClass('secondary')}>
-            Filter
-          </button>
-          {filtered ? (
-            <Link href="/merchant/payments" className={buttonClass('ghost')}>
-              Clear
-            </Link>
-          ) : null}
-        </form>
-      </search>
+      <FilterForm label="Filter payments" action="/merchant/payments" filtered={filtered} boxed>
+        <FilterField id="filter-status" label="Status">
+          <select id="filter-status" name="status" defaultValue={status ?? ''} className={FILTER_CONTROL}>
+            <option value="">Any status</option>
+            {PAYMENT_STATUS_OPTIONS.map((option) => (
+              <option key={option.value} value={option.value}>
+                {option.label}
+              </option>
+            ))}
+          </select>
+        </FilterField>
+        <FilterField id="filter-customer" label="Customer email or id" grow>
+          <input id="filter-customer" name="customer" defaultValue={customer} className={`${FILTER_CONTROL} w-full sm:w-64`} />
+        </FilterField>
+        <FilterField id="filter-from" label="From (UTC)">
+          <input id="filter-from" name="from" type="date" defaultValue={from} className={FILTER_CONTROL} />
+        </FilterField>
+        <FilterField id="filter-to" label="To (UTC)">
+          <input id="filter-to" name="to" type="date" defaultValue={to} className={FILTER_CONTROL} />
+        </FilterField>
+      </FilterForm>
       {payments.totalCount === 0 ? (
         <EmptyState title={filtered ? 'No payments match these filters' : 'No payments yet'}>
           {filtered ? 'Change or clear the filters.' : 'Payments appear when a customer pays a payment link or your backend completes a checkout.'}

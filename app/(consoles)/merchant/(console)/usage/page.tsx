@@ -1,10 +1,9 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { getDb } from '@/lib/db/client';
 import { listUsage } from '@/lib/usage/usage-reports';
-import { buttonClass } from '@/components/ui/button';
 import { EmptyState, PageHeader } from '@/components/ui/layout';
 import { Pagination, pageParam } from '@/components/ui/pagination';
+import { FILTER_CONTROL, FilterField, FilterForm } from '@/components/ui/filter-form';
 import { UsageRecordsTable } from '@/components/usage/usage-records-table';
 import { currentMerchant } from '../../session';
 
@@ -23,40 +22,14 @@ export default async function UsagePage({ searchParams }: { searchParams: Promis
   return (
     <>
       <PageHeader title="Usage" description="Usage your backend recorded (POST /api/Usage, Usage/Batch, Check with consume), newest first." />
-      <search aria-label="Filter usage">
-        <form className="mb-4 flex flex-wrap items-end gap-2" action="/merchant/usage">
-          <div>
-            <label htmlFor="usage-customer" className="block text-sm font-medium text-slate-800">
-              Customer id
-            </label>
-            <input
-              id="usage-customer"
-              name="customerId"
-              defaultValue={customerId}
-              className="mt-1 w-72 max-w-full rounded-md border border-slate-300 px-3 py-2 font-mono text-sm"
-            />
-          </div>
-          <div>
-            <label htmlFor="usage-feature" className="block text-sm font-medium text-slate-800">
-              Feature
-            </label>
-            <input
-              id="usage-feature"
-              name="feature"
-              defaultValue={feature}
-              className="mt-1 w-48 max-w-full rounded-md border border-slate-300 px-3 py-2 font-mono text-sm"
-            />
-          </div>
-          <button type="submit" className={buttonClass('secondary')}>
-            Filter
-          </button>
-          {filtered ? (
-            <Link href="/merchant/usage" className={buttonClass('ghost')}>
-              Clear
-            </Link>
-          ) : null}
-        </form>
-      </search>
+      <FilterForm label="Filter usage" action="/merchant/usage" filtered={filtered}>
+        <FilterField id="usage-customer" label="Customer id">
+          <input id="usage-customer" name="customerId" defaultValue={customerId} className={`${FILTER_CONTROL} w-72 font-mono`} />
+        </FilterField>
+        <FilterField id="usage-feature" label="Feature">
+          <input id="usage-feature" name="feature" defaultValue={feature} className={`${FILTER_CONTROL} w-48 font-mono`} />
+        </FilterField>
+      </FilterForm>
       {usage.totalCount === 0 ? (
         <EmptyState title={filtered ? 'No usage matches' : 'No usage yet'}>
           {filtered ? 'Check the customer id and feature, or clear the filter.' : 'Records appear when your backend reports usage. See docs/usage.md.'}

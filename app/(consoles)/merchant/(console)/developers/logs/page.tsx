@@ -7,12 +7,12 @@ import { formatConsoleDateTime } from '@/lib/web/console-time';
 import { buttonClass } from '@/components/ui/button';
 import { EmptyState, PageHeader } from '@/components/ui/layout';
 import { Cell, Table } from '@/components/ui/table';
+import { FILTER_CONTROL, FilterField, FilterForm } from '@/components/ui/filter-form';
 import { currentMerchant } from '../../../session';
 import { HttpStatusBadge } from './status-badge';
 
 export const metadata: Metadata = { title: 'Logs' };
 
-const INPUT = 'mt-1 block rounded-md border border-slate-300 bg-white px-3 py-2 text-sm';
 const text = (value: string | string[] | undefined) => (typeof value === 'string' && value.trim() ? value.trim() : undefined);
 
 export default async function RequestLogsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
@@ -40,56 +40,40 @@ export default async function RequestLogsPage({ searchParams }: { searchParams: 
         title="Logs"
         description={`Every developer-API request of the last ${REQUEST_LOG_RETENTION_DAYS} days, newest first. Paste the X-Request-Id your backend logged to find one; failed requests keep their bodies, with secrets and card data removed.`}
       />
-      <search aria-label="Filter requests">
-        <form className="mb-4 flex flex-wrap items-end gap-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm" action="/merchant/developers/logs">
-          <div className="min-w-0 grow sm:grow-0">
-            <label htmlFor="filter-request-id" className="block text-sm font-medium text-slate-800">
-              Request id
-            </label>
-            <input id="filter-request-id" name="requestId" defaultValue={requestId} placeholder="req_…" className={`${INPUT} w-full font-mono sm:w-64`} />
-          </div>
-          <div>
-            <label htmlFor="filter-status" className="block text-sm font-medium text-slate-800">
-              Status
-            </label>
-            <select id="filter-status" name="status" defaultValue={statusClass ?? ''} className={INPUT}>
-              <option value="">Any status</option>
-              {STATUS_CLASSES.map((c) => (
-                <option key={c} value={c}>
-                  {c}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="min-w-0 grow sm:grow-0">
-            <label htmlFor="filter-path" className="block text-sm font-medium text-slate-800">
-              Path starts with
-            </label>
-            <input id="filter-path" name="path" defaultValue={path} placeholder="/api/Payment" className={`${INPUT} w-full sm:w-48`} />
-          </div>
-          <div>
-            <label htmlFor="filter-key" className="block text-sm font-medium text-slate-800">
-              API key
-            </label>
-            <select id="filter-key" name="key" defaultValue={apiKeyId ?? ''} className={INPUT}>
-              <option value="">Any key</option>
-              {keys.data.map((key) => (
-                <option key={key.id} value={key.id}>
-                  {key.name}
-                </option>
-              ))}
-            </select>
-          </div>
-          <button type="submit" className={buttonClass('secondary')}>
-            Filter
-          </button>
-          {filtered ? (
-            <Link href="/merchant/developers/logs" className={buttonClass('ghost')}>
-              Clear
-            </Link>
-          ) : null}
-        </form>
-      </search>
+      <FilterForm label="Filter requests" action="/merchant/developers/logs" filtered={filtered} boxed>
+        <FilterField id="filter-request-id" label="Request id" grow>
+          <input
+            id="filter-request-id"
+            name="requestId"
+            defaultValue={requestId}
+            placeholder="req_…"
+            className={`${FILTER_CONTROL} w-full font-mono sm:w-64`}
+          />
+        </FilterField>
+        <FilterField id="filter-status" label="Status">
+          <select id="filter-status" name="status" defaultValue={statusClass ?? ''} className={FILTER_CONTROL}>
+            <option value="">Any status</option>
+            {STATUS_CLASSES.map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
+          </select>
+        </FilterField>
+        <FilterField id="filter-path" label="Path starts with" grow>
+          <input id="filter-path" name="path" defaultValue={path} placeholder="/api/Payment" className={`${FILTER_CONTROL} w-full sm:w-48`} />
+        </FilterField>
+        <FilterField id="filter-key" label="API key">
+          <select id="filter-key" name="key" defaultValue={apiKeyId ?? ''} className={FILTER_CONTROL}>
+            <option value="">Any key</option>
+            {keys.data.map((key) => (
+              <option key={key.id} value={key.id}>
+                {key.name}
+              </option>
+            ))}
+          </select>
+        </FilterField>
+      </FilterForm>
       {logs.data.length === 0 ? (
         <EmptyState title={filtered ? 'No requests match these filters' : 'No API requests yet'}>
           {filtered

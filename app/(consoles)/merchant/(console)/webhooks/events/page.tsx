@@ -6,7 +6,7 @@ import { EVENT_TYPES, isEventType } from '@/lib/events/types';
 import { EmptyState, PageHeader } from '@/components/ui/layout';
 import { Cell, Table } from '@/components/ui/table';
 import { Pagination, pageParam } from '@/components/ui/pagination';
-import { buttonClass } from '@/components/ui/button';
+import { FILTER_CONTROL, FilterField, FilterForm } from '@/components/ui/filter-form';
 import { WebhooksTabs } from '@/components/console/webhooks/tabs';
 import { formatConsoleDateTime } from '@/lib/web/console-time';
 import { currentMerchant } from '../../../session';
@@ -26,37 +26,18 @@ export default async function WebhookEventsPage({ searchParams }: { searchParams
         description="Every event of your account, whether or not an endpoint received it. Each is the exact body a delivery sends."
       />
       <WebhooksTabs current="events" />
-      {/* A plain GET form: the filter is in the address, so it can be shared and works without JavaScript. */}
-      <search aria-label="Filter events">
-        <form method="get" action="/merchant/webhooks/events" className="mb-4 flex flex-wrap items-end gap-2">
-          <div>
-            <label htmlFor="event-type" className="block text-sm font-medium text-slate-800">
-              Event type
-            </label>
-            <select
-              id="event-type"
-              name="type"
-              defaultValue={type ?? ''}
-              className="mt-1 block w-64 max-w-full rounded-md border border-slate-300 bg-white px-3 py-2 font-mono text-sm shadow-sm focus:border-brand-600 focus:ring-1 focus:ring-brand-600 focus:outline-none"
-            >
-              <option value="">All types</option>
-              {EVENT_TYPES.map((eventType) => (
-                <option key={eventType} value={eventType}>
-                  {eventType}
-                </option>
-              ))}
-            </select>
-          </div>
-          <button type="submit" className={buttonClass('secondary')}>
-            Filter
-          </button>
-          {type ? (
-            <Link href="/merchant/webhooks/events" prefetch={false} className={buttonClass('ghost')}>
-              Clear
-            </Link>
-          ) : null}
-        </form>
-      </search>
+      <FilterForm label="Filter events" action="/merchant/webhooks/events" filtered={Boolean(type)}>
+        <FilterField id="event-type" label="Event type">
+          <select id="event-type" name="type" defaultValue={type ?? ''} className={`${FILTER_CONTROL} w-64 font-mono shadow-sm`}>
+            <option value="">All types</option>
+            {EVENT_TYPES.map((eventType) => (
+              <option key={eventType} value={eventType}>
+                {eventType}
+              </option>
+            ))}
+          </select>
+        </FilterField>
+      </FilterForm>
       {events.totalCount === 0 ? (
         <EmptyState title={type ? `No ${type} events yet` : 'No events yet'}>
           Events appear here as things happen in your account, for example when you create a product.
