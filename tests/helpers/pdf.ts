@@ -4,12 +4,17 @@ import zlib from 'node:zlib';
 export function pdfText(pdf: Buffer): string {
   const raw = pdf.toString('latin1');
   let text = '';
-  for (const match of raw.matchAll(/stream\r?\n([\s\S]*?)\r?\nendstream/g)) {
+  // Each stream is read by its dictionary's /Length: searching for "endstream" instead cut a
+  // compressed stream whose last byte happened to be a carriage return (a rare, empty-text flake).
+  for (const match of raw.matchAll(/<<((?:(?!>>)[\s\S])*)>>\s*stream\r?\n/g)) {
+    const length = /\/Length (\d+)/.exec(match[1]!);
+    if (!length) continue;
+    const data = raw.slice(match.index + match[0].length, match.index + match[0].length + Number(length[1]));
     let content: string;
     try {
-      content = zlib.inflateSync(Buffer.from(match[1]!, 'latin1')).toString('latin1');
+      content = zlib.inflateSync(Buffer.from(data, 'latin1')).toString('latin1');
     } catch {
-      content = match[1]!;
+      content = data;
     }
     for (const hex of content.matchAll(/<([0-9A-Fa-f]+)>\s*Tj/g)) text += `${Buffer.from(hex[1]!, 'hex').toString('latin1')}\n`;
   }

@@ -14,6 +14,16 @@ async function mailbox(to: string) {
   return ((await answer.json()) as { data: { subject: string; category: string; text: string }[] }).data;
 }
 
+/** The PDF's text in a reader's language; anything but a PDF fails with what came instead. */
+async function invoicePdfText(url: string, language: string): Promise<string> {
+  const answer = await fetch(`${baseUrl()}${path(url)}`, { headers: { 'Accept-Language': language } });
+  const body = Buffer.from(await answer.arrayBuffer());
+  const what = `${answer.status} ${answer.headers.get('content-type')}: ${body.subarray(0, 300).toString('utf8')}`;
+  expect(answer.status, what).toBe(200);
+  expect(answer.headers.get('content-type'), what).toContain('application/pdf');
+  return pdfText(body);
+}
+
 describe('invoices and receipts in the customer’s language', () => {
   it('the hosted invoice and its PDF follow Accept-Language; the receipt email the customer’s recorded language', async () => {
     const { api, merchant } = await newMerchant();
@@ -35,14 +45,10 @@ describe('invoices and receipts in the customer’s language', () => {
     const english = await (await fetch(`${baseUrl()}${path(record.hostedInvoiceUrl)}`)).text();
     for (const text of ['Receipt', 'Subtotal', '€1,234.56']) expect(english).toContain(text);
 
-    const frenchPdf = pdfText(
-      Buffer.from(await (await fetch(`${baseUrl()}${path(record.invoicePdfUrl)}`, { headers: { 'Accept-Language': 'fr' } })).arrayBuffer()),
-    );
+    const frenchPdf = await invoicePdfText(record.invoicePdfUrl, 'fr');
     for (const text of ['Reçu', 'Sous-total', 'Montant payé', merchant.name]) expect(frenchPdf).toContain(text);
     // Helvetica cannot draw Japanese: that reader gets the English PDF, not question marks.
-    const japanesePdf = pdfText(
-      Buffer.from(await (await fetch(`${baseUrl()}${path(record.invoicePdfUrl)}`, { headers: { 'Accept-Language': 'ja' } })).arrayBuffer()),
-    );
+    const japanesePdf = await invoicePdfText(record.invoicePdfUrl, 'ja');
     expect(japanesePdf).toContain('Subtotal');
 
     const receipt = await waitFor(async () => (await mailbox(email)).find((m) => m.category === 'receipt'));
