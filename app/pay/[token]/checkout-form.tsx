@@ -5,6 +5,7 @@ import { useRouter } from 'next/navigation';
 import { useTranslations } from 'next-intl';
 import type { SubscriptionTerms } from '@/lib/checkout/subscription-terms';
 import { applyPromotionAction, payAction } from './actions';
+import { UnavailableNotice } from '@/components/checkout/order-summary';
 
 type Field = 'email' | 'name' | 'cardNumber' | 'expiry' | 'cvc' | 'promotionCode';
 
@@ -78,12 +79,7 @@ export function CheckoutForm({
   }
 
   if (unavailable) {
-    return (
-      <div role="alert" className="rounded-lg border border-amber-300 bg-amber-50 p-5 text-amber-900">
-        <h2 className="font-semibold">{t('checkout.cannotBePaid')}</h2>
-        <p className="mt-1">{unavailable}</p>
-      </div>
-    );
+    return <UnavailableNotice title={t('checkout.cannotBePaid')} reason={unavailable} />;
   }
 
   const error = (field: Field) =>

@@ -7,7 +7,7 @@ import { loadHostedCheckout } from '@/lib/checkout/hosted';
 import { customerText } from '@/lib/i18n/customer-text';
 import { clientMessages } from '@/lib/i18n/messages';
 import { pageLocale } from '@/lib/i18n/page-locale';
-import { SubscriptionSummary } from '@/components/checkout/subscription-summary';
+import { OrderSummary, UnavailableNotice } from '@/components/checkout/order-summary';
 import { CheckoutForm } from './checkout-form';
 import { linkDesign } from './design';
 
@@ -28,44 +28,12 @@ export default async function PayPage({ params }: { params: Promise<{ token: str
   if (!view) notFound();
   return (
     <main lang={locale} className="mx-auto grid max-w-4xl gap-8 px-6 py-12 md:grid-cols-2">
-      <section aria-labelledby="order-heading">
-        <p className="text-sm font-medium text-slate-500" data-testid="seller">
-          {view.sellerName}
-        </p>
-        <h1 id="order-heading" className="mt-1 text-2xl font-semibold tracking-tight">
-          {view.name}
-        </h1>
-        {view.description && <p className="mt-2 text-slate-600">{view.description}</p>}
-        {view.subscription ? (
-          <SubscriptionSummary terms={view.subscription} text={text} withCharges={false} />
-        ) : (
-          <dl className="mt-6 space-y-2 rounded-lg border border-slate-200 bg-white p-5 text-sm">
-            <div className="flex justify-between gap-4">
-              <dt className="text-slate-500">{t('checkout.price')}</dt>
-              <dd>{view.unitAmount}</dd>
-            </div>
-            <div className="flex justify-between gap-4">
-              <dt className="text-slate-500">{t('checkout.quantity')}</dt>
-              <dd data-testid="quantity">{view.quantity}</dd>
-            </div>
-            <div className="flex justify-between gap-4 border-t border-slate-100 pt-2 text-base font-semibold">
-              <dt>{t('checkout.total')}</dt>
-              <dd data-testid="list-total">{view.total}</dd>
-            </div>
-          </dl>
-        )}
+      <OrderSummary view={view} text={text} withCharges={false}>
         <p className="mt-4 text-xs text-slate-500">{t('common.sandboxCards')}</p>
-      </section>
+      </OrderSummary>
       <section aria-label={t('checkout.paymentSection')}>
         {view.unavailableReason ? (
-          <div role="alert" className="rounded-lg border border-amber-300 bg-amber-50 p-5 text-amber-900">
-            <h2 className="font-semibold" data-testid="unavailable-title">
-              {view.unavailableTitle}
-            </h2>
-            <p className="mt-1" data-testid="unavailable-reason">
-              {view.unavailableReason}
-            </p>
-          </div>
+          <UnavailableNotice title={view.unavailableTitle} reason={view.unavailableReason} />
         ) : (
           <>
             <NextIntlClientProvider locale={locale} messages={clientMessages(locale, 'checkout', 'common')} timeZone="UTC">

@@ -11,7 +11,7 @@ import { loadHostedCheckout } from '@/lib/checkout/hosted';
 import { walletCardsForSeller } from '@/lib/checkout/wallet';
 import { findPublicPaymentLink } from '@/lib/payment-links/payment-links';
 import { requireSession } from '@/lib/web/session';
-import { SubscriptionSummary } from '@/components/checkout/subscription-summary';
+import { OrderSummary, UnavailableNotice } from '@/components/checkout/order-summary';
 import { WalletPayForm } from './wallet-form';
 import { designForPaymentLink } from '@/lib/payment-links/link-design';
 
@@ -43,44 +43,12 @@ export default async function WalletPayPage({ params }: { params: Promise<{ toke
 
   return (
     <main lang={locale} className="mx-auto grid max-w-4xl gap-8 px-6 py-12 md:grid-cols-2">
-      <section aria-labelledby="order-heading">
-        <p className="text-sm font-medium text-slate-500" data-testid="seller">
-          {view.sellerName}
-        </p>
-        <h1 id="order-heading" className="mt-1 text-2xl font-semibold tracking-tight">
-          {view.name}
-        </h1>
-        {view.description && <p className="mt-2 text-slate-600">{view.description}</p>}
-        {view.subscription ? (
-          <SubscriptionSummary terms={view.subscription} text={text} />
-        ) : (
-          <dl className="mt-6 space-y-2 rounded-lg border border-slate-200 bg-white p-5 text-sm">
-            <div className="flex justify-between">
-              <dt className="text-slate-500">{t('checkout.price')}</dt>
-              <dd>{view.unitAmount}</dd>
-            </div>
-            <div className="flex justify-between">
-              <dt className="text-slate-500">{t('checkout.quantity')}</dt>
-              <dd>{view.quantity}</dd>
-            </div>
-            <div className="flex justify-between border-t border-slate-100 pt-2 text-base font-semibold">
-              <dt>{t('checkout.total')}</dt>
-              <dd data-testid="list-total">{view.total}</dd>
-            </div>
-          </dl>
-        )}
+      <OrderSummary view={view} text={text}>
         <p className="mt-4 text-sm text-slate-600">{t.rich('wallet.signedInAs', { email: member.email, strong: (chunks) => <strong>{chunks}</strong> })}</p>
-      </section>
+      </OrderSummary>
       <section aria-label={t('checkout.paymentSection')} className="space-y-4">
         {view.unavailableReason ? (
-          <div role="alert" className="rounded-lg border border-amber-300 bg-amber-50 p-5 text-amber-900">
-            <h2 className="font-semibold" data-testid="unavailable-title">
-              {view.unavailableTitle}
-            </h2>
-            <p className="mt-1" data-testid="unavailable-reason">
-              {view.unavailableReason}
-            </p>
-          </div>
+          <UnavailableNotice title={view.unavailableTitle} reason={view.unavailableReason} />
         ) : cards.length ? (
           <NextIntlClientProvider locale={locale} messages={clientMessages(locale, 'wallet', 'checkout', 'common')} timeZone="UTC">
             <WalletPayForm

@@ -5,6 +5,7 @@ import { useRouter } from 'next/navigation';
 import { useTranslations } from 'next-intl';
 import type { WalletCard } from '@/lib/checkout/wallet';
 import { payWithWalletAction } from './actions';
+import { UnavailableNotice } from '@/components/checkout/order-summary';
 
 export function WalletPayForm({ token, locale, payLabel, cards }: { token: string; locale: string; payLabel: string; cards: WalletCard[] }) {
   const t = useTranslations();
@@ -16,12 +17,7 @@ export function WalletPayForm({ token, locale, payLabel, cards }: { token: strin
   const [unavailable, setUnavailable] = useState<string | null>(null);
 
   if (unavailable) {
-    return (
-      <div role="alert" className="rounded-lg border border-amber-300 bg-amber-50 p-5 text-amber-900">
-        <h2 className="font-semibold">{t('checkout.cannotBePaid')}</h2>
-        <p className="mt-1">{unavailable}</p>
-      </div>
-    );
+    return <UnavailableNotice title={t('checkout.cannotBePaid')} reason={unavailable} />;
   }
 
   return (
