@@ -1,10 +1,10 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { AuthCard } from '@/components/console/auth-card';
+import { NewPasswordField } from '@/components/console/new-password-field';
 import { ActionForm } from '@/components/ui/action-form';
 import { TextField } from '@/components/ui/field';
 import { SubmitButton } from '@/components/ui/submit-button';
-import { PASSWORD_MIN_LENGTH } from '@/lib/auth/schemas';
 import { acceptInvitationAction } from '../account-actions';
 
 // The link's token must not leak to other sites through the Referer header.
@@ -35,15 +35,7 @@ export default async function AcceptInvitePage({ searchParams }: { searchParams:
       <ActionForm action={acceptInvitationAction} className="space-y-4" ariaLabel="Accept the invitation">
         <input type="hidden" name="invitationToken" value={token} />
         <TextField label="Your name" name="name" autoComplete="name" required />
-        <TextField
-          label="Password"
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          minLength={PASSWORD_MIN_LENGTH}
-          hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
-          required
-        />
+        <NewPasswordField />
         <SubmitButton pendingText="Joining…">Accept invitation</SubmitButton>
       </ActionForm>
     </AuthCard>

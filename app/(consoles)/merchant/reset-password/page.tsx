@@ -1,10 +1,9 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { AuthCard } from '@/components/console/auth-card';
+import { NewPasswordField } from '@/components/console/new-password-field';
 import { ActionForm } from '@/components/ui/action-form';
-import { TextField } from '@/components/ui/field';
 import { SubmitButton } from '@/components/ui/submit-button';
-import { PASSWORD_MIN_LENGTH } from '@/lib/auth/schemas';
 import { resetPasswordAction } from '../account-actions';
 
 // The link's token must not leak to other sites through the Referer header.
@@ -29,15 +28,7 @@ export default async function ResetPasswordPage({ searchParams }: { searchParams
     <AuthCard title="Choose a new password" subtitle="Every device signed in to your account will be signed out.">
       <ActionForm action={resetPasswordAction} className="space-y-4" ariaLabel="Choose a new password">
         <input type="hidden" name="resetToken" value={token} />
-        <TextField
-          label="New password"
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          minLength={PASSWORD_MIN_LENGTH}
-          hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
-          required
-        />
+        <NewPasswordField label="New password" />
         <SubmitButton pendingText="Saving…">Set new password</SubmitButton>
       </ActionForm>
       <p className="mt-4 text-sm text-slate-600">

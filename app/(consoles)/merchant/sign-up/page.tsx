@@ -1,10 +1,10 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { AuthCard } from '@/components/console/auth-card';
+import { NewPasswordField } from '@/components/console/new-password-field';
 import { ActionForm } from '@/components/ui/action-form';
 import { SelectField, TextField } from '@/components/ui/field';
 import { SubmitButton } from '@/components/ui/submit-button';
-import { PASSWORD_MIN_LENGTH } from '@/lib/auth/schemas';
 import { signUpAction } from '../actions';
 
 export const metadata: Metadata = { title: 'Create a seller account' };
@@ -26,15 +26,7 @@ export default function MerchantSignUpPage() {
       <ActionForm action={signUpAction} className="space-y-4" ariaLabel="Create a seller account">
         <TextField label="Business or your name" name="name" autoComplete="organization" required />
         <TextField label="Email" name="email" type="email" autoComplete="email" required />
-        <TextField
-          label="Password"
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          minLength={PASSWORD_MIN_LENGTH}
-          hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
-          required
-        />
+        <NewPasswordField />
         <SelectField
           label="Account type"
           name="accountType"
