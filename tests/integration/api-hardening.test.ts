@@ -235,6 +235,9 @@ describe('caching and compression of API answers', () => {
     const problem = await call('GET', '/api/Product/prod_missing', { key, headers: gzip });
     expect(problem.status).toBe(404);
     expect(problem.headers.get('content-encoding')).toBeNull();
+    const health = await call('GET', '/api/health', { headers: gzip });
+    expect(health.headers.get('cache-control')).toBe('no-store, no-transform');
+    expect(health.headers.get('content-encoding')).toBeNull();
     for (let i = 0; i < 20; i++) expect((await api.post('/api/Product', { name: `Product ${i} with a name long enough to fill a page` })).status).toBe(201);
     const page = await call('GET', '/api/Product?pageSize=20', { key, headers: gzip });
     expect(page.status).toBe(200);

@@ -1,11 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { getDb } from '@/lib/db/client';
 import { publicRoute } from '@/lib/http/public-route';
+import { jsonResponse } from '@/lib/http/respond';
 
 export const dynamic = 'force-dynamic';
 
 /** Liveness and database reachability, for load balancers and the launcher. */
 export const GET = publicRoute(async () => {
   await getDb().execute(sql`select 1`);
-  return Response.json({ status: 'ok' });
+  return jsonResponse(200, JSON.stringify({ status: 'ok' }), {});
 });
