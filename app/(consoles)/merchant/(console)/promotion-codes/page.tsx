@@ -8,12 +8,12 @@ import { formatMoney } from '@/lib/money/format';
 import { ActionForm } from '@/components/ui/action-form';
 import { SelectField, TextField } from '@/components/ui/field';
 import { SubmitButton } from '@/components/ui/submit-button';
-import { ConfirmButton } from '@/components/ui/confirm-button';
 import { Badge, Card, EmptyState, PageHeader } from '@/components/ui/layout';
 import { Cell, Table } from '@/components/ui/table';
 import { Pagination, pageParam } from '@/components/ui/pagination';
 import { currentMerchant } from '../../session';
 import { createCouponAction, createPromotionCodeAction, setPromotionCodeActiveAction } from './actions';
+import { ActiveToggleForm } from '@/components/console/active-toggle-form';
 
 export const metadata: Metadata = { title: 'Promotion codes' };
 
@@ -113,19 +113,14 @@ export default async function PromotionCodesPage({ searchParams }: { searchParam
                       </Cell>
                       <Cell className="whitespace-nowrap">{formatConsoleDateTime(code.expiresAt, merchant.timeZone)}</Cell>
                       <Cell className="text-right">
-                        <ActionForm action={setPromotionCodeActiveAction} ariaLabel={`${code.active ? 'Deactivate' : 'Activate'} ${code.code}`}>
-                          <input type="hidden" name="promotionCodeId" value={code.id} />
-                          <input type="hidden" name="active" value={String(!code.active)} />
-                          {code.active ? (
-                            <ConfirmButton question={`Deactivate ${code.code}?`} confirmLabel="Deactivate">
-                              Deactivate
-                            </ConfirmButton>
-                          ) : (
-                            <SubmitButton variant="secondary" size="sm">
-                              Activate
-                            </SubmitButton>
-                          )}
-                        </ActionForm>
+                        <ActiveToggleForm
+                          action={setPromotionCodeActiveAction}
+                          idField="promotionCodeId"
+                          id={code.id}
+                          active={code.active}
+                          question={`Deactivate ${code.code}?`}
+                          ariaLabel={`${code.active ? 'Deactivate' : 'Activate'} ${code.code}`}
+                        />
                       </Cell>
                     </tr>
                   ))}

@@ -11,7 +11,6 @@ import { formatMoney } from '@/lib/money/format';
 import { ActionForm } from '@/components/ui/action-form';
 import { SelectField, TextField } from '@/components/ui/field';
 import { SubmitButton } from '@/components/ui/submit-button';
-import { ConfirmButton } from '@/components/ui/confirm-button';
 import { Badge, Card, DescriptionList, EmptyState, PageHeader } from '@/components/ui/layout';
 import { Cell, Table } from '@/components/ui/table';
 import { Pagination, pageParam } from '@/components/ui/pagination';
@@ -19,6 +18,7 @@ import { ProductEditForm } from '@/components/console/edit/product-edit-form';
 import { PricePolicies } from '@/components/console/price-policies';
 import { currentMerchant } from '../../../session';
 import { createPriceAction, setPriceActiveAction, setProductActiveAction } from '../../../actions';
+import { ActiveToggleForm } from '@/components/console/active-toggle-form';
 
 export const metadata: Metadata = { title: 'Product' };
 
@@ -55,19 +55,14 @@ export default async function ProductPage({
         title={product.name}
         description={product.description ?? undefined}
         actions={
-          <ActionForm action={setProductActiveAction}>
-            <input type="hidden" name="productId" value={product.id} />
-            <input type="hidden" name="active" value={String(!product.active)} />
-            {product.active ? (
-              <ConfirmButton question="Deactivate this product? It can be activated again." confirmLabel="Deactivate product">
-                Deactivate product
-              </ConfirmButton>
-            ) : (
-              <SubmitButton variant="secondary" size="sm">
-                Activate product
-              </SubmitButton>
-            )}
-          </ActionForm>
+          <ActiveToggleForm
+            action={setProductActiveAction}
+            idField="productId"
+            id={product.id}
+            active={product.active}
+            noun="product"
+            question="Deactivate this product? It can be activated again."
+          />
         }
       />
       <div className="grid grid-cols-1 gap-6 xl:grid-cols-[minmax(0,1fr)_340px]">
@@ -126,19 +121,13 @@ export default async function ProductPage({
                       </Cell>
                       <Cell>{price.active ? <Badge tone="green">Active</Badge> : <Badge>Inactive</Badge>}</Cell>
                       <Cell className="text-right">
-                        <ActionForm action={setPriceActiveAction}>
-                          <input type="hidden" name="priceId" value={price.id} />
-                          <input type="hidden" name="active" value={String(!price.active)} />
-                          {price.active ? (
-                            <ConfirmButton question="Deactivate this price?" confirmLabel="Deactivate">
-                              Deactivate
-                            </ConfirmButton>
-                          ) : (
-                            <SubmitButton variant="secondary" size="sm">
-                              Activate
-                            </SubmitButton>
-                          )}
-                        </ActionForm>
+                        <ActiveToggleForm
+                          action={setPriceActiveAction}
+                          idField="priceId"
+                          id={price.id}
+                          active={price.active}
+                          question="Deactivate this price?"
+                        />
                       </Cell>
                     </tr>
                   ))}
