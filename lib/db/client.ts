@@ -37,6 +37,9 @@ const PREPARED_PER_CONNECTION = 500;
  * `DATABASE_PREPARED_STATEMENTS=false` turns it off (behind a pooler that cannot keep prepared
  * statements, such as PgBouncer in transaction mode before 1.21).
  */
+/** How schema field names become column names, for every drizzle instance of the service. */
+export const COLUMN_CASING = 'snake_case';
+
 class PreparingClient extends pg.Client {
   private readonly named = new Set<string>();
 
@@ -91,7 +94,7 @@ function connection() {
     pool.on('connect', (client) => client.on('error', report));
     // Every statement drizzle sends (BEGIN and COMMIT included) passes its logger, in the caller's context.
     const logger = countingRoundTrips ? { logQuery: countRoundTrip } : undefined;
-    globalForDb.__paybaseDb = { pool, db: drizzle(pool, { casing: 'snake_case', logger }) };
+    globalForDb.__paybaseDb = { pool, db: drizzle(pool, { casing: COLUMN_CASING, logger }) };
   }
   return globalForDb.__paybaseDb;
 }

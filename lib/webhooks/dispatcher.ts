@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import pg from 'pg';
 import { drizzle } from 'drizzle-orm/node-postgres';
-import type { Database } from '../db/client';
+import { COLUMN_CASING, type Database } from '../db/client';
 import { now } from '../clock';
 import { config } from '../config';
 import { log } from '../log';
@@ -62,7 +62,7 @@ export async function startDispatcher(): Promise<Dispatcher> {
   pool.on('error', (error) => {
     if (!stopping) log.warn({ err: error }, 'webhook dispatcher database connection lost');
   });
-  const db: Database = drizzle(pool, { casing: 'snake_case' });
+  const db: Database = drizzle(pool, { casing: COLUMN_CASING });
   const agent = webhookAgent();
   const endpointConcurrency = config.webhooks.endpointConcurrency;
   const failingEndpointConcurrency = config.webhooks.failingEndpointConcurrency;
