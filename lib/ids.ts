@@ -3,16 +3,25 @@ import { monotonicFactory } from 'ulid';
 
 /**
  * ulid's own source of randomness asks the operating system's CSPRNG once per character (16
- * calls per id); this one draws the same bytes from a pool refilled 4 KiB at a time.
+ * calls per id); this one draws the same bytes from a pool refilled 4 KiB at a time. For ids
+ * only: secrets (keys, tokens) take their bytes from crypto directly.
  */
 const pool = new Uint8Array(4096);
 let poolOffset = pool.length;
-function pooledRandom(): number {
+function pooledByte(): number {
   if (poolOffset === pool.length) {
     crypto.randomFillSync(pool);
     poolOffset = 0;
   }
-  return pool[poolOffset++]! / 256;
+  return pool[poolOffset++]!;
+}
+const pooledRandom = () => pooledByte() / 256;
+
+/** `length` random bytes for an identifier (a request id), from the same pool. */
+export function randomIdBytes(length: number): Buffer {
+  const bytes = Buffer.allocUnsafe(length);
+  for (let i = 0; i < length; i++) bytes[i] = pooledByte();
+  return bytes;
 }
 
 const ulid = monotonicFactory(pooledRandom);

@@ -1,9 +1,9 @@
-import crypto from 'node:crypto';
 import { config } from '../config';
 import { ApiError } from './errors';
+import { randomIdBytes } from '../ids';
 
 export function newRequestId(): string {
-  return `req_${crypto.randomBytes(12).toString('base64url')}`;
+  return `req_${randomIdBytes(12).toString('base64url')}`;
 }
 
 export function bearerToken(request: Request): string | undefined {
