@@ -8,14 +8,22 @@ import { findBillingRecordForCheckout } from '../billing/billing-records';
 type CheckoutRow = typeof checkouts.$inferSelect;
 
 export async function toCheckoutResponse(db: Db, row: CheckoutRow) {
-  const [payment] = row.paymentId ? await db.select().from(payments).where(eq(payments.id, row.paymentId)) : [];
+  const [payment] = row.paymentId
+    ? await db
+        .select()
+        .from(payments)
+        .where(and(eq(payments.id, row.paymentId), eq(payments.merchantId, row.merchantId)))
+    : [];
   const billingRecord = await findBillingRecordForCheckout(db, row.id);
   return shapeCheckout(row, { payment, promotionCode: await promotionCodeOf(db, row), billingRecordId: billingRecord?.id ?? null });
 }
 
 export async function promotionCodeOf(db: Db, row: CheckoutRow): Promise<string | null> {
   if (!row.promotionCodeId) return null;
-  const [promo] = await db.select({ code: promotionCodes.code }).from(promotionCodes).where(eq(promotionCodes.id, row.promotionCodeId));
+  const [promo] = await db
+    .select({ code: promotionCodes.code })
+    .from(promotionCodes)
+    .where(and(eq(promotionCodes.id, row.promotionCodeId), eq(promotionCodes.merchantId, row.merchantId)));
   return promo?.code ?? null;
 }
 

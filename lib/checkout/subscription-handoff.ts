@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { checkouts, payments, products, subscriptions } from '../db/schema';
 import { newId } from '../ids';
@@ -44,7 +44,10 @@ export interface RecurringCheckoutRequest {
 export async function startSubscriptionFromCheckout(tx: Db, request: RecurringCheckoutRequest) {
   if (request.quantity !== 1) throw invalidField('quantity', 'A subscription is sold with quantity 1.');
   const price = await findPriceRow(tx, request.merchantId, request.priceId);
-  const [product] = await tx.select({ name: products.name }).from(products).where(eq(products.id, price.productId));
+  const [product] = await tx
+    .select({ name: products.name })
+    .from(products)
+    .where(and(eq(products.id, price.productId), eq(products.merchantId, request.merchantId)));
   const result = await createSubscription(
     tx,
     request.merchantId,
@@ -112,8 +115,15 @@ export async function startSubscriptionFromCheckout(tx: Db, request: RecurringCh
     paymentId = firstRecord!.paymentId!;
     await linkBillingRecordToCheckout(tx, firstRecord!.id, checkoutId);
   }
-  await tx.update(payments).set({ checkoutId }).where(eq(payments.id, paymentId));
-  const [withPayment] = await tx.update(checkouts).set({ paymentId }).where(eq(checkouts.id, checkoutId)).returning();
+  await tx
+    .update(payments)
+    .set({ checkoutId })
+    .where(and(eq(payments.id, paymentId), eq(payments.merchantId, request.merchantId)));
+  const [withPayment] = await tx
+    .update(checkouts)
+    .set({ paymentId })
+    .where(and(eq(checkouts.id, checkoutId), eq(checkouts.merchantId, request.merchantId)))
+    .returning();
 
   if (result.declined) {
     await failCheckout(tx, withPayment!);
@@ -122,13 +132,22 @@ export async function startSubscriptionFromCheckout(tx: Db, request: RecurringCh
       const details = paymentProcessor().describeToken(request.payment.token);
       if (details) {
         const saved = await savePaymentMethod(tx, request.merchantId, request.customerId, { token: request.payment.token, ...details });
-        await tx.update(subscriptions).set({ paymentMethodId: saved.id, paymentToken: null }).where(eq(subscriptions.id, result.subscription.id));
+        await tx
+          .update(subscriptions)
+          .set({ paymentMethodId: saved.id, paymentToken: null })
+          .where(and(eq(subscriptions.id, result.subscription.id), eq(subscriptions.merchantId, request.merchantId)));
       }
     }
-    const [payment] = await tx.select().from(payments).where(eq(payments.id, paymentId));
+    const [payment] = await tx
+      .select()
+      .from(payments)
+      .where(and(eq(payments.id, paymentId), eq(payments.merchantId, request.merchantId)));
     if (payment?.status === 'succeeded') await markCheckoutPaid(tx, withPayment!);
   }
-  const [latest] = await tx.select().from(checkouts).where(eq(checkouts.id, checkoutId));
+  const [latest] = await tx
+    .select()
+    .from(checkouts)
+    .where(and(eq(checkouts.id, checkoutId), eq(checkouts.merchantId, request.merchantId)));
   const response = await toCheckoutResponse(tx, latest!);
   return {
     checkout: { ...response, subscriptionId: result.declined ? null : result.subscription.id },

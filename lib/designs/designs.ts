@@ -139,7 +139,7 @@ export async function updateCheckoutDesign(tx: Db, merchantId: string, designId:
   const [row] = await tx
     .update(checkoutDesigns)
     .set({ ...fields, ...logo, updatedAt: now() })
-    .where(eq(checkoutDesigns.id, current.id))
+    .where(and(eq(checkoutDesigns.id, current.id), eq(checkoutDesigns.merchantId, merchantId)))
     .returning();
   return toCheckoutDesignResponse(row!);
 }

@@ -151,7 +151,10 @@ export async function revokeInvitation(tx: Db, actor: TeamActor, invitationId: s
     );
   if (!row) throw notFound('invitation', invitationId);
   assertMayManage(actor, row.role);
-  await tx.update(sellerInvitations).set({ revokedAt: now() }).where(eq(sellerInvitations.id, invitationId));
+  await tx
+    .update(sellerInvitations)
+    .set({ revokedAt: now() })
+    .where(and(eq(sellerInvitations.id, invitationId), eq(sellerInvitations.merchantId, actor.merchantId)));
   await recordAudit(tx, {
     merchantId: actor.merchantId,
     action: 'team.invitation_revoked',
@@ -247,7 +250,11 @@ export async function changeMemberRole(tx: Db, actor: TeamActor, userId: string,
   assertMayManage(actor, member.role);
   assertMayManage(actor, role);
   if (member.role === 'Owner' && role !== 'Owner' && (await ownerCount(tx, actor.merchantId)) <= 1) throw lastOwner();
-  const [row] = await tx.update(sellerUsers).set({ role, updatedAt: now() }).where(eq(sellerUsers.id, userId)).returning();
+  const [row] = await tx
+    .update(sellerUsers)
+    .set({ role, updatedAt: now() })
+    .where(and(eq(sellerUsers.id, userId), eq(sellerUsers.merchantId, actor.merchantId)))
+    .returning();
   await recordAudit(tx, {
     merchantId: actor.merchantId,
     action: 'team.role_changed',
@@ -268,7 +275,7 @@ export async function removeMember(tx: Db, actor: TeamActor, userId: string): Pr
   assertMayManage(actor, member.role);
   if (member.role === 'Owner' && (await ownerCount(tx, actor.merchantId)) <= 1) throw lastOwner();
   await endUserSessions(tx, { userId, reason: 'member_removed' });
-  await tx.delete(sellerUsers).where(eq(sellerUsers.id, userId));
+  await tx.delete(sellerUsers).where(and(eq(sellerUsers.id, userId), eq(sellerUsers.merchantId, actor.merchantId)));
   await recordAudit(tx, {
     merchantId: actor.merchantId,
     action: 'team.member_removed',

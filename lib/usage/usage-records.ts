@@ -228,7 +228,11 @@ export async function reverseUsage(tx: Db, merchantId: string, usageId: string) 
   await tx.execute(sql`update usage_counters set used = used - ${row.quantity}, spent = spent - ${row.amount}, updated_at = ${now().toISOString()}
     where customer_id = ${row.customerId} and feature = ${row.feature} and period_key = ${row.periodKey}`);
   await tx.execute(sql`update credit_grants g set remaining = g.remaining + d.units from credit_draws d where d.usage_id = ${row.id} and g.id = d.grant_id`);
-  const [reversed] = await tx.update(usageRecords).set({ reversedAt: now() }).where(eq(usageRecords.id, row.id)).returning();
+  const [reversed] = await tx
+    .update(usageRecords)
+    .set({ reversedAt: now() })
+    .where(and(eq(usageRecords.id, row.id), eq(usageRecords.merchantId, merchantId)))
+    .returning();
   const [usage] = await usageResponses(tx, [reversed!]);
   await recordEvents(tx, [{ merchantId, type: 'usage.reversed', object: usage! }]);
   return usage!;
