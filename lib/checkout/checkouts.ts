@@ -11,8 +11,8 @@ import { CardVerificationNeeded, verifyCardForSaving } from '../payments/card-ve
 import type { PaymentRow } from '../payments/payments';
 import { reservePaymentLinkCompletion } from '../payment-links/payment-links';
 import { redeemPromotionCode, type AppliedPromotion } from '../promotions/promotion-codes';
-import { assertSellerAcceptsPayments } from '../merchants/accepts-payments';
-import { resolveCustomer, resolveItem, resolvePaymentMethod, type CheckoutInput, type CheckoutOptions } from './checkout-input';
+import { assertStatusAcceptsPayments } from '../merchants/accepts-payments';
+import { readCheckoutParties, resolveCustomer, resolveItem, resolvePaymentMethod, type CheckoutInput, type CheckoutOptions } from './checkout-input';
 import { startSubscriptionFromCheckout, type RecurringCheckoutRequest } from './subscription-handoff';
 import { toCheckoutResponse } from './checkout-response';
 import type { CheckoutRow } from './checkout-status';
@@ -97,9 +97,10 @@ async function answerOrResume(tx: Db, phases: Phases, earlier: CheckoutRow): Pro
 }
 
 async function prepareCheckout(tx: Db, phases: Phases, merchantId: string, input: CheckoutInput, options: CheckoutOptions): Promise<Prepared> {
-  await assertSellerAcceptsPayments(tx, merchantId);
-  const item = await resolveItem(tx, merchantId, input, options);
-  const customer = await resolveCustomer(tx, merchantId, input);
+  const parties = await readCheckoutParties(tx, merchantId, input);
+  assertStatusAcceptsPayments(parties.sellerStatus);
+  const item = await resolveItem(tx, merchantId, input, options, parties);
+  const customer = await resolveCustomer(tx, merchantId, input, parties);
   const method = await resolvePaymentMethod(tx, merchantId, customer.id, input);
 
   const subtotal = item.unitAmount * item.quantity;
