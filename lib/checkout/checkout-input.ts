@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { Db } from '../db/client';
+import type { Database, Db } from '../db/client';
 import { customers, merchants, prices, products } from '../db/schema';
 import { ApiError, invalidField } from '../http/errors';
 import { findPriceRow, priceWithProductName, type PriceRow } from '../catalog/prices';
@@ -55,6 +55,8 @@ interface Item {
  * What phase 1 first reads, in one statement: the seller's status, the price bought by id (with
  * its product's name) and the customer named by id. `resolveItem` and `resolveCustomer` check
  * them exactly as their own finders would; a payment link or an email is looked up by them.
+ * Read before phase 1's transaction (it takes no lock, so reading it inside would see the same),
+ * by a statement built once per pool.
  */
 export interface CheckoutParties {
   sellerStatus: string | null;
@@ -62,19 +64,31 @@ export interface CheckoutParties {
   customer: CustomerRow | null;
 }
 
-export async function readCheckoutParties(tx: Db, merchantId: string, input: CheckoutInput): Promise<CheckoutParties> {
-  const [row] = await tx
-    .select({ sellerStatus: merchants.status, price: prices, productName: products.name, customer: customers })
-    .from(merchants)
-    .leftJoin(prices, and(sql`${prices.id} = ${input.paymentLinkToken ? null : (input.priceId ?? null)}`, eq(prices.merchantId, merchants.id)))
-    .leftJoin(products, and(eq(products.id, prices.productId), eq(products.merchantId, merchants.id)))
-    .leftJoin(customers, and(sql`${customers.id} = ${input.customerId ?? null}`, eq(customers.merchantId, merchants.id)))
-    .where(eq(merchants.id, merchantId));
+export async function readCheckoutParties(db: Database, merchantId: string, input: CheckoutInput): Promise<CheckoutParties> {
+  let query = partiesQueries.get(db);
+  if (!query) {
+    query = preparePartiesQuery(db);
+    partiesQueries.set(db, query);
+  }
+  const [row] = await query.execute({ merchantId, priceId: input.paymentLinkToken ? null : (input.priceId ?? null), customerId: input.customerId ?? null });
   return {
     sellerStatus: row?.sellerStatus ?? null,
     price: { price: row?.price ?? null, productName: row?.productName ?? null },
     customer: row?.customer ?? null,
   };
+}
+
+const partiesQueries = new WeakMap<Database, ReturnType<typeof preparePartiesQuery>>();
+
+function preparePartiesQuery(db: Database) {
+  return db
+    .select({ sellerStatus: merchants.status, price: prices, productName: products.name, customer: customers })
+    .from(merchants)
+    .leftJoin(prices, and(eq(prices.id, sql.placeholder('priceId')), eq(prices.merchantId, merchants.id)))
+    .leftJoin(products, and(eq(products.id, prices.productId), eq(products.merchantId, merchants.id)))
+    .leftJoin(customers, and(eq(customers.id, sql.placeholder('customerId')), eq(customers.merchantId, merchants.id)))
+    .where(eq(merchants.id, sql.placeholder('merchantId')))
+    .prepare('checkout_parties');
 }
 
 export async function resolveItem(tx: Db, merchantId: string, input: CheckoutInput, options: CheckoutOptions, parties: CheckoutParties): Promise<Item> {

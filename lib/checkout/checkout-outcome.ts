@@ -1,4 +1,4 @@
-import { and, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import type { Phases } from '../db/phases';
 import { billingRecords, checkouts, payments } from '../db/schema';
@@ -37,13 +37,15 @@ export async function recordCheckoutOutcome(
   outcome: KnownOutcome,
 ): Promise<CheckoutOutcome | undefined> {
   const at = now();
+  const columns = chargeOutcomeColumns(pending, outcome, at);
   const [settled] = await tx
     .update(payments)
-    .set(chargeOutcomeColumns(pending, outcome, at))
+    .set(columns)
     .where(and(eq(payments.id, pending.id), eq(payments.merchantId, pending.merchantId), eq(payments.status, 'pending')))
-    .returning({ ...getTableColumns(payments), grantsPurchase: purchaseGrants(sql`${checkout.priceId}`) });
+    .returning({ grantsPurchase: purchaseGrants(sql`${checkout.priceId}`) });
   if (!settled) return undefined;
-  const { grantsPurchase, ...payment } = settled;
+  // Nothing but phase 3 changes a pending payment: the row now is the pending one with the outcome.
+  const payment: PaymentRow = { ...pending, ...columns };
   if (outcome.status !== 'failed') await keepCardIfAsked(tx, pending, payment);
 
   const events: EventInput[] = [];
@@ -116,7 +118,7 @@ export async function recordCheckoutOutcome(
   if (status && written.checkout_state !== 1) throw new Error(`Checkout ${checkout.id} was not open when its payment ${payment.id} settled.`);
   if (answer) answer.confirm(written.answer!);
   else await phases.answer(tx, result);
-  if (status === 'paid' && checkout.priceId && grantsPurchase) await grantPurchaseEntitlements(tx, finished, checkout.priceId);
+  if (status === 'paid' && checkout.priceId && settled.grantsPurchase) await grantPurchaseEntitlements(tx, finished, checkout.priceId);
   return result;
 }
 

@@ -12,7 +12,15 @@ import type { PaymentRow } from '../payments/payments';
 import { reservePaymentLinkCompletion } from '../payment-links/payment-links';
 import { redeemPromotionCode, type AppliedPromotion } from '../promotions/promotion-codes';
 import { assertStatusAcceptsPayments } from '../merchants/accepts-payments';
-import { readCheckoutParties, resolveCustomer, resolveItem, resolvePaymentMethod, type CheckoutInput, type CheckoutOptions } from './checkout-input';
+import {
+  readCheckoutParties,
+  resolveCustomer,
+  resolveItem,
+  resolvePaymentMethod,
+  type CheckoutInput,
+  type CheckoutOptions,
+  type CheckoutParties,
+} from './checkout-input';
 import { startSubscriptionFromCheckout, type RecurringCheckoutRequest } from './subscription-handoff';
 import { toCheckoutResponse } from './checkout-response';
 import type { CheckoutRow } from './checkout-status';
@@ -42,13 +50,14 @@ export async function completeCheckout(phases: Phases, merchantId: string, input
 }
 
 async function completeCheckoutOnce(phases: Phases, merchantId: string, input: CheckoutInput, options: CheckoutOptions): Promise<CheckoutOutcome> {
+  const parties = await readCheckoutParties(phases.db, merchantId, input);
   const prepared = await phases.db.transaction(async (tx) => {
     if (options.attemptKey && !options.attemptIsNew) {
       const earlier = await findEarlierAttempt(tx, merchantId, options.attemptKey);
       if (earlier?.checkout) return answerOrResume(tx, phases, earlier.checkout);
       if (earlier?.subscription) return { subscription: earlier.subscription };
     }
-    return prepareCheckout(tx, phases, merchantId, input, options);
+    return prepareCheckout(tx, phases, merchantId, input, options, parties);
   });
   if ('done' in prepared) return prepared.done;
   if ('subscription' in prepared) {
@@ -96,8 +105,14 @@ async function answerOrResume(tx: Db, phases: Phases, earlier: CheckoutRow): Pro
   return { done };
 }
 
-async function prepareCheckout(tx: Db, phases: Phases, merchantId: string, input: CheckoutInput, options: CheckoutOptions): Promise<Prepared> {
-  const parties = await readCheckoutParties(tx, merchantId, input);
+async function prepareCheckout(
+  tx: Db,
+  phases: Phases,
+  merchantId: string,
+  input: CheckoutInput,
+  options: CheckoutOptions,
+  parties: CheckoutParties,
+): Promise<Prepared> {
   assertStatusAcceptsPayments(parties.sellerStatus);
   const item = await resolveItem(tx, merchantId, input, options, parties);
   const customer = await resolveCustomer(tx, merchantId, input, parties);

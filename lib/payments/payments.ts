@@ -50,7 +50,11 @@ export interface PendingPaymentInput {
   intent?: Record<string, unknown> | null;
 }
 
-/** A payment starts `pending`, before the processor is asked; no event until it has an outcome. */
+/**
+ * A payment starts `pending`, before the processor is asked; no event until it has an outcome.
+ * Every column is given (no default fills one in), so the row written is the row returned
+ * without reading it back.
+ */
 export async function createPendingPayment(
   tx: Db,
   input: PendingPaymentInput,
@@ -58,11 +62,31 @@ export async function createPendingPayment(
   along?: WithSubquery,
 ): Promise<PaymentRow> {
   const at = now();
-  const [row] = await (along ? tx.with(along) : tx)
-    .insert(payments)
-    .values({ ...input, id: input.id ?? newId('payment'), status: paymentStateMachine.start('pending'), createdAt: at, updatedAt: at })
-    .returning();
-  return row!;
+  const row: PaymentRow = {
+    id: input.id ?? newId('payment'),
+    merchantId: input.merchantId,
+    customerId: input.customerId,
+    checkoutId: input.checkoutId,
+    paymentMethodId: input.paymentMethodId,
+    status: paymentStateMachine.start('pending'),
+    amount: input.amount,
+    amountRefunded: 0,
+    currency: input.currency,
+    description: input.description,
+    processorReference: null,
+    processorToken: input.processorToken ?? null,
+    processorKey: input.processorKey ?? null,
+    intent: input.intent ?? null,
+    cardBrand: null,
+    cardLast4: null,
+    failureCode: null,
+    failureMessage: null,
+    settledAt: null,
+    createdAt: at,
+    updatedAt: at,
+  };
+  await (along ? tx.with(along) : tx).insert(payments).values(row);
+  return row;
 }
 
 /**
