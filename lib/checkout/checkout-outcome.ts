@@ -18,16 +18,31 @@ import { checkoutStateMachine } from './checkout-states';
 
 export type CheckoutOutcome = { checkout: CheckoutResponseBody & { subscriptionId?: string | null }; declined: boolean };
 
+/** What phase 3's statement reads back from its writes (the column names of `reads`). */
+interface WrittenOutcome extends Record<string, unknown> {
+  settled: number;
+  grants_purchase: boolean;
+  checkout_state?: number;
+  answer?: number;
+}
+
+/** Thrown (and the transaction rolled back) when another run recorded the payment's outcome first. */
+export class PaymentAlreadySettled extends Error {
+  constructor(paymentId: string) {
+    super(`Payment ${paymentId} is no longer pending.`);
+  }
+}
+
 /**
- * Phase 3 of a one-time checkout (docs/payments.md), in the caller's transaction, in two
- * statements: the first settles the payment only while it is still `pending` (a late request and
- * a recovery queue on the row, and the later one finds nothing: undefined, nothing written); the
- * second writes everything else the outcome changes — the billing record, the checkout's state,
- * the events and their webhook deliveries, the receipt or reconciliation job and the API's
- * idempotency answer. A link's event, a promotion code's name, a card to save, a slot or
- * redemption to give back and a purchase's entitlements add a statement each when they apply.
- * `checkout` is the payment's checkout as phase 1 wrote it (it does not change while the
- * payment is pending).
+ * Phase 3 of a one-time checkout (docs/payments.md), in the caller's transaction, in one
+ * statement: the payment takes its outcome only while it is still `pending`, and with it the
+ * billing record, the checkout's state, the events and their webhook deliveries, the receipt or
+ * reconciliation job and the API's idempotency answer are written. A late request and a recovery
+ * queue on the payment's row: the later one finds it settled and throws `PaymentAlreadySettled`,
+ * rolling back what its statement wrote. A card to save, a link's event and a promotion code's
+ * name add a statement before it; a redemption or slot given back and a purchase's entitlements,
+ * one after it. `checkout` is the payment's checkout as phase 1 wrote it (it does not change
+ * while the payment is pending).
  */
 export async function recordCheckoutOutcome(
   tx: Db,
@@ -35,22 +50,24 @@ export async function recordCheckoutOutcome(
   pending: PaymentRow,
   checkout: CheckoutRow,
   outcome: KnownOutcome,
-): Promise<CheckoutOutcome | undefined> {
+): Promise<CheckoutOutcome> {
   const at = now();
-  const columns = chargeOutcomeColumns(pending, outcome, at);
-  const [settled] = await tx
+  const savedMethodId = outcome.status === 'failed' ? null : await keepCardIfAsked(tx, pending);
+  const columns = { ...chargeOutcomeColumns(pending, outcome, at), ...(savedMethodId ? { paymentMethodId: savedMethodId } : {}) };
+  // Nothing but phase 3 changes a pending payment: settled, the row is the pending one with the outcome.
+  const payment: PaymentRow = { ...pending, ...columns };
+  // First in the statement, and read by the other writes, so the payment's row is locked before any other.
+  const settle = tx
     .update(payments)
     .set(columns)
     .where(and(eq(payments.id, pending.id), eq(payments.merchantId, pending.merchantId), eq(payments.status, 'pending')))
-    .returning({ grantsPurchase: purchaseGrants(sql`${checkout.priceId}`) });
-  if (!settled) return undefined;
-  // Nothing but phase 3 changes a pending payment: the row now is the pending one with the outcome.
-  const payment: PaymentRow = { ...pending, ...columns };
-  if (outcome.status !== 'failed') await keepCardIfAsked(tx, pending, payment);
-
+    .returning({ grantsPurchase: purchaseGrants(sql`${checkout.priceId}`).as('grants_purchase') });
+  const writes: SQL[] = [sql`settled as (${settle.getSQL()})`];
+  const reads: SQL[] = [
+    sql`(select count(*) from settled)::int as settled`,
+    sql`coalesce((select bool_or(grants_purchase) from settled), false) as grants_purchase`,
+  ];
   const events: EventInput[] = [];
-  const writes: SQL[] = [];
-  const reads: SQL[] = [];
   let record: BillingRecordRow | null = null;
   if (outcome.status !== 'failed') {
     record = newBillingRecordRow(
@@ -93,13 +110,17 @@ export async function recordCheckoutOutcome(
       .update(checkouts)
       .set({ status, updatedAt: at })
       .where(
-        and(eq(checkouts.id, checkout.id), eq(checkouts.merchantId, checkout.merchantId), inArray(checkouts.status, checkoutStateMachine.sourcesOf(status))),
+        and(
+          eq(checkouts.id, checkout.id),
+          eq(checkouts.merchantId, checkout.merchantId),
+          inArray(checkouts.status, checkoutStateMachine.sourcesOf(status)),
+          sql`exists (select 1 from settled)`,
+        ),
       )
       .returning({ id: checkouts.id });
     writes.push(sql`checkout_state as (${update.getSQL()})`);
     reads.push(sql`(select count(*) from checkout_state)::int as checkout_state`);
   }
-  if (status === 'failed') await releaseCheckoutReservations(tx, checkout);
   if (status === 'paid' && checkout.paymentLinkId) {
     events.push(await paymentLinkCompletedEvent(tx, checkout.merchantId, checkout.paymentLinkId, { checkoutId: checkout.id, paymentId: payment.id }));
   }
@@ -108,30 +129,27 @@ export async function recordCheckoutOutcome(
     checkout: shapeCheckout(finished, { payment, promotionCode: await promotionCodeOf(tx, checkout), billingRecordId: record?.id ?? null }),
     declined: outcome.status === 'failed',
   };
-  const answer = phases.answerWrite?.(tx, result);
+  const answer = phases.answerWrite?.(tx, result, sql`exists (select 1 from settled)`);
   if (answer) {
     writes.push(sql`answer as (${answer.statement})`);
     reads.push(sql`(select count(*) from answer)::int as answer`);
   }
-  const written = await recordEventsAlong<Record<string, number>>(tx, events, sql.join(writes, sql`, `), sql.join(reads, sql`, `));
+  const written = await recordEventsAlong<WrittenOutcome>(tx, events, sql.join(writes, sql`, `), sql.join(reads, sql`, `));
+  if (written.settled !== 1) throw new PaymentAlreadySettled(payment.id);
   // The payment was pending, so its checkout was open: anything else is a bug, rolled back.
   if (status && written.checkout_state !== 1) throw new Error(`Checkout ${checkout.id} was not open when its payment ${payment.id} settled.`);
   if (answer) answer.confirm(written.answer!);
   else await phases.answer(tx, result);
-  if (status === 'paid' && checkout.priceId && settled.grantsPurchase) await grantPurchaseEntitlements(tx, finished, checkout.priceId);
+  if (status === 'failed') await releaseCheckoutReservations(tx, checkout);
+  if (status === 'paid' && checkout.priceId && written.grants_purchase) await grantPurchaseEntitlements(tx, finished, checkout.priceId);
   return result;
 }
 
-/** The hosted page's "save this card": the card is kept once the charge did not fail, and the payment points at it. */
-async function keepCardIfAsked(tx: Db, pending: PaymentRow, payment: PaymentRow) {
+/** The hosted page's "save this card": kept once the charge did not fail; the payment then points at it. */
+async function keepCardIfAsked(tx: Db, pending: PaymentRow): Promise<string | null> {
   const token = pending.processorToken;
-  if (pending.intent?.savePaymentMethod !== true || !token) return;
+  if (pending.intent?.savePaymentMethod !== true || !token) return null;
   const details = paymentProcessor().describeToken(token);
-  if (!details) return;
-  const saved = await savePaymentMethod(tx, pending.merchantId, pending.customerId, { token, ...details });
-  await tx
-    .update(payments)
-    .set({ paymentMethodId: saved.id })
-    .where(and(eq(payments.id, pending.id), eq(payments.merchantId, pending.merchantId)));
-  payment.paymentMethodId = saved.id;
+  if (!details) return null;
+  return (await savePaymentMethod(tx, pending.merchantId, pending.customerId, { token, ...details })).id;
 }

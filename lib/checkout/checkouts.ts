@@ -25,7 +25,7 @@ import { startSubscriptionFromCheckout, type RecurringCheckoutRequest } from './
 import { toCheckoutResponse } from './checkout-response';
 import type { CheckoutRow } from './checkout-status';
 import { checkoutStateMachine } from './checkout-states';
-import { recordCheckoutOutcome, type CheckoutOutcome } from './checkout-outcome';
+import { PaymentAlreadySettled, recordCheckoutOutcome, type CheckoutOutcome } from './checkout-outcome';
 
 export type { CheckoutOutcome };
 
@@ -214,11 +214,16 @@ async function prepareCheckout(
  */
 export async function finishCheckout(phases: Phases, payment: PaymentRow, checkout?: CheckoutRow): Promise<CheckoutOutcome> {
   const outcome = await collectCharge(payment);
+  try {
+    return await phases.db.transaction(async (tx) => {
+      const paid = checkout ?? (await findCheckoutRow(tx, payment.merchantId, payment.checkoutId!));
+      return recordCheckoutOutcome(tx, phases, payment, paid!, outcome);
+    });
+  } catch (error) {
+    if (!(error instanceof PaymentAlreadySettled)) throw error;
+  }
+  // Finished meanwhile by another run (a recovery, a twin attempt): answer with what it recorded.
   return phases.db.transaction(async (tx) => {
-    const paid = checkout ?? (await findCheckoutRow(tx, payment.merchantId, payment.checkoutId!));
-    const recorded = await recordCheckoutOutcome(tx, phases, payment, paid!, outcome);
-    if (recorded) return recorded;
-    // Finished meanwhile by another run (a recovery, a twin attempt): answer with what it recorded.
     const result = await outcomeOf(tx, (await findCheckoutRow(tx, payment.merchantId, payment.checkoutId!))!);
     await phases.answer(tx, result);
     return result;

@@ -14,8 +14,10 @@ export interface Phases {
    * The same answer as a write for the last transaction's own statement (a round trip fewer):
    * undefined when there is nothing to store; else run `statement` in it as a CTE and pass
    * `confirm` the number of rows it returned (it throws as `answer` would, rolling it all back).
+   * `onlyIf` is a condition the write adds to its own (e.g. one that reads another CTE, so that
+   * CTE runs first).
    */
-  answerWrite?(tx: Db, result: unknown): AnswerWrite | undefined;
+  answerWrite?(tx: Db, result: unknown, onlyIf?: SQL): AnswerWrite | undefined;
 }
 
 export interface AnswerWrite {

@@ -89,7 +89,7 @@ export function phasedApiRoute<TOp extends Operation, TResult>(
         phases: {
           db: getDb(),
           answer: (tx, result) => hooks.answer(tx, toAnswer(result as TResult, base.requestId)),
-          answerWrite: (tx, result) => hooks.answerWrite?.(tx, toAnswer(result as TResult, base.requestId)),
+          answerWrite: (tx, result, onlyIf) => hooks.answerWrite?.(tx, toAnswer(result as TResult, base.requestId), onlyIf),
         },
         attempt,
       } as PhasedApiContext<TOp>);
@@ -216,9 +216,9 @@ async function executeIdempotently(
         stored = shape(operation, result);
         await completeIdempotencyKey(tx, { ...lease, status: stored[0], body: stored[1] });
       },
-      answerWrite: (tx, result) => {
+      answerWrite: (tx, result, onlyIf) => {
         stored = shape(operation, result);
-        return completeIdempotencyKeyWrite(tx, { ...lease, status: stored[0], body: stored[1] });
+        return completeIdempotencyKeyWrite(tx, { ...lease, status: stored[0], body: stored[1] }, onlyIf);
       },
     };
     const result = await execute(hooks, claim.attempt);

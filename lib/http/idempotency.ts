@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { and, eq, inArray, lte } from 'drizzle-orm';
+import { and, eq, inArray, lte, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import type { AnswerWrite } from '../db/phases';
 import { idempotencyKeys } from '../db/schema';
@@ -130,12 +130,12 @@ export async function completeIdempotencyKey(db: Db, input: StoredAnswer): Promi
 type StoredAnswer = { merchantId: string; key: string; leaseId: string; status: number; body: string };
 
 /** The same as a write to run inside the caller's own statement (lib/db/phases.ts `answerWrite`). */
-export function completeIdempotencyKeyWrite(db: Db, input: StoredAnswer): AnswerWrite {
+export function completeIdempotencyKeyWrite(db: Db, input: StoredAnswer, onlyIf?: SQL): AnswerWrite {
   return {
     statement: db
       .update(idempotencyKeys)
       .set({ state: 'completed', responseStatus: input.status, responseBody: input.body })
-      .where(and(...heldBy(input)))
+      .where(and(...heldBy(input), onlyIf))
       .returning({ key: idempotencyKeys.key })
       .getSQL(),
     confirm(storedRows) {
