@@ -1,11 +1,12 @@
+import crypto from 'node:crypto';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { billingRecords } from '../db/schema';
 import { newId } from '../ids';
 import { now } from '../clock';
 import { config } from '../config';
-import { recordEvent, type EventRecorder } from '../events/record-event';
-import { enqueueJob } from '../jobs/enqueue';
+import { recordEvent, type EventInput, type EventRecorder } from '../events/record-event';
+import { enqueueQueuedJob, type QueuedJob } from '../jobs/enqueue';
 import type { SubscriptionContext } from '../payments/payments';
 import type { BilledTotals } from './line-items';
 import { billingRecordStateMachine } from './billing-record-states';
@@ -69,23 +70,65 @@ export function toBillingRecordResponse(row: BillingRecordRow) {
  * The receipt of a record just paid, queued with the change (the `send-receipt` job composes and
  * queues the email, lib/billing/receipts.ts); the job key makes a second enqueue a no-op.
  */
-async function queueReceipt(tx: Db, billingRecordId: string) {
-  await enqueueJob(tx, 'send-receipt', { billingRecordId }, { jobKey: `receipt:${billingRecordId}`, maxAttempts: 10 });
+export function receiptJob(billingRecordId: string): QueuedJob {
+  return { task: 'send-receipt', payload: { billingRecordId }, options: { jobKey: `receipt:${billingRecordId}`, maxAttempts: 10 } };
+}
+
+export interface NewBillingRecord {
+  merchantId: string;
+  customerId: string;
+  checkoutId: string | null;
+  paymentId: string;
+  currency: string;
+  description: string;
+  couponId?: string | null;
+  /** What is billed: lines and totals from `billingLines` (lib/billing/line-items.ts). */
+  billed: BilledTotals;
+}
+
+/**
+ * A new record's row, exactly as it is inserted: id and hosted token are made here (the token as
+ * the column's default makes it, 244 random bits), so a caller can write the record, its events
+ * and its answer in one statement without reading the row back.
+ */
+export function newBillingRecordRow(input: NewBillingRecord, options: { paid?: boolean; context?: SubscriptionContext }, at: Date): BillingRecordRow {
+  const { billed, ...fields } = input;
+  const period = options.context;
+  return {
+    ...fields,
+    couponId: fields.couponId ?? null,
+    id: newId('billingRecord'),
+    status: billingRecordStateMachine.start(options.paid ? 'paid' : 'open'),
+    amount: billed.amount,
+    subtotal: billed.subtotal,
+    discountAmount: billed.discountAmount,
+    creditsApplied: billed.creditsApplied,
+    lineItems: billed.lineItems,
+    subscriptionId: period?.subscriptionId ?? null,
+    periodIndex: period?.periodIndex ?? null,
+    periodStart: period?.periodStart ? new Date(period.periodStart) : null,
+    periodEnd: period?.periodEnd ? new Date(period.periodEnd) : null,
+    attemptPaymentIds: [input.paymentId],
+    hostedToken: crypto.randomUUID().replaceAll('-', '') + crypto.randomUUID().replaceAll('-', ''),
+    receiptEmailId: null,
+    paidAt: options.paid ? at : null,
+    createdAt: at,
+    updatedAt: at,
+  };
+}
+
+/** `billing_record.created` of a new record: written already paid (one statement fewer), it still tells its story as open, then paid. */
+export function billingRecordCreatedEvent(row: BillingRecordRow): EventInput {
+  return { merchantId: row.merchantId, type: 'billing_record.created', object: toBillingRecordResponse({ ...row, status: 'open', paidAt: null }) };
+}
+
+export function billingRecordPaidEvent(row: BillingRecordRow): EventInput {
+  return { merchantId: row.merchantId, type: 'billing_record.paid', object: toBillingRecordResponse(row) };
 }
 
 export async function createBillingRecord(
   tx: Db,
-  input: {
-    merchantId: string;
-    customerId: string;
-    checkoutId: string | null;
-    paymentId: string;
-    currency: string;
-    description: string;
-    couponId?: string | null;
-    /** What is billed: lines and totals from `billingLines` (lib/billing/line-items.ts). */
-    billed: BilledTotals;
-  },
+  input: NewBillingRecord,
   options: {
     paid?: boolean;
     record?: EventRecorder;
@@ -94,41 +137,16 @@ export async function createBillingRecord(
     recordPayment?: () => Promise<unknown>;
   } = {},
 ) {
-  const at = now();
   const record = options.record ?? recordEvent;
-  const { billed, ...fields } = input;
-  const period = options.context;
   const [row] = await tx
     .insert(billingRecords)
-    .values({
-      ...fields,
-      id: newId('billingRecord'),
-      status: billingRecordStateMachine.start(options.paid ? 'paid' : 'open'),
-      amount: billed.amount,
-      subtotal: billed.subtotal,
-      discountAmount: billed.discountAmount,
-      creditsApplied: billed.creditsApplied,
-      lineItems: billed.lineItems,
-      subscriptionId: period?.subscriptionId ?? null,
-      periodIndex: period?.periodIndex ?? null,
-      periodStart: period?.periodStart ? new Date(period.periodStart) : null,
-      periodEnd: period?.periodEnd ? new Date(period.periodEnd) : null,
-      attemptPaymentIds: [input.paymentId],
-      paidAt: options.paid ? at : null,
-      createdAt: at,
-      updatedAt: at,
-    })
+    .values(newBillingRecordRow(input, options, now()))
     .returning();
-  // Written already paid (one statement fewer), it still tells its story as open, then paid.
-  await record(tx, {
-    merchantId: input.merchantId,
-    type: 'billing_record.created',
-    object: toBillingRecordResponse({ ...row!, status: 'open', paidAt: null }),
-  });
+  await record(tx, billingRecordCreatedEvent(row!));
   await options.recordPayment?.();
   if (options.paid) {
-    await record(tx, { merchantId: input.merchantId, type: 'billing_record.paid', object: toBillingRecordResponse(row!) });
-    await queueReceipt(tx, row!.id);
+    await record(tx, billingRecordPaidEvent(row!));
+    await enqueueQueuedJob(tx, receiptJob(row!.id));
   }
   return row!;
 }
@@ -149,8 +167,8 @@ export async function closeBillingRecord(tx: Db, merchantId: string, billingReco
     .returning();
   if (!row) throw billingRecordStateMachine.refusal(undefined, status, `Billing record ${billingRecordId}`, 'it is not open');
   if (status === 'paid') {
-    await recordEvent(tx, { merchantId, type: 'billing_record.paid', object: toBillingRecordResponse(row) });
-    await queueReceipt(tx, row.id);
+    await recordEvent(tx, billingRecordPaidEvent(row));
+    await enqueueQueuedJob(tx, receiptJob(row.id));
   }
   return row;
 }

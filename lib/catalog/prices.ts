@@ -69,7 +69,16 @@ export async function findPriceWithProductName(db: Db, merchantId: string, price
     .from(prices)
     .innerJoin(products, eq(products.id, prices.productId))
     .where(and(eq(prices.id, priceId), eq(prices.merchantId, merchantId)));
-  if (!row) throw notFound('price', priceId, fieldPath);
+  return priceWithProductName(row, priceId, fieldPath);
+}
+
+/** A price with its product's name, from a row a caller's statement read (404 when there is none). */
+export function priceWithProductName(
+  row: { price: PriceRow | null; productName: string | null } | undefined,
+  priceId: string,
+  fieldPath?: string,
+): PriceRow & { productName: string } {
+  if (!row?.price || row.productName === null) throw notFound('price', priceId, fieldPath);
   return { ...row.price, productName: row.productName };
 }
 

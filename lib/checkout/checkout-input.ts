@@ -1,9 +1,9 @@
-import { and, eq } from 'drizzle-orm';
-import type { Db } from '../db/client';
-import { customers } from '../db/schema';
+import { and, eq, sql } from 'drizzle-orm';
+import type { Database, Db } from '../db/client';
+import { customers, merchants, prices, products } from '../db/schema';
 import { ApiError, invalidField } from '../http/errors';
-import { findPriceRow, findPriceWithProductName, type PriceRow } from '../catalog/prices';
-import { createCustomer, findChargeableCustomerRow, findCustomerByEmail, findCustomerRow } from '../customers/customers';
+import { findPriceRow, priceWithProductName, type PriceRow } from '../catalog/prices';
+import { chargeableCustomer, createCustomer, findCustomerByEmail, findCustomerRow, type CustomerRow } from '../customers/customers';
 import { paymentProcessor } from '../payments/processor';
 import type { TokenizedCard } from '../payments/processor/types';
 import { findPaymentMethodRow } from '../payments/payment-methods';
@@ -51,7 +51,47 @@ interface Item {
   successUrl: string | null;
 }
 
-export async function resolveItem(tx: Db, merchantId: string, input: CheckoutInput, options: CheckoutOptions): Promise<Item> {
+/**
+ * What phase 1 first reads, in one statement: the seller's status, the price bought by id (with
+ * its product's name) and the customer named by id. `resolveItem` and `resolveCustomer` check
+ * them exactly as their own finders would; a payment link or an email is looked up by them.
+ * Read before phase 1's transaction (it takes no lock, so reading it inside would see the same),
+ * by a statement built once per pool.
+ */
+export interface CheckoutParties {
+  sellerStatus: string | null;
+  price: { price: PriceRow | null; productName: string | null };
+  customer: CustomerRow | null;
+}
+
+export async function readCheckoutParties(db: Database, merchantId: string, input: CheckoutInput): Promise<CheckoutParties> {
+  let query = partiesQueries.get(db);
+  if (!query) {
+    query = preparePartiesQuery(db);
+    partiesQueries.set(db, query);
+  }
+  const [row] = await query.execute({ merchantId, priceId: input.paymentLinkToken ? null : (input.priceId ?? null), customerId: input.customerId ?? null });
+  return {
+    sellerStatus: row?.sellerStatus ?? null,
+    price: { price: row?.price ?? null, productName: row?.productName ?? null },
+    customer: row?.customer ?? null,
+  };
+}
+
+const partiesQueries = new WeakMap<Database, ReturnType<typeof preparePartiesQuery>>();
+
+function preparePartiesQuery(db: Database) {
+  return db
+    .select({ sellerStatus: merchants.status, price: prices, productName: products.name, customer: customers })
+    .from(merchants)
+    .leftJoin(prices, and(eq(prices.id, sql.placeholder('priceId')), eq(prices.merchantId, merchants.id)))
+    .leftJoin(products, and(eq(products.id, prices.productId), eq(products.merchantId, merchants.id)))
+    .leftJoin(customers, and(eq(customers.id, sql.placeholder('customerId')), eq(customers.merchantId, merchants.id)))
+    .where(eq(merchants.id, sql.placeholder('merchantId')))
+    .prepare('checkout_parties');
+}
+
+export async function resolveItem(tx: Db, merchantId: string, input: CheckoutInput, options: CheckoutOptions, parties: CheckoutParties): Promise<Item> {
   if (input.paymentLinkToken) {
     const link = await findPaymentLinkByToken(tx, merchantId, input.paymentLinkToken, options.linkFieldPath ?? 'paymentLinkToken');
     const reason = unpayableReason(link);
@@ -69,13 +109,13 @@ export async function resolveItem(tx: Db, merchantId: string, input: CheckoutInp
       successUrl: link.successUrl,
     };
   }
-  const { productName, ...price } = await findPriceWithProductName(tx, merchantId, input.priceId!, 'priceId');
+  const { productName, ...price } = priceWithProductName(parties.price, input.priceId!, 'priceId');
   if (!price.active) throw new ApiError('INVALID_STATE', `Price ${price.id} is inactive and cannot be bought.`);
   return { link: null, price, description: productName, unitAmount: price.amount, currency: price.currency, quantity: input.quantity ?? 1, successUrl: null };
 }
 
-export async function resolveCustomer(tx: Db, merchantId: string, input: CheckoutInput) {
-  const customer = await findOrCreateCustomer(tx, merchantId, input);
+export async function resolveCustomer(tx: Db, merchantId: string, input: CheckoutInput, parties: CheckoutParties) {
+  const customer = await findOrCreateCustomer(tx, merchantId, input, parties);
   if (input.customerLocale && customer.locale !== input.customerLocale) {
     await tx
       .update(customers)
@@ -85,8 +125,8 @@ export async function resolveCustomer(tx: Db, merchantId: string, input: Checkou
   return customer;
 }
 
-async function findOrCreateCustomer(tx: Db, merchantId: string, input: CheckoutInput) {
-  if (input.customerId) return findChargeableCustomerRow(tx, merchantId, input.customerId, 'customerId');
+async function findOrCreateCustomer(tx: Db, merchantId: string, input: CheckoutInput, parties: CheckoutParties) {
+  if (input.customerId) return chargeableCustomer(parties.customer, input.customerId, 'customerId');
   if (!input.customerEmail)
     throw invalidField('customerEmail', 'Give customerId, or customerEmail (and optionally customerName) for a new or returning customer.');
   const existing = await findCustomerByEmail(tx, merchantId, input.customerEmail);

@@ -48,7 +48,7 @@ async function readPurchaseGrants(tx: Db, priceId: string): Promise<boolean> {
 }
 
 /** A paid one-time price brings its policies' credits (once per checkout) and entitlements. */
-async function grantPurchaseEntitlements(tx: Db, checkout: CheckoutRow, priceId: string) {
+export async function grantPurchaseEntitlements(tx: Db, checkout: CheckoutRow, priceId: string) {
   const purchase = { merchantId: checkout.merchantId, customerId: checkout.customerId, priceId };
   await grantPolicyCredits(tx, { ...purchase, origin: { checkoutId: checkout.id } });
   await recordEntitlementChanged(tx, { ...purchase, cause: 'purchase', priceIds: [priceId] });
@@ -61,9 +61,14 @@ export async function failCheckout(tx: Db, checkout: CheckoutRow): Promise<Check
     .set({ status: 'failed', updatedAt: now() })
     .where(and(eq(checkouts.id, checkout.id), inArray(checkouts.status, checkoutStateMachine.sourcesOf('failed'))))
     .returning();
+  await releaseCheckoutReservations(tx, checkout);
+  return failed;
+}
+
+/** What a failed attempt gives back: its promotion redemption and its link's completion slot. */
+export async function releaseCheckoutReservations(tx: Db, checkout: CheckoutRow): Promise<void> {
   if (checkout.promotionCodeId && checkout.couponId) await releasePromotionRedemption(tx, checkout.promotionCodeId, checkout.couponId);
   if (checkout.paymentLinkId) await releasePaymentLinkCompletion(tx, checkout.paymentLinkId);
-  return failed;
 }
 
 export async function findCheckoutRowByPayment(db: Db, paymentId: string) {

@@ -5,23 +5,29 @@ import { newId } from '../ids';
 import { now } from '../clock';
 import { invalidField } from '../http/errors';
 import { INT32_MAX } from '../http/schemas';
-import { paymentProcessor } from '../payments/processor';
 import type { Phases } from '../db/phases';
-import { collectCharge, createPreparedPayment, prepareInTransaction, resumeChargePhases, type KnownOutcome } from '../payments/charges';
-import { savePaymentMethod } from '../payments/payment-methods';
+import { collectCharge, createPreparedPayment, prepareInTransaction, resumeChargePhases } from '../payments/charges';
 import { CardVerificationNeeded, verifyCardForSaving } from '../payments/card-verification';
-import { recordChargeOutcome, type PaymentRow } from '../payments/payments';
-import { createBillingRecord } from '../billing/billing-records';
-import { billingLines } from '../billing/line-items';
-import { EventBatch } from '../events/record-event';
+import type { PaymentRow } from '../payments/payments';
 import { reservePaymentLinkCompletion } from '../payment-links/payment-links';
 import { redeemPromotionCode, type AppliedPromotion } from '../promotions/promotion-codes';
-import { assertSellerAcceptsPayments } from '../merchants/accepts-payments';
-import { resolveCustomer, resolveItem, resolvePaymentMethod, type CheckoutInput, type CheckoutOptions } from './checkout-input';
+import { assertStatusAcceptsPayments } from '../merchants/accepts-payments';
+import {
+  readCheckoutParties,
+  resolveCustomer,
+  resolveItem,
+  resolvePaymentMethod,
+  type CheckoutInput,
+  type CheckoutOptions,
+  type CheckoutParties,
+} from './checkout-input';
 import { startSubscriptionFromCheckout, type RecurringCheckoutRequest } from './subscription-handoff';
-import { promotionCodeOf, shapeCheckout, toCheckoutResponse, type CheckoutResponseBody } from './checkout-response';
-import { failCheckout, markCheckoutPaid, purchaseGrants, type CheckoutRow } from './checkout-status';
+import { toCheckoutResponse } from './checkout-response';
+import type { CheckoutRow } from './checkout-status';
 import { checkoutStateMachine } from './checkout-states';
+import { PaymentAlreadySettled, recordCheckoutOutcome, type CheckoutOutcome } from './checkout-outcome';
+
+export type { CheckoutOutcome };
 
 /**
  * Completes a checkout (POST /api/Checkout, PaymentLink Complete and the hosted page) in three
@@ -44,23 +50,27 @@ export async function completeCheckout(phases: Phases, merchantId: string, input
 }
 
 async function completeCheckoutOnce(phases: Phases, merchantId: string, input: CheckoutInput, options: CheckoutOptions): Promise<CheckoutOutcome> {
+  const parties = await readCheckoutParties(phases.db, merchantId, input);
   const prepared = await phases.db.transaction(async (tx) => {
     if (options.attemptKey && !options.attemptIsNew) {
       const earlier = await findEarlierAttempt(tx, merchantId, options.attemptKey);
       if (earlier?.checkout) return answerOrResume(tx, phases, earlier.checkout);
       if (earlier?.subscription) return { subscription: earlier.subscription };
     }
-    return prepareCheckout(tx, phases, merchantId, input, options);
+    return prepareCheckout(tx, phases, merchantId, input, options, parties);
   });
   if ('done' in prepared) return prepared.done;
   if ('subscription' in prepared) {
     const { payment, request } = prepared.subscription;
     return resumeChargePhases(phases, payment, (tx) => startSubscriptionFromCheckout(tx, request));
   }
-  return finishCheckout(phases, prepared.payment);
+  return finishCheckout(phases, prepared.payment, prepared.checkout);
 }
 
-type Prepared = { done: CheckoutOutcome } | { payment: PaymentRow } | { subscription: { payment: PaymentRow; request: RecurringCheckoutRequest } };
+type Prepared =
+  | { done: CheckoutOutcome }
+  | { payment: PaymentRow; checkout?: CheckoutRow }
+  | { subscription: { payment: PaymentRow; request: RecurringCheckoutRequest } };
 
 /**
  * An earlier run of this attempt: its checkout, or — for a subscription, whose checkout is
@@ -87,7 +97,7 @@ async function findEarlierAttempt(tx: Db, merchantId: string, attemptKey: string
 
 async function answerOrResume(tx: Db, phases: Phases, earlier: CheckoutRow): Promise<Prepared> {
   const [payment] = earlier.paymentId ? await tx.select().from(payments).where(eq(payments.id, earlier.paymentId)) : [];
-  if (payment?.status === 'pending') return { payment };
+  if (payment?.status === 'pending') return { payment, checkout: earlier };
   // Read again: phase 3 of the earlier attempt may have committed since `earlier` was read.
   const [current] = await tx.select().from(checkouts).where(eq(checkouts.id, earlier.id));
   const done = await outcomeOf(tx, current!);
@@ -95,10 +105,17 @@ async function answerOrResume(tx: Db, phases: Phases, earlier: CheckoutRow): Pro
   return { done };
 }
 
-async function prepareCheckout(tx: Db, phases: Phases, merchantId: string, input: CheckoutInput, options: CheckoutOptions): Promise<Prepared> {
-  await assertSellerAcceptsPayments(tx, merchantId);
-  const item = await resolveItem(tx, merchantId, input, options);
-  const customer = await resolveCustomer(tx, merchantId, input);
+async function prepareCheckout(
+  tx: Db,
+  phases: Phases,
+  merchantId: string,
+  input: CheckoutInput,
+  options: CheckoutOptions,
+  parties: CheckoutParties,
+): Promise<Prepared> {
+  assertStatusAcceptsPayments(parties.sellerStatus);
+  const item = await resolveItem(tx, merchantId, input, options, parties);
+  const customer = await resolveCustomer(tx, merchantId, input, parties);
   const method = await resolvePaymentMethod(tx, merchantId, customer.id, input);
 
   const subtotal = item.unitAmount * item.quantity;
@@ -146,8 +163,9 @@ async function prepareCheckout(tx: Db, phases: Phases, merchantId: string, input
   const at = now();
   const checkoutId = newId('checkout');
   const paymentId = newId('payment');
-  // One statement: the checkout rides along the payment's insert as a data-modifying CTE.
-  const checkoutInsert = tx.insert(checkouts).values({
+  // One statement: the checkout rides along the payment's insert as a data-modifying CTE. Its
+  // row is all ours (no column defaults), so phase 3 gets it without reading it back.
+  const checkout: CheckoutRow = {
     id: checkoutId,
     merchantId,
     status: checkoutStateMachine.start('open'),
@@ -164,11 +182,12 @@ async function prepareCheckout(tx: Db, phases: Phases, merchantId: string, input
     promotionCodeId: promotion?.promotionCodeId ?? null,
     couponId: promotion?.couponId ?? null,
     paymentId,
+    subscriptionId: null,
     successUrl: item.successUrl,
     attemptKey: options.attemptKey ?? null,
     createdAt: at,
     updatedAt: at,
-  });
+  };
   const payment = await createPreparedPayment(
     tx,
     {
@@ -184,87 +203,39 @@ async function prepareCheckout(tx: Db, phases: Phases, merchantId: string, input
       processorKey: paymentId,
     },
     { kind: 'checkout', savePaymentMethod: Boolean(options.savePaymentMethod && method.card) },
-    tx.$with('inserted_checkout', {}).as(checkoutInsert.getSQL()),
+    tx.$with('inserted_checkout', {}).as(tx.insert(checkouts).values(checkout).getSQL()),
   );
-  return { payment };
+  return { payment, checkout };
 }
 
-/** Phases 2 and 3 of a one-time checkout; also how reconciliation finishes one after a crash. */
-export async function finishCheckout(phases: Phases, payment: PaymentRow): Promise<CheckoutOutcome> {
+/**
+ * Phases 2 and 3 of a one-time checkout; also how reconciliation finishes one after a crash.
+ * `checkout` is the payment's checkout when the caller has it (phase 1 wrote it), else it is read.
+ */
+export async function finishCheckout(phases: Phases, payment: PaymentRow, checkout?: CheckoutRow): Promise<CheckoutOutcome> {
   const outcome = await collectCharge(payment);
+  try {
+    return await phases.db.transaction(async (tx) => {
+      const paid = checkout ?? (await findCheckoutRow(tx, payment.merchantId, payment.checkoutId!));
+      return recordCheckoutOutcome(tx, phases, payment, paid!, outcome);
+    });
+  } catch (error) {
+    if (!(error instanceof PaymentAlreadySettled)) throw error;
+  }
+  // Finished meanwhile by another run (a recovery, a twin attempt): answer with what it recorded.
   return phases.db.transaction(async (tx) => {
-    const [locked] = await tx
-      .select({ payment: payments, checkout: checkouts, grantsPurchase: purchaseGrants(checkouts.priceId) })
-      .from(payments)
-      .innerJoin(checkouts, eq(checkouts.id, payments.checkoutId))
-      .where(and(eq(payments.id, payment.id), eq(payments.status, 'pending')))
-      .for('update', { of: payments });
-    let result: CheckoutOutcome;
-    if (locked) {
-      // The rows just written make the answer: nothing is read back.
-      const recorded = await recordCheckoutOutcome(tx, locked.payment, locked.checkout, outcome, locked.grantsPurchase);
-      const checkout = shapeCheckout(recorded.checkout, {
-        payment: recorded.payment,
-        promotionCode: await promotionCodeOf(tx, recorded.checkout),
-        billingRecordId: recorded.billingRecordId,
-      });
-      result = { checkout, declined: outcome.status === 'failed' };
-    } else {
-      // Finished meanwhile by another run (a recovery, a twin attempt): answer with what it recorded.
-      const [checkout] = await tx.select().from(checkouts).where(eq(checkouts.id, payment.checkoutId!));
-      result = await outcomeOf(tx, checkout!);
-    }
+    const result = await outcomeOf(tx, (await findCheckoutRow(tx, payment.merchantId, payment.checkoutId!))!);
     await phases.answer(tx, result);
     return result;
   });
 }
 
-async function recordCheckoutOutcome(tx: Db, pending: PaymentRow, checkout: CheckoutRow, outcome: KnownOutcome, grantsPurchase: boolean) {
-  const token = pending.processorToken;
-  if (outcome.status !== 'failed' && pending.intent?.savePaymentMethod === true && token) {
-    const details = paymentProcessor().describeToken(token);
-    if (details) {
-      const saved = await savePaymentMethod(tx, pending.merchantId, pending.customerId, { token, ...details });
-      await tx.update(payments).set({ paymentMethodId: saved.id }).where(eq(payments.id, pending.id));
-      pending.paymentMethodId = saved.id;
-    }
-  }
-  // The outcome's events are written together, in one statement, after the last change, in the
-  // one order of every charge: billing_record.created, payment.*, billing_record.paid.
-  const events = new EventBatch();
-  if (outcome.status === 'failed') {
-    const payment = await recordChargeOutcome(tx, pending, outcome, events.record);
-    await events.flush(tx);
-    return { payment, checkout: (await failCheckout(tx, checkout)) ?? checkout, billingRecordId: null };
-  }
-  let payment!: PaymentRow;
-  const record = await createBillingRecord(
-    tx,
-    {
-      merchantId: pending.merchantId,
-      customerId: pending.customerId,
-      checkoutId: checkout.id,
-      paymentId: pending.id,
-      currency: pending.currency,
-      description: pending.description,
-      couponId: checkout.couponId,
-      billed: billingLines(
-        { kind: 'one_time', description: checkout.description, priceId: checkout.priceId, quantity: checkout.quantity, unitAmount: checkout.unitAmount },
-        { discountAmount: checkout.discountAmount },
-      ),
-    },
-    {
-      paid: outcome.status === 'succeeded',
-      record: events.record,
-      recordPayment: async () => (payment = await recordChargeOutcome(tx, pending, outcome, events.record)),
-    },
-  );
-  await events.flush(tx);
-  if (outcome.status === 'succeeded') {
-    return { payment, checkout: (await markCheckoutPaid(tx, checkout, grantsPurchase)) ?? checkout, billingRecordId: record.id };
-  }
-  // Unknown: recordChargeOutcome queued its reconciliation.
-  return { payment, checkout, billingRecordId: record.id };
+async function findCheckoutRow(db: Db, merchantId: string, checkoutId: string) {
+  const [row] = await db
+    .select()
+    .from(checkouts)
+    .where(and(eq(checkouts.id, checkoutId), eq(checkouts.merchantId, merchantId)));
+  return row;
 }
 
 async function findCheckoutRowByAttempt(db: Db, merchantId: string, attemptKey: string) {
@@ -280,8 +251,6 @@ export async function findCheckoutByAttempt(db: Db, merchantId: string, attemptK
   const earlier = await findCheckoutRowByAttempt(db, merchantId, attemptKey);
   return earlier ? outcomeOf(db, earlier) : undefined;
 }
-
-export type CheckoutOutcome = { checkout: CheckoutResponseBody & { subscriptionId?: string | null }; declined: boolean };
 
 async function outcomeOf(db: Db, row: CheckoutRow): Promise<CheckoutOutcome> {
   const checkout = await toCheckoutResponse(db, row);

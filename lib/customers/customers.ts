@@ -10,7 +10,7 @@ import { ApiError, notFound } from '../http/errors';
 import type { CreateCustomerBody, UpdateCustomerBody } from './schemas';
 import { customerStateMachine } from './customer-states';
 
-type CustomerRow = typeof customers.$inferSelect;
+export type CustomerRow = typeof customers.$inferSelect;
 
 export function toCustomerResponse(row: CustomerRow) {
   return {
@@ -65,7 +65,12 @@ export async function findCustomerRow(
 
 /** A customer a new charge or subscription names by id: an archived customer is never charged again (409). */
 export async function findChargeableCustomerRow(db: Db, merchantId: string, customerId: string, fieldPath: string): Promise<CustomerRow> {
-  const row = await findCustomerRow(db, merchantId, customerId, fieldPath);
+  return chargeableCustomer(await findCustomerRow(db, merchantId, customerId, fieldPath), customerId, fieldPath);
+}
+
+/** `findChargeableCustomerRow`'s answer from a row read by a caller's own statement. */
+export function chargeableCustomer(row: CustomerRow | null | undefined, customerId: string, fieldPath: string): CustomerRow {
+  if (!row) throw notFound('customer', customerId, fieldPath);
   if (row.status === 'archived') {
     throw new ApiError('INVALID_STATE', `Customer ${row.id} is archived and cannot be charged; set its status to active first.`, {
       errors: [{ path: fieldPath, message: 'The customer is archived.' }],

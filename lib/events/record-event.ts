@@ -25,7 +25,7 @@ export interface EventInput {
   previousAttributes?: Record<string, unknown>;
 }
 
-/** How a domain function records its events: at once (recordEvent) or into an EventBatch. */
+/** How a domain function records its events (recordEvent, or a recorder of its own). */
 export type EventRecorder = (tx: Db, input: EventInput) => Promise<RecordedEvent>;
 
 /**
@@ -65,10 +65,19 @@ export async function recordEvents(tx: Db, inputs: EventInput[], along?: SQL): P
   return recorded;
 }
 
-async function writeEvents(tx: Db, inputs: EventInput[], recorded: RecordedEvent[], along?: SQL): Promise<void> {
+/**
+ * The same, reading back what the change's writes report: `result` is a select list over the
+ * CTEs of `along` (e.g. `(select count(*) from paid)::int as paid`). A CTE that only `select`s
+ * (a job's `add_job` call) runs only when `result` reads it.
+ */
+export async function recordEventsAlong<T extends Record<string, unknown>>(tx: Db, inputs: EventInput[], along: SQL, result: SQL): Promise<T> {
+  return (await writeEvents(tx, inputs, inputs.map(newEvent), along, result)) as T;
+}
+
+async function writeEvents(tx: Db, inputs: EventInput[], recorded: RecordedEvent[], along?: SQL, result?: SQL): Promise<Record<string, unknown> | undefined> {
   if (inputs.length === 0) {
-    if (along) await tx.execute(sql`with ${along} select 1`);
-    return;
+    if (along) return (await tx.execute(sql`with ${along} select ${result ?? sql`1`}`)).rows[0];
+    return undefined;
   }
   // When the deliveries are due: now, even for an event of a test clock's time.
   const recordedAt = now();
@@ -94,7 +103,7 @@ async function writeEvents(tx: Db, inputs: EventInput[], recorded: RecordedEvent
     // Delivery ids are ULIDs like newId's: the time, then random Crockford digits (hex ⊂ base32).
     columns.deliveryIdPrefix.push(`${ID_PREFIXES.delivery}_${encodeTime(recordedAt.getTime(), 10)}`);
   });
-  await tx.execute(sql`
+  const answer = await tx.execute(sql`
     with ${along ? sql`${along},` : sql``} new_events (id, merchant_id, type, data, created_at, delivery_id_prefix) as (
       select * from unnest(${sql.param(columns.id)}::text[], ${sql.param(columns.merchantId)}::text[], ${sql.param(columns.type)}::text[],
         ${sql.param(columns.data)}::jsonb[], ${sql.param(columns.createdAt)}::timestamptz[], ${sql.param(columns.deliveryIdPrefix)}::text[])
@@ -110,7 +119,12 @@ async function writeEvents(tx: Db, inputs: EventInput[], recorded: RecordedEvent
       join webhook_endpoints e on e.merchant_id = ev.merchant_id and e.enabled and e.events && array[ev.type, '*']::text[]
       returning 1
     )
-    select pg_notify(${DELIVERIES_CHANNEL}, '') from deliveries limit 1`);
+    ${
+      result
+        ? sql`select ${result}, (select count(*) from (select pg_notify(${DELIVERIES_CHANNEL}, '') from deliveries limit 1) notified) as notified`
+        : sql`select pg_notify(${DELIVERIES_CHANNEL}, '') from deliveries limit 1`
+    }`);
+  return answer.rows[0];
 }
 
 /**
@@ -134,24 +148,4 @@ export async function recordUpdated(tx: Db, input: { merchantId: string; type: E
   const previousAttributes = changedAttributes(input.before as Record<string, unknown>, input.after as Record<string, unknown>);
   if (Object.keys(previousAttributes).length === 0) return;
   await recordEvent(tx, { merchantId: input.merchantId, type: input.type, object: input.after, previousAttributes });
-}
-
-/**
- * Events a transaction gathers and writes together just before it ends (one statement instead
- * of one per event). Flush it in the same transaction, after the last change that records one.
- */
-export class EventBatch {
-  private readonly inputs: EventInput[] = [];
-  private readonly recorded: RecordedEvent[] = [];
-
-  readonly record: EventRecorder = async (_tx, input) => {
-    const event = newEvent(input);
-    this.inputs.push(input);
-    this.recorded.push(event);
-    return event;
-  };
-
-  async flush(tx: Db): Promise<void> {
-    await writeEvents(tx, this.inputs.splice(0), this.recorded.splice(0));
-  }
 }

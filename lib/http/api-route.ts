@@ -11,7 +11,7 @@ import type { HandlerResult } from './handler-result';
 import { ApiResponse, jsonResponse } from './respond';
 import { bearerToken, readBodyText, readJsonBody } from './request';
 import { errorResponse, handleRequest, parseInput } from './route-core';
-import { claimIdempotencyKey, completeIdempotencyKey, holdIdempotencyLease, type Attempt } from './idempotency';
+import { claimIdempotencyKey, completeIdempotencyKey, completeIdempotencyKeyWrite, holdIdempotencyLease, type Attempt } from './idempotency';
 import { recordApiRequest, type SeenApiRequest } from '../request-logs/record';
 import { identifyActor } from '../audit/request-context';
 import { countApiRequest } from './rate-limit';
@@ -50,7 +50,7 @@ export function apiRoute<TOp extends Operation>(operation: TOp, handler: (contex
   return route(operation, async (base, idempotency) => {
     const execute = (db: Db) => handler({ ...base, db } as ApiContext<TOp>);
     if (!idempotency) return executeOnce(operation, base.requestId, execute);
-    return executeIdempotently(operation, idempotency, async (answer) => {
+    return executeIdempotently(operation, idempotency, async ({ answer }) => {
       const db = getDb();
       return db.transaction(async (tx) => {
         const result = await execute(tx);
@@ -83,22 +83,28 @@ export function phasedApiRoute<TOp extends Operation, TResult>(
   toAnswer: (result: TResult, requestId: string) => unknown = (result) => result,
 ) {
   return route(operation, async (base, idempotency) => {
-    const run = (answer: Phases['answer'], attempt?: Attempt) =>
+    const run = (hooks: AnswerHooks, attempt?: Attempt) =>
       handler({
         ...base,
-        phases: { db: getDb(), answer: (tx, result) => answer(tx, toAnswer(result as TResult, base.requestId)) },
+        phases: {
+          db: getDb(),
+          answer: (tx, result) => hooks.answer(tx, toAnswer(result as TResult, base.requestId)),
+          answerWrite: (tx, result, onlyIf) => hooks.answerWrite?.(tx, toAnswer(result as TResult, base.requestId), onlyIf),
+        },
         attempt,
       } as PhasedApiContext<TOp>);
     if (!idempotency) {
-      const result = await run(async () => {});
+      const result = await run({ answer: async () => {} });
       const [status, body] = shape(operation, toAnswer(result, base.requestId));
       return jsonResponse(status, body, { 'X-Request-Id': base.requestId });
     }
-    return executeIdempotently(operation, idempotency, async (answer, attempt) => toAnswer(await run(answer, attempt), base.requestId));
+    return executeIdempotently(operation, idempotency, async (hooks, attempt) => toAnswer(await run(hooks, attempt), base.requestId));
   });
 }
 
 type BaseContext<TOp extends Operation> = Omit<ApiContext<TOp>, 'db'>;
+/** How a handler's last transaction stores the idempotency answer (lib/db/phases.ts). */
+type AnswerHooks = Pick<Phases, 'answer' | 'answerWrite'>;
 interface IdempotentRequest {
   merchantId: string;
   key: string;
@@ -188,7 +194,7 @@ async function executeOnce(operation: Operation, requestId: string, execute: (db
 async function executeIdempotently(
   operation: Operation,
   request: IdempotentRequest,
-  execute: (answer: (tx: Db, result: unknown) => Promise<void>, attempt: Attempt) => Promise<unknown>,
+  execute: (hooks: AnswerHooks, attempt: Attempt) => Promise<unknown>,
 ): Promise<Response> {
   const db = getDb();
   const claim = await claimIdempotencyKey(db, {
@@ -205,10 +211,17 @@ async function executeIdempotently(
   const release = holdIdempotencyLease(db, lease, (error) => log.warn({ err: error, requestId: request.requestId }, 'could not renew an idempotency lease'));
   let stored: [number, string] | undefined;
   try {
-    const result = await execute(async (tx, result) => {
-      stored = shape(operation, result);
-      await completeIdempotencyKey(tx, { ...lease, status: stored[0], body: stored[1] });
-    }, claim.attempt);
+    const hooks: AnswerHooks = {
+      answer: async (tx, result) => {
+        stored = shape(operation, result);
+        await completeIdempotencyKey(tx, { ...lease, status: stored[0], body: stored[1] });
+      },
+      answerWrite: (tx, result, onlyIf) => {
+        stored = shape(operation, result);
+        return completeIdempotencyKeyWrite(tx, { ...lease, status: stored[0], body: stored[1] }, onlyIf);
+      },
+    };
+    const result = await execute(hooks, claim.attempt);
     const [status, body] = stored ?? shape(operation, result);
     if (!stored) await completeIdempotencyKey(db, { ...lease, status, body });
     return jsonResponse(status, body, { 'X-Request-Id': request.requestId });

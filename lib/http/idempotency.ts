@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
-import { and, eq, inArray, lte } from 'drizzle-orm';
+import { and, eq, inArray, lte, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
+import type { AnswerWrite } from '../db/phases';
 import { idempotencyKeys } from '../db/schema';
 import { now } from '../clock';
 import { config } from '../config';
@@ -123,17 +124,29 @@ function attemptKeyOf(key: string, createdAt: Date) {
  * Stores the final answer; called inside the request's last transaction so both commit together.
  * Only the lease holder may: an execution whose lease lapsed and was taken over rolls back.
  */
-export async function completeIdempotencyKey(db: Db, input: { merchantId: string; key: string; leaseId: string; status: number; body: string }): Promise<void> {
-  const stored = await db
-    .update(idempotencyKeys)
-    .set({ state: 'completed', responseStatus: input.status, responseBody: input.body })
-    .where(and(...heldBy(input)))
-    .returning({ key: idempotencyKeys.key });
-  if (!stored.length) {
-    throw new ApiError('IDEMPOTENCY_KEY_IN_USE', 'Another request with this Idempotency-Key took over this one; retry to get its answer.', {
-      headers: { 'Retry-After': '1' },
-    });
-  }
+export async function completeIdempotencyKey(db: Db, input: StoredAnswer): Promise<void> {
+  const write = completeIdempotencyKeyWrite(db, input);
+  write.confirm((await db.execute(write.statement)).rows.length);
+}
+
+type StoredAnswer = { merchantId: string; key: string; leaseId: string; status: number; body: string };
+
+/** The same as a write to run inside the caller's own statement (lib/db/phases.ts `answerWrite`). */
+export function completeIdempotencyKeyWrite(db: Db, input: StoredAnswer, onlyIf?: SQL): AnswerWrite {
+  return {
+    statement: db
+      .update(idempotencyKeys)
+      .set({ state: 'completed', responseStatus: input.status, responseBody: input.body })
+      .where(and(...heldBy(input), onlyIf))
+      .returning({ key: idempotencyKeys.key })
+      .getSQL(),
+    confirm(storedRows) {
+      if (storedRows) return;
+      throw new ApiError('IDEMPOTENCY_KEY_IN_USE', 'Another request with this Idempotency-Key took over this one; retry to get its answer.', {
+        headers: { 'Retry-After': '1' },
+      });
+    },
+  };
 }
 
 /**

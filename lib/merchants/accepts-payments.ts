@@ -18,7 +18,14 @@ export async function isMerchantSuspended(db: Db, merchantId: string): Promise<b
  * with `reason: "seller_suspended"`.
  */
 export async function assertSellerAcceptsPayments(db: Db, merchantId: string): Promise<void> {
-  if (await isMerchantSuspended(db, merchantId)) {
-    throw new ApiError('INVALID_STATE', SELLER_SUSPENDED_MESSAGE, { extra: { reason: 'seller_suspended' } });
-  }
+  if (await isMerchantSuspended(db, merchantId)) throw sellerSuspended();
+}
+
+/** The same check of a seller's status read by a caller's own statement. */
+export function assertStatusAcceptsPayments(status: string | null | undefined): void {
+  if (status === 'suspended') throw sellerSuspended();
+}
+
+function sellerSuspended() {
+  return new ApiError('INVALID_STATE', SELLER_SUSPENDED_MESSAGE, { extra: { reason: 'seller_suspended' } });
 }

@@ -7,7 +7,7 @@ import { paginate, mapPage, type PageRequest } from '../db/paginate';
 import { newId } from '../ids';
 import { now } from '../clock';
 import { config } from '../config';
-import { recordEvent, recordUpdated } from '../events/record-event';
+import { recordEvent, recordUpdated, type EventInput } from '../events/record-event';
 import { ApiError, invalidField, notFound } from '../http/errors';
 import { INT32_MAX } from '../http/schemas';
 import { findPriceRow } from '../catalog/prices';
@@ -317,6 +317,16 @@ export async function releasePaymentLinkCompletion(tx: Db, paymentLinkId: string
 }
 
 export async function recordPaymentLinkCompleted(tx: Db, merchantId: string, paymentLinkId: string, completion: { checkoutId: string; paymentId: string }) {
+  await recordEvent(tx, await paymentLinkCompletedEvent(tx, merchantId, paymentLinkId, completion));
+}
+
+/** The `payment_link.completed` event of a paid checkout of the link (the link as it is now, plus the checkout and payment). */
+export async function paymentLinkCompletedEvent(
+  tx: Db,
+  merchantId: string,
+  paymentLinkId: string,
+  completion: { checkoutId: string; paymentId: string },
+): Promise<EventInput> {
   const row = await findPaymentLinkRow(tx, merchantId, paymentLinkId);
-  await recordEvent(tx, { merchantId, type: 'payment_link.completed', object: { ...toPaymentLinkResponse(row), ...completion } });
+  return { merchantId, type: 'payment_link.completed', object: { ...toPaymentLinkResponse(row), ...completion } };
 }

@@ -6,8 +6,8 @@ import { paginate, mapPage, type PageRequest } from '../db/paginate';
 import { newId } from '../ids';
 import { now } from '../clock';
 import { config } from '../config';
-import { recordEvent, type EventRecorder } from '../events/record-event';
-import { enqueueJob } from '../jobs/enqueue';
+import { recordEvent, type EventInput, type EventRecorder } from '../events/record-event';
+import { enqueueQueuedJob, type QueuedJob } from '../jobs/enqueue';
 import { notFound } from '../http/errors';
 import type { ChargeOutcome, SettledOutcome } from './processor/types';
 import { toRefundResponse } from './refund-response';
@@ -50,7 +50,11 @@ export interface PendingPaymentInput {
   intent?: Record<string, unknown> | null;
 }
 
-/** A payment starts `pending`, before the processor is asked; no event until it has an outcome. */
+/**
+ * A payment starts `pending`, before the processor is asked; no event until it has an outcome.
+ * Every column is given (no default fills one in), so the row written is the row returned
+ * without reading it back.
+ */
 export async function createPendingPayment(
   tx: Db,
   input: PendingPaymentInput,
@@ -58,11 +62,31 @@ export async function createPendingPayment(
   along?: WithSubquery,
 ): Promise<PaymentRow> {
   const at = now();
-  const [row] = await (along ? tx.with(along) : tx)
-    .insert(payments)
-    .values({ ...input, id: input.id ?? newId('payment'), status: paymentStateMachine.start('pending'), createdAt: at, updatedAt: at })
-    .returning();
-  return row!;
+  const row: PaymentRow = {
+    id: input.id ?? newId('payment'),
+    merchantId: input.merchantId,
+    customerId: input.customerId,
+    checkoutId: input.checkoutId,
+    paymentMethodId: input.paymentMethodId,
+    status: paymentStateMachine.start('pending'),
+    amount: input.amount,
+    amountRefunded: 0,
+    currency: input.currency,
+    description: input.description,
+    processorReference: null,
+    processorToken: input.processorToken ?? null,
+    processorKey: input.processorKey ?? null,
+    intent: input.intent ?? null,
+    cardBrand: null,
+    cardLast4: null,
+    failureCode: null,
+    failureMessage: null,
+    settledAt: null,
+    createdAt: at,
+    updatedAt: at,
+  };
+  await (along ? tx.with(along) : tx).insert(payments).values(row);
+  return row;
 }
 
 /**
@@ -82,43 +106,56 @@ export const RECONCILE_DELAY_MS = config.payments.reconcileDelayMs;
 
 const OUTCOME_EVENT = { succeeded: 'payment.succeeded', failed: 'payment.failed', unknown: 'payment.unknown' } as const;
 
+/** A processor's answer, or nothing to collect (lib/payments/charges.ts `NO_CHARGE`). */
+export type ChargeResult = ChargeOutcome | { status: 'succeeded'; reference: null; card: null };
+
+/** What a charge's outcome writes on its pending payment (one update, however it is sent). */
+export function chargeOutcomeColumns(payment: PaymentRow, outcome: ChargeResult, at: Date) {
+  // The callers hold the pending row (fresh, or guarded by its status in phase 3).
+  paymentStateMachine.assertTransition(payment.status, outcome.status, `Payment ${payment.id} is ${payment.status}`, 'not pending', ['pending']);
+  // The token was kept only so the charge could be finished; a saved method keeps its own.
+  return {
+    status: outcome.status,
+    processorReference: outcome.reference,
+    processorToken: null,
+    cardBrand: outcome.card?.brand ?? payment.cardBrand,
+    cardLast4: outcome.card?.last4 ?? payment.cardLast4,
+    failureCode: outcome.status === 'failed' ? outcome.declineCode : null,
+    failureMessage: outcome.status === 'failed' ? outcome.message : null,
+    settledAt: outcome.status === 'unknown' ? null : at,
+    updatedAt: at,
+  };
+}
+
+/** The `payment.succeeded | failed | unknown` event of a payment that has just taken its outcome. */
+export function chargeOutcomeEvent(row: PaymentRow, context?: SubscriptionContext): EventInput {
+  return { merchantId: row.merchantId, type: OUTCOME_EVENT[row.status as keyof typeof OUTCOME_EVENT], object: { ...toPaymentResponse(row), ...context } };
+}
+
+/** Every unknown outcome (checkout, renewal, proration, dunning retry) is settled on one path: this job. */
+export function reconcilePaymentJob(paymentId: string): QueuedJob {
+  return {
+    task: 'reconcile-payment',
+    payload: { paymentId },
+    options: { runAt: new Date(now().getTime() + RECONCILE_DELAY_MS), jobKey: `reconcile:${paymentId}` },
+  };
+}
+
 /** pending → succeeded | failed | unknown, with the matching event in the same transaction. */
 export async function recordChargeOutcome(
   tx: Db,
   payment: PaymentRow,
-  outcome: ChargeOutcome | { status: 'succeeded'; reference: null; card: null },
+  outcome: ChargeResult,
   record: EventRecorder = recordEvent,
   context?: SubscriptionContext,
 ) {
-  // The callers hold the pending row (fresh, or locked by phase 3).
-  paymentStateMachine.assertTransition(payment.status, outcome.status, `Payment ${payment.id} is ${payment.status}`, 'not pending', ['pending']);
-  // The token was kept only so the charge could be finished; a saved method keeps its own.
-  const at = now();
   const [row] = await tx
     .update(payments)
-    .set({
-      status: outcome.status,
-      processorReference: outcome.reference,
-      processorToken: null,
-      cardBrand: outcome.card?.brand ?? payment.cardBrand,
-      cardLast4: outcome.card?.last4 ?? payment.cardLast4,
-      failureCode: outcome.status === 'failed' ? outcome.declineCode : null,
-      failureMessage: outcome.status === 'failed' ? outcome.message : null,
-      settledAt: outcome.status === 'unknown' ? null : at,
-      updatedAt: at,
-    })
+    .set(chargeOutcomeColumns(payment, outcome, now()))
     .where(eq(payments.id, payment.id))
     .returning();
-  await record(tx, { merchantId: row!.merchantId, type: OUTCOME_EVENT[outcome.status], object: { ...toPaymentResponse(row!), ...context } });
-  // Every unknown outcome (checkout, renewal, proration, dunning retry) is settled on one path.
-  if (outcome.status === 'unknown') {
-    await enqueueJob(
-      tx,
-      'reconcile-payment',
-      { paymentId: row!.id },
-      { runAt: new Date(now().getTime() + RECONCILE_DELAY_MS), jobKey: `reconcile:${row!.id}` },
-    );
-  }
+  await record(tx, chargeOutcomeEvent(row!, context));
+  if (outcome.status === 'unknown') await enqueueQueuedJob(tx, reconcilePaymentJob(row!.id));
   return row!;
 }
 

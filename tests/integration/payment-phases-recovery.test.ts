@@ -2,13 +2,14 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { getDb } from '@/lib/db/client';
 import { plainPhases } from '@/lib/db/phases';
-import { payments, refunds, sandboxProcessorOperations, subscriptions, testClocks } from '@/lib/db/schema';
+import { billingRecords, checkouts, payments, refunds, sandboxProcessorOperations, subscriptions, testClocks } from '@/lib/db/schema';
 import { SandboxProcessor } from '@/lib/payments/processor/sandbox';
 import { processSubscription } from '@/lib/subscriptions/renewals';
 import { finishPendingPayment } from '@/lib/checkout/reconcile';
+import { completeCheckout, finishCheckout } from '@/lib/checkout/checkouts';
 import { finishRefund, refundPayment } from '@/lib/payments/refunds';
 import { newMerchant } from '../helpers/merchants';
-import { ik, oneTimePrice } from '../helpers/payments';
+import { eventsOf, ik, oneTimePrice } from '../helpers/payments';
 import { clockFor, customerWithCard, recurringPrice, subscribe } from '../helpers/subscriptions';
 
 /**
@@ -84,5 +85,34 @@ describe('finishing interrupted money moves', () => {
     expect(await finishRefund(plainPhases(getDb()), requested!.id)).toMatchObject({ status: 'succeeded' });
     const [again] = await getDb().select().from(payments).where(eq(payments.id, paymentId));
     expect(again!.amountRefunded).toBe(2000);
+  });
+
+  it('records a checkout cut off after phase 1 once when two finishers race: the later answers with what the first recorded', async () => {
+    const { api, merchant } = await newMerchant();
+    const price = await oneTimePrice(api, 2500);
+    vi.spyOn(SandboxProcessor.prototype, 'charge').mockImplementationOnce(lostAnswer);
+    await expect(
+      completeCheckout(plainPhases(getDb()), merchant.id, { priceId: price.id, customerEmail: 'race@example.com', tokenRef: 'tok_visa' }),
+    ).rejects.toThrow('connection to the processor lost');
+    const [pending] = await getDb()
+      .select()
+      .from(payments)
+      .where(and(eq(payments.merchantId, merchant.id), eq(payments.status, 'pending')));
+    expect(pending).toMatchObject({ amount: 2500, intent: { kind: 'checkout' } });
+
+    // A late request and the recovery finish it at the same moment.
+    const [first, second] = await Promise.all([finishCheckout(plainPhases(getDb()), pending!), finishPendingPayment(getDb(), pending!).then(() => undefined)]);
+    expect(first.checkout).toMatchObject({ status: 'paid', paid: true, payment: { id: pending!.id, status: 'succeeded' } });
+    expect(second).toBeUndefined();
+    const again = await finishCheckout(plainPhases(getDb()), pending!);
+    expect(again.checkout).toEqual(first.checkout);
+
+    const [checkout] = await getDb().select().from(checkouts).where(eq(checkouts.id, pending!.checkoutId!));
+    expect(checkout).toMatchObject({ status: 'paid' });
+    expect(await getDb().select().from(billingRecords).where(eq(billingRecords.paymentId, pending!.id))).toHaveLength(1);
+    expect(await eventsOf(merchant.id, 'payment.succeeded')).toHaveLength(1);
+    expect(await eventsOf(merchant.id, 'billing_record.paid')).toHaveLength(1);
+    const booked = await getDb().select().from(sandboxProcessorOperations).where(eq(sandboxProcessorOperations.idempotencyKey, pending!.processorKey!));
+    expect(booked).toHaveLength(1);
   });
 });
