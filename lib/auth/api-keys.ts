@@ -2,7 +2,7 @@ import { recordAudit } from '../audit/audit-log';
 import { and, eq, isNull, isNotNull, lt, or, desc, sql } from 'drizzle-orm';
 import { paginate, mapPage, type PageRequest } from '../db/paginate';
 import { notFound } from '../http/errors';
-import type { Database, Db } from '../db/client';
+import { preparedPerDatabase, type Database, type Db } from '../db/client';
 import { apiKeys, merchants } from '../db/schema';
 import { newId } from '../ids';
 import { now } from '../clock';
@@ -65,26 +65,15 @@ export async function authenticateApiKey(db: Database, secret: string): Promise<
   return { apiKeyId: row.id, merchantId: row.merchantId, scopes: row.scopes, lastUsedAt: row.lastUsedAt };
 }
 
-const preparedFor = new WeakMap<Database, ReturnType<typeof prepareAuthentication>>();
-
-function authenticationQuery(db: Database) {
-  let prepared = preparedFor.get(db);
-  if (!prepared) {
-    prepared = prepareAuthentication(db);
-    preparedFor.set(db, prepared);
-  }
-  return prepared;
-}
-
-function prepareAuthentication(db: Database) {
-  return db
+const authenticationQuery = preparedPerDatabase((db) =>
+  db
     .select({ id: apiKeys.id, merchantId: apiKeys.merchantId, scopes: apiKeys.scopes, lastUsedAt: apiKeys.lastUsedAt })
     .from(apiKeys)
     .innerJoin(merchants, eq(merchants.id, apiKeys.merchantId))
     .where(and(eq(apiKeys.secretHash, sql.placeholder('secretHash')), isNull(apiKeys.revokedAt), eq(merchants.status, 'active')))
     .limit(1)
-    .prepare('authenticate_api_key');
-}
+    .prepare('authenticate_api_key'),
+);
 
 /** Whether a request should record the key's use: at most once a minute, so reads do not write. */
 export function apiKeyUseIsStale(principal: ApiKeyPrincipal, at = now()): boolean {

@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { Database, Db } from '../db/client';
+import { preparedPerDatabase, type Database, type Db } from '../db/client';
 import { customers, merchants, prices, products } from '../db/schema';
 import { ApiError, invalidField } from '../http/errors';
 import { findPriceRow, priceWithProductName, type PriceRow } from '../catalog/prices';
@@ -65,12 +65,11 @@ export interface CheckoutParties {
 }
 
 export async function readCheckoutParties(db: Database, merchantId: string, input: CheckoutInput): Promise<CheckoutParties> {
-  let query = partiesQueries.get(db);
-  if (!query) {
-    query = preparePartiesQuery(db);
-    partiesQueries.set(db, query);
-  }
-  const [row] = await query.execute({ merchantId, priceId: input.paymentLinkToken ? null : (input.priceId ?? null), customerId: input.customerId ?? null });
+  const [row] = await partiesQuery(db).execute({
+    merchantId,
+    priceId: input.paymentLinkToken ? null : (input.priceId ?? null),
+    customerId: input.customerId ?? null,
+  });
   return {
     sellerStatus: row?.sellerStatus ?? null,
     price: { price: row?.price ?? null, productName: row?.productName ?? null },
@@ -78,18 +77,16 @@ export async function readCheckoutParties(db: Database, merchantId: string, inpu
   };
 }
 
-const partiesQueries = new WeakMap<Database, ReturnType<typeof preparePartiesQuery>>();
-
-function preparePartiesQuery(db: Database) {
-  return db
+const partiesQuery = preparedPerDatabase((db) =>
+  db
     .select({ sellerStatus: merchants.status, price: prices, productName: products.name, customer: customers })
     .from(merchants)
     .leftJoin(prices, and(eq(prices.id, sql.placeholder('priceId')), eq(prices.merchantId, merchants.id)))
     .leftJoin(products, and(eq(products.id, prices.productId), eq(products.merchantId, merchants.id)))
     .leftJoin(customers, and(eq(customers.id, sql.placeholder('customerId')), eq(customers.merchantId, merchants.id)))
     .where(eq(merchants.id, sql.placeholder('merchantId')))
-    .prepare('checkout_parties');
-}
+    .prepare('checkout_parties'),
+);
 
 export async function resolveItem(tx: Db, merchantId: string, input: CheckoutInput, options: CheckoutOptions, parties: CheckoutParties): Promise<Item> {
   if (input.paymentLinkToken) {

@@ -71,6 +71,22 @@ function statementName(text: string): string {
   return name;
 }
 
+/**
+ * A statement drizzle prepares once per database handle (its placeholders filled per call):
+ * `prepare` runs the first time a handle asks, and that handle gets the same statement after.
+ */
+export function preparedPerDatabase<T>(prepare: (db: Database) => T): (db: Database) => T {
+  const prepared = new WeakMap<Database, T>();
+  return (db) => {
+    let statement = prepared.get(db);
+    if (!statement) {
+      statement = prepare(db);
+      prepared.set(db, statement);
+    }
+    return statement;
+  };
+}
+
 export function getPool(): pg.Pool {
   return connection().pool;
 }
