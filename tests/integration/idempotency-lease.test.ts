@@ -1,12 +1,13 @@
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { eq } from 'drizzle-orm';
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import * as schema from '@/lib/db/schema';
 import { payments, sandboxProcessorOperations } from '@/lib/db/schema';
 import { call } from '../helpers/api';
 import { eventually } from '../helpers/webhook-receiver';
 import { startServer, type RunningServer } from '../setup/server';
+import { serverPool } from '../helpers/server-pool';
 
 /**
  * The Idempotency-Key lease (docs/api.md, "Idempotency"): a server of its own with a 2 s lease
@@ -26,7 +27,7 @@ afterAll(async () => {
 }, 60_000);
 
 function database(databaseUrl: string) {
-  pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  pool = serverPool(databaseUrl, 2);
   return drizzle(pool, { schema, casing: 'snake_case' });
 }
 

@@ -1,13 +1,14 @@
 import crypto from 'node:crypto';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import * as schema from '@/lib/db/schema';
 import { checkouts, events, payments, sandboxProcessorOperations } from '@/lib/db/schema';
 import { startServer, type RunningServer } from '../setup/server';
 import { eventually } from '../helpers/webhook-receiver';
 import { call } from '../helpers/api';
+import { serverPool } from '../helpers/server-pool';
 
 /**
  * Money moves outside locks (docs/payments.md, "Two phases"): a server of its own whose sandbox
@@ -31,7 +32,7 @@ const api = (key: string, method: string, path: string, body?: unknown) =>
   call(method, path, { key, body, headers: { 'idempotency-key': crypto.randomUUID() }, baseUrl: server!.baseUrl });
 
 function database() {
-  pool = new pg.Pool({ connectionString: server!.databaseUrl, max: 2 });
+  pool = serverPool(server!.databaseUrl, 2);
   return drizzle(pool, { schema, casing: 'snake_case' });
 }
 
