@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { billingRecords } from '../db/schema';
-import { sendEmail } from '../email/send-email';
+import { writeEmail } from '../email/send-email';
 import { escapeHtml } from '../designs/escape-html';
 import { designedEmailHtml, emailButton } from '../designs/email';
 import { resolveHostedDesign } from '../designs/hosted-design';
@@ -10,22 +10,23 @@ import { invoiceDocument } from './invoice-document';
 import { customerText } from '../i18n/customer-text';
 import { emailLocale } from '../i18n/locales';
 
-export type ReceiptResult = 'queued' | 'already_sent' | 'not_paid' | 'receipts_off' | 'no_email';
+export type ReceiptResult = { outcome: 'written' | 'written_before'; emailId: string } | { outcome: 'not_paid' | 'receipts_off' | 'no_email' };
 
 /**
- * The receipt of a paid billing record: queued in the outbox (the `send-email` job delivers it)
- * at most once, whatever the number of runs: the record is locked and remembers its email. A
- * seller with `sendReceipts` off, or a customer without an email, gets none. In the customer's
- * recorded language (docs/i18n.md), else English.
+ * The receipt of a paid billing record, written in the outbox at most once, whatever the number
+ * of runs: the record is locked and remembers its email. The caller delivers it (`deliverEmail`,
+ * also after `written_before`: an earlier run may have stopped before delivering). A seller with
+ * `sendReceipts` off, or a customer without an email, gets none. In the customer's recorded
+ * language (docs/i18n.md), else English.
  */
-export async function sendReceipt(db: Database, billingRecordId: string): Promise<ReceiptResult> {
+export async function writeReceipt(db: Database, billingRecordId: string): Promise<ReceiptResult> {
   return db.transaction(async (tx) => {
     const [locked] = await tx.select().from(billingRecords).where(eq(billingRecords.id, billingRecordId)).for('update');
-    if (locked?.status !== 'paid') return 'not_paid';
-    if (locked.receiptEmailId) return 'already_sent';
+    if (locked?.status !== 'paid') return { outcome: 'not_paid' };
+    if (locked.receiptEmailId) return { outcome: 'written_before', emailId: locked.receiptEmailId };
     const invoice = (await findInvoiceByToken(tx, locked.hostedToken))!;
-    if (!invoice.seller.sendReceipts) return 'receipts_off';
-    if (!invoice.customer.email) return 'no_email';
+    if (!invoice.seller.sendReceipts) return { outcome: 'receipts_off' };
+    if (!invoice.customer.email) return { outcome: 'no_email' };
     const text = customerText(emailLocale(invoice.customer.locale));
     const { t } = text;
     const document = invoiceDocument(invoice, { text });
@@ -55,7 +56,7 @@ export async function sendReceipt(db: Database, billingRecordId: string): Promis
           text.designWords(),
         )
       : undefined;
-    const emailId = await sendEmail(tx, {
+    const emailId = await writeEmail(tx, {
       to: invoice.customer.email,
       subject: t('invoice.receiptSubject', { seller: document.seller.name, total }),
       text: body,
@@ -63,6 +64,6 @@ export async function sendReceipt(db: Database, billingRecordId: string): Promis
       category: 'receipt',
     });
     await tx.update(billingRecords).set({ receiptEmailId: emailId }).where(eq(billingRecords.id, billingRecordId));
-    return 'queued';
+    return { outcome: 'written', emailId };
   });
 }

@@ -4,6 +4,8 @@ import { outboundEmails } from '../db/schema';
 import { newId } from '../ids';
 import { now } from '../clock';
 import { enqueueJob } from '../jobs/enqueue';
+import { log } from '../log';
+import { mailFrom, smtpTransport } from './transport';
 
 export interface EmailMessage {
   to: string;
@@ -18,6 +20,17 @@ export interface EmailMessage {
  * if the change that caused it commits, and retried by the worker if SMTP fails.
  */
 export async function sendEmail(tx: Db, message: EmailMessage): Promise<string> {
+  const id = await writeEmail(tx, message);
+  await enqueueJob(tx, 'send-email', { emailId: id }, { maxAttempts: 10 });
+  return id;
+}
+
+/**
+ * The outbox row alone, for a job that delivers the email itself once its transaction commits
+ * (`deliverEmail`) and is retried until it has: a receipt, one per checkout, so a second job per
+ * email would cost more than writing the receipt (bench/RESULTS.md).
+ */
+export async function writeEmail(tx: Db, message: EmailMessage): Promise<string> {
   const id = newId('email');
   await tx.insert(outboundEmails).values({
     id,
@@ -28,16 +41,33 @@ export async function sendEmail(tx: Db, message: EmailMessage): Promise<string> 
     category: message.category,
     createdAt: now(),
   });
-  await enqueueJob(tx, 'send-email', { emailId: id }, { maxAttempts: 10 });
   return id;
 }
 
-export async function findEmail(db: Db, emailId: string) {
-  const [row] = await db.select().from(outboundEmails).where(eq(outboundEmails.id, emailId));
-  return row;
+/**
+ * Delivers a queued email over SMTP, unless it was delivered already; throws when SMTP fails, so
+ * the job that called it runs again. Without SMTP_URL the mail stays in the outbox, where the dev
+ * mailbox shows it, and is marked sent so nothing retries it.
+ */
+export async function deliverEmail(db: Db, emailId: string): Promise<void> {
+  const [email] = await db.select().from(outboundEmails).where(eq(outboundEmails.id, emailId));
+  if (!email || email.sentAt) return;
+  const transport = smtpTransport();
+  if (!transport) {
+    log.info({ emailId, category: email.category }, 'no SMTP_URL: email kept for the dev mailbox');
+    await markEmailSent(db, emailId);
+    return;
+  }
+  try {
+    await transport.sendMail({ from: mailFrom(), to: email.toAddress, subject: email.subject, text: email.textBody, html: email.htmlBody ?? undefined });
+    await markEmailSent(db, emailId);
+  } catch (error) {
+    await markEmailSent(db, emailId, error instanceof Error ? error.message : String(error));
+    throw error;
+  }
 }
 
-export async function markEmailSent(db: Db, emailId: string, error?: string) {
+async function markEmailSent(db: Db, emailId: string, error?: string) {
   await db
     .update(outboundEmails)
     .set(error ? { lastError: error } : { sentAt: now(), lastError: null })

@@ -17,9 +17,22 @@ interface DiscountTerms {
 /**
  * Words, money and dates for one customer locale, for the hosted pages and customer emails.
  * Amounts stay integers in minor units until formatMoney renders them with the currency's own
- * decimals; dates are calendar days in UTC, like the charges they name.
+ * decimals; dates are calendar days in UTC, like the charges they name. Made once per locale: the
+ * translator keeps each message it has parsed, and parsing them again for every receipt and page
+ * cost more than the rest of writing a receipt (bench/RESULTS.md).
  */
-export function customerText(locale: Locale = DEFAULT_LOCALE) {
+export function customerText(locale: Locale = DEFAULT_LOCALE): CustomerText {
+  let text = texts.get(locale);
+  if (!text) {
+    text = textOf(locale);
+    texts.set(locale, text);
+  }
+  return text;
+}
+
+const texts = new Map<Locale, CustomerText>();
+
+function textOf(locale: Locale) {
   const t = createTranslator({ locale, messages: MESSAGES[locale] });
   // English dates read day first ("30 Nov 2026"), as Paybase's pages always have; money keeps en-US.
   const dateLocale = locale === 'en' ? 'en-GB' : locale;
@@ -73,4 +86,4 @@ export function customerText(locale: Locale = DEFAULT_LOCALE) {
   };
 }
 
-export type CustomerText = ReturnType<typeof customerText>;
+export type CustomerText = ReturnType<typeof textOf>;

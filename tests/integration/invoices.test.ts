@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { getDb } from '@/lib/db/client';
-import { billingRecords } from '@/lib/db/schema';
+import { billingRecords, outboundEmails } from '@/lib/db/schema';
+import { writeReceipt } from '@/lib/billing/receipts';
 import { updateAccountSettings } from '@/lib/merchants/settings';
 import { baseUrl } from '../helpers/api';
 import { pdfText } from '../helpers/pdf';
@@ -96,6 +97,14 @@ describe('billing records as invoices', () => {
     expect(receipt.links).toContain(record.hostedInvoiceUrl);
     expect(receipt.links).toContain(record.invoicePdfUrl);
     await receiptJobDone(record.id);
+    expect((await mailbox(email)).filter((m) => m.category === 'receipt')).toHaveLength(1);
+
+    // The receipt job delivered the email itself (without SMTP: marked sent) before it finished.
+    const [written] = await getDb().select().from(billingRecords).where(eq(billingRecords.id, record.id));
+    const [delivered] = await getDb().select().from(outboundEmails).where(eq(outboundEmails.id, written!.receiptEmailId!));
+    expect(delivered!.sentAt).toBeInstanceOf(Date);
+    // A run after one that stopped before delivering finds the email written, and writes no other.
+    expect(await writeReceipt(getDb(), record.id)).toEqual({ outcome: 'written_before', emailId: delivered!.id });
     expect((await mailbox(email)).filter((m) => m.category === 'receipt')).toHaveLength(1);
   });
 

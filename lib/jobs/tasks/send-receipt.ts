@@ -1,13 +1,20 @@
 import type { Task } from 'graphile-worker';
 import { z } from 'zod';
 import { getDb } from '../../db/client';
-import { sendReceipt } from '../../billing/receipts';
+import { writeReceipt } from '../../billing/receipts';
+import { deliverEmail } from '../../email/send-email';
 
 const Payload = z.object({ billingRecordId: z.string() });
 
-/** Queues the receipt email of a paid billing record (queued with the payment, lib/billing/billing-records.ts). */
+/**
+ * Writes the receipt email of a paid billing record (queued with the payment,
+ * lib/billing/billing-records.ts) and delivers it; a failed delivery runs the job again, which
+ * delivers the email written the first time.
+ */
 export const sendReceiptTask: Task = async (payload, helpers) => {
   const { billingRecordId } = Payload.parse(payload);
-  const result = await sendReceipt(getDb(), billingRecordId);
-  helpers.logger.debug(`receipt of ${billingRecordId}: ${result}`);
+  const db = getDb();
+  const receipt = await writeReceipt(db, billingRecordId);
+  helpers.logger.debug(`receipt of ${billingRecordId}: ${receipt.outcome}`);
+  if ('emailId' in receipt) await deliverEmail(db, receipt.emailId);
 };
