@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { billingRecords, customers, merchants, payments } from '../db/schema';
 import { paginate, type PageRequest } from '../db/paginate';
@@ -59,16 +59,26 @@ export async function getBillingRecord(db: Db, merchantId: string, billingRecord
  * Everything the hosted invoice page and PDF print, found by the page's secret token (no
  * session: holding the link is the permission, as with Stripe's hosted invoices).
  */
-export async function findInvoiceByToken(db: Db, token: string) {
-  const [found] = await db
+export function findInvoiceByToken(db: Db, token: string) {
+  return readInvoice(db, eq(billingRecords.hostedToken, token), { lock: false });
+}
+
+/** A record's invoice for the receipt, its row locked (`for update`) in the caller's transaction. */
+export function lockInvoice(db: Db, billingRecordId: string) {
+  return readInvoice(db, eq(billingRecords.id, billingRecordId), { lock: true });
+}
+
+async function readInvoice(db: Db, match: SQL, { lock }: { lock: boolean }) {
+  const query = db
     .select({ record: billingRecords, customer: customers, seller: merchants })
     .from(billingRecords)
     .innerJoin(customers, eq(customers.id, billingRecords.customerId))
     .innerJoin(merchants, eq(merchants.id, billingRecords.merchantId))
-    .where(eq(billingRecords.hostedToken, token));
+    .where(match);
+  const [found] = await (lock ? query.for('update', { of: billingRecords }) : query);
   if (!found) return undefined;
   const [record] = await withAttempts(db, found.record.merchantId, [found.record]);
-  return { record: record!, customer: found.customer, seller: found.seller };
+  return { row: found.record, record: record!, customer: found.customer, seller: found.seller };
 }
 
 export type HostedInvoice = NonNullable<Awaited<ReturnType<typeof findInvoiceByToken>>>;

@@ -1,16 +1,19 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { billingRecords } from '../db/schema';
-import { writeEmail } from '../email/send-email';
+import { writeEmail, type OutboundEmail } from '../email/send-email';
 import { escapeHtml } from '../designs/escape-html';
 import { designedEmailHtml, emailButton } from '../designs/email';
 import { resolveHostedDesign } from '../designs/hosted-design';
-import { findInvoiceByToken } from './invoices';
+import { lockInvoice } from './invoices';
 import { invoiceDocument } from './invoice-document';
 import { customerText } from '../i18n/customer-text';
 import { emailLocale } from '../i18n/locales';
 
-export type ReceiptResult = { outcome: 'written' | 'written_before'; emailId: string } | { outcome: 'not_paid' | 'receipts_off' | 'no_email' };
+export type ReceiptResult =
+  | { outcome: 'written'; email: OutboundEmail }
+  | { outcome: 'written_before'; emailId: string }
+  | { outcome: 'not_paid' | 'receipts_off' | 'no_email' };
 
 /**
  * The receipt of a paid billing record, written in the outbox at most once, whatever the number
@@ -21,10 +24,9 @@ export type ReceiptResult = { outcome: 'written' | 'written_before'; emailId: st
  */
 export async function writeReceipt(db: Database, billingRecordId: string): Promise<ReceiptResult> {
   return db.transaction(async (tx) => {
-    const [locked] = await tx.select().from(billingRecords).where(eq(billingRecords.id, billingRecordId)).for('update');
-    if (locked?.status !== 'paid') return { outcome: 'not_paid' };
-    if (locked.receiptEmailId) return { outcome: 'written_before', emailId: locked.receiptEmailId };
-    const invoice = (await findInvoiceByToken(tx, locked.hostedToken))!;
+    const invoice = await lockInvoice(tx, billingRecordId);
+    if (invoice?.row.status !== 'paid') return { outcome: 'not_paid' };
+    if (invoice.row.receiptEmailId) return { outcome: 'written_before', emailId: invoice.row.receiptEmailId };
     if (!invoice.seller.sendReceipts) return { outcome: 'receipts_off' };
     if (!invoice.customer.email) return { outcome: 'no_email' };
     const text = customerText(emailLocale(invoice.customer.locale));
@@ -56,14 +58,17 @@ export async function writeReceipt(db: Database, billingRecordId: string): Promi
           text.designWords(),
         )
       : undefined;
-    const emailId = await writeEmail(tx, {
+    const email = await writeEmail(tx, {
       to: invoice.customer.email,
       subject: t('invoice.receiptSubject', { seller: document.seller.name, total }),
       text: body,
       html,
       category: 'receipt',
     });
-    await tx.update(billingRecords).set({ receiptEmailId: emailId }).where(eq(billingRecords.id, billingRecordId));
-    return { outcome: 'written', emailId };
+    await tx
+      .update(billingRecords)
+      .set({ receiptEmailId: email.id })
+      .where(and(eq(billingRecords.id, billingRecordId), eq(billingRecords.merchantId, invoice.row.merchantId)));
+    return { outcome: 'written', email };
   });
 }

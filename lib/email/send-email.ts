@@ -20,38 +20,43 @@ export interface EmailMessage {
  * if the change that caused it commits, and retried by the worker if SMTP fails.
  */
 export async function sendEmail(tx: Db, message: EmailMessage): Promise<string> {
-  const id = await writeEmail(tx, message);
+  const { id } = await writeEmail(tx, message);
   await enqueueJob(tx, 'send-email', { emailId: id }, { maxAttempts: 10 });
   return id;
 }
+
+export type OutboundEmail = typeof outboundEmails.$inferSelect;
 
 /**
  * The outbox row alone, for a job that delivers the email itself once its transaction commits
  * (`deliverEmail`) and is retried until it has: a receipt, one per checkout, so a second job per
  * email would cost more than writing the receipt (bench/RESULTS.md).
  */
-export async function writeEmail(tx: Db, message: EmailMessage): Promise<string> {
-  const id = newId('email');
-  await tx.insert(outboundEmails).values({
-    id,
+export async function writeEmail(tx: Db, message: EmailMessage): Promise<OutboundEmail> {
+  const email: OutboundEmail = {
+    id: newId('email'),
     toAddress: message.to.toLowerCase(),
     subject: message.subject,
     textBody: message.text,
     htmlBody: message.html ?? null,
     category: message.category,
     createdAt: now(),
-  });
-  return id;
+    sentAt: null,
+    lastError: null,
+  };
+  await tx.insert(outboundEmails).values(email);
+  return email;
 }
 
 /**
- * Delivers a queued email over SMTP, unless it was delivered already; throws when SMTP fails, so
- * the job that called it runs again. Without SMTP_URL the mail stays in the outbox, where the dev
+ * Delivers a queued email over SMTP, unless it was delivered already (an email just written is
+ * passed as written, an id is read); throws when SMTP fails, so the job that called it runs again. Without SMTP_URL the mail stays in the outbox, where the dev
  * mailbox shows it, and is marked sent so nothing retries it.
  */
-export async function deliverEmail(db: Db, emailId: string): Promise<void> {
-  const [email] = await db.select().from(outboundEmails).where(eq(outboundEmails.id, emailId));
+export async function deliverEmail(db: Db, emailOrId: OutboundEmail | string): Promise<void> {
+  const email = typeof emailOrId === 'string' ? (await db.select().from(outboundEmails).where(eq(outboundEmails.id, emailOrId)))[0] : emailOrId;
   if (!email || email.sentAt) return;
+  const emailId = email.id;
   const transport = smtpTransport();
   if (!transport) {
     log.info({ emailId, category: email.category }, 'no SMTP_URL: email kept for the dev mailbox');

@@ -16,5 +16,7 @@ export const sendReceiptTask: Task = async (payload, helpers) => {
   const db = getDb();
   const receipt = await writeReceipt(db, billingRecordId);
   helpers.logger.debug(`receipt of ${billingRecordId}: ${receipt.outcome}`);
-  if ('emailId' in receipt) await deliverEmail(db, receipt.emailId);
+  // The email just written is delivered as written; one written by an earlier run is read again.
+  if (receipt.outcome === 'written') await deliverEmail(db, receipt.email);
+  else if (receipt.outcome === 'written_before') await deliverEmail(db, receipt.emailId);
 };
