@@ -94,6 +94,8 @@ export async function recordCheckoutOutcome(
   events.push(chargeOutcomeEvent(payment));
   if (record && outcome.status === 'succeeded') {
     events.push(billingRecordPaidEvent(record));
+    // PostgreSQL runs a plain `select` CTE only if the statement reads it (unlike an insert or
+    // update), so each job's CTE is read below: that is what makes add_job run.
     writes.push(sql`receipt_job as (select ${addJobCall(receiptJob(record.id))} as job)`);
     reads.push(sql`(select count(job) from receipt_job)::int as receipt_job`);
   }
