@@ -191,7 +191,7 @@ function writeResults(results: Results) {
     row(results.health),
     row(results.check),
     '',
-    `Check answers with \`allowed: false\`: ${results.refused} (the limits are set high enough that none should be). CPU per request: the server process's and PostgreSQL's CPU time (user + system, /proc) over the round divided by its requests; round trips as counted by the server (DB_COUNT_ROUND_TRIPS=true, on for the whole run).`,
+    `Check answers with \`allowed: false\`: ${results.refused} (the limits are set high enough that none should be). CPU per request: the server process's and PostgreSQL's CPU time (user + system, /proc) from the round's start until the worker has run the jobs it queued, divided by its requests; round trips as counted by the server (DB_COUNT_ROUND_TRIPS=true, on for the whole run).`,
     '',
   ];
   console.log(lines.join('\n'));
