@@ -87,9 +87,10 @@ export interface NewBillingRecord {
 }
 
 /**
- * A new record's row, exactly as it is inserted: id and hosted token are made here (the token as
- * the column's default makes it, 244 random bits), so a caller can write the record, its events
- * and its answer in one statement without reading the row back.
+ * A new record's row, exactly as it is inserted: id and hosted token are made here (the token:
+ * 244 random bits; the column has no default, so no writer can leave it to the database), so a
+ * caller can write the record, its events and its answer in one statement without reading the
+ * row back.
  */
 export function newBillingRecordRow(input: NewBillingRecord, options: { paid?: boolean; context?: SubscriptionContext }, at: Date): BillingRecordRow {
   const { billed, ...fields } = input;

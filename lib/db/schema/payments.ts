@@ -258,9 +258,10 @@ export const billingRecords = pgTable(
     attemptPaymentIds: text().array().notNull().default(sql`'{}'::text[]`),
     /**
      * The secret of the hosted invoice page and PDF (`/invoice/{token}`), not the id, which API
-     * callers see: 244 random bits from two v4 UUIDs (PostgreSQL's strong random source).
+     * callers see: 244 random bits from two v4 UUIDs, made with the row (`newBillingRecordRow`,
+     * Node's CSPRNG) so the writer needs no read back.
      */
-    hostedToken: text().notNull().default(sql`replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', '')`),
+    hostedToken: text().notNull(),
     /** The receipt email queued for this record once paid (set once: a retried job sends no second one). */
     receiptEmailId: text(),
     paidAt: timestampTz(),

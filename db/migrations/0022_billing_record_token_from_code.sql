@@ -1,0 +1,1 @@
+ALTER TABLE "billing_records" ALTER COLUMN "hosted_token" DROP DEFAULT;
