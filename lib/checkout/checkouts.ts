@@ -96,10 +96,18 @@ async function findEarlierAttempt(tx: Db, merchantId: string, attemptKey: string
 }
 
 async function answerOrResume(tx: Db, phases: Phases, earlier: CheckoutRow): Promise<Prepared> {
-  const [payment] = earlier.paymentId ? await tx.select().from(payments).where(eq(payments.id, earlier.paymentId)) : [];
+  const [payment] = earlier.paymentId
+    ? await tx
+        .select()
+        .from(payments)
+        .where(and(eq(payments.id, earlier.paymentId), eq(payments.merchantId, earlier.merchantId)))
+    : [];
   if (payment?.status === 'pending') return { payment, checkout: earlier };
   // Read again: phase 3 of the earlier attempt may have committed since `earlier` was read.
-  const [current] = await tx.select().from(checkouts).where(eq(checkouts.id, earlier.id));
+  const [current] = await tx
+    .select()
+    .from(checkouts)
+    .where(and(eq(checkouts.id, earlier.id), eq(checkouts.merchantId, earlier.merchantId)));
   const done = await outcomeOf(tx, current!);
   await phases.answer(tx, done);
   return { done };

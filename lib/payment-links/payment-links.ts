@@ -88,7 +88,10 @@ export async function createPaymentLink(tx: Db, merchantId: string, input: z.out
   if (input.priceId) {
     const price = await findPriceRow(tx, merchantId, input.priceId, 'priceId');
     if (!price.active) throw invalidField('priceId', `Price ${price.id} is inactive.`);
-    const [product] = await tx.select().from(products).where(eq(products.id, price.productId));
+    const [product] = await tx
+      .select()
+      .from(products)
+      .where(and(eq(products.id, price.productId), eq(products.merchantId, merchantId)));
     item = {
       priceId: price.id,
       name: input.name ?? product!.name,
@@ -220,7 +223,7 @@ export async function updatePaymentLink(tx: Db, merchantId: string, paymentLinkI
   const [row] = await tx
     .update(paymentLinks)
     .set({ ...input, status, updatedAt: now() })
-    .where(eq(paymentLinks.id, current.id))
+    .where(and(eq(paymentLinks.id, current.id), eq(paymentLinks.merchantId, merchantId)))
     .returning();
   const link = toPaymentLinkResponse(row!);
   await recordUpdated(tx, { merchantId, type: 'payment_link.updated', before: toPaymentLinkResponse(current), after: link });
@@ -241,7 +244,11 @@ export async function transitionPaymentLink(tx: Db, merchantId: string, paymentL
   const status = paymentLinkStatus(current);
   const { to, from } = LINK_ACTIONS[action];
   paymentLinkStateMachine.assertTransition(status, to, `Cannot ${action} payment link ${current.id}`, `it is ${status}`, from);
-  const [row] = await tx.update(paymentLinks).set({ status: to, updatedAt: now() }).where(eq(paymentLinks.id, current.id)).returning();
+  const [row] = await tx
+    .update(paymentLinks)
+    .set({ status: to, updatedAt: now() })
+    .where(and(eq(paymentLinks.id, current.id), eq(paymentLinks.merchantId, merchantId)))
+    .returning();
   const link = toPaymentLinkResponse(row!);
   await recordUpdated(tx, { merchantId, type: 'payment_link.updated', before: toPaymentLinkResponse(current), after: link });
   return link;

@@ -152,7 +152,7 @@ export async function recordChargeOutcome(
   const [row] = await tx
     .update(payments)
     .set(chargeOutcomeColumns(payment, outcome, now()))
-    .where(eq(payments.id, payment.id))
+    .where(and(eq(payments.id, payment.id), eq(payments.merchantId, payment.merchantId)))
     .returning();
   await record(tx, chargeOutcomeEvent(row!, context));
   if (outcome.status === 'unknown') await enqueueQueuedJob(tx, reconcilePaymentJob(row!.id));

@@ -67,7 +67,10 @@ export async function refundPayment(phases: Phases, merchantId: string, paymentI
 /** Phases 2 and 3 of a requested refund; also how reconciliation finishes one after a crash. */
 export async function finishRefund(phases: Phases, refundId: string) {
   const [requested] = await phases.db.select().from(refunds).where(eq(refunds.id, refundId));
-  const [payment] = await phases.db.select().from(payments).where(eq(payments.id, requested!.paymentId));
+  const [payment] = await phases.db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.id, requested!.paymentId), eq(payments.merchantId, requested!.merchantId)));
   const outcome = !refundStateMachine.isFinal(requested!.status)
     ? await paymentProcessor().refund({
         chargeReference: payment!.processorReference ?? '',
@@ -78,8 +81,17 @@ export async function finishRefund(phases: Phases, refundId: string) {
     : null;
   return phases.db.transaction(async (tx) => {
     // Payment first, then refund: the lock order of phase 1, so concurrent refunds cannot deadlock.
-    const [locked] = await tx.select().from(payments).where(eq(payments.id, payment!.id)).for('update');
-    const [current] = await tx.select().from(refunds).where(eq(refunds.id, refundId)).for('update');
+    const merchantId = requested!.merchantId;
+    const [locked] = await tx
+      .select()
+      .from(payments)
+      .where(and(eq(payments.id, payment!.id), eq(payments.merchantId, merchantId)))
+      .for('update');
+    const [current] = await tx
+      .select()
+      .from(refunds)
+      .where(and(eq(refunds.id, refundId), eq(refunds.merchantId, merchantId)))
+      .for('update');
     let row = current!;
     if (outcome && refundStateMachine.canTransition(row.status, outcome.status)) {
       [row] = (await tx
@@ -90,13 +102,16 @@ export async function finishRefund(phases: Phases, refundId: string) {
           failureMessage: outcome.status === 'failed' ? outcome.message : null,
           updatedAt: now(),
         })
-        .where(eq(refunds.id, refundId))
+        .where(and(eq(refunds.id, refundId), eq(refunds.merchantId, merchantId)))
         .returning()) as [RefundRow];
       if (outcome.status === 'succeeded') {
         const refunded = locked!.amountRefunded + row.amount;
         const status = refunded === locked!.amount ? 'refunded' : 'partially_refunded';
         paymentStateMachine.assertTransition(locked!.status, status, `Payment ${locked!.id}`);
-        await tx.update(payments).set({ amountRefunded: refunded, status, updatedAt: now() }).where(eq(payments.id, locked!.id));
+        await tx
+          .update(payments)
+          .set({ amountRefunded: refunded, status, updatedAt: now() })
+          .where(and(eq(payments.id, locked!.id), eq(payments.merchantId, merchantId)));
       }
       await recordEvent(tx, {
         merchantId: row.merchantId,
