@@ -8,7 +8,7 @@
  * Before the load it sends each request once and reads the database round trips the server
  * counted for it (DB_COUNT_ROUND_TRIPS=true, lib/db/round-trips.ts); each round also measures the
  * server's and PostgreSQL's CPU milliseconds per request (bench/common.ts), counted until the worker
- * has run the jobs the round queued (a checkout's receipt and its email), so that work is the
+ * has run the jobs the round queued (a checkout's receipt), so that work is the
  * checkout's and does not run during the next round. Results are appended to
  * bench/RESULTS.md with machine, date and load.
  *

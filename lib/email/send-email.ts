@@ -50,8 +50,9 @@ export async function writeEmail(tx: Db, message: EmailMessage): Promise<Outboun
 
 /**
  * Delivers a queued email over SMTP, unless it was delivered already (an email just written is
- * passed as written, an id is read); throws when SMTP fails, so the job that called it runs again. Without SMTP_URL the mail stays in the outbox, where the dev
- * mailbox shows it, and is marked sent so nothing retries it.
+ * passed as written, an id is read); throws when SMTP fails, so the job that called it runs
+ * again. Without SMTP_URL the mail stays in the outbox, where the dev mailbox shows it, and is
+ * marked sent so nothing retries it.
  */
 export async function deliverEmail(db: Db, emailOrId: OutboundEmail | string): Promise<void> {
   const email = typeof emailOrId === 'string' ? (await db.select().from(outboundEmails).where(eq(outboundEmails.id, emailOrId)))[0] : emailOrId;

@@ -13,9 +13,9 @@ import { serverPool } from '../helpers/server-pool';
 /**
  * Money moves outside locks (docs/payments.md, "Two phases"): a server of its own whose sandbox
  * processor takes 2.5 s per call (long enough that checkouts overlap in phase 2 even when the
- * whole suite shares a slow machine and phase 1 runs a few per second). Checkouts of one link overlap in phase 2 instead of
- * queueing on the link's row, and a crash between phase 1 and phase 3 is finished after the
- * restart: each checkout paid or failed once, each charge made once.
+ * whole suite shares a slow machine and phase 1 runs a few per second). Checkouts of one link
+ * overlap in phase 2 instead of queueing on the link's row, and a crash between phase 1 and
+ * phase 3 is finished after the restart: each checkout paid or failed once, each charge made once.
  */
 const LATENCY_MS = 2_500;
 const ENV = { SANDBOX_PROCESSOR_LATENCY_MS: String(LATENCY_MS), PAYMENT_PENDING_RECONCILE_AFTER_MS: '0' };
