@@ -27,7 +27,7 @@ const INFRASTRUCTURE = ['^lib/[^/]+\\.ts$', '^lib/(db|events|http|jobs|money)/']
 const TOP = [
   '^lib/http/(api-route|public-route|route-core|session-route)\\.ts$',
   '^lib/events/schemas\\.ts$',
-  '^lib/jobs/(worker\\.ts$|tasks/)',
+  '^lib/jobs/(worker\\.ts$|money-move-kinds\\.ts$|tasks/)',
   '^lib/(openapi|sample-data|web)/',
   '^lib/(seed|state-machines)\\.ts$',
 ];

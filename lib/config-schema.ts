@@ -134,6 +134,7 @@ export const configSchema = z
     SANDBOX_PROCESSOR_LATENCY_MS: wholeNumber(0, { min: 0, max: 60_000 }),
     PAYMENT_RECONCILE_DELAY_MS: wholeNumber(5_000, { min: 0 }),
     PAYMENT_PENDING_RECONCILE_AFTER_MS: wholeNumber(120_000, { min: 0 }),
+    PAYMENT_RECOVERY_MAX_ATTEMPTS: wholeNumber(20, { min: 1 }),
     SUBSCRIPTION_DUNNING_DAYS: positiveNumberList('1,3,5,7'),
 
     // Webhooks

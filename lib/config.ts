@@ -270,6 +270,13 @@ export const config = {
     get pendingReconcileAfterMs() {
       return env().PAYMENT_PENDING_RECONCILE_AFTER_MS;
     },
+    /**
+     * How many times recovery tries to finish a pending payment, or to settle an unknown one,
+     * before handing it to a person as `needs_review`.
+     */
+    get recoveryMaxAttempts() {
+      return env().PAYMENT_RECOVERY_MAX_ATTEMPTS;
+    },
   },
   subscriptions: {
     /** Dunning: days after a failed renewal's first attempt at which it is tried again. */

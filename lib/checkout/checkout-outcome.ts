@@ -1,19 +1,42 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Db } from '../db/client';
-import type { Phases } from '../db/phases';
 import { billingRecords, checkouts, payments } from '../db/schema';
 import { now } from '../clock';
-import { paymentProcessor } from '../payments/processor';
-import type { KnownOutcome } from '../payments/charges';
+import {
+  defineMoneyMove,
+  PaymentAlreadySettled,
+  PinnedCard,
+  type AnswerHooks,
+  type DefiniteOutcome,
+  type KnownOutcome,
+  type PinnedMove,
+} from '../payments/money-moves';
 import { savePaymentMethod } from '../payments/payment-methods';
-import { chargeOutcomeColumns, chargeOutcomeEvent, reconcilePaymentJob, type PaymentRow } from '../payments/payments';
-import { billingRecordCreatedEvent, billingRecordPaidEvent, newBillingRecordRow, receiptJob, type BillingRecordRow } from '../billing/billing-records';
+import { chargeOutcomeColumns, chargeOutcomeEvent, reconcilePaymentJob, settleUnknownPaymentRow, type PaymentRow } from '../payments/payments';
+import {
+  billingRecordCreatedEvent,
+  billingRecordPaidEvent,
+  closeBillingRecord,
+  findOpenBillingRecordForPayment,
+  newBillingRecordRow,
+  receiptJob,
+  type BillingRecordRow,
+} from '../billing/billing-records';
 import { billingLines } from '../billing/line-items';
 import { recordEventsAlong, type EventInput } from '../events/record-event';
 import { addJobCall } from '../jobs/enqueue';
 import { paymentLinkCompletedEvent } from '../payment-links/payment-links';
-import { promotionCodeOf, shapeCheckout, type CheckoutResponseBody } from './checkout-response';
-import { grantPurchaseEntitlements, purchaseGrants, releaseCheckoutReservations, type CheckoutRow } from './checkout-status';
+import { promotionCodeOf, shapeCheckout, toCheckoutResponse, type CheckoutResponseBody } from './checkout-response';
+import {
+  failCheckout,
+  findCheckoutRowByPayment,
+  grantPurchaseEntitlements,
+  markCheckoutPaid,
+  purchaseGrants,
+  releaseCheckoutReservations,
+  type CheckoutRow,
+} from './checkout-status';
 import { checkoutStateMachine } from './checkout-states';
 
 export type CheckoutOutcome = { checkout: CheckoutResponseBody & { subscriptionId?: string | null }; declined: boolean };
@@ -26,12 +49,9 @@ interface WrittenOutcome extends Record<string, unknown> {
   answer?: number;
 }
 
-/** Thrown (and the transaction rolled back) when another run recorded the payment's outcome first. */
-export class PaymentAlreadySettled extends Error {
-  constructor(paymentId: string) {
-    super(`Payment ${paymentId} is no longer pending.`);
-  }
-}
+/** A one-time checkout's plan: the checkout row itself (written in phase 1), and the card to keep. */
+export const CheckoutPlan = z.object({ savePaymentMethod: z.boolean(), card: PinnedCard });
+export type CheckoutPlan = z.output<typeof CheckoutPlan>;
 
 /**
  * Phase 3 of a one-time checkout (docs/payments.md), in the caller's transaction, in one
@@ -46,13 +66,13 @@ export class PaymentAlreadySettled extends Error {
  */
 export async function recordCheckoutOutcome(
   tx: Db,
-  phases: Phases,
-  pending: PaymentRow,
+  phases: AnswerHooks,
+  { payment: pending, plan }: PinnedMove<CheckoutPlan>,
   checkout: CheckoutRow,
   outcome: KnownOutcome,
 ): Promise<CheckoutOutcome> {
   const at = now();
-  const savedMethodId = outcome.status === 'failed' ? null : await keepCardIfAsked(tx, pending);
+  const savedMethodId = outcome.status === 'failed' ? null : await keepCardIfAsked(tx, pending, plan);
   const columns = { ...chargeOutcomeColumns(pending, outcome, at), ...(savedMethodId ? { paymentMethodId: savedMethodId } : {}) };
   // Nothing but phase 3 changes a pending payment: settled, the row is the pending one with the outcome.
   const payment: PaymentRow = { ...pending, ...columns };
@@ -60,7 +80,7 @@ export async function recordCheckoutOutcome(
   const settle = tx
     .update(payments)
     .set(columns)
-    .where(and(eq(payments.id, pending.id), eq(payments.merchantId, pending.merchantId), eq(payments.status, 'pending')))
+    .where(and(eq(payments.id, pending.id), eq(payments.merchantId, pending.merchantId), eq(payments.status, pending.status)))
     .returning({ grantsPurchase: purchaseGrants(sql`${checkout.priceId}`).as('grants_purchase') });
   const writes: SQL[] = [sql`settled as (${settle.getSQL()})`];
   const reads: SQL[] = [
@@ -148,10 +168,55 @@ export async function recordCheckoutOutcome(
 }
 
 /** The hosted page's "save this card": kept once the charge did not fail; the payment then points at it. */
-async function keepCardIfAsked(tx: Db, pending: PaymentRow): Promise<string | null> {
+async function keepCardIfAsked(tx: Db, pending: PaymentRow, plan: CheckoutPlan): Promise<string | null> {
   const token = pending.processorToken;
-  if (pending.intent?.savePaymentMethod !== true || !token) return null;
-  const details = paymentProcessor().describeToken(token);
-  if (!details) return null;
-  return (await savePaymentMethod(tx, pending.merchantId, pending.customerId, { token, ...details })).id;
+  if (!plan.savePaymentMethod || !token || !plan.card) return null;
+  return (await savePaymentMethod(tx, pending.merchantId, pending.customerId, { token, ...plan.card })).id;
 }
+
+export async function findCheckoutRow(db: Db, merchantId: string, checkoutId: string) {
+  const [row] = await db
+    .select()
+    .from(checkouts)
+    .where(and(eq(checkouts.id, checkoutId), eq(checkouts.merchantId, merchantId)));
+  return row;
+}
+
+/** What a checkout answers once it has an outcome (or is still open). */
+export async function outcomeOf(db: Db, row: CheckoutRow): Promise<CheckoutOutcome> {
+  const checkout = await toCheckoutResponse(db, row);
+  const declined = checkout.status === 'failed' && checkout.payment?.status === 'failed';
+  return { checkout, declined };
+}
+
+/** An unknown checkout charge settles: its billing record is paid or void, the checkout paid or failed. */
+async function settleCheckoutCharge(tx: Db, payment: PaymentRow, outcome: DefiniteOutcome) {
+  const settled = await settleUnknownPaymentRow(tx, payment.id, outcome);
+  if (!settled) return;
+  const checkout = await findCheckoutRowByPayment(tx, payment.id);
+  const record = await findOpenBillingRecordForPayment(tx, payment.id);
+  if (outcome.status === 'succeeded') {
+    if (record) await closeBillingRecord(tx, settled.merchantId, record.id, 'paid');
+    if (checkout) await markCheckoutPaid(tx, checkout);
+  } else {
+    if (record) await closeBillingRecord(tx, settled.merchantId, record.id, 'void');
+    if (checkout) await failCheckout(tx, checkout);
+  }
+}
+
+/**
+ * A one-time checkout (POST /api/Checkout, link completion, the hosted page, the wallet): phase 1
+ * is lib/checkout/checkouts.ts; its phase 3 is one statement that stores the answer too.
+ */
+export const checkoutMove = defineMoneyMove({
+  kind: 'checkout',
+  plan: CheckoutPlan,
+  customerPresent: () => true,
+  recordsItself: true,
+  apply: async (tx, move, outcome, answer) => {
+    const checkout = (move.known as CheckoutRow | undefined) ?? (await findCheckoutRow(tx, move.payment.merchantId, move.payment.checkoutId!));
+    return recordCheckoutOutcome(tx, answer, move, checkout!, outcome);
+  },
+  recorded: async (tx, { payment }) => outcomeOf(tx, (await findCheckoutRow(tx, payment.merchantId, payment.checkoutId!))!),
+  settle: (tx, { payment }, outcome) => settleCheckoutCharge(tx, payment, outcome),
+});

@@ -6,9 +6,10 @@ import { now } from '../clock';
 import { invalidField } from '../http/errors';
 import { INT32_MAX } from '../http/schemas';
 import type { Phases } from '../db/phases';
-import { collectCharge, createPreparedPayment, prepareInTransaction, resumeChargePhases } from '../payments/charges';
+import { finishMoneyMove, Pinned, pinnedIntent } from '../payments/money-moves';
+import type { TokenizedCard } from '../payments/processor/types';
 import { CardVerificationNeeded, verifyCardForSaving } from '../payments/card-verification';
-import type { PaymentRow } from '../payments/payments';
+import { createPendingPayment, type PaymentRow } from '../payments/payments';
 import { reservePaymentLinkCompletion } from '../payment-links/payment-links';
 import { redeemPromotionCode, type AppliedPromotion } from '../promotions/promotion-codes';
 import { assertStatusAcceptsPayments } from '../merchants/accepts-payments';
@@ -22,10 +23,9 @@ import {
   type CheckoutParties,
 } from './checkout-input';
 import { startSubscriptionFromCheckout, type RecurringCheckoutRequest } from './subscription-handoff';
-import { toCheckoutResponse } from './checkout-response';
 import type { CheckoutRow } from './checkout-status';
 import { checkoutStateMachine } from './checkout-states';
-import { PaymentAlreadySettled, recordCheckoutOutcome, type CheckoutOutcome } from './checkout-outcome';
+import { checkoutMove, findCheckoutRow, outcomeOf, type CheckoutOutcome } from './checkout-outcome';
 
 export type { CheckoutOutcome };
 
@@ -55,22 +55,16 @@ async function completeCheckoutOnce(phases: Phases, merchantId: string, input: C
     if (options.attemptKey && !options.attemptIsNew) {
       const earlier = await findEarlierAttempt(tx, merchantId, options.attemptKey);
       if (earlier?.checkout) return answerOrResume(tx, phases, earlier.checkout);
-      if (earlier?.subscription) return { subscription: earlier.subscription };
+      if (earlier?.subscription) return { payment: earlier.subscription };
     }
     return prepareCheckout(tx, phases, merchantId, input, options, parties);
   });
   if ('done' in prepared) return prepared.done;
-  if ('subscription' in prepared) {
-    const { payment, request } = prepared.subscription;
-    return resumeChargePhases(phases, payment, (tx) => startSubscriptionFromCheckout(tx, request));
-  }
   return finishCheckout(phases, prepared.payment, prepared.checkout);
 }
 
-type Prepared =
-  | { done: CheckoutOutcome }
-  | { payment: PaymentRow; checkout?: CheckoutRow }
-  | { subscription: { payment: PaymentRow; request: RecurringCheckoutRequest } };
+/** Phase 1's answer: done (nothing to charge, or an earlier attempt's answer), or a pinned payment to finish. */
+type Prepared = { done: CheckoutOutcome } | { payment: PaymentRow; checkout?: CheckoutRow };
 
 /**
  * An earlier run of this attempt: its checkout, or — for a subscription, whose checkout is
@@ -88,11 +82,11 @@ async function findEarlierAttempt(tx: Db, merchantId: string, attemptKey: string
       and(
         eq(payments.merchantId, merchantId),
         eq(payments.status, 'pending'),
-        sql`${payments.intent}->>'kind' = 'subscription-checkout' and ${payments.intent}->'request'->>'attemptKey' = ${attemptKey}`,
+        sql`${payments.intent}->>'kind' = 'subscription-checkout' and ${payments.intent}->'plan'->'request'->>'attemptKey' = ${attemptKey}`,
       ),
     )
     .limit(1);
-  return payment ? { subscription: { payment, request: payment.intent!.request as RecurringCheckoutRequest } } : undefined;
+  return payment ? { subscription: payment } : undefined;
 }
 
 async function answerOrResume(tx: Db, phases: Phases, earlier: CheckoutRow): Promise<Prepared> {
@@ -155,17 +149,17 @@ async function prepareCheckout(
       priceId: item.price.id,
       quantity: item.quantity,
       paymentLinkId: item.link?.id ?? null,
-      payment: { paymentMethodId: method.paymentMethodId, token: method.token },
+      payment: { paymentMethodId: method.paymentMethodId, token: method.token, card: cardDetails(method.card) },
       promotion: promotion && { promotionCodeId: promotion.promotionCodeId, couponId: promotion.couponId },
       successUrl: item.successUrl,
       description: item.description,
       attemptKey: options.attemptKey ?? null,
       subscriptionId: newId('subscription'),
     };
-    const run = await prepareInTransaction(tx, { kind: 'subscription-checkout', request }, (sp) => startSubscriptionFromCheckout(sp, request));
-    if ('payment' in run) return { subscription: { payment: run.payment, request } };
-    await phases.answer(tx, run.value);
-    return { done: run.value };
+    const started = await startSubscriptionFromCheckout(tx, request);
+    if (started instanceof Pinned) return { payment: started.payment };
+    await phases.answer(tx, started);
+    return { done: started };
   }
 
   const at = now();
@@ -196,7 +190,7 @@ async function prepareCheckout(
     createdAt: at,
     updatedAt: at,
   };
-  const payment = await createPreparedPayment(
+  const payment = await createPendingPayment(
     tx,
     {
       id: paymentId,
@@ -207,43 +201,26 @@ async function prepareCheckout(
       amount: total,
       currency: item.currency,
       description: item.description,
-      token: method.token,
+      processorToken: method.token,
       processorKey: paymentId,
+      intent: pinnedIntent(checkoutMove, { savePaymentMethod: Boolean(options.savePaymentMethod && method.card), card: cardDetails(method.card) }),
     },
-    { kind: 'checkout', savePaymentMethod: Boolean(options.savePaymentMethod && method.card) },
     tx.$with('inserted_checkout', {}).as(tx.insert(checkouts).values(checkout).getSQL()),
   );
   return { payment, checkout };
 }
 
-/**
- * Phases 2 and 3 of a one-time checkout; also how reconciliation finishes one after a crash.
- * `checkout` is the payment's checkout when the caller has it (phase 1 wrote it), else it is read.
- */
-export async function finishCheckout(phases: Phases, payment: PaymentRow, checkout?: CheckoutRow): Promise<CheckoutOutcome> {
-  const outcome = await collectCharge(payment);
-  try {
-    return await phases.db.transaction(async (tx) => {
-      const paid = checkout ?? (await findCheckoutRow(tx, payment.merchantId, payment.checkoutId!));
-      return recordCheckoutOutcome(tx, phases, payment, paid!, outcome);
-    });
-  } catch (error) {
-    if (!(error instanceof PaymentAlreadySettled)) throw error;
-  }
-  // Finished meanwhile by another run (a recovery, a twin attempt): answer with what it recorded.
-  return phases.db.transaction(async (tx) => {
-    const result = await outcomeOf(tx, (await findCheckoutRow(tx, payment.merchantId, payment.checkoutId!))!);
-    await phases.answer(tx, result);
-    return result;
-  });
+/** A card's display details for a plan: never its token. */
+function cardDetails(card: TokenizedCard | null) {
+  return card && { brand: card.brand, last4: card.last4, expMonth: card.expMonth, expYear: card.expYear };
 }
 
-async function findCheckoutRow(db: Db, merchantId: string, checkoutId: string) {
-  const [row] = await db
-    .select()
-    .from(checkouts)
-    .where(and(eq(checkouts.id, checkoutId), eq(checkouts.merchantId, merchantId)));
-  return row;
+/**
+ * Phases 2 and 3 of a one-time checkout (lib/payments/money-moves.ts). `checkout` is the
+ * payment's checkout when the caller has it (phase 1 wrote it), else it is read.
+ */
+export function finishCheckout(phases: Phases, payment: PaymentRow, checkout?: CheckoutRow): Promise<CheckoutOutcome> {
+  return finishMoneyMove<CheckoutOutcome>(phases, payment, { by: 'charge' }, checkout);
 }
 
 async function findCheckoutRowByAttempt(db: Db, merchantId: string, attemptKey: string) {
@@ -258,10 +235,4 @@ async function findCheckoutRowByAttempt(db: Db, merchantId: string, attemptKey: 
 export async function findCheckoutByAttempt(db: Db, merchantId: string, attemptKey: string) {
   const earlier = await findCheckoutRowByAttempt(db, merchantId, attemptKey);
   return earlier ? outcomeOf(db, earlier) : undefined;
-}
-
-async function outcomeOf(db: Db, row: CheckoutRow): Promise<CheckoutOutcome> {
-  const checkout = await toCheckoutResponse(db, row);
-  const declined = checkout.status === 'failed' && checkout.payment?.status === 'failed';
-  return { checkout, declined };
 }

@@ -4,7 +4,7 @@ import { purgeIdempotencyKeys } from './tasks/purge-idempotency-keys';
 import { sendEmailTask } from './tasks/send-email';
 import { sendReceiptTask } from './tasks/send-receipt';
 import { log } from '../log';
-import { finishStalePhasesTask, reconcilePaymentTask, reconcileUnknownPaymentsTask } from './tasks/reconcile-payment';
+import { finishRefundTask, finishStalePhasesTask, reconcilePaymentTask, reconcileUnknownPaymentsTask } from './tasks/reconcile-payment';
 import { enqueueJob } from './enqueue';
 import { processSubscriptionTask, runDueSubscriptionsTask } from './tasks/subscriptions';
 import { pruneRequestLogsTask } from './tasks/prune-request-logs';
@@ -17,6 +17,7 @@ export const TASKS: TaskList = {
   'reconcile-payment': reconcilePaymentTask,
   'reconcile-unknown-payments': reconcileUnknownPaymentsTask,
   'finish-stale-phases': finishStalePhasesTask,
+  'finish-refund': finishRefundTask,
   'process-subscription': processSubscriptionTask,
   'run-due-subscriptions': runDueSubscriptionsTask,
   'prune-request-logs': pruneRequestLogsTask,

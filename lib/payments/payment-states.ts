@@ -5,8 +5,9 @@ export const paymentStateMachine = defineStateMachine({
   resource: 'payment',
   initial: ['pending'],
   transitions: {
-    pending: ['succeeded', 'failed', 'unknown'],
-    unknown: ['succeeded', 'failed'],
+    pending: ['succeeded', 'failed', 'unknown', 'needs_review'],
+    unknown: ['succeeded', 'failed', 'needs_review'],
+    needs_review: ['succeeded', 'failed'],
     succeeded: ['partially_refunded', 'refunded'],
     partially_refunded: ['partially_refunded', 'refunded'],
     failed: [],
@@ -18,6 +19,10 @@ export const paymentStateMachine = defineStateMachine({
     'pending -> unknown': 'processor did not answer',
     'unknown -> succeeded': 'reconciled as charged',
     'unknown -> failed': 'reconciled as not charged',
+    'pending -> needs_review': 'recovery could not finish it',
+    'unknown -> needs_review': 'the processor never told',
+    'needs_review -> succeeded': 'a person checked: charged',
+    'needs_review -> failed': 'a person checked: not charged',
     'succeeded -> partially_refunded': 'part refunded',
     'succeeded -> refunded': 'refunded in full',
     'partially_refunded -> partially_refunded': 'another part refunded',
@@ -25,5 +30,6 @@ export const paymentStateMachine = defineStateMachine({
   },
   notes:
     'Written `pending` in phase 1, before the processor is asked (docs/payments.md, "Two phases"); phase 3 records the outcome. ' +
-    '`unknown` is settled by reconciliation. A succeeded refund moves its payment; refunds have their own machine.',
+    '`unknown` is settled by reconciliation. A payment recovery cannot finish or settle after a bounded number of tries is `needs_review`, ' +
+    'settled by a person in the operator console. A succeeded refund moves its payment; refunds have their own machine.',
 });

@@ -77,6 +77,8 @@ export async function createPendingPayment(
     processorToken: input.processorToken ?? null,
     processorKey: input.processorKey ?? null,
     intent: input.intent ?? null,
+    recoveryAttempts: 0,
+    review: null,
     cardBrand: null,
     cardLast4: null,
     failureCode: null,
@@ -176,7 +178,7 @@ export async function settleUnknownPaymentRow(
       settledAt: at,
       updatedAt: at,
     })
-    .where(and(eq(payments.id, paymentId), inArray(payments.status, paymentStateMachine.sourcesOf(outcome.status, ['unknown']))))
+    .where(and(eq(payments.id, paymentId), inArray(payments.status, paymentStateMachine.sourcesOf(outcome.status, ['unknown', 'needs_review']))))
     .returning();
   if (!row) return undefined; // settled already (a concurrent or repeated reconciliation)
   await recordEvent(tx, { merchantId: row.merchantId, type: OUTCOME_EVENT[outcome.status], object: { ...toPaymentResponse(row), ...context } });

@@ -9,7 +9,8 @@ import { recordEvent } from '../events/record-event';
 import { ApiError, invalidField } from '../http/errors';
 import { formatMoney } from '../money/format';
 import { paymentProcessor } from './processor';
-import { findPaymentRow } from './payments';
+import { findPaymentRow, type PaymentRow } from './payments';
+import { enqueueQueuedJob } from '../jobs/enqueue';
 import { toRefundResponse, type RefundRow } from './refund-response';
 import { recordAudit } from '../audit/audit-log';
 import type { RefundBody } from './schemas';
@@ -37,31 +38,48 @@ export async function refundPayment(phases: Phases, merchantId: string, paymentI
     if (amount > refundable) {
       throw invalidField('amount', `At most ${refundable} (${formatMoney(refundable, payment.currency)}) of this payment is left to refund.`);
     }
-    const at = now();
-    const [row] = await tx
-      .insert(refunds)
-      .values({
-        id: newId('refund'),
-        merchantId,
-        paymentId: payment.id,
-        status: refundStateMachine.start('requested'),
-        amount,
-        currency: payment.currency,
-        reason: input.reason ?? null,
-        createdAt: at,
-        updatedAt: at,
-      })
-      .returning();
-    await recordEvent(tx, { merchantId, type: 'refund.requested', object: toRefundResponse(row!) });
+    const row = await insertRefund(tx, payment, amount, input.reason ?? null);
     await recordAudit(tx, {
       merchantId,
       action: 'refund.created',
-      target: { kind: 'refund', id: row!.id },
+      target: { kind: 'refund', id: row.id },
       metadata: { paymentId: payment.id, amount, currency: payment.currency, reason: input.reason ?? null },
     });
     return row!;
   });
   return finishRefund(phases, requested.id);
+}
+
+/** Phase 1 of a refund: `requested`, with its event; the amount is reserved from then on. */
+async function insertRefund(tx: Db, payment: PaymentRow, amount: number, reason: string | null): Promise<RefundRow> {
+  const at = now();
+  const [row] = await tx
+    .insert(refunds)
+    .values({
+      id: newId('refund'),
+      merchantId: payment.merchantId,
+      paymentId: payment.id,
+      status: refundStateMachine.start('requested'),
+      amount,
+      currency: payment.currency,
+      reason,
+      createdAt: at,
+      updatedAt: at,
+    })
+    .returning();
+  await recordEvent(tx, { merchantId: payment.merchantId, type: 'refund.requested', object: toRefundResponse(row!) });
+  return row!;
+}
+
+/**
+ * A charge a money move made that what it paid for no longer wants (the subscription ended while
+ * it was being charged): refunded in full, decided in the move's phase 3 (lib/payments/money-moves.ts).
+ * The refund is requested in `tx` and finished by a job, with no transaction open.
+ */
+export async function refundUnwantedCharge(tx: Db, payment: PaymentRow, reason: string): Promise<RefundRow> {
+  const row = await insertRefund(tx, payment, payment.amount - payment.amountRefunded, reason);
+  await enqueueQueuedJob(tx, { task: 'finish-refund', payload: { refundId: row.id }, options: { jobKey: `finish-refund:${row.id}` } });
+  return row;
 }
 
 /** Phases 2 and 3 of a requested refund; also how reconciliation finishes one after a crash. */

@@ -20,7 +20,7 @@ export const AttachPaymentMethodBody = z.strictObject({
   }),
 });
 
-export const PAYMENT_STATUSES = ['pending', 'succeeded', 'failed', 'unknown', 'partially_refunded', 'refunded'] as const;
+export const PAYMENT_STATUSES = ['pending', 'succeeded', 'failed', 'unknown', 'needs_review', 'partially_refunded', 'refunded'] as const;
 
 export const PaymentResponse = z.object({
   id: z.string(),

@@ -1,21 +1,32 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Db } from '../db/client';
-import { paymentMethods, payments, products, subscriptionBillingRecords, subscriptions } from '../db/schema';
+import { paymentMethods, payments, products, subscriptionBillingRecords, type subscriptions } from '../db/schema';
 import { findPriceRow, type PriceRow } from '../catalog/prices';
 import { grantPolicyCredits } from '../usage/credits';
 import { periodBoundary, type BillingCycle } from './periods';
 import { newId } from '../ids';
 import { config } from '../config';
 import { recordEvent } from '../events/record-event';
-import { chargeInTransaction, type KnownOutcome } from '../payments/charges';
-import type { ChargeOutcome } from '../payments/processor/types';
-import { createPendingPayment, recordChargeOutcome, type PaymentRow, type SubscriptionContext } from '../payments/payments';
+import { PinnedCard, type KnownOutcome, type Pinned } from '../payments/money-moves';
+import { recordChargeOutcome, type PaymentRow, type SubscriptionContext } from '../payments/payments';
 import { periodDiscount } from './discounts';
-import { closeBillingRecord, createBillingRecord, setBillingRecordPayment } from '../billing/billing-records';
+import { closeBillingRecord, createBillingRecord } from '../billing/billing-records';
 import { billingLines } from '../billing/line-items';
 
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 export type SubscriptionBillingRow = typeof subscriptionBillingRecords.$inferSelect;
+
+/**
+ * What one step of the billing engine (renewals.ts) did: nothing was due, it is done, a charge
+ * was pinned to finish (lib/payments/money-moves.ts), or an unknown charge must be looked up first.
+ */
+export type ActionStep = 'none' | 'done' | Pinned | UnknownCharge;
+
+/** A due action waits for the processor's word on an earlier charge (asked with no transaction open). */
+export class UnknownCharge {
+  constructor(readonly paymentId: string) {}
+}
 
 /**
  * Dunning: after a failed renewal charge the record is tried again this many days after the
@@ -59,162 +70,155 @@ export async function subscriptionContext(db: Db, sub: SubscriptionRow, periodIn
   };
 }
 
-/** Thrown inside a savepoint when a charge that must succeed is declined; the caller records the payment outside it. */
-export class ChargeDeclined extends Error {
-  constructor(
-    readonly payment: {
-      id?: string;
-      merchantId: string;
-      customerId: string;
-      paymentMethodId: string | null;
-      amount: number;
-      currency: string;
-      description: string;
-    },
-    readonly outcome: Extract<ChargeOutcome, { status: 'failed' }>,
-  ) {
-    super(outcome.message);
-  }
+/** A pending payment of this subscription: its move is between phases (or its request crashed there). */
+export async function chargeInFlight(tx: Db, sub: SubscriptionRow): Promise<boolean> {
+  const [row] = await tx
+    .select({ id: payments.id })
+    .from(payments)
+    .where(and(eq(payments.customerId, sub.customerId), eq(payments.status, 'pending'), sql`${payments.intent}->'plan'->>'subscriptionId' = ${sub.id}`))
+    .limit(1);
+  return row !== undefined;
 }
 
-/**
- * Writes a declined charge (payment `failed` and `payment.failed`) after its savepoint rolled
- * back; the payment prepared in phase 1 is that payment when it exists.
- */
-export async function recordDeclinedCharge(tx: Db, declined: ChargeDeclined, context?: SubscriptionContext): Promise<PaymentRow> {
-  const [prepared] = declined.payment.id ? await tx.select().from(payments).where(eq(payments.id, declined.payment.id)) : [];
-  const pending = prepared?.status === 'pending' ? prepared : await createPendingPayment(tx, { ...declined.payment, checkoutId: null });
-  return recordChargeOutcome(tx, pending, declined.outcome, recordEvent, context);
-}
-
-/** The card to charge: the subscription's method if still attached, else the customer's default. */
-async function resolveToken(tx: Db, sub: SubscriptionRow): Promise<{ paymentMethodId: string | null; token: string | null }> {
+/** A subscription charge's card: the subscription's method if still attached, else its one-off token, else the customer's default. */
+export async function resolveToken(tx: Db, sub: Pick<SubscriptionRow, 'paymentMethodId' | 'paymentToken' | 'customerId'>): Promise<ChargeSource> {
   if (sub.paymentMethodId) {
     const [method] = await tx
       .select()
       .from(paymentMethods)
       .where(and(eq(paymentMethods.id, sub.paymentMethodId), isNull(paymentMethods.detachedAt)));
-    if (method) return { paymentMethodId: method.id, token: method.processorToken };
+    if (method) return sourceOf(method);
   }
-  if (sub.paymentToken) return { paymentMethodId: null, token: sub.paymentToken };
+  if (sub.paymentToken) return { paymentMethodId: null, token: sub.paymentToken, card: null };
   const [fallback] = await tx
     .select()
     .from(paymentMethods)
     .where(and(eq(paymentMethods.customerId, sub.customerId), isNull(paymentMethods.detachedAt), eq(paymentMethods.isDefault, true)));
-  return fallback ? { paymentMethodId: fallback.id, token: fallback.processorToken } : { paymentMethodId: null, token: null };
+  return fallback ? sourceOf(fallback) : { paymentMethodId: null, token: null, card: null };
 }
 
-/**
- * One charge attempt: a pending payment, then the processor (idempotency key derived from the
- * billing record and attempt, so a retried job never charges twice) outside the transaction
- * (lib/payments/charges.ts), then the outcome event.
- */
-export async function chargeAttempt(
-  tx: Db,
-  sub: SubscriptionRow,
-  input: { amount: number; currency: string; description: string; idempotencyKey: string; paymentId?: string; context?: SubscriptionContext },
-): Promise<{ payment: PaymentRow; outcome: KnownOutcome }> {
-  const { payment, outcome } = await startChargeAttempt(tx, sub, input);
-  const settled = await recordChargeOutcome(tx, payment, outcome, recordEvent, input.context);
-  return { payment: settled, outcome };
+/** What a charge is made with; the card's details travel in the plan, so no step looks them up at the processor. */
+export interface ChargeSource {
+  paymentMethodId: string | null;
+  token: string | null;
+  card: PinnedCard;
 }
 
-/** The charge of an attempt with its outcome not yet recorded (the caller records it, after its billing record). */
-export async function startChargeAttempt(
-  tx: Db,
-  sub: SubscriptionRow,
-  input: { amount: number; currency: string; description: string; idempotencyKey: string; paymentId?: string },
-): Promise<{ payment: PaymentRow; outcome: KnownOutcome }> {
-  const method = await resolveToken(tx, sub);
-  const { payment, outcome } = await chargeInTransaction(tx, {
-    id: input.paymentId,
-    merchantId: sub.merchantId,
-    customerId: sub.customerId,
-    checkoutId: null,
-    paymentMethodId: method.paymentMethodId,
-    amount: input.amount,
-    currency: input.currency,
-    description: input.description,
-    token: method.token,
-    processorKey: input.idempotencyKey,
-  });
-  return { payment, outcome };
+function sourceOf(method: typeof paymentMethods.$inferSelect): ChargeSource {
+  return {
+    paymentMethodId: method.id,
+    token: method.processorToken,
+    card: { brand: method.brand, last4: method.last4, expMonth: method.expMonth, expYear: method.expYear },
+  };
 }
 
 export function periodDescription(productName: string, index: number) {
   return `${productName} — subscription period ${index + 1}`;
 }
 
+/** What one period's charge is, pinned in phase 1 (lib/payments/money-moves.ts). */
+export const PeriodCharge = z.object({
+  subscriptionId: z.string(),
+  periodIndex: z.number().int(),
+  periodStart: z.coerce.date(),
+  periodEnd: z.coerce.date(),
+  priceId: z.string(),
+  unitAmount: z.number().int(),
+  currency: z.string(),
+  discount: z.number().int(),
+  couponId: z.string().nullable(),
+  creditUsed: z.number().int(),
+  description: z.string(),
+  /** When the period is billed: its start (the renewal boundary, or the create). */
+  at: z.coerce.date(),
+  card: PinnedCard,
+});
+export type PeriodCharge = z.output<typeof PeriodCharge>;
+
 /**
- * Bills period `index` of a subscription exactly once: the `(subscription, period)` row is
- * inserted before the processor is called, and its unique index makes a second insert fail
- * (or wait for the first transaction, then fail), so a period is never charged twice.
- * The coupon's discount for the period comes off first (lib/subscriptions/discounts.ts), then
- * account credit. Returns the link row and the outcome.
+ * Phase 1 of a period's charge: the coupon's discount for the period comes off first
+ * (lib/subscriptions/discounts.ts), then account credit. `sub` is in the period being billed.
  */
-export async function billPeriod(tx: Db, sub: SubscriptionRow, price: PriceRow, productName: string, index: number, at: Date) {
-  const discount = periodDiscount(sub.discount, sub.currentPeriodStart, price.amount);
-  const creditUsed = Math.min(sub.creditBalance, price.amount - discount);
-  const amount = price.amount - discount - creditUsed;
-  const description = periodDescription(productName, index);
-  const linkId = newId('subscriptionItem');
-  // The payment comes first because the billing record refers to it; in phase 1 the run ends
-  // here, before anything else is written (lib/payments/charges.ts).
-  const method = await resolveToken(tx, sub);
-  const { payment: pending, outcome } = await chargeInTransaction(tx, {
-    merchantId: sub.merchantId,
-    customerId: sub.customerId,
-    checkoutId: null,
-    paymentMethodId: method.paymentMethodId,
-    amount,
+export function planPeriodCharge(
+  sub: Pick<SubscriptionRow, 'id' | 'discount' | 'creditBalance'>,
+  period: { index: number; start: Date; end: Date },
+  price: PriceRow,
+  productName: string,
+  at: Date,
+  card: PinnedCard,
+): PeriodCharge {
+  const discount = periodDiscount(sub.discount, period.start, price.amount);
+  return {
+    subscriptionId: sub.id,
+    periodIndex: period.index,
+    periodStart: period.start,
+    periodEnd: period.end,
+    priceId: price.id,
+    unitAmount: price.amount,
     currency: price.currency,
-    description,
-    token: method.token,
-    processorKey: `${sub.id}:p${index}:a1`,
-  });
-  const paymentId = pending.id;
-  const context = await subscriptionContext(tx, sub, index);
+    discount,
+    couponId: discount > 0 ? sub.discount!.couponId : null,
+    creditUsed: Math.min(sub.creditBalance, price.amount - discount),
+    description: periodDescription(productName, period.index),
+    at,
+    card,
+  };
+}
+
+/** What a period charge's payment is asked for. */
+export function periodChargeAmount(plan: PeriodCharge) {
+  return plan.unitAmount - plan.discount - plan.creditUsed;
+}
+
+export function periodContext(plan: PeriodCharge): SubscriptionContext {
+  return {
+    subscriptionId: plan.subscriptionId,
+    periodIndex: plan.periodIndex,
+    periodStart: plan.periodStart.toISOString(),
+    periodEnd: plan.periodEnd.toISOString(),
+  };
+}
+
+/**
+ * Phase 3 of a period's charge: its billing record, with the payment's outcome between
+ * `billing_record.created` and `.paid`, and the `(subscription, period)` link, whose unique
+ * index is the last guard against billing a period twice.
+ */
+export async function billPinnedPeriod(tx: Db, sub: SubscriptionRow, plan: PeriodCharge, pending: PaymentRow, outcome: KnownOutcome) {
+  const context = periodContext(plan);
+  let payment = pending;
   const record = await createBillingRecord(
     tx,
     {
       merchantId: sub.merchantId,
       customerId: sub.customerId,
       checkoutId: null,
-      paymentId,
-      currency: price.currency,
-      description,
-      couponId: discount > 0 ? sub.discount!.couponId : null,
+      paymentId: pending.id,
+      currency: plan.currency,
+      description: plan.description,
+      couponId: plan.couponId,
       billed: billingLines(
-        { kind: 'plan', description, priceId: price.id, quantity: 1, unitAmount: price.amount },
-        { discountAmount: discount, creditsApplied: creditUsed },
+        { kind: 'plan', description: plan.description, priceId: plan.priceId, quantity: 1, unitAmount: plan.unitAmount },
+        { discountAmount: plan.discount, creditsApplied: plan.creditUsed },
       ),
     },
-    { context },
+    { context, recordPayment: async () => (payment = await recordChargeOutcome(tx, pending, outcome, recordEvent, context)) },
   );
-  // The exactly-once guard: fails on a duplicate before any money moves.
   const [link] = await tx
     .insert(subscriptionBillingRecords)
     .values({
-      id: linkId,
+      id: newId('subscriptionItem'),
       merchantId: sub.merchantId,
       subscriptionId: sub.id,
       billingRecordId: record.id,
       kind: 'period',
-      periodIndex: index,
+      periodIndex: plan.periodIndex,
       attempts: 1,
-      lastPaymentId: paymentId,
-      createdAt: at,
+      lastPaymentId: pending.id,
+      createdAt: plan.at,
     })
     .returning();
-  if (creditUsed > 0) {
-    await tx
-      .update(subscriptions)
-      .set({ creditBalance: sub.creditBalance - creditUsed })
-      .where(eq(subscriptions.id, sub.id));
-    sub.creditBalance -= creditUsed;
-  }
-  const payment = await recordChargeOutcome(tx, pending, outcome, recordEvent, context);
-  return { link: link!, record, payment, outcome, amount, creditUsed, discount };
+  return { link: link!, record, payment };
 }
 
 /** Marks a subscription record paid and grants the period's credits. */
@@ -222,27 +226,6 @@ export async function settlePaid(tx: Db, sub: SubscriptionRow, link: Subscriptio
   await closeBillingRecord(tx, sub.merchantId, link.billingRecordId, 'paid');
   await tx.update(subscriptionBillingRecords).set({ nextAttemptAt: null }).where(eq(subscriptionBillingRecords.id, link.id));
   if (link.kind === 'period' && link.periodIndex !== null) await grantPeriodCredits(tx, sub, priceId, link.periodIndex);
-}
-
-/** A new charge attempt on an open record (dunning retry, or a new payment method). */
-export async function retryRecord(tx: Db, sub: SubscriptionRow, link: SubscriptionBillingRow, amount: number, currency: string, description: string) {
-  const attempts = link.attempts + 1;
-  const paymentId = newId('payment');
-  const { payment, outcome } = await chargeAttempt(tx, sub, {
-    amount,
-    currency,
-    description,
-    paymentId,
-    idempotencyKey: `${sub.id}:${link.id}:a${attempts}`,
-    context: await subscriptionContext(tx, sub, link.periodIndex ?? sub.currentPeriodIndex),
-  });
-  await setBillingRecordPayment(tx, link.billingRecordId, payment.id);
-  const [updated] = await tx
-    .update(subscriptionBillingRecords)
-    .set({ attempts, lastPaymentId: payment.id })
-    .where(eq(subscriptionBillingRecords.id, link.id))
-    .returning();
-  return { link: updated!, payment, outcome };
 }
 
 /**

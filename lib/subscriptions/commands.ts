@@ -7,21 +7,19 @@ import { recordEvent, withEventTime } from '../events/record-event';
 import { ApiError, invalidField } from '../http/errors';
 import { findPriceRow } from '../catalog/prices';
 import { findPaymentMethodRow } from '../payments/payment-methods';
-import { recordEntitlementChanged } from '../usage/entitlement-changes';
 import { assertSellerAcceptsPayments } from '../merchants/accepts-payments';
 import { timeFor } from './time';
-import type { SubscriptionRow } from './billing';
-import { chargeProration, planPriceChange } from './price-change';
+import { chargeInFlight, type SubscriptionRow } from './billing';
+import type { Pinned } from '../payments/money-moves';
+import { changePrice, planPriceChange } from './price-change';
 import { findSubscriptionRow, getSubscriptionDetail } from './queries';
-import { toChangeResponse, toSubscriptionResponse, type ChangeRow, type DeclinedResult } from './responses';
+import { toChangeResponse, toSubscriptionResponse, type ChangeRow, type CommandResult } from './responses';
 import { endSubscription, markChangeApplied, recordChange, refreshNextAction, runningStatus, writeSubscription, type Actor } from './subscription-writer';
 import type { CommandBody, CommandType } from './schemas';
 
 /** What a seller or customer asks of one subscription: Command (now or scheduled) and Cancel. */
 
-export type CommandResult =
-  | { declined: false; subscription: ReturnType<typeof toSubscriptionResponse>; change: ReturnType<typeof toChangeResponse> }
-  | DeclinedResult;
+export type { CommandResult };
 
 function checkVersion(sub: SubscriptionRow, expectedVersion: string | undefined) {
   if (expectedVersion !== undefined && Number(expectedVersion) !== sub.version) {
@@ -46,7 +44,7 @@ export async function commandSubscription(
   subscriptionId: string,
   body: z.output<typeof CommandBody>,
   actor: Actor,
-): Promise<CommandResult> {
+): Promise<CommandResult | Pinned> {
   return withEventTime(await clockTimeOf(tx, merchantId, subscriptionId), () => commandSubscriptionNow(tx, merchantId, subscriptionId, body, actor));
 }
 
@@ -56,7 +54,7 @@ async function commandSubscriptionNow(
   subscriptionId: string,
   body: z.output<typeof CommandBody>,
   actor: Actor,
-): Promise<CommandResult> {
+): Promise<CommandResult | Pinned> {
   const sub = await findSubscriptionRow(tx, merchantId, subscriptionId, { forUpdate: true });
   checkVersion(sub, body.expectedVersion);
   if (sub.status === 'ended') throw new ApiError('INVALID_STATE', `Subscription ${sub.id} has ended; nothing can change it.`);
@@ -73,6 +71,9 @@ async function commandSubscriptionNow(
     return applyCommand(tx, sub, { type: body.type, priceId: null, paymentMethodId: body.paymentMethodId!, reason: body.reason ?? null }, at, actor, null);
   }
   if (body.type === 'ChangePrice') {
+    if (await chargeInFlight(tx, sub)) {
+      throw new ApiError('CONFLICT', `A payment of subscription ${sub.id} is being processed; retry the price change in a moment.`);
+    }
     // Validate now, even when scheduled, so a bad price is refused at once.
     const from = await findPriceRow(tx, merchantId, sub.priceId);
     const to = await findPriceRow(tx, merchantId, body.priceId!, 'priceId');
@@ -96,7 +97,10 @@ async function commandSubscriptionNow(
   return applyCommand(tx, sub, { type: body.type, priceId: body.priceId ?? null, reason: body.reason ?? null }, at, actor, null);
 }
 
-/** Applies one command now; `scheduled` is the change row when it was scheduled earlier (the billing engine). */
+/**
+ * Applies one command now; `scheduled` is the change row when it was scheduled earlier (the
+ * billing engine). A price change that charges is phase 1 of a money move (price-change.ts).
+ */
 export async function applyCommand(
   tx: Db,
   sub: SubscriptionRow,
@@ -104,29 +108,15 @@ export async function applyCommand(
   at: Date,
   actor: Actor,
   scheduled: ChangeRow | null,
-): Promise<CommandResult> {
+): Promise<CommandResult | Pinned> {
   let updated: SubscriptionRow;
-  let proration: number | null = null;
   const invalid = (detail: string) => new ApiError('INVALID_STATE', detail);
   switch (command.type) {
     case 'ChangePrice': {
       const from = await findPriceRow(tx, sub.merchantId, sub.priceId);
       const to = await findPriceRow(tx, sub.merchantId, command.priceId!, 'priceId');
       const plan = planPriceChange(sub, from, to, at);
-      proration = plan.prorated ? plan.net : null;
-      if (plan.amountDueNow > 0) {
-        const declined = await chargeProration(tx, sub, to, plan, at);
-        if (declined) return declined;
-      }
-      updated = await writeSubscription(tx, sub, { priceId: to.id, creditBalance: plan.creditBalanceAfter });
-      await recordEntitlementChanged(tx, {
-        merchantId: sub.merchantId,
-        customerId: sub.customerId,
-        cause: 'subscription.price_changed',
-        subscriptionId: sub.id,
-        priceIds: [from.id, to.id],
-      });
-      break;
+      return changePrice(tx, sub, plan, { actor, reason: command.reason, scheduled, customerPresent: actor.startsWith('portal:') });
     }
     case 'CancelAtPeriodEnd': {
       if (sub.status === 'canceled' || sub.cancelAtPeriodEnd) throw invalid(`Subscription ${sub.id} is already canceled at its period end.`);
@@ -158,16 +148,14 @@ export async function applyCommand(
     }
   }
   const change = scheduled
-    ? await markChangeApplied(tx, scheduled, { version: updated.version, prorationAmount: proration })
+    ? await markChangeApplied(tx, scheduled, { version: updated.version, prorationAmount: null })
     : await recordChange(tx, updated, {
         type: command.type,
         actor,
         reason: command.reason,
         effectiveAt: at,
-        fromPriceId: command.type === 'ChangePrice' ? sub.priceId : null,
         toPriceId: command.priceId,
         version: updated.version,
-        prorationAmount: proration,
       });
   return { declined: false, subscription: toSubscriptionResponse(updated), change: toChangeResponse(change) };
 }

@@ -1,7 +1,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { Db } from '../db/client';
-import { paymentMethods, subscriptionBillingRecords, testClockCustomers } from '../db/schema';
+import { customers, paymentMethods, subscriptionBillingRecords, subscriptions, testClockCustomers } from '../db/schema';
 import { newId } from '../ids';
 import { now } from '../clock';
 import { recordEvent, withEventTime } from '../events/record-event';
@@ -9,10 +9,13 @@ import { invalidField } from '../http/errors';
 import { findPriceRow } from '../catalog/prices';
 import { findChargeableCustomerRow } from '../customers/customers';
 import { findPaymentMethodRow } from '../payments/payment-methods';
+import { defineMoneyMove, pinMoneyMove, type ChargeRequest, type KnownOutcome, type Pinned, type PinnedMove } from '../payments/money-moves';
+import { recordChargeOutcome, toPaymentResponse, type PaymentRow } from '../payments/payments';
 import { periodBoundary, type BillingCycle } from './periods';
 import { timeFor } from './time';
 import { subscriptionDiscountFor } from './discounts';
-import { billPeriod, ChargeDeclined, productNameOf, recordDeclinedCharge, settlePaid, UNKNOWN_RECHECK_MS } from './billing';
+import { billPinnedPeriod, periodChargeAmount, PeriodCharge, planPeriodCharge, productNameOf, resolveToken, settlePaid, UNKNOWN_RECHECK_MS } from './billing';
+import { settleSubscriptionCharge } from './dunning';
 import { requireRecurring } from './price-change';
 import { getSubscriptionDetail } from './queries';
 import { toDeclinedResult, toSubscriptionResponse, type DeclinedResult } from './responses';
@@ -29,23 +32,60 @@ export interface StartOptions {
   paymentToken?: string | null;
   /** A saved method to use when the body names none (before falling back to the customer's default). */
   paymentMethodId?: string | null;
-  /** Fixed by the caller when the create runs in phases, so each run charges the same key. */
+  /** Fixed by the caller, so a takeover of a crashed request finds the same subscription. */
   subscriptionId?: string;
   /** A promotion code redeemed at checkout: its coupon discounts the periods its duration covers. */
   promotion?: { promotionCodeId: string; couponId: string } | null;
+  /** The request's attempt key (its Idempotency-Key's lifetime), so a takeover finds this create. */
+  attemptKey?: string | null;
+  /** Paid by a customer at checkout (recovery never charges it), not by a seller's backend. */
+  customerPresent?: boolean;
 }
 
+/** A subscription as it will be inserted once its first charge did not decline: pinned in phase 1. */
+export const CreatePlan = z.object({
+  merchantId: z.string(),
+  customerId: z.string(),
+  paymentMethodId: z.string().nullable(),
+  paymentToken: z.string().nullable(),
+  anchor: z.coerce.date(),
+  testClockId: z.string().nullable(),
+  discount: z.custom<typeof subscriptions.$inferSelect.discount>(),
+  metadata: z.record(z.string(), z.string()),
+  actor: z.string(),
+  attemptKey: z.string().nullable(),
+  customerPresent: z.boolean(),
+  period: PeriodCharge,
+});
+export type CreatePlan = z.output<typeof CreatePlan>;
+
+/** Phase 1 of a create: a trial started (nothing to charge), or the plan of the first period's charge. */
+export type PlannedCreate = { started: CreateResult } | { plan: CreatePlan; charge: ChargeRequest };
+
 /**
- * Starts a subscription. A price with `trialDays` starts `trialing` with no charge; otherwise
- * period 0 is charged at once and the subscription exists only if that charge did not decline:
- * a decline rolls the subscription back (savepoint) and records just the failed payment.
+ * Starts a subscription (POST /api/Subscription). A price with `trialDays` starts `trialing`
+ * at once with no charge; otherwise period 0 is charged and the subscription exists only if
+ * that charge did not decline (docs/subscriptions.md). Phase 1 of a money move
+ * (lib/payments/money-moves.ts): returns the result, or the pinned payment to charge.
  */
 export async function createSubscription(
   tx: Db,
   merchantId: string,
   body: z.output<typeof CreateSubscriptionBody>,
   options: StartOptions,
-): Promise<CreateResult> {
+): Promise<CreateResult | Pinned> {
+  const planned = await planSubscriptionCreate(tx, merchantId, body, options);
+  if ('started' in planned) return planned.started;
+  return pinMoneyMove(tx, subscriptionCreateMove, planned.plan, planned.charge);
+}
+
+/** Validates a create and either starts a trial or plans the first charge (shared with the recurring checkout). */
+export async function planSubscriptionCreate(
+  tx: Db,
+  merchantId: string,
+  body: z.output<typeof CreateSubscriptionBody>,
+  options: StartOptions,
+): Promise<PlannedCreate> {
   const customer = await findChargeableCustomerRow(tx, merchantId, body.customerId, 'customerId');
   const price = await findPriceRow(tx, merchantId, body.priceId, 'priceId');
   requireRecurring(price, 'priceId');
@@ -72,69 +112,161 @@ export async function createSubscription(
   const anchor = trialEnd ?? at;
   const cycle: BillingCycle = { anchor, interval: price.interval!, intervalCount: price.intervalCount ?? 1 };
   const id = options.subscriptionId ?? newId('subscription');
-  const name = await productNameOf(tx, price);
   const discount = options.promotion ? await subscriptionDiscountFor(tx, merchantId, options.promotion, cycle) : null;
+  const paymentMethodId = method?.id ?? null;
+  const paymentToken = method ? null : (options.paymentToken ?? null);
 
-  try {
-    return await withEventTime(testClockId ? at : null, () =>
-      tx.transaction(async (sp) => {
-        let sub = await insertSubscription(sp, {
-          id,
-          merchantId,
-          customerId: customer.id,
-          priceId: price.id,
-          paymentMethodId: method?.id ?? null,
-          paymentToken: method ? null : (options.paymentToken ?? null),
-          status: trialEnd ? 'trialing' : 'active',
-          version: 1,
-          billingAnchor: anchor,
-          currentPeriodIndex: trialEnd ? -1 : 0,
-          currentPeriodStart: at,
-          currentPeriodEnd: trialEnd ?? periodBoundary(cycle, 1),
-          trialEnd,
-          discount,
-          testClockId,
-          metadata: body.metadata ?? {},
-          createdAt: now(),
-          updatedAt: now(),
-        });
-        if (!trialEnd) {
-          const billed = await billPeriod(sp, sub, price, name, 0, at);
-          if (billed.outcome.status === 'failed') {
-            throw new ChargeDeclined(
-              {
-                id: billed.payment.id,
-                merchantId,
-                customerId: customer.id,
-                paymentMethodId: billed.payment.paymentMethodId,
-                amount: billed.amount,
-                currency: price.currency,
-                description: billed.payment.description,
-              },
-              billed.outcome,
-            );
-          }
-          if (billed.outcome.status === 'succeeded') {
-            await settlePaid(sp, sub, billed.link, price.id);
-          } else {
-            // Outcome unknown: not active until the processor answers; looked at again later.
-            await sp
-              .update(subscriptionBillingRecords)
-              .set({ nextAttemptAt: new Date(at.getTime() + UNKNOWN_RECHECK_MS) })
-              .where(eq(subscriptionBillingRecords.id, billed.link.id));
-            sub = await startPastDue(sp, sub);
-          }
-        }
-        sub = await refreshNextAction(sp, sub);
-        await recordChange(sp, sub, { type: 'Create', actor: options.actor, effectiveAt: at, toPriceId: price.id, version: sub.version });
-        await recordEvent(sp, { merchantId, type: 'subscription.created', object: toSubscriptionResponse(sub) });
-        return { declined: false as const, subscription: await getSubscriptionDetail(sp, merchantId, sub.id) };
-      }),
-    );
-  } catch (error) {
-    if (!(error instanceof ChargeDeclined)) throw error;
-    // The subscription was rolled back with its savepoint: the failed payment names none.
-    const payment = await recordDeclinedCharge(tx, error);
-    return toDeclinedResult(payment, error.outcome);
+  if (trialEnd) {
+    const started = await withEventTime(testClockId ? at : null, async () => {
+      let sub = await insertSubscription(tx, {
+        ...subscriptionValues(
+          { id, merchantId, customerId: customer.id, priceId: price.id, paymentMethodId, paymentToken, anchor, testClockId, discount },
+          body.metadata,
+        ),
+        status: 'trialing',
+        currentPeriodIndex: -1,
+        currentPeriodStart: at,
+        currentPeriodEnd: trialEnd,
+        trialEnd,
+      });
+      sub = await refreshNextAction(tx, sub);
+      await recordChange(tx, sub, { type: 'Create', actor: options.actor, effectiveAt: at, toPriceId: price.id, version: sub.version });
+      await recordEvent(tx, { merchantId, type: 'subscription.created', object: toSubscriptionResponse(sub) });
+      return { declined: false as const, subscription: await getSubscriptionDetail(tx, merchantId, sub.id) };
+    });
+    return { started };
   }
+  const source = await resolveToken(tx, { paymentMethodId, paymentToken, customerId: customer.id });
+  const period = planPeriodCharge(
+    { id, discount, creditBalance: 0 },
+    { index: 0, start: at, end: periodBoundary(cycle, 1) },
+    price,
+    await productNameOf(tx, price),
+    at,
+    source.card,
+  );
+  const plan: CreatePlan = {
+    merchantId,
+    customerId: customer.id,
+    paymentMethodId,
+    paymentToken,
+    anchor,
+    testClockId,
+    discount,
+    metadata: body.metadata ?? {},
+    actor: options.actor,
+    attemptKey: options.attemptKey ?? null,
+    customerPresent: options.customerPresent ?? false,
+    period,
+  };
+  const charge: ChargeRequest = {
+    merchantId,
+    customerId: customer.id,
+    checkoutId: null,
+    paymentMethodId: source.paymentMethodId,
+    amount: periodChargeAmount(period),
+    currency: price.currency,
+    description: period.description,
+    token: source.token,
+    processorKey: `${id}:p0:a1`,
+  };
+  return { plan, charge };
 }
+
+function subscriptionValues(
+  fields: Pick<
+    typeof subscriptions.$inferInsert,
+    'id' | 'merchantId' | 'customerId' | 'priceId' | 'paymentMethodId' | 'paymentToken' | 'testClockId' | 'discount'
+  > & { anchor: Date },
+  metadata: Record<string, string> | undefined,
+) {
+  const { anchor, ...rest } = fields;
+  return { ...rest, version: 1, billingAnchor: anchor, metadata: metadata ?? {}, createdAt: now(), updatedAt: now() };
+}
+
+/**
+ * Phase 3 of a create: a declined first charge records just the failed payment (no subscription
+ * exists); otherwise the subscription is inserted exactly as planned, with its first period's
+ * billing record. An unknown outcome starts it `past_due` until the processor tells.
+ */
+export async function applySubscriptionCreate(tx: Db, payment: PaymentRow, plan: CreatePlan, outcome: KnownOutcome): Promise<CreateResult> {
+  const { period } = plan;
+  if (outcome.status === 'failed') {
+    const failed = await recordChargeOutcome(tx, payment, outcome);
+    return toDeclinedResult(failed, outcome);
+  }
+  return withEventTime(plan.testClockId ? period.at : null, async () => {
+    let sub = await insertSubscription(tx, {
+      ...subscriptionValues(
+        {
+          id: period.subscriptionId,
+          merchantId: plan.merchantId,
+          customerId: plan.customerId,
+          priceId: period.priceId,
+          paymentMethodId: plan.paymentMethodId,
+          paymentToken: plan.paymentToken,
+          anchor: plan.anchor,
+          testClockId: plan.testClockId,
+          discount: plan.discount,
+        },
+        plan.metadata,
+      ),
+      status: 'active',
+      currentPeriodIndex: 0,
+      currentPeriodStart: period.periodStart,
+      currentPeriodEnd: period.periodEnd,
+      trialEnd: null,
+    });
+    const billed = await billPinnedPeriod(tx, sub, period, payment, outcome);
+    if (outcome.status === 'succeeded') {
+      await settlePaid(tx, sub, billed.link, period.priceId);
+    } else {
+      // Outcome unknown: not active until the processor answers; looked at again later.
+      await tx
+        .update(subscriptionBillingRecords)
+        .set({ nextAttemptAt: new Date(period.at.getTime() + UNKNOWN_RECHECK_MS) })
+        .where(eq(subscriptionBillingRecords.id, billed.link.id));
+      sub = await startPastDue(tx, sub);
+    }
+    sub = await refreshNextAction(tx, sub);
+    await recordChange(tx, sub, { type: 'Create', actor: plan.actor, effectiveAt: period.at, toPriceId: period.priceId, version: sub.version });
+    await recordEvent(tx, { merchantId: plan.merchantId, type: 'subscription.created', object: toSubscriptionResponse(sub) });
+    return { declined: false as const, subscription: await getSubscriptionDetail(tx, plan.merchantId, sub.id) };
+  });
+}
+
+/** The answer of a create whose outcome another run recorded (a recovery, a takeover). */
+export async function recordedSubscriptionCreate(tx: Db, payment: PaymentRow, plan: CreatePlan): Promise<CreateResult> {
+  const [created] = await tx
+    .select({ id: subscriptions.id })
+    .from(subscriptions)
+    .where(and(eq(subscriptions.id, plan.period.subscriptionId), eq(subscriptions.merchantId, plan.merchantId)));
+  if (created) return { declined: false, subscription: await getSubscriptionDetail(tx, plan.merchantId, created.id) };
+  return {
+    declined: true,
+    payment: toPaymentResponse(payment),
+    message: payment.failureMessage ?? 'The charge was declined.',
+    declineCode: payment.failureCode ?? 'declined',
+  };
+}
+
+/** A backend's create charges on recovery only while its customer is still there. */
+export async function customerStillThere(db: Db, plan: CreatePlan): Promise<boolean> {
+  const [row] = await db
+    .select({ status: customers.status })
+    .from(customers)
+    .where(and(eq(customers.id, plan.customerId), eq(customers.merchantId, plan.merchantId)));
+  return row?.status === 'active';
+}
+
+export const subscriptionCreateMove = defineMoneyMove({
+  kind: 'subscription-create',
+  plan: CreatePlan,
+  customerPresent: (plan) => plan.customerPresent,
+  stillWanted: customerStillThere,
+  apply: (tx, { payment, plan }: PinnedMove<CreatePlan>, outcome) => applySubscriptionCreate(tx, payment, plan, outcome),
+  recorded: (tx, { payment, plan }) => recordedSubscriptionCreate(tx, payment, plan),
+  settle: async (tx, { payment }, outcome) => {
+    await settleSubscriptionCharge(tx, payment.id, outcome);
+  },
+});

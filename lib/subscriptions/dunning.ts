@@ -1,17 +1,24 @@
 import { eq } from 'drizzle-orm';
-import type { Db } from '../db/client';
+import { z } from 'zod';
+import type { Database, Db } from '../db/client';
 import { billingRecords, payments, subscriptionBillingRecords, subscriptions } from '../db/schema';
-import { settleUnknownPaymentRow } from '../payments/payments';
-import type { SettledOutcome } from '../payments/processor/types';
-import { retrieveChargeInTransaction } from '../payments/charges';
+import { newId } from '../ids';
+import { recordEvent, withEventTime } from '../events/record-event';
+import { paymentProcessor } from '../payments/processor';
+import { defineMoneyMove, Pinned, PinnedCard, pinMoneyMove, type DefiniteOutcome, type KnownOutcome } from '../payments/money-moves';
+import { recordChargeOutcome, settleUnknownPaymentRow, type PaymentRow } from '../payments/payments';
+import { refundUnwantedCharge } from '../payments/refunds';
+import { closeBillingRecord, setBillingRecordPayment, type BillingRecordRow } from '../billing/billing-records';
 import { timeFor } from './time';
 import {
   grantPeriodCredits,
   nextRetryAt,
-  retryRecord,
+  resolveToken,
   settlePaid,
   subscriptionContext,
   UNKNOWN_RECHECK_MS,
+  UnknownCharge,
+  type ActionStep,
   type SubscriptionBillingRow,
   type SubscriptionRow,
 } from './billing';
@@ -20,8 +27,20 @@ import { endSubscription, refreshNextAction, runningStatus, writeSubscription } 
 // Dunning: retries of an open record, second looks at unknown outcomes, and what follows when
 // a record settles (past_due → active, or ended when it cannot be collected).
 
-/** A dunning retry (or a second look at an unknown outcome) of one open record. */
-export async function retryDue(tx: Db, sub: SubscriptionRow, link: SubscriptionBillingRow) {
+/** A dunning retry, pinned in phase 1 (lib/payments/money-moves.ts). */
+const RetryPlan = z.object({
+  subscriptionId: z.string(),
+  linkId: z.string(),
+  billingRecordId: z.string(),
+  attempt: z.number().int(),
+  periodIndex: z.number().int().nullable(),
+  at: z.coerce.date(),
+  card: PinnedCard,
+});
+type RetryPlan = z.output<typeof RetryPlan>;
+
+/** Phase 1 of a dunning retry (or a second look at an unknown outcome) of one open record. */
+export async function retryDue(tx: Db, sub: SubscriptionRow, link: SubscriptionBillingRow): Promise<ActionStep> {
   const [record] = await tx.select().from(billingRecords).where(eq(billingRecords.id, link.billingRecordId));
   const at = link.nextAttemptAt!;
   if (record?.status !== 'open') {
@@ -31,79 +50,148 @@ export async function retryDue(tx: Db, sub: SubscriptionRow, link: SubscriptionB
       await grantPeriodCredits(tx, sub, sub.priceId, link.periodIndex);
     }
     await afterRecordSettled(tx, sub, at);
-    return;
+    return 'done';
   }
   if (link.lastPaymentId) {
     const [last] = await tx.select().from(payments).where(eq(payments.id, link.lastPaymentId));
     if (last?.status === 'unknown') {
-      // Ask the processor (as the reconciliation job does); still unknown → look again later.
-      const answer = await retrieveChargeInTransaction(last.processorKey ?? last.id);
-      // The processor never saw the charge: nothing was taken, which counts as a failed attempt.
-      const settled =
-        answer.status === 'not_found' ? { status: 'failed' as const, declineCode: 'processor_error', message: 'The payment could not be processed.' } : answer;
-      if (settled.status === 'unknown') {
-        await tx
-          .update(subscriptionBillingRecords)
-          .set({ nextAttemptAt: new Date(at.getTime() + UNKNOWN_RECHECK_MS) })
-          .where(eq(subscriptionBillingRecords.id, link.id));
-        await refreshNextAction(tx, sub);
-        return;
-      }
-      const row = await settleUnknownPaymentRow(tx, last.id, settled, await subscriptionContext(tx, sub, link.periodIndex ?? sub.currentPeriodIndex));
-      if (row) last.status = row.status;
-      if (settled.status === 'failed') {
-        // Counts as the failed attempt: the dunning schedule continues from it.
-        const next = nextRetryAt(link.createdAt, link.attempts);
-        if (next) {
-          await tx
-            .update(subscriptionBillingRecords)
-            .set({ nextAttemptAt: new Date(Math.max(next.getTime(), at.getTime())) })
-            .where(eq(subscriptionBillingRecords.id, link.id));
-          const [current] = await tx.select().from(subscriptions).where(eq(subscriptions.id, sub.id));
-          await awaitNextRetry(tx, current!);
-        } else {
-          const [current] = await tx.select().from(subscriptions).where(eq(subscriptions.id, sub.id));
-          await endSubscription(tx, current!, at, 'system', 'End', 'uncollectible');
-        }
-        return;
-      }
+      // Ask the processor (no transaction open), as the reconciliation job does; still unknown → look again later.
+      await tx
+        .update(subscriptionBillingRecords)
+        .set({ nextAttemptAt: new Date(at.getTime() + UNKNOWN_RECHECK_MS) })
+        .where(eq(subscriptionBillingRecords.id, link.id));
+      await refreshNextAction(tx, sub);
+      return new UnknownCharge(last.id);
     }
     if (last?.status === 'succeeded') {
       await settlePaid(tx, sub, link, sub.priceId);
       await afterRecordSettled(tx, sub, at);
-      return;
+      return 'done';
     }
   }
-  const { link: updatedLink, outcome } = await retryRecord(tx, sub, link, record.amount, record.currency, record.description);
-  if (outcome.status === 'succeeded') {
-    await settlePaid(tx, sub, updatedLink, sub.priceId);
-    await afterRecordSettled(tx, sub, at);
-    return;
-  }
-  const firstAttempt = link.createdAt;
-  const next = outcome.status === 'unknown' ? new Date(at.getTime() + UNKNOWN_RECHECK_MS) : nextRetryAt(firstAttempt, updatedLink.attempts);
-  if (next) {
-    await tx.update(subscriptionBillingRecords).set({ nextAttemptAt: next }).where(eq(subscriptionBillingRecords.id, link.id));
-    const [current] = await tx.select().from(subscriptions).where(eq(subscriptions.id, sub.id));
-    await awaitNextRetry(tx, current!);
-    return;
-  }
-  // Every retry failed: the record is uncollectible and the subscription ends.
-  const [current] = await tx.select().from(subscriptions).where(eq(subscriptions.id, sub.id));
-  await endSubscription(tx, current!, at, 'system', 'End', 'uncollectible');
+  const attempt = link.attempts + 1;
+  const source = await resolveToken(tx, sub);
+  // Not due again while this attempt is in flight; its phase 3 sets the next one.
+  await tx.update(subscriptionBillingRecords).set({ nextAttemptAt: null }).where(eq(subscriptionBillingRecords.id, link.id));
+  await refreshNextAction(tx, sub);
+  const plan: RetryPlan = {
+    subscriptionId: sub.id,
+    linkId: link.id,
+    billingRecordId: record.id,
+    attempt,
+    periodIndex: link.periodIndex,
+    at,
+    card: source.card,
+  };
+  const step = await pinMoneyMove(tx, dunningRetryMove, plan, {
+    id: newId('payment'),
+    merchantId: sub.merchantId,
+    customerId: sub.customerId,
+    checkoutId: null,
+    paymentMethodId: source.paymentMethodId,
+    amount: record.amount,
+    currency: record.currency,
+    description: record.description,
+    token: source.token,
+    processorKey: `${sub.id}:${link.id}:a${attempt}`,
+  });
+  return step instanceof Pinned ? step : 'done';
+}
+
+/** Phase 3 of a dunning retry: the attempt's outcome on its record, then the schedule or the end. */
+async function applyRetry(tx: Db, pending: PaymentRow, plan: RetryPlan, outcome: KnownOutcome): Promise<void> {
+  const [sub] = await tx.select().from(subscriptions).where(eq(subscriptions.id, plan.subscriptionId)).for('update');
+  await withEventTime(sub!.testClockId ? plan.at : null, async () => {
+    const context = await subscriptionContext(tx, sub!, plan.periodIndex ?? sub!.currentPeriodIndex);
+    const payment = await recordChargeOutcome(tx, pending, outcome, recordEvent, context);
+    await setBillingRecordPayment(tx, plan.billingRecordId, payment.id);
+    const [link] = await tx
+      .update(subscriptionBillingRecords)
+      .set({ attempts: plan.attempt, lastPaymentId: payment.id })
+      .where(eq(subscriptionBillingRecords.id, plan.linkId))
+      .returning();
+    const [record] = await tx.select().from(billingRecords).where(eq(billingRecords.id, plan.billingRecordId));
+    if (sub!.status === 'ended' || record?.status !== 'open') {
+      // The subscription ended (its open record voided) while the retry was charged.
+      if (outcome.status === 'succeeded') await refundUnwantedCharge(tx, payment, 'The subscription ended while a retry of its payment was being charged.');
+      return;
+    }
+    if (outcome.status === 'succeeded') {
+      await settlePaid(tx, sub!, link!, sub!.priceId);
+      await afterRecordSettled(tx, sub!, plan.at);
+      return;
+    }
+    const next = outcome.status === 'unknown' ? new Date(plan.at.getTime() + UNKNOWN_RECHECK_MS) : nextRetryAt(link!.createdAt, plan.attempt);
+    const [current] = await tx.select().from(subscriptions).where(eq(subscriptions.id, sub!.id));
+    if (next) {
+      await tx.update(subscriptionBillingRecords).set({ nextAttemptAt: next }).where(eq(subscriptionBillingRecords.id, link!.id));
+      await awaitNextRetry(tx, current!);
+      return;
+    }
+    // Every retry failed: the record is uncollectible and the subscription ends.
+    await endSubscription(tx, current!, plan.at, 'system', 'End', 'uncollectible');
+  });
+}
+
+export const dunningRetryMove = defineMoneyMove({
+  kind: 'subscription-retry',
+  plan: RetryPlan,
+  customerPresent: () => false,
+  stillWanted: async (db, plan) => {
+    const [record] = await db.select({ status: billingRecords.status }).from(billingRecords).where(eq(billingRecords.id, plan.billingRecordId));
+    return record?.status === 'open' && (await subscriptionStillRunning(db, plan));
+  },
+  apply: (tx, { payment, plan }, outcome) => applyRetry(tx, payment, plan, outcome),
+  recorded: async () => undefined,
+  settle: async (tx, { payment }, outcome) => {
+    await settleSubscriptionCharge(tx, payment.id, outcome);
+  },
+});
+
+/** A merchant-initiated subscription charge is made on recovery only while its subscription has not ended. */
+export async function subscriptionStillRunning(db: Db, plan: { subscriptionId: string }): Promise<boolean> {
+  const [sub] = await db.select({ status: subscriptions.status }).from(subscriptions).where(eq(subscriptions.id, plan.subscriptionId));
+  return sub !== undefined && sub.status !== 'ended';
 }
 
 /**
- * Settles a subscription charge whose outcome was unknown, when the reconciliation job hears the
- * processor's answer (PAYMENT_RECONCILE_DELAY_MS after the charge, as for one-time payments): a
- * success pays the record and re-evaluates the subscription at once (past_due → active); a
- * failure counts as the attempt and dunning continues from it. `not_subscription` when the
- * payment is not the latest attempt of a subscription's record.
+ * A charge whose subscription ended while it was made (canceled at once): its record is closed
+ * and, when the charge went through, refunded in full: visible as `refund.requested`.
+ */
+export async function closeUnwantedCharge(tx: Db, sub: SubscriptionRow, billed: { record: BillingRecordRow; payment: PaymentRow }, reason: string) {
+  if (billed.payment.status === 'succeeded') {
+    await closeBillingRecord(tx, sub.merchantId, billed.record.id, 'paid');
+    await refundUnwantedCharge(tx, billed.payment, reason);
+  } else {
+    await closeBillingRecord(tx, sub.merchantId, billed.record.id, 'void');
+  }
+}
+
+/** The processor's word on an unknown subscription charge (a dunning step asked for it): settled, or left for later. */
+export async function lookUpUnknownCharge(db: Database, paymentId: string): Promise<void> {
+  const [payment] = await db.select().from(payments).where(eq(payments.id, paymentId));
+  if (payment?.status !== 'unknown') return;
+  const answer = await paymentProcessor().retrieveCharge(payment.processorKey ?? payment.id);
+  if (answer.status === 'unknown') return;
+  // The processor never saw the charge: nothing was taken, which counts as a failed attempt.
+  const outcome: DefiniteOutcome =
+    answer.status === 'not_found'
+      ? { status: 'failed', reference: `none_${payment.id}`, card: null, declineCode: 'processor_error', message: 'The payment could not be processed.' }
+      : { ...answer, card: null };
+  await db.transaction((tx) => settleSubscriptionCharge(tx, paymentId, outcome));
+}
+
+/**
+ * Settles a subscription charge whose outcome was unknown, when the processor tells (the
+ * reconciliation job, a dunning step, or a person for a `needs_review` payment): a success pays
+ * the record and re-evaluates the subscription at once (past_due → active); a failure counts as
+ * the attempt and dunning continues from it. A success for a subscription that ended meanwhile
+ * is refunded. `not_subscription` when the payment is not the latest attempt of a subscription's record.
  */
 export async function settleSubscriptionCharge(
   tx: Db,
   paymentId: string,
-  outcome: Exclude<SettledOutcome, { status: 'unknown' }>,
+  outcome: DefiniteOutcome,
 ): Promise<'not_subscription' | 'settled' | 'already_settled'> {
   const [found] = await tx
     .select({ link: subscriptionBillingRecords })
@@ -112,27 +200,36 @@ export async function settleSubscriptionCharge(
   if (!found) return 'not_subscription';
   const [sub] = await tx.select().from(subscriptions).where(eq(subscriptions.id, found.link.subscriptionId)).for('update');
   const link = found.link;
-  const settled = await settleUnknownPaymentRow(tx, paymentId, outcome, await subscriptionContext(tx, sub!, link.periodIndex ?? sub!.currentPeriodIndex));
-  const [record] = await tx.select().from(billingRecords).where(eq(billingRecords.id, link.billingRecordId));
-  if (!settled) return 'already_settled';
-  if (sub!.status === 'ended' || record?.status !== 'open') return 'settled';
   const at = await timeFor(tx, sub!.testClockId);
-  if (outcome.status === 'succeeded') {
-    await settlePaid(tx, sub!, link, sub!.priceId);
-    await afterRecordSettled(tx, sub!, at);
-    return 'settled';
-  }
-  const next = nextRetryAt(link.createdAt, link.attempts);
-  if (!next) {
-    await endSubscription(tx, sub!, at, 'system', 'End', 'uncollectible');
-    return 'settled';
-  }
-  await tx
-    .update(subscriptionBillingRecords)
-    .set({ nextAttemptAt: new Date(Math.max(next.getTime(), at.getTime())) })
-    .where(eq(subscriptionBillingRecords.id, link.id));
-  await awaitNextRetry(tx, sub!);
-  return 'settled';
+  // On a test clock, the settlement's events carry the clock's time.
+  return withEventTime(sub!.testClockId ? at : null, async () => {
+    const context = await subscriptionContext(tx, sub!, link.periodIndex ?? sub!.currentPeriodIndex);
+    const settled = await settleUnknownPaymentRow(tx, paymentId, outcome, context);
+    if (!settled) return 'already_settled' as const;
+    const [record] = await tx.select().from(billingRecords).where(eq(billingRecords.id, link.billingRecordId));
+    if (sub!.status === 'ended' || record?.status !== 'open') {
+      if (outcome.status === 'succeeded' && record?.status === 'void') {
+        await refundUnwantedCharge(tx, settled, 'The subscription ended before this charge was confirmed.');
+      }
+      return 'settled' as const;
+    }
+    if (outcome.status === 'succeeded') {
+      await settlePaid(tx, sub!, link, sub!.priceId);
+      await afterRecordSettled(tx, sub!, at);
+      return 'settled' as const;
+    }
+    const next = nextRetryAt(link.createdAt, link.attempts);
+    if (!next) {
+      await endSubscription(tx, sub!, at, 'system', 'End', 'uncollectible');
+      return 'settled' as const;
+    }
+    await tx
+      .update(subscriptionBillingRecords)
+      .set({ nextAttemptAt: new Date(Math.max(next.getTime(), at.getTime())) })
+      .where(eq(subscriptionBillingRecords.id, link.id));
+    await awaitNextRetry(tx, sub!);
+    return 'settled' as const;
+  });
 }
 
 /** A failed attempt with retries left: past_due (a canceled subscription stays canceled to its period end). */

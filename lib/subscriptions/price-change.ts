@@ -1,19 +1,24 @@
-import { eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Db } from '../db/client';
-import { subscriptionBillingRecords } from '../db/schema';
+import { subscriptionBillingRecords, subscriptionChanges, subscriptions } from '../db/schema';
 import { newId } from '../ids';
-import { recordEvent } from '../events/record-event';
+import { recordEvent, withEventTime } from '../events/record-event';
 import { ApiError, invalidField } from '../http/errors';
 import { findPriceRow, type PriceRow } from '../catalog/prices';
-import { createBillingRecord } from '../billing/billing-records';
+import { createBillingRecord, type BillingRecordRow } from '../billing/billing-records';
 import { billingLines } from '../billing/line-items';
-import { recordChargeOutcome } from '../payments/payments';
+import { defineMoneyMove, PinnedCard, pinMoneyMove, type KnownOutcome, type Pinned } from '../payments/money-moves';
+import { recordChargeOutcome, type PaymentRow } from '../payments/payments';
+import { recordEntitlementChanged } from '../usage/entitlement-changes';
 import { prorate } from './proration';
 import { timeFor } from './time';
 import { periodDiscount, renewalQuote } from './discounts';
-import { ChargeDeclined, recordDeclinedCharge, settlePaid, startChargeAttempt, subscriptionContext, UNKNOWN_RECHECK_MS, type SubscriptionRow } from './billing';
-import { findSubscriptionRow } from './queries';
-import { toDeclinedResult, type DeclinedResult } from './responses';
+import { resolveToken, settlePaid, subscriptionContext, UNKNOWN_RECHECK_MS, type SubscriptionRow } from './billing';
+import { closeUnwantedCharge, settleSubscriptionCharge } from './dunning';
+import { findChangeRow, findSubscriptionRow } from './queries';
+import { toChangeResponse, toDeclinedResult, toSubscriptionResponse, type ChangeRow, type CommandResult } from './responses';
+import { markChangeApplied, markChangeCanceled, recordChange, refreshNextAction, writeSubscription, type Actor } from './subscription-writer';
 
 /** A price change: one planner for Preview and ChangePrice, and the proration charge of an upgrade. */
 
@@ -113,69 +118,223 @@ export async function previewPriceChange(db: Db, merchantId: string, subscriptio
   return planPriceChange(sub, from, to, await timeFor(db, sub.testClockId));
 }
 
-/** Charges a mid-period upgrade as its own billing record; a decline changes nothing but the failed payment. */
-export async function chargeProration(tx: Db, sub: SubscriptionRow, to: PriceRow, plan: PriceChangePlan, at: Date): Promise<DeclinedResult | null> {
-  const description = `Proration: change to ${to.id} for the rest of the period ending ${plan.periodEnd.slice(0, 10)}`;
-  const context = await subscriptionContext(tx, sub, sub.currentPeriodIndex);
-  try {
-    await tx.transaction(async (sp) => {
-      const { payment, outcome } = await startChargeAttempt(sp, sub, {
-        amount: plan.amountDueNow,
-        currency: plan.currency,
-        description,
-        idempotencyKey: `${sub.id}:v${sub.version}:proration`,
+/** A mid-period price change with a charge, pinned in phase 1 (lib/payments/money-moves.ts). */
+const ProrationPlan = z.object({
+  subscriptionId: z.string(),
+  merchantId: z.string(),
+  change: z.custom<PriceChangePlan>((value) => typeof value === 'object' && value !== null),
+  /** The subscription's version the change was accepted at. */
+  version: z.number().int(),
+  actor: z.string(),
+  reason: z.string().nullable(),
+  scheduledChangeId: z.string().nullable(),
+  description: z.string(),
+  customerPresent: z.boolean(),
+  card: PinnedCard,
+});
+type ProrationPlan = z.output<typeof ProrationPlan>;
+
+export interface ChangeRequest {
+  actor: Actor;
+  reason: string | null;
+  /** The change row when it was scheduled earlier (the billing engine). */
+  scheduled: ChangeRow | null;
+  /** Asked for in the customer portal: recovery never charges it. */
+  customerPresent?: boolean;
+}
+
+/**
+ * Applies a price change now. An upgrade with an amount due now is phase 1 of a money move: the
+ * plan (computed once, at `plan.at`) is pinned on the pending payment and applied as it is in
+ * phase 3. Anything else changes the subscription at once.
+ */
+export async function changePrice(tx: Db, sub: SubscriptionRow, plan: PriceChangePlan, request: ChangeRequest): Promise<CommandResult | Pinned> {
+  if (plan.amountDueNow <= 0) return applyPriceChange(tx, sub, plan, request);
+  const source = await resolveToken(tx, sub);
+  const description = `Proration: change to ${plan.toPriceId} for the rest of the period ending ${plan.periodEnd.slice(0, 10)}`;
+  const pinned: ProrationPlan = {
+    subscriptionId: sub.id,
+    merchantId: sub.merchantId,
+    change: plan,
+    version: sub.version,
+    actor: request.actor,
+    reason: request.reason,
+    scheduledChangeId: request.scheduled?.id ?? null,
+    description,
+    customerPresent: request.customerPresent ?? false,
+    card: source.card,
+  };
+  return pinMoneyMove(tx, prorationMove, pinned, {
+    merchantId: sub.merchantId,
+    customerId: sub.customerId,
+    checkoutId: null,
+    paymentMethodId: source.paymentMethodId,
+    amount: plan.amountDueNow,
+    currency: plan.currency,
+    description,
+    token: source.token,
+    processorKey: `${sub.id}:v${sub.version}:proration`,
+  });
+}
+
+/** The subscription moves to the new price, with the account credit the plan computed (as a difference, so credit given meanwhile stays). */
+async function applyPriceChange(tx: Db, sub: SubscriptionRow, plan: PriceChangePlan, request: ChangeRequest): Promise<CommandResult> {
+  const updated = await writeSubscription(tx, sub, {
+    priceId: plan.toPriceId,
+    creditBalance: sub.creditBalance + (plan.creditBalanceAfter - plan.creditBalanceBefore),
+  });
+  await recordEntitlementChanged(tx, {
+    merchantId: sub.merchantId,
+    customerId: sub.customerId,
+    cause: 'subscription.price_changed',
+    subscriptionId: sub.id,
+    priceIds: [plan.fromPriceId, plan.toPriceId],
+  });
+  const proration = plan.prorated ? plan.net : null;
+  const change = request.scheduled
+    ? await markChangeApplied(tx, request.scheduled, { version: updated.version, prorationAmount: proration })
+    : await recordChange(tx, updated, {
+        type: 'ChangePrice',
+        actor: request.actor,
+        reason: request.reason,
+        effectiveAt: new Date(plan.at),
+        fromPriceId: plan.fromPriceId,
+        toPriceId: plan.toPriceId,
+        version: updated.version,
+        prorationAmount: proration,
       });
-      if (outcome.status === 'failed') {
-        throw new ChargeDeclined(
-          {
-            id: payment.id,
-            merchantId: sub.merchantId,
-            customerId: sub.customerId,
-            paymentMethodId: payment.paymentMethodId,
-            amount: payment.amount,
-            currency: payment.currency,
-            description,
-          },
-          outcome,
-        );
+  return { declined: false, subscription: toSubscriptionResponse(updated), change: toChangeResponse(change) };
+}
+
+/**
+ * Phase 3 of a proration: a decline changes nothing but the failed payment. Otherwise the
+ * charge is a billing record of its own, and the change applies as planned, even if other
+ * commands came in between (they changed other things). If the subscription ended or left the
+ * price meanwhile, the change cannot apply: it is recorded as canceled and a charge that went
+ * through is refunded in full.
+ */
+async function applyProration(tx: Db, pending: PaymentRow, plan: ProrationPlan, outcome: KnownOutcome): Promise<CommandResult> {
+  const sub = await findSubscriptionRow(tx, plan.merchantId, plan.subscriptionId, { forUpdate: true });
+  const at = new Date(plan.change.at);
+  const scheduled = plan.scheduledChangeId ? await findChangeRow(tx, plan.scheduledChangeId) : null;
+  return withEventTime(sub.testClockId ? at : null, async () => {
+    const context = await subscriptionContext(tx, sub, sub.currentPeriodIndex);
+    if (outcome.status === 'failed') {
+      const payment = await recordChargeOutcome(tx, pending, outcome, recordEvent, context);
+      if (scheduled?.status === 'scheduled') {
+        await markChangeCanceled(tx, scheduled, `${scheduled.reason ? `${scheduled.reason} — ` : ''}not applied: ${outcome.message}`);
+        await refreshNextAction(tx, sub);
       }
-      const record = await createBillingRecord(
-        sp,
-        {
-          merchantId: sub.merchantId,
-          customerId: sub.customerId,
-          checkoutId: null,
-          paymentId: payment.id,
-          currency: plan.currency,
-          description,
-          billed: billingLines({ kind: 'proration', description, priceId: to.id, quantity: 1, unitAmount: plan.amountDueNow }),
-        },
-        { context, recordPayment: () => recordChargeOutcome(sp, payment, outcome, recordEvent, context) },
-      );
-      const [link] = await sp
-        .insert(subscriptionBillingRecords)
-        .values({
-          id: newId('subscriptionItem'),
-          merchantId: sub.merchantId,
-          subscriptionId: sub.id,
-          billingRecordId: record.id,
+      return toDeclinedResult(payment, outcome);
+    }
+    let payment = pending;
+    const record = await createBillingRecord(
+      tx,
+      {
+        merchantId: sub.merchantId,
+        customerId: sub.customerId,
+        checkoutId: null,
+        paymentId: pending.id,
+        currency: plan.change.currency,
+        description: plan.description,
+        billed: billingLines({
           kind: 'proration',
-          attempts: 1,
-          lastPaymentId: payment.id,
-          createdAt: at,
-        })
-        .returning();
-      if (outcome.status === 'succeeded') await settlePaid(sp, sub, link!, to.id);
-      else
-        await sp
-          .update(subscriptionBillingRecords)
-          .set({ nextAttemptAt: new Date(at.getTime() + UNKNOWN_RECHECK_MS) })
-          .where(eq(subscriptionBillingRecords.id, link!.id));
-    });
-    return null;
-  } catch (error) {
-    if (!(error instanceof ChargeDeclined)) throw error;
-    const payment = await recordDeclinedCharge(tx, error, context);
-    return toDeclinedResult(payment, error.outcome);
-  }
+          description: plan.description,
+          priceId: plan.change.toPriceId,
+          quantity: 1,
+          unitAmount: plan.change.amountDueNow,
+        }),
+      },
+      { context, recordPayment: async () => (payment = await recordChargeOutcome(tx, pending, outcome, recordEvent, context)) },
+    );
+    const [link] = await tx
+      .insert(subscriptionBillingRecords)
+      .values({
+        id: newId('subscriptionItem'),
+        merchantId: sub.merchantId,
+        subscriptionId: sub.id,
+        billingRecordId: record.id,
+        kind: 'proration',
+        attempts: 1,
+        lastPaymentId: pending.id,
+        createdAt: at,
+      })
+      .returning();
+    const request: ChangeRequest = { actor: plan.actor, reason: plan.reason, scheduled: scheduled?.status === 'scheduled' ? scheduled : null };
+    if (sub.status === 'ended' || sub.priceId !== plan.change.fromPriceId) {
+      return changeNoLongerApplies(tx, sub, { record, payment }, plan, request);
+    }
+    if (outcome.status === 'succeeded') await settlePaid(tx, sub, link!, plan.change.toPriceId);
+    else
+      await tx
+        .update(subscriptionBillingRecords)
+        .set({ nextAttemptAt: new Date(at.getTime() + UNKNOWN_RECHECK_MS) })
+        .where(eq(subscriptionBillingRecords.id, link!.id));
+    return applyPriceChange(tx, sub, plan.change, request);
+  });
+}
+
+/** The world moved between the phases: the charge is recorded, the change is not applied, and the money goes back. */
+async function changeNoLongerApplies(
+  tx: Db,
+  sub: SubscriptionRow,
+  billed: { record: BillingRecordRow; payment: PaymentRow },
+  plan: ProrationPlan,
+  request: ChangeRequest,
+): Promise<CommandResult> {
+  const why =
+    sub.status === 'ended'
+      ? `the subscription ended while its proration was being charged`
+      : `the subscription moved to ${sub.priceId} while this change to ${plan.change.toPriceId} was being charged`;
+  await closeUnwantedCharge(tx, sub, billed, `Not applied: ${why}; the proration is refunded.`);
+  const reason = `${request.reason ? `${request.reason} — ` : ''}not applied: ${why}; the proration is refunded`;
+  const change = request.scheduled
+    ? await markChangeCanceled(tx, request.scheduled, reason)
+    : await recordChange(tx, sub, {
+        type: 'ChangePrice',
+        status: 'canceled',
+        actor: request.actor,
+        reason,
+        effectiveAt: new Date(plan.change.at),
+        fromPriceId: plan.change.fromPriceId,
+        toPriceId: plan.change.toPriceId,
+        version: null,
+      });
+  return { declined: false, subscription: toSubscriptionResponse(sub), change: toChangeResponse(change) };
+}
+
+export const prorationMove = defineMoneyMove({
+  kind: 'subscription-proration',
+  plan: ProrationPlan,
+  customerPresent: (plan) => plan.customerPresent,
+  stillWanted: async (db, plan) => {
+    const [sub] = await db
+      .select({ status: subscriptions.status, priceId: subscriptions.priceId })
+      .from(subscriptions)
+      .where(eq(subscriptions.id, plan.subscriptionId));
+    return sub !== undefined && sub.status !== 'ended' && sub.priceId === plan.change.fromPriceId;
+  },
+  apply: (tx, { payment, plan }, outcome) => applyProration(tx, payment, plan, outcome),
+  recorded: async (tx, { plan }) => recordedProration(tx, plan),
+  settle: async (tx, { payment }, outcome) => {
+    await settleSubscriptionCharge(tx, payment.id, outcome);
+  },
+});
+
+/** The answer of a proration another run recorded: the subscription and the change as they are now. */
+async function recordedProration(tx: Db, plan: ProrationPlan): Promise<CommandResult> {
+  const sub = await findSubscriptionRow(tx, plan.merchantId, plan.subscriptionId);
+  const [change] = await tx
+    .select()
+    .from(subscriptionChanges)
+    .where(
+      and(
+        eq(subscriptionChanges.subscriptionId, sub.id),
+        eq(subscriptionChanges.type, 'ChangePrice'),
+        eq(subscriptionChanges.toPriceId, plan.change.toPriceId),
+      ),
+    )
+    .orderBy(desc(subscriptionChanges.createdAt))
+    .limit(1);
+  return { declined: false, subscription: toSubscriptionResponse(sub), change: toChangeResponse(change!) };
 }

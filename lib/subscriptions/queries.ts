@@ -20,6 +20,12 @@ export async function findSubscriptionRow(db: Db, merchantId: string, subscripti
   return row;
 }
 
+/** A change row by id (a scheduled change a pinned proration names). */
+export async function findChangeRow(db: Db, changeId: string) {
+  const [row] = await db.select().from(subscriptionChanges).where(eq(subscriptionChanges.id, changeId));
+  return row ?? null;
+}
+
 export async function listSubscriptionBillingRecords(db: Db, subscriptionId: string, limit = 100) {
   const rows = await db
     .select({ link: subscriptionBillingRecords, record: billingRecords })

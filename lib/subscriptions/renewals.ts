@@ -7,13 +7,29 @@ import { now } from '../clock';
 import { withEventTime } from '../events/record-event';
 import { ApiError } from '../http/errors';
 import { findPriceRow } from '../catalog/prices';
-import { runChargePhases } from '../payments/charges';
+import { defineMoneyMove, finishMoneyMove, Pinned, pinMoneyMove, type KnownOutcome } from '../payments/money-moves';
+import type { PaymentRow } from '../payments/payments';
 import { isMerchantSuspended } from '../merchants/accepts-payments';
 import { periodBoundary } from './periods';
 import { timeFor } from './time';
-import { billPeriod, cycleOf, nextRetryAt, productNameOf, settlePaid, UNKNOWN_RECHECK_MS, type SubscriptionRow } from './billing';
+import {
+  billPinnedPeriod,
+  cycleOf,
+  nextRetryAt,
+  PeriodCharge,
+  periodChargeAmount,
+  planPeriodCharge,
+  productNameOf,
+  resolveToken,
+  settlePaid,
+  UNKNOWN_RECHECK_MS,
+  chargeInFlight,
+  UnknownCharge,
+  type ActionStep,
+  type SubscriptionRow,
+} from './billing';
 import { applyCommand } from './commands';
-import { retryDue } from './dunning';
+import { closeUnwantedCharge, lookUpUnknownCharge, retryDue, settleSubscriptionCharge, subscriptionStillRunning } from './dunning';
 import type { ChangeRow } from './responses';
 import {
   endSubscription,
@@ -27,27 +43,26 @@ import {
 import type { CommandType } from './schemas';
 
 // The billing engine: one due action at a time, each in its own transaction (renewals, trial
-// ends, period-end cancellations, scheduled changes; dunning retries are in dunning.ts).
+// ends, period-end cancellations, scheduled changes; dunning retries are in dunning.ts). An
+// action that charges is phase 1 of a money move (lib/payments/money-moves.ts).
 
 /**
- * Performs the earliest due action of one subscription (scheduled change, dunning retry,
- * renewal/trial end/period-end cancellation), if any is due at the subscription's time.
- * Returns false when nothing is due. The subscription row is locked for the whole action, so
- * concurrent workers serialize; the period uniqueness in billPeriod is the final guarantee.
+ * Phase 1 of the earliest due action of one subscription (scheduled change, dunning retry,
+ * renewal/trial end/period-end cancellation), if any is due at the subscription's time. The
+ * subscription row is locked for the whole step, so concurrent workers serialize; while a charge
+ * of the subscription is in flight nothing else starts (one money move per subscription at a time).
  */
-export async function processNextAction(tx: Db, subscriptionId: string): Promise<boolean> {
+export async function processNextAction(tx: Db, subscriptionId: string): Promise<ActionStep> {
   const [sub] = await tx.select().from(subscriptions).where(eq(subscriptions.id, subscriptionId)).for('update');
-  if (!sub || sub.status === 'ended') return false;
+  if (!sub || sub.status === 'ended') return 'none';
+  if (await chargeInFlight(tx, sub)) return 'none';
   const at = await timeFor(tx, sub.testClockId);
   // A suspended seller's subscriptions only move their periods, uncharged; everything else waits (docs/subscriptions.md).
   const suspended = await isMerchantSuspended(tx, sub.merchantId);
   if (suspended) {
-    if (sub.currentPeriodEnd <= at) {
-      await renew(tx, sub, { sellerSuspended: true });
-      return true;
-    }
+    if (sub.currentPeriodEnd <= at) return renew(tx, sub, { sellerSuspended: true });
     await refreshNextAction(tx, sub, { renewalsOnly: true });
-    return false;
+    return 'none';
   }
 
   const [scheduled] = await tx
@@ -69,41 +84,43 @@ export async function processNextAction(tx: Db, subscriptionId: string): Promise
     .orderBy(asc(subscriptionBillingRecords.nextAttemptAt))
     .limit(1);
   const renewalDue = sub.currentPeriodEnd <= at;
-  const candidates: { at: Date; run: () => Promise<void> }[] = [];
+  const candidates: { at: Date; run: () => Promise<ActionStep> }[] = [];
   if (scheduled) candidates.push({ at: scheduled.effectiveAt, run: () => applyScheduled(tx, sub, scheduled) });
   if (retry) candidates.push({ at: retry.nextAttemptAt!, run: () => retryDue(tx, sub, retry) });
   if (renewalDue) candidates.push({ at: sub.currentPeriodEnd, run: () => renew(tx, sub) });
   if (candidates.length === 0) {
     await refreshNextAction(tx, sub);
-    return false;
+    return 'none';
   }
   // Earliest first; on a tie the listed order holds (changes, then retries, then the renewal).
   candidates.sort((a, b) => a.at.getTime() - b.at.getTime());
   // On a test clock, the action's events carry the clock time it happened at.
-  await withEventTime(sub.testClockId ? candidates[0]!.at : null, candidates[0]!.run);
-  return true;
+  return withEventTime(sub.testClockId ? candidates[0]!.at : null, candidates[0]!.run);
 }
 
-async function applyScheduled(tx: Db, sub: SubscriptionRow, change: ChangeRow) {
+async function applyScheduled(tx: Db, sub: SubscriptionRow, change: ChangeRow): Promise<ActionStep> {
   const command = { type: change.type as CommandType, priceId: change.toPriceId, reason: change.reason };
   try {
-    await tx.transaction(async (sp) => {
-      const result = await applyCommand(sp, sub, command, change.effectiveAt, change.actor, change);
-      if (result.declined) throw new ApiError('PAYMENT_DECLINED', result.message);
+    const result = await tx.transaction(async (sp) => {
+      const applied = await applyCommand(sp, sub, command, change.effectiveAt, change.actor, change);
+      if (!(applied instanceof Pinned) && applied.declined) throw new ApiError('PAYMENT_DECLINED', applied.message);
+      return applied;
     });
+    return result instanceof Pinned ? result : 'done';
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     // A scheduled change that no longer applies (or whose proration declined) is canceled, not retried forever.
     await markChangeCanceled(tx, change, `${change.reason ? `${change.reason} — ` : ''}not applied: ${error.detail}`);
     await refreshNextAction(tx, sub);
+    return 'done';
   }
 }
 
-async function renew(tx: Db, sub: SubscriptionRow, options: { sellerSuspended?: boolean } = {}) {
+async function renew(tx: Db, sub: SubscriptionRow, options: { sellerSuspended?: boolean } = {}): Promise<ActionStep> {
   const boundary = sub.currentPeriodEnd;
   if (sub.status === 'canceled' || sub.cancelAtPeriodEnd) {
     await endSubscription(tx, sub, boundary, 'system', 'End');
-    return;
+    return 'done';
   }
   const price = await findPriceRow(tx, sub.merchantId, sub.priceId);
   const cycle = cycleOf(sub, price);
@@ -115,30 +132,79 @@ async function renew(tx: Db, sub: SubscriptionRow, options: { sellerSuspended?: 
     const updated = await writeSubscription(tx, sub, periodSet);
     if (options.sellerSuspended) await refreshNextAction(tx, updated, { renewalsOnly: true });
     await recordChange(tx, updated, { type: 'Renew', actor: 'system', reason, effectiveAt: boundary, version: updated.version });
-    return;
+    return 'done';
   }
-  const moved = await moveSubscriptionPeriod(tx, sub, periodSet);
-  const billed = await billPeriod(tx, moved, price, await productNameOf(tx, price), index, boundary);
-  let status: SubscriptionStatus;
-  if (billed.outcome.status === 'succeeded') {
-    await settlePaid(tx, moved, billed.link, price.id);
-    status = (await hasOpenRecords(tx, sub.id)) ? 'past_due' : 'active';
-  } else {
-    const retryAt = billed.outcome.status === 'failed' ? nextRetryAt(boundary, 1) : new Date(boundary.getTime() + UNKNOWN_RECHECK_MS);
-    if (retryAt) {
-      await tx.update(subscriptionBillingRecords).set({ nextAttemptAt: retryAt }).where(eq(subscriptionBillingRecords.id, billed.link.id));
-      status = 'past_due';
-    } else {
-      // No retries configured: the record is uncollectible at once.
-      const [current] = await tx.select().from(subscriptions).where(eq(subscriptions.id, sub.id));
-      await endSubscription(tx, current!, boundary, 'system', 'End', 'uncollectible');
+  // The period moves (and its credit is taken) now, so no other run renews it while it is charged.
+  const source = await resolveToken(tx, sub);
+  const plan = planPeriodCharge(
+    sub,
+    { index, start: periodSet.currentPeriodStart, end: periodSet.currentPeriodEnd },
+    price,
+    await productNameOf(tx, price),
+    boundary,
+    source.card,
+  );
+  const moved = await moveSubscriptionPeriod(tx, sub, { ...periodSet, creditBalance: sub.creditBalance - plan.creditUsed });
+  await refreshNextAction(tx, moved);
+  const step = await pinMoneyMove(tx, renewalMove, plan, {
+    merchantId: sub.merchantId,
+    customerId: sub.customerId,
+    checkoutId: null,
+    paymentMethodId: source.paymentMethodId,
+    amount: periodChargeAmount(plan),
+    currency: plan.currency,
+    description: plan.description,
+    token: source.token,
+    processorKey: `${sub.id}:p${index}:a1`,
+  });
+  return step instanceof Pinned ? step : 'done';
+}
+
+/**
+ * Phase 3 of a renewal: the period's billing record with the outcome, then the subscription's
+ * status. If the subscription ended while the charge was made (canceled at once), the record is
+ * closed and a charge that went through is refunded in full.
+ */
+async function applyRenewal(tx: Db, payment: PaymentRow, plan: PeriodCharge, outcome: KnownOutcome): Promise<void> {
+  const [sub] = await tx.select().from(subscriptions).where(eq(subscriptions.id, plan.subscriptionId)).for('update');
+  await withEventTime(sub!.testClockId ? plan.at : null, async () => {
+    const billed = await billPinnedPeriod(tx, sub!, plan, payment, outcome);
+    if (sub!.status === 'ended') {
+      await closeUnwantedCharge(tx, sub!, billed, 'The subscription ended while its renewal was being charged.');
       return;
     }
-  }
-  const [current] = await tx.select().from(subscriptions).where(eq(subscriptions.id, sub.id));
-  const updated = await writeSubscription(tx, current!, { status });
-  await recordChange(tx, updated, { type: 'Renew', actor: 'system', effectiveAt: boundary, toPriceId: price.id, version: updated.version });
+    let status: SubscriptionStatus;
+    if (outcome.status === 'succeeded') {
+      await settlePaid(tx, sub!, billed.link, plan.priceId);
+      status = (await hasOpenRecords(tx, sub!.id)) ? 'past_due' : 'active';
+    } else {
+      const retryAt = outcome.status === 'failed' ? nextRetryAt(plan.at, 1) : new Date(plan.at.getTime() + UNKNOWN_RECHECK_MS);
+      if (!retryAt) {
+        // No retries configured: the record is uncollectible at once.
+        await endSubscription(tx, sub!, plan.at, 'system', 'End', 'uncollectible');
+        return;
+      }
+      await tx.update(subscriptionBillingRecords).set({ nextAttemptAt: retryAt }).where(eq(subscriptionBillingRecords.id, billed.link.id));
+      status = 'past_due';
+    }
+    const [current] = await tx.select().from(subscriptions).where(eq(subscriptions.id, sub!.id));
+    // Canceled at its period end meanwhile: it stays canceled.
+    const updated = await writeSubscription(tx, current!, { status: current!.status === 'canceled' ? 'canceled' : status });
+    await recordChange(tx, updated, { type: 'Renew', actor: 'system', effectiveAt: plan.at, toPriceId: plan.priceId, version: updated.version });
+  });
 }
+
+export const renewalMove = defineMoneyMove({
+  kind: 'subscription-renewal',
+  plan: PeriodCharge,
+  customerPresent: () => false,
+  stillWanted: (db, plan) => subscriptionStillRunning(db, plan),
+  apply: (tx, { payment, plan }, outcome) => applyRenewal(tx, payment, plan, outcome),
+  recorded: async () => undefined,
+  settle: async (tx, { payment }, outcome) => {
+    await settleSubscriptionCharge(tx, payment.id, outcome);
+  },
+});
 
 /** After a seller's reinstatement: held dunning retries and scheduled changes become due again. */
 export async function resumeHeldSubscriptionActions(tx: Db, merchantId: string) {
@@ -151,13 +217,15 @@ export async function resumeHeldSubscriptionActions(tx: Db, merchantId: string) 
 
 /**
  * Runs every due action of one subscription, each in its own transactions: an action that
- * charges runs in phases, its processor call between them (lib/payments/charges.ts).
+ * charges is a money move whose phases 2 and 3 run here, between the steps.
  */
 export async function processSubscription(db: Database, subscriptionId: string, maxActions = 5_000): Promise<number> {
   let done = 0;
   while (done < maxActions) {
-    const did = await runChargePhases(plainPhases(db), { kind: 'subscription-action', subscriptionId }, (tx) => processNextAction(tx, subscriptionId));
-    if (!did) break;
+    const step = await db.transaction((tx) => processNextAction(tx, subscriptionId));
+    if (step === 'none') break;
+    if (step instanceof Pinned) await finishMoneyMove(plainPhases(db), step.payment);
+    else if (step instanceof UnknownCharge) await lookUpUnknownCharge(db, step.paymentId);
     done++;
   }
   return done;

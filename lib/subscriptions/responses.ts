@@ -70,6 +70,11 @@ export function toSubscriptionRecordResponse(link: SubscriptionBillingRow, recor
   };
 }
 
+/** What a Command answers: the subscription and the change, or the declined proration's payment. */
+export type CommandResult =
+  | { declined: false; subscription: ReturnType<typeof toSubscriptionResponse>; change: ReturnType<typeof toChangeResponse> }
+  | DeclinedResult;
+
 /** A charge that had to succeed (first period, proration) was declined: only its failed payment remains. */
 export interface DeclinedResult {
   declined: true;

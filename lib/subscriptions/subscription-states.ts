@@ -25,11 +25,13 @@ export const subscriptionStateMachine = defineStateMachine<SubscriptionStatus>({
 
 /**
  * A row of `subscription_changes`: applied at once, or scheduled and later applied or canceled
- * (it no longer applies, or the subscription ended first).
+ * (it no longer applies, or the subscription ended first). A change written `canceled` was
+ * accepted and charged, but the subscription ended or changed price before the charge came
+ * back: its proration is refunded (lib/subscriptions/price-change.ts).
  */
 export const subscriptionChangeStateMachine = defineStateMachine<SubscriptionChangeStatus>({
   resource: 'subscription change',
-  initial: ['applied', 'scheduled'],
+  initial: ['applied', 'scheduled', 'canceled'],
   transitions: {
     scheduled: ['applied', 'canceled'],
     applied: [],

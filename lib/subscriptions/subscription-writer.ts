@@ -47,13 +47,13 @@ export async function writeSubscription(tx: Db, sub: SubscriptionRow, set: Parti
 }
 
 /**
- * A renewal moves the period before it charges; the status it ends in is written after the
- * charge, with the version bump (writeSubscription).
+ * A renewal moves the period (and takes the account credit it uses) in phase 1, before it
+ * charges; the status it ends in is written in phase 3, with the version bump (writeSubscription).
  */
 export function moveSubscriptionPeriod(
   tx: Db,
   sub: SubscriptionRow,
-  period: Pick<SubscriptionRow, 'currentPeriodIndex' | 'currentPeriodStart' | 'currentPeriodEnd'>,
+  period: Pick<SubscriptionRow, 'currentPeriodIndex' | 'currentPeriodStart' | 'currentPeriodEnd' | 'creditBalance'>,
 ) {
   return updateSubscriptionRow(tx, sub, period);
 }
@@ -126,7 +126,7 @@ export async function recordChange(
   sub: SubscriptionRow,
   input: {
     type: SubscriptionCommandType;
-    status?: Extract<SubscriptionChangeStatus, 'applied' | 'scheduled'>;
+    status?: Extract<SubscriptionChangeStatus, 'applied' | 'scheduled' | 'canceled'>;
     actor: Actor;
     reason?: string | null;
     effectiveAt: Date;
@@ -171,9 +171,10 @@ export async function markChangeApplied(tx: Db, change: ChangeRow, applied: { ve
 }
 
 /** A scheduled change that no longer applies is canceled, with why. */
-export async function markChangeCanceled(tx: Db, change: ChangeRow, reason: string) {
+export async function markChangeCanceled(tx: Db, change: ChangeRow, reason: string): Promise<ChangeRow> {
   subscriptionChangeStateMachine.assertTransition(change.status, 'canceled', `Subscription change ${change.id}`);
-  await tx.update(subscriptionChanges).set({ status: 'canceled', reason }).where(eq(subscriptionChanges.id, change.id));
+  const [row] = await tx.update(subscriptionChanges).set({ status: 'canceled', reason }).where(eq(subscriptionChanges.id, change.id)).returning();
+  return row!;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { and, count, eq } from 'drizzle-orm';
 import { getDb } from '@/lib/db/client';
 import { billingRecords, customers, paymentMethods, payments, sandboxProcessorOperations } from '@/lib/db/schema';
-import { reconcilePayment } from '@/lib/checkout/reconcile';
+import { reconcilePayment } from '@/lib/payments/recovery';
 import { savePaymentMethod } from '@/lib/payments/payment-methods';
 import { SandboxProcessor } from '@/lib/payments/processor/sandbox';
 import { newMerchant } from '../helpers/merchants';

@@ -5,7 +5,7 @@ import { plainPhases } from '@/lib/db/phases';
 import { billingRecords, checkouts, payments, refunds, sandboxProcessorOperations, subscriptions, testClocks } from '@/lib/db/schema';
 import { SandboxProcessor } from '@/lib/payments/processor/sandbox';
 import { processSubscription } from '@/lib/subscriptions/renewals';
-import { finishPendingPayment } from '@/lib/checkout/reconcile';
+import { finishPendingPayment } from '@/lib/payments/recovery';
 import { completeCheckout, finishCheckout } from '@/lib/checkout/checkouts';
 import { finishRefund, refundPayment } from '@/lib/payments/refunds';
 import { newMerchant } from '../helpers/merchants';

@@ -141,7 +141,15 @@ export const checkouts = pgTable(
   ],
 );
 
-export type PaymentStatus = 'pending' | 'succeeded' | 'failed' | 'unknown' | 'partially_refunded' | 'refunded';
+export type PaymentStatus = 'pending' | 'succeeded' | 'failed' | 'unknown' | 'needs_review' | 'partially_refunded' | 'refunded';
+
+/** Why recovery handed a payment to a person, and from which state (docs/payments.md, "Needs review"). */
+export interface PaymentReview {
+  /** `pending`: its outcome was never recorded; `unknown`: recorded as unknown and never settled. */
+  from: 'pending' | 'unknown';
+  reason: string;
+  at: string;
+}
 
 export const payments = pgTable(
   'payments',
@@ -163,8 +171,15 @@ export const payments = pgTable(
     processorToken: text(),
     /** The processor's idempotency key, derived from our ids: a repeated charge is the same charge. */
     processorKey: text(),
-    /** Which action the charge belongs to, so reconciliation can finish it after a crash. */
+    /**
+     * The money move this charge belongs to and its plan, pinned in phase 1: `{ kind, plan }`
+     * (lib/payments/money-moves.ts). Phase 3 and recovery apply exactly this plan.
+     */
     intent: jsonb().$type<Record<string, unknown>>(),
+    /** How many times recovery tried to finish or settle this payment and could not. */
+    recoveryAttempts: integer().notNull().default(0),
+    /** Set when the payment became `needs_review`. */
+    review: jsonb().$type<PaymentReview>(),
     cardBrand: text(),
     cardLast4: text(),
     failureCode: text(),
@@ -182,6 +197,7 @@ export const payments = pgTable(
     // The operator's overview: payments per day across sellers, and the reconciliation backlog.
     index('payments_created_idx').on(t.createdAt),
     index('payments_unknown_idx').on(t.createdAt).where(sql`${t.status} = 'unknown'`),
+    index('payments_needs_review_idx').on(t.createdAt).where(sql`${t.status} = 'needs_review'`),
   ],
 );
 

@@ -1,8 +1,11 @@
 import type { Task } from 'graphile-worker';
 import { z } from 'zod';
 import { getDb } from '../../db/client';
+import { plainPhases } from '../../db/phases';
 import { config } from '../../config';
-import { enqueueStaleUnknownPayments, finishStalePhases, reconcilePayment } from '../../checkout/reconcile';
+import { enqueueStaleUnknownPayments, finishStalePhases, reconcilePayment } from '../../payments/recovery';
+import { finishRefund } from '../../payments/refunds';
+import '../money-move-kinds';
 
 const Payload = z.object({ paymentId: z.string() });
 
@@ -28,4 +31,12 @@ export const finishStalePhasesTask: Task = async (_payload, helpers) => {
   const finished = await finishStalePhases(getDb(), config.payments.pendingReconcileAfterMs);
   if (finished.payments || finished.refunds)
     helpers.logger.info(`finished ${finished.payments} pending payment(s) and ${finished.refunds} requested refund(s)`);
+};
+
+const RefundPayload = z.object({ refundId: z.string() });
+
+/** Finishes a refund a money move requested in its phase 3 (an unwanted charge), with no transaction open. */
+export const finishRefundTask: Task = async (payload) => {
+  const { refundId } = RefundPayload.parse(payload);
+  await finishRefund(plainPhases(getDb()), refundId);
 };

@@ -15,7 +15,7 @@ import {
 } from './types';
 
 /** How a sandbox card behaves (DESIGN 4.9). */
-export type SandboxBehaviour = 'succeed' | 'decline' | 'insufficient_funds' | 'unknown' | 'refund_fails' | 'verify_then_decline';
+export type SandboxBehaviour = 'succeed' | 'decline' | 'insufficient_funds' | 'unknown' | 'never_settles' | 'refund_fails' | 'verify_then_decline';
 
 interface TestCard {
   number: string;
@@ -30,6 +30,8 @@ export const SANDBOX_TEST_CARDS: readonly TestCard[] = [
   { number: '4000000000000002', token: 'tok_declined', brand: 'visa', behaviour: 'decline' },
   { number: '4000000000009995', token: 'tok_insufficient_funds', brand: 'visa', behaviour: 'insufficient_funds' },
   { number: '4000000000000259', token: 'tok_unknown', brand: 'visa', behaviour: 'unknown' },
+  // Its charges never get a definite answer, even when asked again: recovery gives up (needs_review).
+  { number: '4000000000000119', token: 'tok_processing_error', brand: 'visa', behaviour: 'never_settles' },
   { number: '4000000000005126', token: 'tok_refund_fails', brand: 'visa', behaviour: 'refund_fails' },
   // Saving it succeeds (the verification passes); every charge declines: dunning from a backend.
   { number: '4000000000000341', token: 'tok_charge_customer_fail', brand: 'visa', behaviour: 'verify_then_decline' },
@@ -44,7 +46,7 @@ const DECLINES: Record<'decline' | 'insufficient_funds', { code: string; message
 };
 
 const ENTERED_TOKEN_PREFIX = 'tok_sbx_';
-const BEHAVIOURS: readonly SandboxBehaviour[] = ['succeed', 'decline', 'insufficient_funds', 'unknown', 'refund_fails', 'verify_then_decline'];
+const BEHAVIOURS: readonly SandboxBehaviour[] = ['succeed', 'decline', 'insufficient_funds', 'unknown', 'never_settles', 'refund_fails', 'verify_then_decline'];
 
 interface EnteredToken extends CardDetails {
   behaviour: SandboxBehaviour;
@@ -96,6 +98,7 @@ export class SandboxProcessor implements PaymentProcessor {
     const details = card ? strip(card) : null;
     // A timed-out test card: the charge went through but its first answer got lost.
     if (card?.behaviour === 'unknown' && booked.requests === 1) return { status: 'unknown', reference: booked.reference, card: details };
+    if (card?.behaviour === 'never_settles') return { status: 'unknown', reference: booked.reference, card: details };
     if (booked.status === 'failed') {
       return {
         status: 'failed',
@@ -142,8 +145,10 @@ export class SandboxProcessor implements PaymentProcessor {
       .from(sandboxProcessorOperations)
       .where(and(eq(sandboxProcessorOperations.idempotencyKey, idempotencyKey), eq(sandboxProcessorOperations.kind, 'charge')));
     if (!row) return { status: 'not_found' };
-    if (row.status === 'failed') return { status: 'failed', declineCode: row.declineCode ?? 'card_declined', message: row.message ?? '' };
-    return { status: 'succeeded' };
+    if (row.reference.startsWith('ch_sbx_never_settles_')) return { status: 'unknown' };
+    if (row.status === 'failed')
+      return { status: 'failed', reference: row.reference, declineCode: row.declineCode ?? 'card_declined', message: row.message ?? '' };
+    return { status: 'succeeded', reference: row.reference };
   }
 
   async refund(input: { chargeReference: string; amount: number; currency: string; idempotencyKey: string }): Promise<RefundOutcome> {

@@ -11,7 +11,7 @@ export interface TokenizedCard extends CardDetails {
 }
 
 export type ChargeOutcome =
-  | { status: 'succeeded'; reference: string; card: CardDetails }
+  | { status: 'succeeded'; reference: string; card: CardDetails | null }
   | { status: 'failed'; reference: string; card: CardDetails | null; declineCode: string; message: string }
   /** The processor did not answer in time: the charge may or may not have happened. */
   | { status: 'unknown'; reference: string; card: CardDetails | null };
@@ -19,7 +19,11 @@ export type ChargeOutcome =
 export type SettledOutcome = { status: 'succeeded' } | { status: 'failed'; declineCode: string; message: string } | { status: 'unknown' };
 
 /** What the processor knows of a charge by its idempotency key; `not_found`: it was never made. */
-export type RetrievedCharge = SettledOutcome | { status: 'not_found' };
+export type RetrievedCharge =
+  | { status: 'succeeded'; reference: string }
+  | { status: 'failed'; reference: string; declineCode: string; message: string }
+  | { status: 'unknown' }
+  | { status: 'not_found' };
 
 /** A zero-amount authorization: whether the issuer accepts the card for later charges. */
 export type VerificationOutcome =

@@ -5,6 +5,7 @@ const LABELS = {
   succeeded: ['Succeeded', 'green'],
   failed: ['Failed', 'red'],
   unknown: ['Unknown', 'gray'],
+  needs_review: ['Needs review', 'red'],
   partially_refunded: ['Partially refunded', 'blue'],
   refunded: ['Refunded', 'blue'],
 } as const;

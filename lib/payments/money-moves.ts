@@ -1,0 +1,240 @@
+import { and, eq, inArray, type WithSubquery } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Database, Db } from '../db/client';
+import type { Phases } from '../db/phases';
+import { payments } from '../db/schema';
+import { paymentProcessor } from './processor';
+import type { CardDetails, ChargeOutcome } from './processor/types';
+import { createPendingPayment, type PaymentRow, type PendingPaymentInput } from './payments';
+
+/**
+ * The money-move engine (docs/payments.md, "Money moves"). Every movement of money is a kind,
+ * declared once with the zod schema of its plan, and runs in three phases:
+ *
+ * 1. `prepare` (the kind's own code, in one transaction) validates, reserves and computes
+ *    everything, then pins the plan on a `pending` payment (`pinMoneyMove`);
+ * 2. the processor is asked with no transaction open (`collectCharge`);
+ * 3. the kind's `apply` records the outcome of exactly that plan, in one transaction with the
+ *    API's idempotency answer. It never plans again: if the world moved meanwhile, `apply`
+ *    records the charge and decides what to do about it, visibly.
+ *
+ * Recovery (lib/payments/recovery.ts) finishes a move whose phase 3 never ran with the same
+ * `apply`, found through the registry here, so it imports no layer above payments.
+ */
+
+/** A payment with nothing to collect (100 % discount, trial) succeeds without a processor call. */
+export const NO_CHARGE = { status: 'succeeded', reference: null, card: null } as const;
+export type KnownOutcome = ChargeOutcome | typeof NO_CHARGE;
+export type DefiniteOutcome = Exclude<KnownOutcome, { status: 'unknown' }>;
+
+/** A card's display details, carried in a plan (so no phase asks the processor for them). */
+export const PinnedCard = z.object({ brand: z.string(), last4: z.string(), expMonth: z.number().int(), expYear: z.number().int() }).nullable();
+export type PinnedCard = z.output<typeof PinnedCard>;
+
+/** What phase 2 charges: the pending payment's row, less what the engine fills in. */
+export interface ChargeRequest extends Omit<PendingPaymentInput, 'processorToken' | 'processorKey' | 'intent'> {
+  /** The processor token to charge; null when the customer has none (the charge fails at once). */
+  token: string | null;
+  /** Derived from our ids: the same move always asks the processor with the same key. */
+  processorKey: string;
+}
+
+/** A pinned move as phase 3 and recovery see it. */
+export interface PinnedMove<Plan> {
+  payment: PaymentRow;
+  plan: Plan;
+  /** Rows phase 1 wrote that its caller still holds (phase 3 then need not read them again). */
+  known?: unknown;
+}
+
+/** How a kind that `recordsItself` stores the idempotency answer (lib/db/phases.ts). */
+export type AnswerHooks = Pick<Phases, 'answer' | 'answerWrite'>;
+const NO_ANSWER: AnswerHooks = { answer: async () => {} };
+
+export interface MoneyMoveKind<Plan, Result> {
+  kind: string;
+  plan: z.ZodType<Plan>;
+  /**
+   * Customer-present moves (checkout, link completion, wallet, the portal) are never charged by
+   * recovery: when the processor never saw the charge they fail and give back their reservations.
+   * Merchant-initiated ones (renewals, dunning, a backend's create or command) may be.
+   */
+  customerPresent(plan: Plan): boolean;
+  /** Phase 3 (and recovery): records `outcome` of the pinned plan. The payment is locked and still pending. */
+  apply(tx: Db, move: PinnedMove<Plan>, outcome: KnownOutcome, answer: AnswerHooks): Promise<Result>;
+  /** The answer of a move another run (a recovery, a twin request) recorded first. */
+  recorded(tx: Db, move: PinnedMove<Plan>): Promise<Result>;
+  /** An `unknown` (or `needs_review`) charge of this move is settled: what follows from it. */
+  settle(tx: Db, move: PinnedMove<Plan>, outcome: DefiniteOutcome): Promise<void>;
+  /** Merchant-initiated recovery charges only while this holds (the subscription is still there…). */
+  stillWanted?(db: Db, plan: Plan): Promise<boolean>;
+  /**
+   * `apply` locks the payment and stores the idempotency answer in its own statement (the
+   * checkout's single-statement phase 3): it throws `PaymentAlreadySettled` when it was not pending.
+   */
+  recordsItself?: boolean;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: the registry holds kinds of every plan and result type.
+type AnyKind = MoneyMoveKind<any, any>;
+const registry = new Map<string, AnyKind>();
+
+/** Declares a kind of money move; recovery finds it by `kind` (the module must be loaded: lib/jobs/worker.ts). */
+export function defineMoneyMove<Plan, Result>(kind: MoneyMoveKind<Plan, Result>): MoneyMoveKind<Plan, Result> {
+  registry.set(kind.kind, kind);
+  return kind;
+}
+
+/** Thrown (and the transaction rolled back) when another run recorded the payment's outcome first. */
+export class PaymentAlreadySettled extends Error {
+  constructor(paymentId: string) {
+    super(`Payment ${paymentId} is no longer pending.`);
+  }
+}
+
+/** A payment whose plan no registered kind can read (written by an older version, or corrupted). */
+export class UnreadableMove extends Error {}
+
+/** What phase 1 hands to the engine when the move needs the processor. */
+export class Pinned {
+  constructor(readonly payment: PaymentRow) {}
+}
+
+/** The kind and plan a pending or unknown payment was pinned with. */
+export function pinnedMoveOf(payment: PaymentRow): { kind: AnyKind; move: PinnedMove<unknown> } {
+  const intent = payment.intent as { kind?: unknown; plan?: unknown } | null;
+  const kind = typeof intent?.kind === 'string' ? registry.get(intent.kind) : undefined;
+  if (!kind) throw new UnreadableMove(`Payment ${payment.id} belongs to no known kind of money move (${String(intent?.kind)}).`);
+  const parsed = kind.plan.safeParse(intent!.plan);
+  if (!parsed.success) throw new UnreadableMove(`Payment ${payment.id} has a ${kind.kind} plan that does not parse: ${parsed.error.message}`);
+  return { kind, move: { payment, plan: parsed.data } };
+}
+
+/**
+ * Phase 1's last step, in the caller's transaction: the pending payment with the plan pinned on
+ * it. A charge that cannot reach the processor (nothing to collect, no card) is applied at once,
+ * in the same transaction, and its result returned instead.
+ */
+export async function pinMoneyMove<Plan, Result>(
+  tx: Db,
+  kind: MoneyMoveKind<Plan, Result>,
+  plan: Plan,
+  charge: ChargeRequest,
+  along?: WithSubquery,
+): Promise<Result | Pinned> {
+  if (kind.recordsItself) throw new Error(`${kind.kind} records its own phase 3; it pins its payment itself.`);
+  const { token, processorKey, ...payment } = charge;
+  const row = await createPendingPayment(tx, { ...payment, processorToken: token, processorKey, intent: pinnedIntent(kind, plan) }, along);
+  if (row.amount > 0 && row.processorToken) return new Pinned(row);
+  return kind.apply(tx, { payment: row, plan }, await collectCharge(row), NO_ANSWER);
+}
+
+/** The `intent` column of a payment pinned for `kind` (for kinds that write their payment themselves). */
+export function pinnedIntent<Plan>(kind: MoneyMoveKind<Plan, unknown>, plan: Plan): Record<string, unknown> {
+  return { kind: kind.kind, plan };
+}
+
+/**
+ * Runs a move whose phase 1 is `prepare`: its transaction commits the pinned payment (or, when
+ * no charge is needed, everything and the answer), then phases 2 and 3 follow.
+ */
+export async function runMoneyMove<Result>(phases: Phases, prepare: (tx: Db) => Promise<Result | Pinned>): Promise<Result> {
+  const prepared = await phases.db.transaction(async (tx) => {
+    const result = await prepare(tx);
+    if (!(result instanceof Pinned)) await phases.answer(tx, result);
+    return result;
+  });
+  return prepared instanceof Pinned ? finishMoneyMove<Result>(phases, prepared.payment) : prepared;
+}
+
+/** How phase 2 gets its outcome: a charge (a request), the recovery policy, or a person's decision. */
+export type OutcomeSource = { by: 'charge' } | { by: 'recovery' } | { by: 'review'; outcome: DefiniteOutcome };
+
+/**
+ * Phases 2 and 3 of a pinned move: the outcome, then the kind's `apply` in one transaction with
+ * the answer. When another run recorded the outcome first, the answer is what it recorded.
+ */
+export async function finishMoneyMove<Result>(phases: Phases, payment: PaymentRow, source: OutcomeSource = { by: 'charge' }, known?: unknown): Promise<Result> {
+  const { kind, move } = pinnedMoveOf(payment);
+  move.known = known;
+  const outcome =
+    source.by === 'review' ? source.outcome : source.by === 'recovery' ? await recoverOutcome(phases.db, kind, move) : await collectCharge(payment);
+  const fromStates: PaymentRow['status'][] = source.by === 'review' ? ['needs_review'] : ['pending'];
+  try {
+    return await phases.db.transaction(async (tx) => {
+      if (kind.recordsItself && source.by !== 'review') return (await kind.apply(tx, move, outcome, phases)) as Result;
+      const locked = await lockPayment(tx, payment.id, fromStates);
+      if (!locked) throw new PaymentAlreadySettled(payment.id);
+      const result = (await kind.apply(tx, { ...move, payment: locked }, outcome, NO_ANSWER)) as Result;
+      await phases.answer(tx, result);
+      return result;
+    });
+  } catch (error) {
+    if (!(error instanceof PaymentAlreadySettled) || source.by === 'review') throw error;
+  }
+  return phases.db.transaction(async (tx) => {
+    const result = (await kind.recorded(tx, move)) as Result;
+    await phases.answer(tx, result);
+    return result;
+  });
+}
+
+/** Phase 2. Never call it with a transaction open: it may take as long as the processor does. */
+export async function collectCharge(payment: PaymentRow): Promise<KnownOutcome> {
+  if (payment.amount === 0) return NO_CHARGE;
+  if (!payment.processorToken) return notCharged(payment, 'no_payment_method', 'The customer has no payment method to charge.');
+  return paymentProcessor().charge({
+    token: payment.processorToken,
+    amount: payment.amount,
+    currency: payment.currency,
+    idempotencyKey: payment.processorKey ?? payment.id,
+  });
+}
+
+/**
+ * The one recovery policy: ask the processor first; take what it knows. When it never saw the
+ * charge, a customer-present move fails (the customer left, or saw an error and maybe paid
+ * again), and a merchant-initiated one is charged with the same key, only while what it pays
+ * for is still there.
+ */
+async function recoverOutcome(db: Database, kind: AnyKind, move: PinnedMove<unknown>): Promise<KnownOutcome> {
+  const { payment, plan } = move;
+  if (payment.amount === 0 || !payment.processorToken) return collectCharge(payment);
+  const card = cardOf(payment);
+  const seen = await paymentProcessor().retrieveCharge(payment.processorKey ?? payment.id);
+  switch (seen.status) {
+    case 'succeeded':
+      return { status: 'succeeded', reference: seen.reference, card };
+    case 'failed':
+      return { status: 'failed', reference: seen.reference, card, declineCode: seen.declineCode, message: seen.message };
+    case 'unknown':
+      return { status: 'unknown', reference: `unknown_${payment.id}`, card };
+    case 'not_found':
+      if (kind.customerPresent(plan)) {
+        return notCharged(payment, 'interrupted', 'The payment was interrupted before it reached the processor; nothing was charged.');
+      }
+      if (kind.stillWanted && !(await kind.stillWanted(db, plan))) {
+        return notCharged(payment, 'no_longer_applies', 'Not charged: what it would have paid for no longer applies.');
+      }
+      return collectCharge(payment);
+  }
+}
+
+function notCharged(payment: PaymentRow, declineCode: string, message: string): KnownOutcome {
+  return { status: 'failed', reference: `none_${payment.id}`, card: cardOf(payment), declineCode, message };
+}
+
+function cardOf(payment: PaymentRow): CardDetails | null {
+  const plan = (payment.intent as { plan?: { card?: CardDetails | null } } | null)?.plan;
+  return plan?.card ?? null;
+}
+
+/** The payment, locked, while it is still in one of `states` (else another finisher won). */
+export async function lockPayment(tx: Db, paymentId: string, states: PaymentRow['status'][] = ['pending']): Promise<PaymentRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(payments)
+    .where(and(eq(payments.id, paymentId), inArray(payments.status, states)))
+    .for('update');
+  return row;
+}
