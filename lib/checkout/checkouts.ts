@@ -25,7 +25,7 @@ import {
 import { startSubscriptionFromCheckout, type RecurringCheckoutRequest } from './subscription-handoff';
 import type { CheckoutRow } from './checkout-status';
 import { checkoutStateMachine } from './checkout-states';
-import { checkoutMove, findCheckoutRow, outcomeOf, type CheckoutOutcome } from './checkout-outcome';
+import { checkoutMove, outcomeOf, type CheckoutOutcome } from './checkout-outcome';
 
 export type { CheckoutOutcome };
 

@@ -210,13 +210,34 @@ async function recoverOutcome(db: Database, kind: AnyKind, move: PinnedMove<unkn
     case 'unknown':
       return { status: 'unknown', reference: `unknown_${payment.id}`, card };
     case 'not_found':
-      if (kind.customerPresent(plan)) {
-        return notCharged(payment, 'interrupted', 'The payment was interrupted before it reached the processor; nothing was charged.');
-      }
+      if (kind.customerPresent(plan)) return cancelAbandoned(payment, card);
       if (kind.stillWanted && !(await kind.stillWanted(db, plan))) {
         return notCharged(payment, 'no_longer_applies', 'Not charged: what it would have paid for no longer applies.');
       }
       return collectCharge(payment);
+  }
+}
+
+/**
+ * The customer left before the processor saw the charge (and may have paid again since): the
+ * key is canceled at the processor, so a late request can never charge it; if a charge slipped
+ * in first, it is what the cancel answers and what is recorded.
+ */
+async function cancelAbandoned(payment: PaymentRow, card: CardDetails | null): Promise<KnownOutcome> {
+  const canceled = await paymentProcessor().cancelCharge({
+    idempotencyKey: payment.processorKey ?? payment.id,
+    amount: payment.amount,
+    currency: payment.currency,
+  });
+  switch (canceled.status) {
+    case 'canceled':
+      return notCharged(payment, 'interrupted', 'The payment was interrupted before it reached the processor; nothing was charged.');
+    case 'succeeded':
+      return { status: 'succeeded', reference: canceled.reference, card };
+    case 'failed':
+      return { status: 'failed', reference: canceled.reference, card, declineCode: canceled.declineCode, message: canceled.message };
+    case 'unknown':
+      return { status: 'unknown', reference: `unknown_${payment.id}`, card };
   }
 }
 

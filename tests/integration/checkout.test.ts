@@ -3,6 +3,8 @@ import { and, count, eq } from 'drizzle-orm';
 import { getDb } from '@/lib/db/client';
 import { billingRecords, customers, paymentMethods, payments, sandboxProcessorOperations } from '@/lib/db/schema';
 import { reconcilePayment } from '@/lib/payments/recovery';
+// Recovery finds each payment's kind of money move in the engine's registry: every kind is loaded.
+import '@/lib/jobs/money-move-kinds';
 import { savePaymentMethod } from '@/lib/payments/payment-methods';
 import { SandboxProcessor } from '@/lib/payments/processor/sandbox';
 import { newMerchant } from '../helpers/merchants';

@@ -79,8 +79,21 @@ async function prorationOf(subscriptionId: string) {
     .select()
     .from(payments)
     .where(and(eq(payments.customerId, sub!.customerId), like(payments.description, 'Proration:%')));
-  const records = charged.length ? await db.select().from(billingRecords).where(inArray(billingRecords.paymentId, charged.map((p) => p.id))) : [];
-  const booked = await db.select().from(sandboxProcessorOperations).where(like(sandboxProcessorOperations.idempotencyKey, `${subscriptionId}:v%:proration`));
+  const records = charged.length
+    ? await db
+        .select()
+        .from(billingRecords)
+        .where(
+          inArray(
+            billingRecords.paymentId,
+            charged.map((p) => p.id),
+          ),
+        )
+    : [];
+  const booked = await db
+    .select()
+    .from(sandboxProcessorOperations)
+    .where(like(sandboxProcessorOperations.idempotencyKey, `${subscriptionId}:v%:proration`));
   return { sub: sub!, charged, records, booked };
 }
 
@@ -89,9 +102,7 @@ describe('money moves with a slow processor', () => {
     const prices = await twoPrices([100_000, 1_000_000]);
     const subs = await Promise.all(Array.from({ length: 16 }, () => subscribed(prices.from)));
     // Each upgrade starts at its own millisecond, so each proration is computed for another instant.
-    const answers = await Promise.all(
-      subs.map((sub, i) => new Promise((resolve) => setTimeout(resolve, i * 37)).then(() => changePrice(sub, prices.to))),
-    );
+    const answers = await Promise.all(subs.map((sub, i) => new Promise((resolve) => setTimeout(resolve, i * 37)).then(() => changePrice(sub, prices.to))));
     expect(answers.map((answer) => answer.status)).toEqual(Array(16).fill(200));
     for (const [i, sub] of subs.entries()) {
       const { sub: row, charged, records, booked } = await prorationOf(sub.id);
@@ -152,7 +163,10 @@ describe('money moves with a slow processor', () => {
     );
     expect(refunded).toHaveLength(1);
     expect(refunded[0]!.amount).toBe(charged[0]!.amount);
-    const changes = await db.select().from(subscriptionChanges).where(and(eq(subscriptionChanges.subscriptionId, sub.id), eq(subscriptionChanges.type, 'ChangePrice')));
+    const changes = await db
+      .select()
+      .from(subscriptionChanges)
+      .where(and(eq(subscriptionChanges.subscriptionId, sub.id), eq(subscriptionChanges.type, 'ChangePrice')));
     expect(changes.map((change) => change.status)).toEqual(['canceled']);
   }, 60_000);
 
@@ -191,7 +205,10 @@ describe('money moves with a slow processor', () => {
 
   it('gives up loudly on a charge the processor never settles: needs_review, then settled by a person', async () => {
     const link = (await api('POST', '/api/PaymentLink', { name: 'Consulting hour', unitAmount: 15_000, currency: 'USD' })).body;
-    const paying = await api('POST', `/api/PaymentLink/${link.id}/Complete`, { customerEmail: `p-${crypto.randomUUID()}@example.com`, tokenRef: 'tok_processing_error' });
+    const paying = await api('POST', `/api/PaymentLink/${link.id}/Complete`, {
+      customerEmail: `p-${crypto.randomUUID()}@example.com`,
+      tokenRef: 'tok_processing_error',
+    });
     expect(paying.status, paying.text).toBe(201);
     expect(paying.body.payment).toMatchObject({ status: 'unknown' });
     const paymentId = paying.body.payment.id as string;

@@ -6,10 +6,12 @@ import { billingRecords, checkouts, payments, refunds, sandboxProcessorOperation
 import { SandboxProcessor } from '@/lib/payments/processor/sandbox';
 import { processSubscription } from '@/lib/subscriptions/renewals';
 import { finishPendingPayment } from '@/lib/payments/recovery';
+// Recovery finds each payment's kind of money move in the engine's registry: every kind is loaded.
+import '@/lib/jobs/money-move-kinds';
 import { completeCheckout, finishCheckout } from '@/lib/checkout/checkouts';
 import { finishRefund, refundPayment } from '@/lib/payments/refunds';
 import { newMerchant } from '../helpers/merchants';
-import { eventsOf, ik, oneTimePrice } from '../helpers/payments';
+import { adHocLink, eventsOf, ik, oneTimePrice } from '../helpers/payments';
 import { clockFor, customerWithCard, recurringPrice, subscribe } from '../helpers/subscriptions';
 
 /**
@@ -42,9 +44,15 @@ describe('finishing interrupted money moves', () => {
       .select()
       .from(payments)
       .where(and(eq(payments.customerId, customerId), eq(payments.status, 'pending')));
-    expect(pending).toMatchObject({ amount: 1200, processorKey: `${sub.id}:p1:a1`, intent: { kind: 'subscription-action', subscriptionId: sub.id } });
+    expect(pending).toMatchObject({
+      amount: 1200,
+      processorKey: `${sub.id}:p1:a1`,
+      intent: { kind: 'subscription-renewal', plan: { subscriptionId: sub.id, periodIndex: 1, unitAmount: 1200 } },
+    });
+    // Phase 1 moved the period, so no other run renews it while its charge is out.
     const [before] = await getDb().select().from(subscriptions).where(eq(subscriptions.id, sub.id));
-    expect(before!.currentPeriodIndex).toBe(0);
+    expect(before!.currentPeriodIndex).toBe(1);
+    expect(await processSubscription(getDb(), sub.id)).toBe(0);
 
     await finishPendingPayment(getDb(), pending!);
     const [settled] = await getDb().select().from(payments).where(eq(payments.id, pending!.id));
@@ -87,7 +95,7 @@ describe('finishing interrupted money moves', () => {
     expect(again!.amountRefunded).toBe(2000);
   });
 
-  it('records a checkout cut off after phase 1 once when two finishers race: the later answers with what the first recorded', async () => {
+  it('records a checkout cut off after phase 1 once when a late request and the recovery race: both answer what the processor did', async () => {
     const { api, merchant } = await newMerchant();
     const price = await oneTimePrice(api, 2500);
     vi.spyOn(SandboxProcessor.prototype, 'charge').mockImplementationOnce(lostAnswer);
@@ -98,21 +106,51 @@ describe('finishing interrupted money moves', () => {
       .select()
       .from(payments)
       .where(and(eq(payments.merchantId, merchant.id), eq(payments.status, 'pending')));
-    expect(pending).toMatchObject({ amount: 2500, intent: { kind: 'checkout' } });
+    expect(pending).toMatchObject({ amount: 2500, intent: { kind: 'checkout', plan: { savePaymentMethod: false } } });
 
-    // A late request and the recovery finish it at the same moment.
-    const [first, second] = await Promise.all([finishCheckout(plainPhases(getDb()), pending!), finishPendingPayment(getDb(), pending!).then(() => undefined)]);
-    expect(first.checkout).toMatchObject({ status: 'paid', paid: true, payment: { id: pending!.id, status: 'succeeded' } });
-    expect(second).toBeUndefined();
-    const again = await finishCheckout(plainPhases(getDb()), pending!);
-    expect(again.checkout).toEqual(first.checkout);
-
-    const [checkout] = await getDb().select().from(checkouts).where(eq(checkouts.id, pending!.checkoutId!));
-    expect(checkout).toMatchObject({ status: 'paid' });
-    expect(await getDb().select().from(billingRecords).where(eq(billingRecords.paymentId, pending!.id))).toHaveLength(1);
-    expect(await eventsOf(merchant.id, 'payment.succeeded')).toHaveLength(1);
-    expect(await eventsOf(merchant.id, 'billing_record.paid')).toHaveLength(1);
+    // A late request (it charges) and the recovery (the customer is present: it cancels what the
+    // processor never saw) finish it at the same moment. Whichever reaches the processor first
+    // decides, and both record and answer that.
+    const [first] = await Promise.all([finishCheckout(plainPhases(getDb()), pending!), finishPendingPayment(getDb(), pending!)]);
     const booked = await getDb().select().from(sandboxProcessorOperations).where(eq(sandboxProcessorOperations.idempotencyKey, pending!.processorKey!));
     expect(booked).toHaveLength(1);
+    const charged = booked[0]!.status === 'succeeded';
+    expect(first.checkout).toMatchObject({
+      status: charged ? 'paid' : 'failed',
+      paid: charged,
+      payment: { id: pending!.id, status: charged ? 'succeeded' : 'failed' },
+    });
+    const again = await finishCheckout(plainPhases(getDb()), pending!);
+    expect(again.checkout).toEqual(first.checkout);
+    expect(await getDb().select().from(billingRecords).where(eq(billingRecords.paymentId, pending!.id))).toHaveLength(charged ? 1 : 0);
+    expect(await eventsOf(merchant.id, charged ? 'payment.succeeded' : 'payment.failed')).toHaveLength(1);
+    expect(await eventsOf(merchant.id, charged ? 'payment.failed' : 'payment.succeeded')).toHaveLength(0);
+  });
+
+  it('never charges a customer-present checkout the processor never saw: it fails, gives back its slot, and a late charge is refused', async () => {
+    const { api, merchant } = await newMerchant();
+    const link = await adHocLink(api, { maxCompletions: 1 });
+    // The request dies before its charge reaches the processor.
+    vi.spyOn(SandboxProcessor.prototype, 'charge').mockImplementationOnce(lostAnswer);
+    await expect(
+      completeCheckout(plainPhases(getDb()), merchant.id, { paymentLinkToken: link.token, customerEmail: 'left@example.com', tokenRef: 'tok_visa' }),
+    ).rejects.toThrow('connection to the processor lost');
+    const [pending] = await getDb()
+      .select()
+      .from(payments)
+      .where(and(eq(payments.merchantId, merchant.id), eq(payments.status, 'pending')));
+    expect((await api.get(`/api/PaymentLink/${link.id}`)).body.completionCount).toBe(1);
+
+    await finishPendingPayment(getDb(), pending!);
+    const [failed] = await getDb().select().from(payments).where(eq(payments.id, pending!.id));
+    expect(failed).toMatchObject({ status: 'failed', failureCode: 'interrupted' });
+    const [checkout] = await getDb().select().from(checkouts).where(eq(checkouts.id, pending!.checkoutId!));
+    expect(checkout!.status).toBe('failed');
+    expect((await api.get(`/api/PaymentLink/${link.id}`)).body).toMatchObject({ status: 'active', completionCount: 0 });
+    // The key is canceled at the processor: a request arriving late cannot charge it.
+    const late = await new SandboxProcessor().charge({ token: 'tok_visa', amount: 4500, currency: 'USD', idempotencyKey: pending!.processorKey! });
+    expect(late).toMatchObject({ status: 'failed', declineCode: 'canceled' });
+    const booked = await getDb().select().from(sandboxProcessorOperations).where(eq(sandboxProcessorOperations.idempotencyKey, pending!.processorKey!));
+    expect(booked.map((op) => op.status)).toEqual(['failed']);
   });
 });

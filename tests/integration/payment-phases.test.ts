@@ -116,7 +116,12 @@ describe('two-phase checkouts with a slow processor', () => {
 
     const paymentIds = settled.map((row) => row.paymentId!);
     const rows = await restarted.select().from(payments).where(inArray(payments.id, paymentIds));
-    expect(rows.filter((row) => row.status === 'succeeded').map((row) => row.id).sort()).toEqual(paid.sort());
+    expect(
+      rows
+        .filter((row) => row.status === 'succeeded')
+        .map((row) => row.id)
+        .sort(),
+    ).toEqual(paid.sort());
     expect(rows.filter((row) => row.status === 'failed')).toHaveLength(20 - paid.length);
     // The processor's books: recovery asked, and charged nobody the processor had not charged before the crash.
     const booked = await restarted.select().from(sandboxProcessorOperations).where(inArray(sandboxProcessorOperations.idempotencyKey, paymentIds));

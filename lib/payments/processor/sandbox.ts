@@ -5,6 +5,7 @@ import { getDb } from '../../db/client';
 import { sandboxProcessorOperations } from '../../db/schema';
 import {
   CardInputError,
+  type CanceledCharge,
   type CardDetails,
   type ChargeOutcome,
   type PaymentProcessor,
@@ -46,6 +47,8 @@ const DECLINES: Record<'decline' | 'insufficient_funds', { code: string; message
 };
 
 const ENTERED_TOKEN_PREFIX = 'tok_sbx_';
+/** The reference of a key canceled before any charge: a later charge with the key gets this failed operation. */
+const CANCELED_PREFIX = 'ch_sbx_canceled_';
 const BEHAVIOURS: readonly SandboxBehaviour[] = ['succeed', 'decline', 'insufficient_funds', 'unknown', 'never_settles', 'refund_fails', 'verify_then_decline'];
 
 interface EnteredToken extends CardDetails {
@@ -149,6 +152,26 @@ export class SandboxProcessor implements PaymentProcessor {
     if (row.status === 'failed')
       return { status: 'failed', reference: row.reference, declineCode: row.declineCode ?? 'card_declined', message: row.message ?? '' };
     return { status: 'succeeded', reference: row.reference };
+  }
+
+  async cancelCharge(input: { idempotencyKey: string; amount: number; currency: string }): Promise<CanceledCharge> {
+    await halfLatency();
+    const booked = await book({
+      kind: 'charge',
+      status: 'failed',
+      declineCode: 'canceled',
+      message: 'The payment was canceled before it was charged.',
+      reference: `${CANCELED_PREFIX}${input.idempotencyKey}`,
+      amount: input.amount,
+      currency: input.currency,
+      idempotencyKey: input.idempotencyKey,
+    });
+    await halfLatency();
+    if (booked.reference.startsWith(CANCELED_PREFIX)) return { status: 'canceled' };
+    if (booked.reference.startsWith('ch_sbx_never_settles_')) return { status: 'unknown' };
+    if (booked.status === 'failed')
+      return { status: 'failed', reference: booked.reference, declineCode: booked.declineCode ?? 'card_declined', message: booked.message ?? '' };
+    return { status: 'succeeded', reference: booked.reference };
   }
 
   async refund(input: { chargeReference: string; amount: number; currency: string; idempotencyKey: string }): Promise<RefundOutcome> {

@@ -25,6 +25,8 @@ export type RetrievedCharge =
   | { status: 'unknown' }
   | { status: 'not_found' };
 
+export type CanceledCharge = { status: 'canceled' } | Exclude<RetrievedCharge, { status: 'not_found' }>;
+
 /** A zero-amount authorization: whether the issuer accepts the card for later charges. */
 export type VerificationOutcome =
   | { status: 'verified'; reference: string; card: CardDetails }
@@ -48,6 +50,12 @@ export interface PaymentProcessor {
   verifyCard(input: { token: string; currency: string; idempotencyKey: string }): Promise<VerificationOutcome>;
   /** Asks about a charge by the idempotency key it was (or may have been) made with. */
   retrieveCharge(idempotencyKey: string): Promise<RetrievedCharge>;
+  /**
+   * Makes sure no charge is ever made with this key (a customer-present move recovery gives up
+   * on: the customer left). A charge already made under the key is answered instead, so a late
+   * request and the recovery can never disagree: once canceled, a charge with the key fails.
+   */
+  cancelCharge(input: { idempotencyKey: string; amount: number; currency: string }): Promise<CanceledCharge>;
   refund(input: { chargeReference: string; amount: number; currency: string; idempotencyKey: string }): Promise<RefundOutcome>;
 }
 
