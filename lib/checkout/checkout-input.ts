@@ -5,7 +5,7 @@ import { ApiError, invalidField } from '../http/errors';
 import { findPriceRow, priceWithProductName, type PriceRow } from '../catalog/prices';
 import { chargeableCustomer, createCustomer, findCustomerByEmail, findCustomerRow, type CustomerRow } from '../customers/customers';
 import { paymentProcessor } from '../payments/processor';
-import type { TokenizedCard } from '../payments/processor/types';
+import type { CardDetails } from '../payments/processor/types';
 import { findPaymentMethodRow } from '../payments/payment-methods';
 import { findPaymentLinkByToken, unpayableReason, type PaymentLinkRow } from '../payment-links/payment-links';
 
@@ -62,18 +62,24 @@ export interface CheckoutParties {
   sellerStatus: string | null;
   price: { price: PriceRow | null; productName: string | null };
   customer: CustomerRow | null;
+  /** The card behind `tokenRef`, asked of the processor before phase 1 (undefined: it does not know the token). */
+  tokenCard: CardDetails | undefined;
 }
 
 export async function readCheckoutParties(db: Database, merchantId: string, input: CheckoutInput): Promise<CheckoutParties> {
-  const [row] = await partiesQuery(db).execute({
-    merchantId,
-    priceId: input.paymentLinkToken ? null : (input.priceId ?? null),
-    customerId: input.customerId ?? null,
-  });
+  const [[row], tokenCard] = await Promise.all([
+    partiesQuery(db).execute({
+      merchantId,
+      priceId: input.paymentLinkToken ? null : (input.priceId ?? null),
+      customerId: input.customerId ?? null,
+    }),
+    input.tokenRef ? paymentProcessor().describeToken(input.tokenRef) : undefined,
+  ]);
   return {
     sellerStatus: row?.sellerStatus ?? null,
     price: { price: row?.price ?? null, productName: row?.productName ?? null },
     customer: row?.customer ?? null,
+    tokenCard,
   };
 }
 
@@ -132,15 +138,15 @@ async function findOrCreateCustomer(tx: Db, merchantId: string, input: CheckoutI
   return findCustomerRow(tx, merchantId, created.id);
 }
 
-export async function resolvePaymentMethod(tx: Db, merchantId: string, customerId: string, input: CheckoutInput) {
+export async function resolvePaymentMethod(tx: Db, merchantId: string, customerId: string, input: CheckoutInput, parties: CheckoutParties) {
   if ((input.paymentMethodRefId === undefined) === (input.tokenRef === undefined)) {
     throw invalidField('tokenRef', 'Give exactly one of paymentMethodRefId (a saved method) or tokenRef (a processor token).');
   }
   if (input.paymentMethodRefId) {
     const method = await findPaymentMethodRow(tx, merchantId, customerId, input.paymentMethodRefId, 'paymentMethodRefId');
-    return { paymentMethodId: method.id as string | null, token: method.processorToken, card: null as TokenizedCard | null };
+    const card: CardDetails = { brand: method.brand, last4: method.last4, expMonth: method.expMonth, expYear: method.expYear };
+    return { paymentMethodId: method.id as string | null, token: method.processorToken, card, newCard: false };
   }
-  const details = paymentProcessor().describeToken(input.tokenRef!);
-  if (!details) throw invalidField('tokenRef', `The processor does not know token '${input.tokenRef}'.`);
-  return { paymentMethodId: null, token: input.tokenRef!, card: { token: input.tokenRef!, ...details } };
+  if (!parties.tokenCard) throw invalidField('tokenRef', `The processor does not know token '${input.tokenRef}'.`);
+  return { paymentMethodId: null, token: input.tokenRef!, card: parties.tokenCard, newCard: true };
 }

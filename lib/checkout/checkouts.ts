@@ -7,7 +7,6 @@ import { invalidField } from '../http/errors';
 import { INT32_MAX } from '../http/schemas';
 import type { Phases } from '../db/phases';
 import { finishMoneyMove, Pinned, pinnedIntent } from '../payments/money-moves';
-import type { TokenizedCard } from '../payments/processor/types';
 import { CardVerificationNeeded, verifyCardForSaving } from '../payments/card-verification';
 import { createPendingPayment, type PaymentRow } from '../payments/payments';
 import { reservePaymentLinkCompletion } from '../payment-links/payment-links';
@@ -118,7 +117,7 @@ async function prepareCheckout(
   assertStatusAcceptsPayments(parties.sellerStatus);
   const item = await resolveItem(tx, merchantId, input, options, parties);
   const customer = await resolveCustomer(tx, merchantId, input, parties);
-  const method = await resolvePaymentMethod(tx, merchantId, customer.id, input);
+  const method = await resolvePaymentMethod(tx, merchantId, customer.id, input, parties);
 
   const subtotal = item.unitAmount * item.quantity;
   if (subtotal > INT32_MAX) throw invalidField('quantity', `The total must not exceed ${INT32_MAX} minor units.`);
@@ -131,9 +130,9 @@ async function prepareCheckout(
   // zero total charges nothing, so the card is verified first (lib/payments/card-verification.ts).
   const keepsCard = item.price?.type === 'Recurring' || Boolean(options.savePaymentMethod);
   const chargedNow = item.price?.type === 'Recurring' ? ((item.price.trialDays ?? 0) > 0 ? 0 : item.price.amount) : total;
-  if (method.card && keepsCard && chargedNow === 0 && options.verifiedToken !== method.card.token) {
+  if (method.newCard && keepsCard && chargedNow === 0 && options.verifiedToken !== method.token) {
     throw new CardVerificationNeeded({
-      token: method.card.token,
+      token: method.token,
       currency: item.currency,
       idempotencyKey: `checkout:${options.attemptKey ?? newId('checkout')}`,
     });
@@ -149,7 +148,7 @@ async function prepareCheckout(
       priceId: item.price.id,
       quantity: item.quantity,
       paymentLinkId: item.link?.id ?? null,
-      payment: { paymentMethodId: method.paymentMethodId, token: method.token, card: cardDetails(method.card) },
+      payment: { paymentMethodId: method.paymentMethodId, token: method.token, card: method.card },
       promotion: promotion && { promotionCodeId: promotion.promotionCodeId, couponId: promotion.couponId },
       successUrl: item.successUrl,
       description: item.description,
@@ -203,16 +202,11 @@ async function prepareCheckout(
       description: item.description,
       processorToken: method.token,
       processorKey: paymentId,
-      intent: pinnedIntent(checkoutMove, { savePaymentMethod: Boolean(options.savePaymentMethod && method.card), card: cardDetails(method.card) }),
+      intent: pinnedIntent(checkoutMove, { savePaymentMethod: Boolean(options.savePaymentMethod && method.newCard), card: method.card }),
     },
     tx.$with('inserted_checkout', {}).as(tx.insert(checkouts).values(checkout).getSQL()),
   );
   return { payment, checkout };
-}
-
-/** A card's display details for a plan: never its token. */
-function cardDetails(card: TokenizedCard | null) {
-  return card && { brand: card.brand, last4: card.last4, expMonth: card.expMonth, expYear: card.expYear };
 }
 
 /**

@@ -143,7 +143,7 @@ export async function payHostedCheckout(db: Database, form: HostedPaymentForm, t
 
   let card: TokenizedCard;
   try {
-    card = paymentProcessor().tokenizeCard({ number: form.cardNumber, expMonth: Number(expiry[1]), expYear: Number(expiry[2]), cvc: form.cvc.trim() });
+    card = await paymentProcessor().tokenizeCard({ number: form.cardNumber, expMonth: Number(expiry[1]), expYear: Number(expiry[2]), cvc: form.cvc.trim() });
   } catch (error) {
     if (error instanceof CardInputError)
       return { kind: 'invalid', field: error.field === 'number' ? 'cardNumber' : error.field, message: cardInputWords(error, text) };

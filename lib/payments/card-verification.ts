@@ -17,12 +17,12 @@ export interface CardToVerify {
 /**
  * The one check every saved card passes (API, portal, trial and recurring checkouts, the hosted
  * "save this card"): a zero-amount authorization at the processor. It calls the processor, so
- * it runs with no transaction open (docs/payments.md, "Two phases"). A declining card throws
+ * it runs with no transaction open (docs/payments.md, "Money moves"). A declining card throws
  * 402 PAYMENT_DECLINED with the issuer's reason; the caller saves nothing.
  */
 export async function verifyCardForSaving(input: CardToVerify): Promise<TokenizedCard> {
   const processor = paymentProcessor();
-  if (!processor.describeToken(input.token)) throw invalidField(input.fieldPath ?? 'tokenRef', `The processor does not know token '${input.token}'.`);
+  if (!(await processor.describeToken(input.token))) throw invalidField(input.fieldPath ?? 'tokenRef', `The processor does not know token '${input.token}'.`);
   const outcome = await processor.verifyCard({
     token: input.token,
     currency: input.currency ?? DEFAULT_VERIFICATION_CURRENCY,

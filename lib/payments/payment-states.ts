@@ -29,7 +29,7 @@ export const paymentStateMachine = defineStateMachine({
     'partially_refunded -> refunded': 'the rest refunded',
   },
   notes:
-    'Written `pending` in phase 1, before the processor is asked (docs/payments.md, "Two phases"); phase 3 records the outcome. ' +
+    'Written `pending` in phase 1, before the processor is asked (docs/payments.md, "Money moves"); phase 3 records the outcome. ' +
     '`unknown` is settled by reconciliation. A payment recovery cannot finish or settle after a bounded number of tries is `needs_review`, ' +
     'settled by a person in the operator console. A succeeded refund moves its payment; refunds have their own machine.',
 });

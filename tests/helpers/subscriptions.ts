@@ -38,7 +38,7 @@ export async function customerWithCard(
 ) {
   const customer = await api.post('/api/Customer', { email, name: 'Grace' });
   expect(customer.status, customer.text).toBe(201);
-  const card = new SandboxProcessor().tokenizeCard({ number, expMonth: 12, expYear: 2040, cvc: '123' });
+  const card = await new SandboxProcessor().tokenizeCard({ number, expMonth: 12, expYear: 2040, cvc: '123' });
   const method = await getDb().transaction((tx) => savePaymentMethod(tx, merchantId, customer.body.id, card));
   return { customerId: customer.body.id as string, paymentMethodId: method.id, email };
 }

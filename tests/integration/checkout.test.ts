@@ -107,7 +107,7 @@ describe('POST /api/Checkout', () => {
     const { api, merchant } = await newMerchant();
     const price = await oneTimePrice(api, 1000);
     const customer = await api.post('/api/Customer', { email: 'saved@example.com' });
-    const card = new SandboxProcessor().tokenizeCard({ number: '4242 4242 4242 4242', expMonth: 4, expYear: 2031, cvc: '123' });
+    const card = await new SandboxProcessor().tokenizeCard({ number: '4242 4242 4242 4242', expMonth: 4, expYear: 2031, cvc: '123' });
     const method = await getDb().transaction((tx) => savePaymentMethod(tx, merchant.id, customer.body.id, card));
     const list = await api.get(`/api/Customer/${customer.body.id}/PaymentMethod`);
     expect(list.body.data).toEqual([expect.objectContaining({ id: method.id, brand: 'visa', last4: '4242', expMonth: 4, expYear: 2031, isDefault: true })]);

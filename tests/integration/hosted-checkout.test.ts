@@ -27,18 +27,18 @@ function form(token: string, overrides: Partial<HostedPaymentForm> = {}): Hosted
 describe('sandbox processor', () => {
   const sandbox = new SandboxProcessor();
 
-  it('tokenizes test cards without keeping the number, and refuses bad input', () => {
-    const card = sandbox.tokenizeCard({ number: '4000-0000-0000-0002', expMonth: 1, expYear: 40, cvc: '999' });
+  it('tokenizes test cards without keeping the number, and refuses bad input', async () => {
+    const card = await sandbox.tokenizeCard({ number: '4000-0000-0000-0002', expMonth: 1, expYear: 40, cvc: '999' });
     expect(card).toMatchObject({ brand: 'visa', last4: '0002', expMonth: 1, expYear: 2040 });
     expect(card.token).not.toContain('4000000000000002');
     expect(Buffer.from(card.token.slice('tok_sbx_'.length), 'base64url').toString()).not.toContain('4000000000000002');
-    expect(sandbox.describeToken(card.token)).toEqual({ brand: 'visa', last4: '0002', expMonth: 1, expYear: 2040 });
-    expect(() => sandbox.tokenizeCard({ number: '4242424242424241', expMonth: 1, expYear: 40, cvc: '1' })).toThrow(/invalid/);
-    expect(() => sandbox.tokenizeCard({ number: '4111111111111111', expMonth: 1, expYear: 40, cvc: '123' })).toThrow(/test cards/);
-    expect(() => sandbox.tokenizeCard({ number: '4242424242424242', expMonth: 13, expYear: 40, cvc: '123' })).toThrow(/month/);
-    expect(() => sandbox.tokenizeCard({ number: '4242424242424242', expMonth: 1, expYear: 2001, cvc: '123' })).toThrow(/past/);
-    expect(() => sandbox.tokenizeCard({ number: '4242424242424242', expMonth: 1, expYear: 40, cvc: '12' })).toThrow(/security code/);
-    expect(sandbox.describeToken('tok_made_up')).toBeUndefined();
+    expect(await sandbox.describeToken(card.token)).toEqual({ brand: 'visa', last4: '0002', expMonth: 1, expYear: 2040 });
+    await expect(sandbox.tokenizeCard({ number: '4242424242424241', expMonth: 1, expYear: 40, cvc: '1' })).rejects.toThrow(/invalid/);
+    await expect(sandbox.tokenizeCard({ number: '4111111111111111', expMonth: 1, expYear: 40, cvc: '123' })).rejects.toThrow(/test cards/);
+    await expect(sandbox.tokenizeCard({ number: '4242424242424242', expMonth: 13, expYear: 40, cvc: '123' })).rejects.toThrow(/month/);
+    await expect(sandbox.tokenizeCard({ number: '4242424242424242', expMonth: 1, expYear: 2001, cvc: '123' })).rejects.toThrow(/past/);
+    await expect(sandbox.tokenizeCard({ number: '4242424242424242', expMonth: 1, expYear: 40, cvc: '12' })).rejects.toThrow(/security code/);
+    expect(await sandbox.describeToken('tok_made_up')).toBeUndefined();
   });
 
   it('gives each test card its fixed outcome', async () => {
@@ -55,7 +55,7 @@ describe('sandbox processor', () => {
     expect((await charge('tok_unknown', unknownKey)).status).toBe('succeeded');
     expect((await charge('tok_declined', unknownKey)).status).toBe('succeeded');
     expect(await sandbox.retrieveCharge(`pay_never_${crypto.randomUUID()}`)).toEqual({ status: 'not_found' });
-    const entered = sandbox.tokenizeCard({ number: '4000000000009995', expMonth: 1, expYear: 40, cvc: '123' });
+    const entered = await sandbox.tokenizeCard({ number: '4000000000009995', expMonth: 1, expYear: 40, cvc: '123' });
     expect(await charge(entered.token)).toMatchObject({ status: 'failed', declineCode: 'insufficient_funds' });
     const declinedKey = `pay_test_${crypto.randomUUID()}`;
     await charge('tok_insufficient_funds', declinedKey);

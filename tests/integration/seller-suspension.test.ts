@@ -112,7 +112,7 @@ describe('a suspended seller moves no money', () => {
     const changePlan = () =>
       commandSubscriptionInPhases(plainPhases(getDb()), merchant.id, sub.id, { type: 'ChangePrice', priceId: pro.id }, `portal:${a.customerId}`);
     const reactivate = () => getDb().transaction((tx) => commandSubscription(tx, merchant.id, sub.id, { type: 'Reactivate' }, `portal:${a.customerId}`));
-    const card = new SandboxProcessor().tokenizeCard({ number: '5555555555554444', expMonth: 12, expYear: 2040, cvc: '123' });
+    const card = await new SandboxProcessor().tokenizeCard({ number: '5555555555554444', expMonth: 12, expYear: 2040, cvc: '123' });
     const addCard = () => getDb().transaction((tx) => saveAsDefaultPaymentMethod(tx, merchant.id, a.customerId, card, `portal:${a.customerId}`));
     await expect(changePlan()).rejects.toMatchObject(refused);
     await expect(reactivate()).rejects.toMatchObject(refused);
@@ -176,7 +176,7 @@ describe('a suspended seller moves no money', () => {
     const a = await customerWithCard(api, merchant.id);
     const clock = await clockFor(api, a.customerId, '2026-03-01T00:00:00Z');
     const sub = (await subscribe(api, { customerId: a.customerId, priceId: price.id })).body;
-    const declining = new SandboxProcessor().tokenizeCard({ number: CARDS.declined, expMonth: 12, expYear: 2040, cvc: '123' });
+    const declining = await new SandboxProcessor().tokenizeCard({ number: CARDS.declined, expMonth: 12, expYear: 2040, cvc: '123' });
     await getDb().transaction(async (tx) => {
       const method = await savePaymentMethod(tx, merchant.id, a.customerId, declining);
       await makeDefaultPaymentMethod(tx, merchant.id, a.customerId, method.id, `portal:${a.customerId}`);

@@ -52,7 +52,7 @@ describe('subscription create taken over after a crash', () => {
     );
     const customer = JSON.parse((await call(key, 'POST', '/api/Customer', { email: 'grace@example.com', name: 'Grace' })).text);
     const [owner] = await db.select({ merchantId: customers.merchantId }).from(customers).where(eq(customers.id, customer.id));
-    const card = new SandboxProcessor().tokenizeCard({ number: '4242424242424242', expMonth: 12, expYear: 2040, cvc: '123' });
+    const card = await new SandboxProcessor().tokenizeCard({ number: '4242424242424242', expMonth: 12, expYear: 2040, cvc: '123' });
     const method = await db.transaction((tx) => savePaymentMethod(tx, owner!.merchantId, customer.id, card));
 
     const idempotencyKey = crypto.randomUUID();

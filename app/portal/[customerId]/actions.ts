@@ -147,7 +147,7 @@ export async function addCardAction(_state: FormState, form: FormData): Promise<
       .map((part) => Number(part.trim()));
     let card: TokenizedCard;
     try {
-      card = paymentProcessor().tokenizeCard({
+      card = await paymentProcessor().tokenizeCard({
         number: field(form, 'cardNumber'),
         expMonth: month ?? 0,
         expYear: year !== undefined && year < 100 ? 2000 + year : (year ?? 0),

@@ -167,7 +167,7 @@ export const payments = pgTable(
     currency: text().notNull(),
     description: text().notNull(),
     processorReference: text(),
-    /** What phase 2 charges and a crash recovery re-charges (docs/payments.md, "Two phases"). */
+    /** What phase 2 charges and a crash recovery re-charges (docs/payments.md, "Money moves"). */
     processorToken: text(),
     /** The processor's idempotency key, derived from our ids: a repeated charge is the same charge. */
     processorKey: text(),

@@ -62,7 +62,7 @@ interface EnteredToken extends CardDetails {
 export class SandboxProcessor implements PaymentProcessor {
   readonly name = 'sandbox';
 
-  tokenizeCard(input: { number: string; expMonth: number; expYear: number; cvc: string }): TokenizedCard {
+  async tokenizeCard(input: { number: string; expMonth: number; expYear: number; cvc: string }): Promise<TokenizedCard> {
     const number = input.number.replace(/[\s-]/g, '');
     if (!/^\d{12,19}$/.test(number) || !luhnValid(number)) throw new CardInputError('number', 'Your card number is invalid.');
     const card = SANDBOX_TEST_CARDS.find((c) => c.number === number);
@@ -81,7 +81,7 @@ export class SandboxProcessor implements PaymentProcessor {
     return { token: ENTERED_TOKEN_PREFIX + Buffer.from(payload).toString('base64url'), ...strip(details) };
   }
 
-  describeToken(token: string): CardDetails | undefined {
+  async describeToken(token: string): Promise<CardDetails | undefined> {
     const known = readToken(token);
     return known ? strip(known) : undefined;
   }

@@ -36,15 +36,15 @@ export type RefundOutcome = { status: 'succeeded'; reference: string } | { statu
 
 /**
  * The one seam between Paybase and a card network. The sandbox implements it; a real processor
- * adapter would too. `idempotencyKey` is derived from our payment or refund id, so a retried call
+ * adapter would too. Every method may be a network call: none is made inside a transaction. `idempotencyKey` is derived from our payment or refund id, so a retried call
  * charges (or refunds) once: calls are never made inside a database transaction (docs/payments.md).
  */
 export interface PaymentProcessor {
   readonly name: string;
   /** Turns raw card input (only ever held in memory) into a reusable token. */
-  tokenizeCard(input: { number: string; expMonth: number; expYear: number; cvc: string }): TokenizedCard;
-  /** Display details of a token, or undefined when the processor does not know it. */
-  describeToken(token: string): CardDetails | undefined;
+  tokenizeCard(input: { number: string; expMonth: number; expYear: number; cvc: string }): Promise<TokenizedCard>;
+  /** Display details of a token, or undefined when the processor does not know it. Never called inside a transaction. */
+  describeToken(token: string): Promise<CardDetails | undefined>;
   charge(input: { token: string; amount: number; currency: string; idempotencyKey: string }): Promise<ChargeOutcome>;
   /** Verifies a card before it is saved (a zero-amount authorization); nothing is charged. */
   verifyCard(input: { token: string; currency: string; idempotencyKey: string }): Promise<VerificationOutcome>;

@@ -3510,7 +3510,7 @@ export interface components {
         PaymentResponse: {
             id: string;
             /** @enum {string} */
-            status: "pending" | "succeeded" | "failed" | "unknown" | "partially_refunded" | "refunded";
+            status: "pending" | "succeeded" | "failed" | "unknown" | "needs_review" | "partially_refunded" | "refunded";
             amount: number;
             amountRefunded: number;
             currency: string;
@@ -3552,7 +3552,7 @@ export interface components {
         PaymentWithRefundsResponse: {
             id: string;
             /** @enum {string} */
-            status: "pending" | "succeeded" | "failed" | "unknown" | "partially_refunded" | "refunded";
+            status: "pending" | "succeeded" | "failed" | "unknown" | "needs_review" | "partially_refunded" | "refunded";
             amount: number;
             amountRefunded: number;
             currency: string;
@@ -4283,7 +4283,7 @@ export interface components {
         PaymentEvent: {
             id: string;
             /** @enum {string} */
-            status: "pending" | "succeeded" | "failed" | "unknown" | "partially_refunded" | "refunded";
+            status: "pending" | "succeeded" | "failed" | "unknown" | "needs_review" | "partially_refunded" | "refunded";
             amount: number;
             amountRefunded: number;
             currency: string;
@@ -6914,7 +6914,7 @@ export interface operations {
                 startingAfter?: components["parameters"]["StartingAfter"];
                 /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
                 endingBefore?: components["parameters"]["EndingBefore"];
-                status?: "pending" | "succeeded" | "failed" | "unknown" | "partially_refunded" | "refunded";
+                status?: "pending" | "succeeded" | "failed" | "unknown" | "needs_review" | "partially_refunded" | "refunded";
                 customerId?: string;
                 checkoutId?: string;
             };
