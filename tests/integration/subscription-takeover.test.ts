@@ -72,7 +72,7 @@ describe('subscription create taken over after a crash', () => {
     );
     await server.kill();
     expect(await cutOff).toBe('cut off');
-    const subscriptionId = (pending.intent as { options: { subscriptionId: string } }).options.subscriptionId;
+    const subscriptionId = (pending.intent as { plan: { period: { subscriptionId: string } } }).plan.period.subscriptionId;
 
     await pool!.end();
     server = await startServer({ env: ENV, dataDir });
