@@ -51,7 +51,7 @@ describe('sandbox processor', () => {
     const unknownKey = `pay_test_${crypto.randomUUID()}`;
     const unknown = await charge('tok_unknown', unknownKey);
     expect(unknown.status).toBe('unknown');
-    expect(await sandbox.retrieveCharge(unknownKey)).toEqual({ status: 'succeeded' });
+    expect(await sandbox.retrieveCharge(unknownKey)).toEqual({ status: 'succeeded', reference: `ch_sbx_unknown_${unknownKey}` });
     expect((await charge('tok_unknown', unknownKey)).status).toBe('succeeded');
     expect((await charge('tok_declined', unknownKey)).status).toBe('succeeded');
     expect(await sandbox.retrieveCharge(`pay_never_${crypto.randomUUID()}`)).toEqual({ status: 'not_found' });
@@ -60,6 +60,18 @@ describe('sandbox processor', () => {
     const declinedKey = `pay_test_${crypto.randomUUID()}`;
     await charge('tok_insufficient_funds', declinedKey);
     expect(await sandbox.retrieveCharge(declinedKey)).toMatchObject({ status: 'failed', declineCode: 'insufficient_funds' });
+    // A key canceled before any charge (recovery of a customer-present move): a later charge with it fails.
+    const abandonedKey = `pay_test_${crypto.randomUUID()}`;
+    expect(await sandbox.cancelCharge({ idempotencyKey: abandonedKey, amount: 100, currency: 'USD' })).toEqual({ status: 'canceled' });
+    expect(await charge('tok_visa', abandonedKey)).toMatchObject({ status: 'failed', declineCode: 'canceled' });
+    // A key charged first: the cancel answers the charge.
+    const chargedKey = `pay_test_${crypto.randomUUID()}`;
+    await charge('tok_visa', chargedKey);
+    expect(await sandbox.cancelCharge({ idempotencyKey: chargedKey, amount: 100, currency: 'USD' })).toMatchObject({ status: 'succeeded' });
+    // A charge the processor never settles: unknown when made and whenever asked.
+    const neverKey = `pay_test_${crypto.randomUUID()}`;
+    expect((await charge('tok_processing_error', neverKey)).status).toBe('unknown');
+    expect(await sandbox.retrieveCharge(neverKey)).toEqual({ status: 'unknown' });
   });
 });
 

@@ -41,6 +41,15 @@ afterAll(async () => {
 const api = (method: string, path: string, body?: unknown) =>
   call(method, path, { key, body, headers: { 'idempotency-key': crypto.randomUUID() }, baseUrl: server.baseUrl });
 
+/** The same data on a server started again with `env` (killed first unless it was already). */
+async function restart(env: Record<string, string>, options: { killed?: boolean } = {}) {
+  await pool?.end();
+  pool = undefined;
+  if (!options.killed) await server.kill();
+  server = await startServer({ env, dataDir: server.dataDir });
+  key = /Demo API key\s+(\S+)/.exec(server.output())![1]!;
+}
+
 function database() {
   pool ??= serverPool(server.databaseUrl, 2);
   return drizzle(pool, { schema, casing: 'snake_case' });
@@ -173,16 +182,15 @@ describe('money moves with a slow processor', () => {
   it('a crash during the proration charge is finished by recovery with the pinned plan, charged once', async () => {
     const prices = await twoPrices([3_000, 9_000]);
     const sub = await subscribed(prices.from);
+    // A processor slow enough that the test sees the pending charge and kills the server before it answers.
+    await restart({ ...ENV, SANDBOX_PROCESSOR_LATENCY_MS: '8000' });
     const upgrading = changePrice(sub, prices.to).catch(() => 'cut off');
     await eventually(async () => (await prorationOf(sub.id)).charged.some((p) => p.status === 'pending'), 10_000, 'the proration pending');
     const [pending] = (await prorationOf(sub.id)).charged;
     const pinned = (pending!.intent as { plan: { change: { amountDueNow: number } } }).plan;
     await server.kill();
     expect(await upgrading).toBe('cut off');
-    await pool?.end();
-    pool = undefined;
-    server = await startServer({ env: ENV, dataDir: server.dataDir });
-    key = /Demo API key\s+(\S+)/.exec(server.output())![1]!;
+    await restart(ENV, { killed: true });
     // A seller's backend asked for it (merchant-initiated): recovery may charge, with the same processor key.
     const finished = await eventually(
       async () => {
