@@ -4,6 +4,7 @@ import { admins, auditLog, sellerUsers } from '../db/schema';
 import { newId } from '../ids';
 import { now } from '../clock';
 import { redactValue } from '../request-logs/redact';
+import { storableText } from '../stored-text';
 import type { AuditAction } from './actions';
 import { currentRequestContext, type AuditActor } from './request-context';
 
@@ -18,6 +19,9 @@ export interface AuditEntryInput {
   actor?: AuditActor;
 }
 
+const LABEL_LIMIT = 320;
+const IP_LIMIT = 64;
+
 /**
  * Writes one audit entry with the request's id and client address (lib/audit/request-context.ts).
  * Call it with the transaction of the action it records, so the entry exists exactly when the
@@ -31,11 +35,12 @@ export async function recordAudit(tx: Db, entry: AuditEntryInput): Promise<void>
     merchantId: entry.merchantId,
     actorKind: actor.kind,
     actorId: actor.id ?? null,
-    actorLabel: actor.label ?? (await actorLabel(tx, actor)),
+    // What a failed sign-in typed is text from outside (docs/operations.md, "Text kept from outside").
+    actorLabel: storableText(actor.label ?? (await actorLabel(tx, actor)), LABEL_LIMIT),
     action: entry.action,
     targetKind: entry.target?.kind ?? null,
     targetId: entry.target?.id ?? null,
-    ip: context?.ip ?? null,
+    ip: storableText(context?.ip, IP_LIMIT),
     requestId: context?.requestId ?? null,
     metadata: redactValue(entry.metadata ?? {}),
     createdAt: now(),

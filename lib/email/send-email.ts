@@ -5,6 +5,7 @@ import { newId } from '../ids';
 import { now } from '../clock';
 import { enqueueJob } from '../jobs/enqueue';
 import { log } from '../log';
+import { storableText } from '../stored-text';
 import { mailFrom, smtpTransport } from './transport';
 
 export interface EmailMessage {
@@ -68,8 +69,11 @@ export async function deliverEmail(db: Db, emailOrId: OutboundEmail | string): P
     await transport.sendMail({ from: mailFrom(), to: email.toAddress, subject: email.subject, text: email.textBody, html: email.htmlBody ?? undefined });
     await markEmailSent(db, emailId);
   } catch (error) {
-    await markEmailSent(db, emailId, error instanceof Error ? error.message : String(error));
-    throw error;
+    // The SMTP server's answer is text from outside (docs/operations.md, "Text kept from outside"),
+    // and graphile-worker stores the job's error too.
+    const reason = storableText(error instanceof Error ? error.message : String(error), 2_000);
+    await markEmailSent(db, emailId, reason);
+    throw new Error(reason, { cause: error });
   }
 }
 

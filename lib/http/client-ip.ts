@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { config } from '../config';
 import { newRequestId } from './request';
+import { storableText } from '../stored-text';
 
 /** Where a request comes from, for per-address rate limits. */
 export interface ClientInfo {
@@ -20,15 +21,18 @@ export const CLIENT_IP_HEADER = 'x-paybase-client-ip';
  */
 export const REQUEST_ID_HEADER = 'x-paybase-request-id';
 
+/** Longer than any textual IPv6 address with a zone: a longer forwarded "address" is cut (it is stored in the audit log). */
+const ADDRESS_LIMIT = 64;
+
 /**
  * The socket's address, or with `TRUST_PROXY=true` (behind a reverse proxy that sets it) the
- * first address of `X-Forwarded-For`.
+ * first address of `X-Forwarded-For`, which the client may have written: at most 64 characters.
  */
 export function resolveClientIp(req: IncomingMessage): string {
   if (config.http.trustProxy) {
     const forwarded = req.headers['x-forwarded-for'];
     const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim();
-    if (first) return first;
+    if (first) return storableText(first, ADDRESS_LIMIT);
   }
   return req.socket.remoteAddress ?? 'unknown';
 }

@@ -1,7 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { getDb } from '../db/client';
 import { apiRequestLogs } from '../db/schema';
+import { writeIsolating } from '../db/isolating-writes';
 import { log } from '../log';
+import { storableText } from '../stored-text';
 import { redactBody } from './redact';
 
 /**
@@ -49,6 +51,8 @@ export interface SeenApiRequest {
   rawBody?: string;
 }
 
+/** The most of a request's path that is kept. */
+const PATH_LIMIT = 2048;
 const FLUSH_EVERY_MS = 500;
 const BATCH = 500;
 /** Beyond this many waiting rows (database down), new ones are dropped rather than grow memory. */
@@ -70,12 +74,12 @@ export function recordApiRequest(request: Request, response: Response, seen: See
     merchant_id: seen.merchantId,
     request_id: response.headers.get('X-Request-Id') ?? 'unknown',
     method: request.method,
-    path: seen.path,
+    path: storableText(seen.path, PATH_LIMIT),
     status: response.status,
     duration_ms: Math.round(durationMs),
     api_key_id: seen.apiKeyId ?? null,
     // Read from the header, so a request refused before its key was checked still shows it.
-    idempotency_key: request.headers.get('idempotency-key')?.slice(0, 255) || null,
+    idempotency_key: storableText(request.headers.get('idempotency-key'), 255) || null,
     replayed: response.headers.get('Idempotent-Replayed') === 'true',
     request_body: failed ? redactBody(seen.rawBody) : null,
     created_at: new Date().toISOString(),
@@ -99,13 +103,26 @@ function enqueue(row: NewLog) {
   }
   buffer.waiting.push(row);
   if (buffer.waiting.length >= BATCH) void flushRequestLogs();
-  else if (!buffer.timer) {
-    buffer.timer = setTimeout(() => void flushRequestLogs(), FLUSH_EVERY_MS);
-    buffer.timer.unref?.();
-  }
+  else scheduleFlush(FLUSH_EVERY_MS);
 }
 
-/** Writes what is waiting, in batches; one flush at a time. Also called at shutdown and by tests. */
+function scheduleFlush(delayMs: number) {
+  if (buffer.timer) return;
+  buffer.timer = setTimeout(() => void flushRequestLogs(), delayMs);
+  buffer.timer.unref?.();
+}
+
+async function insertLogs(rows: NewLog[]): Promise<void> {
+  await getDb().execute(sql`insert into ${apiRequestLogs} (${COLUMNS})
+    select ${COLUMNS} from json_populate_recordset(null::${apiRequestLogs}, ${JSON.stringify(rows)}::json)
+    on conflict do nothing`);
+}
+
+/**
+ * Writes what is waiting, in batches; one flush at a time. Also called at shutdown and by tests.
+ * A row PostgreSQL refuses is dropped alone (lib/db/isolating-writes.ts), never its batch; while
+ * the database cannot be reached, the rows wait (up to MAX_WAITING) for the next flush.
+ */
 export async function flushRequestLogs(): Promise<void> {
   if (buffer.timer) clearTimeout(buffer.timer);
   buffer.timer = undefined;
@@ -113,12 +130,15 @@ export async function flushRequestLogs(): Promise<void> {
   buffer.flushing = (async () => {
     while (buffer.waiting.length) {
       const batch = buffer.waiting.splice(0, BATCH);
-      try {
-        await getDb().execute(sql`insert into ${apiRequestLogs} (${COLUMNS})
-          select ${COLUMNS} from json_populate_recordset(null::${apiRequestLogs}, ${JSON.stringify(batch)}::json)
-          on conflict do nothing`);
-      } catch (error) {
-        log.warn({ err: error, rows: batch.length }, 'could not write API request logs');
+      const unwritten = await writeIsolating(batch, insertLogs, async (row, error) => {
+        log.warn({ err: error, merchantId: row.merchant_id, requestId: row.request_id }, 'an API request log was refused by the database and dropped');
+      });
+      if (unwritten.length > 0) {
+        const kept = unwritten.slice(0, Math.max(0, MAX_WAITING - buffer.waiting.length));
+        buffer.waiting.unshift(...kept);
+        buffer.dropped += unwritten.length - kept.length;
+        log.warn({ waiting: buffer.waiting.length }, 'could not write API request logs: the database is unavailable');
+        scheduleFlush(FLUSH_EVERY_MS);
         break;
       }
     }

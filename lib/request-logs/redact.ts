@@ -1,3 +1,5 @@
+import { storableText } from '../stored-text';
+
 /** The most of a body the log keeps (after redaction), in characters. */
 export const BODY_LIMIT = 4096;
 
@@ -8,20 +10,21 @@ const SECRET_KEY =
 // Anything that still looks like a card number, an API key or a signing secret.
 const SECRET_TEXT = [/\b(?:\d[ -]?){12,18}\d\b/g, /\b(sk|whsec|pk|rk)_[A-Za-z0-9_-]{8,}/g, /\beyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g];
 
+/** Secret-looking text blanked, and what PostgreSQL cannot store replaced (lib/stored-text.ts). */
 function scrubText(text: string): string {
-  return SECRET_TEXT.reduce((out, pattern) => out.replace(pattern, REDACTED), text);
+  return storableText(SECRET_TEXT.reduce((out, pattern) => out.replace(pattern, REDACTED), text));
 }
 
 function scrub(value: unknown, depth = 0): unknown {
   if (typeof value === 'string') return scrubText(value);
   if (depth > 20 || value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map((item) => scrub(item, depth + 1));
-  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, SECRET_KEY.test(key) ? REDACTED : scrub(item, depth + 1)]));
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [storableText(key), SECRET_KEY.test(key) ? REDACTED : scrub(item, depth + 1)]));
 }
 
 /**
  * A body as the request log may keep it: JSON with secret fields replaced, card-number-like
- * digit runs, API keys, signing secrets and JWTs blanked in any text, then capped.
+ * digit runs, API keys, signing secrets and JWTs blanked in any text, then made storable and capped.
  */
 export function redactBody(body: string | null | undefined): string | null {
   if (!body) return null;
@@ -31,7 +34,8 @@ export function redactBody(body: string | null | undefined): string | null {
   } catch {
     text = scrubText(body);
   }
-  return text.length > BODY_LIMIT ? `${text.slice(0, BODY_LIMIT)}… [truncated]` : text;
+  const kept = storableText(text, BODY_LIMIT);
+  return text.length > BODY_LIMIT ? `${kept}… [truncated]` : kept;
 }
 
 /** A JSON value with secret-named fields and secret-looking text replaced (the audit log's metadata uses it too). */

@@ -5,7 +5,7 @@ import { createWebhookEndpoint, liveSigningSecrets, updateWebhookEndpoint } from
 import { CreateWebhookEndpointBody } from '../webhooks/schemas';
 import { claimDueDeliveries } from '../webhooks/claim';
 import { eventBody } from '../webhooks/deliveries';
-import { deliveryHeaders } from '../webhooks/dispatcher';
+import { deliveryHeaders } from '../webhooks/attempt-request';
 import { attemptLeaseMs } from '../webhooks/policy';
 import { recordAttemptResults, type AttemptResult } from '../webhooks/record';
 import { createWebhookAgent, sendWebhookRequest } from '../webhooks/send';

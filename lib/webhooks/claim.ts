@@ -6,6 +6,15 @@ import { webhookDeliveryStateMachine } from '../events/webhook-delivery-states';
 const RETIRED = literal('dead');
 const RETIRED_FROM = webhookDeliveryStateMachine.sourcesOf('dead').map(literal).join(', ');
 
+/**
+ * The history's entry for an attempt whose outcome its dispatcher never recorded (it stopped, or
+ * could not record it, before the lease ran out): written when the delivery is claimed again.
+ */
+export const LOST_ATTEMPT_ERROR =
+  'No outcome was recorded for this attempt: the dispatcher sending it stopped, or could not record it, before its lease ran out. ' +
+  'The receiver may have received it; it was sent again.';
+const LOST_ATTEMPT = literal(LOST_ATTEMPT_ERROR);
+
 /** Serialises claims across dispatcher processes (see claimDueDeliveries); any fixed number. */
 const CLAIM_LOCK_KEY = 0x7765626b; // 'webk'
 
@@ -60,6 +69,12 @@ export interface ClaimOptions {
  *
  * Automatic work of a disabled endpoint is retired (`dead`) on the way, as the old per-delivery
  * job did when it found its endpoint disabled; Retry and recover requests still go out.
+ *
+ * A row still carrying a lease (`lease_worker_id`) when it is claimed or retired holds an attempt
+ * that was claimed and never recorded: its dispatcher died, or gave the result up, and the lease
+ * ran out. That attempt may have reached the receiver, so it goes into the history as an attempt
+ * without an outcome (started when its lease began), and an automatic one counts towards the
+ * schedule: a delivery whose attempts keep getting lost still ends.
  */
 export async function claimDueDeliveries(pool: pg.Pool, options: ClaimOptions): Promise<ClaimedDelivery[]> {
   const leaseUntilDate = new Date(options.at.getTime() + options.leaseMs);
@@ -70,6 +85,7 @@ export async function claimDueDeliveries(pool: pg.Pool, options: ClaimOptions): 
   const leaseUntil = literal(leaseUntilDate.toISOString());
   const dispatcherId = literal(options.dispatcherId);
   const limit = integer(options.limit);
+  const leaseInterval = `interval '${integer(options.leaseMs)} milliseconds'`;
   const endpointConcurrency = integer(options.endpointConcurrency);
   const failingEndpointConcurrency = integer(Math.min(options.failingEndpointConcurrency, options.endpointConcurrency));
   const results = (await pool.query(`
@@ -95,16 +111,18 @@ export async function claimDueDeliveries(pool: pg.Pool, options: ClaimOptions): 
         where d.due_at <= ${at}::timestamptz and coalesce(b.in_flight, 0) < l.slots
         order by d.due_at
         limit ${limit}
+      ), retiring as (
+        select l.id, l.endpoint_id, l.lease_worker_id, l.lease_until, l.requested_trigger from webhook_deliveries l
+        where l.id = any(array(select id from candidates where not enabled and requested_trigger is null)) and l.due_at <= ${at}::timestamptz
+        for update skip locked
       ), retired as (
         update webhook_deliveries d
         set status = case when d.status in (${RETIRED_FROM}) then ${RETIRED} else d.status end,
-          due_at = null, next_attempt_at = null, last_error = 'The endpoint is disabled.', updated_at = ${at}::timestamptz
-        where d.id = any(array(
-          select l.id from webhook_deliveries l
-          where l.id = any(array(select id from candidates where not enabled and requested_trigger is null)) and l.due_at <= ${at}::timestamptz
-          for update skip locked))
+          due_at = null, next_attempt_at = null, last_error = 'The endpoint is disabled.',
+          lease_until = null, lease_worker_id = null, updated_at = ${at}::timestamptz
+        where d.id = any(array(select id from retiring))
       ), chosen as (
-        select l.id from webhook_deliveries l
+        select l.id, l.endpoint_id, l.lease_worker_id, l.lease_until, l.requested_trigger from webhook_deliveries l
         where l.due_at <= ${at}::timestamptz and l.id = any(array(
           select id from (
             select id, slots, in_flight + row_number() over (partition by endpoint_id order by due_at, id) as slot
@@ -115,11 +133,20 @@ export async function claimDueDeliveries(pool: pg.Pool, options: ClaimOptions): 
           order by slot
           limit ${limit}))
         for update skip locked
+      ), lost as (
+        select * from retiring where lease_worker_id is not null
+        union all
+        select * from chosen where lease_worker_id is not null
+      ), lost_attempts as (
+        insert into webhook_attempts (delivery_id, trigger, url, request_headers, started_at, duration_ms, response_status, response_body, error, succeeded)
+        select lost.id, coalesce(lost.requested_trigger, 'automatic'), e.url, '{}'::jsonb, lost.lease_until - ${leaseInterval}, 0, null, null, ${LOST_ATTEMPT}, false
+        from lost join webhook_endpoints e on e.id = lost.endpoint_id
       )
       update webhook_deliveries d
-      set lease_until = ${leaseUntil}::timestamptz, due_at = ${leaseUntil}::timestamptz, lease_worker_id = ${dispatcherId}
-      from webhook_endpoints e, events ev
-      where d.id = any(array(select id from chosen)) and e.id = d.endpoint_id and ev.id = d.event_id
+      set lease_until = ${leaseUntil}::timestamptz, due_at = ${leaseUntil}::timestamptz, lease_worker_id = ${dispatcherId},
+        attempt_count = d.attempt_count + case when c.lease_worker_id is not null and c.requested_trigger is null then 1 else 0 end
+      from webhook_endpoints e, events ev, chosen c
+      where d.id = any(array(select id from chosen)) and c.id = d.id and e.id = d.endpoint_id and ev.id = d.event_id
       returning d.id, d.endpoint_id, d.event_id, d.event_type, d.status, d.attempt_count, d.requested_trigger, d.requested_at,
         e.url, e.secret_ciphertext, e.previous_secret_ciphertext, e.previous_secret_expires_at,
         ev.created_at as event_created_at, ev.data as event_data`)) as unknown as pg.QueryResult<RawClaim>[];

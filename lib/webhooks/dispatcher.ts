@@ -5,39 +5,18 @@ import { COLUMN_CASING, type Database } from '../db/client';
 import { now } from '../clock';
 import { config } from '../config';
 import { log } from '../log';
-import { liveSigningSecrets } from './endpoints';
-import { eventBody } from './deliveries';
 import { attemptLeaseMs } from './policy';
 import { claimDueDeliveries, type ClaimedDelivery } from './claim';
-import { recordAttemptResults, type AttemptResult } from './record';
+import type { AttemptResult } from './record';
+import { attemptRequests, notSentResult, UNPREPARED_ATTEMPT_ERROR } from './attempt-request';
+import { createAttemptRecorder } from './attempt-recorder';
 import { sendWebhookRequest, webhookAgent, closeWebhookAgent } from './send';
-import { signatureHeader } from './signature';
 import { DELIVERIES_CHANNEL } from '../events/channel';
 
 /** Rows per claim (the issue's 100–500); fewer when the process is near WEBHOOK_MAX_IN_FLIGHT. */
 const CLAIM_BATCH = 500;
-/** Finished attempts are recorded when this many are waiting, or FLUSH_DELAY_MS after the first. */
-const FLUSH_BATCH = 500;
-const FLUSH_DELAY_MS = 5;
 /** Fallback when no notification arrives: retries coming due, leases of crashed dispatchers. */
 const POLL_INTERVAL_MS = 1_000;
-
-/** An attempt's headers: a fresh timestamp and signature on every attempt; the body never changes. */
-export function deliveryHeaders(
-  delivery: Pick<ClaimedDelivery, 'id' | 'eventId' | 'eventType'>,
-  secrets: string[],
-  body: string,
-  startedAt: Date,
-): Record<string, string> {
-  return {
-    'Content-Type': 'application/json',
-    'User-Agent': 'Paybase-Webhooks/1.0',
-    'X-Service-Signature': signatureHeader(secrets, Math.floor(startedAt.getTime() / 1000), body),
-    'X-Service-Event-Id': delivery.eventId,
-    'X-Service-Delivery-Id': delivery.id,
-    'X-Service-Event-Type': delivery.eventType,
-  };
-}
 
 export interface Dispatcher {
   readonly id: string;
@@ -48,9 +27,11 @@ export interface Dispatcher {
 
 /**
  * The webhook dispatcher of one process (docs/webhooks.md): claims due deliveries in batches,
- * sends them concurrently over the process-wide keep-alive agent, and records finished attempts
- * in batches on a short timer, so one slow endpoint never holds up the bookkeeping of others.
- * It wakes on NOTIFY, after each flush, at the earliest retry it scheduled, and every second.
+ * sends them concurrently over the process-wide keep-alive agent, and hands every finished
+ * attempt, sent or not, to its recorder (./attempt-recorder.ts), which records them in batches
+ * on a short timer, so one slow endpoint never holds up the bookkeeping of others. It wakes on
+ * NOTIFY, after each flush, at the earliest retry it scheduled, and every second; it claims
+ * nothing while its attempts cannot be recorded.
  */
 export async function startDispatcher(): Promise<Dispatcher> {
   const id = `dispatcher-${crypto.randomBytes(6).toString('hex')}`;
@@ -75,12 +56,21 @@ export async function startDispatcher(): Promise<Dispatcher> {
   let inFlight = 0;
   let claiming = false;
   let claimAgain = false;
-  let finished: AttemptResult[] = [];
-  let flushing: Promise<void> | undefined;
-  let flushTimer: NodeJS.Timeout | undefined;
   let wakeTimer: NodeJS.Timeout | undefined;
   let wakeAt = Infinity;
   const sending = new Set<Promise<void>>();
+  /** Endpoints whose secret this process could not decrypt, logged once each. */
+  const undecryptable = new Set<string>();
+  const recorder = createAttemptRecorder({
+    db,
+    dispatcherId: id,
+    onSettled(settled, earliestRetryAt) {
+      inFlight -= settled;
+      log.debug({ dispatcherId: id, recorded: settled, inFlight }, 'webhook attempts recorded');
+      if (earliestRetryAt) scheduleWake(earliestRetryAt.getTime());
+      void pump();
+    },
+  });
 
   async function pump(): Promise<void> {
     if (stopping) return;
@@ -94,7 +84,9 @@ export async function startDispatcher(): Promise<Dispatcher> {
         claimAgain = false;
         for (;;) {
           const limit = Math.min(CLAIM_BATCH, maxInFlight - inFlight);
-          if (limit <= 0 || stopping) break;
+          // While attempts cannot be recorded, sending more would only grow what this process
+          // holds (and, once leases run out, repeat it): nothing is claimed until recording resumes.
+          if (limit <= 0 || stopping || recorder.failing) break;
           const claimed = await claimDueDeliveries(pool, {
             dispatcherId: id,
             limit,
@@ -117,66 +109,35 @@ export async function startDispatcher(): Promise<Dispatcher> {
   }
 
   function sendAll(claimed: ClaimedDelivery[]) {
-    // Secrets are decrypted once per endpoint per claim, bodies built once per event.
-    const secrets = new Map<string, string[]>();
-    const bodies = new Map<string, string>();
-    const startedAt = now();
+    const requestOf = attemptRequests((endpointId, error) => {
+      if (undecryptable.has(endpointId)) return;
+      undecryptable.add(endpointId);
+      // A SECRET_KEY differing from the other processes': the attempts fail visibly (recorded, retried, then dead).
+      log.error({ err: error, dispatcherId: id, endpointId }, 'cannot decrypt a webhook signing secret; its attempts are recorded as failed');
+    });
     for (const delivery of claimed) {
-      let endpointSecrets = secrets.get(delivery.endpointId);
-      try {
-        endpointSecrets ??= liveSigningSecrets({ ...delivery, id: delivery.endpointId }, startedAt);
-      } catch (error) {
-        // A secret this process cannot decrypt (a SECRET_KEY differing from the other
-        // processes'): nothing is sent, and the lease expires for a dispatcher that can.
-        log.error({ err: error, dispatcherId: id, endpointId: delivery.endpointId }, 'cannot decrypt a webhook signing secret');
-        inFlight--;
-        continue;
-      }
-      secrets.set(delivery.endpointId, endpointSecrets);
-      let body = bodies.get(delivery.eventId);
-      if (!body) {
-        body = eventBody({ id: delivery.eventId, type: delivery.eventType, createdAt: delivery.eventCreatedAt, data: delivery.eventData });
-        bodies.set(delivery.eventId, body);
-      }
-      const task = send(delivery, endpointSecrets, body).finally(() => sending.delete(task));
+      const task = attempt(delivery, requestOf).finally(() => sending.delete(task));
       sending.add(task);
     }
   }
 
-  async function send(delivery: ClaimedDelivery, secrets: string[], body: string) {
+  /** One attempt, whatever happens on the way: its result always reaches the recorder. */
+  async function attempt(delivery: ClaimedDelivery, requestOf: ReturnType<typeof attemptRequests>): Promise<void> {
     const startedAt = now();
-    const headers = deliveryHeaders(delivery, secrets, body, startedAt);
-    const outcome = await sendWebhookRequest({ url: delivery.url, headers, body, timeoutMs }, agent);
-    sent++;
-    finished.push({ delivery, headers, startedAt, finishedAt: now(), outcome });
-    if (finished.length >= FLUSH_BATCH) void flush();
-    else flushTimer ??= setTimeout(() => void flush(), FLUSH_DELAY_MS);
-  }
-
-  async function flush(): Promise<void> {
-    if (flushTimer) clearTimeout(flushTimer);
-    flushTimer = undefined;
-    if (flushing) return flushing.then(() => (finished.length > 0 ? flush() : undefined));
-    const batch = finished;
-    finished = [];
-    if (batch.length === 0) return;
-    flushing = (async () => {
-      try {
-        const { earliestRetryAt } = await recordAttemptResults(db, id, batch);
-        inFlight -= batch.length;
-        log.debug({ dispatcherId: id, recorded: batch.length, inFlight }, 'webhook attempts recorded');
-        if (earliestRetryAt) scheduleWake(earliestRetryAt.getTime());
-      } catch (error) {
-        // Keep the results: they are recorded on the next flush (the leases still stand).
-        log.error({ err: error, dispatcherId: id, attempts: batch.length }, 'recording webhook attempts failed');
-        finished = batch.concat(finished);
-        flushTimer ??= setTimeout(() => void flush(), POLL_INTERVAL_MS);
+    let result: AttemptResult;
+    try {
+      const request = requestOf(delivery, startedAt);
+      if ('notSent' in request) result = notSentResult(delivery, startedAt, request.notSent);
+      else {
+        const outcome = await sendWebhookRequest({ url: delivery.url, headers: request.headers, body: request.body, timeoutMs }, agent);
+        sent++;
+        result = { delivery, headers: request.headers, startedAt, finishedAt: now(), outcome };
       }
-    })();
-    await flushing;
-    flushing = undefined;
-    if (finished.length > 0) flushTimer ??= setTimeout(() => void flush(), FLUSH_DELAY_MS);
-    void pump();
+    } catch (error) {
+      log.error({ err: error, dispatcherId: id, deliveryId: delivery.id }, 'a webhook attempt failed before its request was made');
+      result = notSentResult(delivery, startedAt, UNPREPARED_ATTEMPT_ERROR);
+    }
+    recorder.add(result);
   }
 
   /** A retry this process just scheduled sooner than the next poll: wake for it. */
@@ -213,7 +174,7 @@ export async function startDispatcher(): Promise<Dispatcher> {
       // Attempts in flight finish (each is bounded by the timeout) and are recorded; what
       // cannot be recorded now (database gone) is sent again after its lease.
       await Promise.allSettled([...sending]);
-      for (let tries = 0; tries < 3 && (finished.length > 0 || flushing); tries++) await flush();
+      await recorder.close(3);
       await closeWebhookAgent();
       await pool.end();
       log.info({ dispatcherId: id, sent }, 'webhook dispatcher stopped');

@@ -1,5 +1,6 @@
 import { eq, and, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
+import { sqlStateOf } from '../db/errors';
 import { webhookDeliveries, webhookEndpoints, type WebhookDeliveryStatus } from '../db/schema';
 import { now } from '../clock';
 import { log } from '../log';
@@ -7,8 +8,9 @@ import { findMerchantById } from '../merchants/merchants';
 import { sendEmail } from '../email/send-email';
 import { disableAfterMs, nextRetryDelayMs } from './policy';
 import type { ClaimedDelivery } from './claim';
-import type { SendOutcome } from './send';
+import { RESPONSE_BODY_LIMIT, type SendOutcome } from './send';
 import { webhookDeliveryStateMachine } from '../events/webhook-delivery-states';
+import { storableText } from '../stored-text';
 
 /** One finished attempt waiting to be recorded. */
 export interface AttemptResult {
@@ -27,6 +29,19 @@ export function nextDeliveryState(result: AttemptResult, random: () => number = 
   const delay = outcome.status === 410 ? undefined : nextRetryDelayMs(delivery.attemptCount + 1, random);
   if (delay === undefined) return { status: 'dead', nextAttemptAt: null };
   return { status: 'failed', nextAttemptAt: new Date(result.finishedAt.getTime() + delay) };
+}
+
+/** The most of an attempt's error message that is kept. */
+const ERROR_LIMIT = 1_000;
+
+/**
+ * An attempt PostgreSQL refused to store as it was (`recordAttemptResults` failed on it alone):
+ * the same outcome without the receiver's answer and the request's headers, saying so.
+ */
+export function withoutAnswer(result: AttemptResult, refusal: unknown): AttemptResult {
+  const code = sqlStateOf(refusal);
+  const note = `The receiver's answer could not be stored (PostgreSQL refused it${code ? `: ${code}` : ''}) and is left out.`;
+  return { ...result, headers: {}, outcome: { ...result.outcome, responseBody: null, error: result.outcome.error ? `${result.outcome.error} ${note}` : note } };
 }
 
 /** Per endpoint, in the order the attempts finished: how the failure streak ends. */
@@ -50,10 +65,12 @@ const RETRYING = webhookDeliveryStateMachine.sourcesOf('failed');
 const MOVES = sql`d.status = any(string_to_array(r.sources, ','))`;
 
 /**
- * Records a batch of finished attempts in one statement: inserts the attempts, moves each
- * delivery to its next state (releasing its lease; a Retry asked for meanwhile keeps it due),
- * and updates each endpoint's failure streak once. Endpoints that must now be disabled (410
- * Gone, or failing for WEBHOOK_DISABLE_AFTER) are disabled afterwards, each in a transaction.
+ * Records a batch of finished attempts in one transaction: one statement inserts the attempts,
+ * moves each delivery to its next state (releasing its lease; a Retry asked for meanwhile keeps
+ * it due) and updates each endpoint's failure streak once; then the endpoints that must now be
+ * disabled (410 Gone, or failing for WEBHOOK_DISABLE_AFTER) are disabled. All of it commits or
+ * none of it does, so a batch that fails can be recorded again without writing an attempt twice.
+ * The receiver's answer and error messages are made storable (lib/stored-text.ts) on the way.
  *
  * A delivery is only updated while this dispatcher's lease on it stands, so a result that
  * arrives after the lease was taken over cannot overwrite the newer attempt's bookkeeping.
@@ -67,7 +84,8 @@ export async function recordAttemptResults(db: Db, dispatcherId: string, results
   const streaks = [...streaksOf(results)];
   const cutoff = new Date(at.getTime() - disableAfterMs());
   const deliveryIds = array(results.map((r) => r.delivery.id));
-  const toDisable = await db.execute<{ id: string; gone: boolean }>(sql`
+  await db.transaction(async (tx) => {
+    const toDisable = await tx.execute<{ id: string; gone: boolean }>(sql`
     with r as (
       select * from unnest(
         ${deliveryIds}::text[],
@@ -77,8 +95,8 @@ export async function recordAttemptResults(db: Db, dispatcherId: string, results
         ${array(results.map((r) => r.startedAt.toISOString()))}::timestamptz[],
         ${array(results.map((r) => r.outcome.durationMs))}::int[],
         ${array(results.map((r) => r.outcome.status))}::int[],
-        ${array(results.map((r) => r.outcome.responseBody))}::text[],
-        ${array(results.map((r) => r.outcome.error))}::text[],
+        ${array(results.map((r) => storableText(r.outcome.responseBody, RESPONSE_BODY_LIMIT)))}::text[],
+        ${array(results.map((r) => storableText(r.outcome.error, ERROR_LIMIT)))}::text[],
         ${array(results.map((r) => String(r.outcome.succeeded)))}::bool[],
         ${array(states.map((s) => s.status ?? null))}::text[],
         ${array(states.map((s) => (s.status ? webhookDeliveryStateMachine.sourcesOf(s.status).join(',') : '')))}::text[],
@@ -133,10 +151,8 @@ export async function recordAttemptResults(db: Db, dispatcherId: string, results
       from streak where e.id = streak.id and streak.failing_since is distinct from streak.was
     )
     select id, gone from streak where gone or failing_since <= ${cutoff.toISOString()}::timestamptz`);
-
-  for (const { id, gone } of toDisable.rows) {
-    await db.transaction((tx) => disableEndpoint(tx, id, gone ? 'gone' : 'failing'));
-  }
+    for (const { id, gone } of toDisable.rows) await disableEndpoint(tx, id, gone ? 'gone' : 'failing');
+  });
   const retries = states.flatMap((state) => (state.status === 'failed' && state.nextAttemptAt ? [state.nextAttemptAt.getTime()] : []));
   return retries.length > 0 ? { earliestRetryAt: new Date(Math.min(...retries)) } : {};
 }
