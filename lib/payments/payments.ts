@@ -6,6 +6,7 @@ import { paginate, mapPage, type PageRequest } from '../db/paginate';
 import { newId } from '../ids';
 import { now } from '../clock';
 import { config } from '../config';
+import { storableText } from '../stored-text';
 import { recordEvent, type EventInput, type EventRecorder } from '../events/record-event';
 import { enqueueQueuedJob, type QueuedJob } from '../jobs/enqueue';
 import { notFound } from '../http/errors';
@@ -122,8 +123,9 @@ export function chargeOutcomeColumns(payment: PaymentRow, outcome: ChargeResult,
     processorToken: null,
     cardBrand: outcome.card?.brand ?? payment.cardBrand,
     cardLast4: outcome.card?.last4 ?? payment.cardLast4,
-    failureCode: outcome.status === 'failed' ? outcome.declineCode : null,
-    failureMessage: outcome.status === 'failed' ? outcome.message : null,
+    // The processor's words are text from outside (lib/stored-text.ts).
+    failureCode: outcome.status === 'failed' ? storableText(outcome.declineCode, 100) : null,
+    failureMessage: outcome.status === 'failed' ? storableText(outcome.message, 1000) : null,
     settledAt: outcome.status === 'unknown' ? null : at,
     updatedAt: at,
   };
@@ -173,8 +175,8 @@ export async function settleUnknownPaymentRow(
     .update(payments)
     .set({
       status: outcome.status,
-      failureCode: outcome.status === 'failed' ? outcome.declineCode : null,
-      failureMessage: outcome.status === 'failed' ? outcome.message : null,
+      failureCode: outcome.status === 'failed' ? storableText(outcome.declineCode, 100) : null,
+      failureMessage: outcome.status === 'failed' ? storableText(outcome.message, 1000) : null,
       settledAt: at,
       updatedAt: at,
     })
