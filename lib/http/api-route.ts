@@ -208,7 +208,7 @@ async function executeIdempotently(
     return jsonResponse(claim.status, claim.body, { 'X-Request-Id': request.requestId, 'Idempotent-Replayed': 'true' });
   }
   const lease = { merchantId: request.merchantId, key: request.key, leaseId: claim.leaseId };
-  const release = holdIdempotencyLease(db, lease, (error) => log.warn({ err: error, requestId: request.requestId }, 'could not renew an idempotency lease'));
+  const release = holdIdempotencyLease(lease, (error) => log.warn({ err: error, requestId: request.requestId }, 'could not renew an idempotency lease'));
   let stored: [number, string] | undefined;
   try {
     const hooks: AnswerHooks = {

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { and, eq, inArray, lte, type SQL } from 'drizzle-orm';
-import type { Db } from '../db/client';
+import { getLeaseDb, type Db } from '../db/client';
 import type { AnswerWrite } from '../db/phases';
 import { idempotencyKeys } from '../db/schema';
 import { now } from '../clock';
@@ -150,10 +150,13 @@ export function completeIdempotencyKeyWrite(db: Db, input: StoredAnswer, onlyIf?
 }
 
 /**
- * Renews the lease (three times per lease period) until the returned function is called. A
- * failed renewal is only logged by `onError`: the answer is guarded by the lease check above.
+ * Renews the lease (three times per lease period) until the returned function is called, on
+ * connections of their own (`getLeaseDb`): a request waiting for a connection of the main pool
+ * (all held by other requests) keeps its key. A failed renewal is only logged by `onError`: the
+ * answer is guarded by the lease check above.
  */
-export function holdIdempotencyLease(db: Db, lease: { merchantId: string; key: string; leaseId: string }, onError: (error: unknown) => void): () => void {
+export function holdIdempotencyLease(lease: { merchantId: string; key: string; leaseId: string }, onError: (error: unknown) => void): () => void {
+  const db = getLeaseDb();
   const timer = setInterval(() => {
     db.update(idempotencyKeys)
       .set({ lockedAt: now() })
