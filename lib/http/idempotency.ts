@@ -167,6 +167,18 @@ export function holdIdempotencyLease(lease: { merchantId: string; key: string; l
   return () => clearInterval(timer);
 }
 
+/**
+ * Gives the key up without an answer: the next request with it takes the execution over at once
+ * (as after a lapsed lease, `isNew: false`). For a request that failed after committing part of
+ * its work (a money move's phase 1): its failure is not the outcome, which the takeover finds.
+ */
+export async function releaseIdempotencyKey(lease: { merchantId: string; key: string; leaseId: string }): Promise<void> {
+  await getLeaseDb()
+    .update(idempotencyKeys)
+    .set({ lockedAt: new Date(0), leaseId: null })
+    .where(and(...heldBy(lease)));
+}
+
 /** The lease holder's row, while it may still become `completed` (the guard of that status write). */
 function heldBy(lease: { merchantId: string; key: string; leaseId: string }) {
   return [

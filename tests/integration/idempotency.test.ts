@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { and, count, eq } from 'drizzle-orm';
+import { and, count, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { getDb } from '@/lib/db/client';
-import { customers, idempotencyKeys } from '@/lib/db/schema';
+import { customers, idempotencyKeys, payments, sandboxProcessorOperations } from '@/lib/db/schema';
 import { apiRoute } from '@/lib/http/api-route';
 import { defineOperation } from '@/lib/http/operation';
 import { newMerchant } from '../helpers/merchants';
 import { baseUrl } from '../helpers/api';
+import { oneTimePrice } from '../helpers/payments';
 
 async function customerCount(merchantId: string) {
   const [row] = await getDb().select({ value: count() }).from(customers).where(eq(customers.merchantId, merchantId));
@@ -167,5 +168,73 @@ describe('Idempotency-Key', () => {
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(await replay.json()).toEqual({ value: 7 });
     expect(executions).toBe(1);
+  });
+});
+
+/**
+ * A database that refuses one write of one seller's money moves, as a lost connection or a
+ * failing disk would: a trigger on the table, for as long as the test keeps it.
+ */
+async function refuseWrites(merchantId: string, table: 'payments' | 'checkouts', event: 'insert' | 'update', when: string) {
+  if (!/^[a-z0-9_]+$/i.test(merchantId)) throw new Error(`unexpected id ${merchantId}`);
+  const name = `refuse_${event}_${merchantId}`;
+  await getDb().execute(
+    sql.raw(`create or replace function refuse_a_write() returns trigger language plpgsql as $$
+    begin raise exception 'the database refused this write (a test fault)'; end $$`),
+  );
+  await getDb().execute(
+    sql.raw(`create trigger ${name} before ${event} on ${table} for each row
+      when (new.merchant_id = '${merchantId}' ${when ? `and ${when}` : ''}) execute function refuse_a_write()`),
+  );
+  return () => getDb().execute(sql.raw(`drop trigger ${name} on ${table}`));
+}
+
+describe('Idempotency-Key of a money move whose phase 1 committed', () => {
+  it('never stores a failure of phase 3 as the answer: the retry gets the settled outcome, paid or declined', async () => {
+    const { api, merchant } = await newMerchant();
+    const price = await oneTimePrice(api, 1234);
+    const recordingFails = await refuseWrites(merchant.id, 'payments', 'update', `old.status = 'pending' and new.status <> 'pending'`);
+    const checkout = (tokenRef: string) =>
+      api.post('/api/Checkout', { priceId: price.id, customerEmail: `${tokenRef}@example.com`, tokenRef }, { 'Idempotency-Key': `pay-${tokenRef}` });
+    // Charged (or declined) by the processor, then phase 3 cannot write: a 500, the payment pending.
+    const failed = [await checkout('tok_visa'), await checkout('tok_declined')];
+    expect(failed.map((answer) => answer.status)).toEqual([500, 500]);
+    const pending = await getDb().select().from(payments).where(eq(payments.merchantId, merchant.id));
+    expect(pending.map((payment) => payment.status)).toEqual(['pending', 'pending']);
+    await recordingFails();
+
+    const paid = await checkout('tok_visa');
+    expect(paid.status, paid.text).toBe(201);
+    expect(paid.headers.get('idempotent-replayed')).toBeNull();
+    expect(paid.body).toMatchObject({ status: 'paid', paid: true, total: 1234 });
+    const declined = await checkout('tok_declined');
+    expect(declined.status, declined.text).toBe(402);
+    expect(declined.body).toMatchObject({ code: 'PAYMENT_DECLINED' });
+    // The retries finished the first attempts' payments: one charge each at the processor.
+    const settled = await getDb().select().from(payments).where(eq(payments.merchantId, merchant.id));
+    expect(settled.map((payment) => [payment.id, payment.status]).sort()).toEqual(
+      pending.map((payment) => [payment.id, payment.id === paid.body.payment.id ? 'succeeded' : 'failed']).sort(),
+    );
+    for (const payment of pending) {
+      expect(await getDb().select().from(sandboxProcessorOperations).where(eq(sandboxProcessorOperations.idempotencyKey, payment.id))).toHaveLength(1);
+    }
+    const replay = await checkout('tok_visa');
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.text).toBe(paid.text);
+  });
+
+  it('still stores a failure when nothing committed before it', async () => {
+    const { api, merchant } = await newMerchant();
+    const price = await oneTimePrice(api, 1234);
+    const preparingFails = await refuseWrites(merchant.id, 'checkouts', 'insert', '');
+    const checkout = () =>
+      api.post('/api/Checkout', { priceId: price.id, customerEmail: 'a@example.com', tokenRef: 'tok_visa' }, { 'Idempotency-Key': 'never-began' });
+    const failed = await checkout();
+    await preparingFails();
+    expect(failed.status).toBe(500);
+    expect(await getDb().select().from(payments).where(eq(payments.merchantId, merchant.id))).toEqual([]);
+    const replay = await checkout();
+    expect(replay.status).toBe(500);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
   });
 });
