@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { getDb } from '@/lib/db/client';
 import { customers, idempotencyKeys, payments, sandboxProcessorOperations } from '@/lib/db/schema';
 import { apiRoute } from '@/lib/http/api-route';
+import { claimIdempotencyKey, lockAttempt } from '@/lib/http/idempotency';
 import { defineOperation } from '@/lib/http/operation';
 import { newMerchant } from '../helpers/merchants';
 import { baseUrl } from '../helpers/api';
@@ -236,5 +237,50 @@ describe('Idempotency-Key of a money move whose phase 1 committed', () => {
     const replay = await checkout();
     expect(replay.status).toBe(500);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
+  });
+});
+
+describe('lockAttempt', () => {
+  it('makes executions of one attempt take turns, and stops one whose key was taken over', async () => {
+    const { merchant } = await newMerchant();
+    const request = { merchantId: merchant.id, key: 'twins', method: 'POST', path: '/api/Checkout', body: { priceId: 'price_x' } };
+    const first = await claimIdempotencyKey(getDb(), request);
+    if (first.kind !== 'execute') throw new Error('expected an execution');
+    expect(first.attempt.isNew).toBe(true);
+
+    // The first execution holds the lock in its phase 1; a twin (a hosted form's second submit,
+    // by the attempt's key alone) waits for that transaction to end.
+    const order: string[] = [];
+    let twin: Promise<void> | undefined;
+    await getDb().transaction(async (tx) => {
+      await lockAttempt(tx, merchant.id, first.attempt);
+      twin = getDb().transaction(async (other) => {
+        await lockAttempt(other, merchant.id, { key: first.attempt.key });
+        order.push('twin locked');
+      });
+      const lockKey = sql`hashtextextended(${`attempt:${merchant.id}:${first.attempt.key}`}, 0)`;
+      const waiting = async () => {
+        const locks = await getDb().execute<{ n: number }>(
+          sql`select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted and ((classid::bigint << 32) | objid::bigint) = ${lockKey}`,
+        );
+        return locks.rows[0]!.n > 0;
+      };
+      for (let tries = 0; !(await waiting()) && tries < 100; tries++) await new Promise((resolve) => setTimeout(resolve, 50));
+      order.push('first committing');
+    });
+    await twin;
+    expect(order).toEqual(['first committing', 'twin locked']);
+
+    // The first execution stalls past its lease and a retry takes the key over: from then on the
+    // first one may not prepare anything (the takeover finishes the attempt), the takeover may.
+    await getDb()
+      .update(idempotencyKeys)
+      .set({ lockedAt: new Date(0) })
+      .where(and(eq(idempotencyKeys.merchantId, merchant.id), eq(idempotencyKeys.key, 'twins')));
+    const takeover = await claimIdempotencyKey(getDb(), request);
+    if (takeover.kind !== 'execute') throw new Error('expected a takeover');
+    expect(takeover.attempt).toMatchObject({ key: first.attempt.key, isNew: false });
+    await expect(getDb().transaction((tx) => lockAttempt(tx, merchant.id, first.attempt))).rejects.toMatchObject({ code: 'IDEMPOTENCY_KEY_IN_USE' });
+    await expect(getDb().transaction((tx) => lockAttempt(tx, merchant.id, takeover.attempt))).resolves.toBeUndefined();
   });
 });
