@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { and, count, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { getDb } from '@/lib/db/client';
-import { customers, idempotencyKeys, payments, sandboxProcessorOperations } from '@/lib/db/schema';
+import { customers, idempotencyKeys, payments, refunds, sandboxProcessorOperations } from '@/lib/db/schema';
 import { apiRoute } from '@/lib/http/api-route';
 import { claimIdempotencyKey, lockAttempt } from '@/lib/http/idempotency';
 import { defineOperation } from '@/lib/http/operation';
@@ -176,7 +176,7 @@ describe('Idempotency-Key', () => {
  * A database that refuses one write of one seller's money moves, as a lost connection or a
  * failing disk would: a trigger on the table, for as long as the test keeps it.
  */
-async function refuseWrites(merchantId: string, table: 'payments' | 'checkouts', event: 'insert' | 'update', when: string) {
+async function refuseWrites(merchantId: string, table: 'payments' | 'checkouts' | 'refunds', event: 'insert' | 'update', when: string) {
   if (!/^[a-z0-9_]+$/i.test(merchantId)) throw new Error(`unexpected id ${merchantId}`);
   const name = `refuse_${event}_${merchantId}`;
   await getDb().execute(
@@ -222,6 +222,27 @@ describe('Idempotency-Key of a money move whose phase 1 committed', () => {
     const replay = await checkout('tok_visa');
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(replay.text).toBe(paid.text);
+  });
+
+  it('a refund retried after its phase 3 failed is the same refund: refunded once', async () => {
+    const { api, merchant } = await newMerchant();
+    const price = await oneTimePrice(api, 5000);
+    const paid = await api.post('/api/Checkout', { priceId: price.id, customerEmail: 'r@example.com', tokenRef: 'tok_visa' }, { 'Idempotency-Key': 'buy' });
+    expect(paid.status, paid.text).toBe(201);
+    const paymentId = paid.body.payment.id as string;
+    const recordingFails = await refuseWrites(merchant.id, 'refunds', 'update', `old.status = 'requested'`);
+    const refund = () => api.post(`/api/Payment/${paymentId}/Refund`, { amount: 2000 }, { 'Idempotency-Key': 'give-back' });
+    const failed = await refund();
+    expect(failed.status).toBe(500);
+    await recordingFails();
+
+    const retried = await refund();
+    expect(retried.status, retried.text).toBe(201);
+    expect(retried.body).toMatchObject({ status: 'succeeded', amount: 2000 });
+    const rows = await getDb().select().from(refunds).where(eq(refunds.paymentId, paymentId));
+    expect(rows.map((row) => [row.id, row.status])).toEqual([[retried.body.id, 'succeeded']]);
+    expect(await getDb().select().from(sandboxProcessorOperations).where(eq(sandboxProcessorOperations.idempotencyKey, retried.body.id))).toHaveLength(1);
+    expect((await api.get(`/api/Payment/${paymentId}`)).body).toMatchObject({ status: 'partially_refunded', amountRefunded: 2000 });
   });
 
   it('still stores a failure when nothing committed before it', async () => {
