@@ -102,6 +102,7 @@ export const configSchema = z
     // The database
     DATABASE_URL: z.string().optional(),
     DATABASE_POOL_SIZE: wholeNumber(10),
+    DATABASE_LEASE_POOL_SIZE: wholeNumber(2),
     DATABASE_PREPARED_STATEMENTS: flag(true),
     DB_COUNT_ROUND_TRIPS: flag(false),
     EMBEDDED_POSTGRES_SETTINGS: z.string().default(''),

@@ -155,6 +155,10 @@ export const config = {
     get poolSize() {
       return env().DATABASE_POOL_SIZE;
     },
+    /** Connections that renew Idempotency-Key leases, apart from the pool requests wait on (lib/db/client.ts). */
+    get leasePoolSize() {
+      return env().DATABASE_LEASE_POOL_SIZE;
+    },
     get preparedStatements() {
       return env().DATABASE_PREPARED_STATEMENTS;
     },

@@ -18,18 +18,20 @@ export type CheckoutRow = typeof checkouts.$inferSelect;
 
 /**
  * open → paid, and the link's `payment_link.completed` when the checkout came from a link.
- * `grantsPurchase` is `purchaseGrants` of its price when the caller already read it.
+ * `grantsPurchase` is `purchaseGrants` of its price when the caller already read it. A checkout
+ * that is no longer open (another finisher ended it) is left alone: undefined, nothing announced.
  */
 export async function markCheckoutPaid(tx: Db, checkout: CheckoutRow, grantsPurchase?: boolean): Promise<CheckoutRow | undefined> {
   const [paid] = await tx
     .update(checkouts)
     .set({ status: 'paid', updatedAt: now() })
-    .where(and(eq(checkouts.id, checkout.id), inArray(checkouts.status, checkoutStateMachine.sourcesOf('paid'))))
+    .where(and(eq(checkouts.id, checkout.id), eq(checkouts.merchantId, checkout.merchantId), inArray(checkouts.status, checkoutStateMachine.sourcesOf('paid'))))
     .returning();
-  if (checkout.paymentLinkId) {
-    await recordPaymentLinkCompleted(tx, checkout.merchantId, checkout.paymentLinkId, { checkoutId: checkout.id, paymentId: checkout.paymentId! });
+  if (!paid) return undefined;
+  if (paid.paymentLinkId) {
+    await recordPaymentLinkCompleted(tx, paid.merchantId, paid.paymentLinkId, { checkoutId: paid.id, paymentId: paid.paymentId! });
   }
-  if (paid?.priceId && (grantsPurchase ?? (await readPurchaseGrants(tx, paid.priceId)))) await grantPurchaseEntitlements(tx, paid, paid.priceId);
+  if (paid.priceId && (grantsPurchase ?? (await readPurchaseGrants(tx, paid.priceId)))) await grantPurchaseEntitlements(tx, paid, paid.priceId);
   return paid;
 }
 
@@ -54,14 +56,20 @@ export async function grantPurchaseEntitlements(tx: Db, checkout: CheckoutRow, p
   await recordEntitlementChanged(tx, { ...purchase, cause: 'purchase', priceIds: [priceId] });
 }
 
-/** open → failed; the promotion redemption and the link slot the attempt held are given back. */
+/**
+ * open → failed; the promotion redemption and the link slot the attempt held are given back,
+ * once: a checkout that is no longer open (another finisher ended it) is left alone (undefined).
+ */
 export async function failCheckout(tx: Db, checkout: CheckoutRow): Promise<CheckoutRow | undefined> {
   const [failed] = await tx
     .update(checkouts)
     .set({ status: 'failed', updatedAt: now() })
-    .where(and(eq(checkouts.id, checkout.id), inArray(checkouts.status, checkoutStateMachine.sourcesOf('failed'))))
+    .where(
+      and(eq(checkouts.id, checkout.id), eq(checkouts.merchantId, checkout.merchantId), inArray(checkouts.status, checkoutStateMachine.sourcesOf('failed'))),
+    )
     .returning();
-  await releaseCheckoutReservations(tx, checkout);
+  if (!failed) return undefined;
+  await releaseCheckoutReservations(tx, failed);
   return failed;
 }
 

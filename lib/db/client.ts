@@ -14,8 +14,9 @@ export type Transaction = Omit<Parameters<Parameters<Database['transaction']>[0]
 /** Domain functions accept either; state changes are always given a transaction. */
 export type Db = Database | Transaction;
 
-// Survive Next.js module re-evaluation: one pool per process.
-const globalForDb = globalThis as unknown as { __paybaseDb?: { pool: pg.Pool; db: Database }; __paybaseDbClosed?: boolean };
+// Survive Next.js module re-evaluation: one pool per process (and one for leases).
+type Connection = { pool: pg.Pool; db: Database };
+const globalForDb = globalThis as unknown as { __paybaseDb?: Connection; __paybaseLeaseDb?: Connection; __paybaseDbClosed?: boolean };
 
 // Integer columns can hold sums beyond 2^31; bigint (int8) results come back as exact strings
 // unless parsed. We only store minor units that fit in JS safe integers.
@@ -95,29 +96,42 @@ export function getDb(): Database {
   return connection().db;
 }
 
+/**
+ * A small pool of its own (`DATABASE_LEASE_POOL_SIZE`) for renewing Idempotency-Key leases
+ * (lib/http/idempotency.ts): when requests hold every connection of the main pool and more wait
+ * for one, the renewals of the waiting requests' leases do not wait with them.
+ */
+export function getLeaseDb(): Database {
+  globalForDb.__paybaseLeaseDb ??= openConnection(config.database.leasePoolSize);
+  return globalForDb.__paybaseLeaseDb.db;
+}
+
 function connection() {
-  if (!globalForDb.__paybaseDb) {
-    const connectionString = config.databaseUrl;
-    if (!connectionString) throw new Error('DATABASE_URL is not set');
-    const preparing = config.database.preparedStatements;
-    const pool = new pg.Pool({ connectionString, max: config.database.poolSize, ...(preparing ? { Client: PreparingClient } : {}) });
-    // An idle client losing its connection (database restart) must not crash the process. Once
-    // the process is stopping, the database going away is the expected end, not an error.
-    const report = (error: Error) => {
-      if (!globalForDb.__paybaseDbClosed) console.error(JSON.stringify({ level: 50, msg: 'database client error', err: error.message }));
-    };
-    pool.on('error', report);
-    pool.on('connect', (client) => client.on('error', report));
-    // Every statement drizzle sends (BEGIN and COMMIT included) passes its logger, in the caller's context.
-    const logger = countingRoundTrips ? { logQuery: countRoundTrip } : undefined;
-    globalForDb.__paybaseDb = { pool, db: drizzle(pool, { casing: COLUMN_CASING, logger }) };
-  }
+  globalForDb.__paybaseDb ??= openConnection(config.database.poolSize);
   return globalForDb.__paybaseDb;
 }
 
+function openConnection(max: number): Connection {
+  const connectionString = config.databaseUrl;
+  if (!connectionString) throw new Error('DATABASE_URL is not set');
+  const preparing = config.database.preparedStatements;
+  const pool = new pg.Pool({ connectionString, max, ...(preparing ? { Client: PreparingClient } : {}) });
+  // An idle client losing its connection (database restart) must not crash the process. Once
+  // the process is stopping, the database going away is the expected end, not an error.
+  const report = (error: Error) => {
+    if (!globalForDb.__paybaseDbClosed) console.error(JSON.stringify({ level: 50, msg: 'database client error', err: error.message }));
+  };
+  pool.on('error', report);
+  pool.on('connect', (client) => client.on('error', report));
+  // Every statement drizzle sends (BEGIN and COMMIT included) passes its logger, in the caller's context.
+  const logger = countingRoundTrips ? { logQuery: countRoundTrip } : undefined;
+  return { pool, db: drizzle(pool, { casing: COLUMN_CASING, logger }) };
+}
+
 export async function closeDb(): Promise<void> {
-  const current = globalForDb.__paybaseDb;
+  const current = [globalForDb.__paybaseDb, globalForDb.__paybaseLeaseDb];
   globalForDb.__paybaseDb = undefined;
+  globalForDb.__paybaseLeaseDb = undefined;
   globalForDb.__paybaseDbClosed = true;
-  await current?.pool.end();
+  await Promise.all(current.map((connection) => connection?.pool.end()));
 }

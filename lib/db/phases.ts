@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { SQL } from 'drizzle-orm';
 import type { Database, Db } from './client';
 
@@ -8,6 +9,7 @@ import type { Database, Db } from './client';
  * that same transaction (lib/http/api-route.ts). Outside the API the hook does nothing.
  */
 export interface Phases {
+  /** Its writes run in transactions (`db.transaction`): a committed one is what `watchCommits` sees. */
   db: Database;
   answer(tx: Db, result: unknown): Promise<void>;
   /**
@@ -28,4 +30,37 @@ export interface AnswerWrite {
 
 export function plainPhases(db: Database): Phases {
   return { db, answer: async () => {} };
+}
+
+/** Whether a phased state change has committed anything yet (its phase 1: money may move). */
+export interface CommitWatch {
+  committed: boolean;
+}
+
+const commitWatches = new AsyncLocalStorage<CommitWatch>();
+const watchingDatabases = new WeakMap<Database, Database>();
+
+/**
+ * `db` for a phased state change: the same pool, except that each transaction it commits marks
+ * the `CommitWatch` the change runs under (`watchCommits`). One per pool, so statements
+ * prepared per database handle (`preparedPerDatabase`) are prepared once.
+ */
+export function watchingCommits(db: Database): Database {
+  let watching = watchingDatabases.get(db);
+  if (!watching) {
+    const transaction: Database['transaction'] = async (work, options) => {
+      const result = await db.transaction(work, options);
+      const watch = commitWatches.getStore();
+      if (watch) watch.committed = true;
+      return result;
+    };
+    watching = Object.create(db, { transaction: { value: transaction } }) as Database;
+    watchingDatabases.set(db, watching);
+  }
+  return watching;
+}
+
+/** Runs `work`, noting in `watch` when a transaction of `watchingCommits` commits during it. */
+export function watchCommits<T>(watch: CommitWatch, work: () => Promise<T>): Promise<T> {
+  return commitWatches.run(watch, work);
 }

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { getDb, type Db } from '../db/client';
-import type { Phases } from '../db/phases';
+import { watchCommits, watchingCommits, type CommitWatch, type Phases } from '../db/phases';
 import { log } from '../log';
 import { apiKeyUseIsStale, authenticateApiKey, touchApiKey } from '../auth/api-keys';
 import { looksLikeJwt } from '../auth/jwt-shape';
@@ -11,7 +11,14 @@ import type { HandlerResult } from './handler-result';
 import { ApiResponse, jsonResponse } from './respond';
 import { bearerToken, readBodyText, readJsonBody } from './request';
 import { errorResponse, handleRequest, parseInput } from './route-core';
-import { claimIdempotencyKey, completeIdempotencyKey, completeIdempotencyKeyWrite, holdIdempotencyLease, type Attempt } from './idempotency';
+import {
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  completeIdempotencyKeyWrite,
+  holdIdempotencyLease,
+  releaseIdempotencyKey,
+  type Attempt,
+} from './idempotency';
 import { recordApiRequest, type SeenApiRequest } from '../request-logs/record';
 import { identifyActor } from '../audit/request-context';
 import { countApiRequest } from './rate-limit';
@@ -87,7 +94,7 @@ export function phasedApiRoute<TOp extends Operation, TResult>(
       handler({
         ...base,
         phases: {
-          db: getDb(),
+          db: watchingCommits(getDb()),
           answer: (tx, result) => hooks.answer(tx, toAnswer(result as TResult, base.requestId)),
           answerWrite: (tx, result, onlyIf) => hooks.answerWrite?.(tx, toAnswer(result as TResult, base.requestId), onlyIf),
         },
@@ -189,7 +196,10 @@ async function executeOnce(operation: Operation, requestId: string, execute: (db
 /**
  * Runs a request under its Idempotency-Key: the claim commits first (concurrent duplicates see
  * it at once), then `execute` runs and calls `answer` in its last transaction with the answer
- * to store. A failure is the request's answer too, replayed like a success.
+ * to store. A failure is the request's answer too, replayed like a success — except a 5xx after
+ * a transaction of a phased handler committed (phase 1 of a money move: money may have moved,
+ * and recovery or a retry settles it): the key is released instead, so a retry takes the
+ * execution over and answers the outcome (docs/api.md, "Idempotency").
  */
 async function executeIdempotently(
   operation: Operation,
@@ -208,7 +218,8 @@ async function executeIdempotently(
     return jsonResponse(claim.status, claim.body, { 'X-Request-Id': request.requestId, 'Idempotent-Replayed': 'true' });
   }
   const lease = { merchantId: request.merchantId, key: request.key, leaseId: claim.leaseId };
-  const release = holdIdempotencyLease(db, lease, (error) => log.warn({ err: error, requestId: request.requestId }, 'could not renew an idempotency lease'));
+  const stopRenewing = holdIdempotencyLease(lease, (error) => log.warn({ err: error, requestId: request.requestId }, 'could not renew an idempotency lease'));
+  const watch: CommitWatch = { committed: false };
   let stored: [number, string] | undefined;
   try {
     const hooks: AnswerHooks = {
@@ -221,19 +232,26 @@ async function executeIdempotently(
         return completeIdempotencyKeyWrite(tx, { ...lease, status: stored[0], body: stored[1] }, onlyIf);
       },
     };
-    const result = await execute(hooks, claim.attempt);
+    const result = await watchCommits(watch, () => execute(hooks, claim.attempt));
     const [status, body] = stored ?? shape(operation, result);
     if (!stored) await completeIdempotencyKey(db, { ...lease, status, body });
     return jsonResponse(status, body, { 'X-Request-Id': request.requestId });
   } catch (error) {
     const failure = errorResponse(error, request.requestId);
     if (error instanceof ApiError && error.code === 'IDEMPOTENCY_KEY_IN_USE') return failure; // the lease was lost: the new holder answers
+    if (failure.status >= 500 && watch.committed) {
+      // Unreleased, the key would still pass to a retry once its lease lapsed.
+      await releaseIdempotencyKey(lease).catch((lost: unknown) =>
+        log.warn({ err: lost, requestId: request.requestId }, 'could not release an idempotency key'),
+      );
+      return failure;
+    }
     await completeIdempotencyKey(db, { ...lease, status: failure.status, body: await failure.clone().text() }).catch((lost: unknown) => {
       if (!(lost instanceof ApiError)) throw lost; // a lost lease leaves the answer to the new holder
     });
     return failure;
   } finally {
-    release();
+    stopRenewing();
   }
 }
 

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
-import { and, eq, inArray, lte, type SQL } from 'drizzle-orm';
-import type { Db } from '../db/client';
+import { and, eq, inArray, lte, sql, type SQL } from 'drizzle-orm';
+import { getLeaseDb, type Db } from '../db/client';
 import type { AnswerWrite } from '../db/phases';
 import { idempotencyKeys } from '../db/schema';
 import { now } from '../clock';
@@ -38,11 +38,17 @@ export function canonicalJson(value: unknown): string {
 /**
  * `attempt.key` names this key's lifetime: the same across a takeover of an abandoned execution,
  * new once the key expired; `attempt.isNew` is false for a takeover (an earlier run may have
- * left work behind to find and finish).
+ * left work behind to find and finish). `lease` is this execution's hold on the key (`lockAttempt`
+ * checks it); a plan pins `key`, never the lease.
  */
 export interface Attempt {
   key: string;
   isNew: boolean;
+  lease: AttemptLease;
+}
+export interface AttemptLease {
+  idempotencyKey: string;
+  leaseId: string;
 }
 /** `leaseId` names this execution's hold on the key: only its holder renews it or stores the answer. */
 export type Claim = { kind: 'execute'; attempt: Attempt; leaseId: string } | { kind: 'replay'; status: number; body: string };
@@ -72,7 +78,8 @@ export async function claimIdempotencyKey(db: Db, request: RequestFingerprint): 
       })
       .onConflictDoNothing()
       .returning({ key: idempotencyKeys.key });
-    if (inserted.length) return { kind: 'execute', attempt: { key: attemptKeyOf(request.key, at), isNew: true }, leaseId };
+    const lease = { idempotencyKey: request.key, leaseId };
+    if (inserted.length) return { kind: 'execute', attempt: { key: attemptKeyOf(request.key, at), isNew: true, lease }, leaseId };
 
     const [existing] = await db
       .select()
@@ -111,7 +118,7 @@ export async function claimIdempotencyKey(db: Db, request: RequestFingerprint): 
         ),
       )
       .returning({ key: idempotencyKeys.key });
-    if (takenOver.length) return { kind: 'execute', attempt: { key: attemptKeyOf(request.key, existing.createdAt), isNew: false }, leaseId };
+    if (takenOver.length) return { kind: 'execute', attempt: { key: attemptKeyOf(request.key, existing.createdAt), isNew: false, lease }, leaseId };
   }
   throw new ApiError('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still being processed; retry later.');
 }
@@ -141,19 +148,25 @@ export function completeIdempotencyKeyWrite(db: Db, input: StoredAnswer, onlyIf?
       .returning({ key: idempotencyKeys.key })
       .getSQL(),
     confirm(storedRows) {
-      if (storedRows) return;
-      throw new ApiError('IDEMPOTENCY_KEY_IN_USE', 'Another request with this Idempotency-Key took over this one; retry to get its answer.', {
-        headers: { 'Retry-After': '1' },
-      });
+      if (!storedRows) throw tookOver();
     },
   };
 }
 
+function tookOver() {
+  return new ApiError('IDEMPOTENCY_KEY_IN_USE', 'Another request with this Idempotency-Key took over this one; retry to get its answer.', {
+    headers: { 'Retry-After': '1' },
+  });
+}
+
 /**
- * Renews the lease (three times per lease period) until the returned function is called. A
- * failed renewal is only logged by `onError`: the answer is guarded by the lease check above.
+ * Renews the lease (three times per lease period) until the returned function is called, on
+ * connections of their own (`getLeaseDb`): a request waiting for a connection of the main pool
+ * (all held by other requests) keeps its key. A failed renewal is only logged by `onError`: the
+ * answer is guarded by the lease check above.
  */
-export function holdIdempotencyLease(db: Db, lease: { merchantId: string; key: string; leaseId: string }, onError: (error: unknown) => void): () => void {
+export function holdIdempotencyLease(lease: { merchantId: string; key: string; leaseId: string }, onError: (error: unknown) => void): () => void {
+  const db = getLeaseDb();
   const timer = setInterval(() => {
     db.update(idempotencyKeys)
       .set({ lockedAt: now() })
@@ -162,6 +175,37 @@ export function holdIdempotencyLease(db: Db, lease: { merchantId: string; key: s
   }, leaseRenewMs());
   timer.unref();
   return () => clearInterval(timer);
+}
+
+/**
+ * Gives the key up without an answer: the next request with it takes the execution over at once
+ * (as after a lapsed lease, `isNew: false`). For a request that failed after committing part of
+ * its work (a money move's phase 1): its failure is not the outcome, which the takeover finds.
+ */
+export async function releaseIdempotencyKey(lease: { merchantId: string; key: string; leaseId: string }): Promise<void> {
+  await getLeaseDb()
+    .update(idempotencyKeys)
+    .set({ lockedAt: new Date(0), leaseId: null })
+    .where(and(...heldBy(lease)));
+}
+
+/**
+ * Phase 1 of a money move takes its attempt's lock (for the rest of the transaction) before it
+ * looks for or prepares anything, in every execution: a first one, a takeover, twins of a hosted
+ * page's attempt. They take turns, so the later one finds what the earlier one committed. An
+ * execution under an Idempotency-Key must then still hold its lease: one replaced by a takeover
+ * stops here (409 `IDEMPOTENCY_KEY_IN_USE`, the takeover finishes the attempt), so a first
+ * execution (`isNew`) that passes has nothing earlier to look for.
+ */
+export async function lockAttempt(tx: Db, merchantId: string, attempt: { key: string; lease?: AttemptLease }): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`attempt:${merchantId}:${attempt.key}`}, 0))`);
+  if (!attempt.lease) return;
+  // A statement of its own: it sees a takeover committed while this one waited for the lock.
+  const [held] = await tx
+    .select({ key: idempotencyKeys.key })
+    .from(idempotencyKeys)
+    .where(and(...heldBy({ merchantId, key: attempt.lease.idempotencyKey, leaseId: attempt.lease.leaseId })));
+  if (!held) throw tookOver();
 }
 
 /** The lease holder's row, while it may still become `completed` (the guard of that status write). */

@@ -145,7 +145,10 @@ export function reconcilePaymentJob(paymentId: string): QueuedJob {
   };
 }
 
-/** pending → succeeded | failed | unknown, with the matching event in the same transaction. */
+/**
+ * pending → succeeded | failed | unknown, with the matching event in the same transaction. A
+ * payment no longer pending (another finisher recorded it) throws, with nothing written.
+ */
 export async function recordChargeOutcome(
   tx: Db,
   payment: PaymentRow,
@@ -156,11 +159,19 @@ export async function recordChargeOutcome(
   const [row] = await tx
     .update(payments)
     .set(chargeOutcomeColumns(payment, outcome, now()))
-    .where(and(eq(payments.id, payment.id), eq(payments.merchantId, payment.merchantId)))
+    .where(
+      and(
+        eq(payments.id, payment.id),
+        eq(payments.merchantId, payment.merchantId),
+        inArray(payments.status, paymentStateMachine.sourcesOf(outcome.status, ['pending'])),
+      ),
+    )
     .returning();
-  await record(tx, chargeOutcomeEvent(row!, context));
-  if (outcome.status === 'unknown') await enqueueQueuedJob(tx, reconcilePaymentJob(row!.id));
-  return row!;
+  // Not a client's error (a 4xx would be stored as an Idempotency-Key's answer): a race the caller lost.
+  if (!row) throw new Error(`Payment ${payment.id} is no longer pending: another run recorded its outcome.`);
+  await record(tx, chargeOutcomeEvent(row, context));
+  if (outcome.status === 'unknown') await enqueueQueuedJob(tx, reconcilePaymentJob(row.id));
+  return row;
 }
 
 /** unknown → succeeded | failed, once the processor has answered the reconciliation query. */

@@ -7,6 +7,7 @@ import { newId } from '../ids';
 import { now } from '../clock';
 import { recordEvent } from '../events/record-event';
 import { ApiError, invalidField } from '../http/errors';
+import { lockAttempt, type Attempt } from '../http/idempotency';
 import { formatMoney } from '../money/format';
 import { paymentProcessor } from './processor';
 import { findPaymentRow, type PaymentRow } from './payments';
@@ -21,10 +22,22 @@ import { refundStateMachine } from './refund-states';
  * Refunds all or part of a payment in phases (docs/payments.md): phase 1 locks the payment,
  * checks what is left to refund (requested refunds count as taken, so concurrent refunds can
  * never exceed the amount paid) and commits the refund as `requested`; phase 2 asks the
- * processor with no transaction open; phase 3 records the outcome.
+ * processor with no transaction open; phase 3 records the outcome. Under an API `attempt`, a
+ * takeover (a retry after a crash or a failure past phase 1) finishes or answers the refund the
+ * attempt requested instead of requesting another.
  */
-export async function refundPayment(phases: Phases, merchantId: string, paymentId: string, input: z.output<typeof RefundBody>) {
+export async function refundPayment(phases: Phases, merchantId: string, paymentId: string, input: z.output<typeof RefundBody>, attempt?: Attempt) {
   const requested = await phases.db.transaction(async (tx) => {
+    if (attempt) {
+      await lockAttempt(tx, merchantId, attempt);
+      const [earlier] = attempt.isNew
+        ? []
+        : await tx
+            .select()
+            .from(refunds)
+            .where(and(eq(refunds.merchantId, merchantId), eq(refunds.attemptKey, attempt.key)));
+      if (earlier) return earlier;
+    }
     const payment = await findPaymentRow(tx, merchantId, paymentId, { forUpdate: true });
     const subject = `Payment ${payment.id} is ${payment.status}`;
     paymentStateMachine.assertTransition(payment.status, 'refunded', subject, 'only a succeeded payment can be refunded');
@@ -38,7 +51,7 @@ export async function refundPayment(phases: Phases, merchantId: string, paymentI
     if (amount > refundable) {
       throw invalidField('amount', `At most ${refundable} (${formatMoney(refundable, payment.currency)}) of this payment is left to refund.`);
     }
-    const row = await insertRefund(tx, payment, amount, input.reason ?? null);
+    const row = await insertRefund(tx, payment, amount, input.reason ?? null, attempt?.key ?? null);
     await recordAudit(tx, {
       merchantId,
       action: 'refund.created',
@@ -51,7 +64,7 @@ export async function refundPayment(phases: Phases, merchantId: string, paymentI
 }
 
 /** Phase 1 of a refund: `requested`, with its event; the amount is reserved from then on. */
-async function insertRefund(tx: Db, payment: PaymentRow, amount: number, reason: string | null): Promise<RefundRow> {
+async function insertRefund(tx: Db, payment: PaymentRow, amount: number, reason: string | null, attemptKey: string | null = null): Promise<RefundRow> {
   const at = now();
   const [row] = await tx
     .insert(refunds)
@@ -63,6 +76,7 @@ async function insertRefund(tx: Db, payment: PaymentRow, amount: number, reason:
       amount,
       currency: payment.currency,
       reason,
+      attemptKey,
       createdAt: at,
       updatedAt: at,
     })

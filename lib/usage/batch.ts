@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { Db } from '../db/client';
 import type { RecordUsageBatchBody } from './schemas';
 import { resolveCustomersEntitlements, type CustomerEntitlements } from './resolve';
-import { findUsageByExternalId, insertUsageRows, meterUsageRows, newUsageRow, usageResponses, type UsageRecordResponseBody } from './usage-records';
+import { findUsageByExternalId, insertUsageRows, lockMeters, meterUsageRows, newUsageRow, usageResponses, type UsageRecordResponseBody } from './usage-records';
 
 interface BatchItem {
   index: number;
@@ -13,9 +13,9 @@ interface BatchItem {
 }
 
 /**
- * Records up to 1,000 usage facts in one transaction with one answer each: one multi-row
- * INSERT … ON CONFLICT DO NOTHING dedupes against every earlier record (and within the batch),
- * then one locked meter per customer and feature counts what is new. Unknown customers are
+ * Records up to 1,000 usage facts in one transaction with one answer each: one locked meter per
+ * customer and feature, then one multi-row INSERT … ON CONFLICT DO NOTHING that dedupes against
+ * every earlier record (and within the batch); the meters count what is new. Unknown customers are
  * answered 404 without failing the others.
  */
 export async function recordUsageBatch(tx: Db, merchantId: string, body: z.output<typeof RecordUsageBatchBody>) {
@@ -24,12 +24,12 @@ export async function recordUsageBatch(tx: Db, merchantId: string, body: z.outpu
   const resolved = new Map<string, CustomerEntitlements>((await resolveCustomersEntitlements(tx, merchantId, customerIds)).map((r) => [r.customerId, r]));
 
   const prepared = records.map((record) => (resolved.has(record.customerId) ? newUsageRow(merchantId, resolved.get(record.customerId)!, record) : null));
-  const inserted = await insertUsageRows(
-    tx,
-    prepared.flatMap((p) => (p ? [p.row] : [])),
-  );
+  const rows = prepared.flatMap((p) => (p ? [p.row] : []));
+  // The meters first, then the rows: the one lock order of everything that records usage.
+  const locked = await lockMeters(tx, merchantId, resolved, rows);
+  const inserted = await insertUsageRows(tx, rows);
   const insertedIds = new Set(inserted.map((row) => row.id));
-  const { responses } = await meterUsageRows(tx, merchantId, resolved, inserted);
+  const responses = await meterUsageRows(tx, merchantId, locked, inserted);
 
   const duplicateIds = prepared.flatMap((p) => (p && !insertedIds.has(p.row.id) ? [p.row.externalId!] : []));
   const existing = await findUsageByExternalId(tx, merchantId, duplicateIds);

@@ -6,7 +6,7 @@ import type { CheckEntitlementBody } from './schemas';
 import { entitlementFor, resolveEntitlements } from './resolve';
 import { mayUse, openMeter } from './meter';
 import { toEntitlementResponse } from './entitlement-view';
-import { duplicateConflict, findUsageByExternalId, meterUsageRows, newUsageRow, usageFingerprint, usageResponses } from './usage-records';
+import { duplicateConflict, findUsageByExternalId, lockMeters, meterUsageRows, newUsageRow, usageFingerprint, usageResponses } from './usage-records';
 
 /**
  * "May this customer use `quantity` of `feature`?" With `consume`, an atomic check-and-consume:
@@ -39,7 +39,8 @@ export async function checkEntitlement(tx: Db, merchantId: string, customerId: s
   const { row } = newUsageRow(merchantId, resolved, usageInput);
   try {
     // The usage, the meter and the events in one statement, under the meter's lock.
-    const { responses } = await meterUsageRows(tx, merchantId, new Map([[customerId, resolved]]), [row], { opened: meter, insert: true });
+    const locked = await lockMeters(tx, merchantId, new Map([[customerId, resolved]]), [row], meter);
+    const responses = await meterUsageRows(tx, merchantId, locked, [row], { insert: true });
     return answer(true, responses.get(row.id)!);
   } catch (error) {
     // Only a concurrent request with the same id for another customer or feature gets here.

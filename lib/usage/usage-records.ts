@@ -9,7 +9,7 @@ import { recordEvents, type EventInput } from '../events/record-event';
 import { ApiError, notFound } from '../http/errors';
 import type { RecordUsageBody } from './schemas';
 import { entitlementFor, resolveEntitlements, type CustomerEntitlements } from './resolve';
-import { claimThresholds, consume, meterWrites, openMeter, openMeters, type Draw, type Meter } from './meter';
+import { claimThresholds, consume, meterWrites, openMeters, type Draw, type Meter } from './meter';
 import { toEntitlementResponse } from './entitlement-view';
 
 export type UsageRow = typeof usageRecords.$inferSelect;
@@ -137,39 +137,62 @@ export async function insertUsageRows(tx: Db, rows: UsageRow[]): Promise<UsageRo
   return sorted.filter((row) => insertedIds.has(row.id));
 }
 
+/** Which meter a usage row counts on: its customer's feature (in the period its entitlement meters). */
+const meterKey = (customerId: string, feature: string) => `${customerId}\u0000${feature}`;
+
+export type LockedMeters = Map<string, Meter>;
+
 /**
- * Meters usage rows and records their events: one locked meter per customer and feature, all
- * opened in one statement in sorted order (so concurrent batches cannot deadlock; `opened` is
- * one the caller already holds), then the counters, credits, draws, `usage.recorded` and any
- * threshold events written in one more statement. With `insert`, the rows are not in the table
- * yet and are inserted by that same statement (a producer id taken meanwhile fails it with a
- * unique violation). Returns each row's response and the meters.
+ * Locks the meters that usage rows count on, one per customer and feature, in one statement in
+ * sorted order (`held` is one the caller already locked). Everything that records usage locks its
+ * meters **before** it inserts the usage rows (docs/usage.md, "Atomicity"): with one order, two
+ * requests carrying the same producer id never each hold what the other waits for.
  */
-export async function meterUsageRows(
+export async function lockMeters(
   tx: Db,
   merchantId: string,
   resolvedByCustomer: Map<string, CustomerEntitlements>,
-  rows: UsageRow[],
-  options: { opened?: Meter; insert?: boolean } = {},
-) {
-  const { opened } = options;
+  rows: { customerId: string; feature: string }[],
+  held?: Meter,
+): Promise<LockedMeters> {
+  const locked: LockedMeters = new Map();
+  if (held) locked.set(meterKey(held.customerId, held.entitlement.feature), held);
+  const wanted = new Map<string, { customerId: string; feature: string }>();
+  for (const row of rows) {
+    const key = meterKey(row.customerId, row.feature);
+    if (!locked.has(key)) wanted.set(key, row);
+  }
+  const keys = [...wanted.keys()].sort();
+  const requests = keys.map((key) => {
+    const { customerId, feature } = wanted.get(key)!;
+    const resolved = resolvedByCustomer.get(customerId)!;
+    return { resolved, entitlement: entitlementFor(resolved, feature) };
+  });
+  const opened = await openMeters(tx, merchantId, requests);
+  for (const [i, key] of keys.entries()) locked.set(key, opened[i]!);
+  return locked;
+}
+
+/**
+ * Meters usage rows on meters the caller locked (`lockMeters`) and records their events: the
+ * counters, credits, draws, `usage.recorded` and any threshold events written in one statement.
+ * With `insert`, the rows are not in the table yet and are inserted by that same statement (a
+ * producer id taken meanwhile fails it with a unique violation). Returns each row's response.
+ */
+export async function meterUsageRows(tx: Db, merchantId: string, locked: LockedMeters, rows: UsageRow[], options: { insert?: boolean } = {}) {
   const groups = new Map<string, UsageRow[]>();
   for (const row of rows) {
-    const key = `${row.customerId}\u0000${row.feature}`;
+    const key = meterKey(row.customerId, row.feature);
     const group = groups.get(key);
     if (group) group.push(row);
     else groups.set(key, [row]);
   }
   const keys = [...groups.keys()].sort();
-  const heldBy = (key: string) => opened && `${opened.customerId}\u0000${opened.entitlement.feature}` === key;
-  const requests = keys
-    .filter((key) => !heldBy(key))
-    .map((key) => {
-      const resolved = resolvedByCustomer.get(groups.get(key)![0]!.customerId)!;
-      return { resolved, entitlement: entitlementFor(resolved, groups.get(key)![0]!.feature) };
-    });
-  const newlyOpened = await openMeters(tx, merchantId, requests);
-  const meters = keys.map((key) => (heldBy(key) ? opened! : newlyOpened.shift()!));
+  const meters = keys.map((key) => {
+    const meter = locked.get(key);
+    if (!meter) throw new Error('Usage was metered on a meter its caller did not lock first.');
+    return meter;
+  });
   const responses = new Map<string, UsageRecordResponseBody>();
   const events: EventInput[] = [];
   const draws: { usageId: string; draw: Draw }[] = [];
@@ -190,7 +213,7 @@ export async function meterUsageRows(
     (w) => w !== undefined,
   );
   await recordEvents(tx, events, writes.length ? sql.join(writes, sql`, `) : undefined);
-  return { responses, meters };
+  return responses;
 }
 
 /**
@@ -200,17 +223,19 @@ export async function meterUsageRows(
  */
 export async function recordUsage(tx: Db, merchantId: string, input: UsageInput) {
   const resolved = await resolveEntitlements(tx, merchantId, input.customerId, 'customerId');
+  const resolvedByCustomer = new Map([[input.customerId, resolved]]);
+  const locked = await lockMeters(tx, merchantId, resolvedByCustomer, [input]);
+  const meter = locked.values().next().value!;
   const prepared = newUsageRow(merchantId, resolved, input);
   const [inserted] = await insertUsageRows(tx, [prepared.row]);
   if (!inserted) {
     const existing = (await findUsageByExternalId(tx, merchantId, [input.id!])).get(input.id!)!;
     if (existing.fingerprint !== prepared.row.fingerprint) throw duplicateConflict(input.id!);
     const [usage] = await usageResponses(tx, [existing]);
-    const meter = await openMeter(tx, merchantId, resolved, entitlementFor(resolved, input.feature), false);
     return { created: false, usage: usage!, entitlement: toEntitlementResponse(meter) };
   }
-  const { responses, meters } = await meterUsageRows(tx, merchantId, new Map([[input.customerId, resolved]]), [inserted]);
-  return { created: true, usage: responses.get(inserted.id)!, entitlement: toEntitlementResponse(meters[0]!) };
+  const responses = await meterUsageRows(tx, merchantId, locked, [inserted]);
+  return { created: true, usage: responses.get(inserted.id)!, entitlement: toEntitlementResponse(meter) };
 }
 
 /**

@@ -46,7 +46,7 @@ export async function runConsoleOnce<T>(
     }
     if (claim.kind === 'replay') return { result: JSON.parse(claim.body) as T, replayed: true };
     const lease = { ...identity, leaseId: claim.leaseId };
-    const release = holdIdempotencyLease(db, lease, (error) => log.warn({ err: error }, 'could not renew an idempotency lease'));
+    const release = holdIdempotencyLease(lease, (error) => log.warn({ err: error }, 'could not renew an idempotency lease'));
     try {
       // The work's last transaction stores the answer with its outcome (lib/db/phases.ts).
       let answered = false;

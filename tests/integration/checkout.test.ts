@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { and, count, eq } from 'drizzle-orm';
 import { getDb } from '@/lib/db/client';
-import { billingRecords, customers, paymentMethods, payments, sandboxProcessorOperations } from '@/lib/db/schema';
+import { billingRecords, checkouts, customers, paymentMethods, payments, sandboxProcessorOperations } from '@/lib/db/schema';
+import { failCheckout, markCheckoutPaid } from '@/lib/checkout/checkout-status';
+import { recordChargeOutcome } from '@/lib/payments/payments';
 import { reconcilePayment } from '@/lib/payments/recovery';
 // Recovery finds each payment's kind of money move in the engine's registry: every kind is loaded.
 import '@/lib/jobs/money-move-kinds';
@@ -365,5 +367,45 @@ describe('reconciliation of unknown payments', () => {
     expect(await eventsOf(merchant.id, 'payment.failed')).toHaveLength(1);
     expect(await eventsOf(merchant.id, 'billing_record.paid')).toHaveLength(0);
     expect(await eventsOf(merchant.id, 'payment_link.completed')).toHaveLength(0);
+  });
+
+  it('ends a checkout once: a second finisher gives nothing back again and announces nothing', async () => {
+    const { api, merchant } = await newMerchant();
+    const coupon = await api.post('/api/Coupon', { percentOff: 10, maxRedemptions: 2 });
+    await api.post('/api/PromotionCode', { couponId: coupon.body.id, code: 'TWICE' });
+    const link = await adHocLink(api, { maxCompletions: 2 });
+    const open = async () => {
+      const answer = await api.post(
+        `/api/PaymentLink/${link.id}/Complete`,
+        { customerEmail: 'u@example.com', tokenRef: 'tok_unknown', promotionCode: 'TWICE' },
+        ik(),
+      );
+      expect(answer.body).toMatchObject({ status: 'open', payment: { status: 'unknown' } });
+      const [row] = await getDb().select().from(checkouts).where(eq(checkouts.id, answer.body.id));
+      return row!;
+    };
+    const [declined, paid] = [await open(), await open()];
+    expect((await api.get(`/api/PaymentLink/${link.id}`)).body).toMatchObject({ status: 'completed', completionCount: 2 });
+
+    // Two finishers (a recovery and a late request) read the open checkout before either wrote.
+    await getDb().transaction((tx) => failCheckout(tx, declined));
+    expect(await getDb().transaction((tx) => failCheckout(tx, declined))).toBeUndefined();
+    expect((await api.get(`/api/PaymentLink/${link.id}`)).body).toMatchObject({ status: 'active', completionCount: 1 });
+    expect((await api.get(`/api/Coupon/${coupon.body.id}`)).body.timesRedeemed).toBe(1);
+
+    await getDb().transaction((tx) => markCheckoutPaid(tx, paid));
+    expect(await getDb().transaction((tx) => markCheckoutPaid(tx, paid))).toBeUndefined();
+    expect(await getDb().transaction((tx) => markCheckoutPaid(tx, declined))).toBeUndefined();
+    const completed = await eventsOf(merchant.id, 'payment_link.completed');
+    expect(completed.map((event) => (event.data.object as { checkoutId: string }).checkoutId)).toEqual([paid.id]);
+    expect((await api.get(`/api/Checkout/${declined.id}`)).body.status).toBe('failed');
+
+    // Phase 3's outcome is written only over a pending payment: this one is unknown (left to
+    // reconciliation), so a finisher that read it pending records and announces nothing.
+    const [unknown] = await getDb().select().from(payments).where(eq(payments.id, paid.paymentId!));
+    const outcome = { status: 'failed', reference: 'ref', card: null, declineCode: 'card_declined', message: 'Declined.' } as const;
+    await expect(getDb().transaction((tx) => recordChargeOutcome(tx, { ...unknown!, status: 'pending' }, outcome))).rejects.toThrow(/pending/);
+    expect((await getDb().select().from(payments).where(eq(payments.id, unknown!.id)))[0]!.status).toBe('unknown');
+    expect(await eventsOf(merchant.id, 'payment.failed')).toHaveLength(0);
   });
 });

@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { and, count, eq } from 'drizzle-orm';
+import { and, count, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { getDb } from '@/lib/db/client';
-import { customers, idempotencyKeys } from '@/lib/db/schema';
+import { customers, idempotencyKeys, payments, refunds, sandboxProcessorOperations } from '@/lib/db/schema';
 import { apiRoute } from '@/lib/http/api-route';
+import { claimIdempotencyKey, lockAttempt } from '@/lib/http/idempotency';
 import { defineOperation } from '@/lib/http/operation';
 import { newMerchant } from '../helpers/merchants';
 import { baseUrl } from '../helpers/api';
+import { oneTimePrice } from '../helpers/payments';
 
 async function customerCount(merchantId: string) {
   const [row] = await getDb().select({ value: count() }).from(customers).where(eq(customers.merchantId, merchantId));
@@ -167,5 +169,139 @@ describe('Idempotency-Key', () => {
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(await replay.json()).toEqual({ value: 7 });
     expect(executions).toBe(1);
+  });
+});
+
+/**
+ * A database that refuses one write of one seller's money moves, as a lost connection or a
+ * failing disk would: a trigger on the table, for as long as the test keeps it.
+ */
+async function refuseWrites(merchantId: string, table: 'payments' | 'checkouts' | 'refunds', event: 'insert' | 'update', when: string) {
+  if (!/^[a-z0-9_]+$/i.test(merchantId)) throw new Error(`unexpected id ${merchantId}`);
+  const name = `refuse_${event}_${merchantId}`;
+  await getDb().execute(
+    sql.raw(`create or replace function refuse_a_write() returns trigger language plpgsql as $$
+    begin raise exception 'the database refused this write (a test fault)'; end $$`),
+  );
+  await getDb().execute(
+    sql.raw(`create trigger ${name} before ${event} on ${table} for each row
+      when (new.merchant_id = '${merchantId}' ${when ? `and ${when}` : ''}) execute function refuse_a_write()`),
+  );
+  return () => getDb().execute(sql.raw(`drop trigger ${name} on ${table}`));
+}
+
+describe('Idempotency-Key of a money move whose phase 1 committed', () => {
+  it('never stores a failure of phase 3 as the answer: the retry gets the settled outcome, paid or declined', async () => {
+    const { api, merchant } = await newMerchant();
+    const price = await oneTimePrice(api, 1234);
+    const recordingFails = await refuseWrites(merchant.id, 'payments', 'update', `old.status = 'pending' and new.status <> 'pending'`);
+    const checkout = (tokenRef: string) =>
+      api.post('/api/Checkout', { priceId: price.id, customerEmail: `${tokenRef}@example.com`, tokenRef }, { 'Idempotency-Key': `pay-${tokenRef}` });
+    // Charged (or declined) by the processor, then phase 3 cannot write: a 500, the payment pending.
+    const failed = [await checkout('tok_visa'), await checkout('tok_declined')];
+    expect(failed.map((answer) => answer.status)).toEqual([500, 500]);
+    const pending = await getDb().select().from(payments).where(eq(payments.merchantId, merchant.id));
+    expect(pending.map((payment) => payment.status)).toEqual(['pending', 'pending']);
+    await recordingFails();
+
+    const paid = await checkout('tok_visa');
+    expect(paid.status, paid.text).toBe(201);
+    expect(paid.headers.get('idempotent-replayed')).toBeNull();
+    expect(paid.body).toMatchObject({ status: 'paid', paid: true, total: 1234 });
+    const declined = await checkout('tok_declined');
+    expect(declined.status, declined.text).toBe(402);
+    expect(declined.body).toMatchObject({ code: 'PAYMENT_DECLINED' });
+    // The retries finished the first attempts' payments: one charge each at the processor.
+    const settled = await getDb().select().from(payments).where(eq(payments.merchantId, merchant.id));
+    expect(settled.map((payment) => [payment.id, payment.status]).sort()).toEqual(
+      pending.map((payment) => [payment.id, payment.id === paid.body.payment.id ? 'succeeded' : 'failed']).sort(),
+    );
+    for (const payment of pending) {
+      expect(await getDb().select().from(sandboxProcessorOperations).where(eq(sandboxProcessorOperations.idempotencyKey, payment.id))).toHaveLength(1);
+    }
+    const replay = await checkout('tok_visa');
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.text).toBe(paid.text);
+  });
+
+  it('a refund retried after its phase 3 failed is the same refund: refunded once', async () => {
+    const { api, merchant } = await newMerchant();
+    const price = await oneTimePrice(api, 5000);
+    const paid = await api.post('/api/Checkout', { priceId: price.id, customerEmail: 'r@example.com', tokenRef: 'tok_visa' }, { 'Idempotency-Key': 'buy' });
+    expect(paid.status, paid.text).toBe(201);
+    const paymentId = paid.body.payment.id as string;
+    const recordingFails = await refuseWrites(merchant.id, 'refunds', 'update', `old.status = 'requested'`);
+    const refund = () => api.post(`/api/Payment/${paymentId}/Refund`, { amount: 2000 }, { 'Idempotency-Key': 'give-back' });
+    const failed = await refund();
+    expect(failed.status).toBe(500);
+    await recordingFails();
+
+    const retried = await refund();
+    expect(retried.status, retried.text).toBe(201);
+    expect(retried.body).toMatchObject({ status: 'succeeded', amount: 2000 });
+    const rows = await getDb().select().from(refunds).where(eq(refunds.paymentId, paymentId));
+    expect(rows.map((row) => [row.id, row.status])).toEqual([[retried.body.id, 'succeeded']]);
+    expect(await getDb().select().from(sandboxProcessorOperations).where(eq(sandboxProcessorOperations.idempotencyKey, retried.body.id))).toHaveLength(1);
+    expect((await api.get(`/api/Payment/${paymentId}`)).body).toMatchObject({ status: 'partially_refunded', amountRefunded: 2000 });
+  });
+
+  it('still stores a failure when nothing committed before it', async () => {
+    const { api, merchant } = await newMerchant();
+    const price = await oneTimePrice(api, 1234);
+    const preparingFails = await refuseWrites(merchant.id, 'checkouts', 'insert', '');
+    const checkout = () =>
+      api.post('/api/Checkout', { priceId: price.id, customerEmail: 'a@example.com', tokenRef: 'tok_visa' }, { 'Idempotency-Key': 'never-began' });
+    const failed = await checkout();
+    await preparingFails();
+    expect(failed.status).toBe(500);
+    expect(await getDb().select().from(payments).where(eq(payments.merchantId, merchant.id))).toEqual([]);
+    const replay = await checkout();
+    expect(replay.status).toBe(500);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+  });
+});
+
+describe('lockAttempt', () => {
+  it('makes executions of one attempt take turns, and stops one whose key was taken over', async () => {
+    const { merchant } = await newMerchant();
+    const request = { merchantId: merchant.id, key: 'twins', method: 'POST', path: '/api/Checkout', body: { priceId: 'price_x' } };
+    const first = await claimIdempotencyKey(getDb(), request);
+    if (first.kind !== 'execute') throw new Error('expected an execution');
+    expect(first.attempt.isNew).toBe(true);
+
+    // The first execution holds the lock in its phase 1; a twin (a hosted form's second submit,
+    // by the attempt's key alone) waits for that transaction to end.
+    const order: string[] = [];
+    let twin: Promise<void> | undefined;
+    await getDb().transaction(async (tx) => {
+      await lockAttempt(tx, merchant.id, first.attempt);
+      twin = getDb().transaction(async (other) => {
+        await lockAttempt(other, merchant.id, { key: first.attempt.key });
+        order.push('twin locked');
+      });
+      const lockKey = sql`hashtextextended(${`attempt:${merchant.id}:${first.attempt.key}`}, 0)`;
+      const waiting = async () => {
+        const locks = await getDb().execute<{ n: number }>(
+          sql`select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted and ((classid::bigint << 32) | objid::bigint) = ${lockKey}`,
+        );
+        return locks.rows[0]!.n > 0;
+      };
+      for (let tries = 0; !(await waiting()) && tries < 100; tries++) await new Promise((resolve) => setTimeout(resolve, 50));
+      order.push('first committing');
+    });
+    await twin;
+    expect(order).toEqual(['first committing', 'twin locked']);
+
+    // The first execution stalls past its lease and a retry takes the key over: from then on the
+    // first one may not prepare anything (the takeover finishes the attempt), the takeover may.
+    await getDb()
+      .update(idempotencyKeys)
+      .set({ lockedAt: new Date(0) })
+      .where(and(eq(idempotencyKeys.merchantId, merchant.id), eq(idempotencyKeys.key, 'twins')));
+    const takeover = await claimIdempotencyKey(getDb(), request);
+    if (takeover.kind !== 'execute') throw new Error('expected a takeover');
+    expect(takeover.attempt).toMatchObject({ key: first.attempt.key, isNew: false });
+    await expect(getDb().transaction((tx) => lockAttempt(tx, merchant.id, first.attempt))).rejects.toMatchObject({ code: 'IDEMPOTENCY_KEY_IN_USE' });
+    await expect(getDb().transaction((tx) => lockAttempt(tx, merchant.id, takeover.attempt))).resolves.toBeUndefined();
   });
 });

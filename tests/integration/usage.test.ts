@@ -183,6 +183,34 @@ describe('Deduplication across Batch and single', () => {
     expect(list.body.data).toHaveLength(5);
   });
 
+  it('the same producer id through Usage and Check with consume at once, 60 times: never a 500, each counted once', async () => {
+    const { api, merchant } = await newMerchant();
+    const customers = [await customer(api), await customer(api), await customer(api)];
+    for (const customerId of customers) await limited(api, customerId, 'messages', 1000);
+    // Recording and consuming lock the customer's meter and insert the usage row: in opposite
+    // orders, one waits for the other's row while holding what the other waits for (a deadlock).
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => {
+        const customerId = customers[i % customers.length]!;
+        const id = `same-${i}`;
+        return Promise.all([
+          api.post('/api/Usage', { customerId, feature: 'messages', id }),
+          api.post(`/api/Customer/${customerId}/Entitlement/Check`, { feature: 'messages', consume: true, id }),
+        ]);
+      }),
+    );
+    const failed = answers.flat().filter((answer) => answer.status >= 500);
+    expect(failed.map((answer) => answer.text)).toEqual([]);
+    for (const [recorded, checked] of answers) {
+      expect([200, 201]).toContain(recorded!.status);
+      expect(checked!.status, checked!.text).toBe(200);
+      expect(checked!.body.usage.id).toBe(recorded!.body.usage.id);
+    }
+    expect(answers.filter(([recorded, checked]) => (recorded!.status === 201) === checked!.body.duplicate)).toHaveLength(60);
+    for (const customerId of customers) expect(await entitlement(api, customerId, 'messages')).toMatchObject({ used: 20 });
+    expect(await eventsOf(merchant.id, 'usage.recorded')).toHaveLength(60);
+  });
+
   it('answers each record of a batch: new, same, different body, unknown customer', async () => {
     const { api } = await newMerchant();
     const customerId = await customer(api);

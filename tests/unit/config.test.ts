@@ -32,6 +32,7 @@ describe('configuration', () => {
       PRELOAD_PAGES: true,
       CLOCK_OFFSET_MS: 0,
       DATABASE_POOL_SIZE: 10,
+      DATABASE_LEASE_POOL_SIZE: 2,
       DATABASE_PREPARED_STATEMENTS: true,
       DB_COUNT_ROUND_TRIPS: false,
       EMBEDDED_POSTGRES_SETTINGS: '',

@@ -215,11 +215,14 @@ export const refunds = pgTable(
     reason: text(),
     processorReference: text(),
     failureMessage: text(),
+    /** The API request's attempt (lib/http/idempotency.ts): a retry that takes it over finds this refund. */
+    attemptKey: text(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     index('refunds_payment_idx').on(t.paymentId),
+    uniqueIndex('refunds_attempt_key_unique').on(t.merchantId, t.attemptKey).where(sql`${t.attemptKey} is not null`),
     index('refunds_merchant_created_idx').on(t.merchantId, t.createdAt),
     index('refunds_requested_idx').on(t.updatedAt).where(sql`${t.status} = 'requested'`),
   ],

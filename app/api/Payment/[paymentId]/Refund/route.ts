@@ -6,4 +6,6 @@ export const GET = apiRoute(listRefundsOperation, async ({ db, merchantId, param
   data: await listRefunds(db, merchantId, params.paymentId),
 }));
 
-export const POST = phasedApiRoute(refundPaymentOperation, ({ phases, merchantId, params, body }) => refundPayment(phases, merchantId, params.paymentId, body));
+export const POST = phasedApiRoute(refundPaymentOperation, ({ phases, merchantId, params, body, attempt }) =>
+  refundPayment(phases, merchantId, params.paymentId, body, attempt),
+);

@@ -1,0 +1,2 @@
+ALTER TABLE "refunds" ADD COLUMN "attempt_key" text;--> statement-breakpoint
+CREATE UNIQUE INDEX "refunds_attempt_key_unique" ON "refunds" USING btree ("merchant_id","attempt_key") WHERE "refunds"."attempt_key" is not null;
