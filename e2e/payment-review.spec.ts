@@ -4,6 +4,9 @@ import { expectNoSeriousA11yViolations, expectNoSidewaysScroll, postJson } from 
 
 const PASSWORD = 'a long seller password';
 
+// Recovery's two tries, then five axe runs and five full-page screenshots.
+test.setTimeout(180_000);
+
 test('the operator sees a payment recovery gave up on, checks it, settles it as charged, and the list is empty', async ({ page, baseURL }) => {
   const suffix = crypto.randomBytes(4).toString('hex');
   const json = postJson(baseURL);
@@ -79,17 +82,18 @@ test('the operator sees a payment recovery gave up on, checks it, settles it as 
   await card.getByRole('button', { name: 'Charged (succeeded)' }).click();
   await expect(card.getByText('Settle as charged? €150.00 counts as paid; this cannot be undone.')).toBeVisible();
   await expectNoSeriousA11yViolations(page);
+  await shot(page, 'payment-review-03-confirm');
   await card.getByRole('button', { name: 'Settle as charged' }).click();
 
   await expect(page.getByRole('status').filter({ hasText: `Payment ${paymentId} settled as charged (succeeded).` })).toBeVisible();
   await expect(page.getByText('No payments need review')).toBeVisible();
   await expect(card).toHaveCount(0);
   await expectNoSeriousA11yViolations(page);
-  await shot(page, 'payment-review-03-settled');
+  await shot(page, 'payment-review-04-settled');
   expect(await paymentStatus()).toBe('succeeded');
 
   // The audit log names the admin and the decision.
-  await page.getByRole('link', { name: 'audit log' }).click();
+  await page.getByRole('status').getByRole('link', { name: 'audit log' }).click();
   const entry = page.getByTestId('audit-payment.review_settled');
   await expect(entry).toHaveCount(1);
   await expect(entry).toContainText('Payment settled after review');
