@@ -3,6 +3,8 @@ import { z } from 'zod';
 import type { Database, Db } from '../db/client';
 import { customers, merchants, payments, type PaymentReview } from '../db/schema';
 import { recordAudit } from '../audit/audit-log';
+import { ApiError } from '../http/errors';
+import { UnreadableMove } from '../payments/money-moves';
 import { listPaymentsNeedingReview, settleReviewedPayment } from '../payments/recovery';
 
 /**
@@ -89,6 +91,16 @@ export type SettleReviewedPaymentBody = z.output<typeof SettleReviewedPaymentBod
  * decision, and commits in the same transaction as the settlement.
  */
 export async function settlePaymentAfterReview(db: Database, input: SettleReviewedPaymentBody) {
+  try {
+    return await settleWithAudit(db, input);
+  } catch (error) {
+    if (!(error instanceof UnreadableMove)) throw error;
+    // Nothing was written: what it paid for is unknown to this version, so no decision can be applied.
+    throw new ApiError('INVALID_STATE', `${error.message} It cannot be settled from the console (docs/operations.md, "Payments that need review").`);
+  }
+}
+
+function settleWithAudit(db: Database, input: SettleReviewedPaymentBody) {
   return settleReviewedPayment(db, input.paymentId, input.outcome, (tx, payment) =>
     recordAudit(tx, {
       merchantId: payment.merchantId,

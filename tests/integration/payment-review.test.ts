@@ -210,4 +210,21 @@ describe('payments that need review', () => {
     const [entry] = await db.select().from(auditLog).where(eq(auditLog.targetId, pending.id));
     expect(entry).toMatchObject({ actorLabel: admin.name, metadata: { outcome: 'succeeded', from: 'pending' } });
   }, 120_000);
+
+  it('a payment whose plan no kind can read is refused with the reason, and nothing changes', async () => {
+    const db = database();
+    const reviewed = await paymentNeedingReview(await oneTimePrice(990));
+    // As a payment pinned by an older version with a kind this one no longer has would be.
+    await db
+      .update(payments)
+      .set({ intent: { kind: 'retired_kind', plan: {} } })
+      .where(eq(payments.id, reviewed.id));
+    const admin = await reviewer();
+    await expect(asAdmin(admin, () => settlePaymentAfterReview(db, { paymentId: reviewed.id, outcome: 'succeeded' }))).rejects.toMatchObject({
+      code: 'INVALID_STATE',
+      detail: expect.stringContaining('cannot be settled from the console'),
+    });
+    expect(await settled(reviewed.id)).toMatchObject({ payment: { status: 'needs_review' }, checkout: { status: 'open' }, records: [{ status: 'open' }] });
+    expect(await db.select().from(auditLog).where(eq(auditLog.targetId, reviewed.id))).toEqual([]);
+  }, 120_000);
 });
