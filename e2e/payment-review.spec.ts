@@ -4,7 +4,7 @@ import { expectNoSeriousA11yViolations, expectNoSidewaysScroll, postJson } from 
 
 const PASSWORD = 'a long seller password';
 
-// Recovery's two tries, then five axe runs and five full-page screenshots.
+// Recovery's two tries, then six axe runs and five full-page screenshots.
 test.setTimeout(180_000);
 
 test('the operator sees a payment recovery gave up on, checks it, settles it as charged, and the list is empty', async ({ page, baseURL }) => {
@@ -90,6 +90,10 @@ test('the operator sees a payment recovery gave up on, checks it, settles it as 
   await expect(card).toHaveCount(0);
   await expectNoSeriousA11yViolations(page);
   await shot(page, 'payment-review-04-settled');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expectNoSidewaysScroll(page);
+  await expectNoSeriousA11yViolations(page);
+  await page.setViewportSize({ width: 1440, height: 900 });
   expect(await paymentStatus()).toBe('succeeded');
 
   // The audit log names the admin and the decision.
