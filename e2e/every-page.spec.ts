@@ -237,7 +237,7 @@ test('no page is wider than a phone, and axe finds no serious or critical violat
   await page.getByLabel('Password').fill('admin-password');
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('heading', { name: 'Sellers' })).toBeVisible();
-  await visitAll(['/admin', '/admin/overview', `/admin/sellers/${seller.merchant.id}`, '/admin/audit-log']);
+  await visitAll(['/admin', '/admin/overview', '/admin/payments', `/admin/sellers/${seller.merchant.id}`, '/admin/audit-log']);
 
   await receiver.close();
   expect(failures, failures.join('\n')).toEqual([]);

@@ -1,3 +1,4 @@
+import Link from 'next/link';
 import { Badge } from '@/components/ui/layout';
 import type { PlatformOverview, QueueDepth } from '@/lib/operator/platform-overview';
 
@@ -67,6 +68,14 @@ export function QueueHealth({ overview }: { overview: PlatformOverview }) {
         <p className="mt-3 text-xs text-slate-600">
           {reconciliation.unknown ? <Badge tone="gray">settled by the reconciliation job</Badge> : 'Nothing waits for the processor.'}
         </p>
+        {reconciliation.needsReview ? (
+          <p className="mt-3 text-sm font-medium text-amber-800">
+            <Link href="/admin/payments" className="underline">
+              {reconciliation.needsReview === 1 ? '1 payment needs review' : `${reconciliation.needsReview} payments need review`}
+            </Link>{' '}
+            by a person: recovery gave up on {reconciliation.needsReview === 1 ? 'it' : 'them'}.
+          </p>
+        ) : null}
       </section>
     </div>
   );

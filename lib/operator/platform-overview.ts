@@ -60,13 +60,14 @@ export interface PlatformOverview {
   deadDeliveries: { current: number; previous: number };
   jobQueue: QueueDepth & { byTask: { task: string; due: number; running: number; failed: number }[] };
   webhookQueue: QueueDepth;
-  reconciliation: { unknown: number; oldestSeconds: number };
+  /** Payments in `unknown` (waiting for the reconciliation job) and in `needs_review` (waiting for a person). */
+  reconciliation: { unknown: number; oldestSeconds: number; needsReview: number };
 }
 
 /**
  * Everything the platform overview shows. Each figure is one query bounded by the window (on
  * `payments_created_idx`) or by a partial index that holds only the rows it counts (unknown
- * payments, dead deliveries, unhealthy endpoints, due and leased deliveries), so its cost
+ * and needs-review payments, dead deliveries, unhealthy endpoints, due and leased deliveries), so its cost
  * follows what is shown, not the number of sellers.
  */
 export async function loadPlatformOverview(db: Db, options: { range: PlatformRange; at: Date }): Promise<PlatformOverview> {
@@ -130,8 +131,10 @@ export async function loadPlatformOverview(db: Db, options: { range: PlatformRan
         (select count(*)::int from webhook_deliveries where due_at is not null and due_at > ${at}::timestamptz and lease_until is null) as scheduled,
         (select count(*)::int from webhook_deliveries where lease_until is not null and lease_until > ${at}::timestamptz) as running,
         (select extract(epoch from ${at}::timestamptz - min(due_at))::float8 from webhook_deliveries where due_at is not null and due_at <= ${at}::timestamptz) as oldest_due`),
-    db.execute<{ total: number; oldest: number | null }>(sql`
-      select count(*)::int as total, extract(epoch from ${at}::timestamptz - min(created_at))::float8 as oldest from payments where status = 'unknown'`),
+    db.execute<{ total: number; oldest: number | null; needs_review: number }>(sql`
+      select count(*)::int as total, extract(epoch from ${at}::timestamptz - min(created_at))::float8 as oldest,
+        (select count(*)::int from payments where status = 'needs_review') as needs_review
+      from payments where status = 'unknown'`),
   ]);
 
   const volumeByCurrency: Record<string, number[]> = {};
@@ -198,6 +201,10 @@ export async function loadPlatformOverview(db: Db, options: { range: PlatformRan
       byTask,
     },
     webhookQueue: { due: queue.due, scheduled: queue.scheduled, running: queue.running, failed: 0, oldestDueSeconds: seconds(queue.oldest_due) },
-    reconciliation: { unknown: unknown.rows[0]!.total, oldestSeconds: seconds(unknown.rows[0]!.oldest) },
+    reconciliation: {
+      unknown: unknown.rows[0]!.total,
+      oldestSeconds: seconds(unknown.rows[0]!.oldest),
+      needsReview: unknown.rows[0]!.needs_review,
+    },
   };
 }

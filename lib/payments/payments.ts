@@ -114,8 +114,10 @@ export type ChargeResult = ChargeOutcome | { status: 'succeeded'; reference: nul
 
 /** What a charge's outcome writes on its pending payment (one update, however it is sent). */
 export function chargeOutcomeColumns(payment: PaymentRow, outcome: ChargeResult, at: Date) {
-  // The callers hold the pending row (fresh, or guarded by its status in phase 3).
-  paymentStateMachine.assertTransition(payment.status, outcome.status, `Payment ${payment.id} is ${payment.status}`, 'not pending', ['pending']);
+  // The callers hold the pending row (fresh, or guarded by its status in phase 3), or a
+  // `needs_review` one whose outcome was never recorded, which a person settles (recovery.ts).
+  const from = outcome.status === 'unknown' ? (['pending'] as const) : (['pending', 'needs_review'] as const);
+  paymentStateMachine.assertTransition(payment.status, outcome.status, `Payment ${payment.id} is ${payment.status}`, 'not pending', from);
   // The token was kept only so the charge could be finished; a saved method keeps its own.
   return {
     status: outcome.status,

@@ -8,7 +8,7 @@ import { log } from '../log';
 import { enqueueJob } from '../jobs/enqueue';
 import { ApiError } from '../http/errors';
 import { paymentProcessor } from './processor';
-import { finishMoneyMove, lockPayment, pinnedMoveOf, UnreadableMove, type DefiniteOutcome } from './money-moves';
+import { finishMoneyMove, lockPayment, PaymentAlreadySettled, pinnedMoveOf, UnreadableMove, type DefiniteOutcome } from './money-moves';
 import { settleUnknownPaymentRow, type PaymentRow } from './payments';
 import { finishRefund } from './refunds';
 import { paymentStateMachine } from './payment-states';
@@ -146,9 +146,15 @@ export async function listPaymentsNeedingReview(db: Db, limit = 100) {
 
 /**
  * A person checked the processor and settles a `needs_review` payment: a move whose outcome was
- * never recorded is applied with it (its pinned plan), an unknown one is settled.
+ * never recorded is applied with it (its pinned plan), an unknown one is settled. `alongside`
+ * writes in the transaction that settles it (the operator console's audit entry).
  */
-export async function settleReviewedPayment(db: Database, paymentId: string, outcome: 'succeeded' | 'failed'): Promise<PaymentRow> {
+export async function settleReviewedPayment(
+  db: Database,
+  paymentId: string,
+  outcome: 'succeeded' | 'failed',
+  alongside: (tx: Db, payment: PaymentRow) => Promise<void> = async () => {},
+): Promise<PaymentRow> {
   const [payment] = await db.select().from(payments).where(eq(payments.id, paymentId));
   if (!payment) throw new ApiError('NOT_FOUND', `No payment ${paymentId}.`);
   paymentStateMachine.assertTransition(payment.status, outcome, `Payment ${payment.id} is ${payment.status}`, 'only a payment that needs review');
@@ -163,9 +169,18 @@ export async function settleReviewedPayment(db: Database, paymentId: string, out
           message: 'Not charged (checked by a person).',
         };
   if (payment.review?.from === 'pending') {
-    await finishMoneyMove(plainPhases(db), payment, { by: 'review', outcome: settled });
+    try {
+      await finishMoneyMove({ db, answer: (tx) => alongside(tx, payment) }, payment, { by: 'review', outcome: settled });
+    } catch (error) {
+      if (error instanceof PaymentAlreadySettled) throw new ApiError('INVALID_STATE', `Payment ${payment.id} was settled meanwhile.`);
+      throw error;
+    }
   } else {
-    const done = await db.transaction((tx) => settleCharge(tx, payment, settled, ['needs_review']));
+    const done = await db.transaction(async (tx) => {
+      if (!(await settleCharge(tx, payment, settled, ['needs_review']))) return false;
+      await alongside(tx, payment);
+      return true;
+    });
     if (!done) throw new ApiError('INVALID_STATE', `Payment ${payment.id} was settled meanwhile.`);
   }
   const [after] = await db

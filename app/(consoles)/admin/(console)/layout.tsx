@@ -17,6 +17,7 @@ export default async function AdminConsoleLayout({ children }: { children: React
       nav={[
         { href: '/admin/overview', label: 'Overview' },
         { href: '/admin', label: 'Sellers' },
+        { href: '/admin/payments', label: 'Payments to review' },
         { href: '/admin/audit-log', label: 'Audit log' },
       ]}
       who={admin.name}
