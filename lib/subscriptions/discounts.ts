@@ -76,7 +76,7 @@ export function describeDiscountDuration(discount: Pick<SubscriptionDiscount, 'd
 /**
  * What the next renewal (at the end of the current period) will charge on `amount`: the
  * coupon's discount if that period is in its window, then account credit. The same order as
- * billPeriod, so the preview, the portal and the charge agree to the minor unit.
+ * billPinnedPeriod, so the preview, the portal and the charge agree to the minor unit.
  */
 export function renewalQuote(
   sub: { currentPeriodEnd: Date; creditBalance: number; discount: SubscriptionDiscount | null },

@@ -149,9 +149,10 @@ describe('Billing engine', () => {
       .where(eq(subscriptions.id, sub.id));
     expect(await dueSubscriptionIds(db)).toContain(sub.id);
     await db.transaction((tx) => enqueueJob(tx, 'process-subscription', { subscriptionId: sub.id }, { jobKey: `subscription:${sub.id}` }));
+    // The period moves when the renewal's charge is pinned (phase 1); the renewal is done once its record is paid.
     const renewed = await waitFor(async () => {
       const body = (await api.get(`/api/Subscription/${sub.id}`)).body;
-      return body.currentPeriodIndex === 1 ? body : undefined;
+      return body.latestBillingRecord?.periodIndex === 1 && body.latestBillingRecord.status === 'paid' ? body : undefined;
     });
     expect(renewed).toMatchObject({ status: 'active', latestBillingRecord: { periodIndex: 1, status: 'paid', amount: 450 } });
     expect(new Date(renewed.currentPeriodStart).getTime()).toBe(periodEnd.getTime());

@@ -48,10 +48,21 @@ describe('an attempt whose dispatcher died', () => {
       30_000,
       'the repeat recorded',
     );
-    expect(delivery.attempts).toHaveLength(2);
-    expect(delivery.attempts[0]).toMatchObject({ trigger: 'automatic', succeeded: false, responseStatus: null, responseBody: null });
-    expect(delivery.attempts[0].error).toMatch(/no outcome was recorded/i);
-    expect(delivery.attempts[1]).toMatchObject({ trigger: 'automatic', succeeded: true, responseStatus: 200 });
-    expect(delivery.attemptCount).toBe(2);
+    // The lost attempt first, the success last; on a loaded machine an attempt in between may time
+    // out and be tried again, and each such arrival is in the history too.
+    const attempts = delivery.attempts as {
+      trigger: string;
+      succeeded: boolean;
+      responseStatus: number | null;
+      responseBody: string | null;
+      error: string | null;
+    }[];
+    expect(attempts.length, JSON.stringify(attempts, null, 1)).toBeGreaterThanOrEqual(2);
+    expect(attempts[0]).toMatchObject({ trigger: 'automatic', succeeded: false, responseStatus: null, responseBody: null });
+    expect(attempts[0]!.error).toMatch(/no outcome was recorded/i);
+    expect(attempts.at(-1)).toMatchObject({ trigger: 'automatic', succeeded: true, responseStatus: 200 });
+    expect(attempts.every((attempt) => attempt.trigger === 'automatic')).toBe(true);
+    expect(delivery.attemptCount).toBe(attempts.length);
+    expect(receiver.received.filter((request) => request.headers['x-service-delivery-id'] === deliveryId)).toHaveLength(attempts.length);
   }, 300_000);
 });
