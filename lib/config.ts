@@ -207,7 +207,7 @@ export const config = {
     },
   },
   auth: {
-    /** The installation's root secret when set (lib/auth/secret-key.ts); required in production. */
+    /** The installation's root secret when set (lib/secret-key.ts); required in production. */
     get secretKey() {
       return env().SECRET_KEY;
     },

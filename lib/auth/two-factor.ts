@@ -8,7 +8,7 @@ import { now } from '../clock';
 import { ApiError } from '../http/errors';
 import { findMerchantById } from '../merchants/merchants';
 import { findAccountUser, findSellerUser, type SellerUserRow } from '../merchants/users';
-import { decryptSecret, encryptSecret } from './secret-box';
+import { decryptSecret, encryptSecret } from '../secret-box';
 import { randomToken, sha256Hex } from '../secrets';
 import { consumeSellerToken, issueSellerToken } from './seller-tokens';
 import { startSession, type TokenPair } from './sessions';

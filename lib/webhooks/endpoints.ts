@@ -7,7 +7,7 @@ import { newId } from '../ids';
 import { now } from '../clock';
 import { config } from '../config';
 import { randomToken } from '../secrets';
-import { decryptSecret, encryptSecret } from '../auth/secret-box';
+import { decryptSecret, encryptSecret } from '../secret-box';
 import { invalidField, notFound } from '../http/errors';
 import { recordAudit } from '../audit/audit-log';
 import { checkUrlShape, resolveSafeAddress, UnsafeUrlError } from './url-guard';
