@@ -28,6 +28,7 @@ export async function sendVerificationEmail(tx: Db, user: Pick<SellerUserRow, 'i
       `Verification code (for apps): ${token}`,
     ].join('\n'),
     html: `<p>Confirm this is your email address for your Paybase seller account:</p><p><a href="${link}">Confirm my email</a></p><p>The link works once and expires in 24 hours. If you did not sign up, ignore this email.</p>`,
+    secrets: [token],
   });
 }
 

@@ -40,6 +40,7 @@ export async function requestPasswordReset(db: Db, input: { email: string; clien
           `Reset code (for apps): ${token}`,
         ].join('\n'),
         html: `<p>Someone (hopefully you) asked to reset the password of your Paybase seller account.</p><p><a href="${link}">Choose a new password</a></p><p>The link works once and expires in ${minutes} minutes. If you did not ask for it, ignore this email: your password stays as it is.</p>`,
+        secrets: [token],
       });
       await recordAudit(tx, {
         merchantId: user.merchantId,

@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { rateLimitBuckets } from '../db/schema';
 import { now } from '../clock';
@@ -82,4 +82,18 @@ function rateLimited(retryAfter: number): ApiError {
     headers: { 'Retry-After': String(retryAfter) },
     extra: { retryAfter },
   });
+}
+
+/** Deletes the counters whose window has ended (each limit's own window), so the table holds only live counts. */
+export async function purgeEndedRateLimitWindows(db: Db): Promise<number> {
+  let deleted = 0;
+  for (const limit of Object.values(SIGN_IN_LIMITS)) {
+    const endedBefore = new Date(now().getTime() - limit.windowSeconds * 1000);
+    const rows = await db
+      .delete(rateLimitBuckets)
+      .where(and(sql`starts_with(${rateLimitBuckets.key}, ${`${limit.name}:`})`, lt(rateLimitBuckets.windowStartedAt, endedBefore)))
+      .returning({ key: rateLimitBuckets.key });
+    deleted += rows.length;
+  }
+  return deleted;
 }

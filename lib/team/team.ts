@@ -1,5 +1,5 @@
 import { recordAudit } from '../audit/audit-log';
-import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { merchants, sellerInvitations, sellerUsers, type SellerRole } from '../db/schema';
 import { newId } from '../ids';
@@ -127,6 +127,7 @@ export async function inviteMember(tx: Db, actor: TeamActor, input: { email: str
       `Invitation code (for apps): ${token}`,
     ].join('\n'),
     html: `<p>${escapeHtml(actor.user.name)} invited you to join ${escapeHtml(account.name)} on Paybase as ${ROLE_LABELS[input.role]}.</p><p><a href="${link}">Accept the invitation</a></p><p>The link works once and expires in 7 days. If you did not expect it, ignore this email.</p>`,
+    secrets: [token],
   });
   await recordAudit(tx, {
     merchantId: actor.merchantId,
@@ -304,4 +305,15 @@ export async function setTeamTwoFactorRequirement(tx: Db, actor: TeamActor, requ
     target: { kind: 'merchant', id: actor.merchantId },
     metadata: { required },
   });
+}
+
+/** Invitations are kept 30 days past their expiry (accepted, revoked or not), then deleted; the audit log keeps who invited whom. */
+export const INVITATION_RETENTION_DAYS = 30;
+
+export async function purgeOldInvitations(db: Db): Promise<number> {
+  const rows = await db
+    .delete(sellerInvitations)
+    .where(lt(sellerInvitations.expiresAt, new Date(now().getTime() - INVITATION_RETENTION_DAYS * 86_400_000)))
+    .returning({ id: sellerInvitations.id });
+  return rows.length;
 }
