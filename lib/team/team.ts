@@ -10,6 +10,7 @@ import { sendEmail } from '../email/send-email';
 import { randomToken, sha256Hex } from '../secrets';
 import { hashPassword } from '../passwords';
 import { endUserSessions, startSession, type TokenPair } from '../auth/sessions';
+import { revokeApiKeysCreatedBy } from '../auth/api-keys';
 import { SIGN_IN_LIMITS, assertUnderLimit, consumeLimit, countAttempt } from '../auth/rate-limit';
 import type { ClientInfo } from '../http/client-ip';
 import { INVITATION_TTL_SECONDS } from '../auth/lifetimes';
@@ -266,8 +267,9 @@ export async function changeMemberRole(tx: Db, actor: TeamActor, userId: string,
 }
 
 /**
- * Removes a member: the login is deleted and every session of it ends in the same transaction,
- * so its next refresh and its next access-token call answer 401.
+ * Removes a member: the login is deleted, every session of it ends and every API key it created
+ * is revoked in the same transaction, so its next refresh, its next access-token call and the
+ * next call with one of its keys answer 401.
  */
 export async function removeMember(tx: Db, actor: TeamActor, userId: string): Promise<void> {
   await lockAccount(tx, actor.merchantId);
@@ -276,6 +278,7 @@ export async function removeMember(tx: Db, actor: TeamActor, userId: string): Pr
   assertMayManage(actor, member.role);
   if (member.role === 'Owner' && (await ownerCount(tx, actor.merchantId)) <= 1) throw lastOwner();
   await endUserSessions(tx, { userId, reason: 'member_removed' });
+  await revokeApiKeysCreatedBy(tx, { merchantId: actor.merchantId, userId });
   await tx.delete(sellerUsers).where(and(eq(sellerUsers.id, userId), eq(sellerUsers.merchantId, actor.merchantId)));
   await recordAudit(tx, {
     merchantId: actor.merchantId,
