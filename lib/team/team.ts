@@ -173,7 +173,7 @@ export async function acceptInvitation(
   db: Db,
   input: { invitationToken: string; name: string; password: string; client: ClientInfo },
 ): Promise<{ user: SellerUserRow; tokens: TokenPair }> {
-  await assertUnderLimit(db, SIGN_IN_LIMITS.failuresPerIp, input.client.ip);
+  await assertUnderLimit(db, SIGN_IN_LIMITS.failuresPerIp, { address: input.client.ip });
   // A dead invitation is refused before the (deliberately slow) password hash.
   const passwordHash = (await findLiveInvitation(db, input.invitationToken)) ? await hashPassword(input.password) : undefined;
   const outcome = await db.transaction(async (tx) => {
@@ -214,7 +214,7 @@ export async function acceptInvitation(
     return { user, tokens: await startSession(tx, { audience: 'merchant', subjectId: user.merchantId, userId: user.id }) };
   });
   if (!outcome) {
-    await countAttempt(db, SIGN_IN_LIMITS.failuresPerIp, input.client.ip);
+    await countAttempt(db, SIGN_IN_LIMITS.failuresPerIp, { address: input.client.ip });
     throw new ApiError('UNAUTHENTICATED', 'This invitation is not valid: it was already used, revoked, or has expired. Ask for a new one.');
   }
   return outcome;
