@@ -1,6 +1,7 @@
 import type { Db } from '../db/client';
 import type { ClientInfo } from '../http/client-ip';
 import { log } from '../log';
+import { storableText } from '../stored-text';
 import { SIGN_IN_LIMITS, clearAccountAddresses, clearLimit, countAttempt, isFull, rateLimited, readBuckets, secondsLeft } from './rate-limit';
 
 /**
@@ -62,7 +63,8 @@ export async function recordSignInFailure(db: Db, attempt: SignInAttempt, notice
   if (!notice || forAccount.count !== failuresPerAccountAndIp.max) return;
   if ((await countAttempt(db, failureNotices, attempt.account)).count !== 1) return;
   try {
-    await notice({ count: forAccount.count, windowMinutes: failuresPerAccount.windowSeconds / 60, address: attempt.client.ip });
+    // The address may be a forwarded header's text (TRUST_PROXY): kept short, like the audit log keeps it.
+    await notice({ count: forAccount.count, windowMinutes: failuresPerAccount.windowSeconds / 60, address: storableText(attempt.client.ip, 64) });
   } catch (error) {
     // The refusal stands whether or not the owner could be told.
     log.error({ err: error }, 'could not write the failed sign-in notice');
