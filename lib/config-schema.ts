@@ -110,6 +110,7 @@ export const configSchema = z
     // Seeding
     ADMIN_NAME: z.string().optional(),
     ADMIN_PASSWORD: z.string().optional(),
+    ADMIN_EMAIL: z.email().optional(),
     SEED_DEMO: flag(false),
     SEED_SAMPLE_DATA: flag(false),
     DEMO_MERCHANT_EMAIL: z.string().optional(),
@@ -122,8 +123,9 @@ export const configSchema = z
 
     // Sign-in and request limits
     PASSWORD_SCRYPT_LOG2_N: wholeNumber(17, { min: -MAX }),
-    SIGN_IN_MAX_FAILURES_PER_ACCOUNT: wholeNumber(5),
+    SIGN_IN_MAX_FAILURES_PER_ACCOUNT_AND_IP: wholeNumber(5),
     SIGN_IN_MAX_FAILURES_PER_IP: wholeNumber(50),
+    SIGN_IN_MAX_FAILURES_PER_ACCOUNT: wholeNumber(100),
     SIGN_UP_MAX_PER_IP: wholeNumber(30),
     PASSWORD_RESET_MAX_PER_EMAIL: wholeNumber(3),
     API_RATE_LIMIT: wholeNumber(100),

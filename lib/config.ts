@@ -207,15 +207,24 @@ export const config = {
     },
   },
   auth: {
-    /** The installation's root secret when set (lib/auth/secret-key.ts); required in production. */
+    /** The installation's root secret when set (lib/secret-key.ts); required in production. */
     get secretKey() {
       return env().SECRET_KEY;
     },
     get passwordScryptLog2N() {
       return env().PASSWORD_SCRYPT_LOG2_N;
     },
+    /** Failed sign-ins one address may make for one account per window (docs/auth.md, "Rate limits"). */
+    get signInMaxFailuresPerAccountAndIp() {
+      return env().SIGN_IN_MAX_FAILURES_PER_ACCOUNT_AND_IP;
+    },
+    /** The backstop: past it, only addresses that signed in to the account before may try it. */
     get signInMaxFailuresPerAccount() {
       return env().SIGN_IN_MAX_FAILURES_PER_ACCOUNT;
+    },
+    /** Where notices about the platform admins' sign-ins go; unset, they are logged only. */
+    get adminEmail() {
+      return env().ADMIN_EMAIL;
     },
     get signInMaxFailuresPerIp() {
       return env().SIGN_IN_MAX_FAILURES_PER_IP;

@@ -17,7 +17,7 @@ import { log } from '../lib/log';
 import { findMerchantByEmail } from '../lib/merchants/merchants';
 import { seedSampleData } from '../lib/sample-data/sample-data';
 import { flushRequestLogs } from '../lib/request-logs/record';
-import { rootSecret } from '../lib/auth/secret-key';
+import { rootSecret } from '../lib/secret-key';
 import { CLIENT_IP_HEADER, REQUEST_ID_HEADER, resolveClientIp } from '../lib/http/client-ip';
 import { newRequestId } from '../lib/http/request';
 import { answerAtFrontDoor, readApiRoutes } from '../lib/http/front-door';

@@ -2,7 +2,7 @@ import { SignJWT, errors, jwtVerify, type JWTPayload } from 'jose';
 import type { Audience } from '../db/schema';
 import { now } from '../clock';
 import { ApiError } from '../http/errors';
-import { derivedKey } from './secret-key';
+import { derivedKey } from '../secret-key';
 import { ACCESS_TOKEN_TTL_SECONDS } from './lifetimes';
 
 export { ACCESS_TOKEN_TTL_SECONDS };

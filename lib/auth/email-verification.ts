@@ -28,6 +28,7 @@ export async function sendVerificationEmail(tx: Db, user: Pick<SellerUserRow, 'i
       `Verification code (for apps): ${token}`,
     ].join('\n'),
     html: `<p>Confirm this is your email address for your Paybase seller account:</p><p><a href="${link}">Confirm my email</a></p><p>The link works once and expires in 24 hours. If you did not sign up, ignore this email.</p>`,
+    secrets: [token],
   });
 }
 
@@ -43,7 +44,7 @@ export async function resendVerificationEmail(db: Db, input: { merchantId: strin
 
 /** Spends a verification link's token (once, within 24 hours) and marks the address verified. */
 export async function verifySellerEmail(db: Db, input: { verificationToken: string; client: ClientInfo }) {
-  await assertUnderLimit(db, SIGN_IN_LIMITS.failuresPerIp, input.client.ip);
+  await assertUnderLimit(db, SIGN_IN_LIMITS.failuresPerIp, { address: input.client.ip });
   const user = await db.transaction(async (tx) => {
     const spent = await consumeSellerToken(tx, { token: input.verificationToken, purpose: 'email_verification' });
     if (!spent) return undefined;
@@ -51,7 +52,7 @@ export async function verifySellerEmail(db: Db, input: { verificationToken: stri
     return findSellerUser(tx, spent.userId);
   });
   if (!user) {
-    await countAttempt(db, SIGN_IN_LIMITS.failuresPerIp, input.client.ip);
+    await countAttempt(db, SIGN_IN_LIMITS.failuresPerIp, { address: input.client.ip });
     throw new ApiError('UNAUTHENTICATED', 'This verification link is not valid: it was already used, replaced by a newer one, or has expired.');
   }
   return toSellerUserResponse(user);

@@ -28,7 +28,7 @@ export async function requestMemberSignInLink(
   db: Db,
   input: { email: string; client: ClientInfo; returnPath?: string; locale?: Locale },
 ): Promise<{ expiresIn: number }> {
-  await consumeLimit(db, SIGN_IN_LIMITS.requestsPerIp, input.client.ip);
+  await consumeLimit(db, SIGN_IN_LIMITS.requestsPerIp, { address: input.client.ip });
   await consumeLimit(db, SIGN_IN_LIMITS.linksPerEmail, input.email);
   const loginToken = `mlt_${randomToken(32)}`;
   const at = now();
@@ -53,7 +53,7 @@ export async function requestMemberSignInLink(
 
 /** Exchanges a sign-in link's token (once, within 15 minutes) for a token pair. */
 export async function verifyMemberSignInLink(db: Db, input: { loginToken: string; client: ClientInfo; invalidMessage?: string }): Promise<TokenPair> {
-  await assertUnderLimit(db, SIGN_IN_LIMITS.failuresPerIp, input.client.ip);
+  await assertUnderLimit(db, SIGN_IN_LIMITS.failuresPerIp, { address: input.client.ip });
   const pair = await db.transaction(async (tx) => {
     const [token] = await tx
       .update(memberLoginTokens)
@@ -65,7 +65,7 @@ export async function verifyMemberSignInLink(db: Db, input: { loginToken: string
     return startSession(tx, { audience: 'member', subjectId: member.id });
   });
   if (!pair) {
-    await countAttempt(db, SIGN_IN_LIMITS.failuresPerIp, input.client.ip);
+    await countAttempt(db, SIGN_IN_LIMITS.failuresPerIp, { address: input.client.ip });
     throw new ApiError('UNAUTHENTICATED', input.invalidMessage ?? 'This sign-in link is not valid: it was already used or has expired. Ask for a new one.');
   }
   return pair;

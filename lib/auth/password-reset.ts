@@ -8,7 +8,8 @@ import { hashPassword } from '../passwords';
 import { consumeSellerToken, isLiveSellerToken, issueSellerToken, spendOpenTokens } from './seller-tokens';
 import { endUserSessions } from './sessions';
 import { PASSWORD_RESET_TTL_SECONDS } from './lifetimes';
-import { SIGN_IN_LIMITS, assertUnderLimit, clearLimit, consumeLimit, countAttempt } from './rate-limit';
+import { SIGN_IN_LIMITS, assertUnderLimit, consumeLimit, countAttempt } from './rate-limit';
+import { liftSignInPauses, merchantAccount } from './sign-in-throttle';
 import type { ClientInfo } from '../http/client-ip';
 
 export const RESET_PASSWORD_PATH = '/merchant/reset-password';
@@ -18,7 +19,7 @@ export const RESET_PASSWORD_PATH = '/merchant/reset-password';
  * same either way, and both limits (per address, per client) count unknown addresses too.
  */
 export async function requestPasswordReset(db: Db, input: { email: string; client: ClientInfo }): Promise<{ expiresIn: number }> {
-  await consumeLimit(db, SIGN_IN_LIMITS.requestsPerIp, input.client.ip);
+  await consumeLimit(db, SIGN_IN_LIMITS.requestsPerIp, { address: input.client.ip });
   await consumeLimit(db, SIGN_IN_LIMITS.resetsPerEmail, input.email);
   const user = await findSellerUserByEmail(db, input.email);
   if (user) {
@@ -40,6 +41,7 @@ export async function requestPasswordReset(db: Db, input: { email: string; clien
           `Reset code (for apps): ${token}`,
         ].join('\n'),
         html: `<p>Someone (hopefully you) asked to reset the password of your Paybase seller account.</p><p><a href="${link}">Choose a new password</a></p><p>The link works once and expires in ${minutes} minutes. If you did not ask for it, ignore this email: your password stays as it is.</p>`,
+        secrets: [token],
       });
       await recordAudit(tx, {
         merchantId: user.merchantId,
@@ -58,7 +60,7 @@ export async function requestPasswordReset(db: Db, input: { email: string; clien
  * verified (the link proved it), and the account's failed-sign-in lock is lifted.
  */
 export async function resetPassword(db: Db, input: { resetToken: string; password: string; client: ClientInfo }): Promise<void> {
-  await assertUnderLimit(db, SIGN_IN_LIMITS.failuresPerIp, input.client.ip);
+  await assertUnderLimit(db, SIGN_IN_LIMITS.failuresPerIp, { address: input.client.ip });
   // A dead link is refused before the (deliberately slow, memory-hungry) password hash.
   const passwordHash = (await isLiveSellerToken(db, { token: input.resetToken, purpose: 'password_reset' })) ? await hashPassword(input.password) : undefined;
   const user = await db.transaction(async (tx) => {
@@ -84,11 +86,11 @@ export async function resetPassword(db: Db, input: { resetToken: string; passwor
     return row;
   });
   if (!user) {
-    await countAttempt(db, SIGN_IN_LIMITS.failuresPerIp, input.client.ip);
+    await countAttempt(db, SIGN_IN_LIMITS.failuresPerIp, { address: input.client.ip });
     throw new ApiError(
       'UNAUTHENTICATED',
       'This password-reset link is not valid: it was already used, replaced by a newer one, or has expired. Ask for a new one.',
     );
   }
-  await clearLimit(db, SIGN_IN_LIMITS.failuresPerAccount, `merchant:${user.email}`);
+  await liftSignInPauses(db, merchantAccount(user.email));
 }

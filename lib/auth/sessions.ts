@@ -8,7 +8,7 @@ import { randomToken, sha256Hex } from '../secrets';
 import { ACCESS_TOKEN_TTL_SECONDS, issueAccessToken, verifyAccessToken } from './access-tokens';
 import { isSubjectActive } from './subjects';
 import { REFRESH_TOKEN_TTL_SECONDS } from './lifetimes';
-import { decryptSecret, encryptSecret } from './secret-box';
+import { decryptSecret, encryptSecret } from '../secret-box';
 import { identifyActor } from '../audit/request-context';
 
 export { REFRESH_TOKEN_TTL_SECONDS };

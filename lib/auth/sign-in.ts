@@ -9,7 +9,17 @@ import { hashPassword, verifyPassword } from '../passwords';
 import { startSession, type TokenPair } from './sessions';
 import { recordAudit } from '../audit/audit-log';
 import { recordSellerSignIn, recordSellerSignInFailure } from './sign-in-audit';
-import { SIGN_IN_LIMITS, assertUnderLimit, clearLimit, consumeLimit, countAttempt } from './rate-limit';
+import { SIGN_IN_LIMITS, consumeLimit } from './rate-limit';
+import {
+  adminAccount,
+  assertSignInAllowed,
+  merchantAccount,
+  recordSignInFailure,
+  recordSignInSuccess,
+  type FailureNotice,
+  type SignInAttempt,
+} from './sign-in-throttle';
+import { adminFailureNotice, sellerFailureNotice } from './sign-in-notices';
 import type { ClientInfo } from '../http/client-ip';
 import { isUniqueViolation } from '../db/errors';
 
@@ -21,32 +31,30 @@ let dummyHash: Promise<string> | undefined;
 const timingDecoy = () => (dummyHash ??= hashPassword('paybase-timing-decoy'));
 
 /**
- * Checks a password sign-in under both limits (per account, per address); failures count,
- * and a success clears the account's counter.
+ * Checks a password sign-in under the sign-in throttle (lib/auth/sign-in-throttle.ts): a paused
+ * address is refused before the password is looked at; a failure counts (and may notify the
+ * owner). A right password is not yet a completed sign-in (a second factor may follow): the
+ * caller records the success once it is one.
  */
 async function passwordSignIn<T>(
   db: Db,
-  input: { account: string; password: string; client: ClientInfo },
-  find: () => Promise<{ row: T; passwordHash: string; allowed: boolean; refusal?: ApiError } | undefined>,
+  attempt: SignInAttempt & { password: string },
+  find: () => Promise<{ row: T; passwordHash: string; allowed: boolean; refusal?: ApiError; notice: FailureNotice } | undefined>,
   recordFailure: (found: T | undefined, reason: string) => Promise<void>,
 ): Promise<T> {
-  const accountKey = input.account.toLowerCase();
   try {
-    await assertUnderLimit(db, SIGN_IN_LIMITS.failuresPerIp, input.client.ip);
-    await assertUnderLimit(db, SIGN_IN_LIMITS.failuresPerAccount, accountKey);
+    await assertSignInAllowed(db, attempt);
   } catch (error) {
     await recordFailure(undefined, 'rate_limited');
     throw error;
   }
   const found = await find();
-  const passwordOk = await verifyPassword(input.password, found?.passwordHash ?? (await timingDecoy()));
+  const passwordOk = await verifyPassword(attempt.password, found?.passwordHash ?? (await timingDecoy()));
   if (!found || !passwordOk || !found.allowed) {
-    await countAttempt(db, SIGN_IN_LIMITS.failuresPerIp, input.client.ip);
-    await countAttempt(db, SIGN_IN_LIMITS.failuresPerAccount, accountKey);
+    await recordSignInFailure(db, attempt, found?.notice);
     await recordFailure(found?.row, !found ? 'unknown_account' : !passwordOk ? 'wrong_password' : 'wrong_account_type');
     throw badCredentials();
   }
-  await clearLimit(db, SIGN_IN_LIMITS.failuresPerAccount, accountKey);
   // Only someone who knows the password learns why a valid sign-in is refused.
   if (found.refusal) {
     await recordFailure(found.row, found.refusal.code.toLowerCase());
@@ -56,12 +64,13 @@ async function passwordSignIn<T>(
 }
 
 export async function signInAdmin(db: Db, input: { name: string; password: string; client: ClientInfo }): Promise<TokenPair> {
+  const attempt = { account: adminAccount(input.name), client: input.client };
   const admin = await passwordSignIn(
     db,
-    { account: `admin:${input.name}`, password: input.password, client: input.client },
+    { ...attempt, password: input.password },
     async () => {
       const row = await findAdminByName(db, input.name);
-      return row && { row, passwordHash: row.passwordHash, allowed: true };
+      return row && { row, passwordHash: row.passwordHash, allowed: true, notice: adminFailureNotice(db, row) };
     },
     // A failure has no transaction to join: its entry is written on its own.
     (found, reason) =>
@@ -73,6 +82,7 @@ export async function signInAdmin(db: Db, input: { name: string; password: strin
         metadata: { reason },
       }),
   );
+  await recordSignInSuccess(db, attempt);
   return db.transaction(async (tx) => {
     await recordAudit(tx, {
       merchantId: null,
@@ -101,9 +111,10 @@ export async function signInMerchant(
   db: Db,
   input: { email: string; password: string; accountType?: AccountType; client: ClientInfo; allowTwoFactorSetup?: boolean },
 ): Promise<MerchantSignIn> {
+  const attempt = { account: merchantAccount(input.email), client: input.client };
   const user = await passwordSignIn(
     db,
-    { account: `merchant:${input.email}`, password: input.password, client: input.client },
+    { ...attempt, password: input.password },
     async () => {
       const row = await findSellerUserByEmail(db, input.email);
       const account = row && (await findMerchantById(db, row.merchantId));
@@ -114,6 +125,7 @@ export async function signInMerchant(
           passwordHash: row.passwordHash,
           allowed: !input.accountType || input.accountType === account.accountType,
           refusal: account.status === 'suspended' ? accountSuspended() : undefined,
+          notice: sellerFailureNotice(db, row, 'password'),
         }
       );
     },
@@ -124,6 +136,7 @@ export async function signInMerchant(
     await recordSellerSignInFailure(db, { email: input.email, user, reason: 'two_factor_setup_required' });
     throw new ApiError('FORBIDDEN', 'Your account requires two-factor sign-in: sign in to the seller console once to set up an authenticator app.');
   }
+  await recordSignInSuccess(db, attempt);
   const tokens = await db.transaction(async (tx) => {
     await recordSellerSignIn(tx, user, { method: 'password' });
     return startSession(tx, { audience: 'merchant', subjectId: user.merchantId, userId: user.id });
@@ -136,7 +149,7 @@ export async function signInMerchant(
  * the Owner in. A taken email (of any seller user) answers 409.
  */
 export async function registerMerchant(db: Db, input: { email: string; password: string; name: string; accountType: AccountType; client: ClientInfo }) {
-  await consumeLimit(db, SIGN_IN_LIMITS.requestsPerIp, input.client.ip);
+  await consumeLimit(db, SIGN_IN_LIMITS.requestsPerIp, { address: input.client.ip });
   if (await findSellerUserByEmail(db, input.email)) throw emailTaken();
   try {
     return await db.transaction(async (tx) => {

@@ -8,14 +8,16 @@ import { now } from '../clock';
 import { ApiError } from '../http/errors';
 import { findMerchantById } from '../merchants/merchants';
 import { findAccountUser, findSellerUser, type SellerUserRow } from '../merchants/users';
-import { decryptSecret, encryptSecret } from './secret-box';
+import { decryptSecret, encryptSecret } from '../secret-box';
 import { randomToken, sha256Hex } from '../secrets';
 import { consumeSellerToken, issueSellerToken } from './seller-tokens';
 import { startSession, type TokenPair } from './sessions';
 import type { SellerUserRef } from './seller-principal';
 import { recordAudit } from '../audit/audit-log';
 import { recordSellerSignIn } from './sign-in-audit';
-import { SIGN_IN_LIMITS, assertUnderLimit, clearLimit, countAttempt } from './rate-limit';
+import { SIGN_IN_LIMITS, assertUnderLimit, countAttempt } from './rate-limit';
+import { assertSignInAllowed, merchantAccount, recordSignInFailure, recordSignInSuccess } from './sign-in-throttle';
+import { sellerFailureNotice } from './sign-in-notices';
 import type { ClientInfo } from '../http/client-ip';
 import { TWO_FACTOR_CHALLENGE_TTL_SECONDS } from './lifetimes';
 
@@ -202,11 +204,12 @@ const wrongCode = (path = 'code') =>
 
 /**
  * Completes a sign-in with the challenge and a code (authenticator or recovery code): the token
- * pair only now. A wrong code counts as a failed sign-in (per address and per account) and
+ * pair only now. A wrong code counts as a failed sign-in, like a wrong password (per account and
+ * address, per address, per account; the owner is told, as someone has the password), and
  * against the challenge, which dies after 5.
  */
 export async function completeTwoFactorSignIn(db: Db, input: { challengeToken: string; code: string; client: ClientInfo }): Promise<TokenPair> {
-  await assertUnderLimit(db, SIGN_IN_LIMITS.failuresPerIp, input.client.ip);
+  await assertUnderLimit(db, SIGN_IN_LIMITS.failuresPerIp, { address: input.client.ip });
   const hash = sha256Hex(input.challengeToken);
   const [challenge] = await db
     .select()
@@ -223,18 +226,17 @@ export async function completeTwoFactorSignIn(db: Db, input: { challengeToken: s
   const user = challenge && (await findSellerUser(db, challenge.userId));
   const account = user && (await findMerchantById(db, user.merchantId));
   if (!challenge || !user || account?.status !== 'active') {
-    await countAttempt(db, SIGN_IN_LIMITS.failuresPerIp, input.client.ip);
+    await countAttempt(db, SIGN_IN_LIMITS.failuresPerIp, { address: input.client.ip });
     throw challengeEnded();
   }
-  const accountKey = `merchant:${user.email}`;
-  await assertUnderLimit(db, SIGN_IN_LIMITS.failuresPerAccount, accountKey);
+  const attempt = { account: merchantAccount(user.email), client: input.client };
+  await assertSignInAllowed(db, attempt);
   if (!(await spendSecondFactor(db, user, input.code))) {
     await db
       .update(sellerUserTokens)
       .set({ attempts: sql`${sellerUserTokens.attempts} + 1` })
       .where(eq(sellerUserTokens.id, challenge.id));
-    await countAttempt(db, SIGN_IN_LIMITS.failuresPerIp, input.client.ip);
-    await countAttempt(db, SIGN_IN_LIMITS.failuresPerAccount, accountKey);
+    await recordSignInFailure(db, attempt, sellerFailureNotice(db, user, 'two_factor'));
     await recordAudit(db, {
       merchantId: user.merchantId,
       action: 'seller.two_factor_failed',
@@ -249,6 +251,6 @@ export async function completeTwoFactorSignIn(db: Db, input: { challengeToken: s
     return startSession(tx, { audience: 'merchant', subjectId: user.merchantId, userId: user.id });
   });
   if (!pair) throw challengeEnded();
-  await clearLimit(db, SIGN_IN_LIMITS.failuresPerAccount, accountKey);
+  await recordSignInSuccess(db, attempt);
   return pair;
 }

@@ -17,11 +17,19 @@ export function walletSignInEmail(input: { to: string; locale: Locale; link: str
     category: 'member.login',
     text: [t('email.walletIntro'), '', input.link, '', expiry, '', t('email.walletCode', { code: input.loginToken })].join('\n'),
     html: `<p>${escapeHtml(t('email.walletIntro'))}</p><p><a href="${escapeHtml(input.link)}">${escapeHtml(t('email.walletButton'))}</a></p><p>${escapeHtml(expiry)}</p>`,
+    secrets: [input.loginToken],
   };
 }
 
-/** The customer portal's single-use link, mailed to the address the seller has on file, in the seller's default design. */
-export function portalLinkEmail(input: { to: string; locale: Locale; sellerName: string; link: string; design: HostedDesign | null }): EmailMessage {
+/** The customer portal's single-use link (`token`), mailed to the address the seller has on file, in the seller's default design. */
+export function portalLinkEmail(input: {
+  to: string;
+  locale: Locale;
+  sellerName: string;
+  link: string;
+  token: string;
+  design: HostedDesign | null;
+}): EmailMessage {
   const { t } = customerText(input.locale);
   const seller = input.sellerName;
   return {
@@ -34,5 +42,6 @@ export function portalLinkEmail(input: { to: string; locale: Locale; sellerName:
       `<p>${escapeHtml(t('email.portalIntro', { seller }))}</p>${emailButton(input.design, input.link, t('email.portalButton'))}<p>${escapeHtml(t('email.portalTypeEmail'))} ${escapeHtml(t('email.portalIgnore'))}</p>`,
       customerText(input.locale).designWords(),
     ),
+    secrets: [input.token],
   };
 }

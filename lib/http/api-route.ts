@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { getDb, type Db } from '../db/client';
 import { watchCommits, watchingCommits, type CommitWatch, type Phases } from '../db/phases';
 import { log } from '../log';
-import { apiKeyUseIsStale, authenticateApiKey, touchApiKey } from '../auth/api-keys';
+import { apiKeyUseIsStale, authenticateApiKey, missingScope, touchApiKey } from '../auth/api-keys';
 import { looksLikeJwt } from '../auth/jwt-shape';
 import { hasScope } from './scopes';
 import { ApiError } from './errors';
@@ -132,11 +132,7 @@ function route<TOp extends Operation>(operation: TOp, run: (base: BaseContext<TO
       logFields.merchantId = seen.merchantId = principal.merchantId;
       seen.apiKeyId = principal.apiKeyId;
       rateLimitHeaders = await countApiRequest(principal.apiKeyId);
-      if (!hasScope(principal.scopes, operation.scope)) {
-        throw new ApiError('INSUFFICIENT_SCOPE', `This API key lacks the '${operation.scope}' scope.`, {
-          extra: { requiredScope: operation.scope },
-        });
-      }
+      if (!hasScope(principal.scopes, operation.scope)) throw missingScope(principal, operation.scope);
       const rawBody = operation.method === 'GET' ? '' : await readBodyText(request);
       seen.rawBody = rawBody;
       const input = await parseInput(operation, (await routeContext.params) ?? {}, url, rawBody);

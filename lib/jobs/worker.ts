@@ -8,6 +8,7 @@ import { finishRefundTask, finishStalePhasesTask, reconcilePaymentTask, reconcil
 import { enqueueJob } from './enqueue';
 import { processSubscriptionTask, runDueSubscriptionsTask } from './tasks/subscriptions';
 import { pruneRequestLogsTask } from './tasks/prune-request-logs';
+import { purgeExpiredSecrets } from './tasks/purge-expired-secrets';
 import { startDispatcher, type Dispatcher } from '../webhooks/dispatcher';
 
 export const TASKS: TaskList = {
@@ -21,6 +22,7 @@ export const TASKS: TaskList = {
   'process-subscription': processSubscriptionTask,
   'run-due-subscriptions': runDueSubscriptionsTask,
   'prune-request-logs': pruneRequestLogsTask,
+  'purge-expired-secrets': purgeExpiredSecrets,
 };
 
 const CRONTAB = [
@@ -29,6 +31,7 @@ const CRONTAB = [
   '* * * * * run-due-subscriptions',
   '* * * * * finish-stale-phases',
   '17 * * * * prune-request-logs',
+  '37 * * * * purge-expired-secrets',
 ].join('\n');
 
 /** graphile-worker's log lines as pino JSON lines, its scope (worker, task, job) as fields. */

@@ -1,4 +1,4 @@
-import { and, count, eq, gt, gte, isNull } from 'drizzle-orm';
+import { and, count, eq, gt, gte, isNull, lt } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { customers, merchants, portalTokens } from '../db/schema';
 import { newId } from '../ids';
@@ -64,7 +64,7 @@ export async function requestPortalLink(tx: Db, customerId: string, pageLocale: 
   const design = await resolveHostedDesign(tx, found.customer.merchantId);
   await sendEmail(
     tx,
-    portalLinkEmail({ to: found.customer.email, locale: emailLocale(found.customer.locale, pageLocale), sellerName: found.sellerName, link, design }),
+    portalLinkEmail({ to: found.customer.email, locale: emailLocale(found.customer.locale, pageLocale), sellerName: found.sellerName, link, token, design }),
   );
 }
 
@@ -131,4 +131,10 @@ export async function endPortalSession(db: Db, sessionToken: string) {
     .update(portalTokens)
     .set({ usedAt: now() })
     .where(and(eq(portalTokens.tokenHash, sha256Hex(sessionToken)), eq(portalTokens.kind, 'session')));
+}
+
+/** Portal links and sessions are deleted once expired (only hashes are stored; an expired one opens nothing). */
+export async function purgeExpiredPortalTokens(db: Db): Promise<number> {
+  const rows = await db.delete(portalTokens).where(lt(portalTokens.expiresAt, now())).returning({ id: portalTokens.id });
+  return rows.length;
 }

@@ -1,5 +1,5 @@
 import { recordAudit } from '../audit/audit-log';
-import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { merchants, sellerInvitations, sellerUsers, type SellerRole } from '../db/schema';
 import { newId } from '../ids';
@@ -10,6 +10,7 @@ import { sendEmail } from '../email/send-email';
 import { randomToken, sha256Hex } from '../secrets';
 import { hashPassword } from '../passwords';
 import { endUserSessions, startSession, type TokenPair } from '../auth/sessions';
+import { revokeApiKeysCreatedBy } from '../auth/api-keys';
 import { SIGN_IN_LIMITS, assertUnderLimit, consumeLimit, countAttempt } from '../auth/rate-limit';
 import type { ClientInfo } from '../http/client-ip';
 import { INVITATION_TTL_SECONDS } from '../auth/lifetimes';
@@ -127,6 +128,7 @@ export async function inviteMember(tx: Db, actor: TeamActor, input: { email: str
       `Invitation code (for apps): ${token}`,
     ].join('\n'),
     html: `<p>${escapeHtml(actor.user.name)} invited you to join ${escapeHtml(account.name)} on Paybase as ${ROLE_LABELS[input.role]}.</p><p><a href="${link}">Accept the invitation</a></p><p>The link works once and expires in 7 days. If you did not expect it, ignore this email.</p>`,
+    secrets: [token],
   });
   await recordAudit(tx, {
     merchantId: actor.merchantId,
@@ -171,7 +173,7 @@ export async function acceptInvitation(
   db: Db,
   input: { invitationToken: string; name: string; password: string; client: ClientInfo },
 ): Promise<{ user: SellerUserRow; tokens: TokenPair }> {
-  await assertUnderLimit(db, SIGN_IN_LIMITS.failuresPerIp, input.client.ip);
+  await assertUnderLimit(db, SIGN_IN_LIMITS.failuresPerIp, { address: input.client.ip });
   // A dead invitation is refused before the (deliberately slow) password hash.
   const passwordHash = (await findLiveInvitation(db, input.invitationToken)) ? await hashPassword(input.password) : undefined;
   const outcome = await db.transaction(async (tx) => {
@@ -212,7 +214,7 @@ export async function acceptInvitation(
     return { user, tokens: await startSession(tx, { audience: 'merchant', subjectId: user.merchantId, userId: user.id }) };
   });
   if (!outcome) {
-    await countAttempt(db, SIGN_IN_LIMITS.failuresPerIp, input.client.ip);
+    await countAttempt(db, SIGN_IN_LIMITS.failuresPerIp, { address: input.client.ip });
     throw new ApiError('UNAUTHENTICATED', 'This invitation is not valid: it was already used, revoked, or has expired. Ask for a new one.');
   }
   return outcome;
@@ -265,8 +267,9 @@ export async function changeMemberRole(tx: Db, actor: TeamActor, userId: string,
 }
 
 /**
- * Removes a member: the login is deleted and every session of it ends in the same transaction,
- * so its next refresh and its next access-token call answer 401.
+ * Removes a member: the login is deleted, every session of it ends and every API key it created
+ * is revoked in the same transaction, so its next refresh, its next access-token call and the
+ * next call with one of its keys answer 401.
  */
 export async function removeMember(tx: Db, actor: TeamActor, userId: string): Promise<void> {
   await lockAccount(tx, actor.merchantId);
@@ -275,6 +278,7 @@ export async function removeMember(tx: Db, actor: TeamActor, userId: string): Pr
   assertMayManage(actor, member.role);
   if (member.role === 'Owner' && (await ownerCount(tx, actor.merchantId)) <= 1) throw lastOwner();
   await endUserSessions(tx, { userId, reason: 'member_removed' });
+  await revokeApiKeysCreatedBy(tx, { merchantId: actor.merchantId, userId });
   await tx.delete(sellerUsers).where(and(eq(sellerUsers.id, userId), eq(sellerUsers.merchantId, actor.merchantId)));
   await recordAudit(tx, {
     merchantId: actor.merchantId,
@@ -304,4 +308,15 @@ export async function setTeamTwoFactorRequirement(tx: Db, actor: TeamActor, requ
     target: { kind: 'merchant', id: actor.merchantId },
     metadata: { required },
   });
+}
+
+/** Invitations are kept 30 days past their expiry (accepted, revoked or not), then deleted; the audit log keeps who invited whom. */
+export const INVITATION_RETENTION_DAYS = 30;
+
+export async function purgeOldInvitations(db: Db): Promise<number> {
+  const rows = await db
+    .delete(sellerInvitations)
+    .where(lt(sellerInvitations.expiresAt, new Date(now().getTime() - INVITATION_RETENTION_DAYS * 86_400_000)))
+    .returning({ id: sellerInvitations.id });
+  return rows.length;
 }

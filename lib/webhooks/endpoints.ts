@@ -1,4 +1,4 @@
-import { and, asc, eq, isNotNull, or, inArray } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, lt, or, inArray } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../db/client';
 import { webhookEndpoints } from '../db/schema';
@@ -7,7 +7,7 @@ import { newId } from '../ids';
 import { now } from '../clock';
 import { config } from '../config';
 import { randomToken } from '../secrets';
-import { decryptSecret, encryptSecret } from '../auth/secret-box';
+import { decryptSecret, encryptSecret } from '../secret-box';
 import { invalidField, notFound } from '../http/errors';
 import { recordAudit } from '../audit/audit-log';
 import { checkUrlShape, resolveSafeAddress, UnsafeUrlError } from './url-guard';
@@ -195,4 +195,14 @@ export function liveSigningSecrets(
     secrets.push(decryptSecret(row.previousSecretCiphertext, row.id));
   }
   return secrets;
+}
+
+/** A rotated-out signing secret is dropped once its overlap has ended (it no longer signs anything). */
+export async function dropExpiredPreviousSecrets(db: Db): Promise<number> {
+  const rows = await db
+    .update(webhookEndpoints)
+    .set({ previousSecretCiphertext: null, previousSecretExpiresAt: null })
+    .where(and(isNotNull(webhookEndpoints.previousSecretCiphertext), lt(webhookEndpoints.previousSecretExpiresAt, now())))
+    .returning({ id: webhookEndpoints.id });
+  return rows.length;
 }

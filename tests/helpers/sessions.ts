@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { expect } from 'vitest';
 import { getDb } from '@/lib/db/client';
 import { ensureAdmin } from '@/lib/admins/admins';
-import { listRecentEmails } from '@/lib/email/send-email';
+import { listDevMailbox } from '@/lib/email/dev-mailbox';
 import { call } from './api';
 
 export const PASSWORD = 'correct horse battery staple';
@@ -57,7 +57,8 @@ export async function signInMember(email = uniqueEmail('member')) {
 }
 
 export async function latestLoginToken(email: string, category?: string): Promise<string> {
-  const mails = await listRecentEmails(getDb(), { to: email, limit: 20 });
+  // The outbox keeps the token sealed; the dev mailbox (the inbox without SMTP) opens it.
+  const mails = await listDevMailbox(getDb(), { to: email, limit: 20 });
   const mail = mails.find((m) => !category || m.category === category);
   const match = /[?&]token=([^\s&"]+)/.exec(mail?.textBody ?? '');
   expect(match, `${category ?? 'sign-in'} link in mail to ${email}`).toBeTruthy();

@@ -5,6 +5,7 @@ import { memberLoginTokens, members, paymentMethods } from '@/lib/db/schema';
 import { newId } from '@/lib/ids';
 import { listWalletPaymentMethods } from '@/lib/payments/payment-methods';
 import { listRecentEmails } from '@/lib/email/send-email';
+import { listDevMailbox } from '@/lib/email/dev-mailbox';
 import { sha256Hex } from '@/lib/secrets';
 import { call } from '../helpers/api';
 import { newMerchant } from '../helpers/merchants';
@@ -17,7 +18,7 @@ describe('wallet member sign-in by emailed link', () => {
     expect(sent.status).toBe(202);
     expect(sent.body).toEqual({ sent: true, expiresIn: 900 });
 
-    const [mail] = await listRecentEmails(getDb(), { to: email });
+    const [mail] = await listDevMailbox(getDb(), { to: email });
     expect(mail!.category).toBe('member.login');
     expect(mail!.textBody).toMatch(/\/member\/verify\?token=mlt_/);
     const loginToken = await latestLoginToken(email);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
+import { listRecentEmails } from '@/lib/email/send-email';
 import { Secret, TOTP } from 'otpauth';
 import { getDb } from '@/lib/db/client';
 import { sellerUserTokens } from '@/lib/db/schema';
@@ -11,9 +12,9 @@ import { PASSWORD, freshIp, joinTeam, registerVerifiedSeller } from '../helpers/
 const codeFor = (secret: string, stepsFromNow = 0) =>
   new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate({ timestamp: Date.now() + stepsFromNow * 30_000 });
 
-const login = (email: string, password = PASSWORD) => call('POST', '/api/MerchantAuth/Login', { body: { email, password }, headers: freshIp() });
-const second = (challengeToken: string, code: string) =>
-  call('POST', '/api/MerchantAuth/Login/TwoFactor', { body: { challengeToken, code }, headers: freshIp() });
+const login = (email: string, password = PASSWORD, headers = freshIp()) => call('POST', '/api/MerchantAuth/Login', { body: { email, password }, headers });
+const second = (challengeToken: string, code: string, headers = freshIp()) =>
+  call('POST', '/api/MerchantAuth/Login/TwoFactor', { body: { challengeToken, code }, headers });
 const identity = (accessToken: string) => call('GET', '/api/Auth/Identity', { key: accessToken });
 
 /** Turns two-factor on as the app user would: setup, scan (the secret), confirm with a code. */
@@ -71,12 +72,17 @@ describe('two-factor sign-in', () => {
     const { email, tokens } = await registerVerifiedSeller();
     const { secret, recoveryCodes } = await enroll(tokens.accessToken);
     const challenge = await challengeFor(email);
-    for (let i = 0; i < 5; i++) expect((await second(challenge, `bad-code-${i}`)).status).toBe(401);
+    const ip = freshIp();
+    for (let i = 0; i < 5; i++) expect((await second(challenge, `bad-code-${i}`, ip)).status).toBe(401);
     expect((await second(challenge, codeFor(secret))).status).toBe(401);
-    // Five failures also lock the account's password sign-in for the window.
-    expect((await login(email)).status).toBe(429);
+    // Five wrong codes also pause that address for the account, the right password included; the
+    // owner elsewhere signs in as usual.
+    expect((await login(email, PASSWORD, ip)).status).toBe(429);
+    // The owner is told that someone has the password.
+    const notices = (await listRecentEmails(getDb(), { to: email })).filter((mail) => mail.category === 'merchant.sign_in_failures');
+    expect(notices.map((mail) => mail.subject)).toEqual(['Someone has your Paybase password']);
+    expect(notices[0]!.textBody).toContain('wrong two-factor codes entered after the right password');
 
-    await getDb().execute(sql`delete from rate_limit_buckets where key like 'login-account:%'`);
     const late = await challengeFor(email);
     await getDb()
       .update(sellerUserTokens)

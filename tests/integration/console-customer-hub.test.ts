@@ -4,7 +4,7 @@ import { getDb } from '@/lib/db/client';
 import { listCustomerBillingRecords, listCustomerEvents, listCustomerRefunds } from '@/lib/billing/customer-activity';
 import { listWalletSubscriptions } from '@/lib/members/wallet-subscriptions';
 import { requestMemberSignInLink } from '@/lib/auth/magic-links';
-import { listRecentEmails } from '@/lib/email/send-email';
+import { listDevMailbox } from '@/lib/email/dev-mailbox';
 import { newMerchant } from '../helpers/merchants';
 import { ik, oneTimePrice } from '../helpers/payments';
 import { customerWithCard, recurringPrice, subscribe } from '../helpers/subscriptions';
@@ -86,7 +86,7 @@ describe('the wallet', () => {
     const email = uniqueEmail('wallet-return');
     const linkIn = async (returnPath: string) => {
       await requestMemberSignInLink(db(), { email, client: { ip: `198.19.${crypto.randomInt(256)}.${crypto.randomInt(256)}` }, returnPath });
-      const [mail] = await listRecentEmails(db(), { to: email, limit: 1 });
+      const [mail] = await listDevMailbox(db(), { to: email, limit: 1 });
       return /http\S+\/member\/verify\?\S+/.exec(mail!.textBody)![0];
     };
     expect(await linkIn('/member/pay/abc_123')).toMatch(/\/member\/verify\?token=mlt_[\w-]+&next=%2Fmember%2Fpay%2Fabc_123$/);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { getDb } from '@/lib/db/client';
-import { listRecentEmails } from '@/lib/email/send-email';
+import { listDevMailbox } from '@/lib/email/dev-mailbox';
 import { portalSessionCustomer, requestPortalLink, verifyPortalLink } from '@/lib/portal/portal';
 import { portalOverview } from '@/lib/portal/overview';
 import { call } from '../helpers/api';
@@ -8,7 +8,7 @@ import { newMerchant } from '../helpers/merchants';
 import { customerWithCard, recurringPrice, subscribe } from '../helpers/subscriptions';
 
 async function linkTokenFor(email: string) {
-  const [mail] = await listRecentEmails(getDb(), { to: email, limit: 1 });
+  const [mail] = await listDevMailbox(getDb(), { to: email, limit: 1 });
   expect(mail, 'portal email').toBeDefined();
   const match = /verify\?token=([A-Za-z0-9_%-]+)/.exec(JSON.stringify(mail));
   return decodeURIComponent(match![1]!);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseDuration, parseDurationList } from '@/lib/durations';
 import { maxAutomaticAttempts, nextRetryDelayMs, retrySchedule } from '@/lib/webhooks/policy';
-import { decryptSecret, encryptSecret } from '@/lib/auth/secret-box';
+import { decryptSecret, encryptSecret } from '@/lib/secret-box';
 
 describe('retry policy (DESIGN 5)', () => {
   it('defaults to 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h: 8 attempts, about 28 hours', () => {

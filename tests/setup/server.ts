@@ -5,7 +5,8 @@ import { freePort } from '../../lib/net';
 
 /**
  * Settings of the server under test: it trusts X-Forwarded-For (tests give each client its own
- * address), allows fewer failed sign-ins per address, so the limit is reached quickly, and
+ * address), allows fewer failed sign-ins per address and per account (the backstop), so the
+ * limits are reached quickly, and
  * hashes passwords with a cheap scrypt cost (production keeps the OWASP floor). The suite and the
  * benchmarks (which start their server here too) send many requests with one API key: its rate
  * limit is set out of their reach (tests/integration/api-rate-limit.test.ts starts a server with
@@ -14,6 +15,7 @@ import { freePort } from '../../lib/net';
 export const TEST_SERVER_ENV = {
   TRUST_PROXY: 'true',
   SIGN_IN_MAX_FAILURES_PER_IP: '12',
+  SIGN_IN_MAX_FAILURES_PER_ACCOUNT: '20',
   PASSWORD_SCRYPT_LOG2_N: '12',
   API_RATE_LIMIT: '1000000000',
 } as const;

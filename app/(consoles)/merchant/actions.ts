@@ -15,7 +15,7 @@ import { CreatePriceBody, CreateProductBody } from '@/lib/catalog/schemas';
 import { parseMoney } from '@/lib/money/parse';
 import { normalizeCurrency } from '@/lib/money/currencies';
 import { endConsoleSession, requestClient, storeSession } from '@/lib/web/session';
-import { sellerAccountId } from './session';
+import { sellerAccountId, sellerAction } from './session';
 import { field, formAction, requireConfirmed, type FormState } from '@/lib/web/form-state';
 import { parseForm } from '@/lib/web/parse-form';
 
@@ -125,9 +125,10 @@ export async function setPriceActiveAction(_: FormState, form: FormData): Promis
 
 export async function createApiKeyAction(_: FormState, form: FormData): Promise<FormState> {
   return formAction(async () => {
-    const merchantId = await sellerAccountId('developers:write');
+    const access = await sellerAction('developers:write');
     const body = parseForm(CreateApiKeyBody, { name: field(form, 'name'), scopes: form.getAll('scopes') });
-    const key = await getDb().transaction((tx) => createMerchantApiKey(tx, merchantId, body));
+    // The role bounds the scopes: a forged form asking for more is refused like the API would.
+    const key = await getDb().transaction((tx) => createMerchantApiKey(tx, access, body));
     revalidatePath('/merchant/developers/api-keys');
     // The secret goes to this one answer and nowhere else (not the page, not a cookie).
     return { result: { id: key.id, name: key.name, secret: key.secret } };

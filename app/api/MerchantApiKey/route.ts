@@ -4,4 +4,4 @@ import { createMerchantApiKey, listApiKeyPage } from '@/lib/auth/api-keys';
 
 export const GET = sessionRoute(listMerchantApiKeysOperation, ({ db, seller, query }) => listApiKeyPage(db, seller.merchantId, query));
 
-export const POST = sessionRoute(createMerchantApiKeyOperation, ({ db, seller, body }) => createMerchantApiKey(db, seller.merchantId, body));
+export const POST = sessionRoute(createMerchantApiKeyOperation, ({ db, seller, body }) => createMerchantApiKey(db, seller, body));

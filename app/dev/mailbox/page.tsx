@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { getDb } from '@/lib/db/client';
 import { config } from '@/lib/config';
-import { listRecentEmails } from '@/lib/email/send-email';
+import { listDevMailbox } from '@/lib/email/dev-mailbox';
 import { EmptyState, PageHeader } from '@/components/ui/layout';
 
 export const metadata: Metadata = { title: 'Dev mailbox', robots: { index: false } };
@@ -16,14 +16,15 @@ export default async function DevMailboxPage({ searchParams }: { searchParams: P
   if (config.isProduction) notFound();
   const query = await searchParams;
   const to = typeof query.to === 'string' && query.to.trim() ? query.to.trim() : undefined;
-  const emails = await listRecentEmails(getDb(), { to, limit: 50 });
+  const emails = await listDevMailbox(getDb(), { to, limit: 50 });
   return (
     <main id="main" className="mx-auto max-w-4xl px-4 py-8 sm:px-6">
       <PageHeader
         title="Dev mailbox"
         description={
           <>
-            The 50 newest emails the service sent{to ? ` to ${to}` : ''}. Only available when <code>APP_ENV</code> is not <code>production</code>.
+            The 50 newest emails the service sent{to ? ` to ${to}` : ''}. Only available when <code>APP_ENV</code> is not <code>production</code>. Without{' '}
+            <code>SMTP_URL</code> this is their inbox; a mail sent over SMTP shows its sign-in link or code redacted.
           </>
         }
       />
@@ -63,6 +64,7 @@ export default async function DevMailboxPage({ searchParams }: { searchParams: P
                   <p className="text-xs text-slate-600">
                     {email.createdAt.toISOString().replace('T', ' ').slice(0, 19)} UTC · {email.category}
                     {email.lastError ? ` · last delivery attempt failed: ${email.lastError}` : email.sentAt ? ' · processed' : ' · queued'}
+                    {email.redacted ? ' · link removed from the outbox after sending' : ''}
                   </p>
                 </header>
                 <p className="mt-2 text-sm text-slate-700">

@@ -49,8 +49,19 @@ export const apiKeys = pgTable(
     createdAt: createdAt(),
     lastUsedAt: timestampTz(),
     revokedAt: timestampTz(),
+    /**
+     * The seller user who created the key: its role bounds the key's scopes on every request
+     * (docs/auth.md, "API keys and roles"). Null for keys made by no one (the seeded demo key).
+     * No foreign key: a key whose creator is gone must stop, not lose its bound (removal
+     * revokes the member's keys; the check refuses any that escaped it).
+     */
+    createdByUserId: text(),
   },
-  (t) => [uniqueIndex('api_keys_secret_hash_unique').on(t.secretHash), index('api_keys_merchant_idx').on(t.merchantId)],
+  (t) => [
+    uniqueIndex('api_keys_secret_hash_unique').on(t.secretHash),
+    index('api_keys_merchant_idx').on(t.merchantId),
+    index('api_keys_created_by_idx').on(t.createdByUserId).where(sql`${t.createdByUserId} is not null`),
+  ],
 );
 
 export const admins = pgTable('admins', {

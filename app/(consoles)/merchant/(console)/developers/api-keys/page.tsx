@@ -10,7 +10,7 @@ import { Cell, Table } from '@/components/ui/table';
 import { Pagination, pageParam } from '@/components/ui/pagination';
 import { NewApiKeyForm } from '@/components/console/new-api-key-form';
 import { currentSeller } from '../../../session';
-import { roleCan } from '@/lib/merchants/roles';
+import { ROLE_LABELS, roleCan, scopesAllowedFor } from '@/lib/merchants/roles';
 import { createApiKeyAction, revokeApiKeyAction } from '../../../actions';
 
 export const metadata: Metadata = { title: 'API keys' };
@@ -24,6 +24,8 @@ const SCOPE_NOTES: Partial<Record<string, string>> = {
 export default async function ApiKeysPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { merchant, user } = await currentSeller('developers:read');
   const canManage = roleCan(user.role, 'developers:write');
+  // A key can do only what its creator may: the form offers the role's scopes (the server checks them again).
+  const grantable = scopesAllowedFor(user.role);
   const page = pageParam((await searchParams).page);
   const keys = await listApiKeyPage(getDb(), merchant.id, { page, pageSize: 20, orderBy: 'createdAt', orderDirection: 'desc' });
   return (
@@ -70,7 +72,13 @@ export default async function ApiKeysPage({ searchParams }: { searchParams: Prom
         </div>
         {canManage ? (
           <Card title="New API key" className="h-fit max-w-xl">
-            <NewApiKeyForm action={createApiKeyAction} scopes={SCOPES.map((scope) => ({ value: scope, label: scope, description: SCOPE_NOTES[scope] }))} />
+            {grantable.length < SCOPES.length ? (
+              <p className="mb-3 text-sm text-slate-600" data-testid="api-key-role-limit">
+                As {ROLE_LABELS[user.role]}, you can give a key only the scopes your role allows, listed below. Your keys stay limited by your role if it
+                changes, and stop if you leave the team. Ask an Owner or Admin for a key that needs more.
+              </p>
+            ) : null}
+            <NewApiKeyForm action={createApiKeyAction} scopes={grantable.map((scope) => ({ value: scope, label: scope, description: SCOPE_NOTES[scope] }))} />
           </Card>
         ) : null}
       </div>

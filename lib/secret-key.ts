@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { config } from '../config';
-import { SECRET_KEY_MIN_LENGTH } from '../config-schema';
+import { config } from './config';
+import { SECRET_KEY_MIN_LENGTH } from './config-schema';
 
 const KEY_FILE = 'secret-key';
 

@@ -1,0 +1,2 @@
+ALTER TABLE "api_keys" ADD COLUMN "created_by_user_id" text;--> statement-breakpoint
+CREATE INDEX "api_keys_created_by_idx" ON "api_keys" USING btree ("created_by_user_id") WHERE "api_keys"."created_by_user_id" is not null;
