@@ -9,7 +9,7 @@ import { ApiError } from './errors';
 import type { Operation } from './operation';
 import type { HandlerResult } from './handler-result';
 import { ApiResponse, jsonResponse } from './respond';
-import { bearerToken, readBodyText, readJsonBody } from './request';
+import { bearerToken, readBodyText } from './request';
 import { errorResponse, handleRequest, parseInput } from './route-core';
 import { claimIdempotencyKey, completeIdempotencyKey, completeIdempotencyKeyWrite, holdIdempotencyLease, type Attempt } from './idempotency';
 import { recordApiRequest, type SeenApiRequest } from '../request-logs/record';
@@ -132,12 +132,10 @@ function route<TOp extends Operation>(operation: TOp, run: (base: BaseContext<TO
       }
       const rawBody = operation.method === 'GET' ? '' : await readBodyText(request);
       seen.rawBody = rawBody;
-      const input = await parseInput(operation, (await routeContext.params) ?? {}, url, rawBody);
+      const { json, ...input } = parseInput(operation, (await routeContext.params) ?? {}, url, rawBody);
       const idempotencyKey = readIdempotencyKey(operation, request);
       const base = { ...input, requestId, merchantId: principal.merchantId, apiKeyId: principal.apiKeyId, request } as BaseContext<TOp>;
-      const idempotency = idempotencyKey
-        ? { merchantId: principal.merchantId, key: idempotencyKey, url, body: await readJsonBody(rawBody), requestId }
-        : undefined;
+      const idempotency = idempotencyKey ? { merchantId: principal.merchantId, key: idempotencyKey, url, body: json, requestId } : undefined;
       const response = await run(base, idempotency);
       if (apiKeyUseIsStale(principal)) {
         void touchApiKey(getDb(), principal.apiKeyId).catch((error) => log.warn({ err: error, requestId }, 'could not record API key use'));

@@ -1,3 +1,5 @@
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../http/input-checks';
+
 /** The most of a body the log keeps (after redaction), in characters. */
 export const BODY_LIMIT = 4096;
 
@@ -27,10 +29,13 @@ export function redactBody(body: string | null | undefined): string | null {
   if (!body) return null;
   let text: string;
   try {
-    text = JSON.stringify(scrub(JSON.parse(body)));
+    // A body the API refused for its nesting is not parsed here either (it would cost the same).
+    text = nestsDeeperThan(body, MAX_JSON_DEPTH) ? scrubText(body) : JSON.stringify(scrub(JSON.parse(body)));
   } catch {
     text = scrubText(body);
   }
+  // A body that is not JSON (refused 415) may hold U+0000, which a text column cannot store.
+  text = text.replaceAll('\0', '\\u0000');
   return text.length > BODY_LIMIT ? `${text.slice(0, BODY_LIMIT)}… [truncated]` : text;
 }
 
