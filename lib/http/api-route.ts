@@ -11,7 +11,14 @@ import type { HandlerResult } from './handler-result';
 import { ApiResponse, jsonResponse } from './respond';
 import { bearerToken, readBodyText } from './request';
 import { errorResponse, handleRequest, parseInput } from './route-core';
-import { claimIdempotencyKey, completeIdempotencyKey, completeIdempotencyKeyWrite, holdIdempotencyLease, type Attempt } from './idempotency';
+import {
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  completeIdempotencyKeyWrite,
+  holdIdempotencyLease,
+  releaseIdempotencyKey,
+  type Attempt,
+} from './idempotency';
 import { recordApiRequest, type SeenApiRequest } from '../request-logs/record';
 import { identifyActor } from '../audit/request-context';
 import { countApiRequest } from './rate-limit';
@@ -50,7 +57,7 @@ export function apiRoute<TOp extends Operation>(operation: TOp, handler: (contex
   return route(operation, async (base, idempotency) => {
     const execute = (db: Db) => handler({ ...base, db } as ApiContext<TOp>);
     if (!idempotency) return executeOnce(operation, base.requestId, execute);
-    return executeIdempotently(operation, idempotency, async ({ answer }) => {
+    return executeIdempotently(operation, idempotency, 'one-transaction', async ({ answer }) => {
       const db = getDb();
       return db.transaction(async (tx) => {
         const result = await execute(tx);
@@ -98,7 +105,7 @@ export function phasedApiRoute<TOp extends Operation, TResult>(
       const [status, body] = shape(operation, toAnswer(result, base.requestId));
       return jsonResponse(status, body, { 'X-Request-Id': base.requestId });
     }
-    return executeIdempotently(operation, idempotency, async (hooks, attempt) => toAnswer(await run(hooks, attempt), base.requestId));
+    return executeIdempotently(operation, idempotency, 'phases', async (hooks, attempt) => toAnswer(await run(hooks, attempt), base.requestId));
   });
 }
 
@@ -187,11 +194,13 @@ async function executeOnce(operation: Operation, requestId: string, execute: (db
 /**
  * Runs a request under its Idempotency-Key: the claim commits first (concurrent duplicates see
  * it at once), then `execute` runs and calls `answer` in its last transaction with the answer
- * to store. A failure is the request's answer too, replayed like a success.
+ * to store. A failure is the request's answer too, replayed like a success, except a refusal of
+ * the input (`VALIDATION_FAILED`), which leaves the key free (see `refusedBeforeAnyChange`).
  */
 async function executeIdempotently(
   operation: Operation,
   request: IdempotentRequest,
+  transactions: 'one-transaction' | 'phases',
   execute: (hooks: AnswerHooks, attempt: Attempt) => Promise<unknown>,
 ): Promise<Response> {
   const db = getDb();
@@ -226,6 +235,10 @@ async function executeIdempotently(
   } catch (error) {
     const failure = errorResponse(error, request.requestId);
     if (error instanceof ApiError && error.code === 'IDEMPOTENCY_KEY_IN_USE') return failure; // the lease was lost: the new holder answers
+    if (refusedBeforeAnyChange(error, transactions, claim.attempt)) {
+      await releaseIdempotencyKey(db, lease);
+      return failure;
+    }
     await completeIdempotencyKey(db, { ...lease, status: failure.status, body: await failure.clone().text() }).catch((lost: unknown) => {
       if (!(lost instanceof ApiError)) throw lost; // a lost lease leaves the answer to the new holder
     });
@@ -233,6 +246,19 @@ async function executeIdempotently(
   } finally {
     release();
   }
+}
+
+/**
+ * Whether a handler's failure refused the request's input before anything was changed, so the
+ * key stays free as for input the wrapper refuses: a `VALIDATION_FAILED` is raised while the
+ * input is checked, in the one transaction (rolled back with it) or in a money move's phase 1
+ * (rolled back too; nothing is charged before it commits). A takeover's run is not new: the
+ * run it took over may have committed phase 1, so its answer is stored like any outcome.
+ * Declines (402), conflicts (409) and the rest are outcomes and stay stored.
+ */
+function refusedBeforeAnyChange(error: unknown, transactions: 'one-transaction' | 'phases', attempt: Attempt): boolean {
+  if (!(error instanceof ApiError) || error.code !== 'VALIDATION_FAILED') return false;
+  return transactions === 'one-transaction' || attempt.isNew;
 }
 
 function shape(operation: Operation, result: unknown): [number, string] {

@@ -150,6 +150,15 @@ export function completeIdempotencyKeyWrite(db: Db, input: StoredAnswer, onlyIf?
 }
 
 /**
+ * Gives the key up without an answer, so the corrected request may use it (a request refused for
+ * its input stores nothing: docs/api.md, "Idempotency"). Only the lease holder's in-progress row
+ * is removed; a key taken over by another execution stays with it.
+ */
+export async function releaseIdempotencyKey(db: Db, lease: { merchantId: string; key: string; leaseId: string }): Promise<void> {
+  await db.delete(idempotencyKeys).where(and(...heldBy(lease)));
+}
+
+/**
  * Renews the lease (three times per lease period) until the returned function is called. A
  * failed renewal is only logged by `onError`: the answer is guarded by the lease check above.
  */
