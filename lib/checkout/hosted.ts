@@ -7,7 +7,7 @@ import { now } from '../clock';
 import { findPriceRow } from '../catalog/prices';
 import { paymentProcessor } from '../payments/processor';
 import { CardInputError, type TokenizedCard } from '../payments/processor/types';
-import { findPublicPaymentLink, paymentLinkStatus, type PaymentLinkRow } from '../payment-links/payment-links';
+import { findPublicPaymentLink, LINK_BEING_PAID, paymentLinkStatus, type PaymentLinkRow } from '../payment-links/payment-links';
 import { quotePromotionCode } from '../promotions/promotion-codes';
 import { completeCheckout, findCheckoutByAttempt } from './checkouts';
 import { paymentLinkSlotHeld } from './checkout-status';
@@ -200,7 +200,7 @@ export async function runHostedCheckout(
     }
     if (error.code === 'INVALID_STATE' || error.code === 'NOT_FOUND') return { kind: 'unavailable', message: apiErrorWords(error, 'unavailable', text) };
     // Another payer's payment in progress holds the link's last slot (lib/checkout/checkout-input.ts).
-    if (error.code === 'CONFLICT') return { kind: 'unavailable', message: text.t('checkout.errors.beingPaid') };
+    if (error.options.extra?.reason === LINK_BEING_PAID) return { kind: 'unavailable', message: text.t('checkout.errors.beingPaid') };
     // The card to keep for a trial failed its verification: nothing was recorded.
     if (error.code === 'PAYMENT_DECLINED') return { kind: 'declined', message: text.declineReason(String(error.options.extra?.declineCode ?? '')) };
     return { kind: 'invalid', field: 'cardNumber', message: apiErrorWords(error, 'cardNumber', text) };

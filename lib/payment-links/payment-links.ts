@@ -50,8 +50,11 @@ export function unpayableReason(row: PaymentLinkRow, at = now()): string | undef
 export function paymentLinkBeingPaid(): ApiError {
   return new ApiError('CONFLICT', 'This payment link is being paid by someone else right now; try again in a moment.', {
     headers: { 'Retry-After': '1' },
+    extra: { reason: LINK_BEING_PAID },
   });
 }
+
+export const LINK_BEING_PAID = 'payment_link_being_paid';
 
 export function paymentLinkUrl(token: string): string {
   return `${config.publicUrl}/pay/${token}`;

@@ -3,7 +3,7 @@ import { and, count, eq } from 'drizzle-orm';
 import { getDb } from '@/lib/db/client';
 import { billingRecords, customers, paymentMethods, payments, sandboxProcessorOperations } from '@/lib/db/schema';
 import { reconcilePayment } from '@/lib/checkout/reconcile';
-import { loadHostedCheckout } from '@/lib/checkout/hosted';
+import { loadHostedCheckout, payHostedCheckout } from '@/lib/checkout/hosted';
 import { savePaymentMethod } from '@/lib/payments/payment-methods';
 import { SandboxProcessor } from '@/lib/payments/processor/sandbox';
 import { newMerchant } from '../helpers/merchants';
@@ -267,10 +267,17 @@ describe('POST /api/PaymentLink/{id}/Complete', () => {
     expect(first.body).toMatchObject({ status: 'open', payment: { status: 'unknown' } });
     const meanwhile = await complete('second@example.com', 'tok_visa');
     expect(meanwhile.status, meanwhile.text).toBe(409);
-    expect(meanwhile.body).toMatchObject({ code: 'CONFLICT', detail: expect.stringMatching(/being paid by someone else.*try again in a moment/) });
+    expect(meanwhile.body).toMatchObject({
+      code: 'CONFLICT',
+      reason: 'payment_link_being_paid',
+      detail: expect.stringMatching(/being paid by someone else.*try again in a moment/),
+    });
     expect(meanwhile.headers.get('retry-after')).toBe('1');
-    const page = await loadHostedCheckout(getDb(), link.token);
-    expect(page?.unavailableReason).toBe('Someone else is paying this link right now. Try again in a moment.');
+    const beingPaid = 'Someone else is paying this link right now. Try again in a moment.';
+    expect((await loadHostedCheckout(getDb(), link.token))?.unavailableReason).toBe(beingPaid);
+    const card = { cardNumber: '4242 4242 4242 4242', expiry: '12 / 34', cvc: '123', promotionCode: '', saveCard: false };
+    const hosted = await payHostedCheckout(getDb(), { token: link.token, attemptKey: `held-${Date.now()}`, email: 'h@example.com', name: '', ...card });
+    expect(hosted).toEqual({ kind: 'unavailable', message: beingPaid });
 
     await waitFor(async () => ((await api.get(`/api/Checkout/${first.body.id}`)).body.paid ? true : undefined));
     const after = await complete('third@example.com', 'tok_visa');
