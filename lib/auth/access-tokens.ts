@@ -49,11 +49,26 @@ export async function verifyAccessToken(token: string, accepted: readonly Audien
     throw new ApiError('UNAUTHENTICATED', 'The access token is not valid.');
   }
   const audience = typeof payload.aud === 'string' ? payload.aud : undefined;
-  if (!audience || !AUDIENCES.includes(audience as Audience) || typeof payload.sub !== 'string' || typeof payload.sid !== 'string') {
+  if (
+    !audience ||
+    !AUDIENCES.includes(audience as Audience) ||
+    typeof payload.sub !== 'string' ||
+    typeof payload.sid !== 'string' ||
+    !hasIssuedLifetime(payload)
+  ) {
     throw new ApiError('UNAUTHENTICATED', 'The access token is not valid.');
   }
   if (!accepted.includes(audience as Audience)) {
     throw new ApiError('WRONG_TOKEN_TYPE', `This API takes ${accepted.join(' or ')} sign-in tokens; this is a ${audience} token.`);
   }
   return { subjectId: payload.sub, audience: audience as Audience, sessionId: payload.sid, expiresAt: new Date((payload.exp ?? 0) * 1000) };
+}
+
+/**
+ * Every access token this service issues lives exactly ACCESS_TOKEN_TTL_SECONDS (`exp` − `iat`):
+ * one without either claim, or with any other lifetime, was not issued by this code (a key leak,
+ * a token from a build with another lifetime) and is refused, whatever its audience.
+ */
+function hasIssuedLifetime(payload: JWTPayload): boolean {
+  return typeof payload.exp === 'number' && typeof payload.iat === 'number' && payload.exp - payload.iat === ACCESS_TOKEN_TTL_SECONDS;
 }

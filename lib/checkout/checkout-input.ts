@@ -7,7 +7,16 @@ import { chargeableCustomer, createCustomer, findCustomerByEmail, findCustomerRo
 import { paymentProcessor } from '../payments/processor';
 import type { CardDetails } from '../payments/processor/types';
 import { findPaymentMethodRow } from '../payments/payment-methods';
-import { findPaymentLinkByToken, unpayableReason, type PaymentLinkRow } from '../payment-links/payment-links';
+import {
+  findPaymentLinkByToken,
+  findPaymentLinkRow,
+  paymentLinkBeingPaid,
+  paymentLinkStatus,
+  reservePaymentLinkCompletion,
+  unpayableReason,
+  type PaymentLinkRow,
+} from '../payment-links/payment-links';
+import { paymentLinkSlotHeld } from './checkout-status';
 
 /**
  * What a checkout is asked for (the API body, a payment link's Complete, the hosted page) and
@@ -98,7 +107,7 @@ export async function resolveItem(tx: Db, merchantId: string, input: CheckoutInp
   if (input.paymentLinkToken) {
     const link = await findPaymentLinkByToken(tx, merchantId, input.paymentLinkToken, options.linkFieldPath ?? 'paymentLinkToken');
     const reason = unpayableReason(link);
-    if (reason) throw new ApiError('INVALID_STATE', reason, { extra: { state: link.status } });
+    if (reason) throw await refusalOfUsedUpLink(tx, link, new ApiError('INVALID_STATE', reason, { extra: { state: link.status } }));
     if (input.priceId && input.priceId !== link.priceId) throw invalidField('priceId', `Payment link ${link.id} does not sell price ${input.priceId}.`);
     const price = link.priceId ? await findPriceRow(tx, merchantId, link.priceId) : null;
     if (price && !price.active) throw new ApiError('INVALID_STATE', `The price this link sells (${price.id}) is inactive.`);
@@ -115,6 +124,29 @@ export async function resolveItem(tx: Db, merchantId: string, input: CheckoutInp
   const { productName, ...price } = priceWithProductName(parties.price, input.priceId!, 'priceId');
   if (!price.active) throw new ApiError('INVALID_STATE', `Price ${price.id} is inactive and cannot be bought.`);
   return { link: null, price, description: productName, unitAmount: price.amount, currency: price.currency, quantity: input.quantity ?? 1, successUrl: null };
+}
+
+/**
+ * Takes one of the link's completion slots; when a concurrent checkout took the last one first,
+ * says so honestly (see `refusalOfUsedUpLink`).
+ */
+export async function reserveLinkSlot(tx: Db, link: PaymentLinkRow): Promise<void> {
+  try {
+    await reservePaymentLinkCompletion(tx, link);
+  } catch (error) {
+    throw await refusalOfUsedUpLink(tx, link, error);
+  }
+}
+
+/**
+ * A used-up link whose slot a checkout still in progress holds is "being paid", a 409 to retry
+ * (that payment may fail and give the slot back), not "already paid"; any other refusal stands.
+ */
+async function refusalOfUsedUpLink(tx: Db, link: PaymentLinkRow, refusal: unknown): Promise<unknown> {
+  if (!(refusal instanceof ApiError) || refusal.code !== 'INVALID_STATE') return refusal;
+  const latest = await findPaymentLinkRow(tx, link.merchantId, link.id);
+  if (paymentLinkStatus(latest) !== 'completed') return refusal;
+  return (await paymentLinkSlotHeld(tx, link.merchantId, link.id)) ? paymentLinkBeingPaid() : refusal;
 }
 
 export async function resolveCustomer(tx: Db, merchantId: string, input: CheckoutInput, parties: CheckoutParties) {

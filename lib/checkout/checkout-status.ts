@@ -83,3 +83,16 @@ export async function findCheckoutRowByPayment(db: Db, paymentId: string) {
   const [row] = await db.select().from(checkouts).where(eq(checkouts.paymentId, paymentId));
   return row;
 }
+
+/**
+ * Whether a checkout still in progress (open: its payment pending or not yet settled) holds one
+ * of the link's completion slots, which it gives back if its payment fails.
+ */
+export async function paymentLinkSlotHeld(db: Db, merchantId: string, paymentLinkId: string): Promise<boolean> {
+  const [open] = await db
+    .select({ id: checkouts.id })
+    .from(checkouts)
+    .where(and(eq(checkouts.merchantId, merchantId), eq(checkouts.paymentLinkId, paymentLinkId), eq(checkouts.status, 'open')))
+    .limit(1);
+  return open !== undefined;
+}

@@ -9,7 +9,6 @@ import type { Phases } from '../db/phases';
 import { finishMoneyMove, Pinned, pinnedIntent } from '../payments/money-moves';
 import { CardVerificationNeeded, verifyCardForSaving } from '../payments/card-verification';
 import { createPendingPayment, type PaymentRow } from '../payments/payments';
-import { reservePaymentLinkCompletion } from '../payment-links/payment-links';
 import { redeemPromotionCode, type AppliedPromotion } from '../promotions/promotion-codes';
 import { assertStatusAcceptsPayments } from '../merchants/accepts-payments';
 import {
@@ -17,6 +16,7 @@ import {
   resolveCustomer,
   resolveItem,
   resolvePaymentMethod,
+  reserveLinkSlot,
   type CheckoutInput,
   type CheckoutOptions,
   type CheckoutParties,
@@ -139,7 +139,7 @@ async function prepareCheckout(
   }
 
   // Taken before the hand-off too, so maxCompletions also holds for links that sell subscriptions.
-  if (item.link) await reservePaymentLinkCompletion(tx, item.link);
+  if (item.link) await reserveLinkSlot(tx, item.link);
 
   if (item.price?.type === 'Recurring') {
     const request: RecurringCheckoutRequest = {

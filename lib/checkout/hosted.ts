@@ -7,9 +7,10 @@ import { now } from '../clock';
 import { findPriceRow } from '../catalog/prices';
 import { paymentProcessor } from '../payments/processor';
 import { CardInputError, type TokenizedCard } from '../payments/processor/types';
-import { findPublicPaymentLink, paymentLinkStatus, type PaymentLinkRow } from '../payment-links/payment-links';
+import { findPublicPaymentLink, LINK_BEING_PAID, paymentLinkStatus, type PaymentLinkRow } from '../payment-links/payment-links';
 import { quotePromotionCode } from '../promotions/promotion-codes';
 import { completeCheckout, findCheckoutByAttempt } from './checkouts';
+import { paymentLinkSlotHeld } from './checkout-status';
 import type { CheckoutInput } from './checkout-input';
 import { subscriptionTerms, type SubscriptionTerms } from './subscription-terms';
 
@@ -45,6 +46,9 @@ export async function loadHostedCheckout(db: Database, token: string, text: Cust
     };
   }
   let reason = unpayableWords(link, text);
+  if (reason && paymentLinkStatus(link, now()) === 'completed' && (await paymentLinkSlotHeld(db, link.merchantId, link.id))) {
+    reason = t('checkout.errors.beingPaid');
+  }
   const price = link.priceId ? await findPriceRow(db, link.merchantId, link.priceId) : null;
   if (!reason && price && !price.active) reason = t('checkout.errors.notOffered');
   return {
@@ -195,6 +199,8 @@ export async function runHostedCheckout(
       return { kind: 'invalid', field: 'promotionCode', message: apiErrorWords(error, 'promotion', text) };
     }
     if (error.code === 'INVALID_STATE' || error.code === 'NOT_FOUND') return { kind: 'unavailable', message: apiErrorWords(error, 'unavailable', text) };
+    // Another payer's payment in progress holds the link's last slot (lib/checkout/checkout-input.ts).
+    if (error.options.extra?.reason === LINK_BEING_PAID) return { kind: 'unavailable', message: text.t('checkout.errors.beingPaid') };
     // The card to keep for a trial failed its verification: nothing was recorded.
     if (error.code === 'PAYMENT_DECLINED') return { kind: 'declined', message: text.declineReason(String(error.options.extra?.declineCode ?? '')) };
     return { kind: 'invalid', field: 'cardNumber', message: apiErrorWords(error, 'cardNumber', text) };

@@ -105,12 +105,14 @@ export async function paginate<TTable extends PgTable & { createdAt: PgColumn }>
   options: ListQuery,
 ): Promise<Page<TTable['$inferSelect']>> {
   const scope = and(...options.scope);
-  const match = and(
-    scope,
-    ...options.where,
-    options.createdFrom ? gte(table.createdAt, options.createdFrom) : undefined,
-    options.createdTo ? lte(table.createdAt, options.createdTo) : undefined,
-  );
+  // Always a condition: a list with no scope and no filter (the admin's sellers) still writes `where true`.
+  const match =
+    and(
+      scope,
+      ...options.where,
+      options.createdFrom ? gte(table.createdAt, options.createdFrom) : undefined,
+      options.createdTo ? lte(table.createdAt, options.createdTo) : undefined,
+    ) ?? sql`true`;
   const cursor = options.startingAfter ?? options.endingBefore;
   if (cursor !== undefined) return cursorPage(db, table, options, { scope, match, cursor });
 
@@ -145,7 +147,7 @@ async function cursorPage<TTable extends PgTable & { createdAt: PgColumn }>(
   db: Db,
   table: TTable,
   options: ListQuery,
-  { scope, match, cursor }: { scope: SQL | undefined; match: SQL | undefined; cursor: string },
+  { scope, match, cursor }: { scope: SQL | undefined; match: SQL; cursor: string },
 ): Promise<Page<TTable['$inferSelect']>> {
   const parameter = options.startingAfter !== undefined ? 'startingAfter' : 'endingBefore';
   const [orderColumn, idColumn] = options.orderBy;

@@ -9,7 +9,7 @@ import { ApiError } from './errors';
 import type { Operation } from './operation';
 import type { HandlerResult } from './handler-result';
 import { ApiResponse, jsonResponse } from './respond';
-import { bearerToken, readBodyText, readJsonBody } from './request';
+import { bearerToken, readBodyText } from './request';
 import { errorResponse, handleRequest, parseInput } from './route-core';
 import {
   claimIdempotencyKey,
@@ -17,6 +17,7 @@ import {
   completeIdempotencyKeyWrite,
   holdIdempotencyLease,
   releaseIdempotencyKey,
+  forgetIdempotencyKey,
   type Attempt,
 } from './idempotency';
 import { recordApiRequest, type SeenApiRequest } from '../request-logs/record';
@@ -57,7 +58,7 @@ export function apiRoute<TOp extends Operation>(operation: TOp, handler: (contex
   return route(operation, async (base, idempotency) => {
     const execute = (db: Db) => handler({ ...base, db } as ApiContext<TOp>);
     if (!idempotency) return executeOnce(operation, base.requestId, execute);
-    return executeIdempotently(operation, idempotency, async ({ answer }) => {
+    return executeIdempotently(operation, idempotency, 'one-transaction', async ({ answer }) => {
       const db = getDb();
       return db.transaction(async (tx) => {
         const result = await execute(tx);
@@ -105,7 +106,7 @@ export function phasedApiRoute<TOp extends Operation, TResult>(
       const [status, body] = shape(operation, toAnswer(result, base.requestId));
       return jsonResponse(status, body, { 'X-Request-Id': base.requestId });
     }
-    return executeIdempotently(operation, idempotency, async (hooks, attempt) => toAnswer(await run(hooks, attempt), base.requestId));
+    return executeIdempotently(operation, idempotency, 'phases', async (hooks, attempt) => toAnswer(await run(hooks, attempt), base.requestId));
   });
 }
 
@@ -135,12 +136,10 @@ function route<TOp extends Operation>(operation: TOp, run: (base: BaseContext<TO
       if (!hasScope(principal.scopes, operation.scope)) throw missingScope(principal, operation.scope);
       const rawBody = operation.method === 'GET' ? '' : await readBodyText(request);
       seen.rawBody = rawBody;
-      const input = await parseInput(operation, (await routeContext.params) ?? {}, url, rawBody);
+      const { json, ...input } = parseInput(operation, (await routeContext.params) ?? {}, url, rawBody);
       const idempotencyKey = readIdempotencyKey(operation, request);
       const base = { ...input, requestId, merchantId: principal.merchantId, apiKeyId: principal.apiKeyId, request } as BaseContext<TOp>;
-      const idempotency = idempotencyKey
-        ? { merchantId: principal.merchantId, key: idempotencyKey, url, body: await readJsonBody(rawBody), requestId }
-        : undefined;
+      const idempotency = idempotencyKey ? { merchantId: principal.merchantId, key: idempotencyKey, url, body: json, requestId } : undefined;
       const response = await run(base, idempotency);
       if (apiKeyUseIsStale(principal)) {
         void touchApiKey(getDb(), principal.apiKeyId).catch((error) => log.warn({ err: error, requestId }, 'could not record API key use'));
@@ -192,14 +191,16 @@ async function executeOnce(operation: Operation, requestId: string, execute: (db
 /**
  * Runs a request under its Idempotency-Key: the claim commits first (concurrent duplicates see
  * it at once), then `execute` runs and calls `answer` in its last transaction with the answer
- * to store. A failure is the request's answer too, replayed like a success — except a 5xx after
- * a transaction of a phased handler committed (phase 1 of a money move: money may have moved,
- * and recovery or a retry settles it): the key is released instead, so a retry takes the
- * execution over and answers the outcome (docs/api.md, "Idempotency").
+ * to store. A failure is the request's answer too, replayed like a success, except two: a 5xx
+ * after a transaction of a phased handler committed (phase 1 of a money move: money may have
+ * moved, and recovery or a retry settles it) releases the key, so a retry takes the execution
+ * over and answers the outcome; a refusal of the input (`VALIDATION_FAILED`) before anything
+ * changed forgets the key, so the corrected request may use it (docs/api.md, "Idempotency").
  */
 async function executeIdempotently(
   operation: Operation,
   request: IdempotentRequest,
+  transactions: 'one-transaction' | 'phases',
   execute: (hooks: AnswerHooks, attempt: Attempt) => Promise<unknown>,
 ): Promise<Response> {
   const db = getDb();
@@ -242,6 +243,10 @@ async function executeIdempotently(
       );
       return failure;
     }
+    if (!watch.committed && refusedBeforeAnyChange(error, transactions, claim.attempt)) {
+      await forgetIdempotencyKey(db, lease);
+      return failure;
+    }
     await completeIdempotencyKey(db, { ...lease, status: failure.status, body: await failure.clone().text() }).catch((lost: unknown) => {
       if (!(lost instanceof ApiError)) throw lost; // a lost lease leaves the answer to the new holder
     });
@@ -249,6 +254,19 @@ async function executeIdempotently(
   } finally {
     stopRenewing();
   }
+}
+
+/**
+ * Whether a handler's failure refused the request's input before anything was changed, so the
+ * key stays free as for input the wrapper refuses: a `VALIDATION_FAILED` is raised while the
+ * input is checked, in the one transaction (rolled back with it) or in a money move's phase 1
+ * (rolled back too; nothing is charged before it commits). A takeover's run is not new: the
+ * run it took over may have committed phase 1, so its answer is stored like any outcome.
+ * Declines (402), conflicts (409) and the rest are outcomes and stay stored.
+ */
+function refusedBeforeAnyChange(error: unknown, transactions: 'one-transaction' | 'phases', attempt: Attempt): boolean {
+  if (!(error instanceof ApiError) || error.code !== 'VALIDATION_FAILED') return false;
+  return transactions === 'one-transaction' || attempt.isNew;
 }
 
 function shape(operation: Operation, result: unknown): [number, string] {

@@ -19,8 +19,8 @@ interface ApiRoute {
  * Answers what Next.js would answer with an HTML page, an empty body or a plain-text 500,
  * before the request reaches it: a malformed `%` escape (400), a method no route has (405 with
  * `Allow`, TRACE included), an unknown `/api/` path (404), a method the API route does not
- * implement (405) and a declared body over the limit (413). All as problem+json with
- * `X-Request-Id`. Returns true when it answered.
+ * implement (405), a declared body over the limit (413) and a server action posted from
+ * another origin (403). All as problem+json with `X-Request-Id`. Returns true when it answered.
  */
 export function answerAtFrontDoor(request: IncomingMessage, response: ServerResponse, routes: ApiRoute[]): boolean {
   const method = request.method ?? 'GET';
@@ -44,7 +44,37 @@ export function answerAtFrontDoor(request: IncomingMessage, response: ServerResp
     return refuse(request, response, new ApiError('METHOD_NOT_ALLOWED', `${method} is not allowed here; use ${allow}.`, { headers: { Allow: allow } }));
   }
   if (declaresTooLargeBody(request.headers['content-length'])) return refuse(request, response, payloadTooLarge());
+  if (!isApi && isCrossOriginServerAction(request)) {
+    return refuse(request, response, new ApiError('FORBIDDEN', 'A console action is only accepted from a page of this site: the Origin header names another.'));
+  }
   return false;
+}
+
+/**
+ * A server action (a POST with `Next-Action`, or a multipart form post) whose `Origin` is not
+ * this host: Next.js refuses it as cross-site request forgery, but with a 500 (or a thrown
+ * error). The same comparison as Next.js's action handler (`x-forwarded-host`'s first value,
+ * else `Host`), so it is refused here, as a 403, before it reaches Next.js. A request without
+ * `Origin` is let through to Next.js, which lets it through too (no browser sends one).
+ */
+function isCrossOriginServerAction(request: IncomingMessage): boolean {
+  if (request.method !== 'POST') return false;
+  const contentType = request.headers['content-type'] ?? '';
+  if (request.headers['next-action'] === undefined && !contentType.startsWith('multipart/form-data')) return false;
+  const origin = request.headers.origin;
+  if (origin === undefined) return false;
+  const forwardedHost = request.headers['x-forwarded-host'];
+  const host = (Array.isArray(forwardedHost) ? forwardedHost[0] : forwardedHost?.split(',')[0]?.trim()) || request.headers.host;
+  return !host || originHost(origin) !== host;
+}
+
+function originHost(origin: string): string | undefined {
+  if (origin === 'null') return 'null';
+  try {
+    return new URL(origin).host;
+  } catch {
+    return undefined;
+  }
 }
 
 function refuse(request: IncomingMessage, response: ServerResponse, error: ApiError): true {

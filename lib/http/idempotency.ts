@@ -160,6 +160,15 @@ function tookOver() {
 }
 
 /**
+Gives the key up without an answer, so the corrected request may use it (a request refused for
+ * its input stores nothing: docs/api.md, "Idempotency"). Only the lease holder's in-progress row
+ * is removed; a key taken over by another execution stays with it.
+ */
+export async function forgetIdempotencyKey(db: Db, lease: { merchantId: string; key: string; leaseId: string }): Promise<void> {
+  await db.delete(idempotencyKeys).where(and(...heldBy(lease)));
+}
+
+/**
  * Renews the lease (three times per lease period) until the returned function is called, on
  * connections of their own (`getLeaseDb`): a request waiting for a connection of the main pool
  * (all held by other requests) keeps its key. A failed renewal is only logged by `onError`: the

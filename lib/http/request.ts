@@ -1,6 +1,7 @@
 import { config } from '../config';
 import { ApiError } from './errors';
 import { randomIdBytes } from '../ids';
+import { MAX_JSON_DEPTH, nestsDeeperThan, tooDeeplyNested } from './input-checks';
 
 export function newRequestId(): string {
   return `req_${randomIdBytes(12).toString('base64url')}`;
@@ -61,8 +62,13 @@ function isJsonMediaType(contentType: string | null): boolean {
   return mediaType === 'application/json' || /^application\/[\w.+-]+\+json$/.test(mediaType ?? '');
 }
 
-export async function readJsonBody(rawBody: string): Promise<unknown> {
+/**
+ * A body as JSON (`{}` when empty). Nesting deeper than MAX_JSON_DEPTH is refused before the
+ * parse, so no later walk over the value can run out of stack or time.
+ */
+export function readJsonBody(rawBody: string): unknown {
   if (rawBody.trim() === '') return {};
+  if (nestsDeeperThan(rawBody, MAX_JSON_DEPTH)) throw tooDeeplyNested();
   try {
     return JSON.parse(rawBody);
   } catch {

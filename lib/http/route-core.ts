@@ -7,6 +7,7 @@ import { queryObject, readJsonBody } from './request';
 import { clientInfo, requestIdOf } from './client-ip';
 import { runInRequestContext } from '../audit/request-context';
 import { validationError } from './zod-errors';
+import { refuseUnstorableText } from './input-checks';
 
 /** Fields a wrapper learns while handling a request and adds to its log line. */
 export type LogFields = Record<string, string | undefined>;
@@ -57,24 +58,27 @@ export interface InputSchemas {
 }
 
 /**
- * Parses path, query and body with the operation's zod schemas; a bad path id is a 404. A NUL
- * character anywhere (PostgreSQL cannot store it in text) is a 400 naming the field, and an
- * operation without a body schema takes no body fields.
+ * Parses path, query and body with the operation's zod schemas; a bad path id is a 404. The body
+ * is read as JSON once (nested at most MAX_JSON_DEPTH deep); `json` is that parsed body, before
+ * its schema (the Idempotency-Key's fingerprint). A NUL character or a lone surrogate anywhere
+ * (PostgreSQL can store neither) is a 400 naming the field, and an operation without a body
+ * schema takes no body fields.
  */
-export async function parseInput(operation: InputSchemas, params: Record<string, string>, url: URL, rawBody: string) {
+export function parseInput(operation: InputSchemas, params: Record<string, string>, url: URL, rawBody: string) {
   const parse = (schema: z.ZodType | undefined, value: unknown, location: 'path' | 'query' | 'body') => {
-    refuseNul(value, location);
+    refuseUnstorableText(value, location);
     if (!schema) return {};
     const result = schema.safeParse(value);
     if (!result.success) throw location === 'path' ? new ApiError('NOT_FOUND', 'No such resource.') : validationError(result.error, location);
     return result.data;
   };
-  const body = operation.method === 'GET' ? {} : await readJsonBody(rawBody);
-  if (operation.method !== 'GET' && !operation.body) refuseBodyFields(body);
+  const json = operation.method === 'GET' ? {} : readJsonBody(rawBody);
+  if (operation.method !== 'GET' && !operation.body) refuseBodyFields(json);
   return {
     params: parse(operation.params, params, 'path'),
     query: parse(operation.query, queryObject(url), 'query'),
-    body: operation.method === 'GET' ? {} : parse(operation.body, body, 'body'),
+    body: operation.method === 'GET' ? {} : parse(operation.body, json, 'body'),
+    json,
   };
 }
 
@@ -84,28 +88,8 @@ function refuseBodyFields(body: unknown) {
   }
   const keys = Object.keys(body);
   if (keys.length) {
+    refuseUnstorableText(body, 'body');
     const errors = keys.map((key) => ({ path: key, message: 'Unknown field.' }));
     throw new ApiError('VALIDATION_FAILED', `This endpoint takes no body fields: ${keys.join(', ')}.`, { errors });
   }
-}
-
-/** Throws a 400 naming the first field whose key or value holds U+0000. */
-function refuseNul(value: unknown, location: string) {
-  const path = nulPath(value, []);
-  if (!path) return;
-  const fieldPath = path.length ? path.join('.') : location;
-  throw new ApiError('VALIDATION_FAILED', `Invalid ${location}: ${fieldPath}: contains a NUL character (\\u0000).`, {
-    errors: [{ path: fieldPath, message: 'Contains a NUL character (\\u0000), which is not allowed.' }],
-  });
-}
-
-function nulPath(value: unknown, path: string[]): string[] | undefined {
-  if (typeof value === 'string') return value.includes('\0') ? path : undefined;
-  if (value === null || typeof value !== 'object') return undefined;
-  for (const [key, item] of Object.entries(value)) {
-    if (key.includes('\0')) return [...path, key.replaceAll('\0', '\\u0000')];
-    const found = nulPath(item, [...path, key]);
-    if (found) return found;
-  }
-  return undefined;
 }

@@ -46,7 +46,7 @@ export function sessionRoute<TOp extends SessionOperation>(operation: TOp, handl
       }
       const seller = principal && operation.permission ? await authorizeSeller(getDb(), principal, operation.permission) : undefined;
       const rawBody = operation.method === 'GET' ? '' : await readBodyText(request);
-      const input = await parseInput(operation, (await routeContext.params) ?? {}, new URL(request.url), rawBody);
+      const { json: _json, ...input } = parseInput(operation, (await routeContext.params) ?? {}, new URL(request.url), rawBody);
       const run = (db: Db) => handler({ ...input, requestId, principal, seller, db, client: clientInfo(request.headers), request } as SessionContext<TOp>);
       const result = operation.transaction ? await getDb().transaction((tx) => run(tx)) : await run(getDb());
       const [status, body] = result instanceof ApiResponse ? [result.status, result.body] : [operation.successStatus ?? 200, result];

@@ -43,6 +43,19 @@ export function unpayableReason(row: PaymentLinkRow, at = now()): string | undef
   }
 }
 
+/**
+ * A used-up link whose slot a payment still in progress holds (the checkout domain knows which):
+ * not "already paid", as that payment may yet fail and give the slot back.
+ */
+export function paymentLinkBeingPaid(): ApiError {
+  return new ApiError('CONFLICT', 'This payment link is being paid by someone else right now; try again in a moment.', {
+    headers: { 'Retry-After': '1' },
+    extra: { reason: LINK_BEING_PAID },
+  });
+}
+
+export const LINK_BEING_PAID = 'payment_link_being_paid';
+
 export function paymentLinkUrl(token: string): string {
   return `${config.publicUrl}/pay/${token}`;
 }

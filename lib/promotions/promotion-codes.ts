@@ -73,7 +73,9 @@ export async function getPromotionCode(db: Db, merchantId: string, promotionCode
 }
 
 export async function updatePromotionCode(tx: Db, merchantId: string, promotionCodeId: string, input: z.output<typeof UpdatePromotionCodeBody>) {
-  await findPromotionCodeRow(tx, merchantId, promotionCodeId);
+  const found = await findPromotionCodeRow(tx, merchantId, promotionCodeId);
+  // Only the fields sent change: with none (`{}` or no body) there is nothing to write.
+  if (Object.keys(input).length === 0) return toPromotionCodeResponse(found.promotion_codes, found.coupons);
   await tx
     .update(promotionCodes)
     .set(input)

@@ -1,4 +1,5 @@
 import { storableText } from '../stored-text';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../http/input-checks';
 
 /** The most of a body the log keeps (after redaction), in characters. */
 export const BODY_LIMIT = 4096;
@@ -30,7 +31,8 @@ export function redactBody(body: string | null | undefined): string | null {
   if (!body) return null;
   let text: string;
   try {
-    text = JSON.stringify(scrub(JSON.parse(body)));
+    // A body the API refused for its nesting is not parsed here either (it would cost the same).
+    text = nestsDeeperThan(body, MAX_JSON_DEPTH) ? scrubText(body) : JSON.stringify(scrub(JSON.parse(body)));
   } catch {
     text = scrubText(body);
   }

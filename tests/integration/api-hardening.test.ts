@@ -155,6 +155,44 @@ describe('problem+json where Next.js would answer HTML or plain text', () => {
   });
 });
 
+describe('console server actions from another site', () => {
+  /** A server action post as a browser sends one: `Next-Action` (or a multipart form) and its page's Origin. */
+  function postAction(headers: Record<string, string>, body = '[]') {
+    return new Promise<{ status: number; contentType: string | undefined; text: string }>((resolve, reject) => {
+      const request = http.request(`${baseUrl()}/merchant/login`, { method: 'POST', headers }, (response) => {
+        let text = '';
+        response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        response.on('end', () => resolve({ status: response.statusCode!, contentType: response.headers['content-type'], text }));
+      });
+      request.on('error', reject);
+      request.end(body);
+    });
+  }
+  const action = { 'next-action': '7f'.repeat(21), 'content-type': 'text/plain;charset=UTF-8' };
+
+  it('answers 403 problem+json (not 500) to an action whose Origin is another site, null or malformed', async () => {
+    const multipart = { 'content-type': 'multipart/form-data; boundary=x', origin: 'https://evil.example' };
+    for (const headers of [
+      { ...action, origin: 'https://evil.example' },
+      { ...action, origin: 'null' },
+      { ...action, origin: 'not a url' },
+      { ...action, origin: `http://127.0.0.1:1`, 'x-forwarded-host': 'evil.example' },
+      multipart,
+    ]) {
+      const answer = await postAction(headers, headers === multipart ? '--x--\r\n' : '[]');
+      expect(answer.status, JSON.stringify(headers)).toBe(403);
+      expect(answer.contentType).toContain('application/problem+json');
+      expect(JSON.parse(answer.text)).toMatchObject({ code: 'FORBIDDEN', status: 403 });
+    }
+  });
+
+  it('lets an action from this site through to Next.js', async () => {
+    const answer = await postAction({ ...action, origin: baseUrl() });
+    expect(answer.status).not.toBe(403);
+    expect(answer.contentType ?? '').not.toContain('application/problem+json');
+  });
+});
+
 describe('problem bodies', () => {
   it('keep `status` the HTTP status on 409 INVALID_STATE and name the resource state `state`', async () => {
     const { api } = await newMerchant();

@@ -28,6 +28,24 @@ describe('platform admin', () => {
     expect((await call('GET', '/api/AdminMerchant?pageSize=0', { key: tokens.accessToken })).status).toBe(400);
   });
 
+  it('pages all sellers by cursor, with no filter (startingAfter and endingBefore)', async () => {
+    const { tokens } = await newAdmin();
+    await registerSeller();
+    await registerSeller();
+    await registerSeller();
+    const list = (query: string) => call('GET', `/api/AdminMerchant?${query}`, { key: tokens.accessToken });
+    const first = await list('pageSize=2');
+    expect(first.status, first.text).toBe(200);
+    const next = await list(`pageSize=2&startingAfter=${first.body.data[1].id}`);
+    expect(next.status, next.text).toBe(200);
+    expect(next.body.data).toHaveLength(2);
+    expect(next.body.data.map((seller: { id: string }) => seller.id)).not.toContain(first.body.data[0].id);
+    expect(next.body.data[0].createdAt <= first.body.data[1].createdAt).toBe(true);
+    const back = await list(`pageSize=1&endingBefore=${next.body.data[0].id}`);
+    expect(back.status, back.text).toBe(200);
+    expect(back.body.data[0].id).toBe(first.body.data[1].id);
+  });
+
   it('suspending a seller stops its API keys and tokens at once; reinstating restores the keys', async () => {
     const { tokens: admin } = await newAdmin();
     const { merchantId, email, tokens: seller } = await registerSeller();

@@ -6,10 +6,11 @@ import { sha256Hex } from '@/lib/secrets';
 import { REFRESH_REUSE_GRACE_MS } from '@/lib/auth/sessions';
 import { issueAccessToken, verifyAccessToken } from '@/lib/auth/access-tokens';
 import { advanceClock, resetClock } from '@/lib/clock';
+import { derivedKey } from '@/lib/secret-key';
 import { eq } from 'drizzle-orm';
 import { call } from '../helpers/api';
 import { newMerchant } from '../helpers/merchants';
-import { PASSWORD, freshIp, registerSeller, signInSeller } from '../helpers/sessions';
+import { PASSWORD, freshIp, newAdmin, registerSeller, signInMember, signInSeller } from '../helpers/sessions';
 
 const identity = (accessToken: string) => call('GET', '/api/Auth/Identity', { key: accessToken });
 const refresh = (family: string, refreshToken: string) => call('POST', `/api/${family}/Refresh`, { body: { refreshToken } });
@@ -169,6 +170,36 @@ describe('access token expiry (15 minutes, on the service clock)', () => {
     expect(answer.body.code).toBe('TOKEN_EXPIRED');
     const renewed = await refresh('MerchantAuth', tokens.refreshToken);
     expect((await identity(renewed.body.accessToken)).status).toBe(200);
+  });
+
+  it('answers 401 UNAUTHENTICATED, for every audience, to a token signed with the service key whose lifetime is not 15 minutes', async () => {
+    const holders = [
+      { audience: 'merchant', token: (await registerSeller()).tokens.accessToken },
+      { audience: 'admin', token: (await newAdmin()).tokens.accessToken },
+      { audience: 'member', token: (await signInMember()).tokens.accessToken },
+    ];
+    for (const { audience, token } of holders) {
+      const { sub, sid } = decodeJwt(token);
+      const issuedAt = Math.floor(Date.now() / 1000) - 10;
+      const signed = (lifetime: number | undefined, withIssuedAt = true) => {
+        const jwt = new SignJWT({ sid }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setIssuer('paybase').setSubject(sub!).setAudience(audience);
+        if (withIssuedAt) jwt.setIssuedAt(issuedAt);
+        if (lifetime !== undefined) jwt.setExpirationTime(issuedAt + lifetime);
+        return jwt.sign(derivedKey('jwt-signing'));
+      };
+      expect((await identity(await signed(900))).status, `${audience}: a 15-minute token`).toBe(200);
+      for (const [what, forged] of [
+        ['a one-hour lifetime', await signed(3600)],
+        ['a ten-year lifetime', await signed(10 * 365 * 86_400)],
+        ['a 14-minute lifetime', await signed(840)],
+        ['no expiry', await signed(undefined)],
+        ['no issue time', await signed(900, false)],
+      ] as const) {
+        const answer = await identity(forged);
+        expect(answer.status, `${audience}: ${what}`).toBe(401);
+        expect(answer.body.code, `${audience}: ${what}`).toBe('UNAUTHENTICATED');
+      }
+    }
   });
 
   it('answers 401 UNAUTHENTICATED for a JWT not signed by this service', async () => {

@@ -7,6 +7,7 @@ import { recordChargeOutcome } from '@/lib/payments/payments';
 import { reconcilePayment } from '@/lib/payments/recovery';
 // Recovery finds each payment's kind of money move in the engine's registry: every kind is loaded.
 import '@/lib/jobs/money-move-kinds';
+import { loadHostedCheckout, payHostedCheckout } from '@/lib/checkout/hosted';
 import { savePaymentMethod } from '@/lib/payments/payment-methods';
 import { SandboxProcessor } from '@/lib/payments/processor/sandbox';
 import { newMerchant } from '../helpers/merchants';
@@ -259,6 +260,34 @@ describe('POST /api/PaymentLink/{id}/Complete', () => {
     // A single-use link keeps its limit of one, so it stays used up.
     const reopened = await api.put(`/api/PaymentLink/${link.id}`, { maxCompletions: 1 });
     expect(reopened.body.status).toBe('completed');
+  });
+
+  it('tells other payers a single-use link is being paid while a payment in progress holds it, then that it was paid', async () => {
+    const { api } = await newMerchant();
+    const link = await adHocLink(api, { singleUse: true, unitAmount: 700 });
+    const complete = (email: string, tokenRef: string) => api.post(`/api/PaymentLink/${link.id}/Complete`, { customerEmail: email, tokenRef }, ik());
+    // The processor does not answer: the payment stays unknown, holding the only slot, until reconciliation settles it.
+    const first = await complete('first@example.com', 'tok_unknown');
+    expect(first.body).toMatchObject({ status: 'open', payment: { status: 'unknown' } });
+    const meanwhile = await complete('second@example.com', 'tok_visa');
+    expect(meanwhile.status, meanwhile.text).toBe(409);
+    expect(meanwhile.body).toMatchObject({
+      code: 'CONFLICT',
+      reason: 'payment_link_being_paid',
+      detail: expect.stringMatching(/being paid by someone else.*try again in a moment/),
+    });
+    expect(meanwhile.headers.get('retry-after')).toBe('1');
+    const beingPaid = 'Someone else is paying this link right now. Try again in a moment.';
+    expect((await loadHostedCheckout(getDb(), link.token))?.unavailableReason).toBe(beingPaid);
+    const card = { cardNumber: '4242 4242 4242 4242', expiry: '12 / 34', cvc: '123', promotionCode: '', saveCard: false };
+    const hosted = await payHostedCheckout(getDb(), { token: link.token, attemptKey: `held-${Date.now()}`, email: 'h@example.com', name: '', ...card });
+    expect(hosted).toEqual({ kind: 'unavailable', message: beingPaid });
+
+    await waitFor(async () => ((await api.get(`/api/Checkout/${first.body.id}`)).body.paid ? true : undefined));
+    const after = await complete('third@example.com', 'tok_visa');
+    expect(after.status).toBe(409);
+    expect(after.body).toMatchObject({ code: 'INVALID_STATE', detail: expect.stringMatching(/already been paid/) });
+    expect((await loadHostedCheckout(getDb(), link.token))?.unavailableReason).toMatch(/already been paid/);
   });
 
   it('does not count a declined attempt as a completion', async () => {

@@ -102,6 +102,40 @@ describe('Idempotency-Key', () => {
     expect((await api.post('/api/Customer', { email: 'ok@example.com' }, { 'Idempotency-Key': 'bad-input' })).status).toBe(201);
   });
 
+  it('leaves the key free when the handler refuses the input (400), in one transaction or in phases', async () => {
+    const { api, merchant } = await newMerchant();
+    const past = new Date(Date.now() - 60_000).toISOString();
+    const link = { name: 'Ticket', unitAmount: 500, currency: 'USD' };
+    const refused = await api.post('/api/PaymentLink', { ...link, expiresAt: past }, { 'Idempotency-Key': 'link-1' });
+    expect(refused.status, refused.text).toBe(400);
+    expect(refused.body.errors[0].path).toBe('expiresAt');
+    expect(await storedKeys(merchant.id)).toHaveLength(0);
+    expect((await api.post('/api/PaymentLink', link, { 'Idempotency-Key': 'link-1' })).status).toBe(201);
+
+    const price = (
+      await api.post('/api/Price', { productId: (await api.post('/api/Product', { name: 'P' })).body.id, type: 'OneTime', amount: 900, currency: 'USD' })
+    ).body;
+    const checkout = { priceId: price.id, customerEmail: 'ik@example.com' };
+    const unknownToken = await api.post('/api/Checkout', { ...checkout, tokenRef: 'tok_nope' }, { 'Idempotency-Key': 'pay-1' });
+    expect(unknownToken.status, unknownToken.text).toBe(400);
+    expect(unknownToken.body.errors[0].path).toBe('tokenRef');
+    const paid = await api.post('/api/Checkout', { ...checkout, tokenRef: 'tok_visa' }, { 'Idempotency-Key': 'pay-1' });
+    expect(paid.status, paid.text).toBe(201);
+  });
+
+  it('keeps storing outcomes: a decline (402) is replayed, not run again', async () => {
+    const { api } = await newMerchant();
+    const price = (
+      await api.post('/api/Price', { productId: (await api.post('/api/Product', { name: 'P' })).body.id, type: 'OneTime', amount: 900, currency: 'USD' })
+    ).body;
+    const body = { priceId: price.id, customerEmail: 'declined@example.com', tokenRef: 'tok_declined' };
+    const declined = await api.post('/api/Checkout', body, { 'Idempotency-Key': 'decline-1' });
+    expect(declined.status, declined.text).toBe(402);
+    const again = await api.post('/api/Checkout', body, { 'Idempotency-Key': 'decline-1' });
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.text).toBe(declined.text);
+  });
+
   it('replays an executed failure too', async () => {
     const { api } = await newMerchant();
     await api.post('/api/Customer', { externalId: 'ext-1' });

@@ -1,12 +1,16 @@
+import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { sql } from 'drizzle-orm';
 import { getDb } from '@/lib/db/client';
 import { ALL_OPERATIONS } from '@/lib/openapi/operations';
+import { SESSION_OPERATIONS } from '@/lib/openapi/session-operations';
 import type { Operation } from '@/lib/http/operation';
+import type { SessionOperation } from '@/lib/http/session-operation';
 import { call } from '../helpers/api';
 import { openApiDocument } from '../helpers/contract';
 import { newMerchant } from '../helpers/merchants';
+import { credentialFor, pathFor, sellerWithOneOfEach, type Fixture } from '../helpers/fuzz-fixture';
 
 /**
  * A bounded fuzzer driven by the OpenAPI document: for every developer-API operation, malformed
@@ -174,5 +178,64 @@ describe('fuzzing every operation from the OpenAPI document', () => {
     }
     expect(await sellerRows(merchant.id)).toBe(before);
     expect(requests).toBe(ALL_OPERATIONS.length * RUNS_PER_OPERATION);
+  });
+});
+
+const DEPTH = 10_000;
+const NESTED: [string, string][] = [
+  ['arrays nested 10,000 deep', '['.repeat(DEPTH) + ']'.repeat(DEPTH)],
+  ['objects nested 10,000 deep', `${'{"a":'.repeat(DEPTH)}1${'}'.repeat(DEPTH)}`],
+];
+
+/**
+ * Bodies with half a UTF-16 surrogate pair (`\ud800`, valid JSON, not text): in each documented
+ * field, in a nested value (a metadata or properties object) and in a key. Raw JSON text, so the
+ * escape reaches the server as written.
+ */
+function surrogateBodies(documented: Schema): [string, string][] {
+  const schema = resolve(documented.requestBody?.content?.['application/json']?.schema);
+  return [
+    ...Object.keys(schema?.properties ?? {}).map((name): [string, string] => [`a lone surrogate in ${name}`, `{"${name}":"\\ud800"}`]),
+    ['a lone surrogate in a nested value', '{"metadata":{"note":["\\udfff"]}}'],
+    ['a lone surrogate in a key', '{"\\ud800":1}'],
+  ];
+}
+
+const BODY_OPERATIONS: (Operation | SessionOperation)[] = [...ALL_OPERATIONS, ...SESSION_OPERATIONS].filter((operation) => operation.method !== 'GET');
+
+async function send(operation: Operation | SessionOperation, fixture: Fixture, rawBody: string | undefined) {
+  const { key, headers } = credentialFor(operation, fixture);
+  const sent = { ...headers, 'idempotency-key': crypto.randomUUID(), ...(rawBody === undefined ? {} : { 'content-type': 'application/json' }) };
+  try {
+    return await call(operation.method, pathFor(operation.path, fixture), { key, rawBody, headers: sent });
+  } catch (error) {
+    return { status: 0, body: undefined, text: String(error) };
+  }
+}
+
+describe('hostile bodies on every operation that reads one (developer and sign-in APIs)', () => {
+  it('answers nesting 10,000 deep and lone surrogates with 400 VALIDATION_FAILED, and empty PUT bodies without a 5xx', { timeout: 300_000 }, async () => {
+    const fixture = await sellerWithOneOfEach();
+    const failures: string[] = [];
+    let requests = 0;
+    for (const operation of BODY_OPERATIONS) {
+      const documented = openApiDocument.paths[operation.path][operation.method.toLowerCase()];
+      for (const [what, body] of [...NESTED, ...surrogateBodies(documented)]) {
+        const answer = await send(operation, fixture, body);
+        requests++;
+        if (answer.status !== 400 || answer.body?.code !== 'VALIDATION_FAILED') {
+          failures.push(`${operation.method} ${operation.path} with ${what} → ${answer.status} ${answer.text.slice(0, 200)}`);
+        }
+      }
+      if (operation.method !== 'PUT') continue;
+      for (const [what, body] of [['no body', undefined] as const, ['{}', '{}'] as const]) {
+        const answer = await send(operation, fixture, body);
+        requests++;
+        if (answer.status >= 500 || answer.status === 0)
+          failures.push(`${operation.method} ${operation.path} with ${what} → ${answer.status} ${answer.text.slice(0, 200)}`);
+      }
+    }
+    expect(failures, `${failures.length} of ${requests} requests`).toEqual([]);
+    expect(BODY_OPERATIONS.length).toBeGreaterThan(70);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { discountAmount } from '@/lib/promotions/discount';
+import { call } from '../helpers/api';
 import { newMerchant } from '../helpers/merchants';
 import { expectAuthFailures } from '../helpers/auth-matrix';
 import { adHocLink, ik, oneTimePrice } from '../helpers/payments';
@@ -136,6 +137,21 @@ describe('/api/Coupon and /api/PromotionCode', () => {
     );
     expect(answers.filter((a) => a.status === 201)).toHaveLength(1);
     expect(answers.filter((a) => a.status === 400)).toHaveLength(9);
+  });
+
+  it('answers PUT with {} or no body with the code unchanged', async () => {
+    const { api, key } = await newMerchant();
+    const coupon = await api.post('/api/Coupon', { percentOff: 10 });
+    const code = await api.post('/api/PromotionCode', { couponId: coupon.body.id, code: 'SAME', metadata: { team: 'a' } });
+    const empty = await api.put(`/api/PromotionCode/${code.body.id}`, {});
+    expect(empty.status, empty.text).toBe(200);
+    expect(empty.body).toEqual(code.body);
+    const bodiless = await call('PUT', `/api/PromotionCode/${code.body.id}`, { key });
+    expect(bodiless.status, bodiless.text).toBe(200);
+    expect(bodiless.body).toEqual(code.body);
+    expect((await api.put('/api/PromotionCode/promo_none', {})).status).toBe(404);
+    const changed = await api.put(`/api/PromotionCode/${code.body.id}`, { active: false });
+    expect(changed.body).toMatchObject({ active: false, metadata: { team: 'a' } });
   });
 
   it('enforces scopes and tenancy', async () => {
