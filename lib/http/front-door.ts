@@ -5,6 +5,7 @@ import { log } from '../log';
 import { ApiError, toProblem } from './errors';
 import { PROBLEM_TYPE } from './respond';
 import { declaresTooLargeBody, newRequestId, payloadTooLarge } from './request';
+import { apiSecurityHeaders } from './security-headers';
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const;
 /** Pages answer GET (and HEAD); console forms post server actions. */
@@ -20,7 +21,7 @@ interface ApiRoute {
  * before the request reaches it: a malformed `%` escape (400), a method no route has (405 with
  * `Allow`, TRACE included), an unknown `/api/` path (404), a method the API route does not
  * implement (405) and a declared body over the limit (413). All as problem+json with
- * `X-Request-Id`. Returns true when it answered.
+ * `X-Request-Id` and the API's security headers. Returns true when it answered.
  */
 export function answerAtFrontDoor(request: IncomingMessage, response: ServerResponse, routes: ApiRoute[]): boolean {
   const method = request.method ?? 'GET';
@@ -49,7 +50,12 @@ export function answerAtFrontDoor(request: IncomingMessage, response: ServerResp
 
 function refuse(request: IncomingMessage, response: ServerResponse, error: ApiError): true {
   const requestId = newRequestId();
-  response.writeHead(error.status, { 'Content-Type': PROBLEM_TYPE, 'X-Request-Id': requestId, ...error.options.headers });
+  response.writeHead(error.status, {
+    'Content-Type': PROBLEM_TYPE,
+    'X-Request-Id': requestId,
+    ...apiSecurityHeaders(),
+    ...error.options.headers,
+  });
   response.end(request.method === 'HEAD' ? undefined : JSON.stringify(toProblem(error, requestId)));
   log.info({ requestId, method: request.method, path: (request.url ?? '').split('?')[0], status: error.status }, 'request');
   return true;

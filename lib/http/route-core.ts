@@ -7,13 +7,14 @@ import { queryObject, readJsonBody } from './request';
 import { clientInfo, requestIdOf } from './client-ip';
 import { runInRequestContext } from '../audit/request-context';
 import { validationError } from './zod-errors';
+import { apiSecurityHeaders } from './security-headers';
 
 /** Fields a wrapper learns while handling a request and adds to its log line. */
 export type LogFields = Record<string, string | undefined>;
 
 /**
- * What every route wrapper shares: a request id on every answer, errors as problem+json (an
- * unexpected error becomes a logged, generic 500) and one log line per request.
+ * What every route wrapper shares: a request id and the security headers on every answer, errors
+ * as problem+json (an unexpected error becomes a logged, generic 500) and one log line per request.
  */
 export async function handleRequest(request: Request, run: (requestId: string, logFields: LogFields, url: URL) => Promise<Response>): Promise<Response> {
   const requestId = requestIdOf(request.headers);
@@ -28,6 +29,7 @@ export async function handleRequest(request: Request, run: (requestId: string, l
   } catch (error) {
     response = errorResponse(error, requestId);
   }
+  for (const [name, value] of Object.entries(apiSecurityHeaders())) response.headers.set(name, value);
   log.info(
     {
       requestId,
