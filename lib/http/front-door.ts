@@ -48,6 +48,18 @@ export function answerAtFrontDoor(request: IncomingMessage, response: ServerResp
   return false;
 }
 
+/**
+ * Every request while the embedded PostgreSQL is being started again (scripts/start.ts): 503
+ * with `Retry-After`, rather than a 500 from each page and endpoint that needs the database.
+ */
+export function answerDatabaseRestarting(request: IncomingMessage, response: ServerResponse): true {
+  return refuse(
+    request,
+    response,
+    new ApiError('SERVICE_UNAVAILABLE', 'The database is restarting; retry in a few seconds.', { headers: { 'Retry-After': '5' } }),
+  );
+}
+
 function refuse(request: IncomingMessage, response: ServerResponse, error: ApiError): true {
   const requestId = newRequestId();
   response.writeHead(error.status, {

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { log } from '../log';
 import { withRoundTripCount } from '../db/round-trips';
+import { isDatabaseUnavailable } from '../db/availability';
 import { ApiError } from './errors';
 import { problemResponse } from './respond';
 import { queryObject, readJsonBody } from './request';
@@ -46,6 +47,13 @@ export async function handleRequest(request: Request, run: (requestId: string, l
 
 export function errorResponse(error: unknown, requestId: string): Response {
   if (error instanceof ApiError) return problemResponse(error, requestId);
+  if (isDatabaseUnavailable(error)) {
+    log.warn({ err: error, requestId }, 'database unavailable');
+    return problemResponse(
+      new ApiError('SERVICE_UNAVAILABLE', 'The database cannot be reached; retry in a few seconds.', { headers: { 'Retry-After': '5' } }),
+      requestId,
+    );
+  }
   log.error({ err: error, requestId }, 'unhandled error');
   return problemResponse(new ApiError('INTERNAL', 'Something went wrong on our side. The request id identifies it in our logs.'), requestId);
 }

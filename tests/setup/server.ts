@@ -41,6 +41,8 @@ export interface RunningServer {
   stop(): Promise<void>;
   /** kill -9 of the launcher (web server and worker), as a crash would; the data directory stays. */
   kill(): Promise<void>;
+  /** Settles with the launcher's exit code when it exits by itself (null: ended by a signal). */
+  exited(): Promise<number | null>;
 }
 
 /**
@@ -57,6 +59,7 @@ export async function startServer(options: { env?: Record<string, string>; dataD
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -73,6 +76,7 @@ export async function startServer(options: { env?: Record<string, string>; dataD
     output: () => output,
     stop: () => stopProcess(child, dataDir),
     kill: () => killProcess(child),
+    exited: () => exited,
   };
 }
 

@@ -4119,7 +4119,7 @@ export interface components {
              * @example VALIDATION_FAILED
              * @enum {string}
              */
-            code: "TOKEN_EXPIRED" | "INVALID_REFRESH_TOKEN" | "UNAUTHENTICATED" | "WRONG_TOKEN_TYPE" | "INSUFFICIENT_SCOPE" | "FORBIDDEN" | "ACCOUNT_SUSPENDED" | "VALIDATION_FAILED" | "IDEMPOTENCY_KEY_REQUIRED" | "NOT_FOUND" | "CONFLICT" | "VERSION_CONFLICT" | "INVALID_STATE" | "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_KEY_REUSED" | "PAYMENT_DECLINED" | "RATE_LIMITED" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INTERNAL";
+            code: "TOKEN_EXPIRED" | "INVALID_REFRESH_TOKEN" | "UNAUTHENTICATED" | "WRONG_TOKEN_TYPE" | "INSUFFICIENT_SCOPE" | "FORBIDDEN" | "ACCOUNT_SUSPENDED" | "VALIDATION_FAILED" | "IDEMPOTENCY_KEY_REQUIRED" | "NOT_FOUND" | "CONFLICT" | "VERSION_CONFLICT" | "INVALID_STATE" | "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_KEY_REUSED" | "PAYMENT_DECLINED" | "RATE_LIMITED" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INTERNAL" | "SERVICE_UNAVAILABLE";
             requestId: string;
             errors?: {
                 path: string;
@@ -4796,6 +4796,17 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description SERVICE_UNAVAILABLE: the database cannot be reached (or the embedded one is restarting); retry after `Retry-After` seconds, with the same Idempotency-Key where the request has one. */
+        ServiceUnavailable: {
+            headers: {
+                /** @description Seconds to wait before retrying. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
     };
     parameters: {
         /** @description Required. A repeat within 24 h with the same request replays the first answer (`Idempotent-Replayed: true`). */
@@ -4890,6 +4901,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createProduct: {
@@ -4931,6 +4943,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getProduct: {
@@ -4963,6 +4976,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateProduct: {
@@ -5001,6 +5015,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listPrices: {
@@ -5056,6 +5071,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createPrice: {
@@ -5097,6 +5113,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getPrice: {
@@ -5129,6 +5146,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updatePrice: {
@@ -5167,6 +5185,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     setEntitlementOverride: {
@@ -5219,6 +5238,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listEntitlementPolicies: {
@@ -5274,6 +5294,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createEntitlementPolicy: {
@@ -5327,6 +5348,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCreditBalance: {
@@ -5359,6 +5381,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createCreditGrant: {
@@ -5402,6 +5425,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCustomerEntitlements: {
@@ -5434,6 +5458,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     checkEntitlement: {
@@ -5481,6 +5506,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listUsage: {
@@ -5539,6 +5565,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     recordUsage: {
@@ -5599,6 +5626,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     reverseUsage: {
@@ -5646,6 +5674,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     recordUsageBatch: {
@@ -5682,6 +5711,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     summarizeUsage: {
@@ -5719,6 +5749,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listCustomers: {
@@ -5774,6 +5805,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createCustomer: {
@@ -5825,6 +5857,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCustomer: {
@@ -5857,6 +5890,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateCustomer: {
@@ -5904,6 +5938,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listCustomValues: {
@@ -5959,6 +5994,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateCustomValue: {
@@ -5997,6 +6033,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createCustomValue: {
@@ -6050,6 +6087,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listPaymentMethods: {
@@ -6105,6 +6143,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     attachPaymentMethod: {
@@ -6157,6 +6196,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     detachPaymentMethod: {
@@ -6199,6 +6239,7 @@ export interface operations {
             };
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     makeDefaultPaymentMethod: {
@@ -6232,6 +6273,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listPaymentLinks: {
@@ -6286,6 +6328,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createPaymentLink: {
@@ -6327,6 +6370,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getPaymentLink: {
@@ -6359,6 +6403,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updatePaymentLink: {
@@ -6406,6 +6451,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     archivePaymentLink: {
@@ -6447,6 +6493,7 @@ export interface operations {
             };
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     completePaymentLink: {
@@ -6509,6 +6556,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     disablePaymentLink: {
@@ -6550,6 +6598,7 @@ export interface operations {
             };
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     duplicatePaymentLink: {
@@ -6582,6 +6631,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     enablePaymentLink: {
@@ -6623,6 +6673,7 @@ export interface operations {
             };
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listCheckoutDesigns: {
@@ -6676,6 +6727,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createCheckoutDesign: {
@@ -6725,6 +6777,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCheckoutDesign: {
@@ -6757,6 +6810,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateCheckoutDesign: {
@@ -6803,6 +6857,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createCheckout: {
@@ -6863,6 +6918,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCheckout: {
@@ -6895,6 +6951,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listPayments: {
@@ -6950,6 +7007,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getPayment: {
@@ -6982,6 +7040,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listRefunds: {
@@ -7016,6 +7075,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     refundPayment: {
@@ -7069,6 +7129,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listBillingRecords: {
@@ -7124,6 +7185,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getBillingRecord: {
@@ -7156,6 +7218,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listCoupons: {
@@ -7208,6 +7271,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createCoupon: {
@@ -7249,6 +7313,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCoupon: {
@@ -7281,6 +7346,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listPromotionCodes: {
@@ -7336,6 +7402,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createPromotionCode: {
@@ -7387,6 +7454,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getPromotionCode: {
@@ -7419,6 +7487,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updatePromotionCode: {
@@ -7457,6 +7526,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listSubscriptions: {
@@ -7512,6 +7582,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createSubscription: {
@@ -7572,6 +7643,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getSubscription: {
@@ -7604,6 +7676,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     cancelSubscription: {
@@ -7657,6 +7730,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listSubscriptionChanges: {
@@ -7712,6 +7786,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     commandSubscription: {
@@ -7774,6 +7849,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     previewSubscription: {
@@ -7821,6 +7897,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listTestClocks: {
@@ -7873,6 +7950,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createTestClock: {
@@ -7914,6 +7992,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getTestClock: {
@@ -7946,6 +8025,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     advanceTestClock: {
@@ -7996,6 +8076,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     attachTestClockCustomer: {
@@ -8043,6 +8124,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listWebhookDeliveries: {
@@ -8099,6 +8181,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getWebhookDelivery: {
@@ -8131,6 +8214,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     retryWebhookDelivery: {
@@ -8168,6 +8252,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listWebhookEndpoints: {
@@ -8221,6 +8306,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createWebhookEndpoint: {
@@ -8257,6 +8343,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getWebhookEndpoint: {
@@ -8289,6 +8376,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateWebhookEndpoint: {
@@ -8327,6 +8415,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteWebhookEndpoint: {
@@ -8359,6 +8448,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     retryFailedWebhookDeliveries: {
@@ -8412,6 +8502,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     rotateWebhookEndpointSecret: {
@@ -8444,6 +8535,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     testWebhookEndpoint: {
@@ -8487,6 +8579,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listWebhookEvents: {
@@ -8540,6 +8633,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getWebhookEvent: {
@@ -8572,6 +8666,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     adminLogin: {
@@ -8603,6 +8698,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     adminLogout: {
@@ -8632,6 +8728,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     adminRefresh: {
@@ -8663,6 +8760,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     adminListMerchants: {
@@ -8714,6 +8812,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     adminReinstateMerchant: {
@@ -8757,6 +8856,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     adminSuspendMerchant: {
@@ -8800,6 +8900,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     identity: {
@@ -8825,6 +8926,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     memberLogin: {
@@ -8856,6 +8958,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     memberLogout: {
@@ -8885,6 +8988,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     memberRefresh: {
@@ -8916,6 +9020,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     memberVerify: {
@@ -8947,6 +9052,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listMerchantApiKeys: {
@@ -8996,6 +9102,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createMerchantApiKey: {
@@ -9027,6 +9134,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     revokeMerchantApiKey: {
@@ -9055,6 +9163,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     merchantAcceptInvitation: {
@@ -9103,6 +9212,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     merchantLogin: {
@@ -9134,6 +9244,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     merchantLoginTwoFactor: {
@@ -9165,6 +9276,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     merchantLogout: {
@@ -9194,6 +9306,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     merchantPasswordReset: {
@@ -9225,6 +9338,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     merchantPasswordResetConfirm: {
@@ -9254,6 +9368,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     merchantRefresh: {
@@ -9285,6 +9400,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     merchantRegister: {
@@ -9325,6 +9441,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     merchantVerifyEmail: {
@@ -9356,6 +9473,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     merchantResendVerification: {
@@ -9390,6 +9508,7 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getMerchantSettings: {
@@ -9415,6 +9534,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateMerchantSettings: {
@@ -9464,6 +9584,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listMerchantTeam: {
@@ -9489,6 +9610,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     removeMerchantTeamMember: {
@@ -9524,6 +9646,7 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     changeMerchantTeamRole: {
@@ -9567,6 +9690,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     inviteMerchantTeamMember: {
@@ -9607,6 +9731,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     revokeMerchantTeamInvitation: {
@@ -9633,6 +9758,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     merchantTeamRequireTwoFactor: {
@@ -9671,6 +9797,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     merchantTwoFactorConfirm: {
@@ -9711,6 +9838,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     merchantTwoFactorDisable: {
@@ -9740,6 +9868,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     merchantTwoFactorRecoveryCodes: {
@@ -9771,6 +9900,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     merchantTwoFactorSetup: {
@@ -9805,6 +9935,7 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     webhook_product_created: {
