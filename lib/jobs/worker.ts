@@ -6,7 +6,7 @@ import { sendReceiptTask } from './tasks/send-receipt';
 import { log } from '../log';
 import { finishStalePhasesTask, reconcilePaymentTask, reconcileUnknownPaymentsTask } from './tasks/reconcile-payment';
 import { enqueueJob } from './enqueue';
-import { processSubscriptionTask, runDueSubscriptionsTask } from './tasks/subscriptions';
+import { finishTestClockAdvanceTask, processSubscriptionTask, runDueSubscriptionsTask } from './tasks/subscriptions';
 import { pruneRequestLogsTask } from './tasks/prune-request-logs';
 import { startDispatcher, type Dispatcher } from '../webhooks/dispatcher';
 
@@ -19,6 +19,7 @@ export const TASKS: TaskList = {
   'finish-stale-phases': finishStalePhasesTask,
   'process-subscription': processSubscriptionTask,
   'run-due-subscriptions': runDueSubscriptionsTask,
+  'finish-test-clock-advance': finishTestClockAdvanceTask,
   'prune-request-logs': pruneRequestLogsTask,
 };
 

@@ -1056,7 +1056,7 @@ export interface paths {
         put?: never;
         /**
          * Move a test clock forward and run what became due
-         * @description Trial ends, renewals, dunning retries, scheduled changes and period-end cancellations run in time order within the request, as if the time had passed. Scope: `subscriptions:write`.
+         * @description Trial ends, renewals, dunning retries, scheduled changes and period-end cancellations run in time order within the request, as if the time had passed. The clock is `advancing` until they have all run. An Advance cut off midway (a crash) is finished by retrying it: with the same Idempotency-Key, or with the same `frozenTime` while the clock is `advancing`; otherwise the worker finishes it within a minute or two. `actionsRun` counts the actions this request ran. Scope: `subscriptions:write`.
          */
         post: operations["advanceTestClock"];
         delete?: never;
@@ -3818,6 +3818,11 @@ export interface components {
             id: string;
             name: string | null;
             frozenTime: components["schemas"]["Timestamp"];
+            /**
+             * @description `advancing` from an Advance until every action due by `frozenTime` has run (an Advance cut off midway is finished by its retry or by the worker), then `ready`.
+             * @enum {string}
+             */
+            status: "ready" | "advancing";
             customerIds: string[];
             createdAt: components["schemas"]["Timestamp"];
         };
@@ -8060,6 +8065,11 @@ export interface operations {
                         id: string;
                         name: string | null;
                         frozenTime: components["schemas"]["Timestamp"];
+                        /**
+                         * @description `advancing` from an Advance until every action due by `frozenTime` has run (an Advance cut off midway is finished by its retry or by the worker), then `ready`.
+                         * @enum {string}
+                         */
+                        status: "ready" | "advancing";
                         customerIds: string[];
                         createdAt: components["schemas"]["Timestamp"];
                         actionsRun: number;
@@ -8070,7 +8080,17 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["IdempotencyKeyInUse"];
+            /** @description INVALID_STATE: the clock is still advancing (another Advance is running what became due); retry when its status is ready. Or IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running; retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
