@@ -12,6 +12,11 @@ import { WEBHOOK_TEST_ENV } from '../setup/start-server';
  * started again, the launcher exits non-zero, so that a supervisor restarts it.
  */
 let server: RunningServer | undefined;
+/**
+ * PostgreSQL is killed here, so it runs durable, without the suite's `synchronous_commit=off`
+ * (tests/setup/server.ts), under which a row committed just before the kill may be lost.
+ */
+const DURABLE = { EMBEDDED_POSTGRES_SETTINGS: '' };
 
 afterEach(async () => {
   await server?.stop();
@@ -28,7 +33,7 @@ function demoKey(running: RunningServer) {
 
 describe('the embedded PostgreSQL dies while npm start runs', () => {
   it('is started again: 503 meanwhile, never 500, then the API, pages and webhooks work again', async () => {
-    server = await startServer({ env: WEBHOOK_TEST_ENV });
+    server = await startServer({ env: { ...WEBHOOK_TEST_ENV, ...DURABLE } });
     const running = server;
     const auth = { authorization: `Bearer ${demoKey(running)}`, 'content-type': 'application/json' };
     const receiver = await startReceiver(() => ({ status: 200, body: 'ok' }));
@@ -72,7 +77,7 @@ describe('the embedded PostgreSQL dies while npm start runs', () => {
   }, 300_000);
 
   it('exits non-zero when PostgreSQL cannot be started again', async () => {
-    server = await startServer();
+    server = await startServer({ env: DURABLE });
     const running = server;
     process.kill(postmasterPid(running.dataDir), 'SIGKILL');
     // The data directory is gone (a lost disk): no start can succeed.

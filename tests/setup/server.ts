@@ -21,8 +21,9 @@ export const TEST_SERVER_ENV = {
 /**
  * Settings of the suite's servers, not the benchmarks' (they measure what production does).
  * PostgreSQL does not wait for the disk: a commit returns before its WAL is flushed, nothing is
- * fsynced. A crash test kills the web server and worker, never PostgreSQL (the next start stops it
- * cleanly, writing everything out), so no test loses a committed row by it. Next.js loads a
+ * fsynced. A crash test kills the web server and worker, not PostgreSQL (the next start stops it
+ * cleanly, writing everything out), so no test loses a committed row by it; the one that kills
+ * PostgreSQL (embedded-postgres-restart.test.ts) runs it with the defaults. Next.js loads a
  * page's module when it is first requested rather than every module at start: most servers a
  * test starts answer a few routes.
  */
