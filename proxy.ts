@@ -3,6 +3,7 @@ import { decodeJwt } from 'jose';
 import { AUTH_FAMILY } from './lib/auth/families';
 import { now } from './lib/clock';
 import { config as appConfig } from './lib/config';
+import { newCspNonce, pageContentSecurityPolicy, securityHeaders } from './lib/http/security-headers';
 import { accessCookieName, audienceOfPath, clearedSessionCookies, refreshCookieName, sessionCookies, type CookieSpec } from './lib/web/session-cookies';
 import type { Audience } from './lib/db/schema';
 
@@ -15,29 +16,43 @@ type Pair = { accessToken: string; refreshToken: string };
 const inFlight = new Map<string, { at: number; result: Promise<Pair | undefined> }>();
 
 /**
- * Transparent refresh for the consoles: when the access-token cookie is missing or about to
- * expire and a refresh cookie is present, rotate the pair through the audience's Refresh API,
- * hand the new access token to this request and set both cookies on the answer. Whether the
- * visitor may see the page is decided by the page itself (requireSession), never here.
+ * Every page (and file a page links to) passes here and gets the security headers
+ * (lib/http/security-headers.ts) with a policy of its own nonce, which Next.js reads from the
+ * request's `Content-Security-Policy` header and puts on its scripts.
  */
 export async function proxy(request: NextRequest) {
+  const policy = pageContentSecurityPolicy(newCspNonce());
+  request.headers.set('content-security-policy', policy);
+  const response = await routePage(request);
+  for (const [name, value] of Object.entries(securityHeaders(policy))) response.headers.set(name, value);
+  return response;
+}
+
+/**
+ * The dev mailbox's JSON, and the consoles' transparent refresh: when the access-token cookie
+ * is missing or about to expire and a refresh cookie is present, rotate the pair through the
+ * audience's Refresh API, hand the new access token to this request and set both cookies on the
+ * answer. Whether the visitor may see the page is decided by the page itself
+ * (requireSession), never here.
+ */
+async function routePage(request: NextRequest): Promise<NextResponse> {
+  const forward = { request: { headers: request.headers } };
   // The dev mailbox answers JSON for scripts and tests (`/dev/mailbox?format=json&to=…`).
-  if (request.nextUrl.pathname === '/dev/mailbox') {
-    if (request.nextUrl.searchParams.get('format') !== 'json') return NextResponse.next();
+  if (request.nextUrl.pathname === '/dev/mailbox' && request.nextUrl.searchParams.get('format') === 'json') {
     const url = request.nextUrl.clone();
     url.pathname = '/dev/mailbox/json';
-    return NextResponse.rewrite(url);
+    return NextResponse.rewrite(url, forward);
   }
   const audience = audienceOfPath(request.nextUrl.pathname);
-  if (!audience) return NextResponse.next();
+  if (!audience) return NextResponse.next(forward);
   const access = request.cookies.get(accessCookieName(audience))?.value;
   const refresh = request.cookies.get(refreshCookieName(audience))?.value;
-  if (!refresh || (access && !expiresSoon(access))) return NextResponse.next();
+  if (!refresh || (access && !expiresSoon(access))) return NextResponse.next(forward);
 
   const pair = await rotateShared(audience, refresh);
   const cookies = pair ? sessionCookies(audience, pair) : clearedSessionCookies(audience);
   for (const cookie of cookies) request.cookies.set(cookie.name, cookie.value);
-  const response = NextResponse.next({ request: { headers: request.headers } });
+  const response = NextResponse.next(forward);
   for (const cookie of cookies) setCookie(response, cookie);
   return response;
 }
@@ -85,6 +100,9 @@ function setCookie(response: NextResponse, { name, value, ...options }: CookieSp
   response.cookies.set(name, value, options);
 }
 
+// Everything but the build's static files (hashed names, served as they are) and the API, whose
+// answers get their headers from the route wrappers (a proxy pass costs each request a second
+// trip through Next.js's request handler).
 export const config = {
-  matcher: ['/admin/:path*', '/merchant/:path*', '/member/:path*', '/dev/mailbox'],
+  matcher: ['/((?!api/|_next/static|_next/image|favicon.ico).*)'],
 };

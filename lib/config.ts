@@ -118,6 +118,10 @@ export const config = {
   get isProduction() {
     return env().APP_ENV === 'production';
   },
+  /** Running under `next dev` (Next.js sets NODE_ENV; not a Paybase setting): React needs eval there. */
+  get isNextDevelopment() {
+    return process.env.NODE_ENV === 'development';
+  },
   get dataDir() {
     return path.resolve(/* turbopackIgnore: true */ env().DATA_DIR);
   },

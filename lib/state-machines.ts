@@ -9,6 +9,7 @@ import { customerStateMachine } from './customers/customer-states';
 import { merchantStateMachine } from './merchants/merchant-states';
 import { idempotencyKeyStateMachine } from './http/idempotency-key-states';
 import { subscriptionChangeStateMachine, subscriptionStateMachine } from './subscriptions/subscription-states';
+import { testClockStateMachine } from './subscriptions/test-clock-states';
 
 /** What the docs read of a machine, whatever its states. */
 export type DescribedStateMachine = Pick<StateMachine<string>, 'resource' | 'states' | 'transitions' | 'notes' | 'toMermaid'> & {
@@ -25,6 +26,7 @@ export const STATE_MACHINES: readonly DescribedStateMachine[] = [
   billingRecordStateMachine,
   subscriptionStateMachine,
   subscriptionChangeStateMachine,
+  testClockStateMachine,
   webhookDeliveryStateMachine,
   customerStateMachine,
   merchantStateMachine,

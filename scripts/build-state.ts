@@ -4,7 +4,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 
 const INPUT_DIRS = ['app', 'lib', 'components', 'public'];
-const INPUT_FILES = ['next.config.mjs', 'postcss.config.mjs', 'tsconfig.json', 'package-lock.json'];
+const INPUT_FILES = ['next.config.mjs', 'proxy.ts', 'postcss.config.mjs', 'tsconfig.json', 'package-lock.json'];
 const STAMP = path.join('.next', 'paybase-source-hash');
 
 function* walk(dir: string): Generator<string> {

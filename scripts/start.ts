@@ -20,7 +20,7 @@ import { flushRequestLogs } from '../lib/request-logs/record';
 import { rootSecret } from '../lib/secret-key';
 import { CLIENT_IP_HEADER, REQUEST_ID_HEADER, resolveClientIp } from '../lib/http/client-ip';
 import { newRequestId } from '../lib/http/request';
-import { answerAtFrontDoor, readApiRoutes } from '../lib/http/front-door';
+import { answerAtFrontDoor, answerDatabaseRestarting, readApiRoutes } from '../lib/http/front-door';
 
 /**
  * The one process of a local install: embedded PostgreSQL (unless DATABASE_URL is set),
@@ -31,8 +31,15 @@ async function main() {
   buildIfNeeded();
 
   let embedded: EmbeddedDatabase | undefined;
+  let databaseRestarting = false;
   if (!config.databaseUrl) {
-    embedded = await startEmbeddedDatabase(path.join(config.dataDir), (line) => log.warn({ postgres: line }, 'postgres'));
+    embedded = await startEmbeddedDatabase(config.dataDir, (line) => log.warn({ postgres: line }, 'postgres'), {
+      availabilityChanged: (available) => {
+        databaseRestarting = !available;
+      },
+      // Nothing works without the database: exit, so that a supervisor (systemd, Docker) starts the service again.
+      lost: () => process.exit(1),
+    });
     setDatabaseUrl(embedded.url);
     fs.writeFileSync(runtimeFile(), JSON.stringify({ databaseUrl: embedded.url, pid: process.pid }), { mode: 0o600 });
   }
@@ -51,6 +58,7 @@ async function main() {
   const apiRoutes = readApiRoutes(path.join(process.cwd(), 'app'));
   const server = http.createServer((req, res) => {
     if (answerAtFrontDoor(req, res, apiRoutes)) return;
+    if (databaseRestarting) return void answerDatabaseRestarting(req, res);
     req.headers[CLIENT_IP_HEADER] = resolveClientIp(req);
     const requestId = newRequestId();
     req.headers[REQUEST_ID_HEADER] = requestId;

@@ -1,9 +1,6 @@
 import { z } from 'zod';
 import { Email, Timestamp } from '../http/schemas';
-
-export const CORNER_STYLES = ['rounded', 'square', 'pill'] as const;
-export const BUTTON_LABELS = ['Pay', 'Subscribe', 'Donate', 'Book'] as const;
-export const DESIGN_LOCALES = ['en', 'de', 'fr', 'es', 'ja'] as const;
+import { BUTTON_LABELS, CORNER_STYLES, DESIGN_LOCALES } from './design-options';
 
 /** The largest logo accepted, in bytes (before base64). */
 export const MAX_LOGO_BYTES = 256 * 1024;

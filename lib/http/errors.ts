@@ -19,7 +19,8 @@ export type ErrorCode =
   | 'METHOD_NOT_ALLOWED'
   | 'PAYLOAD_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
-  | 'INTERNAL';
+  | 'INTERNAL'
+  | 'SERVICE_UNAVAILABLE';
 
 const STATUS_AND_TITLE: Record<ErrorCode, [number, string]> = {
   TOKEN_EXPIRED: [401, 'Access token expired'],
@@ -43,6 +44,7 @@ const STATUS_AND_TITLE: Record<ErrorCode, [number, string]> = {
   PAYLOAD_TOO_LARGE: [413, 'Payload too large'],
   UNSUPPORTED_MEDIA_TYPE: [415, 'Unsupported media type'],
   INTERNAL: [500, 'Internal error'],
+  SERVICE_UNAVAILABLE: [503, 'Service unavailable'],
 };
 
 /** Every code, in the order above (the OpenAPI document's `Problem.code` enum). */

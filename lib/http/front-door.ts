@@ -5,6 +5,7 @@ import { log } from '../log';
 import { ApiError, toProblem } from './errors';
 import { PROBLEM_TYPE } from './respond';
 import { declaresTooLargeBody, newRequestId, payloadTooLarge } from './request';
+import { apiSecurityHeaders } from './security-headers';
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const;
 /** Pages answer GET (and HEAD); console forms post server actions. */
@@ -20,7 +21,8 @@ interface ApiRoute {
  * before the request reaches it: a malformed `%` escape (400), a method no route has (405 with
  * `Allow`, TRACE included), an unknown `/api/` path (404), a method the API route does not
  * implement (405), a declared body over the limit (413) and a server action posted from
- * another origin (403). All as problem+json with `X-Request-Id`. Returns true when it answered.
+ * another origin (403). All as problem+json with `X-Request-Id` and the API's security headers.
+ * Returns true when it answered.
  */
 export function answerAtFrontDoor(request: IncomingMessage, response: ServerResponse, routes: ApiRoute[]): boolean {
   const method = request.method ?? 'GET';
@@ -77,9 +79,26 @@ function originHost(origin: string): string | undefined {
   }
 }
 
+/**
+ * Every request while the embedded PostgreSQL is being started again (scripts/start.ts): 503
+ * with `Retry-After`, rather than a 500 from each page and endpoint that needs the database.
+ */
+export function answerDatabaseRestarting(request: IncomingMessage, response: ServerResponse): true {
+  return refuse(
+    request,
+    response,
+    new ApiError('SERVICE_UNAVAILABLE', 'The database is restarting; retry in a few seconds.', { headers: { 'Retry-After': '5' } }),
+  );
+}
+
 function refuse(request: IncomingMessage, response: ServerResponse, error: ApiError): true {
   const requestId = newRequestId();
-  response.writeHead(error.status, { 'Content-Type': PROBLEM_TYPE, 'X-Request-Id': requestId, ...error.options.headers });
+  response.writeHead(error.status, {
+    'Content-Type': PROBLEM_TYPE,
+    'X-Request-Id': requestId,
+    ...apiSecurityHeaders(),
+    ...error.options.headers,
+  });
   response.end(request.method === 'HEAD' ? undefined : JSON.stringify(toProblem(error, requestId)));
   log.info({ requestId, method: request.method, path: (request.url ?? '').split('?')[0], status: error.status }, 'request');
   return true;

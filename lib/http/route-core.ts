@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { log } from '../log';
 import { withRoundTripCount } from '../db/round-trips';
+import { isDatabaseUnavailable } from '../db/availability';
 import { ApiError } from './errors';
 import { problemResponse } from './respond';
 import { queryObject, readJsonBody } from './request';
@@ -8,13 +9,14 @@ import { clientInfo, requestIdOf } from './client-ip';
 import { runInRequestContext } from '../audit/request-context';
 import { validationError } from './zod-errors';
 import { refuseUnstorableText } from './input-checks';
+import { apiSecurityHeaders } from './security-headers';
 
 /** Fields a wrapper learns while handling a request and adds to its log line. */
 export type LogFields = Record<string, string | undefined>;
 
 /**
- * What every route wrapper shares: a request id on every answer, errors as problem+json (an
- * unexpected error becomes a logged, generic 500) and one log line per request.
+ * What every route wrapper shares: a request id and the security headers on every answer, errors
+ * as problem+json (an unexpected error becomes a logged, generic 500) and one log line per request.
  */
 export async function handleRequest(request: Request, run: (requestId: string, logFields: LogFields, url: URL) => Promise<Response>): Promise<Response> {
   const requestId = requestIdOf(request.headers);
@@ -29,6 +31,7 @@ export async function handleRequest(request: Request, run: (requestId: string, l
   } catch (error) {
     response = errorResponse(error, requestId);
   }
+  for (const [name, value] of Object.entries(apiSecurityHeaders())) response.headers.set(name, value);
   log.info(
     {
       requestId,
@@ -45,6 +48,13 @@ export async function handleRequest(request: Request, run: (requestId: string, l
 
 export function errorResponse(error: unknown, requestId: string): Response {
   if (error instanceof ApiError) return problemResponse(error, requestId);
+  if (isDatabaseUnavailable(error)) {
+    log.warn({ err: error, requestId }, 'database unavailable');
+    return problemResponse(
+      new ApiError('SERVICE_UNAVAILABLE', 'The database cannot be reached; retry in a few seconds.', { headers: { 'Retry-After': '5' } }),
+      requestId,
+    );
+  }
   log.error({ err: error, requestId }, 'unhandled error');
   return problemResponse(new ApiError('INTERNAL', 'Something went wrong on our side. The request id identifies it in our logs.'), requestId);
 }

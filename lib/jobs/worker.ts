@@ -6,7 +6,7 @@ import { sendReceiptTask } from './tasks/send-receipt';
 import { log } from '../log';
 import { finishRefundTask, finishStalePhasesTask, reconcilePaymentTask, reconcileUnknownPaymentsTask } from './tasks/reconcile-payment';
 import { enqueueJob } from './enqueue';
-import { processSubscriptionTask, runDueSubscriptionsTask } from './tasks/subscriptions';
+import { finishTestClockAdvanceTask, processSubscriptionTask, runDueSubscriptionsTask } from './tasks/subscriptions';
 import { pruneRequestLogsTask } from './tasks/prune-request-logs';
 import { purgeExpiredSecrets } from './tasks/purge-expired-secrets';
 import { startDispatcher, type Dispatcher } from '../webhooks/dispatcher';
@@ -21,6 +21,7 @@ export const TASKS: TaskList = {
   'finish-refund': finishRefundTask,
   'process-subscription': processSubscriptionTask,
   'run-due-subscriptions': runDueSubscriptionsTask,
+  'finish-test-clock-advance': finishTestClockAdvanceTask,
   'prune-request-logs': pruneRequestLogsTask,
   'purge-expired-secrets': purgeExpiredSecrets,
 };

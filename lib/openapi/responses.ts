@@ -48,6 +48,12 @@ export const SHARED_RESPONSES = {
   PayloadTooLarge: problem('PAYLOAD_TOO_LARGE: the body is larger than the limit (docs/api.md, "Limits"); refused before it is read.'),
   UnsupportedMediaType: problem('UNSUPPORTED_MEDIA_TYPE: a body that is not sent as `application/json`.'),
   Internal: problem('INTERNAL: an unexpected failure; `requestId` identifies it in the logs. Never a stack or SQL.'),
+  ServiceUnavailable: {
+    ...problem(
+      'SERVICE_UNAVAILABLE: the database cannot be reached (or the embedded one is restarting); retry after `Retry-After` seconds, with the same Idempotency-Key where the request has one.',
+    ),
+    headers: { 'Retry-After': { schema: { type: 'integer' as const }, description: 'Seconds to wait before retrying.' } },
+  },
 };
 
 /** What an operation that reads a body can answer before parsing it. */
@@ -90,6 +96,7 @@ export function developerErrorResponses(operation: Operation) {
     '429': ref('ApiRateLimited'),
     ...ownAnswers(operation.answers, operation.idempotency !== undefined),
     '500': ref('Internal'),
+    '503': ref('ServiceUnavailable'),
   };
 }
 
@@ -104,6 +111,7 @@ export function sessionErrorResponses(operation: SessionOperation) {
     ...bodyErrors(operation.body),
     ...ownAnswers(operation.answers),
     '500': ref('Internal'),
+    '503': ref('ServiceUnavailable'),
   };
 }
 

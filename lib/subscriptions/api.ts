@@ -185,10 +185,12 @@ export const advanceTestClockOperation = defineOperation({
   tag: 'Test clocks',
   summary: 'Move a test clock forward and run what became due',
   description:
-    'Trial ends, renewals, dunning retries, scheduled changes and period-end cancellations run in time order within the request, as if the time had passed.',
+    'Trial ends, renewals, dunning retries, scheduled changes and period-end cancellations run in time order within the request, as if the time had passed. ' +
+    'The clock is `advancing` until they have all run. An Advance cut off midway (a crash) is finished by retrying it: with the same Idempotency-Key, or with the same `frozenTime` while the clock is `advancing`; otherwise the worker finishes it within a minute or two. `actionsRun` counts the actions this request ran.',
   scope: 'subscriptions:write',
   params: TestClockParams,
   body: AdvanceTestClockBody,
   response: TestClockResponse.extend({ actionsRun: z.int() }),
+  answers: { 409: 'INVALID_STATE: the clock is still advancing (another Advance is running what became due); retry when its status is ready.' },
   idempotency: 'optional',
 });

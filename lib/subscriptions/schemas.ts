@@ -158,6 +158,10 @@ export const TestClockResponse = z.object({
   id: z.string(),
   name: z.string().nullable(),
   frozenTime: Timestamp,
+  status: z.enum(['ready', 'advancing']).meta({
+    description:
+      '`advancing` from an Advance until every action due by `frozenTime` has run (an Advance cut off midway is finished by its retry or by the worker), then `ready`.',
+  }),
   customerIds: z.array(z.string()),
   createdAt: Timestamp,
 });

@@ -41,6 +41,14 @@ describe('in production (APP_ENV=production)', () => {
     expect(signIn).not.toContain('dev mailbox');
   });
 
+  it("pins browsers to HTTPS (HSTS) on pages, API answers and the front door's refusals", async () => {
+    for (const pathname of ['/merchant/sign-in', '/pay/x0', '/api/health', '/api/NoSuchThing']) {
+      const answer = await fetch(`${server.baseUrl}${pathname}`, { redirect: 'manual' });
+      expect(answer.headers.get('strict-transport-security'), pathname).toBe('max-age=31536000; includeSubDomains');
+      expect(answer.headers.get('content-security-policy'), pathname).toContain("frame-ancestors 'none'");
+    }
+  });
+
   it('signs in with SECRET_KEY and seeds no demo seller', async () => {
     const login = await fetch(`${server.baseUrl}/api/AdminAuth/Login`, {
       method: 'POST',

@@ -23,8 +23,9 @@ export const TEST_SERVER_ENV = {
 /**
  * Settings of the suite's servers, not the benchmarks' (they measure what production does).
  * PostgreSQL does not wait for the disk: a commit returns before its WAL is flushed, nothing is
- * fsynced. A crash test kills the web server and worker, never PostgreSQL (the next start stops it
- * cleanly, writing everything out), so no test loses a committed row by it. Next.js loads a
+ * fsynced. A crash test kills the web server and worker, not PostgreSQL (the next start stops it
+ * cleanly, writing everything out), so no test loses a committed row by it; the one that kills
+ * PostgreSQL (embedded-postgres-restart.test.ts) runs it with the defaults. Next.js loads a
  * page's module when it is first requested rather than every module at start: most servers a
  * test starts answer a few routes.
  */
@@ -43,6 +44,8 @@ export interface RunningServer {
   stop(): Promise<void>;
   /** kill -9 of the launcher (web server and worker), as a crash would; the data directory stays. */
   kill(): Promise<void>;
+  /** Settles with the launcher's exit code when it exits by itself (null: ended by a signal). */
+  exited(): Promise<number | null>;
 }
 
 /**
@@ -59,6 +62,7 @@ export async function startServer(options: { env?: Record<string, string>; dataD
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -75,6 +79,7 @@ export async function startServer(options: { env?: Record<string, string>; dataD
     output: () => output,
     stop: () => stopProcess(child, dataDir),
     kill: () => killProcess(child),
+    exited: () => exited,
   };
 }
 

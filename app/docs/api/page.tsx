@@ -5,12 +5,24 @@ import { InlineCode, OperationCard, type OpenApiOperation } from './operation-ca
 
 export const metadata: Metadata = { title: 'API reference' };
 
-export default function ApiReferencePage() {
+/**
+ * The reference is the same for every request, so it is built once per process: the page renders
+ * per request (its scripts carry the request's CSP nonce, docs/operations.md "Security headers"),
+ * and building and dereferencing the document took most of a second each time.
+ */
+let reference: ReturnType<typeof buildReference> | undefined;
+
+function buildReference() {
   const document = buildOpenApiDocument('');
   const operations = Object.entries(dereference(document).paths ?? {}).flatMap(([path, methods]) =>
     Object.entries(methods).map(([method, operation]) => ({ path, method, operation: operation as OpenApiOperation })),
   );
-  const tags = [...new Set(operations.map((entry) => entry.operation.tags[0]!))];
+  return { document, operations, tags: [...new Set(operations.map((entry) => entry.operation.tags[0]!))] };
+}
+
+export default function ApiReferencePage() {
+  reference ??= buildReference();
+  const { document, operations, tags } = reference;
 
   return (
     <div className="mx-auto flex max-w-6xl gap-10 px-6 py-10">

@@ -22,6 +22,8 @@ export interface SubscriptionDiscount {
   end: string | null;
 }
 
+export type TestClockStatus = 'ready' | 'advancing';
+
 /** A sandbox clock a merchant moves by hand; subscriptions of attached customers live on its time. */
 export const testClocks = pgTable(
   'test_clocks',
@@ -29,11 +31,20 @@ export const testClocks = pgTable(
     id: text().primaryKey(),
     merchantId: text().notNull(),
     name: text(),
+    /** Where the clock is, or is advancing to: the time its subscriptions live on. */
     frozenTime: timestampTz().notNull(),
+    /** `advancing` from an Advance until every action due by `frozenTime` has run. */
+    status: text().notNull().$type<TestClockStatus>().default('ready'),
+    /** While advancing: renewed by whoever runs the catching-up; once past, the worker takes it over. */
+    advanceLeaseUntil: timestampTz(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('test_clocks_merchant_created_idx').on(t.merchantId, t.createdAt)],
+  (t) => [
+    index('test_clocks_merchant_created_idx').on(t.merchantId, t.createdAt),
+    // The worker's search for advances nobody is finishing.
+    index('test_clocks_advancing_idx').on(t.advanceLeaseUntil).where(sql`${t.status} = 'advancing'`),
+  ],
 );
 
 /** A customer attached to a test clock (at most one clock per customer). */
@@ -94,6 +105,8 @@ export const subscriptions = pgTable(
     index('subscriptions_merchant_created_idx').on(t.merchantId, t.createdAt),
     index('subscriptions_customer_idx').on(t.customerId),
     index('subscriptions_next_action_idx').on(t.nextActionAt).where(sql`${t.nextActionAt} is not null`),
+    // What an Advance runs: the subscriptions of one test clock by their next action.
+    index('subscriptions_test_clock_idx').on(t.testClockId, t.nextActionAt).where(sql`${t.testClockId} is not null`),
   ],
 );
 

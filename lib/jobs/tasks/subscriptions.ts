@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { getDb } from '../../db/client';
 import { enqueueJob } from '../enqueue';
 import { dueSubscriptionIds, processSubscription } from '../../subscriptions/renewals';
+import { abandonedAdvanceIds, finishAbandonedAdvance } from '../../subscriptions/test-clocks';
 
 const Payload = z.object({ subscriptionId: z.string() });
 
@@ -14,13 +15,25 @@ export const processSubscriptionTask: Task = async (payload, helpers) => {
 };
 
 /**
- * Cron (every minute): queues one job per subscription with something due. The job key makes
- * a subscription's job unique in the queue; the row lock and the period uniqueness make its
- * work exactly-once even if two workers still run it at the same moment.
+ * Cron (every minute): queues one job per subscription with something due, and one per test
+ * clock whose Advance was cut off and left unfinished. The job key makes a subscription's (a
+ * clock's) job unique in the queue; the row lock and the period uniqueness make its work
+ * exactly-once even if two workers still run it at the same moment.
  */
 export const runDueSubscriptionsTask: Task = async () => {
   const db = getDb();
   for (const id of await dueSubscriptionIds(db)) {
     await enqueueJob(db, 'process-subscription', { subscriptionId: id }, { jobKey: `subscription:${id}` });
   }
+  for (const id of await abandonedAdvanceIds(db)) {
+    await enqueueJob(db, 'finish-test-clock-advance', { testClockId: id }, { jobKey: `test-clock:${id}` });
+  }
+};
+
+const AdvancePayload = z.object({ testClockId: z.string() });
+
+/** Finishes a test-clock Advance whose request died midway and was not retried (lib/subscriptions/test-clocks.ts). */
+export const finishTestClockAdvanceTask: Task = async (payload) => {
+  const { testClockId } = AdvancePayload.parse(payload);
+  await finishAbandonedAdvance(getDb(), testClockId);
 };

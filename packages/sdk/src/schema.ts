@@ -1056,7 +1056,7 @@ export interface paths {
         put?: never;
         /**
          * Move a test clock forward and run what became due
-         * @description Trial ends, renewals, dunning retries, scheduled changes and period-end cancellations run in time order within the request, as if the time had passed. Scope: `subscriptions:write`.
+         * @description Trial ends, renewals, dunning retries, scheduled changes and period-end cancellations run in time order within the request, as if the time had passed. The clock is `advancing` until they have all run. An Advance cut off midway (a crash) is finished by retrying it: with the same Idempotency-Key, or with the same `frozenTime` while the clock is `advancing`; otherwise the worker finishes it within a minute or two. `actionsRun` counts the actions this request ran. Scope: `subscriptions:write`.
          */
         post: operations["advanceTestClock"];
         delete?: never;
@@ -3818,6 +3818,11 @@ export interface components {
             id: string;
             name: string | null;
             frozenTime: components["schemas"]["Timestamp"];
+            /**
+             * @description `advancing` from an Advance until every action due by `frozenTime` has run (an Advance cut off midway is finished by its retry or by the worker), then `ready`.
+             * @enum {string}
+             */
+            status: "ready" | "advancing";
             customerIds: string[];
             createdAt: components["schemas"]["Timestamp"];
         };
@@ -4119,7 +4124,7 @@ export interface components {
              * @example VALIDATION_FAILED
              * @enum {string}
              */
-            code: "TOKEN_EXPIRED" | "INVALID_REFRESH_TOKEN" | "UNAUTHENTICATED" | "WRONG_TOKEN_TYPE" | "INSUFFICIENT_SCOPE" | "FORBIDDEN" | "ACCOUNT_SUSPENDED" | "VALIDATION_FAILED" | "IDEMPOTENCY_KEY_REQUIRED" | "NOT_FOUND" | "CONFLICT" | "VERSION_CONFLICT" | "INVALID_STATE" | "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_KEY_REUSED" | "PAYMENT_DECLINED" | "RATE_LIMITED" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INTERNAL";
+            code: "TOKEN_EXPIRED" | "INVALID_REFRESH_TOKEN" | "UNAUTHENTICATED" | "WRONG_TOKEN_TYPE" | "INSUFFICIENT_SCOPE" | "FORBIDDEN" | "ACCOUNT_SUSPENDED" | "VALIDATION_FAILED" | "IDEMPOTENCY_KEY_REQUIRED" | "NOT_FOUND" | "CONFLICT" | "VERSION_CONFLICT" | "INVALID_STATE" | "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_KEY_REUSED" | "PAYMENT_DECLINED" | "RATE_LIMITED" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INTERNAL" | "SERVICE_UNAVAILABLE";
             requestId: string;
             errors?: {
                 path: string;
@@ -4796,6 +4801,17 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description SERVICE_UNAVAILABLE: the database cannot be reached (or the embedded one is restarting); retry after `Retry-After` seconds, with the same Idempotency-Key where the request has one. */
+        ServiceUnavailable: {
+            headers: {
+                /** @description Seconds to wait before retrying. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
     };
     parameters: {
         /** @description Required. A repeat within 24 h with the same request replays the first answer (`Idempotent-Replayed: true`). */
@@ -4890,6 +4906,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createProduct: {
@@ -4931,6 +4948,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getProduct: {
@@ -4963,6 +4981,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateProduct: {
@@ -5001,6 +5020,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listPrices: {
@@ -5056,6 +5076,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createPrice: {
@@ -5097,6 +5118,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getPrice: {
@@ -5129,6 +5151,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updatePrice: {
@@ -5167,6 +5190,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     setEntitlementOverride: {
@@ -5219,6 +5243,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listEntitlementPolicies: {
@@ -5274,6 +5299,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createEntitlementPolicy: {
@@ -5327,6 +5353,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCreditBalance: {
@@ -5359,6 +5386,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createCreditGrant: {
@@ -5402,6 +5430,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCustomerEntitlements: {
@@ -5434,6 +5463,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     checkEntitlement: {
@@ -5481,6 +5511,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listUsage: {
@@ -5539,6 +5570,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     recordUsage: {
@@ -5599,6 +5631,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     reverseUsage: {
@@ -5646,6 +5679,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     recordUsageBatch: {
@@ -5682,6 +5716,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     summarizeUsage: {
@@ -5719,6 +5754,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listCustomers: {
@@ -5774,6 +5810,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createCustomer: {
@@ -5825,6 +5862,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCustomer: {
@@ -5857,6 +5895,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateCustomer: {
@@ -5904,6 +5943,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listCustomValues: {
@@ -5959,6 +5999,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateCustomValue: {
@@ -5997,6 +6038,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createCustomValue: {
@@ -6050,6 +6092,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listPaymentMethods: {
@@ -6105,6 +6148,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     attachPaymentMethod: {
@@ -6157,6 +6201,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     detachPaymentMethod: {
@@ -6199,6 +6244,7 @@ export interface operations {
             };
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     makeDefaultPaymentMethod: {
@@ -6232,6 +6278,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listPaymentLinks: {
@@ -6286,6 +6333,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createPaymentLink: {
@@ -6327,6 +6375,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getPaymentLink: {
@@ -6359,6 +6408,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updatePaymentLink: {
@@ -6406,6 +6456,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     archivePaymentLink: {
@@ -6447,6 +6498,7 @@ export interface operations {
             };
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     completePaymentLink: {
@@ -6509,6 +6561,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     disablePaymentLink: {
@@ -6550,6 +6603,7 @@ export interface operations {
             };
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     duplicatePaymentLink: {
@@ -6582,6 +6636,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     enablePaymentLink: {
@@ -6623,6 +6678,7 @@ export interface operations {
             };
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listCheckoutDesigns: {
@@ -6676,6 +6732,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createCheckoutDesign: {
@@ -6725,6 +6782,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCheckoutDesign: {
@@ -6757,6 +6815,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateCheckoutDesign: {
@@ -6803,6 +6862,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createCheckout: {
@@ -6863,6 +6923,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCheckout: {
@@ -6895,6 +6956,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listPayments: {
@@ -6950,6 +7012,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getPayment: {
@@ -6982,6 +7045,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listRefunds: {
@@ -7016,6 +7080,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     refundPayment: {
@@ -7069,6 +7134,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listBillingRecords: {
@@ -7124,6 +7190,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getBillingRecord: {
@@ -7156,6 +7223,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listCoupons: {
@@ -7208,6 +7276,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createCoupon: {
@@ -7249,6 +7318,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCoupon: {
@@ -7281,6 +7351,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listPromotionCodes: {
@@ -7336,6 +7407,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createPromotionCode: {
@@ -7387,6 +7459,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getPromotionCode: {
@@ -7419,6 +7492,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updatePromotionCode: {
@@ -7457,6 +7531,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listSubscriptions: {
@@ -7512,6 +7587,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createSubscription: {
@@ -7572,6 +7648,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getSubscription: {
@@ -7604,6 +7681,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     cancelSubscription: {
@@ -7657,6 +7735,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listSubscriptionChanges: {
@@ -7712,6 +7791,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     commandSubscription: {
@@ -7774,6 +7854,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     previewSubscription: {
@@ -7821,6 +7902,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listTestClocks: {
@@ -7873,6 +7955,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createTestClock: {
@@ -7914,6 +7997,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getTestClock: {
@@ -7946,6 +8030,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     advanceTestClock: {
@@ -7980,6 +8065,11 @@ export interface operations {
                         id: string;
                         name: string | null;
                         frozenTime: components["schemas"]["Timestamp"];
+                        /**
+                         * @description `advancing` from an Advance until every action due by `frozenTime` has run (an Advance cut off midway is finished by its retry or by the worker), then `ready`.
+                         * @enum {string}
+                         */
+                        status: "ready" | "advancing";
                         customerIds: string[];
                         createdAt: components["schemas"]["Timestamp"];
                         actionsRun: number;
@@ -7990,12 +8080,23 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["IdempotencyKeyInUse"];
+            /** @description INVALID_STATE: the clock is still advancing (another Advance is running what became due); retry when its status is ready. Or IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running; retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     attachTestClockCustomer: {
@@ -8043,6 +8144,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listWebhookDeliveries: {
@@ -8099,6 +8201,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getWebhookDelivery: {
@@ -8131,6 +8234,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     retryWebhookDelivery: {
@@ -8168,6 +8272,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listWebhookEndpoints: {
@@ -8221,6 +8326,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createWebhookEndpoint: {
@@ -8257,6 +8363,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getWebhookEndpoint: {
@@ -8289,6 +8396,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateWebhookEndpoint: {
@@ -8327,6 +8435,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteWebhookEndpoint: {
@@ -8359,6 +8468,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     retryFailedWebhookDeliveries: {
@@ -8412,6 +8522,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     rotateWebhookEndpointSecret: {
@@ -8444,6 +8555,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     testWebhookEndpoint: {
@@ -8487,6 +8599,7 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listWebhookEvents: {
@@ -8540,6 +8653,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getWebhookEvent: {
@@ -8572,6 +8686,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     adminLogin: {
@@ -8603,6 +8718,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     adminLogout: {
@@ -8632,6 +8748,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     adminRefresh: {
@@ -8663,6 +8780,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     adminListMerchants: {
@@ -8714,6 +8832,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     adminReinstateMerchant: {
@@ -8757,6 +8876,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     adminSuspendMerchant: {
@@ -8800,6 +8920,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     identity: {
@@ -8825,6 +8946,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     memberLogin: {
@@ -8856,6 +8978,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     memberLogout: {
@@ -8885,6 +9008,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     memberRefresh: {
@@ -8916,6 +9040,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     memberVerify: {
@@ -8947,6 +9072,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listMerchantApiKeys: {
@@ -8996,6 +9122,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createMerchantApiKey: {
@@ -9027,6 +9154,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     revokeMerchantApiKey: {
@@ -9055,6 +9183,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     merchantAcceptInvitation: {
@@ -9103,6 +9232,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     merchantLogin: {
@@ -9134,6 +9264,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     merchantLoginTwoFactor: {
@@ -9165,6 +9296,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     merchantLogout: {
@@ -9194,6 +9326,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     merchantPasswordReset: {
@@ -9225,6 +9358,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     merchantPasswordResetConfirm: {
@@ -9254,6 +9388,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     merchantRefresh: {
@@ -9285,6 +9420,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     merchantRegister: {
@@ -9325,6 +9461,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     merchantVerifyEmail: {
@@ -9356,6 +9493,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     merchantResendVerification: {
@@ -9390,6 +9528,7 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getMerchantSettings: {
@@ -9415,6 +9554,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateMerchantSettings: {
@@ -9464,6 +9604,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listMerchantTeam: {
@@ -9489,6 +9630,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     removeMerchantTeamMember: {
@@ -9524,6 +9666,7 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     changeMerchantTeamRole: {
@@ -9567,6 +9710,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     inviteMerchantTeamMember: {
@@ -9607,6 +9751,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     revokeMerchantTeamInvitation: {
@@ -9633,6 +9778,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     merchantTeamRequireTwoFactor: {
@@ -9671,6 +9817,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     merchantTwoFactorConfirm: {
@@ -9711,6 +9858,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     merchantTwoFactorDisable: {
@@ -9740,6 +9888,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     merchantTwoFactorRecoveryCodes: {
@@ -9771,6 +9920,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     merchantTwoFactorSetup: {
@@ -9805,6 +9955,7 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     webhook_product_created: {

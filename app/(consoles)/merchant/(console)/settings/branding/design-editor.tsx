@@ -2,7 +2,7 @@
 
 import { useEffect, useState } from 'react';
 import type { CheckoutDesignResponse } from '@/lib/designs/schemas';
-import { BUTTON_LABELS, CORNER_STYLES, DESIGN_LOCALES } from '@/lib/designs/schemas';
+import { BUTTON_LABELS, CORNER_STYLES, DESIGN_LOCALES } from '@/lib/designs/design-options';
 import { AA_TEXT, contrastOnPage, contrastRatio, formatRatio } from '@/lib/designs/contrast';
 import { CheckoutPreview } from '@/components/checkout/checkout-preview';
 import { ActionForm, type FormActionFn } from '@/components/ui/action-form';
