@@ -1,8 +1,8 @@
-import { and, asc, eq, inArray, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Database, Db } from '../db/client';
 import type { Phases } from '../db/phases';
-import { subscriptions, testClockCustomers, testClocks } from '../db/schema';
+import { payments, subscriptions, testClockCustomers, testClocks } from '../db/schema';
 import { paginate, type PageRequest } from '../db/paginate';
 import { newId } from '../ids';
 import { now } from '../clock';
@@ -12,7 +12,10 @@ import { ApiError, invalidField, notFound } from '../http/errors';
 import type { Attempt } from '../http/idempotency';
 import { findCustomerRow } from '../customers/customers';
 import type { AdvanceTestClockBody, CreateTestClockBody } from './schemas';
-import { processSubscription } from './renewals';
+import { finishPendingPayment } from '../payments/recovery';
+import { processSubscription, renewalMove } from './renewals';
+import { dunningRetryMove } from './dunning';
+import { prorationMove } from './price-change';
 import { testClockStateMachine } from './test-clock-states';
 
 type TestClockRow = typeof testClocks.$inferSelect;
@@ -107,7 +110,8 @@ export async function advanceTestClock(
   body: z.output<typeof AdvanceTestClockBody>,
   attempt?: Attempt,
 ) {
-  await phases.db.transaction((tx) => startAdvance(tx, merchantId, testClockId, body.frozenTime, attempt?.isNew === false));
+  const resuming = await phases.db.transaction((tx) => startAdvance(tx, merchantId, testClockId, body.frozenTime, attempt?.isNew === false));
+  if (resuming) await finishLeftCharges(phases.db, testClockId);
   const actionsRun = await catchUp(phases.db, testClockId);
   return phases.db.transaction(async (tx) => {
     const clock = (await markReady(tx, testClockId)) ?? (await findTestClockRow(tx, merchantId, testClockId));
@@ -119,9 +123,10 @@ export async function advanceTestClock(
 
 /**
  * Commits the clock's new time as `advancing`. `takenOver`: this request's Idempotency-Key was
- * taken over from an execution that died, which may have moved the clock already.
+ * taken over from an execution that died, which may have moved the clock already. True when this
+ * run resumes one that died.
  */
-async function startAdvance(tx: Db, merchantId: string, testClockId: string, to: Date, takenOver: boolean) {
+async function startAdvance(tx: Db, merchantId: string, testClockId: string, to: Date, takenOver: boolean): Promise<boolean> {
   const clock = await findTestClockRow(tx, merchantId, testClockId, true);
   const alreadyThere = to.getTime() <= clock.frozenTime.getTime();
   // This Advance's first run moved the clock and died: finish its catching-up, whatever the status.
@@ -145,6 +150,32 @@ async function startAdvance(tx: Db, merchantId: string, testClockId: string, to:
     .update(testClocks)
     .set({ frozenTime: resuming ? clock.frozenTime : to, status: 'advancing', advanceLeaseUntil: leaseEnd(), updatedAt: now() })
     .where(eq(testClocks.id, clock.id));
+  return resuming || clock.status === 'advancing';
+}
+
+/** The kinds of money move an advance runs (docs/payments.md, "Money moves"). */
+const ADVANCE_MOVES = [renewalMove.kind, dunningRetryMove.kind, prorationMove.kind];
+
+/**
+ * The charges a dead run of this clock's advance pinned and never finished (its renewal's period
+ * moved, its payment still pending): finished now under the recovery policy (asked at the
+ * processor first, charged with the same key only if it never arrived), so the resumed advance
+ * answers with every renewal charged, rather than minutes later when recovery finds them stale.
+ */
+async function finishLeftCharges(db: Database, testClockId: string): Promise<void> {
+  const left = await db
+    .select({ payment: payments })
+    .from(payments)
+    .innerJoin(testClockCustomers, eq(testClockCustomers.customerId, payments.customerId))
+    .where(
+      and(
+        eq(testClockCustomers.testClockId, testClockId),
+        eq(payments.status, 'pending'),
+        isNotNull(payments.intent),
+        inArray(sql`${payments.intent}->>'kind'`, ADVANCE_MOVES),
+      ),
+    );
+  for (const { payment } of left) await finishPendingPayment(db, payment);
 }
 
 /**
@@ -226,6 +257,7 @@ export async function finishAbandonedAdvance(db: Database, testClockId: string):
     .where(and(eq(testClocks.id, testClockId), abandonedAdvance()))
     .returning({ id: testClocks.id });
   if (!claimed) return false;
+  await finishLeftCharges(db, testClockId);
   const actions = await catchUp(db, testClockId);
   await db.transaction((tx) => markReady(tx, testClockId));
   log.info({ testClockId, actions }, 'finished an interrupted test clock advance');
