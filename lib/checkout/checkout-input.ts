@@ -1,3 +1,4 @@
+import type { AttemptLease } from '../http/idempotency';
 import { and, eq, sql } from 'drizzle-orm';
 import { preparedPerDatabase, type Database, type Db } from '../db/client';
 import { customers, merchants, prices, products } from '../db/schema';
@@ -38,10 +39,12 @@ export interface CheckoutInput {
 }
 
 export interface CheckoutOptions {
-  /** The hosted page's per-attempt key: a repeated submission returns the first attempt. */
-  attemptKey?: string;
-  /** The attempt key is known to be new (an Idempotency-Key's first execution): nothing to look up. */
-  attemptIsNew?: boolean;
+  /**
+   * The attempt this run belongs to (an Idempotency-Key's, or the hosted page's per-attempt key):
+   * a repeated submission finishes or answers the first run. `isNew`: an Idempotency-Key's first
+   * execution, nothing earlier to look up; `lease`: that execution's hold on the key.
+   */
+  attempt?: { key: string; isNew?: boolean; lease?: AttemptLease };
   /** The customer agreed to keep the card for later payments (hosted page). */
   savePaymentMethod?: boolean;
   /** Field names as the caller knows them (Complete has no paymentLinkToken field). */

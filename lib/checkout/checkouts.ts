@@ -6,6 +6,7 @@ import { now } from '../clock';
 import { invalidField } from '../http/errors';
 import { INT32_MAX } from '../http/schemas';
 import type { Phases } from '../db/phases';
+import { lockAttempt } from '../http/idempotency';
 import { finishMoneyMove, Pinned, pinnedIntent } from '../payments/money-moves';
 import { CardVerificationNeeded, verifyCardForSaving } from '../payments/card-verification';
 import { createPendingPayment, type PaymentRow } from '../payments/payments';
@@ -51,8 +52,9 @@ export async function completeCheckout(phases: Phases, merchantId: string, input
 async function completeCheckoutOnce(phases: Phases, merchantId: string, input: CheckoutInput, options: CheckoutOptions): Promise<CheckoutOutcome> {
   const parties = await readCheckoutParties(phases.db, merchantId, input);
   const prepared = await phases.db.transaction(async (tx) => {
-    if (options.attemptKey && !options.attemptIsNew) {
-      const earlier = await findEarlierAttempt(tx, merchantId, options.attemptKey);
+    if (options.attempt) {
+      await lockAttempt(tx, merchantId, options.attempt);
+      const earlier = options.attempt.isNew ? undefined : await findEarlierAttempt(tx, merchantId, options.attempt.key);
       if (earlier?.checkout) return answerOrResume(tx, phases, earlier.checkout);
       if (earlier?.subscription) return { payment: earlier.subscription };
     }
@@ -67,11 +69,10 @@ type Prepared = { done: CheckoutOutcome } | { payment: PaymentRow; checkout?: Ch
 
 /**
  * An earlier run of this attempt: its checkout, or — for a subscription, whose checkout is
- * written in phase 3 — its pending payment. Twins of one attempt take turns here (an advisory
- * lock for this transaction), so the second finds what the first committed.
+ * written in phase 3 — its pending payment. Twins of one attempt take turns (`lockAttempt`), so
+ * the second finds what the first committed.
  */
 async function findEarlierAttempt(tx: Db, merchantId: string, attemptKey: string) {
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`checkout-attempt:${merchantId}:${attemptKey}`}, 0))`);
   const checkout = await findCheckoutRowByAttempt(tx, merchantId, attemptKey);
   if (checkout) return { checkout };
   const [payment] = await tx
@@ -134,7 +135,7 @@ async function prepareCheckout(
     throw new CardVerificationNeeded({
       token: method.token,
       currency: item.currency,
-      idempotencyKey: `checkout:${options.attemptKey ?? newId('checkout')}`,
+      idempotencyKey: `checkout:${options.attempt?.key ?? newId('checkout')}`,
     });
   }
 
@@ -152,7 +153,7 @@ async function prepareCheckout(
       promotion: promotion && { promotionCodeId: promotion.promotionCodeId, couponId: promotion.couponId },
       successUrl: item.successUrl,
       description: item.description,
-      attemptKey: options.attemptKey ?? null,
+      attemptKey: options.attempt?.key ?? null,
       subscriptionId: newId('subscription'),
     };
     const started = await startSubscriptionFromCheckout(tx, request);
@@ -185,7 +186,7 @@ async function prepareCheckout(
     paymentId,
     subscriptionId: null,
     successUrl: item.successUrl,
-    attemptKey: options.attemptKey ?? null,
+    attemptKey: options.attempt?.key ?? null,
     createdAt: at,
     updatedAt: at,
   };

@@ -14,10 +14,5 @@ export async function completePaymentLink(
   attempt?: Attempt,
 ) {
   const link = await findPaymentLinkRow(phases.db, merchantId, paymentLinkId);
-  return completeCheckout(
-    phases,
-    merchantId,
-    { ...input, paymentLinkToken: link.token },
-    { linkFieldPath: 'paymentLinkId', attemptKey: attempt?.key, attemptIsNew: attempt?.isNew },
-  );
+  return completeCheckout(phases, merchantId, { ...input, paymentLinkToken: link.token }, { linkFieldPath: 'paymentLinkId', attempt });
 }

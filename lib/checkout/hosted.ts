@@ -165,7 +165,7 @@ export async function payHostedCheckout(db: Database, form: HostedPaymentForm, t
       promotionCode: form.promotionCode.trim() || undefined,
       customerLocale: text.locale,
     },
-    { attemptKey: `hosted:${form.attemptKey}`, savePaymentMethod: form.saveCard },
+    { attempt: { key: `hosted:${form.attemptKey}` }, savePaymentMethod: form.saveCard },
     text,
   );
 }
@@ -178,10 +178,10 @@ export async function runHostedCheckout(
   db: Database,
   merchantId: string,
   input: CheckoutInput,
-  options: { attemptKey: string; savePaymentMethod: boolean },
+  options: { attempt: { key: string }; savePaymentMethod: boolean },
   text: CustomerText = customerText(),
 ): Promise<HostedPaymentResult> {
-  const { attemptKey } = options;
+  const attemptKey = options.attempt.key;
   try {
     const result = await completeCheckout(plainPhases(db), merchantId, input, options).catch(async (error: unknown) => {
       // A double-submitted form: the twin attempt committed its phase 1 first (unique attempt

@@ -101,7 +101,7 @@ export async function payHostedWithWallet(db: Database, form: WalletPaymentForm,
       promotionCode: form.promotionCode.trim() || undefined,
       customerLocale: text.locale,
     },
-    { attemptKey: `wallet:${form.attemptKey}`, savePaymentMethod: false },
+    { attempt: { key: `wallet:${form.attemptKey}` }, savePaymentMethod: false },
     text,
   );
 }

@@ -165,12 +165,13 @@ export async function recordChargeOutcome(
       and(
         eq(payments.id, payment.id),
         eq(payments.merchantId, payment.merchantId),
-        inArray(payments.status, paymentStateMachine.sourcesOf(outcome.status, ['pending'])),
+        // The status it was read with (pending, or needs_review when a person settles it): checked by chargeOutcomeColumns.
+        eq(payments.status, payment.status),
       ),
     )
     .returning();
   // Not a client's error (a 4xx would be stored as an Idempotency-Key's answer): a race the caller lost.
-  if (!row) throw new Error(`Payment ${payment.id} is no longer pending: another run recorded its outcome.`);
+  if (!row) throw new Error(`Payment ${payment.id} is no longer ${payment.status}: another run recorded its outcome.`);
   await record(tx, chargeOutcomeEvent(row, context));
   if (outcome.status === 'unknown') await enqueueQueuedJob(tx, reconcilePaymentJob(row.id));
   return row;

@@ -1,11 +1,12 @@
 import type { z } from 'zod';
 import { and, desc, eq, sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
 import type { Phases } from '../db/phases';
 import { payments } from '../db/schema';
 import { newId } from '../ids';
-import { finishMoneyMove, pinnedMoveOf, runMoneyMove } from '../payments/money-moves';
+import { Pinned, pinnedMoveOf, runMoneyMove } from '../payments/money-moves';
 import type { PaymentRow } from '../payments/payments';
-import type { Attempt } from '../http/idempotency';
+import { lockAttempt, type Attempt } from '../http/idempotency';
 import type { CommandBody, CreateSubscriptionBody } from './schemas';
 import { commandSubscription, type CommandResult } from './commands';
 import { createSubscription, recordedSubscriptionCreate, type CreatePlan, type CreateResult, type StartOptions } from './create';
@@ -31,23 +32,26 @@ export async function createSubscriptionInPhases(
   startOptions: StartOptions,
   attempt?: Attempt,
 ): Promise<CreateResult> {
-  if (attempt && !attempt.isNew) {
-    const earlier = await findEarlierCreate(phases, merchantId, attempt.key);
-    if (earlier) return finishEarlierCreate(phases, earlier);
-  }
-  // Checked before phase 1 only: a charge already made is always finished and recorded.
-  await assertSellerAcceptsPayments(phases.db, merchantId);
   const options: StartOptions = {
     ...startOptions,
     subscriptionId: startOptions.subscriptionId ?? newId('subscription'),
     attemptKey: attempt?.key ?? null,
   };
-  return runMoneyMove(phases, (tx) => createSubscription(tx, merchantId, body, options));
+  return runMoneyMove(phases, async (tx) => {
+    if (attempt) {
+      await lockAttempt(tx, merchantId, attempt);
+      const earlier = attempt.isNew ? undefined : await findEarlierCreate(tx, merchantId, attempt.key);
+      if (earlier) return earlierCreate(tx, earlier);
+    }
+    // Checked for a new subscription only: a charge already made is always finished and recorded.
+    await assertSellerAcceptsPayments(tx, merchantId);
+    return createSubscription(tx, merchantId, body, options);
+  });
 }
 
 /** The payment an earlier execution of this attempt pinned (its charge, whatever became of it). */
-async function findEarlierCreate(phases: Phases, merchantId: string, attemptKey: string) {
-  const [payment] = await phases.db
+async function findEarlierCreate(tx: Db, merchantId: string, attemptKey: string) {
+  const [payment] = await tx
     .select()
     .from(payments)
     .where(
@@ -61,15 +65,11 @@ async function findEarlierCreate(phases: Phases, merchantId: string, attemptKey:
   return payment;
 }
 
-async function finishEarlierCreate(phases: Phases, payment: PaymentRow): Promise<CreateResult> {
-  if (payment.status === 'pending') return finishMoneyMove<CreateResult>(phases, payment);
-  // Recovery finished it after the crash: answer with what it recorded.
+/** An earlier execution's payment: still to be finished (pending), or what it recorded. */
+async function earlierCreate(tx: Db, payment: PaymentRow): Promise<CreateResult | Pinned> {
+  if (payment.status === 'pending') return new Pinned(payment);
   const { plan } = pinnedMoveOf(payment).move as { plan: CreatePlan };
-  return phases.db.transaction(async (tx) => {
-    const result = await recordedSubscriptionCreate(tx, payment, plan);
-    await phases.answer(tx, result);
-    return result;
-  });
+  return recordedSubscriptionCreate(tx, payment, plan);
 }
 
 export async function commandSubscriptionInPhases(

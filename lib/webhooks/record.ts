@@ -6,8 +6,8 @@ import { now } from '../clock';
 import { log } from '../log';
 import { findMerchantById } from '../merchants/merchants';
 import { sendEmail } from '../email/send-email';
-import { disableAfterMs, nextRetryDelayMs } from './policy';
-import type { ClaimedDelivery } from './claim';
+import { attemptLeaseMs, disableAfterMs, nextRetryDelayMs } from './policy';
+import { LOST_ATTEMPT_ERROR, type ClaimedDelivery } from './claim';
 import { RESPONSE_BODY_LIMIT, type SendOutcome } from './send';
 import { webhookDeliveryStateMachine } from '../events/webhook-delivery-states';
 import { storableText } from '../stored-text';
@@ -73,7 +73,9 @@ const MOVES = sql`d.status = any(string_to_array(r.sources, ','))`;
  * The receiver's answer and error messages are made storable (lib/stored-text.ts) on the way.
  *
  * A delivery is only updated while this dispatcher's lease on it stands, so a result that
- * arrives after the lease was taken over cannot overwrite the newer attempt's bookkeeping.
+ * arrives after the lease was taken over cannot overwrite the newer attempt's bookkeeping. The
+ * claim that took it over wrote the attempt into the history as lost (its outcome unknown then);
+ * the late result fills in that row, so one request stays one attempt in the history.
  * Deliveries are found by `id = any(ids)`, an index lookup whatever the table's statistics say
  * (see claimDueDeliveries).
  */
@@ -108,10 +110,24 @@ export async function recordAttemptResults(db: Db, dispatcherId: string, results
              next_status, sources, next_attempt_at, counted, requested_at, lease_until)
     ), present as (
       select id from webhook_deliveries where id = any(${deliveryIds}::text[])
+    ), held as (
+      select d.id, d.lease_until from webhook_deliveries d
+      where d.id = any(${deliveryIds}::text[]) and d.lease_worker_id = ${dispatcherId}
+      for update
+    ), late as (
+      update webhook_attempts a
+      set started_at = r.started_at, request_headers = r.headers::jsonb, duration_ms = r.duration_ms, response_status = r.response_status,
+        response_body = r.response_body, error = r.error, succeeded = r.succeeded
+      from r
+      where a.delivery_id = r.delivery_id and a.error = ${LOST_ATTEMPT_ERROR} and a.response_status is null
+        and a.started_at = r.lease_until - ${`${attemptLeaseMs()} milliseconds`}::interval
+        and not exists (select 1 from held where held.id = r.delivery_id and held.lease_until = r.lease_until)
+      returning a.delivery_id, r.lease_until
     ), attempts as (
       insert into webhook_attempts (delivery_id, trigger, url, request_headers, started_at, duration_ms, response_status, response_body, error, succeeded)
       select r.delivery_id, r.trigger, r.url, r.headers::jsonb, r.started_at, r.duration_ms, r.response_status, r.response_body, r.error, r.succeeded
       from r join present on present.id = r.delivery_id
+      where not exists (select 1 from late where late.delivery_id = r.delivery_id and late.lease_until = r.lease_until)
     ), deliveries as (
       update webhook_deliveries d
       set status = case when ${MOVES} then r.next_status else d.status end,

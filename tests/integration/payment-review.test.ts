@@ -211,6 +211,39 @@ describe('payments that need review', () => {
     expect(entry).toMatchObject({ actorLabel: admin.name, metadata: { outcome: 'succeeded', from: 'pending' } });
   }, 120_000);
 
+  it('a first subscription charge whose outcome was never recorded is applied with the decision: the subscription starts', async () => {
+    const db = database();
+    const product = await api('POST', '/api/Product', { name: `Plan ${crypto.randomUUID().slice(0, 6)}` });
+    const price = await api('POST', '/api/Price', { productId: product.body.id, type: 'Recurring', amount: 3_700, currency: 'EUR', interval: 'month' });
+    expect(price.status, price.text).toBe(201);
+    const paying = checkout(price.body.id, 'tok_visa');
+    const pending = await eventually(
+      async () => {
+        const [row] = await db
+          .select()
+          .from(payments)
+          .where(and(eq(payments.status, 'pending'), eq(payments.amount, 3_700)));
+        return row;
+      },
+      10_000,
+      'the pending payment',
+    );
+    const review: PaymentReview = { from: 'pending', reason: 'connect ECONNREFUSED (the processor)', at: new Date().toISOString() };
+    await db
+      .update(payments)
+      .set({ status: 'needs_review', review, recoveryAttempts: 2 })
+      .where(and(eq(payments.id, pending.id), eq(payments.status, 'pending')));
+    expect((await paying).status).toBeLessThan(500);
+
+    const after = await asAdmin(await reviewer(), () => settlePaymentAfterReview(db, { paymentId: pending.id, outcome: 'succeeded' }));
+    expect(after).toMatchObject({ status: 'succeeded' });
+    const state = await settled(pending.id);
+    expect(state.checkout.status).toBe('paid');
+    expect(state.records).toMatchObject([{ status: 'paid', amount: 3_700 }]);
+    const subscription = await api('GET', `/api/Subscription/${state.checkout.subscriptionId}`);
+    expect(subscription.body).toMatchObject({ status: 'active', priceId: price.body.id });
+  }, 120_000);
+
   it('a payment whose plan no kind can read is refused with the reason, and nothing changes', async () => {
     const db = database();
     const reviewed = await paymentNeedingReview(await oneTimePrice(990));

@@ -5,6 +5,6 @@ import { checkoutAnswer } from '@/lib/checkout/answer';
 
 export const POST = phasedApiRoute(
   createCheckoutOperation,
-  ({ phases, merchantId, body, attempt }) => completeCheckout(phases, merchantId, body, { attemptKey: attempt?.key, attemptIsNew: attempt?.isNew }),
+  ({ phases, merchantId, body, attempt }) => completeCheckout(phases, merchantId, body, { attempt }),
   checkoutAnswer,
 );
