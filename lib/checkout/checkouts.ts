@@ -9,7 +9,7 @@ import type { Phases } from '../db/phases';
 import { lockAttempt } from '../http/idempotency';
 import { finishMoneyMove, Pinned, pinnedIntent } from '../payments/money-moves';
 import { CardVerificationNeeded, verifyCardForSaving } from '../payments/card-verification';
-import { createPendingPayment, type PaymentRow } from '../payments/payments';
+import { createPendingPayment, paymentAwaitingReview, type PaymentRow } from '../payments/payments';
 import { redeemPromotionCode, type AppliedPromotion } from '../promotions/promotion-codes';
 import { assertStatusAcceptsPayments } from '../merchants/accepts-payments';
 import {
@@ -56,7 +56,11 @@ async function completeCheckoutOnce(phases: Phases, merchantId: string, input: C
       await lockAttempt(tx, merchantId, options.attempt);
       const earlier = options.attempt.isNew ? undefined : await findEarlierAttempt(tx, merchantId, options.attempt.key);
       if (earlier?.checkout) return answerOrResume(tx, phases, earlier.checkout);
-      if (earlier?.subscription) return { payment: earlier.subscription };
+      if (earlier?.subscription) {
+        // Without its checkout (phase 3 never ran) a payment not pending any more waits for a person.
+        if (earlier.subscription.status !== 'pending') throw paymentAwaitingReview(earlier.subscription.id);
+        return { payment: earlier.subscription };
+      }
     }
     return prepareCheckout(tx, phases, merchantId, input, options, parties);
   });
@@ -69,7 +73,7 @@ type Prepared = { done: CheckoutOutcome } | { payment: PaymentRow; checkout?: Ch
 
 /**
  * An earlier run of this attempt: its checkout, or — for a subscription, whose checkout is
- * written in phase 3 — its pending payment. Twins of one attempt take turns (`lockAttempt`), so
+ * written in phase 3 — its payment. Twins of one attempt take turns (`lockAttempt`), so
  * the second finds what the first committed.
  */
 async function findEarlierAttempt(tx: Db, merchantId: string, attemptKey: string) {
@@ -81,7 +85,6 @@ async function findEarlierAttempt(tx: Db, merchantId: string, attemptKey: string
     .where(
       and(
         eq(payments.merchantId, merchantId),
-        eq(payments.status, 'pending'),
         sql`${payments.intent}->>'kind' = 'subscription-checkout' and ${payments.intent}->'plan'->'request'->>'attemptKey' = ${attemptKey}`,
       ),
     )

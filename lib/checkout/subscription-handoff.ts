@@ -7,7 +7,7 @@ import { now } from '../clock';
 import { invalidField } from '../http/errors';
 import { findPriceRow } from '../catalog/prices';
 import { defineMoneyMove, PinnedCard, pinnedIntent, Pinned, type KnownOutcome } from '../payments/money-moves';
-import { createPendingPayment, recordChargeOutcome, type PaymentRow } from '../payments/payments';
+import { createPendingPayment, currentPaymentStatus, paymentAwaitingReview, recordChargeOutcome, type PaymentRow } from '../payments/payments';
 import { savePaymentMethod } from '../payments/payment-methods';
 import { recordEvent } from '../events/record-event';
 import { linkBillingRecordToCheckout } from '../billing/billing-records';
@@ -182,9 +182,13 @@ async function answerFor(tx: Db, checkoutId: string, merchantId: string, decline
 /** The answer of a subscription checkout another run (a recovery, a twin attempt) recorded. */
 async function recordedSubscriptionCheckout(tx: Db, payment: PaymentRow): Promise<CheckoutOutcome> {
   const checkout = await findCheckoutRowByPayment(tx, payment.id);
-  if (!checkout) throw new Error(`Payment ${payment.id} was settled but its checkout was not written.`);
-  const [settled] = await tx.select({ status: payments.status }).from(payments).where(eq(payments.id, payment.id));
-  return answerFor(tx, checkout.id, checkout.merchantId, settled?.status === 'failed');
+  const status = await currentPaymentStatus(tx, payment.id);
+  if (!checkout) {
+    // Its checkout is written in phase 3, which never ran: a person settles it (then it is written).
+    if (status === 'needs_review') throw paymentAwaitingReview(payment.id);
+    throw new Error(`Payment ${payment.id} was settled but its checkout was not written.`);
+  }
+  return answerFor(tx, checkout.id, checkout.merchantId, status === 'failed');
 }
 
 /** An unknown first charge settles: the subscription follows (dunning.ts) and so does its checkout. */

@@ -193,8 +193,8 @@ async function executeOnce(operation: Operation, requestId: string, execute: (db
  * it at once), then `execute` runs and calls `answer` in its last transaction with the answer
  * to store. A failure is the request's answer too, replayed like a success, except two: a 5xx
  * after a transaction of a phased handler committed (phase 1 of a money move: money may have
- * moved, and recovery or a retry settles it) releases the key, so a retry takes the execution
- * over and answers the outcome; a refusal of the input (`VALIDATION_FAILED`) before anything
+ * moved, and recovery, a person or a retry settles it), or in a takeover of one, releases the
+ * key, so a retry takes the execution over and answers the outcome; a refusal of the input (`VALIDATION_FAILED`) before anything
  * changed forgets the key, so the corrected request may use it (docs/api.md, "Idempotency").
  */
 async function executeIdempotently(
@@ -236,7 +236,9 @@ async function executeIdempotently(
   } catch (error) {
     const failure = errorResponse(error, request.requestId);
     if (error instanceof ApiError && error.code === 'IDEMPOTENCY_KEY_IN_USE') return failure; // the lease was lost: the new holder answers
-    if (failure.status >= 500 && watch.committed) {
+    // A takeover of a phased handler: the run it took over may have committed phase 1.
+    const phaseOneMayHaveCommitted = watch.committed || (transactions === 'phases' && !claim.attempt.isNew);
+    if (failure.status >= 500 && phaseOneMayHaveCommitted) {
       // Unreleased, the key would still pass to a retry once its lease lapsed.
       await releaseIdempotencyKey(lease).catch((lost: unknown) =>
         log.warn({ err: lost, requestId: request.requestId }, 'could not release an idempotency key'),

@@ -9,7 +9,7 @@ import { config } from '../config';
 import { storableText } from '../stored-text';
 import { recordEvent, type EventInput, type EventRecorder } from '../events/record-event';
 import { enqueueQueuedJob, type QueuedJob } from '../jobs/enqueue';
-import { notFound } from '../http/errors';
+import { ApiError, notFound } from '../http/errors';
 import type { ChargeOutcome, SettledOutcome } from './processor/types';
 import { toRefundResponse } from './refund-response';
 import { paymentStateMachine } from './payment-states';
@@ -102,6 +102,25 @@ export interface SubscriptionContext {
   periodIndex?: number;
   periodStart?: string;
   periodEnd?: string;
+}
+
+/**
+ * The answer to a request whose payment waits for a person (`needs_review`) before anything
+ * could be written from it: no outcome yet. A 5xx, so its Idempotency-Key is not answered with
+ * it (lib/http/api-route.ts): a retry with the same key answers the outcome once it is settled.
+ */
+export function paymentAwaitingReview(paymentId: string): ApiError {
+  return new ApiError(
+    'SERVICE_UNAVAILABLE',
+    `Payment ${paymentId} waits for the platform operator to confirm its outcome at the processor; retry with the same Idempotency-Key later.`,
+    { headers: { 'Retry-After': '60' }, extra: { reason: 'payment_needs_review', paymentId } },
+  );
+}
+
+/** A payment's status as committed now (a row read earlier may be stale). */
+export async function currentPaymentStatus(db: Db, paymentId: string): Promise<PaymentStatus | undefined> {
+  const [row] = await db.select({ status: payments.status }).from(payments).where(eq(payments.id, paymentId));
+  return row?.status;
 }
 
 /** How long after a `payment.unknown` the processor is asked again (sandbox: settles then). */

@@ -10,7 +10,7 @@ import { findPriceRow } from '../catalog/prices';
 import { findChargeableCustomerRow } from '../customers/customers';
 import { findPaymentMethodRow } from '../payments/payment-methods';
 import { defineMoneyMove, pinMoneyMove, type ChargeRequest, type KnownOutcome, type Pinned, type PinnedMove } from '../payments/money-moves';
-import { recordChargeOutcome, toPaymentResponse, type PaymentRow } from '../payments/payments';
+import { currentPaymentStatus, paymentAwaitingReview, recordChargeOutcome, toPaymentResponse, type PaymentRow } from '../payments/payments';
 import { periodBoundary, type BillingCycle } from './periods';
 import { timeFor } from './time';
 import { subscriptionDiscountFor } from './discounts';
@@ -242,6 +242,8 @@ export async function recordedSubscriptionCreate(tx: Db, payment: PaymentRow, pl
     .from(subscriptions)
     .where(and(eq(subscriptions.id, plan.period.subscriptionId), eq(subscriptions.merchantId, plan.merchantId)));
   if (created) return { declined: false, subscription: await getSubscriptionDetail(tx, plan.merchantId, created.id) };
+  // Phase 3 never ran and a person settles the charge (creating the subscription if it was made).
+  if ((await currentPaymentStatus(tx, payment.id)) === 'needs_review') throw paymentAwaitingReview(payment.id);
   return {
     declined: true,
     payment: toPaymentResponse(payment),

@@ -211,12 +211,20 @@ describe('payments that need review', () => {
     expect(entry).toMatchObject({ actorLabel: admin.name, metadata: { outcome: 'succeeded', from: 'pending' } });
   }, 120_000);
 
-  it('a first subscription charge whose outcome was never recorded is applied with the decision: the subscription starts', async () => {
+  it('a first subscription charge whose outcome was never recorded: 503 until a person settles it, then the same key answers the subscription', async () => {
     const db = database();
     const product = await api('POST', '/api/Product', { name: `Plan ${crypto.randomUUID().slice(0, 6)}` });
     const price = await api('POST', '/api/Price', { productId: product.body.id, type: 'Recurring', amount: 3_700, currency: 'EUR', interval: 'month' });
     expect(price.status, price.text).toBe(201);
-    const paying = checkout(price.body.id, 'tok_visa');
+    const idempotencyKey = crypto.randomUUID();
+    const subscribe = () =>
+      call('POST', '/api/Checkout', {
+        key,
+        body: { priceId: price.body.id, customerEmail: `subscriber-${idempotencyKey}@example.com`, tokenRef: 'tok_visa' },
+        headers: { 'idempotency-key': idempotencyKey },
+        baseUrl: server.baseUrl,
+      });
+    const paying = subscribe();
     const pending = await eventually(
       async () => {
         const [row] = await db
@@ -233,15 +241,27 @@ describe('payments that need review', () => {
       .update(payments)
       .set({ status: 'needs_review', review, recoveryAttempts: 2 })
       .where(and(eq(payments.id, pending.id), eq(payments.status, 'pending')));
-    expect((await paying).status).toBeLessThan(500);
+    // Its checkout and subscription are written in phase 3, which cannot run: no outcome to answer yet.
+    const waiting = await paying;
+    expect(waiting.status, waiting.text).toBe(503);
+    expect(waiting.body).toMatchObject({ code: 'SERVICE_UNAVAILABLE', reason: 'payment_needs_review', paymentId: pending.id });
+    const retried = await subscribe();
+    expect(retried.status, retried.text).toBe(503);
+    expect(retried.headers.get('idempotent-replayed')).toBeNull();
 
     const after = await asAdmin(await reviewer(), () => settlePaymentAfterReview(db, { paymentId: pending.id, outcome: 'succeeded' }));
     expect(after).toMatchObject({ status: 'succeeded' });
     const state = await settled(pending.id);
     expect(state.checkout.status).toBe('paid');
     expect(state.records).toMatchObject([{ status: 'paid', amount: 3_700 }]);
+    const answered = await subscribe();
+    expect(answered.status, answered.text).toBe(201);
+    expect(answered.body).toMatchObject({ id: state.checkout.id, payment: { id: pending.id, status: 'succeeded' } });
     const subscription = await api('GET', `/api/Subscription/${state.checkout.subscriptionId}`);
     expect(subscription.body).toMatchObject({ status: 'active', priceId: price.body.id });
+    // One payment: neither the retries nor the settling prepared or charged another.
+    const customerPayments = await db.select({ id: payments.id }).from(payments).where(eq(payments.customerId, pending.customerId!));
+    expect(customerPayments).toEqual([{ id: pending.id }]);
   }, 120_000);
 
   it('a payment whose plan no kind can read is refused with the reason, and nothing changes', async () => {
