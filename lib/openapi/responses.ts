@@ -50,7 +50,7 @@ export const SHARED_RESPONSES = {
   Internal: problem('INTERNAL: an unexpected failure; `requestId` identifies it in the logs. Never a stack or SQL.'),
   ServiceUnavailable: {
     ...problem(
-      'SERVICE_UNAVAILABLE: the database cannot be reached (or the embedded one is restarting); retry after `Retry-After` seconds, with the same Idempotency-Key where the request has one.',
+      'SERVICE_UNAVAILABLE: the database cannot be reached (or the embedded one is restarting), or — `reason: "payment_needs_review"` with its `paymentId` — a money move waits for the platform operator to settle its charge (docs/operations.md). Retry after `Retry-After` seconds, with the same Idempotency-Key where the request has one: this answer is never stored under it.',
     ),
     headers: { 'Retry-After': { schema: { type: 'integer' as const }, description: 'Seconds to wait before retrying.' } },
   },

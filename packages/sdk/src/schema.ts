@@ -4801,7 +4801,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description SERVICE_UNAVAILABLE: the database cannot be reached (or the embedded one is restarting); retry after `Retry-After` seconds, with the same Idempotency-Key where the request has one. */
+        /** @description SERVICE_UNAVAILABLE: the database cannot be reached (or the embedded one is restarting), or — `reason: "payment_needs_review"` with its `paymentId` — a money move waits for the platform operator to settle its charge (docs/operations.md). Retry after `Retry-After` seconds, with the same Idempotency-Key where the request has one: this answer is never stored under it. */
         ServiceUnavailable: {
             headers: {
                 /** @description Seconds to wait before retrying. */
