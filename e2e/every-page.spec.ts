@@ -12,7 +12,7 @@ const PASSWORD = 'a long seller password';
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1440, height: 900 };
 
-test.setTimeout(600_000);
+test.setTimeout(900_000);
 
 test('no page is wider than a phone, and axe finds no serious or critical violation', async ({ page, baseURL }) => {
   const suffix = crypto.randomBytes(4).toString('hex');
