@@ -20,6 +20,15 @@ export const AttachPaymentMethodBody = z.strictObject({
   }),
 });
 
+/** Where a card authentication page (3-D Secure) sends the customer back. */
+export const ReturnUrl = z
+  .url({ protocol: /^https?$/ })
+  .max(2048)
+  .meta({
+    description:
+      'Where the card authentication page (3-D Secure) sends the customer back when the payment answers `requires_action`; `{CHECKOUT_ID}` in it is replaced by the checkout id. Without it, the authentication page ends on a page of its own; either way the payment settles on its own (poll GET /api/Checkout/{id} or wait for `payment.succeeded`/`payment.failed`).',
+  });
+
 export const PAYMENT_STATUSES = ['pending', 'requires_action', 'succeeded', 'failed', 'unknown', 'needs_review', 'partially_refunded', 'refunded'] as const;
 
 export const NextActionResponse = z
