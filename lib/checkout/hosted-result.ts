@@ -10,6 +10,8 @@ import { findSubscriptionRow } from '../subscriptions/queries';
 import { renewalQuote } from '../subscriptions/discounts';
 import { reconcilePayment } from '../payments/recovery';
 import { toCheckoutResponse } from './checkout-response';
+// Settling finds the payment's kind in the registry: the one-time checkout's must be loaded here too.
+import './checkout-outcome';
 import type { CheckoutRow } from './checkout-status';
 
 export interface HostedCheckoutResult {

@@ -1,9 +1,11 @@
+import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { getDb } from '@/lib/db/client';
 import { billingRecords, payments, sandboxProcessorOperations } from '@/lib/db/schema';
 import { config } from '@/lib/config';
 import { reconcilePayment } from '@/lib/payments/recovery';
+import { payHostedCheckout } from '@/lib/checkout/hosted';
 // Reconciliation settles a payment through its kind of money move: every kind is loaded.
 import '@/lib/jobs/money-move-kinds';
 import { baseUrl } from '../helpers/api';
@@ -146,6 +148,31 @@ describe('payments that require the customer to authenticate', () => {
     expect((await api.get(`/api/Coupon/${coupon.body.id}`)).body.timesRedeemed).toBe(0);
     expect(await eventsOf(merchant.id, 'payment.failed')).toHaveLength(1);
     expect(await eventsOf(merchant.id, 'payment_link.completed')).toHaveLength(0);
+  });
+
+  it('the hosted page sends the browser to authenticate; its result page asks the processor at once on return', async () => {
+    const { api } = await newMerchant();
+    const link = await adHocLink(api, { singleUse: true });
+    const form = { token: link.token, attemptKey: `auth-${crypto.randomUUID()}`, email: 'h@example.com', name: 'Hana', promotionCode: '', saveCard: false };
+    const hosted = await payHostedCheckout(getDb(), { ...form, cardNumber: AUTH_CARD, expiry: '12 / 34', cvc: '123' });
+    expect(hosted).toMatchObject({ kind: 'requires_action', url: expect.stringMatching(/\/sandbox\/authenticate\/sbxauth_/) });
+    if (hosted.kind !== 'requires_action') throw new Error('expected requires_action');
+    const resultPage = `/pay/${link.token}/success?checkoutId=${hosted.checkoutId}`;
+    // Back without finishing: still waiting, with the way back to the bank's page.
+    const waiting = await (await fetch(`${baseUrl()}${resultPage}`)).text();
+    expect(waiting).toContain('Confirm the payment with your bank');
+
+    const actionId = new URL(hosted.url).pathname.split('/').pop()!;
+    const pressed = await pressOnAuthenticationPage(`${baseUrl()}/sandbox/authenticate/${actionId}`, 'fail');
+    expect(pressed.status).toBe(303);
+    // The page sends the customer back to the hosted result page (this process's PUBLIC_URL is not the server's).
+    const [operation] = await getDb().select().from(sandboxProcessorOperations).where(eq(sandboxProcessorOperations.actionId, actionId));
+    expect(operation!.returnUrl).toMatch(new RegExp(`/pay/${link.token}/success\\?checkoutId=${hosted.checkoutId}$`));
+    // The result page settles it before the reconcile-payment job's first look (PAYMENT_RECONCILE_DELAY_MS).
+    const result = await (await fetch(`${baseUrl()}${resultPage}`)).text();
+    expect(result).toContain('Payment failed');
+    expect((await api.get(`/api/Checkout/${hosted.checkoutId}`)).body).toMatchObject({ status: 'failed', payment: { failureCode: 'authentication_failed' } });
+    expect((await api.get(`/api/PaymentLink/${link.id}`)).body).toMatchObject({ status: 'active', completionCount: 0 });
   });
 
   it('refuses ids it did not hand out and anything but its two buttons', async () => {
