@@ -103,6 +103,16 @@ describe('payments that require the customer to authenticate', () => {
     const price = await oneTimePrice(api, 700);
     const answer = await api.post('/api/Checkout', { priceId: price.id, customerEmail: 'j@example.com', tokenRef: 'tok_authentication_required' }, ik());
     expect(answer.body.payment.status).toBe('requires_action');
+    const paymentId = answer.body.payment.id as string;
+    // The job's first look (PAYMENT_RECONCILE_DELAY_MS later) finds the customer still at it and queues the next one.
+    const [payment] = await getDb().select().from(payments).where(eq(payments.id, paymentId));
+    // (A second after it: the first job was queued a few milliseconds after the payment was written.)
+    const firstLook = payment!.updatedAt.getTime() + config.payments.reconcileDelayMs + 1000;
+    await waitFor(async () => {
+      const result = await getDb().execute(sql`select run_at from graphile_worker.jobs where key = ${`reconcile:${paymentId}`}`);
+      const runAt = (result.rows[0] as { run_at?: Date } | undefined)?.run_at;
+      return runAt && new Date(runAt).getTime() > firstLook ? true : undefined;
+    });
     // No return URL: the page ends on its own words.
     const pressed = await pressOnAuthenticationPage(answer.body.payment.nextAction.url, 'complete');
     expect(pressed.headers.get('location')).toBe(`${answer.body.payment.nextAction.url}?ended=1`);
@@ -112,7 +122,7 @@ describe('payments that require the customer to authenticate', () => {
       return read.body.paid ? read.body : undefined;
     });
     expect(paid).toMatchObject({ status: 'paid', payment: { status: 'succeeded' } });
-  });
+  }, 60_000);
 
   it('"Fail authentication" fails the payment and gives back the link slot and the promotion redemption', async () => {
     const { api, merchant } = await newMerchant();
