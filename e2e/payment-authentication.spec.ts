@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, shot, test } from './fixtures';
 
 /** The demo seller's API key, kept by the seed in the e2e server's data directory. */
@@ -31,6 +32,12 @@ test('a card that asks for 3-D Secure: the customer authenticates on the sandbox
   await expect(page.getByTestId('authentication-amount')).toHaveText('€49.00');
   await expect(page.getByRole('button', { name: 'Fail authentication' })).toBeVisible();
   await shot(page, 'authentication-1-sandbox-page');
+  // Like every hosted page (e2e/every-page.spec.ts): no wider than a phone, no serious or critical axe finding.
+  await page.setViewportSize({ width: 390, height: 844 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+  await page.setViewportSize({ width: 1280, height: 720 });
 
   await page.getByRole('button', { name: 'Complete authentication' }).click();
   // Back on the checkout's result page, which asked the processor at once.
