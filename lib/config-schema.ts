@@ -138,6 +138,7 @@ export const configSchema = z
     PAYMENT_RECONCILE_DELAY_MS: wholeNumber(5_000, { min: 0 }),
     PAYMENT_PENDING_RECONCILE_AFTER_MS: wholeNumber(120_000, { min: 0 }),
     PAYMENT_RECOVERY_MAX_ATTEMPTS: wholeNumber(20, { min: 1 }),
+    PAYMENT_ACTION_TIMEOUT_MS: wholeNumber(3_600_000, { min: 1_000 }),
     SUBSCRIPTION_DUNNING_DAYS: positiveNumberList('1,3,5,7'),
 
     // Webhooks

@@ -294,6 +294,13 @@ export const config = {
     get recoveryMaxAttempts() {
       return env().PAYMENT_RECOVERY_MAX_ATTEMPTS;
     },
+    /**
+     * A payment still `requires_action` this long after the processor asked the customer to
+     * authenticate is abandoned: canceled at the processor and failed, its reservations given back.
+     */
+    get actionTimeoutMs() {
+      return env().PAYMENT_ACTION_TIMEOUT_MS;
+    },
   },
   subscriptions: {
     /** Dunning: days after a failed renewal's first attempt at which it is tried again. */

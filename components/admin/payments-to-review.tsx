@@ -7,9 +7,10 @@ import { ConfirmButton } from '@/components/ui/confirm-button';
 import { Badge, DescriptionList } from '@/components/ui/layout';
 import { utcTime } from '@/components/audit/audit-table';
 
-const FROM_STATE: Record<'pending' | 'unknown', string> = {
+const FROM_STATE: Record<'pending' | 'unknown' | 'requires_action', string> = {
   pending: 'pending: its outcome was never recorded',
   unknown: 'unknown: the processor never told whether it charged',
+  requires_action: 'requires_action: the processor never told how the authentication ended',
 };
 
 function customerOf(payment: PaymentToReview) {

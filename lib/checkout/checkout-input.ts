@@ -35,6 +35,8 @@ export interface CheckoutInput {
   priceId?: string;
   promotionCode?: string;
   quantity?: number;
+  /** Where a card authentication page sends the customer back (`{CHECKOUT_ID}` is replaced by the checkout id). */
+  returnUrl?: string;
   tokenRef?: string;
 }
 

@@ -111,7 +111,8 @@ export async function recordCheckoutOutcome(
     events.push(billingRecordCreatedEvent(record));
   }
   // One order of events for every charge: billing_record.created, payment.*, billing_record.paid.
-  events.push(chargeOutcomeEvent(payment));
+  // A charge waiting for the customer's authentication has no payment event until it settles.
+  if (outcome.status !== 'requires_action') events.push(chargeOutcomeEvent(payment));
   if (record && outcome.status === 'succeeded') {
     events.push(billingRecordPaidEvent(record));
     // PostgreSQL runs a plain `select` CTE only if the statement reads it (unlike an insert or
@@ -119,12 +120,12 @@ export async function recordCheckoutOutcome(
     writes.push(sql`receipt_job as (select ${addJobCall(receiptJob(record.id))} as job)`);
     reads.push(sql`(select count(job) from receipt_job)::int as receipt_job`);
   }
-  if (outcome.status === 'unknown') {
+  if (outcome.status === 'unknown' || outcome.status === 'requires_action') {
     writes.push(sql`reconcile_job as (select ${addJobCall(reconcilePaymentJob(payment.id))} as job)`);
     reads.push(sql`(select count(job) from reconcile_job)::int as reconcile_job`);
   }
 
-  // Paid or failed now; an unknown payment leaves the checkout open until reconciliation.
+  // Paid or failed now; an unknown (or requires_action) payment leaves the checkout open until reconciliation.
   const status = outcome.status === 'succeeded' ? 'paid' : outcome.status === 'failed' ? 'failed' : null;
   const finished: CheckoutRow = status ? { ...checkout, status, updatedAt: at } : checkout;
   if (status) {
@@ -189,7 +190,10 @@ export async function outcomeOf(db: Db, row: CheckoutRow): Promise<CheckoutOutco
   return { checkout, declined };
 }
 
-/** An unknown checkout charge settles: its billing record is paid or void, the checkout paid or failed. */
+/**
+ * An unknown (or requires_action) checkout charge settles: its billing record is paid or void, the
+ * checkout paid or failed (a failed one gives back its link slot and promotion redemption).
+ */
 async function settleCheckoutCharge(tx: Db, payment: PaymentRow, outcome: DefiniteOutcome) {
   const settled = await settleUnknownPaymentRow(tx, payment.id, outcome);
   if (!settled) return;
@@ -212,6 +216,7 @@ export const checkoutMove = defineMoneyMove({
   kind: 'checkout',
   plan: CheckoutPlan,
   customerPresent: () => true,
+  takesCustomerAction: true,
   recordsItself: true,
   apply: async (tx, move, outcome, answer) => {
     const checkout = (move.known as CheckoutRow | undefined) ?? (await findCheckoutRow(tx, move.payment.merchantId, move.payment.checkoutId!));

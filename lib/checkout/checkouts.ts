@@ -206,7 +206,11 @@ async function prepareCheckout(
       description: item.description,
       processorToken: method.token,
       processorKey: paymentId,
-      intent: pinnedIntent(checkoutMove, { savePaymentMethod: Boolean(options.savePaymentMethod && method.newCard), card: method.card }),
+      intent: pinnedIntent(
+        checkoutMove,
+        { savePaymentMethod: Boolean(options.savePaymentMethod && method.newCard), card: method.card },
+        input.returnUrl?.replaceAll('{CHECKOUT_ID}', checkoutId),
+      ),
     },
     tx.$with('inserted_checkout', {}).as(tx.insert(checkouts).values(checkout).getSQL()),
   );

@@ -8,13 +8,19 @@ import { portalPath } from '../portal/portal';
 import { findPriceRow } from '../catalog/prices';
 import { findSubscriptionRow } from '../subscriptions/queries';
 import { renewalQuote } from '../subscriptions/discounts';
+import { reconcilePayment } from '../payments/recovery';
 import { toCheckoutResponse } from './checkout-response';
+// Settling finds the payment's kind in the registry: the one-time checkout's must be loaded here too.
+import './checkout-outcome';
+import type { CheckoutRow } from './checkout-status';
 
 export interface HostedCheckoutResult {
   sellerName: string;
   name: string;
   total: string;
   status: 'paid' | 'processing' | 'failed';
+  /** The card authentication page, while the customer has not finished there (they came back without). */
+  authenticateUrl: string | null;
   card: string | null;
   email: string | null;
   /** The seller's page to continue to, with `checkoutId` appended; null when none was set. */
@@ -49,6 +55,19 @@ async function nextStepsOf(db: Database, merchantId: string, subscriptionId: str
   };
 }
 
+/**
+ * The checkout as the result page shows it. A payment waiting for the card's authentication is
+ * where the authentication page sends the customer back, so the processor is asked at once
+ * (the `reconcile-payment` job would only later): the customer sees paid or declined now.
+ */
+async function settledOnReturn(db: Database, row: CheckoutRow) {
+  const checkout = await toCheckoutResponse(db, row);
+  if (checkout.payment?.status !== 'requires_action') return checkout;
+  await reconcilePayment(db, checkout.payment.id);
+  const [settled] = await db.select().from(checkouts).where(eq(checkouts.id, row.id));
+  return toCheckoutResponse(db, settled!);
+}
+
 /** The success page: shown only for a checkout of this very link, so ids cannot be probed. */
 export async function loadHostedCheckoutResult(
   db: Database,
@@ -63,7 +82,7 @@ export async function loadHostedCheckoutResult(
     .from(checkouts)
     .where(and(eq(checkouts.id, checkoutId), eq(checkouts.paymentLinkId, found.link.id)));
   if (!row) return undefined;
-  const checkout = await toCheckoutResponse(db, row);
+  const checkout = await settledOnReturn(db, row);
   const customer = await findCustomerRow(db, row.merchantId, row.customerId);
   let continueUrl: string | null = null;
   if (row.successUrl) {
@@ -76,6 +95,7 @@ export async function loadHostedCheckoutResult(
     name: row.description,
     total: text.money(row.total, row.currency),
     status: checkout.paid ? 'paid' : checkout.status === 'failed' ? 'failed' : 'processing',
+    authenticateUrl: checkout.payment?.nextAction?.url ?? null,
     card: checkout.payment?.card ? text.card(checkout.payment.card.brand, checkout.payment.card.last4) : null,
     email: customer.email,
     continueUrl,

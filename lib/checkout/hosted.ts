@@ -4,6 +4,7 @@ import { ApiError } from '../http/errors';
 import { Email } from '../http/schemas';
 import { customerText, type CustomerText } from '../i18n/customer-text';
 import { now } from '../clock';
+import { config } from '../config';
 import { findPriceRow } from '../catalog/prices';
 import { paymentProcessor } from '../payments/processor';
 import { CardInputError, type TokenizedCard } from '../payments/processor/types';
@@ -126,6 +127,8 @@ export interface HostedPaymentForm {
 
 export type HostedPaymentResult =
   | { kind: 'paid' | 'processing'; checkoutId: string }
+  /** The card asks for authentication: the browser goes to `url`, which comes back to the result page. */
+  | { kind: 'requires_action'; checkoutId: string; url: string }
   | { kind: 'declined'; message: string }
   | { kind: 'invalid'; field: 'email' | 'name' | 'cardNumber' | 'expiry' | 'cvc' | 'promotionCode'; message: string }
   | { kind: 'unavailable'; message: string };
@@ -182,6 +185,8 @@ export async function runHostedCheckout(
   text: CustomerText = customerText(),
 ): Promise<HostedPaymentResult> {
   const attemptKey = options.attempt.key;
+  // Back from a card authentication page, the result page asks the processor at once (hosted-result.ts).
+  input = { ...input, returnUrl: `${config.publicUrl}/pay/${encodeURIComponent(input.paymentLinkToken!)}/success?checkoutId={CHECKOUT_ID}` };
   try {
     const result = await completeCheckout(plainPhases(db), merchantId, input, options).catch(async (error: unknown) => {
       // A double-submitted form: the twin attempt committed its phase 1 first (unique attempt
@@ -192,6 +197,7 @@ export async function runHostedCheckout(
     });
     const { checkout } = result;
     if (result.declined) return { kind: 'declined', message: text.declineReason(checkout.payment?.failureCode) };
+    if (checkout.payment?.nextAction) return { kind: 'requires_action', checkoutId: checkout.id, url: checkout.payment.nextAction.url };
     return { kind: checkout.paid ? 'paid' : 'processing', checkoutId: checkout.id };
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Email, Timestamp } from '../http/schemas';
-import { PaymentResponse } from '../payments/schemas';
+import { PaymentResponse, ReturnUrl } from '../payments/schemas';
 
 export const CHECKOUT_STATUSES = ['open', 'paid', 'failed', 'expired'] as const;
 
@@ -14,6 +14,7 @@ export const CheckoutBody = z
     priceId: z.string().min(1).optional(),
     promotionCode: z.string().trim().min(1).max(64).optional(),
     quantity: z.int().min(1).max(10_000).optional(),
+    returnUrl: ReturnUrl.optional(),
     tokenRef: z.string().min(1).max(512).optional().meta({ description: 'A processor token, e.g. the sandbox tok_visa.' }),
   })
   .superRefine((body, ctx) => {

@@ -81,6 +81,7 @@ function textOf(locale: Locale) {
       if (code === 'insufficient_funds') return t('checkout.errors.insufficientFunds');
       if (code === 'expired_card') return t('checkout.errors.expiredCard');
       if (code === 'incorrect_cvc') return t('checkout.errors.incorrectCvc');
+      if (code?.startsWith('authentication_')) return t('checkout.errors.authentication');
       return t('checkout.errors.declined');
     },
   };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Currency, DateTime, Email, Metadata, MinorAmount, PositiveInt32, Timestamp } from '../http/schemas';
+import { ReturnUrl } from '../payments/schemas';
 
 export const PAYMENT_LINK_STATUSES = ['active', 'disabled', 'archived', 'completed', 'expired'] as const;
 
@@ -71,6 +72,7 @@ export const CompletePaymentLinkBody = z.strictObject({
   paymentMethodRefId: z.string().min(1).optional(),
   priceId: z.string().min(1).optional().meta({ description: "Optional check: must be the link's own price." }),
   promotionCode: z.string().trim().min(1).max(64).optional(),
+  returnUrl: ReturnUrl.optional(),
   tokenRef: z.string().min(1).max(512).optional(),
 });
 

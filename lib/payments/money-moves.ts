@@ -25,7 +25,7 @@ import { createPendingPayment, type PaymentRow, type PendingPaymentInput } from 
 /** A payment with nothing to collect (100 % discount, trial) succeeds without a processor call. */
 export const NO_CHARGE = { status: 'succeeded', reference: null, card: null } as const;
 export type KnownOutcome = ChargeOutcome | typeof NO_CHARGE;
-export type DefiniteOutcome = Exclude<KnownOutcome, { status: 'unknown' }>;
+export type DefiniteOutcome = Exclude<KnownOutcome, { status: 'unknown' | 'requires_action' }>;
 
 /** A card's display details, carried in a plan (so no phase asks the processor for them). */
 export const PinnedCard = z.object({ brand: z.string(), last4: z.string(), expMonth: z.number().int(), expYear: z.number().int() }).nullable();
@@ -60,11 +60,18 @@ export interface MoneyMoveKind<Plan, Result> {
    * Merchant-initiated ones (renewals, dunning, a backend's create or command) may be.
    */
   customerPresent(plan: Plan): boolean;
+  /**
+   * `apply` records a `requires_action` outcome (the customer is sent to authenticate, 3-D
+   * Secure, and the move settles later like an `unknown` one). Only a customer-present kind that
+   * can send its customer there has it; every other charge is made off-session, where such a
+   * card declines `authentication_required`.
+   */
+  takesCustomerAction?: boolean;
   /** Phase 3 (and recovery): records `outcome` of the pinned plan. The payment is locked and still pending. */
   apply(tx: Db, move: PinnedMove<Plan>, outcome: KnownOutcome, answer: AnswerHooks): Promise<Result>;
   /** The answer of a move another run (a recovery, a twin request) recorded first. */
   recorded(tx: Db, move: PinnedMove<Plan>): Promise<Result>;
-  /** An `unknown` (or `needs_review`) charge of this move is settled: what follows from it. */
+  /** An `unknown`, `requires_action` (or `needs_review`) charge of this move is settled: what follows from it. */
   settle(tx: Db, move: PinnedMove<Plan>, outcome: DefiniteOutcome): Promise<void>;
   /** Merchant-initiated recovery charges only while this holds (the subscription is still there…). */
   stillWanted?(db: Db, plan: Plan): Promise<boolean>;
@@ -129,9 +136,12 @@ export async function pinMoneyMove<Plan, Result>(
   return kind.apply(tx, { payment: row, plan }, await collectCharge(row), NO_ANSWER);
 }
 
-/** The `intent` column of a payment pinned for `kind` (for kinds that write their payment themselves). */
-export function pinnedIntent<Plan>(kind: MoneyMoveKind<Plan, unknown>, plan: Plan): Record<string, unknown> {
-  return { kind: kind.kind, plan };
+/**
+ * The `intent` column of a payment pinned for `kind` (for kinds that write their payment
+ * themselves). `returnUrl`: where the processor's authentication page sends the customer back.
+ */
+export function pinnedIntent<Plan>(kind: MoneyMoveKind<Plan, unknown>, plan: Plan, returnUrl?: string | null): Record<string, unknown> {
+  return returnUrl ? { kind: kind.kind, plan, returnUrl } : { kind: kind.kind, plan };
 }
 
 /**
@@ -183,12 +193,24 @@ export async function finishMoneyMove<Result>(phases: Phases, payment: PaymentRo
 export async function collectCharge(payment: PaymentRow): Promise<KnownOutcome> {
   if (payment.amount === 0) return NO_CHARGE;
   if (!payment.processorToken) return notCharged(payment, 'no_payment_method', 'The customer has no payment method to charge.');
+  const { offSession, returnUrl } = chargeSession(payment);
   return paymentProcessor().charge({
     token: payment.processorToken,
     amount: payment.amount,
     currency: payment.currency,
     idempotencyKey: payment.processorKey ?? payment.id,
+    offSession,
+    ...(returnUrl ? { returnUrl } : {}),
   });
+}
+
+/** Whether the customer is there to authenticate (only kinds that can send them to do it), and where they come back to. */
+function chargeSession(payment: PaymentRow): { offSession: boolean; returnUrl?: string } {
+  const intent = payment.intent as { kind?: unknown; plan?: unknown; returnUrl?: unknown } | null;
+  const kind = typeof intent?.kind === 'string' ? registry.get(intent.kind) : undefined;
+  const parsed = kind?.plan.safeParse(intent!.plan);
+  const present = Boolean(kind?.takesCustomerAction && parsed?.success && kind.customerPresent(parsed.data));
+  return { offSession: !present, returnUrl: present && typeof intent?.returnUrl === 'string' ? intent.returnUrl : undefined };
 }
 
 /**
@@ -209,6 +231,9 @@ async function recoverOutcome(db: Database, kind: AnyKind, move: PinnedMove<unkn
       return { status: 'failed', reference: seen.reference, card, declineCode: seen.declineCode, message: seen.message };
     case 'unknown':
       return { status: 'unknown', reference: `unknown_${payment.id}`, card };
+    case 'requires_action':
+      // The request died after the processor asked for authentication: recorded so, settled or canceled later.
+      return { status: 'requires_action', reference: seen.reference, card, nextAction: seen.nextAction };
     case 'not_found':
       if (kind.customerPresent(plan)) return cancelAbandoned(payment, card);
       if (kind.stillWanted && !(await kind.stillWanted(db, plan))) {

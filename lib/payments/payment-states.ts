@@ -5,7 +5,8 @@ export const paymentStateMachine = defineStateMachine({
   resource: 'payment',
   initial: ['pending'],
   transitions: {
-    pending: ['succeeded', 'failed', 'unknown', 'needs_review'],
+    pending: ['succeeded', 'failed', 'unknown', 'requires_action', 'needs_review'],
+    requires_action: ['succeeded', 'failed', 'needs_review'],
     unknown: ['succeeded', 'failed', 'needs_review'],
     needs_review: ['succeeded', 'failed'],
     succeeded: ['partially_refunded', 'refunded'],
@@ -17,6 +18,10 @@ export const paymentStateMachine = defineStateMachine({
     'pending -> succeeded': 'charged (or nothing to charge)',
     'pending -> failed': 'declined',
     'pending -> unknown': 'processor did not answer',
+    'pending -> requires_action': 'the customer must authenticate',
+    'requires_action -> succeeded': 'authenticated and charged',
+    'requires_action -> failed': 'authentication failed or abandoned',
+    'requires_action -> needs_review': 'recovery could not settle it',
     'unknown -> succeeded': 'reconciled as charged',
     'unknown -> failed': 'reconciled as not charged',
     'pending -> needs_review': 'recovery could not finish it',
@@ -30,6 +35,7 @@ export const paymentStateMachine = defineStateMachine({
   },
   notes:
     'Written `pending` in phase 1, before the processor is asked (docs/payments.md, "Money moves"); phase 3 records the outcome. ' +
-    '`unknown` is settled by reconciliation. A payment recovery cannot finish or settle after a bounded number of tries is `needs_review`, ' +
+    '`unknown` and `requires_action` (the customer is authenticating, 3-D Secure) are settled by reconciliation; ' +
+    'a `requires_action` one still waiting after PAYMENT_ACTION_TIMEOUT_MS is canceled at the processor and fails. A payment recovery cannot finish or settle after a bounded number of tries is `needs_review`, ' +
     'settled by a person in the operator console. A succeeded refund moves its payment; refunds have their own machine.',
 });

@@ -30,6 +30,7 @@ export function toPaymentResponse(row: PaymentRow) {
     description: row.description,
     failureCode: row.failureCode,
     failureMessage: row.failureMessage,
+    nextAction: row.nextActionUrl ? { type: 'redirect_to_url' as const, url: row.nextActionUrl } : null,
     settledAt: row.settledAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
@@ -84,6 +85,7 @@ export async function createPendingPayment(
     cardLast4: null,
     failureCode: null,
     failureMessage: null,
+    nextActionUrl: null,
     settledAt: null,
     createdAt: at,
     updatedAt: at,
@@ -135,7 +137,7 @@ export type ChargeResult = ChargeOutcome | { status: 'succeeded'; reference: nul
 export function chargeOutcomeColumns(payment: PaymentRow, outcome: ChargeResult, at: Date) {
   // The callers hold the pending row (fresh, or guarded by its status in phase 3), or a
   // `needs_review` one whose outcome was never recorded, which a person settles (recovery.ts).
-  const from = outcome.status === 'unknown' ? (['pending'] as const) : (['pending', 'needs_review'] as const);
+  const from = outcome.status === 'unknown' || outcome.status === 'requires_action' ? (['pending'] as const) : (['pending', 'needs_review'] as const);
   paymentStateMachine.assertTransition(payment.status, outcome.status, `Payment ${payment.id} is ${payment.status}`, 'not pending', from);
   // The token was kept only so the charge could be finished; a saved method keeps its own.
   return {
@@ -147,22 +149,31 @@ export function chargeOutcomeColumns(payment: PaymentRow, outcome: ChargeResult,
     // The processor's words are text from outside (lib/stored-text.ts).
     failureCode: outcome.status === 'failed' ? storableText(outcome.declineCode, 100) : null,
     failureMessage: outcome.status === 'failed' ? storableText(outcome.message, 1000) : null,
-    settledAt: outcome.status === 'unknown' ? null : at,
+    // Kept until the payment settles: the customer (or the hosted page) goes there to authenticate.
+    nextActionUrl: outcome.status === 'requires_action' ? outcome.nextAction.url : null,
+    settledAt: outcome.status === 'unknown' || outcome.status === 'requires_action' ? null : at,
     updatedAt: at,
   };
 }
 
-/** The `payment.succeeded | failed | unknown` event of a payment that has just taken its outcome. */
+/**
+ * The `payment.succeeded | failed | unknown` event of a payment that has just taken its outcome.
+ * A `requires_action` payment has none yet (the spec's payment events are those three): its
+ * `payment.succeeded | failed` comes when it settles.
+ */
 export function chargeOutcomeEvent(row: PaymentRow, context?: SubscriptionContext): EventInput {
   return { merchantId: row.merchantId, type: OUTCOME_EVENT[row.status as keyof typeof OUTCOME_EVENT], object: { ...toPaymentResponse(row), ...context } };
 }
 
-/** Every unknown outcome (checkout, renewal, proration, dunning retry) is settled on one path: this job. */
-export function reconcilePaymentJob(paymentId: string): QueuedJob {
+/**
+ * Every unknown outcome (checkout, renewal, proration, dunning retry) and every charge waiting
+ * for the customer's authentication is settled on one path: this job.
+ */
+export function reconcilePaymentJob(paymentId: string, delayMs: number = RECONCILE_DELAY_MS): QueuedJob {
   return {
     task: 'reconcile-payment',
     payload: { paymentId },
-    options: { runAt: new Date(now().getTime() + RECONCILE_DELAY_MS), jobKey: `reconcile:${paymentId}` },
+    options: { runAt: new Date(now().getTime() + delayMs), jobKey: `reconcile:${paymentId}` },
   };
 }
 
@@ -191,12 +202,12 @@ export async function recordChargeOutcome(
     .returning();
   // Not a client's error (a 4xx would be stored as an Idempotency-Key's answer): a race the caller lost.
   if (!row) throw new Error(`Payment ${payment.id} is no longer ${payment.status}: another run recorded its outcome.`);
-  await record(tx, chargeOutcomeEvent(row, context));
-  if (outcome.status === 'unknown') await enqueueQueuedJob(tx, reconcilePaymentJob(row.id));
+  if (outcome.status !== 'requires_action') await record(tx, chargeOutcomeEvent(row, context));
+  if (outcome.status === 'unknown' || outcome.status === 'requires_action') await enqueueQueuedJob(tx, reconcilePaymentJob(row.id));
   return row;
 }
 
-/** unknown → succeeded | failed, once the processor has answered the reconciliation query. */
+/** unknown (or requires_action) → succeeded | failed, once the processor has answered the reconciliation query. */
 export async function settleUnknownPaymentRow(
   tx: Db,
   paymentId: string,
@@ -210,10 +221,13 @@ export async function settleUnknownPaymentRow(
       status: outcome.status,
       failureCode: outcome.status === 'failed' ? storableText(outcome.declineCode, 100) : null,
       failureMessage: outcome.status === 'failed' ? storableText(outcome.message, 1000) : null,
+      nextActionUrl: null,
       settledAt: at,
       updatedAt: at,
     })
-    .where(and(eq(payments.id, paymentId), inArray(payments.status, paymentStateMachine.sourcesOf(outcome.status, ['unknown', 'needs_review']))))
+    .where(
+      and(eq(payments.id, paymentId), inArray(payments.status, paymentStateMachine.sourcesOf(outcome.status, ['unknown', 'requires_action', 'needs_review']))),
+    )
     .returning();
   if (!row) return undefined; // settled already (a concurrent or repeated reconciliation)
   await recordEvent(tx, { merchantId: row.merchantId, type: OUTCOME_EVENT[outcome.status], object: { ...toPaymentResponse(row), ...context } });

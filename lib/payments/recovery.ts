@@ -1,15 +1,16 @@
-import { and, eq, inArray, isNotNull, lte, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, lte, or, sql } from 'drizzle-orm';
 import type { Database, Db } from '../db/client';
 import { plainPhases } from '../db/phases';
 import { payments, refunds, type PaymentReview } from '../db/schema';
 import { now } from '../clock';
 import { config } from '../config';
 import { log } from '../log';
-import { enqueueJob } from '../jobs/enqueue';
+import { enqueueJob, enqueueQueuedJob } from '../jobs/enqueue';
 import { ApiError } from '../http/errors';
 import { paymentProcessor } from './processor';
 import { finishMoneyMove, lockPayment, PaymentAlreadySettled, pinnedMoveOf, UnreadableMove, type DefiniteOutcome } from './money-moves';
-import { settleUnknownPaymentRow, type PaymentRow } from './payments';
+import { reconcilePaymentJob, settleUnknownPaymentRow, type PaymentRow } from './payments';
+import type { CanceledCharge } from './processor/types';
 import { finishRefund } from './refunds';
 import { paymentStateMachine } from './payment-states';
 
@@ -21,17 +22,20 @@ import { paymentStateMachine } from './payment-states';
  * and listed in the operator console, where a person settles it.
  */
 
-export type ReconcileResult = 'succeeded' | 'failed' | 'still_unknown' | 'not_unknown' | 'needs_review';
+/** `awaiting_customer`: a `requires_action` payment whose customer may still authenticate (its next check is queued). */
+export type ReconcileResult = 'succeeded' | 'failed' | 'still_unknown' | 'not_unknown' | 'needs_review' | 'awaiting_customer';
 
 /**
- * Asks the processor about a payment whose charge timed out (no transaction open), then settles
- * it through its kind (billing record, checkout, subscription follow). Idempotent.
+ * Asks the processor about a payment whose charge timed out, or waits for the customer's
+ * authentication (no transaction open), then settles it through its kind (billing record,
+ * checkout, subscription follow). Idempotent.
  */
 export async function reconcilePayment(db: Database, paymentId: string): Promise<ReconcileResult> {
   const [unknown] = await db.select().from(payments).where(eq(payments.id, paymentId));
+  if (unknown?.status === 'requires_action') return reconcileAuthentication(db, unknown);
   if (unknown?.status !== 'unknown') return 'not_unknown';
   const answer = await paymentProcessor().retrieveCharge(unknown.processorKey ?? unknown.id);
-  if (answer.status === 'unknown')
+  if (answer.status === 'unknown' || answer.status === 'requires_action')
     return (await countFailedTry(db, unknown, 'unknown', 'the processor still cannot tell whether it charged')) ?? 'still_unknown';
   // The processor never saw the charge: nothing was taken.
   const outcome: DefiniteOutcome =
@@ -47,7 +51,48 @@ export async function reconcilePayment(db: Database, paymentId: string): Promise
   }
 }
 
-/** unknown (or needs_review) → the outcome, through the payment's kind; false when another run settled it. */
+/**
+ * A payment waiting for its customer to authenticate (docs/payments.md, "Authentication"): the
+ * processor's answer settles it, exactly as an unknown one settles. Still waiting after
+ * PAYMENT_ACTION_TIMEOUT_MS, it is abandoned: canceled at the processor (an authentication that
+ * slipped in first is what the cancel answers) and failed, which gives back its reservations.
+ * Still waiting before that, the next look is queued: sooner while the customer is likely at it.
+ */
+async function reconcileAuthentication(db: Database, payment: PaymentRow): Promise<ReconcileResult> {
+  const key = payment.processorKey ?? payment.id;
+  const seen = await paymentProcessor().retrieveCharge(key);
+  const waitedMs = now().getTime() - payment.updatedAt.getTime();
+  let answer: Exclude<typeof seen, { status: 'requires_action' }> | CanceledCharge;
+  if (seen.status !== 'requires_action') answer = seen;
+  else if (waitedMs < config.payments.actionTimeoutMs) {
+    const nextInMs = Math.min(Math.max(config.payments.reconcileDelayMs, waitedMs), config.payments.actionTimeoutMs - waitedMs);
+    await enqueueQueuedJob(db, reconcilePaymentJob(payment.id, nextInMs));
+    return 'awaiting_customer';
+  } else answer = await paymentProcessor().cancelCharge({ idempotencyKey: key, amount: payment.amount, currency: payment.currency });
+  if (answer.status === 'unknown')
+    return (await countFailedTry(db, payment, 'requires_action', 'the processor cannot tell how the authentication ended')) ?? 'still_unknown';
+  const reference = payment.processorReference ?? `none_${payment.id}`;
+  const outcome: DefiniteOutcome =
+    answer.status === 'succeeded'
+      ? { status: 'succeeded', reference: answer.reference, card: null }
+      : answer.status === 'failed'
+        ? { status: 'failed', reference: answer.reference, card: null, declineCode: answer.declineCode, message: answer.message }
+        : answer.status === 'canceled'
+          ? { status: 'failed', reference, card: null, ...AUTHENTICATION_ABANDONED }
+          : { status: 'failed', reference, card: null, declineCode: 'processor_error', message: 'The payment could not be processed.' };
+  try {
+    return await db.transaction(async (tx) => ((await settleCharge(tx, payment, outcome, ['requires_action'])) ? outcome.status : 'not_unknown'));
+  } catch (error) {
+    return (await countFailedTry(db, payment, 'requires_action', reasonOf(error))) ?? 'still_unknown';
+  }
+}
+
+const AUTHENTICATION_ABANDONED = {
+  declineCode: 'authentication_abandoned',
+  message: 'The customer did not complete the card authentication in time; nothing was charged.',
+} as const;
+
+/** unknown, requires_action (or needs_review) → the outcome, through the payment's kind; false when another run settled it. */
 async function settleCharge(tx: Db, payment: PaymentRow, outcome: DefiniteOutcome, from: PaymentRow['status'][]): Promise<boolean> {
   const locked = await lockPayment(tx, payment.id, from);
   if (!locked) return false;
@@ -61,12 +106,21 @@ async function settleCharge(tx: Db, payment: PaymentRow, outcome: DefiniteOutcom
   return true;
 }
 
-/** Safety net for reconciliation jobs that were lost or exhausted: re-enqueues old unknown payments. */
+/**
+ * Safety net for reconciliation jobs that were lost or exhausted: re-enqueues old unknown
+ * payments, and `requires_action` ones past their authentication timeout (to be canceled).
+ */
 export async function enqueueStaleUnknownPayments(db: Database, olderThanMs: number): Promise<number> {
+  const at = now().getTime();
   const stale = await db
     .select({ id: payments.id })
     .from(payments)
-    .where(and(eq(payments.status, 'unknown'), lte(payments.updatedAt, new Date(now().getTime() - olderThanMs))))
+    .where(
+      or(
+        and(eq(payments.status, 'unknown'), lte(payments.updatedAt, new Date(at - olderThanMs))),
+        and(eq(payments.status, 'requires_action'), lte(payments.updatedAt, new Date(at - config.payments.actionTimeoutMs))),
+      ),
+    )
     .limit(500);
   for (const { id } of stale) await enqueueJob(db, 'reconcile-payment', { paymentId: id }, { jobKey: `reconcile:${id}` });
   return stale.length;

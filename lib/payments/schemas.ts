@@ -20,11 +20,35 @@ export const AttachPaymentMethodBody = z.strictObject({
   }),
 });
 
-export const PAYMENT_STATUSES = ['pending', 'succeeded', 'failed', 'unknown', 'needs_review', 'partially_refunded', 'refunded'] as const;
+/** Where a card authentication page (3-D Secure) sends the customer back. */
+export const ReturnUrl = z
+  .url({ protocol: /^https?$/ })
+  .max(2048)
+  .meta({
+    description:
+      'Where the card authentication page (3-D Secure) sends the customer back when the payment answers `requires_action`; `{CHECKOUT_ID}` in it is replaced by the checkout id. Without it, the authentication page ends on a page of its own; either way the payment settles on its own (poll GET /api/Checkout/{id} or wait for `payment.succeeded`/`payment.failed`).',
+  });
+
+export const PAYMENT_STATUSES = ['pending', 'requires_action', 'succeeded', 'failed', 'unknown', 'needs_review', 'partially_refunded', 'refunded'] as const;
+
+export const NextActionResponse = z
+  .object({
+    type: z.literal('redirect_to_url'),
+    url: z
+      .url()
+      .meta({ description: "The processor's authentication page (3-D Secure). Send the customer's browser there; it comes back to the checkout's returnUrl." }),
+  })
+  .meta({
+    id: 'NextAction',
+    description: 'What the customer must do before the payment can go on; set only while the payment is `requires_action`.',
+  });
 
 export const PaymentResponse = z.object({
   id: z.string(),
-  status: z.enum(PAYMENT_STATUSES),
+  status: z.enum(PAYMENT_STATUSES).meta({
+    description:
+      '`requires_action`: the customer must authenticate (3-D Secure) at `nextAction.url`; the payment then settles as `succeeded` or `failed` like an `unknown` one (docs/payments.md, "Authentication").',
+  }),
   amount: z.int(),
   amountRefunded: z.int(),
   currency: z.string(),
@@ -35,6 +59,7 @@ export const PaymentResponse = z.object({
   description: z.string(),
   failureCode: z.string().nullable(),
   failureMessage: z.string().nullable(),
+  nextAction: NextActionResponse.nullable(),
   settledAt: Timestamp.nullable(),
   createdAt: Timestamp,
   updatedAt: Timestamp,

@@ -172,7 +172,8 @@ export async function lookUpUnknownCharge(db: Database, paymentId: string): Prom
   const [payment] = await db.select().from(payments).where(eq(payments.id, paymentId));
   if (payment?.status !== 'unknown') return;
   const answer = await paymentProcessor().retrieveCharge(payment.processorKey ?? payment.id);
-  if (answer.status === 'unknown') return;
+  // Off-session charges never wait for authentication; either way, not settled yet.
+  if (answer.status === 'unknown' || answer.status === 'requires_action') return;
   // The processor never saw the charge: nothing was taken, which counts as a failed attempt.
   const outcome: DefiniteOutcome =
     answer.status === 'not_found'

@@ -44,7 +44,7 @@ describe('sandbox processor', () => {
   it('gives each test card its fixed outcome', async () => {
     // Each charge its own idempotency key: the sandbox answers a repeated key with its first outcome.
     const charge = (token: string, idempotencyKey = `pay_test_${crypto.randomUUID()}`) =>
-      sandbox.charge({ token, amount: 100, currency: 'USD', idempotencyKey });
+      sandbox.charge({ token, amount: 100, currency: 'USD', idempotencyKey, offSession: false });
     expect((await charge('tok_visa')).status).toBe('succeeded');
     expect(await charge('tok_declined')).toMatchObject({ status: 'failed', declineCode: 'card_declined' });
     expect(await charge('tok_insufficient_funds')).toMatchObject({ status: 'failed', declineCode: 'insufficient_funds' });

@@ -148,7 +148,13 @@ describe('finishing interrupted money moves', () => {
     expect(checkout!.status).toBe('failed');
     expect((await api.get(`/api/PaymentLink/${link.id}`)).body).toMatchObject({ status: 'active', completionCount: 0 });
     // The key is canceled at the processor: a request arriving late cannot charge it.
-    const late = await new SandboxProcessor().charge({ token: 'tok_visa', amount: 4500, currency: 'USD', idempotencyKey: pending!.processorKey! });
+    const late = await new SandboxProcessor().charge({
+      token: 'tok_visa',
+      amount: 4500,
+      currency: 'USD',
+      idempotencyKey: pending!.processorKey!,
+      offSession: false,
+    });
     expect(late).toMatchObject({ status: 'failed', declineCode: 'canceled' });
     const booked = await getDb().select().from(sandboxProcessorOperations).where(eq(sandboxProcessorOperations.idempotencyKey, pending!.processorKey!));
     expect(booked.map((op) => op.status)).toEqual(['failed']);

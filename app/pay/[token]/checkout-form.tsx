@@ -54,6 +54,11 @@ export function CheckoutForm({
     setPromotionMessage(null);
     startTransition(async () => {
       const result = await payAction(token, attemptKey.current, locale, formData);
+      // The card asks for authentication (3-D Secure): its page sends the customer back to the result page.
+      if (result.kind === 'requires_action') {
+        window.location.assign(result.url);
+        return;
+      }
       if (result.kind === 'paid' || result.kind === 'processing') {
         router.push(`/pay/${token}/success?checkoutId=${encodeURIComponent(result.checkoutId)}`);
         return;

@@ -141,12 +141,12 @@ export const checkouts = pgTable(
   ],
 );
 
-export type PaymentStatus = 'pending' | 'succeeded' | 'failed' | 'unknown' | 'needs_review' | 'partially_refunded' | 'refunded';
+export type PaymentStatus = 'pending' | 'requires_action' | 'succeeded' | 'failed' | 'unknown' | 'needs_review' | 'partially_refunded' | 'refunded';
 
 /** Why recovery handed a payment to a person, and from which state (docs/payments.md, "Needs review"). */
 export interface PaymentReview {
-  /** `pending`: its outcome was never recorded; `unknown`: recorded as unknown and never settled. */
-  from: 'pending' | 'unknown';
+  /** `pending`: its outcome was never recorded; `unknown` (or `requires_action`): recorded so and never settled. */
+  from: 'pending' | 'unknown' | 'requires_action';
   reason: string;
   at: string;
 }
@@ -184,6 +184,8 @@ export const payments = pgTable(
     cardLast4: text(),
     failureCode: text(),
     failureMessage: text(),
+    /** Where the customer authenticates (3-D Secure) while the payment is `requires_action`; cleared once it settles. */
+    nextActionUrl: text(),
     settledAt: timestampTz(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -198,6 +200,8 @@ export const payments = pgTable(
     index('payments_created_idx').on(t.createdAt),
     index('payments_unknown_idx').on(t.createdAt).where(sql`${t.status} = 'unknown'`),
     index('payments_needs_review_idx').on(t.createdAt).where(sql`${t.status} = 'needs_review'`),
+    // The sweep that cancels abandoned authentications (recovery.ts).
+    index('payments_requires_action_idx').on(t.updatedAt).where(sql`${t.status} = 'requires_action'`),
   ],
 );
 
@@ -237,11 +241,15 @@ export const sandboxProcessorOperations = pgTable('sandbox_processor_operations'
   kind: text().notNull().$type<'charge' | 'refund' | 'verification'>(),
   amount: integer().notNull(),
   currency: text().notNull(),
-  status: text().notNull().$type<'succeeded' | 'failed'>(),
+  status: text().notNull().$type<'succeeded' | 'failed' | 'requires_action'>(),
   reference: text().notNull(),
   declineCode: text(),
   message: text(),
   requests: integer().notNull().default(1),
+  /** A charge that asks the customer to authenticate: the unguessable id of its page (/sandbox/authenticate/{id}). */
+  actionId: text().unique(),
+  /** Where that page sends the customer back: only this URL, never one from the request. */
+  returnUrl: text(),
   createdAt: createdAt(),
 });
 

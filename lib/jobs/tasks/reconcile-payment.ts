@@ -9,7 +9,11 @@ import '../money-move-kinds';
 
 const Payload = z.object({ paymentId: z.string() });
 
-/** Settles one `unknown` payment; throws while the processor still cannot tell, so the queue retries with backoff. */
+/**
+ * Settles one `unknown` payment (throws while the processor still cannot tell, so the queue
+ * retries with backoff), or one `requires_action` payment once its customer authenticated or
+ * gave up (while they may still, it queues its own next look).
+ */
 export const reconcilePaymentTask: Task = async (payload, helpers) => {
   const { paymentId } = Payload.parse(payload);
   const result = await reconcilePayment(getDb(), paymentId);
@@ -17,7 +21,7 @@ export const reconcilePaymentTask: Task = async (payload, helpers) => {
   helpers.logger.info(`payment ${paymentId}: ${result}`);
 };
 
-/** Cron: re-enqueues unknown payments older than ten minutes whose job was lost. */
+/** Cron: re-enqueues unknown payments older than ten minutes, and abandoned authentications, whose job was lost. */
 export const reconcileUnknownPaymentsTask: Task = async (_payload, helpers) => {
   const count = await enqueueStaleUnknownPayments(getDb(), 10 * 60 * 1000);
   if (count) helpers.logger.info(`re-enqueued reconciliation of ${count} unknown payments`);

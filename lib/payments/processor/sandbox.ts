@@ -3,10 +3,12 @@ import { now } from '../../clock';
 import { config } from '../../config';
 import { getDb } from '../../db/client';
 import { sandboxProcessorOperations } from '../../db/schema';
+import { AUTHENTICATION_REQUIRED, cancelAuthentication, newActionId, sandboxNextAction } from './sandbox-authentication';
 import {
   CardInputError,
   type CanceledCharge,
   type CardDetails,
+  type ChargeInput,
   type ChargeOutcome,
   type PaymentProcessor,
   type RefundOutcome,
@@ -16,7 +18,15 @@ import {
 } from './types';
 
 /** How a sandbox card behaves (DESIGN 4.9). */
-export type SandboxBehaviour = 'succeed' | 'decline' | 'insufficient_funds' | 'unknown' | 'never_settles' | 'refund_fails' | 'verify_then_decline';
+export type SandboxBehaviour =
+  | 'succeed'
+  | 'decline'
+  | 'insufficient_funds'
+  | 'unknown'
+  | 'never_settles'
+  | 'refund_fails'
+  | 'verify_then_decline'
+  | 'authenticate';
 
 interface TestCard {
   number: string;
@@ -36,6 +46,9 @@ export const SANDBOX_TEST_CARDS: readonly TestCard[] = [
   { number: '4000000000005126', token: 'tok_refund_fails', brand: 'visa', behaviour: 'refund_fails' },
   // Saving it succeeds (the verification passes); every charge declines: dunning from a backend.
   { number: '4000000000000341', token: 'tok_charge_customer_fail', brand: 'visa', behaviour: 'verify_then_decline' },
+  // 3-D Secure on every charge: a customer-present one asks for authentication (the sandbox's own
+  // page, /sandbox/authenticate/{id}); an off-session one declines `authentication_required`.
+  { number: '4000002760003184', token: 'tok_authentication_required', brand: 'visa', behaviour: 'authenticate' },
 ];
 
 /** The fixed tokens' cards expire in December of this year (any future date works for entered cards). */
@@ -49,7 +62,16 @@ const DECLINES: Record<'decline' | 'insufficient_funds', { code: string; message
 const ENTERED_TOKEN_PREFIX = 'tok_sbx_';
 /** The reference of a key canceled before any charge: a later charge with the key gets this failed operation. */
 const CANCELED_PREFIX = 'ch_sbx_canceled_';
-const BEHAVIOURS: readonly SandboxBehaviour[] = ['succeed', 'decline', 'insufficient_funds', 'unknown', 'never_settles', 'refund_fails', 'verify_then_decline'];
+const BEHAVIOURS: readonly SandboxBehaviour[] = [
+  'succeed',
+  'decline',
+  'insufficient_funds',
+  'unknown',
+  'never_settles',
+  'refund_fails',
+  'verify_then_decline',
+  'authenticate',
+];
 
 interface EnteredToken extends CardDetails {
   behaviour: SandboxBehaviour;
@@ -91,10 +113,10 @@ export class SandboxProcessor implements PaymentProcessor {
    * processor's records) keep the first outcome and count repeated requests. Half of the
    * configured latency passes before the charge is made and half after, like a network call.
    */
-  async charge(input: { token: string; amount: number; currency: string; idempotencyKey: string }): Promise<ChargeOutcome> {
+  async charge(input: ChargeInput): Promise<ChargeOutcome> {
     const card = readToken(input.token);
     const reference = `ch_sbx_${card?.behaviour ?? 'invalid'}_${input.idempotencyKey}`;
-    const decided = decideCharge(card);
+    const decided = decideCharge(card, input);
     await halfLatency();
     const booked = await book({ ...decided, kind: 'charge', reference, amount: input.amount, currency: input.currency, idempotencyKey: input.idempotencyKey });
     await halfLatency();
@@ -102,6 +124,9 @@ export class SandboxProcessor implements PaymentProcessor {
     // A timed-out test card: the charge went through but its first answer got lost.
     if (card?.behaviour === 'unknown' && booked.requests === 1) return { status: 'unknown', reference: booked.reference, card: details };
     if (card?.behaviour === 'never_settles') return { status: 'unknown', reference: booked.reference, card: details };
+    if (booked.status === 'requires_action') {
+      return { status: 'requires_action', reference: booked.reference, card: details, nextAction: sandboxNextAction(booked.actionId!) };
+    }
     if (booked.status === 'failed') {
       return {
         status: 'failed',
@@ -122,7 +147,7 @@ export class SandboxProcessor implements PaymentProcessor {
     const card = readToken(input.token);
     await halfLatency();
     const booked = await book({
-      ...decideCharge(card?.behaviour === 'verify_then_decline' ? { ...card, behaviour: 'succeed' } : card),
+      ...decideCharge(card?.behaviour === 'verify_then_decline' || card?.behaviour === 'authenticate' ? { ...card, behaviour: 'succeed' } : card),
       kind: 'verification',
       reference: `seti_sbx_${input.idempotencyKey}`,
       amount: 0,
@@ -149,6 +174,7 @@ export class SandboxProcessor implements PaymentProcessor {
       .where(and(eq(sandboxProcessorOperations.idempotencyKey, idempotencyKey), eq(sandboxProcessorOperations.kind, 'charge')));
     if (!row) return { status: 'not_found' };
     if (row.reference.startsWith('ch_sbx_never_settles_')) return { status: 'unknown' };
+    if (row.status === 'requires_action') return { status: 'requires_action', reference: row.reference, nextAction: sandboxNextAction(row.actionId!) };
     if (row.status === 'failed')
       return { status: 'failed', reference: row.reference, declineCode: row.declineCode ?? 'card_declined', message: row.message ?? '' };
     return { status: 'succeeded', reference: row.reference };
@@ -165,9 +191,16 @@ export class SandboxProcessor implements PaymentProcessor {
       amount: input.amount,
       currency: input.currency,
       idempotencyKey: input.idempotencyKey,
+      actionId: null,
+      returnUrl: null,
     });
     await halfLatency();
     if (booked.reference.startsWith(CANCELED_PREFIX)) return { status: 'canceled' };
+    if (booked.status === 'requires_action') {
+      // The customer never finished authenticating: nothing was charged, and from now on nothing can be.
+      if (await cancelAuthentication(input.idempotencyKey)) return { status: 'canceled' };
+      return this.cancelCharge(input);
+    }
     if (booked.reference.startsWith('ch_sbx_never_settles_')) return { status: 'unknown' };
     if (booked.status === 'failed')
       return { status: 'failed', reference: booked.reference, declineCode: booked.declineCode ?? 'card_declined', message: booked.message ?? '' };
@@ -186,6 +219,8 @@ export class SandboxProcessor implements PaymentProcessor {
       amount: input.amount,
       currency: input.currency,
       idempotencyKey: input.idempotencyKey,
+      actionId: null,
+      returnUrl: null,
     });
     await halfLatency();
     if (booked.status === 'failed') return { status: 'failed', reference: booked.reference, message: booked.message ?? '' };
@@ -195,13 +230,21 @@ export class SandboxProcessor implements PaymentProcessor {
 
 type BookedOperation = typeof sandboxProcessorOperations.$inferSelect;
 
-function decideCharge(card: EnteredToken | undefined): Pick<BookedOperation, 'status' | 'declineCode' | 'message'> {
-  if (!card) return { status: 'failed', declineCode: 'invalid_token', message: 'The payment method is not valid.' };
+type Decided = Pick<BookedOperation, 'status' | 'declineCode' | 'message' | 'actionId' | 'returnUrl'>;
+
+function decideCharge(card: EnteredToken | undefined, charge?: Pick<ChargeInput, 'offSession' | 'returnUrl'>): Decided {
+  const none = { actionId: null, returnUrl: null };
+  if (!card) return { status: 'failed', declineCode: 'invalid_token', message: 'The payment method is not valid.', ...none };
+  if (card.behaviour === 'authenticate' && charge) {
+    // Stripe's behaviour: only a customer who is there can authenticate.
+    if (charge.offSession) return { status: 'failed', ...AUTHENTICATION_REQUIRED, ...none };
+    return { status: 'requires_action', declineCode: null, message: null, actionId: newActionId(), returnUrl: charge.returnUrl ?? null };
+  }
   if (card.behaviour === 'decline' || card.behaviour === 'insufficient_funds' || card.behaviour === 'verify_then_decline') {
     const decline = DECLINES[card.behaviour === 'insufficient_funds' ? 'insufficient_funds' : 'decline'];
-    return { status: 'failed', declineCode: decline.code, message: decline.message };
+    return { status: 'failed', declineCode: decline.code, message: decline.message, ...none };
   }
-  return { status: 'succeeded', declineCode: null, message: null };
+  return { status: 'succeeded', declineCode: null, message: null, ...none };
 }
 
 /** The first request with a key makes the operation; later ones get the same row back. */

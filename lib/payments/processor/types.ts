@@ -10,11 +10,37 @@ export interface TokenizedCard extends CardDetails {
   token: string;
 }
 
+/** What the customer must do before a charge can go on (Stripe's PaymentIntent `next_action`). */
+export interface NextAction {
+  type: 'redirect_to_url';
+  /** The processor's authentication page (3-D Secure); it sends the customer back to the charge's `returnUrl`. */
+  url: string;
+}
+
 export type ChargeOutcome =
   | { status: 'succeeded'; reference: string; card: CardDetails | null }
   | { status: 'failed'; reference: string; card: CardDetails | null; declineCode: string; message: string }
   /** The processor did not answer in time: the charge may or may not have happened. */
-  | { status: 'unknown'; reference: string; card: CardDetails | null };
+  | { status: 'unknown'; reference: string; card: CardDetails | null }
+  /**
+   * The customer must authenticate first (customer-present charges only): nothing is charged yet;
+   * `retrieveCharge` tells later how it ended, `cancelCharge` gives up on it.
+   */
+  | { status: 'requires_action'; reference: string; card: CardDetails | null; nextAction: NextAction };
+
+export interface ChargeInput {
+  token: string;
+  amount: number;
+  currency: string;
+  idempotencyKey: string;
+  /**
+   * The customer is not there (renewals, dunning, a backend's charge): a card that asks for
+   * authentication fails `authentication_required` instead of answering `requires_action`.
+   */
+  offSession: boolean;
+  /** Where the authentication page sends the customer back (customer-present charges). */
+  returnUrl?: string;
+}
 
 export type SettledOutcome = { status: 'succeeded' } | { status: 'failed'; declineCode: string; message: string } | { status: 'unknown' };
 
@@ -23,9 +49,12 @@ export type RetrievedCharge =
   | { status: 'succeeded'; reference: string }
   | { status: 'failed'; reference: string; declineCode: string; message: string }
   | { status: 'unknown' }
+  /** Still waiting for the customer to authenticate. */
+  | { status: 'requires_action'; reference: string; nextAction: NextAction }
   | { status: 'not_found' };
 
-export type CanceledCharge = { status: 'canceled' } | Exclude<RetrievedCharge, { status: 'not_found' }>;
+/** A charge still waiting for authentication is canceled too (the customer never finished it). */
+export type CanceledCharge = { status: 'canceled' } | Exclude<RetrievedCharge, { status: 'not_found' | 'requires_action' }>;
 
 /** A zero-amount authorization: whether the issuer accepts the card for later charges. */
 export type VerificationOutcome =
@@ -45,14 +74,14 @@ export interface PaymentProcessor {
   tokenizeCard(input: { number: string; expMonth: number; expYear: number; cvc: string }): Promise<TokenizedCard>;
   /** Display details of a token, or undefined when the processor does not know it. Never called inside a transaction. */
   describeToken(token: string): Promise<CardDetails | undefined>;
-  charge(input: { token: string; amount: number; currency: string; idempotencyKey: string }): Promise<ChargeOutcome>;
+  charge(input: ChargeInput): Promise<ChargeOutcome>;
   /** Verifies a card before it is saved (a zero-amount authorization); nothing is charged. */
   verifyCard(input: { token: string; currency: string; idempotencyKey: string }): Promise<VerificationOutcome>;
   /** Asks about a charge by the idempotency key it was (or may have been) made with. */
   retrieveCharge(idempotencyKey: string): Promise<RetrievedCharge>;
   /**
    * Makes sure no charge is ever made with this key (a customer-present move recovery gives up
-   * on: the customer left). A charge already made under the key is answered instead, so a late
+   * on: the customer left, or never finished authenticating). A charge already made under the key is answered instead, so a late
    * request and the recovery can never disagree: once canceled, a charge with the key fails.
    */
   cancelCharge(input: { idempotencyKey: string; amount: number; currency: string }): Promise<CanceledCharge>;

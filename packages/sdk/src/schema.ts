@@ -524,7 +524,7 @@ export interface paths {
         put?: never;
         /**
          * Complete a payment link from your backend
-         * @description Pays the link for `customerId` or `customerEmail`/`customerName` with `paymentMethodRefId` or `tokenRef`, at the link's quantity. Same answers as POST /api/Checkout; a link that is disabled, archived, expired or used up answers 409 INVALID_STATE saying why. Emits `payment_link.completed` when the payment succeeds. Scope: `payment_links:write`. Requires `Idempotency-Key`. Moves money.
+         * @description Pays the link for `customerId` or `customerEmail`/`customerName` with `paymentMethodRefId` or `tokenRef`, at the link's quantity. Same answers as POST /api/Checkout (201 with payment `requires_action` and `nextAction` when the card asks for authentication); a link that is disabled, archived, expired or used up answers 409 INVALID_STATE saying why. Emits `payment_link.completed` when the payment succeeds. Scope: `payment_links:write`. Requires `Idempotency-Key`. Moves money.
          */
         post: operations["completePaymentLink"];
         delete?: never;
@@ -652,7 +652,7 @@ export interface paths {
         put?: never;
         /**
          * Complete a checkout from your backend
-         * @description Sells a `priceId` or a payment link (`paymentLinkToken`) to an existing `customerId` or to `customerEmail`/`customerName` (an existing active customer with that email is reused, otherwise one is created: `customer.created`), paying with a saved `paymentMethodRefId` or a processor `tokenRef`. Answers 201 with the checkout: `paid` true when the payment succeeded, or `status` open with payment `unknown` until reconciliation settles it. A declined card answers 402 `PAYMENT_DECLINED` whose body carries `declineCode` and the recorded `checkout`. Emits `payment.*`, `billing_record.created`/`paid`, and `payment_link.completed` for links. A Recurring price answers 409 until subscriptions take over checkout. Scope: `payment_links:write`. Requires `Idempotency-Key`. Moves money.
+         * @description Sells a `priceId` or a payment link (`paymentLinkToken`) to an existing `customerId` or to `customerEmail`/`customerName` (an existing active customer with that email is reused, otherwise one is created: `customer.created`), paying with a saved `paymentMethodRefId` or a processor `tokenRef`. Answers 201 with the checkout: `paid` true when the payment succeeded, or `status` open with payment `unknown` until reconciliation settles it. A card that asks for authentication (3-D Secure) also answers 201 with `status` open and payment `requires_action` whose `nextAction.url` the customer must visit; it comes back to the optional `returnUrl`, and the payment settles `succeeded` or `failed` (abandoned after PAYMENT_ACTION_TIMEOUT_MS, default 1 hour), with `payment.succeeded`/`payment.failed`. A declined card answers 402 `PAYMENT_DECLINED` whose body carries `declineCode` and the recorded `checkout`. Emits `payment.*`, `billing_record.created`/`paid`, and `payment_link.completed` for links. A Recurring price answers 409 until subscriptions take over checkout. Scope: `payment_links:write`. Requires `Idempotency-Key`. Moves money.
          */
         post: operations["createCheckout"];
         delete?: never;
@@ -2880,6 +2880,11 @@ export interface components {
             /** @description Optional check: must be the link's own price. */
             priceId?: string;
             promotionCode?: string;
+            /**
+             * Format: uri
+             * @description Where the card authentication page (3-D Secure) sends the customer back when the payment answers `requires_action`; `{CHECKOUT_ID}` in it is replaced by the checkout id. Without it, the authentication page ends on a page of its own; either way the payment settles on its own (poll GET /api/Checkout/{id} or wait for `payment.succeeded`/`payment.failed`).
+             */
+            returnUrl?: string;
             tokenRef?: string;
         };
         CreateCheckoutDesignBody: {
@@ -2979,6 +2984,11 @@ export interface components {
             priceId?: string;
             promotionCode?: string;
             quantity?: number;
+            /**
+             * Format: uri
+             * @description Where the card authentication page (3-D Secure) sends the customer back when the payment answers `requires_action`; `{CHECKOUT_ID}` in it is replaced by the checkout id. Without it, the authentication page ends on a page of its own; either way the payment settles on its own (poll GET /api/Checkout/{id} or wait for `payment.succeeded`/`payment.failed`).
+             */
+            returnUrl?: string;
             /** @description A processor token, e.g. the sandbox tok_visa. */
             tokenRef?: string;
         };
@@ -3509,8 +3519,11 @@ export interface components {
         };
         PaymentResponse: {
             id: string;
-            /** @enum {string} */
-            status: "pending" | "succeeded" | "failed" | "unknown" | "needs_review" | "partially_refunded" | "refunded";
+            /**
+             * @description `requires_action`: the customer must authenticate (3-D Secure) at `nextAction.url`; the payment then settles as `succeeded` or `failed` like an `unknown` one (docs/payments.md, "Authentication").
+             * @enum {string}
+             */
+            status: "pending" | "requires_action" | "succeeded" | "failed" | "unknown" | "needs_review" | "partially_refunded" | "refunded";
             amount: number;
             amountRefunded: number;
             currency: string;
@@ -3524,9 +3537,20 @@ export interface components {
             description: string;
             failureCode: string | null;
             failureMessage: string | null;
+            nextAction: components["schemas"]["NextActionResponse"] | null;
             settledAt: components["schemas"]["Timestamp"] | null;
             createdAt: components["schemas"]["Timestamp"];
             updatedAt: components["schemas"]["Timestamp"];
+        };
+        /** @description What the customer must do before the payment can go on; set only while the payment is `requires_action`. */
+        NextActionResponse: {
+            /** @constant */
+            type: "redirect_to_url";
+            /**
+             * Format: uri
+             * @description The processor's authentication page (3-D Secure). Send the customer's browser there; it comes back to the checkout's returnUrl.
+             */
+            url: string;
         };
         CheckoutDesignResponse: {
             id: string;
@@ -3551,8 +3575,11 @@ export interface components {
         };
         PaymentWithRefundsResponse: {
             id: string;
-            /** @enum {string} */
-            status: "pending" | "succeeded" | "failed" | "unknown" | "needs_review" | "partially_refunded" | "refunded";
+            /**
+             * @description `requires_action`: the customer must authenticate (3-D Secure) at `nextAction.url`; the payment then settles as `succeeded` or `failed` like an `unknown` one (docs/payments.md, "Authentication").
+             * @enum {string}
+             */
+            status: "pending" | "requires_action" | "succeeded" | "failed" | "unknown" | "needs_review" | "partially_refunded" | "refunded";
             amount: number;
             amountRefunded: number;
             currency: string;
@@ -3566,6 +3593,7 @@ export interface components {
             description: string;
             failureCode: string | null;
             failureMessage: string | null;
+            nextAction: components["schemas"]["NextActionResponse"] | null;
             settledAt: components["schemas"]["Timestamp"] | null;
             createdAt: components["schemas"]["Timestamp"];
             updatedAt: components["schemas"]["Timestamp"];
@@ -4287,8 +4315,11 @@ export interface components {
         };
         PaymentEvent: {
             id: string;
-            /** @enum {string} */
-            status: "pending" | "succeeded" | "failed" | "unknown" | "needs_review" | "partially_refunded" | "refunded";
+            /**
+             * @description `requires_action`: the customer must authenticate (3-D Secure) at `nextAction.url`; the payment then settles as `succeeded` or `failed` like an `unknown` one (docs/payments.md, "Authentication").
+             * @enum {string}
+             */
+            status: "pending" | "requires_action" | "succeeded" | "failed" | "unknown" | "needs_review" | "partially_refunded" | "refunded";
             amount: number;
             amountRefunded: number;
             currency: string;
@@ -4302,6 +4333,7 @@ export interface components {
             description: string;
             failureCode: string | null;
             failureMessage: string | null;
+            nextAction: components["schemas"]["NextActionResponse"] | null;
             settledAt: components["schemas"]["Timestamp"] | null;
             createdAt: components["schemas"]["Timestamp"];
             updatedAt: components["schemas"]["Timestamp"];
@@ -6976,7 +7008,7 @@ export interface operations {
                 startingAfter?: components["parameters"]["StartingAfter"];
                 /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
                 endingBefore?: components["parameters"]["EndingBefore"];
-                status?: "pending" | "succeeded" | "failed" | "unknown" | "needs_review" | "partially_refunded" | "refunded";
+                status?: "pending" | "requires_action" | "succeeded" | "failed" | "unknown" | "needs_review" | "partially_refunded" | "refunded";
                 customerId?: string;
                 checkoutId?: string;
             };

@@ -33,8 +33,19 @@ export default async function SuccessPage({ params, searchParams }: { params: Pr
         </p>
         {result.card && <p className="mt-1 text-sm text-slate-500">{t('result.paidWith', { card: result.card })}</p>}
         {result.email && <p className="mt-4 text-sm text-slate-600">{t('result.paidBy', { email: result.email })}</p>}
-        {result.status === 'processing' && <p className="mt-4 text-sm text-slate-600">{t('result.bankPending')}</p>}
-        {result.continueUrl && result.status !== 'failed' && (
+        {result.status === 'processing' && !result.authenticateUrl && <p className="mt-4 text-sm text-slate-600">{t('result.bankPending')}</p>}
+        {result.authenticateUrl && (
+          <>
+            <p className="mt-4 text-sm text-slate-600">{t('result.authenticationPending')}</p>
+            <a
+              href={result.authenticateUrl}
+              className="mt-4 block rounded-md bg-slate-900 px-4 py-2.5 text-center text-sm font-semibold text-white hover:bg-slate-700"
+            >
+              {t('result.continueAuthentication')}
+            </a>
+          </>
+        )}
+        {result.continueUrl && result.status !== 'failed' && !result.authenticateUrl && (
           <RedirectSoon url={result.continueUrl} returning={t('result.returning')} continueNow={t('result.continueNow')} />
         )}
       </div>

@@ -30,6 +30,11 @@ export function WalletPayForm({ token, locale, payLabel, cards }: { token: strin
         setMessage(null);
         startTransition(async () => {
           const result = await payWithWalletAction(token, attemptKey.current, locale, data);
+          // The card asks for authentication (3-D Secure): its page sends the customer back to the result page.
+          if (result.kind === 'requires_action') {
+            window.location.assign(result.url);
+            return;
+          }
           if (result.kind === 'paid' || result.kind === 'processing') {
             router.push(`/pay/${token}/success?checkoutId=${encodeURIComponent(result.checkoutId)}`);
             return;

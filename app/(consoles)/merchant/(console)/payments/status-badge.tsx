@@ -2,6 +2,7 @@ import { Badge } from '@/components/ui/layout';
 
 const LABELS = {
   pending: ['Pending', 'gray'],
+  requires_action: ['Awaiting authentication', 'gray'],
   succeeded: ['Succeeded', 'green'],
   failed: ['Failed', 'red'],
   unknown: ['Unknown', 'gray'],
