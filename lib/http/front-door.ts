@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { log } from '../log';
 import { ApiError, toProblem } from './errors';
 import { PROBLEM_TYPE } from './respond';
-import { declaresTooLargeBody, newRequestId, payloadTooLarge } from './request';
+import { declaresTooLargeBody, discardsDeclaredBody, newRequestId, payloadTooLarge } from './request';
 import { apiSecurityHeaders } from './security-headers';
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const;
@@ -45,7 +45,11 @@ export function answerAtFrontDoor(request: IncomingMessage, response: ServerResp
     const allow = allowed.join(', ');
     return refuse(request, response, new ApiError('METHOD_NOT_ALLOWED', `${method} is not allowed here; use ${allow}.`, { headers: { Allow: allow } }));
   }
-  if (declaresTooLargeBody(request.headers['content-length'])) return refuse(request, response, payloadTooLarge());
+  const declaredLength = request.headers['content-length'];
+  if (declaresTooLargeBody(declaredLength)) {
+    // Unread, a body left in the socket makes its close a reset, which a client still sending sees instead of the 413.
+    return refuse(request, response, payloadTooLarge(undefined, { discard: discardsDeclaredBody(declaredLength) }));
+  }
   if (!isApi && isCrossOriginServerAction(request)) {
     return refuse(request, response, new ApiError('FORBIDDEN', 'A console action is only accepted from a page of this site: the Origin header names another.'));
   }

@@ -15,12 +15,26 @@ export function bearerToken(request: Request): string | undefined {
   return match[1];
 }
 
-/** The rest of a refused body is never read, so the connection closes after the answer. */
-export function payloadTooLarge(limit = config.http.maxBodyBytes): ApiError {
+/**
+ * A declared body up to this many times the limit is read and dropped after the 413, so a client
+ * still sending it gets the answer rather than a reset connection (as nginx's lingering close).
+ */
+const DISCARDED_BODY_FACTOR = 8;
+
+/**
+ * `discard`: the rest of the body (its declared, bounded length) is read and dropped, keeping the
+ * connection; otherwise it is never read, and the connection closes after the answer.
+ */
+export function payloadTooLarge(limit = config.http.maxBodyBytes, options: { discard?: boolean } = {}): ApiError {
   return new ApiError('PAYLOAD_TOO_LARGE', `The request body is larger than ${limit} bytes.`, {
     extra: { limitBytes: limit },
-    headers: { Connection: 'close' },
+    headers: options.discard ? {} : { Connection: 'close' },
   });
+}
+
+/** Whether the rest of a declared body is small enough to read and drop (see DISCARDED_BODY_FACTOR). */
+export function discardsDeclaredBody(contentLength: string | null | undefined, limit = config.http.maxBodyBytes): boolean {
+  return Number(contentLength) <= limit * DISCARDED_BODY_FACTOR;
 }
 
 /** A declared Content-Length over the limit: refused before anything else reads the request. */
