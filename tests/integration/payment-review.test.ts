@@ -94,6 +94,34 @@ async function paymentNeedingReview(priceId: string, customerEmail?: string) {
   );
 }
 
+/**
+ * The pending payment of `amount` a request is charging (phase 1 committed, the processor is being
+ * asked: 1 s), handed to a person as recovery does when it gives up on a pending move (its
+ * processor unreachable at every try).
+ */
+async function handedOverWhilePending(amount: number) {
+  const db = database();
+  const pending = await eventually(
+    async () => {
+      const [row] = await db
+        .select()
+        .from(payments)
+        .where(and(eq(payments.status, 'pending'), eq(payments.amount, amount)));
+      return row;
+    },
+    10_000,
+    'the pending payment',
+  );
+  const review: PaymentReview = { from: 'pending', reason: 'connect ECONNREFUSED (the processor)', at: new Date().toISOString() };
+  const handed = await db
+    .update(payments)
+    .set({ status: 'needs_review', review, recoveryAttempts: 2 })
+    .where(and(eq(payments.id, pending.id), eq(payments.status, 'pending')))
+    .returning({ id: payments.id });
+  expect(handed).toHaveLength(1);
+  return pending;
+}
+
 /** Runs `work` as a console server action of `admin` does (the audit entry's actor). */
 function asAdmin<T>(admin: { id: string; name: string }, work: () => Promise<T>) {
   return runInRequestContext({ requestId: `req_${crypto.randomUUID()}`, ip: '198.18.0.9', actor: { kind: 'admin', id: admin.id } }, work);
@@ -175,26 +203,7 @@ describe('payments that need review', () => {
     const db = database();
     const priceId = await oneTimePrice(2_500);
     const paying = checkout(priceId, 'tok_visa');
-    // Phase 1 committed the pending payment; the processor is being asked (1 s).
-    const pending = await eventually(
-      async () => {
-        const [row] = await db
-          .select()
-          .from(payments)
-          .where(and(eq(payments.status, 'pending'), eq(payments.amount, 2_500)));
-        return row;
-      },
-      10_000,
-      'the pending payment',
-    );
-    // What recovery writes when it gives up on a pending move (its processor unreachable at every try).
-    const review: PaymentReview = { from: 'pending', reason: 'connect ECONNREFUSED (the processor)', at: new Date().toISOString() };
-    const handed = await db
-      .update(payments)
-      .set({ status: 'needs_review', review, recoveryAttempts: 2 })
-      .where(and(eq(payments.id, pending.id), eq(payments.status, 'pending')))
-      .returning({ id: payments.id });
-    expect(handed).toHaveLength(1);
+    const pending = await handedOverWhilePending(2_500);
     // The request's phase 3 finds the payment no longer pending and answers what is recorded: no 5xx.
     const answered = await paying;
     expect(answered.status, answered.text).toBeLessThan(500);
@@ -225,22 +234,7 @@ describe('payments that need review', () => {
         baseUrl: server.baseUrl,
       });
     const paying = subscribe();
-    const pending = await eventually(
-      async () => {
-        const [row] = await db
-          .select()
-          .from(payments)
-          .where(and(eq(payments.status, 'pending'), eq(payments.amount, 3_700)));
-        return row;
-      },
-      10_000,
-      'the pending payment',
-    );
-    const review: PaymentReview = { from: 'pending', reason: 'connect ECONNREFUSED (the processor)', at: new Date().toISOString() };
-    await db
-      .update(payments)
-      .set({ status: 'needs_review', review, recoveryAttempts: 2 })
-      .where(and(eq(payments.id, pending.id), eq(payments.status, 'pending')));
+    const pending = await handedOverWhilePending(3_700);
     // Its checkout and subscription are written in phase 3, which cannot run: no outcome to answer yet.
     const waiting = await paying;
     expect(waiting.status, waiting.text).toBe(503);
