@@ -137,6 +137,8 @@ test('a wallet member pays with a card saved with the same seller', async ({ pag
   await page.goto('/member/sign-in');
   await page.getByLabel('Email').fill(email);
   await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
+  // The mailbox link is on the page from the start: leaving before the action answers can lose the request.
+  await expect(page.getByText('a sign-in link is on its way')).toBeVisible();
   await page.getByRole('link', { name: 'dev mailbox' }).click();
   await page.getByLabel('Recipient').fill(email);
   await page.getByRole('button', { name: 'Filter' }).click();

@@ -22,6 +22,8 @@ for (const [device, width, height] of [
     await expectNoSeriousA11yViolations(page);
     await page.getByLabel('Email').fill(email);
     await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
+    // The mailbox link is on the page from the start: leaving before the action answers can lose the request.
+    await expect(page.getByText('a sign-in link is on its way')).toBeVisible();
     await page.getByRole('link', { name: 'dev mailbox' }).click();
     await page.getByLabel('Recipient').fill(email);
     await page.getByRole('button', { name: 'Filter' }).click();
