@@ -133,7 +133,8 @@ export async function pinMoneyMove<Plan, Result>(
   const { token, processorKey, ...payment } = charge;
   const row = await createPendingPayment(tx, { ...payment, processorToken: token, processorKey, intent: pinnedIntent(kind, plan) }, along);
   if (row.amount > 0 && row.processorToken) return new Pinned(row);
-  return kind.apply(tx, { payment: row, plan }, await collectCharge(row), NO_ANSWER);
+  const move = { payment: row, plan };
+  return kind.apply(tx, move, await collectCharge(kind, move), NO_ANSWER);
 }
 
 /**
@@ -168,7 +169,7 @@ export async function finishMoneyMove<Result>(phases: Phases, payment: PaymentRo
   const { kind, move } = pinnedMoveOf(payment);
   move.known = known;
   const outcome =
-    source.by === 'review' ? source.outcome : source.by === 'recovery' ? await recoverOutcome(phases.db, kind, move) : await collectCharge(payment);
+    source.by === 'review' ? source.outcome : source.by === 'recovery' ? await recoverOutcome(phases.db, kind, move) : await collectCharge(kind, move);
   const fromStates: PaymentRow['status'][] = source.by === 'review' ? ['needs_review'] : ['pending'];
   try {
     return await phases.db.transaction(async (tx) => {
@@ -190,10 +191,11 @@ export async function finishMoneyMove<Result>(phases: Phases, payment: PaymentRo
 }
 
 /** Phase 2. Never call it with a transaction open: it may take as long as the processor does. */
-export async function collectCharge(payment: PaymentRow): Promise<KnownOutcome> {
+async function collectCharge<Plan>(kind: MoneyMoveKind<Plan, unknown>, move: PinnedMove<Plan>): Promise<KnownOutcome> {
+  const { payment } = move;
   if (payment.amount === 0) return NO_CHARGE;
   if (!payment.processorToken) return notCharged(payment, 'no_payment_method', 'The customer has no payment method to charge.');
-  const { offSession, returnUrl } = chargeSession(payment);
+  const { offSession, returnUrl } = chargeSession(kind, move);
   return paymentProcessor().charge({
     token: payment.processorToken,
     amount: payment.amount,
@@ -205,12 +207,10 @@ export async function collectCharge(payment: PaymentRow): Promise<KnownOutcome> 
 }
 
 /** Whether the customer is there to authenticate (only kinds that can send them to do it), and where they come back to. */
-function chargeSession(payment: PaymentRow): { offSession: boolean; returnUrl?: string } {
-  const intent = payment.intent as { kind?: unknown; plan?: unknown; returnUrl?: unknown } | null;
-  const kind = typeof intent?.kind === 'string' ? registry.get(intent.kind) : undefined;
-  const parsed = kind?.plan.safeParse(intent!.plan);
-  const present = Boolean(kind?.takesCustomerAction && parsed?.success && kind.customerPresent(parsed.data));
-  return { offSession: !present, returnUrl: present && typeof intent?.returnUrl === 'string' ? intent.returnUrl : undefined };
+function chargeSession<Plan>(kind: MoneyMoveKind<Plan, unknown>, { payment, plan }: PinnedMove<Plan>): { offSession: boolean; returnUrl?: string } {
+  const present = Boolean(kind.takesCustomerAction && kind.customerPresent(plan));
+  const returnUrl = (payment.intent as { returnUrl?: unknown } | null)?.returnUrl;
+  return { offSession: !present, returnUrl: present && typeof returnUrl === 'string' ? returnUrl : undefined };
 }
 
 /**
@@ -221,7 +221,7 @@ function chargeSession(payment: PaymentRow): { offSession: boolean; returnUrl?: 
  */
 async function recoverOutcome(db: Database, kind: AnyKind, move: PinnedMove<unknown>): Promise<KnownOutcome> {
   const { payment, plan } = move;
-  if (payment.amount === 0 || !payment.processorToken) return collectCharge(payment);
+  if (payment.amount === 0 || !payment.processorToken) return collectCharge(kind, move);
   const card = cardOf(payment);
   const seen = await paymentProcessor().retrieveCharge(payment.processorKey ?? payment.id);
   switch (seen.status) {
@@ -239,7 +239,7 @@ async function recoverOutcome(db: Database, kind: AnyKind, move: PinnedMove<unkn
       if (kind.stillWanted && !(await kind.stillWanted(db, plan))) {
         return notCharged(payment, 'no_longer_applies', 'Not charged: what it would have paid for no longer applies.');
       }
-      return collectCharge(payment);
+      return collectCharge(kind, move);
   }
 }
 
