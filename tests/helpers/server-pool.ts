@@ -1,4 +1,7 @@
 import pg from 'pg';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import * as schema from '@/lib/db/schema';
+import { COLUMN_CASING } from '@/lib/db/client';
 
 /** PostgreSQL's "terminating connection due to administrator command": the server is stopping. */
 const SERVER_STOPPING = '57P01';
@@ -14,4 +17,9 @@ export function serverPool(databaseUrl: string, max: number): pg.Pool {
     if (error.code !== SERVER_STOPPING) throw error;
   });
   return pool;
+}
+
+/** The service's schema and column naming over such a pool, for reading and writing as the service does. */
+export function serverDatabase(pool: pg.Pool) {
+  return drizzle(pool, { schema, casing: COLUMN_CASING });
 }

@@ -1,4 +1,3 @@
-import { drizzle } from 'drizzle-orm/node-postgres';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as schema from '@/lib/db/schema';
@@ -6,7 +5,7 @@ import { createApiKey } from '@/lib/auth/api-keys';
 import { SCOPES } from '@/lib/http/scopes';
 import { call } from '../helpers/api';
 import { startServer, type RunningServer } from '../setup/server';
-import { serverPool } from '../helpers/server-pool';
+import { serverPool, serverDatabase } from '../helpers/server-pool';
 
 /**
  * The developer API's rate limit per API key (docs/api.md, "Rate limits") on a server of its
@@ -35,7 +34,7 @@ const api = (key: string | undefined, method: string, path: string, body?: unkno
 /** A second key of the demo seller, made in the server's database. */
 async function secondKey() {
   pool = serverPool(server.databaseUrl, 1);
-  const db = drizzle(pool, { schema, casing: 'snake_case' });
+  const db = serverDatabase(pool);
   const [merchant] = await db.select().from(schema.merchants).limit(1);
   return (await createApiKey(db, { merchantId: merchant!.id, name: 'second', scopes: SCOPES })).secret;
 }

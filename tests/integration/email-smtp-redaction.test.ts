@@ -1,11 +1,10 @@
-import { drizzle } from 'drizzle-orm/node-postgres';
 import { eq } from 'drizzle-orm';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as schema from '@/lib/db/schema';
 import { call } from '../helpers/api';
 import { freshIp, uniqueEmail } from '../helpers/sessions';
-import { serverPool } from '../helpers/server-pool';
+import { serverPool, serverDatabase } from '../helpers/server-pool';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp-sink';
 import { eventually } from '../helpers/webhook-receiver';
 import { startServer, type RunningServer } from '../setup/server';
@@ -37,7 +36,7 @@ describe('the outbox over SMTP', () => {
     const sent = await call('POST', '/api/MemberAuth/Login', { body: { email }, headers: freshIp(), baseUrl: server.baseUrl });
     expect(sent.status).toBe(202);
 
-    const db = drizzle(pool, { schema, casing: 'snake_case' });
+    const db = serverDatabase(pool);
     const row = await eventually(
       async () => {
         const [found] = await db.select().from(schema.outboundEmails).where(eq(schema.outboundEmails.toAddress, email));

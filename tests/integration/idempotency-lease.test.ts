@@ -1,13 +1,11 @@
-import { drizzle } from 'drizzle-orm/node-postgres';
 import { and, eq } from 'drizzle-orm';
 import type pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import * as schema from '@/lib/db/schema';
 import { idempotencyKeys, payments, sandboxProcessorOperations } from '@/lib/db/schema';
 import { call } from '../helpers/api';
 import { eventually } from '../helpers/webhook-receiver';
 import { startServer, type RunningServer } from '../setup/server';
-import { serverPool } from '../helpers/server-pool';
+import { serverPool, serverDatabase } from '../helpers/server-pool';
 
 /**
  * The Idempotency-Key lease (docs/api.md, "Idempotency"): a server of its own with a 2 s lease
@@ -38,7 +36,7 @@ afterAll(async () => {
 
 function database(databaseUrl: string) {
   pool = serverPool(databaseUrl, 2);
-  return drizzle(pool, { schema, casing: 'snake_case' });
+  return serverDatabase(pool);
 }
 
 describe('Idempotency-Key lease', () => {
@@ -96,7 +94,7 @@ describe('Idempotency-Key lease', () => {
 
   it('renews the lease while requests waiting on a locked row hold every connection of the pool', async () => {
     const key = apiKey;
-    const db = drizzle(pool!, { schema, casing: 'snake_case' });
+    const db = serverDatabase(pool!);
     const post = (path: string, body: unknown, headers: Record<string, string> = {}) => call('POST', path, { key, body, headers, baseUrl: server!.baseUrl });
     const product = (await post('/api/Product', { name: 'Busy row' })).body;
     const price = (await post('/api/Price', { productId: product.id, type: 'OneTime', amount: 5432, currency: 'USD' })).body;

@@ -1,14 +1,12 @@
 import crypto from 'node:crypto';
-import { drizzle } from 'drizzle-orm/node-postgres';
 import { and, eq, inArray, like, sql } from 'drizzle-orm';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as schema from '@/lib/db/schema';
 import { billingRecords, events, payments, refunds, sandboxProcessorOperations, subscriptionChanges, subscriptions } from '@/lib/db/schema';
 import { startServer, type RunningServer } from '../setup/server';
 import { eventually } from '../helpers/webhook-receiver';
 import { call } from '../helpers/api';
-import { serverPool } from '../helpers/server-pool';
+import { serverPool, serverDatabase } from '../helpers/server-pool';
 
 /**
  * The money-move engine against a processor as slow as a real one (1.5 s a call), on real time
@@ -52,7 +50,7 @@ async function restart(env: Record<string, string>, options: { killed?: boolean 
 
 function database() {
   pool ??= serverPool(server.databaseUrl, 2);
-  return drizzle(pool, { schema, casing: 'snake_case' });
+  return serverDatabase(pool);
 }
 
 async function twoPrices(amounts: [number, number]) {

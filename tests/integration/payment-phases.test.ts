@@ -1,14 +1,12 @@
 import crypto from 'node:crypto';
-import { drizzle } from 'drizzle-orm/node-postgres';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import * as schema from '@/lib/db/schema';
 import { checkouts, events, payments, sandboxProcessorOperations } from '@/lib/db/schema';
 import { startServer, type RunningServer } from '../setup/server';
 import { eventually } from '../helpers/webhook-receiver';
 import { call } from '../helpers/api';
-import { serverPool } from '../helpers/server-pool';
+import { serverPool, serverDatabase } from '../helpers/server-pool';
 
 /**
  * Money moves outside locks (docs/payments.md, "Two phases"): a server of its own whose sandbox
@@ -37,7 +35,7 @@ const api = (key: string, method: string, path: string, body?: unknown) =>
 
 function database() {
   pool = serverPool(server!.databaseUrl, 2);
-  return drizzle(pool, { schema, casing: 'snake_case' });
+  return serverDatabase(pool);
 }
 
 describe('two-phase checkouts with a slow processor', () => {

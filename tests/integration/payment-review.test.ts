@@ -1,9 +1,7 @@
 import crypto from 'node:crypto';
-import { drizzle } from 'drizzle-orm/node-postgres';
 import { and, eq, sql } from 'drizzle-orm';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as schema from '@/lib/db/schema';
 import { auditLog, billingRecords, checkouts, events, merchants, payments, type PaymentReview } from '@/lib/db/schema';
 import { ensureAdmin } from '@/lib/admins/admins';
 import { runInRequestContext } from '@/lib/audit/request-context';
@@ -14,7 +12,7 @@ import '@/lib/jobs/money-move-kinds';
 import { startServer, type RunningServer } from '../setup/server';
 import { eventually } from '../helpers/webhook-receiver';
 import { call } from '../helpers/api';
-import { serverPool } from '../helpers/server-pool';
+import { serverPool, serverDatabase } from '../helpers/server-pool';
 
 /**
  * Payments recovery gives up on (docs/operations.md, "Payments that need review"): the operator
@@ -47,7 +45,7 @@ const api = (method: string, path: string, body?: unknown) =>
 
 function database() {
   pool ??= serverPool(server.databaseUrl, 4);
-  return drizzle(pool, { schema, casing: 'snake_case' });
+  return serverDatabase(pool);
 }
 
 async function oneTimePrice(amount: number) {

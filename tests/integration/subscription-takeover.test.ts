@@ -1,16 +1,14 @@
 import crypto from 'node:crypto';
-import { drizzle } from 'drizzle-orm/node-postgres';
 import { and, eq, like, sql } from 'drizzle-orm';
 import type pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import * as schema from '@/lib/db/schema';
 import { customers, idempotencyKeys, payments, sandboxProcessorOperations, subscriptions } from '@/lib/db/schema';
 import { savePaymentMethod } from '@/lib/payments/payment-methods';
 import { SandboxProcessor } from '@/lib/payments/processor/sandbox';
 import { startServer, type RunningServer } from '../setup/server';
 import { eventually } from '../helpers/webhook-receiver';
 import { call as callApi } from '../helpers/api';
-import { serverPool } from '../helpers/server-pool';
+import { serverPool, serverDatabase } from '../helpers/server-pool';
 
 /**
  * A subscription create cut off between phase 1 and phase 3 (SIGKILL while the slow sandbox
@@ -30,7 +28,7 @@ afterAll(async () => {
 
 function database() {
   pool = serverPool(server!.databaseUrl, 2);
-  return drizzle(pool, { schema, casing: 'snake_case' });
+  return serverDatabase(pool);
 }
 
 // Through the suite's `call()`, so every answer (also across the crash) is held to the OpenAPI document.

@@ -1,14 +1,12 @@
 import crypto from 'node:crypto';
-import { drizzle } from 'drizzle-orm/node-postgres';
 import { and, eq, inArray, like } from 'drizzle-orm';
 import type pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import * as schema from '@/lib/db/schema';
 import { payments, sandboxProcessorOperations, subscriptions } from '@/lib/db/schema';
 import { startServer, type RunningServer } from '../setup/server';
 import { eventually } from '../helpers/webhook-receiver';
 import { call as callApi } from '../helpers/api';
-import { serverPool } from '../helpers/server-pool';
+import { serverPool, serverDatabase } from '../helpers/server-pool';
 
 /**
  * Two test clocks advance a month at once, 40 and 20 monthly subscriptions, each renewal a slow
@@ -30,7 +28,7 @@ afterAll(async () => {
 
 function database() {
   pool = serverPool(server!.databaseUrl, 2);
-  return drizzle(pool, { schema, casing: 'snake_case' });
+  return serverDatabase(pool);
 }
 
 async function call(key: string, method: string, path: string, body?: unknown, idempotencyKey: string = crypto.randomUUID()) {

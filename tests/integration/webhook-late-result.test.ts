@@ -1,14 +1,12 @@
 import pg from 'pg';
-import { drizzle } from 'drizzle-orm/node-postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as schema from '@/lib/db/schema';
-import { COLUMN_CASING } from '@/lib/db/client';
 import { claimDueDeliveries, LOST_ATTEMPT_ERROR, type ClaimedDelivery } from '@/lib/webhooks/claim';
 import { recordAttemptResults } from '@/lib/webhooks/record';
 import { attemptLeaseMs } from '@/lib/webhooks/policy';
 import { call as callApi } from '../helpers/api';
 import { startServer, SUITE_SERVER_ENV, type RunningServer } from '../setup/server';
 import { WEBHOOK_TEST_ENV } from '../setup/start-server';
+import { serverDatabase } from '../helpers/server-pool';
 
 /**
  * An attempt whose answer comes back after its lease ran out (a loaded machine, a receiver slower
@@ -46,7 +44,7 @@ describe('an answer that arrives after its lease was taken over', () => {
     const call = (method: string, path: string, body?: unknown) => callApi(method, path, { key, body, baseUrl: server.baseUrl });
     expect((await call('POST', '/api/WebhookEndpoint', { url: 'http://127.0.0.1:9/late', events: ['product.created'] })).status).toBe(201);
     expect((await call('POST', '/api/Product', { name: 'Answered late' })).status).toBe(201);
-    const db = drizzle(pool, { schema, casing: COLUMN_CASING });
+    const db = serverDatabase(pool);
 
     const sentAt = new Date();
     const [first] = await claim('slow-dispatcher', sentAt);
