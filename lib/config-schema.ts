@@ -106,6 +106,11 @@ export const configSchema = z
     DATABASE_PREPARED_STATEMENTS: flag(true),
     DB_COUNT_ROUND_TRIPS: flag(false),
     EMBEDDED_POSTGRES_SETTINGS: z.string().default(''),
+    DATABASE_SCHEMA_WAIT_MS: wholeNumber(300_000, { min: 0 }),
+
+    // Stopping a web node (SIGTERM)
+    SHUTDOWN_READINESS_DELAY_MS: wholeNumber(0, { min: 0, max: 600_000 }),
+    SHUTDOWN_DRAIN_MS: wholeNumber(25_000, { min: 0, max: 600_000 }),
 
     // Seeding
     ADMIN_NAME: z.string().optional(),

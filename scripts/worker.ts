@@ -4,7 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { config, setDatabaseUrl } from '../lib/config';
 import { closeDb } from '../lib/db/client';
-import { startWorker } from '../lib/jobs/worker';
+import { waitForSchema, withMigrationLock } from '../lib/db/migrate';
+import { migrateJobQueue, startWorker } from '../lib/jobs/worker';
 import { log } from '../lib/log';
 
 /**
@@ -17,6 +18,11 @@ async function main() {
     if (!fs.existsSync(runtime)) throw new Error('Set DATABASE_URL, or start the server first (npm start) to use its embedded database.');
     setDatabaseUrl((JSON.parse(fs.readFileSync(runtime, 'utf8')) as { databaseUrl: string }).databaseUrl);
   }
+  // Started before the schema exists (a fresh database, a deploy whose migrations still run), it
+  // waits for it rather than failing on missing tables; graphile-worker's schema is then brought
+  // up under the migration lock, after whatever migration holds it.
+  await waitForSchema();
+  await withMigrationLock(migrateJobQueue);
   const worker = await startWorker({ concurrency: config.workerConcurrency });
   log.info({ concurrency: config.workerConcurrency }, 'worker started');
   const stop = async () => {

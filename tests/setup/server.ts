@@ -42,6 +42,8 @@ export interface RunningServer {
   output(): string;
   /** Ctrl-C: the ordered shutdown, then the data directory is removed. */
   stop(): Promise<void>;
+  /** SIGTERM to the launcher, as a supervisor stopping it (systemd, Docker, Kubernetes); returns at once. */
+  terminate(): void;
   /** kill -9 of the launcher (web server and worker), as a crash would; the data directory stays. */
   kill(): Promise<void>;
   /** Settles with the launcher's exit code when it exits by itself (null: ended by a signal). */
@@ -50,7 +52,8 @@ export interface RunningServer {
 
 /**
  * Starts the real service (scripts/start.ts: embedded PostgreSQL, migrations, worker, Next.js)
- * with its own data directory and port, exactly as `npm start` does.
+ * with its own data directory and port, exactly as `npm start` does. With `DATABASE_URL` in
+ * `env` it uses that database instead of starting an embedded one.
  */
 export async function startServer(options: { env?: Record<string, string>; dataDir?: string; nodeArgs?: string[] } = {}): Promise<RunningServer> {
   const port = await freePort();
@@ -71,13 +74,15 @@ export async function startServer(options: { env?: Record<string, string>; dataD
     child,
     () => output,
   );
-  const runtime = JSON.parse(fs.readFileSync(path.join(dataDir, 'runtime.json'), 'utf8')) as { databaseUrl: string };
+  const external = options.env?.DATABASE_URL;
+  const runtime = external ? { databaseUrl: external } : (JSON.parse(fs.readFileSync(path.join(dataDir, 'runtime.json'), 'utf8')) as { databaseUrl: string });
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     databaseUrl: runtime.databaseUrl,
     dataDir,
     output: () => output,
     stop: () => stopProcess(child, dataDir),
+    terminate: () => child.kill('SIGTERM'),
     kill: () => killProcess(child),
     exited: () => exited,
   };
@@ -93,7 +98,7 @@ async function waitFor(ready: () => boolean, child: ChildProcess, output: () => 
 }
 
 async function stopProcess(child: ChildProcess, dataDir: string) {
-  if (child.exitCode === null) {
+  if (child.exitCode === null && child.signalCode === null) {
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGINT');
     await exited;

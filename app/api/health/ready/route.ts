@@ -1,0 +1,18 @@
+import { ApiError } from '@/lib/http/errors';
+import { publicRoute } from '@/lib/http/public-route';
+import { checkReadiness } from '@/lib/http/readiness';
+import { jsonResponse } from '@/lib/http/respond';
+
+export const dynamic = 'force-dynamic';
+
+/**
+ * Readiness, for load balancers: 200 while this node should get requests; 503 with the reason
+ * (`draining`, `database_unreachable`, `migrations_pending`) otherwise (docs/operations.md).
+ */
+export const GET = publicRoute(async () => {
+  const readiness = await checkReadiness();
+  if (!readiness.ready) {
+    throw new ApiError('SERVICE_UNAVAILABLE', readiness.detail, { headers: { 'Retry-After': '5' }, extra: { reason: readiness.reason } });
+  }
+  return jsonResponse(200, JSON.stringify({ status: 'ready' }), {});
+});

@@ -1,0 +1,171 @@
+import net from 'node:net';
+import { spawn, type ChildProcess } from 'node:child_process';
+import type pg from 'pg';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { call } from '../helpers/api';
+import { serverPool } from '../helpers/server-pool';
+import { eventually } from '../helpers/webhook-receiver';
+import { startServer, type RunningServer } from '../setup/server';
+
+/**
+ * Running Paybase on several machines (docs/operations.md, "Several web nodes"): processes
+ * started at the same moment on an empty database, readiness, and stopping a web node with
+ * SIGTERM while requests run. Each test starts its own servers.
+ */
+const servers: RunningServer[] = [];
+const pools: pg.Pool[] = [];
+const children: ChildProcess[] = [];
+let database: { admin: pg.Pool; name: string } | undefined;
+
+afterAll(async () => {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  await Promise.all(servers.map((server) => server.stop()));
+  await Promise.all(pools.map((pool) => pool.end()));
+  if (database) {
+    await database.admin.query(`drop database if exists ${database.name} with (force)`);
+    await database.admin.end();
+  }
+}, 120_000);
+
+function pool(databaseUrl: string): pg.Pool {
+  const created = serverPool(databaseUrl, 2);
+  pools.push(created);
+  return created;
+}
+
+async function started(env: Record<string, string>): Promise<RunningServer> {
+  const server = await startServer({ env });
+  servers.push(server);
+  return server;
+}
+
+const demoKey = (server: RunningServer) => /Demo API key\s+(\S+)/.exec(server.output())![1]!;
+
+/** Whether a new TCP connection to the server is refused (it stopped listening). */
+function refusesConnections(server: RunningServer): Promise<boolean> {
+  const { hostname, port } = new URL(server.baseUrl);
+  return new Promise((resolve) => {
+    const socket = net.connect(Number(port), hostname);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
+  });
+}
+
+/** A one-time price of the demo seller, and a checkout of it that pays with the sandbox's tok_visa. */
+async function slowCheckouts(server: RunningServer, amount: number) {
+  const key = demoKey(server);
+  const product = await call('POST', '/api/Product', { key, body: { name: `Drain ${amount}` }, baseUrl: server.baseUrl });
+  const price = await call('POST', '/api/Price', {
+    key,
+    body: { productId: product.body.id, type: 'OneTime', amount, currency: 'USD' },
+    baseUrl: server.baseUrl,
+  });
+  expect(price.status).toBe(201);
+  return (index: number) =>
+    call('POST', '/api/Checkout', {
+      key,
+      body: { priceId: price.body.id, customerEmail: `drain-${index}@example.com`, tokenRef: 'tok_visa' },
+      headers: { 'Idempotency-Key': `drain-${amount}-${index}` },
+      baseUrl: server.baseUrl,
+    }).then(
+      (answer) => String(answer.status),
+      (error: Error) => `failed: ${error.message} ${String(error.cause ?? '')}`,
+    );
+}
+
+/** Payments of `amount` past phase 1 and waiting for the (slow) processor. */
+async function pendingPayments(db: pg.Pool, amount: number): Promise<number> {
+  const { rows } = await db.query<{ count: number }>(`select count(*)::int as count from payments where amount = $1 and status = 'pending'`, [amount]);
+  return rows[0]!.count;
+}
+
+describe('two web nodes and a worker started at the same moment on an empty database', () => {
+  it('all start: migrations run once, under the lock, and the worker waits for them', async () => {
+    // A fresh database on the suite's PostgreSQL, reached through DATABASE_URL as an external one.
+    const admin = serverPool(inject('databaseUrl'), 1);
+    const name = `web_nodes_${process.pid}_${Date.now()}`;
+    await admin.query(`create database ${name}`);
+    database = { admin, name };
+    const url = new URL(inject('databaseUrl'));
+    url.pathname = `/${name}`;
+    const env = { DATABASE_URL: url.href, SECRET_KEY: 'web-nodes-test-secret-key-0123456789abcdef', LOG_LEVEL: 'info' };
+
+    let workerOutput = '';
+    const worker = spawn(process.execPath, ['--import', 'tsx', 'scripts/worker.ts'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(worker);
+    worker.stdout!.on('data', (chunk: Buffer) => (workerOutput += chunk.toString()));
+    worker.stderr!.on('data', (chunk: Buffer) => (workerOutput += chunk.toString()));
+    await eventually(async () => workerOutput.includes('waiting for the database schema'), 60_000, 'the worker waiting for the schema');
+    const nodes = await Promise.all([started(env), started(env)]);
+
+    for (const node of nodes) {
+      const ready = await call('GET', '/api/health/ready', { baseUrl: node.baseUrl });
+      expect(ready.status, node.output()).toBe(200);
+      expect(ready.body).toEqual({ status: 'ready' });
+      expect((await call('GET', '/api/Product', { key: demoKey(node), baseUrl: node.baseUrl })).status).toBe(200);
+    }
+    await eventually(async () => workerOutput.includes('webhook dispatcher started'), 60_000, 'the worker started');
+    expect(workerOutput).not.toContain('does not exist');
+    expect(worker.exitCode).toBeNull();
+
+    // Each migration was applied once; readiness follows the journal's last one.
+    const db = pool(url.href);
+    const applied = await db.query<{ created_at: number }>('select created_at from drizzle.__drizzle_migrations order by created_at');
+    expect(new Set(applied.rows.map((row) => row.created_at)).size).toBe(applied.rows.length);
+    const last = applied.rows.at(-1)!.created_at;
+    await db.query('update drizzle.__drizzle_migrations set created_at = created_at - 1 where created_at = $1', [last]);
+    const pending = await call('GET', '/api/health/ready', { baseUrl: nodes[0]!.baseUrl });
+    expect(pending.status).toBe(503);
+    expect(pending.headers.get('content-type')).toBe('application/problem+json');
+    expect(pending.body).toMatchObject({ code: 'SERVICE_UNAVAILABLE', reason: 'migrations_pending' });
+    await db.query('update drizzle.__drizzle_migrations set created_at = $1 where created_at = $2', [last, last - 1]);
+    expect((await call('GET', '/api/health/ready', { baseUrl: nodes[0]!.baseUrl })).status).toBe(200);
+    expect((await call('GET', '/api/health', { baseUrl: nodes[0]!.baseUrl })).body).toEqual({ status: 'ok' });
+  }, 300_000);
+});
+
+describe('a web node stopped with SIGTERM', () => {
+  it('answers not ready (draining) at once, finishes its request, then refuses connections', async () => {
+    const server = await started({ SHUTDOWN_READINESS_DELAY_MS: '10000', SANDBOX_PROCESSOR_LATENCY_MS: '1500' });
+    const ready = await call('GET', '/api/health/ready', { baseUrl: server.baseUrl });
+    expect(ready.status).toBe(200);
+    expect(ready.body).toEqual({ status: 'ready' });
+
+    const db = pool(server.databaseUrl);
+    const checkout = await slowCheckouts(server, 2101);
+    const inFlight = checkout(0);
+    await eventually(async () => (await pendingPayments(db, 2101)) === 1, 20_000, 'the checkout at the processor');
+    server.terminate();
+
+    const draining = await eventually(
+      async () => {
+        const answer = await call('GET', '/api/health/ready', { baseUrl: server.baseUrl });
+        return answer.status === 503 ? answer : undefined;
+      },
+      10_000,
+      'readiness 503',
+    );
+    expect(draining.body).toMatchObject({ code: 'SERVICE_UNAVAILABLE', reason: 'draining' });
+    expect(draining.headers.get('connection')).toBe('close');
+    expect(await inFlight).toBe('201');
+    await eventually(() => refusesConnections(server), 20_000, 'connections refused');
+    expect(await server.exited()).toBe(143);
+  }, 120_000);
+
+  it('fails none of 24 checkouts in flight, and refuses new connections meanwhile', async () => {
+    const server = await started({ SANDBOX_PROCESSOR_LATENCY_MS: '1500' });
+    const db = pool(server.databaseUrl);
+    const checkout = await slowCheckouts(server, 2402);
+    const answers = Promise.all(Array.from({ length: 24 }, (_, index) => checkout(index)));
+    await eventually(async () => (await pendingPayments(db, 2402)) >= 20, 20_000, '20 checkouts at the processor');
+    server.terminate();
+
+    await eventually(() => refusesConnections(server), 10_000, 'connections refused');
+    expect(await answers).toEqual(Array.from({ length: 24 }, () => '201'));
+    expect(await server.exited()).toBe(143);
+    expect(server.output()).not.toContain('unclean shutdown');
+  }, 120_000);
+});
