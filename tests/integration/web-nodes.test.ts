@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import net from 'node:net';
 import { spawn, type ChildProcess } from 'node:child_process';
 import type pg from 'pg';
@@ -37,6 +38,16 @@ async function started(env: Record<string, string>): Promise<RunningServer> {
   const server = await startServer({ env });
   servers.push(server);
   return server;
+}
+
+/** Runs a script of ours to its end, as npm would. */
+function runToEnd(script: string, env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, output })));
 }
 
 const demoKey = (server: RunningServer) => /Demo API key\s+(\S+)/.exec(server.output())![1]!;
@@ -83,7 +94,7 @@ async function pendingPayments(db: pg.Pool, amount: number): Promise<number> {
 }
 
 describe('two web nodes and a worker started at the same moment on an empty database', () => {
-  it('all start: migrations run once, under the lock, and the worker waits for them', async () => {
+  it('all start with npm run migrate alongside: migrations run once, under the lock, and the worker waits for them', async () => {
     // A fresh database on the suite's PostgreSQL, reached through DATABASE_URL as an external one.
     const admin = serverPool(inject('databaseUrl'), 1);
     const name = `web_nodes_${process.pid}_${Date.now()}`;
@@ -91,15 +102,26 @@ describe('two web nodes and a worker started at the same moment on an empty data
     database = { admin, name };
     const url = new URL(inject('databaseUrl'));
     url.pathname = `/${name}`;
-    const env = { DATABASE_URL: url.href, SECRET_KEY: 'web-nodes-test-secret-key-0123456789abcdef', LOG_LEVEL: 'info' };
+    const env = { DATABASE_URL: url.href, SECRET_KEY: 'web-nodes-test-secret-key-0123456789abcdef' };
 
     let workerOutput = '';
-    const worker = spawn(process.execPath, ['--import', 'tsx', 'scripts/worker.ts'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const worker = spawn(process.execPath, ['--import', 'tsx', 'scripts/worker.ts'], {
+      env: { ...process.env, ...env, LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     children.push(worker);
     worker.stdout!.on('data', (chunk: Buffer) => (workerOutput += chunk.toString()));
     worker.stderr!.on('data', (chunk: Buffer) => (workerOutput += chunk.toString()));
     await eventually(async () => workerOutput.includes('waiting for the database schema'), 60_000, 'the worker waiting for the schema');
-    const nodes = await Promise.all([started(env), started(env)]);
+    // `npm run migrate` as a deploy would run it, at the same moment as the two web nodes.
+    const migration = runToEnd('scripts/migrate.ts', { ...env, LOG_LEVEL: 'info' });
+    const starts = await Promise.allSettled([startServer({ env }), startServer({ env })]);
+    const nodes = starts.flatMap((start) => (start.status === 'fulfilled' ? [start.value] : []));
+    servers.push(...nodes);
+    for (const start of starts) if (start.status === 'rejected') throw start.reason;
+    const migrated = await migration;
+    expect(migrated.code, migrated.output).toBe(0);
+    expect(migrated.output).toContain('the database schema is up to date');
 
     for (const node of nodes) {
       const ready = await call('GET', '/api/health/ready', { baseUrl: node.baseUrl });
@@ -114,6 +136,8 @@ describe('two web nodes and a worker started at the same moment on an empty data
     // Each migration was applied once; readiness follows the journal's last one.
     const db = pool(url.href);
     const applied = await db.query<{ created_at: number }>('select created_at from drizzle.__drizzle_migrations order by created_at');
+    const journal = JSON.parse(fs.readFileSync('db/migrations/meta/_journal.json', 'utf8')) as { entries: unknown[] };
+    expect(applied.rows).toHaveLength(journal.entries.length);
     expect(new Set(applied.rows.map((row) => row.created_at)).size).toBe(applied.rows.length);
     const last = applied.rows.at(-1)!.created_at;
     await db.query('update drizzle.__drizzle_migrations set created_at = created_at - 1 where created_at = $1', [last]);
@@ -155,16 +179,16 @@ describe('a web node stopped with SIGTERM', () => {
     expect(await server.exited()).toBe(143);
   }, 120_000);
 
-  it('fails none of 24 checkouts in flight, and refuses new connections meanwhile', async () => {
+  it('fails none of 40 checkouts in flight, and refuses new connections meanwhile', async () => {
     const server = await started({ SANDBOX_PROCESSOR_LATENCY_MS: '1500' });
     const db = pool(server.databaseUrl);
     const checkout = await slowCheckouts(server, 2402);
-    const answers = Promise.all(Array.from({ length: 24 }, (_, index) => checkout(index)));
+    const answers = Promise.all(Array.from({ length: 40 }, (_, index) => checkout(index)));
     await eventually(async () => (await pendingPayments(db, 2402)) >= 20, 20_000, '20 checkouts at the processor');
     server.terminate();
 
     await eventually(() => refusesConnections(server), 10_000, 'connections refused');
-    expect(await answers).toEqual(Array.from({ length: 24 }, () => '201'));
+    expect(await answers).toEqual(Array.from({ length: 40 }, () => '201'));
     expect(await server.exited()).toBe(143);
     expect(server.output()).not.toContain('unclean shutdown');
   }, 120_000);
