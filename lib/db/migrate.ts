@@ -26,8 +26,8 @@ export async function migrateDatabase(): Promise<void> {
 }
 
 export class SchemaWaitTimeout extends Error {
-  constructor(what: string) {
-    super(`${what} for longer than DATABASE_SCHEMA_WAIT_MS (${config.database.schemaWaitMs} ms); giving up.`);
+  constructor(waitedFor: string) {
+    super(`Gave up after DATABASE_SCHEMA_WAIT_MS (${config.database.schemaWaitMs} ms) waiting for ${waitedFor}.`);
     this.name = 'SchemaWaitTimeout';
   }
 }
@@ -55,6 +55,8 @@ export async function withMigrationLock<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
+const LOCK_HELD = 'the migration lock, which another process holds (migrating, or stuck: see pg_locks)';
+
 async function acquireMigrationLock(client: pg.Client): Promise<void> {
   const waitMs = config.database.schemaWaitMs;
   const { rows } = await client.query<{ locked: boolean }>('select pg_try_advisory_lock($1) as locked', [MIGRATION_LOCK_KEY]);
@@ -67,11 +69,11 @@ async function acquireMigrationLock(client: pg.Client): Promise<void> {
   );
   try {
     // lock_timeout 0 means no limit to PostgreSQL: a zero wait is the try above, already failed.
-    if (waitMs === 0) throw new SchemaWaitTimeout('Another process has held the migration lock');
+    if (waitMs === 0) throw new SchemaWaitTimeout(LOCK_HELD);
     await client.query(`set lock_timeout = ${Math.trunc(waitMs)}`);
     await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
   } catch (error) {
-    if ((error as { code?: string }).code === '55P03') throw new SchemaWaitTimeout('Another process has held the migration lock');
+    if ((error as { code?: string }).code === '55P03') throw new SchemaWaitTimeout(LOCK_HELD);
     throw error;
   } finally {
     clearInterval(reminder);
@@ -127,18 +129,18 @@ export async function waitForSchema(): Promise<void> {
   const started = Date.now();
   let lastLogged = 0;
   for (;;) {
-    let reason: string;
+    let missing: string;
     try {
       if (await migrationsApplied()) break;
-      reason = `waiting for the database schema (${lastMigration().tag}): run npm run migrate, or start a web node`;
+      missing = `this release's migrations (up to ${lastMigration().tag}): run npm run migrate, or start a web node`;
     } catch (error) {
       if (!isDatabaseUnavailable(error)) throw error;
-      reason = 'waiting for the database to accept connections';
+      missing = 'the database to accept connections';
     }
     const waited = Date.now() - started;
-    if (waited >= config.database.schemaWaitMs) throw new SchemaWaitTimeout(`The database schema has been missing (${reason})`);
+    if (waited >= config.database.schemaWaitMs) throw new SchemaWaitTimeout(missing);
     if (lastLogged === 0 || waited - lastLogged >= WAIT_LOG_EVERY_MS) {
-      log.info({ waitedMs: waited }, reason);
+      log.info({ waitedMs: waited }, `waiting for the database schema: ${missing}`);
       lastLogged = Math.max(waited, 1);
     }
     await new Promise((resolve) => setTimeout(resolve, SCHEMA_POLL_MS));
