@@ -16,7 +16,7 @@
 const LEAVES = ['^lib/(clock|config|config-schema|durations|ids|log|net|passwords|secrets)\\.ts$', '^lib/http/errors\\.ts$'];
 
 /** Infrastructure folders and lib/'s own files: foundation, except the TOP modules among them. */
-const INFRASTRUCTURE = ['^lib/[^/]+\\.ts$', '^lib/(db|events|http|jobs|money)/'];
+const INFRASTRUCTURE = ['^lib/[^/]+\\.ts$', '^lib/(db|events|http|jobs|metrics|money)/'];
 
 /**
  * The top of lib/: the route wrappers (they authenticate through lib/auth, log through

@@ -93,6 +93,9 @@ export const configSchema = z
     LOG_LEVEL: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
     RUN_WORKER: flag(true),
     WORKER_CONCURRENCY: wholeNumber(5),
+    // Metrics (GET /metrics): a bearer token required when set; a worker serves them on a port of its own when set.
+    METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+    WORKER_METRICS_PORT: wholeNumber(0, { min: 0, max: 65_535 }),
     TRUST_PROXY: flag(false),
     PRELOAD_PAGES: flag(true),
     SECRET_KEY: z.string().min(SECRET_KEY_MIN_LENGTH, `must be at least ${SECRET_KEY_MIN_LENGTH} characters`).optional(),
@@ -171,6 +174,7 @@ export const CONFIG_VARIABLES = Object.keys(configSchema.shape) as ConfigVariabl
 export const SECRET_VARIABLES: ReadonlySet<ConfigVariableName> = new Set([
   'SECRET_KEY',
   'DATABASE_URL',
+  'METRICS_TOKEN',
   'SMTP_URL',
   'ADMIN_PASSWORD',
   'DEMO_MERCHANT_PASSWORD',

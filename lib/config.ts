@@ -31,6 +31,7 @@ export const OUR_PREFIXES = [
   'MAIL_',
   'WORKER_',
   'SHUTDOWN_',
+  'METRICS_',
 ] as const;
 
 /** Read by the SDK and its CLI (packages/sdk) in a seller's backend, not by the service; allowed alongside it. */
@@ -147,6 +148,14 @@ export const config = {
   },
   get runWorkerInProcess() {
     return env().RUN_WORKER;
+  },
+  /** When set, `GET /metrics` requires it as a bearer token. */
+  get metricsToken() {
+    return env().METRICS_TOKEN;
+  },
+  /** `npm run worker` serves `GET /metrics` on this port (0: it does not). */
+  get workerMetricsPort() {
+    return env().WORKER_METRICS_PORT;
   },
   /** Load every page and route module when the server starts (Next.js `preloadEntriesOnStart`). */
   get preloadPages() {

@@ -7,6 +7,7 @@ import { closeDb } from '../lib/db/client';
 import { waitForSchema, withMigrationLock } from '../lib/db/migrate';
 import { migrateJobQueue, startWorker } from '../lib/jobs/worker';
 import { log } from '../lib/log';
+import { serveWorkerMetrics } from '../lib/metrics/worker-server';
 
 /**
  * An extra job worker against the same database as the server: DATABASE_URL, or the embedded
@@ -25,7 +26,9 @@ async function main() {
   await withMigrationLock(migrateJobQueue);
   const worker = await startWorker({ concurrency: config.workerConcurrency });
   log.info({ concurrency: config.workerConcurrency }, 'worker started');
+  const metricsServer = config.workerMetricsPort ? await serveWorkerMetrics(config.workerMetricsPort) : undefined;
   const stop = async () => {
+    metricsServer?.close();
     await worker.stop();
     await closeDb();
     process.exit(0);

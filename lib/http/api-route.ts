@@ -132,7 +132,7 @@ function route<TOp extends Operation>(operation: TOp, run: (base: BaseContext<TO
       const principal = await authenticate(request);
       logFields.merchantId = seen.merchantId = principal.merchantId;
       seen.apiKeyId = principal.apiKeyId;
-      rateLimitHeaders = await countApiRequest(principal.apiKeyId);
+      rateLimitHeaders = await countApiRequest(getDb(), principal.apiKeyId);
       if (!hasScope(principal.scopes, operation.scope)) throw missingScope(principal, operation.scope);
       const rawBody = operation.method === 'GET' ? '' : await readBodyText(request);
       seen.rawBody = rawBody;

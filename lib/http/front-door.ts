@@ -116,6 +116,12 @@ function allowedMethods(route: ApiRoute): string[] {
 }
 
 /** The route Next.js would pick: static segments before dynamic ones, as its router ranks them. */
+/** The API route template a path matches (`/api/Product/[id]`), for metrics labels. */
+export function apiRouteTemplate(routes: ApiRoute[], pathname: string): string | undefined {
+  const route = findApiRoute(routes, pathname);
+  return route && `/${route.segments.join('/')}`;
+}
+
 function findApiRoute(routes: ApiRoute[], pathname: string): ApiRoute | undefined {
   const parts = pathname.split('/').filter(Boolean);
   let best: { route: ApiRoute; rank: string } | undefined;

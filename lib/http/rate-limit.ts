@@ -1,48 +1,70 @@
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { sql } from 'drizzle-orm';
+import type { Database } from '../db/client';
 import { config } from '../config';
 import { ApiError } from './errors';
 
-/**
- * The developer API's rate limit: a fixed window of `API_RATE_LIMIT` requests per
- * `API_RATE_LIMIT_WINDOW_SECONDS` per API key, counted in this process's memory (no database
- * round trip; several processes each count their own share, docs/api.md "Rate limits").
- */
-const state = globalThis as unknown as { __paybaseApiRateLimiter?: RateLimiterMemory };
+interface WindowCount {
+  accepted: boolean;
+  /** Requests accepted in the window ending now, this one included when accepted. */
+  used: number;
+  /** Milliseconds until the oldest of them leaves the window (a slot frees up). */
+  msUntilSlot: number;
+}
 
-function limiter(): RateLimiterMemory {
-  state.__paybaseApiRateLimiter ??= new RateLimiterMemory({
-    keyPrefix: 'api-key',
-    points: config.http.apiRateLimit,
-    duration: config.http.apiRateLimitWindowSeconds,
-  });
-  return state.__paybaseApiRateLimiter;
+/**
+ * One statement counts a request in a sliding window shared by every web process: the key's row
+ * keeps the times of its accepted requests still inside the window; the request is accepted when
+ * fewer than `limit` remain, and its time is added. Times are the database's, so processes on
+ * machines whose clocks disagree count the same window. Concurrent requests of one key queue on
+ * its row (ON CONFLICT DO UPDATE locks it), so no two of them take the last slot.
+ */
+async function countInWindow(db: Database, apiKeyId: string, limit: number, windowSeconds: number): Promise<WindowCount> {
+  const window = sql`make_interval(secs => ${windowSeconds})`;
+  const kept = sql`(select coalesce(array_agg(t order by t), '{}') from unnest(api_request_windows.accepted_at) t where t > statement_timestamp() - ${window})`;
+  const result = await db.execute<{ accepted: boolean; used: number; oldest: string }>(sql`
+    insert into api_request_windows (api_key_id, accepted_at, last_accepted)
+    values (${apiKeyId}, array[statement_timestamp()], true)
+    on conflict (api_key_id) do update set
+      accepted_at = case when cardinality(${kept}) < ${limit} then ${kept} || statement_timestamp() else ${kept} end,
+      last_accepted = cardinality(${kept}) < ${limit}
+    returning last_accepted as accepted, cardinality(accepted_at) as used,
+      (extract(epoch from (accepted_at[1] + ${window} - statement_timestamp())) * 1000)::float8 as oldest`);
+  const row = result.rows[0]!;
+  return { accepted: row.accepted, used: Number(row.used), msUntilSlot: Math.max(0, Number(row.oldest)) };
 }
 
 /** The `RateLimit-*` header fields (draft-ietf-httpapi-ratelimit-headers-06) of one count. */
-function rateLimitHeaders(result: RateLimiterRes, limit: number, windowSeconds: number): Record<string, string> {
+function rateLimitHeaders(count: WindowCount, limit: number, windowSeconds: number): Record<string, string> {
   return {
     'RateLimit-Limit': String(limit),
-    'RateLimit-Remaining': String(result.remainingPoints),
-    'RateLimit-Reset': String(Math.max(1, Math.ceil(result.msBeforeNext / 1000))),
+    'RateLimit-Remaining': String(Math.max(0, limit - count.used)),
+    'RateLimit-Reset': String(Math.max(1, Math.ceil(count.msUntilSlot / 1000))),
     'RateLimit-Policy': `${limit};w=${windowSeconds}`,
   };
 }
 
 /**
- * Counts one request of an API key and returns the headers every answer to it carries; over
- * the limit, throws 429 RATE_LIMITED with `Retry-After` (the seconds until the window resets).
+ * Counts one request of an API key against `API_RATE_LIMIT` requests per
+ * `API_RATE_LIMIT_WINDOW_SECONDS` (any such window, across every process: docs/api.md "Rate
+ * limits") and returns the headers every answer to it carries; over the limit, throws 429
+ * RATE_LIMITED with `Retry-After` (the seconds until a request leaves the window).
  */
-export async function countApiRequest(apiKeyId: string): Promise<Record<string, string>> {
-  const rateLimiter = limiter();
-  const { points, duration } = rateLimiter;
-  try {
-    return rateLimitHeaders(await rateLimiter.consume(apiKeyId), points, duration);
-  } catch (rejection) {
-    if (!(rejection instanceof RateLimiterRes)) throw rejection;
-    const headers = rateLimitHeaders(rejection, points, duration);
-    throw new ApiError('RATE_LIMITED', `This API key made more than ${points} requests in ${duration} s. Retry after ${headers['RateLimit-Reset']} s.`, {
-      headers: { ...headers, 'Retry-After': headers['RateLimit-Reset']! },
-      extra: { limit: points, windowSeconds: duration },
-    });
-  }
+export async function countApiRequest(db: Database, apiKeyId: string): Promise<Record<string, string>> {
+  const limit = config.http.apiRateLimit;
+  const windowSeconds = config.http.apiRateLimitWindowSeconds;
+  const count = await countInWindow(db, apiKeyId, limit, windowSeconds);
+  const headers = rateLimitHeaders(count, limit, windowSeconds);
+  if (count.accepted) return headers;
+  throw new ApiError('RATE_LIMITED', `This API key made ${limit} requests in the last ${windowSeconds} s. Retry after ${headers['RateLimit-Reset']} s.`, {
+    headers: { ...headers, 'Retry-After': headers['RateLimit-Reset']! },
+    extra: { limit, windowSeconds },
+  });
+}
+
+/** Deletes the rows of keys with no request left in their window. */
+export async function purgeIdleApiRequestWindows(db: Database): Promise<number> {
+  const result = await db.execute(sql`
+    delete from api_request_windows
+    where accepted_at[cardinality(accepted_at)] < statement_timestamp() - make_interval(secs => ${config.http.apiRateLimitWindowSeconds})`);
+  return result.rowCount ?? 0;
 }

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Database, Db } from '../db/client';
 import type { Phases } from '../db/phases';
 import { payments } from '../db/schema';
+import { metrics } from '../metrics/registry';
 import { paymentProcessor } from './processor';
 import type { CardDetails, ChargeOutcome } from './processor/types';
 import { createPendingPayment, type PaymentRow, type PendingPaymentInput } from './payments';
@@ -172,7 +173,7 @@ export async function finishMoneyMove<Result>(phases: Phases, payment: PaymentRo
     source.by === 'review' ? source.outcome : source.by === 'recovery' ? await recoverOutcome(phases.db, kind, move) : await collectCharge(kind, move);
   const fromStates: PaymentRow['status'][] = source.by === 'review' ? ['needs_review'] : ['pending'];
   try {
-    return await phases.db.transaction(async (tx) => {
+    const result = await phases.db.transaction(async (tx) => {
       if (kind.recordsItself && source.by !== 'review') return (await kind.apply(tx, move, outcome, phases)) as Result;
       const locked = await lockPayment(tx, payment.id, fromStates);
       if (!locked) throw new PaymentAlreadySettled(payment.id);
@@ -180,6 +181,8 @@ export async function finishMoneyMove<Result>(phases: Phases, payment: PaymentRo
       await phases.answer(tx, result);
       return result;
     });
+    metrics().moneyMoves.inc({ kind: kind.kind, by: source.by, outcome: outcome.status });
+    return result;
   } catch (error) {
     if (!(error instanceof PaymentAlreadySettled) || source.by === 'review') throw error;
   }

@@ -7,6 +7,7 @@ import { config } from '../config';
 import { log } from '../log';
 import { enqueueJob, enqueueQueuedJob } from '../jobs/enqueue';
 import { ApiError } from '../http/errors';
+import { metrics } from '../metrics/registry';
 import { paymentProcessor } from './processor';
 import { finishMoneyMove, lockPayment, PaymentAlreadySettled, pinnedMoveOf, UnreadableMove, type DefiniteOutcome } from './money-moves';
 import { reconcilePaymentJob, settleUnknownPaymentRow, type PaymentRow } from './payments';
@@ -182,6 +183,7 @@ async function countFailedTry(db: Database, payment: PaymentRow, from: PaymentRe
     .where(and(eq(payments.id, payment.id), eq(payments.status, from)))
     .returning({ id: payments.id });
   if (!marked) return undefined;
+  metrics().paymentsToReview.inc();
   log.error(
     { paymentId: payment.id, merchantId: payment.merchantId, from, attempts: row.attempts, reason },
     'payment needs review: recovery could not finish it; settle it in the operator console after checking the processor',

@@ -5,6 +5,7 @@ import { COLUMN_CASING, type Database } from '../db/client';
 import { now } from '../clock';
 import { config } from '../config';
 import { log } from '../log';
+import { metrics } from '../metrics/registry';
 import { attemptLeaseMs } from './policy';
 import { claimDueDeliveries, type ClaimedDelivery } from './claim';
 import type { AttemptResult } from './record';
@@ -124,6 +125,10 @@ export async function startDispatcher(): Promise<Dispatcher> {
   /** One attempt, whatever happens on the way: its result always reaches the recorder. */
   async function attempt(delivery: ClaimedDelivery, requestOf: ReturnType<typeof attemptRequests>): Promise<void> {
     const startedAt = now();
+    const measured = metrics();
+    if (delivery.attemptCount === 0 && delivery.trigger === 'automatic') {
+      measured.webhookFirstAttemptLag.observe(Math.max(0, startedAt.getTime() - delivery.eventCreatedAt.getTime()) / 1000);
+    }
     let result: AttemptResult;
     try {
       const request = requestOf(delivery, startedAt);
@@ -137,6 +142,7 @@ export async function startDispatcher(): Promise<Dispatcher> {
       log.error({ err: error, dispatcherId: id, deliveryId: delivery.id }, 'a webhook attempt failed before its request was made');
       result = notSentResult(delivery, startedAt, UNPREPARED_ATTEMPT_ERROR);
     }
+    measured.webhookAttempts.inc({ result: result.outcome.succeeded ? 'delivered' : result.outcome.status === null ? 'no_answer' : 'refused' });
     recorder.add(result);
   }
 

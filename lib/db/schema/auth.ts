@@ -1,4 +1,4 @@
-import { pgTable, text, integer, index, uniqueIndex } from 'drizzle-orm/pg-core';
+import { pgTable, text, integer, boolean, index, uniqueIndex } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import { createdAt, timestampTz } from './columns';
 
@@ -72,4 +72,14 @@ export const rateLimitBuckets = pgTable('rate_limit_buckets', {
   key: text().primaryKey(),
   windowStartedAt: timestampTz().notNull(),
   count: integer().notNull(),
+});
+
+/**
+ * The developer API's rate limit (lib/http/rate-limit.ts), shared by every web process: per API
+ * key, the times of its accepted requests still inside the window (at most API_RATE_LIMIT of them).
+ */
+export const apiRequestWindows = pgTable('api_request_windows', {
+  apiKeyId: text().primaryKey(),
+  acceptedAt: timestampTz().array().notNull(),
+  lastAccepted: boolean().notNull(),
 });

@@ -5,10 +5,11 @@ import { purgeEmailOutbox } from '../../email/send-email';
 import { purgeExpiredPortalTokens } from '../../portal/portal';
 import { purgeOldInvitations } from '../../team/team';
 import { dropExpiredPreviousSecrets } from '../../webhooks/endpoints';
+import { purgeIdleApiRequestWindows } from '../../http/rate-limit';
 
 /**
  * The hourly retention of every row that carries (or carried) a secret and has no other
- * purge: the email outbox, sign-in tokens and sessions, rate-limit counters, team invitations,
+ * purge: the email outbox, sign-in tokens and sessions, rate-limit counters (sign-in and API), team invitations,
  * portal links and sessions, and rotated-out webhook signing secrets (docs/operations.md,
  * "Retention"). Idempotency keys and request logs have their own jobs.
  */
@@ -20,6 +21,7 @@ export const purgeExpiredSecrets: Task = async (_payload, helpers) => {
     invitations: await purgeOldInvitations(db),
     portalTokens: await purgeExpiredPortalTokens(db),
     webhookPreviousSecrets: await dropExpiredPreviousSecrets(db),
+    apiRequestWindows: await purgeIdleApiRequestWindows(db),
   };
   helpers.logger.info('purged rows past their retention', { removed });
 };
