@@ -71,7 +71,8 @@ async function newKeys(databaseUrl: string, count: number): Promise<string[]> {
   const db = serverDatabase(pool(databaseUrl));
   const [merchant] = await db.select().from(schema.merchants).limit(1);
   const keys = [];
-  for (let index = 0; index < count; index++) keys.push((await createApiKey(db, { merchantId: merchant!.id, name: `node key ${index}`, scopes: SCOPES })).secret);
+  for (let index = 0; index < count; index++)
+    keys.push((await createApiKey(db, { merchantId: merchant!.id, name: `node key ${index}`, scopes: SCOPES })).secret);
   return keys;
 }
 
