@@ -104,6 +104,7 @@ export const configSchema = z
 
     // The database
     DATABASE_URL: z.string().optional(),
+    DATABASE_DIRECT_URL: z.string().optional(),
     DATABASE_POOL_SIZE: wholeNumber(10),
     DATABASE_LEASE_POOL_SIZE: wholeNumber(2),
     DATABASE_PREPARED_STATEMENTS: flag(true),
@@ -174,6 +175,7 @@ export const CONFIG_VARIABLES = Object.keys(configSchema.shape) as ConfigVariabl
 export const SECRET_VARIABLES: ReadonlySet<ConfigVariableName> = new Set([
   'SECRET_KEY',
   'DATABASE_URL',
+  'DATABASE_DIRECT_URL',
   'METRICS_TOKEN',
   'SMTP_URL',
   'ADMIN_PASSWORD',

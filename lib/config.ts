@@ -97,6 +97,22 @@ export function editDistance(a: string, b: string): number {
 // again in its own bundles, inside the launcher's process, like the pool in lib/db/client.ts).
 const globalForConfig = globalThis as unknown as { __paybaseConfig?: ConfigVariables & { runtimeDatabaseUrl?: string } };
 
+/**
+ * The environment of `next build` (scripts/build-state.ts): ours, plus the release identity
+ * Next.js reads itself. `NEXT_DEPLOYMENT_ID` (the release, given or made from the sources) fixes
+ * the build id and turns on Next.js's version-skew protection; `NEXT_SERVER_ACTIONS_ENCRYPTION_KEY`,
+ * when set, fixes the server actions' ids and key. With both, builds of the same sources on
+ * different machines answer each other's pages (docs/operations.md, "One build everywhere").
+ */
+export function nextBuildEnvironment(defaultRelease: string): NodeJS.ProcessEnv {
+  return { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NEXT_DEPLOYMENT_ID: process.env.NEXT_DEPLOYMENT_ID || defaultRelease };
+}
+
+/** Serves the release a build was made as (Next.js reads its deployment id at start as at build). */
+export function serveRelease(release: string): void {
+  process.env.NEXT_DEPLOYMENT_ID = release;
+}
+
 /** The parsed configuration; the first call parses `process.env` and throws a ConfigError when it is invalid. */
 export function loadConfig(): ConfigVariables {
   globalForConfig.__paybaseConfig ??= parseConfig(process.env);
@@ -166,6 +182,13 @@ export const config = {
     return env().CLOCK_OFFSET_MS;
   },
   database: {
+    /**
+     * Where connections that keep session state go (the migration lock, LISTEN, graphile-worker):
+     * DATABASE_DIRECT_URL when DATABASE_URL is a transaction-mode pooler, else DATABASE_URL.
+     */
+    get directUrl() {
+      return env().DATABASE_DIRECT_URL ?? config.databaseUrl;
+    },
     get poolSize() {
       return env().DATABASE_POOL_SIZE;
     },

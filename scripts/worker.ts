@@ -3,7 +3,7 @@ import './load-config';
 import fs from 'node:fs';
 import path from 'node:path';
 import { config, setDatabaseUrl } from '../lib/config';
-import { closeDb } from '../lib/db/client';
+import { closeDb, connectionBudget } from '../lib/db/client';
 import { waitForSchema, withMigrationLock } from '../lib/db/migrate';
 import { migrateJobQueue, startWorker } from '../lib/jobs/worker';
 import { log } from '../lib/log';
@@ -25,7 +25,7 @@ async function main() {
   await waitForSchema();
   await withMigrationLock(migrateJobQueue);
   const worker = await startWorker({ concurrency: config.workerConcurrency });
-  log.info({ concurrency: config.workerConcurrency }, 'worker started');
+  log.info({ concurrency: config.workerConcurrency, connections: connectionBudget(true) }, 'worker started');
   const metricsServer = config.workerMetricsPort ? await serveWorkerMetrics(config.workerMetricsPort) : undefined;
   const stop = async () => {
     metricsServer?.close();

@@ -16,7 +16,12 @@ export type Db = Database | Transaction;
 
 // Survive Next.js module re-evaluation: one pool per process (and one for leases).
 type Connection = { pool: pg.Pool; db: Database };
-const globalForDb = globalThis as unknown as { __paybaseDb?: Connection; __paybaseLeaseDb?: Connection; __paybaseDbClosed?: boolean };
+const globalForDb = globalThis as unknown as {
+  __paybaseDb?: Connection;
+  __paybaseLeaseDb?: Connection;
+  __paybaseSessionPool?: pg.Pool;
+  __paybaseDbClosed?: boolean;
+};
 
 // Integer columns can hold sums beyond 2^31; bigint (int8) results come back as exact strings
 // unless parsed. We only store minor units that fit in JS safe integers.
@@ -59,6 +64,21 @@ class PreparingClient extends pg.Client {
   }
 }
 
+/**
+ * Sends every statement unnamed, those drizzle prepares by name included
+ * (`DATABASE_PREPARED_STATEMENTS=false`): behind a transaction-mode pooler, consecutive
+ * statements of a client may run on different server connections, where a name prepared on one
+ * does not exist.
+ */
+class UnnamedClient extends pg.Client {
+  // biome-ignore lint/suspicious/noExplicitAny: overrides every overload of pg's `Client.query` at once, which only `any` can express.
+  override query(...args: any[]): any {
+    const [config] = args as [{ name?: unknown } | undefined];
+    if (config && typeof config === 'object' && config.name !== undefined) args[0] = { ...config, name: undefined };
+    return (super.query as (...a: unknown[]) => unknown)(...args);
+  }
+}
+
 /** Names of statement texts seen so far (shared by the connections), so a hot statement is hashed once per process. */
 const statementNames = new Map<string, string>();
 const NAMES_KEPT = 2 * PREPARED_PER_CONNECTION;
@@ -92,6 +112,38 @@ export function getPool(): pg.Pool {
   return connection().pool;
 }
 
+/**
+ * The pool of work that keeps session state: migrations, graphile-worker (LISTEN, its job
+ * fetches). The main pool when `DATABASE_DIRECT_URL` is unset; else a pool to it, sized for one
+ * worker (WORKER_CONCURRENCY jobs, its LISTEN connection and one to spare).
+ */
+export function getSessionPool(): pg.Pool {
+  if (config.database.directUrl === config.databaseUrl) return getPool();
+  if (!globalForDb.__paybaseSessionPool) {
+    const pool = new pg.Pool({ connectionString: config.database.directUrl, max: config.workerConcurrency + 2 });
+    pool.on('error', (error) => {
+      if (!globalForDb.__paybaseDbClosed) console.error(JSON.stringify({ level: 50, msg: 'database client error', err: error.message }));
+    });
+    globalForDb.__paybaseSessionPool = pool;
+  }
+  return globalForDb.__paybaseSessionPool;
+}
+
+/** Connections of the dispatcher's own pool (lib/webhooks/dispatcher.ts). */
+export const DISPATCHER_POOL_SIZE = 4;
+
+/**
+ * The most connections a process may hold at once (docs/operations.md, "Connection budget"):
+ * its main and lease pools; with a worker, the dispatcher's pool, its LISTEN connection and,
+ * with DATABASE_DIRECT_URL, graphile-worker's pool. Starting adds the migration lock's one.
+ */
+export function connectionBudget(withWorker: boolean): number {
+  const requests = config.database.poolSize + config.database.leasePoolSize;
+  if (!withWorker) return requests;
+  const separateWorkerPool = config.database.directUrl === config.databaseUrl ? 0 : config.workerConcurrency + 2;
+  return requests + DISPATCHER_POOL_SIZE + 1 + separateWorkerPool;
+}
+
 export function getDb(): Database {
   return connection().db;
 }
@@ -115,7 +167,7 @@ function openConnection(max: number): Connection {
   const connectionString = config.databaseUrl;
   if (!connectionString) throw new Error('DATABASE_URL is not set');
   const preparing = config.database.preparedStatements;
-  const pool = new pg.Pool({ connectionString, max, ...(preparing ? { Client: PreparingClient } : {}) });
+  const pool = new pg.Pool({ connectionString, max, Client: preparing ? PreparingClient : UnnamedClient });
   // An idle client losing its connection (database restart) must not crash the process. Once
   // the process is stopping, the database going away is the expected end, not an error.
   const report = (error: Error) => {
@@ -129,9 +181,10 @@ function openConnection(max: number): Connection {
 }
 
 export async function closeDb(): Promise<void> {
-  const current = [globalForDb.__paybaseDb, globalForDb.__paybaseLeaseDb];
+  const current = [globalForDb.__paybaseDb?.pool, globalForDb.__paybaseLeaseDb?.pool, globalForDb.__paybaseSessionPool];
   globalForDb.__paybaseDb = undefined;
   globalForDb.__paybaseLeaseDb = undefined;
+  globalForDb.__paybaseSessionPool = undefined;
   globalForDb.__paybaseDbClosed = true;
-  await Promise.all(current.map((connection) => connection?.pool.end()));
+  await Promise.all(current.map((pool) => pool?.end()));
 }

@@ -6,7 +6,7 @@ import pg from 'pg';
 import { config } from '../config';
 import { log } from '../log';
 import { isDatabaseUnavailable } from './availability';
-import { getPool } from './client';
+import { getPool, getSessionPool } from './client';
 
 const MIGRATIONS_FOLDER = 'db/migrations';
 
@@ -22,7 +22,7 @@ const WAIT_LOG_EVERY_MS = 10_000;
 const SCHEMA_POLL_MS = 500;
 
 export async function migrateDatabase(): Promise<void> {
-  await migrate(drizzle(getPool()), { migrationsFolder: path.resolve(MIGRATIONS_FOLDER) });
+  await migrate(drizzle(getSessionPool()), { migrationsFolder: path.resolve(MIGRATIONS_FOLDER) });
 }
 
 export class SchemaWaitTimeout extends Error {
@@ -40,7 +40,7 @@ export class SchemaWaitTimeout extends Error {
  * dies holding the lock loses its connection, which releases the lock.
  */
 export async function withMigrationLock<T>(work: () => Promise<T>): Promise<T> {
-  const connectionString = config.databaseUrl;
+  const connectionString = config.database.directUrl;
   if (!connectionString) throw new Error('DATABASE_URL is not set');
   const client = new pg.Client({ connectionString });
   // Losing it fails the statement waiting on it, if any; the event alone must not crash the process.

@@ -13,20 +13,28 @@ interface WindowCount {
 
 /**
  * One statement counts a request in a sliding window shared by every web process: the key's row
- * keeps the times of its accepted requests still inside the window; the request is accepted when
- * fewer than `limit` remain, and its time is added. Times are the database's, so processes on
- * machines whose clocks disagree count the same window. Concurrent requests of one key queue on
- * its row (ON CONFLICT DO UPDATE locks it), so no two of them take the last slot.
+ * keeps the times of its accepted requests still inside the window, oldest first; the request is
+ * accepted when fewer than `limit` remain, and its time is added. The times that left the window
+ * are found by a binary search (`width_bucket` over the sorted array) and cut off with a slice,
+ * so a statement costs the same however many requests the window holds. Times are the
+ * database's, so processes on machines whose clocks disagree count the same window; concurrent
+ * requests of one key queue on its row (ON CONFLICT DO UPDATE locks it), so no two take the last
+ * slot, and a time is never older than the one before it (the array stays sorted).
  */
 async function countInWindow(db: Database, apiKeyId: string, limit: number, windowSeconds: number): Promise<WindowCount> {
   const window = sql`make_interval(secs => ${windowSeconds})`;
-  const kept = sql`(select coalesce(array_agg(t order by t), '{}') from unnest(api_request_windows.accepted_at) t where t > statement_timestamp() - ${window})`;
+  const times = sql`api_request_windows.accepted_at`;
+  const expired = sql`width_bucket(statement_timestamp() - ${window}, ${times})`;
+  const kept = sql`${times}[${expired} + 1:]`;
+  const underLimit = sql`cardinality(${times}) - ${expired} < ${limit}`;
   const result = await db.execute<{ accepted: boolean; used: number; oldest: string }>(sql`
     insert into api_request_windows (api_key_id, accepted_at, last_accepted)
     values (${apiKeyId}, array[statement_timestamp()], true)
     on conflict (api_key_id) do update set
-      accepted_at = case when cardinality(${kept}) < ${limit} then ${kept} || statement_timestamp() else ${kept} end,
-      last_accepted = cardinality(${kept}) < ${limit}
+      accepted_at = case when ${underLimit}
+        then ${kept} || greatest(statement_timestamp(), ${times}[cardinality(${times})])
+        else ${kept} end,
+      last_accepted = ${underLimit}
     returning last_accepted as accepted, cardinality(accepted_at) as used,
       (extract(epoch from (accepted_at[1] + ${window} - statement_timestamp())) * 1000)::float8 as oldest`);
   const row = result.rows[0]!;

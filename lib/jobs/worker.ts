@@ -1,5 +1,6 @@
 import { Logger, run, runMigrations, type LogFunctionFactory, type Runner, type TaskList } from 'graphile-worker';
-import { getDb, getPool } from '../db/client';
+import { getDb, getSessionPool } from '../db/client';
+import { config } from '../config';
 import { purgeIdempotencyKeys } from './tasks/purge-idempotency-keys';
 import { sendEmailTask } from './tasks/send-email';
 import { sendReceiptTask } from './tasks/send-receipt';
@@ -47,7 +48,7 @@ const workerLogger = new Logger(pinoLogFactory);
 
 /** Creates graphile-worker's schema, so jobs can be added in transactions even before a worker runs. */
 export async function migrateJobQueue(): Promise<void> {
-  await runMigrations({ pgPool: getPool(), logger: workerLogger });
+  await runMigrations({ pgPool: getSessionPool(), logger: workerLogger, noPreparedStatements: !config.database.preparedStatements });
 }
 
 export interface Worker {
@@ -63,7 +64,8 @@ export interface Worker {
  */
 export async function startWorker(options: { concurrency: number }): Promise<Worker> {
   const runner: Runner = await run({
-    pgPool: getPool(),
+    pgPool: getSessionPool(),
+    noPreparedStatements: !config.database.preparedStatements,
     concurrency: options.concurrency,
     taskList: TASKS,
     crontab: CRONTAB,

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import pg from 'pg';
 import { drizzle } from 'drizzle-orm/node-postgres';
-import { COLUMN_CASING, type Database } from '../db/client';
+import { COLUMN_CASING, DISPATCHER_POOL_SIZE, type Database } from '../db/client';
 import { now } from '../clock';
 import { config } from '../config';
 import { log } from '../log';
@@ -39,7 +39,7 @@ export async function startDispatcher(): Promise<Dispatcher> {
   // Its own small pool with asynchronous commit: claims and records then do not wait for the
   // WAL flush. A database crash can forget the last fraction of a second of them, which only
   // means those deliveries are sent again (at-least-once); events themselves stay durable.
-  const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 4, options: '-c synchronous_commit=off' });
+  const pool = new pg.Pool({ connectionString: config.databaseUrl, max: DISPATCHER_POOL_SIZE, options: '-c synchronous_commit=off' });
   // Once stopping, the database going away is the expected end (the process is shutting down).
   pool.on('error', (error) => {
     if (!stopping) log.warn({ err: error }, 'webhook dispatcher database connection lost');
@@ -197,7 +197,7 @@ async function listen(onNotify: () => void): Promise<{ close(): Promise<void> }>
   let closed = false;
   let retry: NodeJS.Timeout | undefined;
   const connect = async () => {
-    const next = new pg.Client({ connectionString: config.databaseUrl });
+    const next = new pg.Client({ connectionString: config.database.directUrl });
     next.on('notification', onNotify);
     next.on('error', (error) => {
       log.warn({ err: error }, 'webhook dispatcher lost its LISTEN connection');

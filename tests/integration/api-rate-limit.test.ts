@@ -33,7 +33,7 @@ const api = (key: string | undefined, method: string, path: string, body?: unkno
 
 /** A second key of the demo seller, made in the server's database. */
 async function secondKey() {
-  pool = serverPool(server.databaseUrl, 1);
+  pool ??= serverPool(server.databaseUrl, 1);
   const db = serverDatabase(pool);
   const [merchant] = await db.select().from(schema.merchants).limit(1);
   return (await createApiKey(db, { merchantId: merchant!.id, name: 'second', scopes: SCOPES })).secret;
@@ -84,5 +84,28 @@ describe('rate limits per API key', () => {
     expect(anonymous.status).toBe(401);
     expect(anonymous.headers.get('ratelimit-limit')).toBeNull();
     expect((await api(demoKey, 'GET', '/api/Product')).status).toBe(429);
+  });
+
+  it('slide: a request frees its slot when it leaves the window, not when a fixed window ends', async () => {
+    const key = await secondKey();
+    for (let index = 0; index < LIMIT; index++) expect((await api(key, 'GET', '/api/Product')).status).toBe(200);
+    expect((await api(key, 'GET', '/api/Product')).status).toBe(429);
+    // The two oldest accepted requests are moved 61 s back, out of the 60-second window.
+    const db = serverPool(server.databaseUrl, 1);
+    try {
+      const moved = await db.query(
+        `update api_request_windows w set accepted_at = (select array_agg(case when n <= 2 then t - interval '61 seconds' else t end order by n)
+           from unnest(w.accepted_at) with ordinality as a(t, n))
+         where api_key_id = (select id from api_keys where name = 'second' order by created_at desc limit 1)`,
+      );
+      expect(moved.rowCount).toBe(1);
+    } finally {
+      await db.end();
+    }
+    const freed = await api(key, 'GET', '/api/Product');
+    expect(freed.status).toBe(200);
+    expect(freed.headers.get('ratelimit-remaining')).toBe('1');
+    expect((await api(key, 'GET', '/api/Product')).headers.get('ratelimit-remaining')).toBe('0');
+    expect((await api(key, 'GET', '/api/Product')).status).toBe(429);
   });
 });
