@@ -122,7 +122,7 @@ export function getSessionPool(): pg.Pool {
   if (!globalForDb.__paybaseSessionPool) {
     const pool = new pg.Pool({ connectionString: config.database.directUrl, max: config.workerConcurrency + 2 });
     pool.on('error', (error) => {
-      if (!globalForDb.__paybaseDbClosed) console.error(JSON.stringify({ level: 50, msg: 'database client error', err: error.message }));
+      if (!globalForDb.__paybaseDbClosed) console.error(JSON.stringify({ level: 40, msg: 'database client lost its connection', err: error.message }));
     });
     globalForDb.__paybaseSessionPool = pool;
   }
@@ -171,7 +171,7 @@ function openConnection(max: number): Connection {
   // An idle client losing its connection (database restart) must not crash the process. Once
   // the process is stopping, the database going away is the expected end, not an error.
   const report = (error: Error) => {
-    if (!globalForDb.__paybaseDbClosed) console.error(JSON.stringify({ level: 50, msg: 'database client error', err: error.message }));
+    if (!globalForDb.__paybaseDbClosed) console.error(JSON.stringify({ level: 40, msg: 'database client lost its connection', err: error.message }));
   };
   pool.on('error', report);
   pool.on('connect', (client) => client.on('error', report));

@@ -36,12 +36,22 @@ const CRONTAB = [
   '37 * * * * purge-expired-secrets',
 ].join('\n');
 
+/**
+ * The pino level of a graphile-worker line. Error level is kept for what an operator must act
+ * on: a job's failed attempt that graphile-worker will retry is a warning; its last one an error.
+ */
+export function graphileLogLevel(level: string, meta: Record<string, unknown> | undefined): 'error' | 'warn' | 'info' | 'debug' {
+  if (level === 'warning') return 'warn';
+  const job = meta?.job as { attempts?: number; max_attempts?: number } | undefined;
+  if (level === 'error' && meta?.failure === true && job && (job.attempts ?? 0) < (job.max_attempts ?? 0)) return 'warn';
+  return level as 'error' | 'info' | 'debug';
+}
+
 /** graphile-worker's log lines as pino JSON lines, its scope (worker, task, job) as fields. */
 const pinoLogFactory: LogFunctionFactory = (scope) => {
   const scoped = log.child({ component: 'graphile-worker', ...scope });
   return (level, message, meta) => {
-    const method = level === 'warning' ? 'warn' : (level as 'error' | 'info' | 'debug');
-    scoped[method](meta ?? {}, message);
+    scoped[graphileLogLevel(level, meta)](meta ?? {}, message);
   };
 };
 const workerLogger = new Logger(pinoLogFactory);

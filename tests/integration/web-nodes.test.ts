@@ -125,6 +125,8 @@ describe('two web nodes and a worker started at the same moment on an empty data
   let workerMetricsUrl = '';
   let balancer: Balancer;
   let databaseUrl = '';
+  let worker: ChildProcess;
+  let workerOutput = '';
   afterAll(() => balancer?.close());
 
   it('all start with npm run migrate alongside: migrations run once, under the lock, and the worker waits for them', async () => {
@@ -140,8 +142,7 @@ describe('two web nodes and a worker started at the same moment on an empty data
     const workerMetricsPort = await freePort();
     workerMetricsUrl = `http://127.0.0.1:${workerMetricsPort}/metrics`;
 
-    let workerOutput = '';
-    const worker = spawn(process.execPath, ['--import', 'tsx', 'scripts/worker.ts'], {
+    worker = spawn(process.execPath, ['--import', 'tsx', 'scripts/worker.ts'], {
       env: { ...process.env, ...env, LOG_LEVEL: 'info', WORKER_METRICS_PORT: String(workerMetricsPort) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -296,6 +297,14 @@ describe('two web nodes and a worker started at the same moment on an empty data
     expect(after.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
     expect((await call('GET', `/api/Product/${product.body.id}`, { key: keys[0], baseUrl: staying.baseUrl })).status).toBe(200);
   }, 120_000);
+
+  it('stop a worker with SIGTERM: it stops its dispatcher and job runner, then exits 0', async () => {
+    const exited = new Promise<number | null>((resolve) => worker.once('exit', (code) => resolve(code)));
+    worker.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(workerOutput).toContain('webhook dispatcher stopped');
+    expect(workerOutput).not.toMatch(/"level":50/);
+  }, 60_000);
 });
 
 describe('a web node stopped with SIGTERM', () => {
