@@ -99,6 +99,7 @@ function refuse(request: IncomingMessage, response: ServerResponse, error: ApiEr
   const requestId = newRequestId();
   response.writeHead(error.status, {
     'Content-Type': PROBLEM_TYPE,
+    'Cache-Control': 'no-store',
     'X-Request-Id': requestId,
     ...apiSecurityHeaders(),
     ...error.options.headers,
