@@ -1,7 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliveryHeaders } from '@/lib/webhooks/attempt-request';
-import { verifyWebhook } from '@/packages/sdk/src/webhooks';
+import { standardWebhookSignature, verifyWebhook } from '@/packages/sdk/src/webhooks';
 import { newMerchant } from '../helpers/merchants';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver';
 
@@ -47,6 +47,8 @@ describe('Standard Webhooks', () => {
     const headers = deliveryHeaders({ id: 'wda_1', eventId: 'evt_rotation', eventType: 'product.created' }, secrets, body, new Date());
     expect(headers['webhook-signature']!.split(' ')).toHaveLength(2);
     for (const secret of secrets) expect(new Webhook(secret).verify(body, headers)).toMatchObject({ id: 'evt_rotation' });
+    // The SDK (`paybase listen` forwards with it) signs the same way.
+    expect(standardWebhookSignature(secrets, 'evt_rotation', Number(headers['webhook-timestamp']), body)).toBe(headers['webhook-signature']);
     // A changed body fails.
     expect(() => new Webhook(secrets[0]!).verify(body.replace('rotation', 'other'), headers)).toThrow();
   });
