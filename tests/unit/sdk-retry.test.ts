@@ -89,7 +89,7 @@ describe('@paybase/sdk retries', () => {
 
   it('abandons an attempt after timeoutMs, retries a repeatable request, and throws the TimeoutError for one that is not', async () => {
     let calls = 0;
-    const hanging: typeof globalThis.fetch = async (input, init) => {
+    const hanging: typeof globalThis.fetch = async (_input, init) => {
       calls += 1;
       if (calls === 2) return json(200, { id: 'price_1' });
       return new Promise((_resolve, reject) => init!.signal!.addEventListener('abort', () => reject(init!.signal!.reason)));
