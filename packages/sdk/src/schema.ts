@@ -4173,6 +4173,11 @@ export interface components {
                 previousAttributes?: {
                     [key: string]: unknown;
                 };
+                /**
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test or the console's Send test event): its object is sample data, not a resource of the seller.
+                 * @constant
+                 */
+                test?: true;
             };
         };
         PriceCreatedEventBody: {
@@ -4187,6 +4192,11 @@ export interface components {
                 previousAttributes?: {
                     [key: string]: unknown;
                 };
+                /**
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test or the console's Send test event): its object is sample data, not a resource of the seller.
+                 * @constant
+                 */
+                test?: true;
             };
         };
         CustomerCreatedEventBody: {
@@ -4201,6 +4211,11 @@ export interface components {
                 previousAttributes?: {
                     [key: string]: unknown;
                 };
+                /**
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test or the console's Send test event): its object is sample data, not a resource of the seller.
+                 * @constant
+                 */
+                test?: true;
             };
         };
         SubscriptionCreatedEventBody: {
@@ -4215,6 +4230,11 @@ export interface components {
                 previousAttributes?: {
                     [key: string]: unknown;
                 };
+                /**
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test or the console's Send test event): its object is sample data, not a resource of the seller.
+                 * @constant
+                 */
+                test?: true;
             };
         };
         SubscriptionCanceledEventBody: {
@@ -4229,6 +4249,11 @@ export interface components {
                 previousAttributes?: {
                     [key: string]: unknown;
                 };
+                /**
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test or the console's Send test event): its object is sample data, not a resource of the seller.
+                 * @constant
+                 */
+                test?: true;
             };
         };
         SubscriptionEndedEventBody: {
@@ -4243,6 +4268,11 @@ export interface components {
                 previousAttributes?: {
                     [key: string]: unknown;
                 };
+                /**
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test or the console's Send test event): its object is sample data, not a resource of the seller.
+                 * @constant
+                 */
+                test?: true;
             };
         };
         BillingRecordEvent: {
@@ -4297,6 +4327,11 @@ export interface components {
                 previousAttributes?: {
                     [key: string]: unknown;
                 };
+                /**
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test or the console's Send test event): its object is sample data, not a resource of the seller.
+                 * @constant
+                 */
+                test?: true;
             };
         };
         BillingRecordPaidEventBody: {
@@ -4311,6 +4346,11 @@ export interface components {
                 previousAttributes?: {
                     [key: string]: unknown;
                 };
+                /**
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test or the console's Send test event): its object is sample data, not a resource of the seller.
+                 * @constant
+                 */
+                test?: true;
             };
         };
         PaymentEvent: {
@@ -4354,6 +4394,11 @@ export interface components {
                 previousAttributes?: {
                     [key: string]: unknown;
                 };
+                /**
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test or the console's Send test event): its object is sample data, not a resource of the seller.
+                 * @constant
+                 */
+                test?: true;
             };
         };
         PaymentFailedEventBody: {
@@ -4368,6 +4413,11 @@ export interface components {
                 previousAttributes?: {
                     [key: string]: unknown;
                 };
+                /**
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test or the console's Send test event): its object is sample data, not a resource of the seller.
+                 * @constant
+                 */
+                test?: true;
             };
         };
         PaymentUnknownEventBody: {
@@ -4382,6 +4432,11 @@ export interface components {
                 previousAttributes?: {
                     [key: string]: unknown;
                 };
+                /**
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test or the console's Send test event): its object is sample data, not a resource of the seller.
+                 * @constant
+                 */
+                test?: true;
             };
         };
         RefundRequestedEventBody: {
@@ -4396,6 +4451,11 @@ export interface components {
                 previousAttributes?: {
                     [key: string]: unknown;
                 };
+                /**
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test or the console's Send test event): its object is sample data, not a resource of the seller.
+                 * @constant
+                 */
+                test?: true;
             };
         };
         RefundSucceededEventBody: {
@@ -4410,6 +4470,11 @@ export interface components {
                 previousAttributes?: {
                     [key: string]: unknown;
                 };
+                /**
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test or the console's Send test event): its object is sample data, not a resource of the seller.
+                 * @constant
+                 */
+                test?: true;
             };
         };
         RefundFailedEventBody: {
@@ -4424,6 +4489,11 @@ export interface components {
                 previousAttributes?: {
                     [key: string]: unknown;
                 };
+                /**
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test or the console's Send test event): its object is sample data, not a resource of the seller.
+                 * @constant
+                 */
+                test?: true;
             };
         };
         PaymentLinkCreatedEventBody: {
@@ -4438,6 +4508,11 @@ export interface components {
                 previousAttributes?: {
                     [key: string]: unknown;
                 };
+                /**
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test or the console's Send test event): its object is sample data, not a resource of the seller.
+                 * @constant
+                 */
+                test?: true;
             };
         };
         PaymentLinkCompletedEvent: {
@@ -4481,6 +4556,11 @@ export interface components {
                 previousAttributes?: {
                     [key: string]: unknown;
                 };
+                /**
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test or the console's Send test event): its object is sample data, not a resource of the seller.
+                 * @constant
+                 */
+                test?: true;
             };
         };
         UsageRecordedEventBody: {
@@ -4495,6 +4575,11 @@ export interface components {
                 previousAttributes?: {
                     [key: string]: unknown;
                 };
+                /**
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test or the console's Send test event): its object is sample data, not a resource of the seller.
+                 * @constant
+                 */
+                test?: true;
             };
         };
         UsageReversedEventBody: {
@@ -4509,6 +4594,11 @@ export interface components {
                 previousAttributes?: {
                     [key: string]: unknown;
                 };
+                /**
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test or the console's Send test event): its object is sample data, not a resource of the seller.
+                 * @constant
+                 */
+                test?: true;
             };
         };
         CreditGrantEvent: {
@@ -4538,6 +4628,11 @@ export interface components {
                 previousAttributes?: {
                     [key: string]: unknown;
                 };
+                /**
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test or the console's Send test event): its object is sample data, not a resource of the seller.
+                 * @constant
+                 */
+                test?: true;
             };
         };
         CreditBalanceEvent: {
@@ -4560,6 +4655,11 @@ export interface components {
                 previousAttributes?: {
                     [key: string]: unknown;
                 };
+                /**
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test or the console's Send test event): its object is sample data, not a resource of the seller.
+                 * @constant
+                 */
+                test?: true;
             };
         };
         CreditExhaustedEventBody: {
@@ -4574,6 +4674,11 @@ export interface components {
                 previousAttributes?: {
                     [key: string]: unknown;
                 };
+                /**
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test or the console's Send test event): its object is sample data, not a resource of the seller.
+                 * @constant
+                 */
+                test?: true;
             };
         };
         EntitlementChangedEvent: components["schemas"]["EntitlementOverrideResponse"] | {
@@ -4595,6 +4700,11 @@ export interface components {
                 previousAttributes?: {
                     [key: string]: unknown;
                 };
+                /**
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test or the console's Send test event): its object is sample data, not a resource of the seller.
+                 * @constant
+                 */
+                test?: true;
             };
         };
         EntitlementExhaustedEvent: {
@@ -4622,6 +4732,11 @@ export interface components {
                 previousAttributes?: {
                     [key: string]: unknown;
                 };
+                /**
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test or the console's Send test event): its object is sample data, not a resource of the seller.
+                 * @constant
+                 */
+                test?: true;
             };
         };
         ProductUpdatedEventBody: {
@@ -4636,6 +4751,11 @@ export interface components {
                 previousAttributes?: {
                     [key: string]: unknown;
                 };
+                /**
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test or the console's Send test event): its object is sample data, not a resource of the seller.
+                 * @constant
+                 */
+                test?: true;
             };
         };
         PriceUpdatedEventBody: {
@@ -4650,6 +4770,11 @@ export interface components {
                 previousAttributes?: {
                     [key: string]: unknown;
                 };
+                /**
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test or the console's Send test event): its object is sample data, not a resource of the seller.
+                 * @constant
+                 */
+                test?: true;
             };
         };
         CustomerUpdatedEventBody: {
@@ -4664,6 +4789,11 @@ export interface components {
                 previousAttributes?: {
                     [key: string]: unknown;
                 };
+                /**
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test or the console's Send test event): its object is sample data, not a resource of the seller.
+                 * @constant
+                 */
+                test?: true;
             };
         };
         SubscriptionUpdatedEventBody: {
@@ -4678,6 +4808,11 @@ export interface components {
                 previousAttributes?: {
                     [key: string]: unknown;
                 };
+                /**
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test or the console's Send test event): its object is sample data, not a resource of the seller.
+                 * @constant
+                 */
+                test?: true;
             };
         };
         PaymentLinkUpdatedEventBody: {
@@ -4692,6 +4827,11 @@ export interface components {
                 previousAttributes?: {
                     [key: string]: unknown;
                 };
+                /**
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test or the console's Send test event): its object is sample data, not a resource of the seller.
+                 * @constant
+                 */
+                test?: true;
             };
         };
         PaymentMethodAttachedEventBody: {
@@ -4706,6 +4846,11 @@ export interface components {
                 previousAttributes?: {
                     [key: string]: unknown;
                 };
+                /**
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test or the console's Send test event): its object is sample data, not a resource of the seller.
+                 * @constant
+                 */
+                test?: true;
             };
         };
         PaymentMethodDetachedEventBody: {
@@ -4720,6 +4865,11 @@ export interface components {
                 previousAttributes?: {
                     [key: string]: unknown;
                 };
+                /**
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test or the console's Send test event): its object is sample data, not a resource of the seller.
+                 * @constant
+                 */
+                test?: true;
             };
         };
     };
@@ -8652,6 +8802,8 @@ export interface operations {
                 /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
                 endingBefore?: components["parameters"]["EndingBefore"];
                 type?: "product.created" | "price.created" | "customer.created" | "subscription.created" | "subscription.canceled" | "subscription.ended" | "billing_record.created" | "billing_record.paid" | "payment.succeeded" | "payment.failed" | "payment.unknown" | "refund.requested" | "refund.succeeded" | "refund.failed" | "payment_link.created" | "payment_link.completed" | "usage.recorded" | "usage.reversed" | "credit.granted" | "credit.low" | "credit.exhausted" | "entitlement.changed" | "entitlement.exhausted" | "product.updated" | "price.updated" | "customer.updated" | "subscription.updated" | "payment_link.updated" | "payment_method.attached" | "payment_method.detached";
+                /** @description `true`: only test events (`data.test`); `false`: only real ones. */
+                test?: "true" | "false";
             };
             header?: never;
             path?: never;
