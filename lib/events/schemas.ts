@@ -106,7 +106,7 @@ export function eventBody(type: EventType) {
         .meta({ description: 'On `*.updated` events: each changed field with its earlier value.' }),
       test: z.literal(true).optional().meta({
         description:
-          "Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test or the console's Send test event): its object is sample data, not a resource of the seller.",
+          'Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test): its object is sample data, not a resource of the seller.',
       }),
     }),
   });

@@ -4174,7 +4174,7 @@ export interface components {
                     [key: string]: unknown;
                 };
                 /**
-                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test or the console's Send test event): its object is sample data, not a resource of the seller.
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test): its object is sample data, not a resource of the seller.
                  * @constant
                  */
                 test?: true;
@@ -4193,7 +4193,7 @@ export interface components {
                     [key: string]: unknown;
                 };
                 /**
-                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test or the console's Send test event): its object is sample data, not a resource of the seller.
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test): its object is sample data, not a resource of the seller.
                  * @constant
                  */
                 test?: true;
@@ -4212,7 +4212,7 @@ export interface components {
                     [key: string]: unknown;
                 };
                 /**
-                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test or the console's Send test event): its object is sample data, not a resource of the seller.
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test): its object is sample data, not a resource of the seller.
                  * @constant
                  */
                 test?: true;
@@ -4231,7 +4231,7 @@ export interface components {
                     [key: string]: unknown;
                 };
                 /**
-                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test or the console's Send test event): its object is sample data, not a resource of the seller.
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test): its object is sample data, not a resource of the seller.
                  * @constant
                  */
                 test?: true;
@@ -4250,7 +4250,7 @@ export interface components {
                     [key: string]: unknown;
                 };
                 /**
-                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test or the console's Send test event): its object is sample data, not a resource of the seller.
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test): its object is sample data, not a resource of the seller.
                  * @constant
                  */
                 test?: true;
@@ -4269,7 +4269,7 @@ export interface components {
                     [key: string]: unknown;
                 };
                 /**
-                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test or the console's Send test event): its object is sample data, not a resource of the seller.
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test): its object is sample data, not a resource of the seller.
                  * @constant
                  */
                 test?: true;
@@ -4328,7 +4328,7 @@ export interface components {
                     [key: string]: unknown;
                 };
                 /**
-                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test or the console's Send test event): its object is sample data, not a resource of the seller.
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test): its object is sample data, not a resource of the seller.
                  * @constant
                  */
                 test?: true;
@@ -4347,7 +4347,7 @@ export interface components {
                     [key: string]: unknown;
                 };
                 /**
-                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test or the console's Send test event): its object is sample data, not a resource of the seller.
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test): its object is sample data, not a resource of the seller.
                  * @constant
                  */
                 test?: true;
@@ -4395,7 +4395,7 @@ export interface components {
                     [key: string]: unknown;
                 };
                 /**
-                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test or the console's Send test event): its object is sample data, not a resource of the seller.
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test): its object is sample data, not a resource of the seller.
                  * @constant
                  */
                 test?: true;
@@ -4414,7 +4414,7 @@ export interface components {
                     [key: string]: unknown;
                 };
                 /**
-                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test or the console's Send test event): its object is sample data, not a resource of the seller.
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test): its object is sample data, not a resource of the seller.
                  * @constant
                  */
                 test?: true;
@@ -4433,7 +4433,7 @@ export interface components {
                     [key: string]: unknown;
                 };
                 /**
-                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test or the console's Send test event): its object is sample data, not a resource of the seller.
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test): its object is sample data, not a resource of the seller.
                  * @constant
                  */
                 test?: true;
@@ -4452,7 +4452,7 @@ export interface components {
                     [key: string]: unknown;
                 };
                 /**
-                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test or the console's Send test event): its object is sample data, not a resource of the seller.
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test): its object is sample data, not a resource of the seller.
                  * @constant
                  */
                 test?: true;
@@ -4471,7 +4471,7 @@ export interface components {
                     [key: string]: unknown;
                 };
                 /**
-                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test or the console's Send test event): its object is sample data, not a resource of the seller.
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test): its object is sample data, not a resource of the seller.
                  * @constant
                  */
                 test?: true;
@@ -4490,7 +4490,7 @@ export interface components {
                     [key: string]: unknown;
                 };
                 /**
-                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test or the console's Send test event): its object is sample data, not a resource of the seller.
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test): its object is sample data, not a resource of the seller.
                  * @constant
                  */
                 test?: true;
@@ -4509,7 +4509,7 @@ export interface components {
                     [key: string]: unknown;
                 };
                 /**
-                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test or the console's Send test event): its object is sample data, not a resource of the seller.
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test): its object is sample data, not a resource of the seller.
                  * @constant
                  */
                 test?: true;
@@ -4557,7 +4557,7 @@ export interface components {
                     [key: string]: unknown;
                 };
                 /**
-                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test or the console's Send test event): its object is sample data, not a resource of the seller.
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test): its object is sample data, not a resource of the seller.
                  * @constant
                  */
                 test?: true;
@@ -4576,7 +4576,7 @@ export interface components {
                     [key: string]: unknown;
                 };
                 /**
-                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test or the console's Send test event): its object is sample data, not a resource of the seller.
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test): its object is sample data, not a resource of the seller.
                  * @constant
                  */
                 test?: true;
@@ -4595,7 +4595,7 @@ export interface components {
                     [key: string]: unknown;
                 };
                 /**
-                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test or the console's Send test event): its object is sample data, not a resource of the seller.
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test): its object is sample data, not a resource of the seller.
                  * @constant
                  */
                 test?: true;
@@ -4629,7 +4629,7 @@ export interface components {
                     [key: string]: unknown;
                 };
                 /**
-                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test or the console's Send test event): its object is sample data, not a resource of the seller.
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test): its object is sample data, not a resource of the seller.
                  * @constant
                  */
                 test?: true;
@@ -4656,7 +4656,7 @@ export interface components {
                     [key: string]: unknown;
                 };
                 /**
-                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test or the console's Send test event): its object is sample data, not a resource of the seller.
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test): its object is sample data, not a resource of the seller.
                  * @constant
                  */
                 test?: true;
@@ -4675,7 +4675,7 @@ export interface components {
                     [key: string]: unknown;
                 };
                 /**
-                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test or the console's Send test event): its object is sample data, not a resource of the seller.
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test): its object is sample data, not a resource of the seller.
                  * @constant
                  */
                 test?: true;
@@ -4701,7 +4701,7 @@ export interface components {
                     [key: string]: unknown;
                 };
                 /**
-                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test or the console's Send test event): its object is sample data, not a resource of the seller.
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test): its object is sample data, not a resource of the seller.
                  * @constant
                  */
                 test?: true;
@@ -4733,7 +4733,7 @@ export interface components {
                     [key: string]: unknown;
                 };
                 /**
-                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test or the console's Send test event): its object is sample data, not a resource of the seller.
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test): its object is sample data, not a resource of the seller.
                  * @constant
                  */
                 test?: true;
@@ -4752,7 +4752,7 @@ export interface components {
                     [key: string]: unknown;
                 };
                 /**
-                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test or the console's Send test event): its object is sample data, not a resource of the seller.
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test): its object is sample data, not a resource of the seller.
                  * @constant
                  */
                 test?: true;
@@ -4771,7 +4771,7 @@ export interface components {
                     [key: string]: unknown;
                 };
                 /**
-                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test or the console's Send test event): its object is sample data, not a resource of the seller.
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test): its object is sample data, not a resource of the seller.
                  * @constant
                  */
                 test?: true;
@@ -4790,7 +4790,7 @@ export interface components {
                     [key: string]: unknown;
                 };
                 /**
-                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test or the console's Send test event): its object is sample data, not a resource of the seller.
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test): its object is sample data, not a resource of the seller.
                  * @constant
                  */
                 test?: true;
@@ -4809,7 +4809,7 @@ export interface components {
                     [key: string]: unknown;
                 };
                 /**
-                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test or the console's Send test event): its object is sample data, not a resource of the seller.
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test): its object is sample data, not a resource of the seller.
                  * @constant
                  */
                 test?: true;
@@ -4828,7 +4828,7 @@ export interface components {
                     [key: string]: unknown;
                 };
                 /**
-                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test or the console's Send test event): its object is sample data, not a resource of the seller.
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test): its object is sample data, not a resource of the seller.
                  * @constant
                  */
                 test?: true;
@@ -4847,7 +4847,7 @@ export interface components {
                     [key: string]: unknown;
                 };
                 /**
-                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test or the console's Send test event): its object is sample data, not a resource of the seller.
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test): its object is sample data, not a resource of the seller.
                  * @constant
                  */
                 test?: true;
@@ -4866,7 +4866,7 @@ export interface components {
                     [key: string]: unknown;
                 };
                 /**
-                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test or the console's Send test event): its object is sample data, not a resource of the seller.
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test): its object is sample data, not a resource of the seller.
                  * @constant
                  */
                 test?: true;
