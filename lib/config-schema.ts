@@ -88,6 +88,7 @@ export const configSchema = z
     APP_ENV: oneOf(['development', 'production'], 'development'),
     PORT: wholeNumber(3000, { min: 0, max: 65_535 }),
     HOST: z.string().default('0.0.0.0'),
+    HTTP_KEEP_ALIVE_TIMEOUT_MS: wholeNumber(65_000, { min: 1_000, max: 600_000 }),
     PUBLIC_URL: httpUrl.optional(),
     DATA_DIR: z.string().default('.data'),
     LOG_LEVEL: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),

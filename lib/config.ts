@@ -153,6 +153,14 @@ export const config = {
   get host() {
     return env().HOST;
   },
+  /**
+   * How long an idle client connection stays open. Longer than a balancer's own idle timeout
+   * (60 s for most), so the balancer, not the node, closes it: a node closing first races a
+   * request the balancer is sending on it (a 502).
+   */
+  get keepAliveTimeoutMs() {
+    return env().HTTP_KEEP_ALIVE_TIMEOUT_MS;
+  },
   get publicUrl() {
     return env().PUBLIC_URL ?? `http://localhost:${this.port}`;
   },

@@ -79,6 +79,8 @@ async function main() {
     res.setHeader('X-Request-Id', requestId);
     void handle(req, res);
   });
+  server.keepAliveTimeout = config.keepAliveTimeoutMs;
+  server.headersTimeout = config.keepAliveTimeoutMs + 1_000;
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   printBanner(seeded, Boolean(embedded), Boolean(worker));
   log.info({ connections: connectionBudget(Boolean(worker)) }, 'database connections this process may hold at once (docs/operations.md, "Connection budget")');

@@ -24,6 +24,7 @@ describe('configuration', () => {
       APP_ENV: 'development',
       PORT: 3000,
       HOST: '0.0.0.0',
+      HTTP_KEEP_ALIVE_TIMEOUT_MS: 65_000,
       DATA_DIR: '.data',
       LOG_LEVEL: 'info',
       RUN_WORKER: true,
