@@ -14,7 +14,9 @@ function get(path: string): Promise<{ status: number; reusedSocket: boolean; kee
   return new Promise((resolve, reject) => {
     const request = http.get(new URL(path, baseUrl()), { agent }, (response) => {
       response.resume();
-      response.on('end', () => resolve({ status: response.statusCode!, reusedSocket: request.reusedSocket, keepAlive: response.headers['keep-alive'] as string | undefined }));
+      response.on('end', () =>
+        resolve({ status: response.statusCode!, reusedSocket: request.reusedSocket, keepAlive: response.headers['keep-alive'] as string | undefined }),
+      );
     });
     request.on('error', reject);
   });
