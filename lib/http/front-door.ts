@@ -122,12 +122,12 @@ function allowedMethods(route: ApiRoute): string[] {
   return METHODS.filter((method) => methods.has(method));
 }
 
-/** The route Next.js would pick: static segments before dynamic ones, as its router ranks them. */
 /** The template of the API route the front door matched for this request (`/api/Product/[productId]`), if any. */
 export function matchedApiRouteTemplate(request: IncomingMessage): string | undefined {
   return matchedRoutes.get(request)?.template;
 }
 
+/** The route Next.js would pick: static segments before dynamic ones, as its router ranks them. */
 function findApiRoute(routes: ApiRoute[], pathname: string): ApiRoute | undefined {
   const parts = pathname.split('/').filter(Boolean);
   let best: { route: ApiRoute; rank: string } | undefined;
