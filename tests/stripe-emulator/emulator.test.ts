@@ -1,0 +1,151 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { StripeEmulator } from './server';
+
+/** The Stripe emulator itself, driven through the official SDK as Paybase drives Stripe. */
+let emulator: StripeEmulator;
+let stripe: Stripe;
+const received: { body: string; signature: string }[] = [];
+let receiver: http.Server;
+let receiverUrl: string;
+
+beforeAll(async () => {
+  emulator = new StripeEmulator({ webhookRetryDelayMs: 50, webhookMaxAttempts: 2 });
+  const url = new URL(await emulator.start());
+  stripe = new Stripe('sk_test_emulatortests1', { host: url.hostname, port: url.port, protocol: 'http', maxNetworkRetries: 0 });
+  receiver = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => (body += chunk));
+    req.on('end', () => {
+      received.push({ body, signature: String(req.headers['stripe-signature']) });
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/stripe`;
+});
+
+afterAll(async () => {
+  await emulator?.stop();
+  await new Promise((resolve) => receiver?.close(resolve));
+});
+
+const error = async (promise: Promise<unknown>) =>
+  promise.then(
+    () => expect.unreachable('Stripe answered without an error'),
+    (e: Stripe.errors.StripeError) => e,
+  );
+
+describe('the Stripe emulator', () => {
+  it('refuses parameters the stripe package does not declare, or of the wrong type, as Stripe does', async () => {
+    const unknown = await error(stripe.paymentIntents.create({ amount: 1000, currency: 'usd', colour: 'blue' } as Stripe.PaymentIntentCreateParams));
+    expect(unknown).toMatchObject({ type: 'StripeInvalidRequestError', statusCode: 400, code: 'parameter_unknown', param: 'colour' });
+    const nested = await error(
+      stripe.paymentIntents.create({ amount: 1000, currency: 'usd', payment_method_options: { card: { colour: 'blue' } } } as Stripe.PaymentIntentCreateParams),
+    );
+    expect(nested).toMatchObject({ statusCode: 400, param: 'payment_method_options[card][colour]' });
+    const mistyped = await error(stripe.paymentIntents.create({ amount: 'ten' as unknown as number, currency: 'usd' }));
+    expect(mistyped).toMatchObject({ statusCode: 400, code: 'parameter_invalid_integer', param: 'amount' });
+    const missing = await error(stripe.refunds.create({ amount: 5 }));
+    expect(missing).toMatchObject({ statusCode: 400, code: 'parameter_missing' });
+    const noKey = await error(
+      new Stripe('nonsense', { host: new URL(emulator.baseUrl).hostname, port: new URL(emulator.baseUrl).port, protocol: 'http' }).balance.retrieve(),
+    );
+    expect(noKey).toMatchObject({ statusCode: 401 });
+  });
+
+  it('replays an Idempotency-Key with the same parameters and refuses it with others', async () => {
+    const params = { amount: 1500, currency: 'eur', payment_method: 'pm_card_visa', confirm: true, off_session: true } as const;
+    const first = await stripe.paymentIntents.create(params, { idempotencyKey: 'emulator-replay-1' });
+    const again = await stripe.paymentIntents.create(params, { idempotencyKey: 'emulator-replay-1' });
+    expect(again.id).toBe(first.id);
+    expect(again.lastResponse.headers['idempotent-replayed']).toBe('true');
+    expect([...emulator.store.paymentIntents.values()].filter((pi) => pi.id === first.id)).toHaveLength(1);
+    const other = await error(stripe.paymentIntents.create({ ...params, amount: 1600 }, { idempotencyKey: 'emulator-replay-1' }));
+    expect(other).toMatchObject({ type: 'StripeIdempotencyError', statusCode: 400 });
+    // A decline is an answer too: replayed, not charged again.
+    const declined = await error(
+      stripe.paymentIntents.create({ ...params, payment_method: 'pm_card_chargeDeclined' }, { idempotencyKey: 'emulator-replay-2' }),
+    );
+    const declinedAgain = await error(
+      stripe.paymentIntents.create({ ...params, payment_method: 'pm_card_chargeDeclined' }, { idempotencyKey: 'emulator-replay-2' }),
+    );
+    expect(declined).toMatchObject({ type: 'StripeCardError', statusCode: 402, code: 'card_declined', decline_code: 'generic_decline' });
+    expect(declinedAgain.payment_intent?.id).toBe(declined.payment_intent?.id);
+    expect(declinedAgain.headers!['idempotent-replayed']).toBe('true');
+  });
+
+  it("knows Stripe's test payment methods", async () => {
+    const funds = await error(
+      stripe.paymentIntents.create({ amount: 100, currency: 'usd', payment_method: 'pm_card_chargeDeclinedInsufficientFunds', confirm: true }),
+    );
+    expect(funds).toMatchObject({ code: 'card_declined', decline_code: 'insufficient_funds' });
+    const offSession = await error(
+      stripe.paymentIntents.create({ amount: 100, currency: 'usd', payment_method: 'pm_card_authenticationRequired', confirm: true, off_session: true }),
+    );
+    expect(offSession).toMatchObject({ code: 'authentication_required' });
+    const present = await stripe.paymentIntents.create({
+      amount: 100,
+      currency: 'usd',
+      payment_method: 'pm_card_authenticationRequired',
+      confirm: true,
+      return_url: 'https://shop.example/back',
+    });
+    expect(present.status).toBe('requires_action');
+    const page = present.next_action!.redirect_to_url!.url!;
+    expect(await (await fetch(page)).text()).toContain('Complete authentication');
+    const secret = new URL(page).searchParams.get('secret')!;
+    const completed = await fetch(page, { method: 'POST', body: new URLSearchParams({ secret, result: 'complete' }), redirect: 'manual' });
+    expect(completed.status).toBe(303);
+    expect(completed.headers.get('location')).toMatch(/^https:\/\/shop\.example\/back\?payment_intent=pi_.*redirect_status=succeeded/);
+    expect((await stripe.paymentIntents.retrieve(present.id)).status).toBe('succeeded');
+  });
+
+  it('keeps customers, attached payment methods, setup intents, refunds and disputes', async () => {
+    const customer = await stripe.customers.create({ email: 'buyer@example.com' });
+    const method = await stripe.paymentMethods.attach('pm_card_mastercard', { customer: customer.id });
+    expect(method).toMatchObject({ customer: customer.id, card: { brand: 'mastercard', last4: '4444' } });
+    const setup = await stripe.setupIntents.create({ customer: customer.id, payment_method: method.id, confirm: true, usage: 'off_session' });
+    expect(setup.status).toBe('succeeded');
+    expect((await stripe.paymentMethods.detach(method.id)).customer).toBeNull();
+
+    const paid = await stripe.paymentIntents.create({ amount: 2000, currency: 'usd', payment_method: 'pm_card_visa', confirm: true, off_session: true });
+    const refund = await stripe.refunds.create({ payment_intent: paid.id, amount: 500 }, { idempotencyKey: 'emulator-refund-1' });
+    expect(refund).toMatchObject({ status: 'succeeded', amount: 500, payment_intent: paid.id });
+    expect(await error(stripe.refunds.create({ payment_intent: paid.id, amount: 1600 }))).toMatchObject({ code: 'amount_too_large' });
+
+    const disputed = await stripe.paymentIntents.create({ amount: 3000, currency: 'usd', payment_method: 'pm_card_createDispute', confirm: true });
+    expect(disputed.status).toBe('succeeded');
+    await new Promise((resolve) => setImmediate(resolve));
+    const [dispute] = (await stripe.disputes.list({ payment_intent: disputed.id })).data;
+    expect(dispute).toMatchObject({ status: 'needs_response', amount: 3000, reason: 'fraudulent' });
+    const submitted = await stripe.disputes.update(dispute!.id, { evidence: { uncategorized_text: 'winning_evidence' } });
+    expect(submitted.status).toBe('won');
+  });
+
+  it("maps Stripe's special-case currencies' amount rules", async () => {
+    const fractionalKrona = await error(stripe.paymentIntents.create({ amount: 12345, currency: 'isk' }));
+    expect(fractionalKrona).toMatchObject({ code: 'invalid_charge_amount_no_decimal_compatible', param: 'amount' });
+    expect((await stripe.paymentIntents.create({ amount: 12300, currency: 'isk' })).amount).toBe(12300);
+    expect(await error(stripe.paymentIntents.create({ amount: 5125, currency: 'kwd' }))).toMatchObject({ param: 'amount' });
+  });
+
+  it('sends events to registered endpoints, signed so that the SDK accepts them', async () => {
+    const endpoint = await stripe.webhookEndpoints.create({ url: receiverUrl, enabled_events: ['payment_intent.succeeded', 'charge.dispute.created'] });
+    expect(endpoint.secret).toMatch(/^whsec_/);
+    const paid = await stripe.paymentIntents.create({ amount: 700, currency: 'usd', payment_method: 'pm_card_createDispute', confirm: true });
+    await new Promise((resolve) => setImmediate(resolve));
+    await emulator.webhooks.settled();
+    const events = received.map(({ body, signature }) => stripe.webhooks.constructEvent(body, signature, endpoint.secret!));
+    expect(events.map((e) => e.type).sort()).toEqual(['charge.dispute.created', 'payment_intent.succeeded']);
+    expect(events.find((e) => e.type === 'payment_intent.succeeded')!.data.object).toMatchObject({ id: paid.id, status: 'succeeded' });
+    // A changed body, or another secret, fails verification.
+    const { body, signature } = received[0]!;
+    expect(() => stripe.webhooks.constructEvent(body.replace('"livemode": false', '"livemode": true'), signature, endpoint.secret!)).toThrow();
+    expect(() => stripe.webhooks.constructEvent(body, signature, 'whsec_another')).toThrow();
+    expect((await stripe.events.retrieve(events[0]!.id)).id).toBe(events[0]!.id);
+    await stripe.webhookEndpoints.del(endpoint.id);
+  });
+});

@@ -1,0 +1,285 @@
+import http from 'node:http';
+import { createHash, randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import type { StripeObject } from './fixtures';
+import { StripeStore, type StoreContext } from './store';
+import { compileOperations, invalidRequest, parseParams, StripeError, validateParams, type CompiledOperation } from './validation';
+import { WebhookSender } from './webhooks';
+
+/**
+ * A Stripe emulator for tests and local runs (test code, not Stripe): the part of Stripe's API
+ * Paybase uses, stateful and in memory (docs/processors.md, "Local testing"). Requests are held
+ * to the `stripe` package's own parameter types (validation.ts), answers are shaped from
+ * Stripe's published fixtures, `Idempotency-Key` works as Stripe's does, and events are sent to
+ * registered webhook endpoints signed as Stripe signs them.
+ */
+export interface EmulatorOptions {
+  port?: number;
+  host?: string;
+  /** Delay before a webhook's next attempt, times the attempt number. */
+  webhookRetryDelayMs?: number;
+  webhookMaxAttempts?: number;
+}
+
+interface StoredAnswer {
+  fingerprint: string;
+  status: number;
+  body: string;
+}
+
+type Handler = (req: { id: string | undefined; params: Record<string, unknown>; ctx: StoreContext }) => unknown;
+
+export class StripeEmulator {
+  readonly webhooks: WebhookSender;
+  readonly store: StripeStore;
+  /** Every API request received: method, path and the decoded parameters. */
+  readonly requests: { method: string; path: string; params: Record<string, unknown>; idempotencyKey: string | null }[] = [];
+  private readonly operations = compileOperations();
+  private readonly idempotent = new Map<string, StoredAnswer>();
+  private readonly handlers: Record<string, Handler>;
+  private server: http.Server | undefined;
+  private failures: { status: number; count: number; afterHandling: boolean } | undefined;
+  baseUrl = '';
+
+  constructor(private readonly options: EmulatorOptions = {}) {
+    this.webhooks = new WebhookSender({ retryDelayMs: options.webhookRetryDelayMs ?? 1000, maxAttempts: options.webhookMaxAttempts ?? 5 });
+    this.store = new StripeStore((type, object, ctx) => this.webhooks.emit(type, object, ctx));
+    const s = this.store;
+    this.handlers = {
+      'GET /v1/balance': ({ ctx }) => ({
+        object: 'balance',
+        available: [{ amount: 0, currency: 'usd', source_types: { card: 0 } }],
+        pending: [],
+        livemode: ctx.livemode,
+      }),
+      'POST /v1/customers': ({ params, ctx }) => s.createCustomer(params, ctx),
+      'GET /v1/customers/:id': ({ id }) => s.customer(id!),
+      'GET /v1/payment_methods/:id': ({ id }) => s.paymentMethod(id!, 'id', false),
+      'POST /v1/payment_methods/:id/attach': ({ id, params, ctx }) => s.attachPaymentMethod(id!, params, ctx),
+      'POST /v1/payment_methods/:id/detach': ({ id, ctx }) => s.detachPaymentMethod(id!, ctx),
+      'POST /v1/payment_intents': ({ params, ctx }) => s.createPaymentIntent(params, ctx),
+      'GET /v1/payment_intents': ({ params }) =>
+        list(
+          '/v1/payment_intents',
+          [...s.paymentIntents.values()].filter((pi) => !params.customer || pi.customer === params.customer),
+          params,
+        ),
+      'GET /v1/payment_intents/search': ({ params }) => search('/v1/payment_intents/search', [...s.paymentIntents.values()], params),
+      'GET /v1/payment_intents/:id': ({ id }) => s.paymentIntent(id!),
+      'POST /v1/payment_intents/:id/confirm': ({ id, params, ctx }) => s.confirmPaymentIntent(id!, params, ctx),
+      'POST /v1/payment_intents/:id/cancel': ({ id, params, ctx }) => s.cancelPaymentIntent(id!, params, ctx),
+      'POST /v1/setup_intents': ({ params, ctx }) => s.createSetupIntent(params, ctx),
+      'GET /v1/setup_intents/:id': ({ id }) => s.setupIntent(id!),
+      'POST /v1/setup_intents/:id/confirm': ({ id, params, ctx }) => s.confirmSetupIntent(id!, params, ctx),
+      'POST /v1/refunds': ({ params, ctx }) => s.createRefund(params, ctx),
+      'GET /v1/refunds/:id': ({ id }) => found(s.refunds.get(id!), 'refund', id!),
+      'GET /v1/disputes': ({ params }) =>
+        list(
+          '/v1/disputes',
+          [...s.disputes.values()].filter((d) => !params.payment_intent || d.payment_intent === params.payment_intent),
+          params,
+        ),
+      'GET /v1/disputes/:id': ({ id }) => s.dispute(id!),
+      'POST /v1/disputes/:id': ({ id, params, ctx }) => s.updateDispute(id!, params, ctx),
+      'POST /v1/webhook_endpoints': ({ params, ctx }) => this.webhooks.createEndpoint(params, ctx.livemode),
+      'GET /v1/webhook_endpoints': ({ params }) => list('/v1/webhook_endpoints', this.webhooks.listEndpoints(), params),
+      'DELETE /v1/webhook_endpoints/:id': ({ id }) => this.webhooks.deleteEndpoint(id!),
+      'GET /v1/events': ({ params }) =>
+        list(
+          '/v1/events',
+          this.webhooks.events.filter((e) => !params.type || e.type === params.type),
+          params,
+        ),
+      'GET /v1/events/:id': ({ id }) => this.webhooks.event(id!),
+    };
+  }
+
+  async start(): Promise<string> {
+    this.server = http.createServer((req, res) => void this.handle(req, res));
+    await new Promise<void>((resolve) => this.server!.listen(this.options.port ?? 0, this.options.host ?? '127.0.0.1', resolve));
+    const { port } = this.server.address() as AddressInfo;
+    this.baseUrl = `http://127.0.0.1:${port}`;
+    return this.baseUrl;
+  }
+
+  async stop(): Promise<void> {
+    this.server?.closeAllConnections();
+    await new Promise((resolve) => this.server?.close(resolve));
+  }
+
+  /**
+   * The next `count` API requests answer `status` (Stripe's `api_error`), before they are
+   * handled, or after (the request took effect but its answer was lost, as in a timeout).
+   */
+  failNextRequests(count: number, status = 500, afterHandling = false) {
+    this.failures = { status, count, afterHandling };
+  }
+
+  private async handle(req: http.IncomingMessage, res: http.ServerResponse) {
+    const url = new URL(req.url ?? '/', this.baseUrl);
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks).toString('utf8');
+    const requestId = `req_${randomBytes(10).toString('hex')}`;
+    res.setHeader('request-id', requestId);
+    if (url.pathname.startsWith('/emulator/authenticate/')) return this.authenticationPage(req, res, url, body);
+    const send = (status: number, payload: unknown, headers: Record<string, string> = {}) => {
+      res.writeHead(status, { 'content-type': 'application/json', ...headers });
+      res.end(typeof payload === 'string' ? payload : JSON.stringify(payload, null, 2));
+    };
+    try {
+      const livemode = authenticate(req.headers.authorization);
+      const method = req.method ?? 'GET';
+      const op = this.operations.find((o) => o.method === method && o.pattern.test(url.pathname));
+      if (!op) throw new StripeError(404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${method}: ${url.pathname}).` } });
+      const params = parseParams(method === 'POST' ? body : url.search.slice(1));
+      const idempotencyKey = method === 'POST' ? ((req.headers['idempotency-key'] as string | undefined) ?? null) : null;
+      this.requests.push({ method, path: url.pathname, params: structuredClone(params), idempotencyKey });
+      const fingerprint = createHash('sha256').update(`${method} ${url.pathname} ${body}`).digest('hex');
+      const storeKey = idempotencyKey ? `${livemode}:${idempotencyKey}` : null;
+      const stored = storeKey ? this.idempotent.get(storeKey) : undefined;
+      if (stored) {
+        if (stored.fingerprint !== fingerprint) {
+          throw new StripeError(400, {
+            error: {
+              type: 'idempotency_error',
+              message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${idempotencyKey}' if you meant to execute a different request.`,
+            },
+          });
+        }
+        return send(stored.status, stored.body, { 'idempotent-replayed': 'true', 'idempotency-key': idempotencyKey! });
+      }
+      const failure = this.takeFailure();
+      if (failure && !failure.afterHandling) throw apiError(failure.status);
+      validateParams(op, params);
+      const { status, payload } = this.run(op, url.pathname, params, { livemode, baseUrl: this.baseUrl, idempotencyKey, requestId });
+      const text = JSON.stringify(payload, null, 2);
+      // Stripe keeps the answer of every request that began to execute (card errors included).
+      if (storeKey) this.idempotent.set(storeKey, { fingerprint, status, body: text });
+      if (failure) throw apiError(failure.status);
+      send(status, text, idempotencyKey ? { 'idempotency-key': idempotencyKey } : {});
+    } catch (error) {
+      if (error instanceof StripeError) return send(error.status, error.body);
+      console.error('stripe emulator:', error);
+      send(500, { error: { type: 'api_error', message: 'An unknown error occurred in the emulator.' } });
+    }
+  }
+
+  private run(op: CompiledOperation, path: string, params: Record<string, unknown>, ctx: StoreContext): { status: number; payload: unknown } {
+    const id = op.pattern.exec(path)?.[1];
+    try {
+      return { status: 200, payload: publicView(this.handlers[`${op.method} ${op.path}`]!({ id: id && decodeURIComponent(id), params, ctx })) };
+    } catch (error) {
+      if (error instanceof StripeError && error.status === 402) return { status: 402, payload: publicView(error.body) };
+      throw error;
+    }
+  }
+
+  private takeFailure() {
+    if (!this.failures || this.failures.count <= 0) return undefined;
+    this.failures.count--;
+    return this.failures;
+  }
+
+  /** The stand-in for Stripe's 3-D Secure test page: "Complete" or "Fail" authentication. */
+  private authenticationPage(req: http.IncomingMessage, res: http.ServerResponse, url: URL, body: string) {
+    const id = decodeURIComponent(url.pathname.split('/')[3] ?? '');
+    const form = new URLSearchParams(body);
+    const secret = url.searchParams.get('secret') ?? form.get('secret') ?? '';
+    const intent = this.store.paymentIntents.get(id);
+    if (!intent || this.store.authenticationSecrets.get(id) !== secret) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('Unknown authentication.');
+      return;
+    }
+    const returnUrl = (intent.next_action as { redirect_to_url?: { return_url?: string } } | null)?.redirect_to_url?.return_url;
+    if (req.method === 'POST') {
+      const result = form.get('result') === 'complete' ? 'complete' : 'fail';
+      const settled = this.store.finishAuthentication(id, secret, result)!;
+      if (!returnUrl) {
+        res
+          .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+          .end(page(`<p>Authentication ${settled.status === 'succeeded' ? 'completed' : 'failed'}.</p>`));
+        return;
+      }
+      const back = new URL(returnUrl);
+      back.searchParams.set('payment_intent', id);
+      back.searchParams.set('payment_intent_client_secret', String(intent.client_secret));
+      back.searchParams.set('redirect_status', settled.status === 'succeeded' ? 'succeeded' : 'failed');
+      res.writeHead(303, { location: back.toString() }).end();
+      return;
+    }
+    const amount = `${intent.amount} ${String(intent.currency).toUpperCase()} (minor units)`;
+    res
+      .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+      .end(
+        page(
+          `<h1>3D Secure test payment</h1><p>Stripe emulator: authenticate ${escapeHtml(amount)}. Status: ${escapeHtml(String(intent.status))}.</p>` +
+            `<form method="post"><input type="hidden" name="secret" value="${escapeHtml(secret)}"><button name="result" value="complete">Complete authentication</button> ` +
+            `<button name="result" value="fail">Fail authentication</button></form>`,
+        ),
+      );
+  }
+}
+
+function authenticate(header: string | undefined): boolean {
+  const key = /^Bearer (\S+)$/.exec(header ?? '')?.[1];
+  if (!key) {
+    throw new StripeError(401, {
+      error: {
+        type: 'invalid_request_error',
+        message: 'You did not provide an API key. You need to provide your API key in the Authorization header, using Bearer auth.',
+      },
+    });
+  }
+  const mode = /^(?:sk|rk)_(test|live)_[A-Za-z0-9]{8,}$/.exec(key)?.[1];
+  if (!mode)
+    throw new StripeError(401, {
+      error: { type: 'invalid_request_error', code: 'api_key_invalid', message: `Invalid API Key provided: ${key.slice(0, 8)}****${key.slice(-4)}` },
+    });
+  return mode === 'live';
+}
+
+function apiError(status: number): StripeError {
+  return new StripeError(status, { error: { type: 'api_error', message: 'The emulator was told to fail this request.' } });
+}
+
+function found(object: StripeObject | undefined, resource: string, id: string): StripeObject {
+  if (!object)
+    throw new StripeError(404, { error: { type: 'invalid_request_error', code: 'resource_missing', param: 'id', message: `No such ${resource}: '${id}'` } });
+  return object;
+}
+
+function list(url: string, all: StripeObject[], params: Record<string, unknown>) {
+  const limit = Math.min(Number(params.limit ?? 10), 100);
+  const sorted = [...all].sort((a, b) => Number(b.created) - Number(a.created));
+  const start = params.starting_after ? sorted.findIndex((o) => o.id === params.starting_after) + 1 : 0;
+  return { object: 'list', url, has_more: sorted.length > start + limit, data: sorted.slice(start, start + limit) };
+}
+
+/** Stripe's search query language, the part Paybase uses: `metadata['key']:'value'` and `status:'value'` clauses joined by AND. */
+function search(url: string, all: StripeObject[], params: Record<string, unknown>) {
+  const clauses = String(params.query)
+    .split(/\s+AND\s+/i)
+    .map((clause) => {
+      const match = /^(?:metadata\[['"]([^'"]+)['"]\]|(status|currency|customer)):['"]([^'"]*)['"]$/.exec(clause.trim());
+      if (!match) throw invalidRequest(`Invalid search query: ${clause}`, 'query', 'parameter_invalid');
+      return { metadataKey: match[1], field: match[2], value: match[3]! };
+    });
+  const data = all.filter((o) =>
+    clauses.every((c) => (c.metadataKey ? (o.metadata as Record<string, string>)[c.metadataKey] === c.value : String(o[c.field!]) === c.value)),
+  );
+  return { object: 'search_result', url, has_more: false, next_page: null, data: data.slice(0, Number(params.limit ?? 10)) };
+}
+
+/** What the emulator keeps beside an object (a test card's behaviour) never leaves it. */
+function publicView(value: unknown): unknown {
+  return JSON.parse(JSON.stringify(value, (key, v) => (key === 'behaviour' ? undefined : v)));
+}
+
+function page(content: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Stripe emulator</title></head><body>${content}</body></html>`;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}

@@ -1,0 +1,116 @@
+import { fromFixture, stripeId, unixNow, type StripeObject } from './fixtures';
+import { checkAmount, PaymentStore, truthy, type StoreContext } from './store-payments';
+import { invalidRequest } from './validation';
+
+export type { StoreContext, EmitEvent } from './store-payments';
+
+type Params = Record<string, unknown>;
+
+/** The emulator's whole state (test code): payments (store-payments.ts), then what comes back from them: refunds and disputes. */
+export class StripeStore extends PaymentStore {
+  readonly refunds = new Map<string, StripeObject>();
+  readonly disputes = new Map<string, StripeObject>();
+
+  createRefund(params: Params, ctx: StoreContext): StripeObject {
+    const charge = this.chargeToRefund(params);
+    const remaining = Number(charge.amount) - Number(charge.amount_refunded);
+    const amount = params.amount === undefined ? remaining : Number(params.amount);
+    checkAmount(amount, String(charge.currency));
+    if (amount > remaining) {
+      throw invalidRequest(`Refund amount (${amount}) is greater than unrefunded amount on charge (${remaining})`, 'amount', 'amount_too_large');
+    }
+    const refund = fromFixture('refund', {
+      id: stripeId('re'),
+      amount,
+      charge: charge.id,
+      created: unixNow(),
+      currency: charge.currency,
+      metadata: params.metadata ?? {},
+      payment_intent: charge.payment_intent,
+      reason: params.reason ?? null,
+      status: 'succeeded',
+      payment_method: charge.payment_method,
+    });
+    this.refunds.set(refund.id, refund);
+    Object.assign(charge, {
+      amount_refunded: Number(charge.amount_refunded) + amount,
+      refunded: Number(charge.amount_refunded) + amount === Number(charge.amount),
+    });
+    this.emit('refund.created', refund, ctx);
+    this.emit('charge.refunded', charge, ctx);
+    return refund;
+  }
+
+  private chargeToRefund(params: Params): StripeObject {
+    let chargeId = params.charge as string | undefined;
+    if (!chargeId && params.payment_intent) {
+      const intent = this.found(this.paymentIntents.get(String(params.payment_intent)), 'payment_intent', String(params.payment_intent), 'payment_intent');
+      if (intent.status !== 'succeeded')
+        throw invalidRequest(`This PaymentIntent (${intent.id}) does not have a successful charge to refund.`, 'payment_intent', 'charge_not_refundable');
+      chargeId = String(intent.latest_charge);
+    }
+    if (!chargeId)
+      throw invalidRequest('One of the following params should be provided for this request: payment_intent or charge.', undefined, 'parameter_missing');
+    const charge = this.found(this.charges.get(chargeId), 'charge', chargeId, 'charge');
+    if (charge.status !== 'succeeded') throw invalidRequest(`Charge ${charge.id} has not succeeded and cannot be refunded.`, 'charge', 'charge_not_refundable');
+    if (charge.disputed) throw invalidRequest(`Charge ${charge.id} has been charged back; cannot issue a refund.`, 'charge', 'charge_disputed');
+    return charge;
+  }
+
+  protected openDispute(charge: StripeObject) {
+    const dispute = fromFixture('dispute', {
+      id: stripeId('du'),
+      amount: charge.amount,
+      charge: charge.id,
+      created: unixNow(),
+      currency: charge.currency,
+      evidence_details: { due_by: unixNow() + 7 * 86_400, has_evidence: false, past_due: false, submission_count: 0, enhanced_eligibility: {} },
+      is_charge_refundable: false,
+      livemode: charge.livemode,
+      payment_intent: charge.payment_intent,
+      reason: 'fraudulent',
+      status: 'needs_response',
+      balance_transactions: [],
+    });
+    charge.disputed = true;
+    this.disputes.set(dispute.id, dispute);
+    const ctx = { livemode: Boolean(charge.livemode), idempotencyKey: null, requestId: '' };
+    this.emit('charge.dispute.created', dispute, ctx);
+    this.emit('charge.dispute.funds_withdrawn', dispute, ctx);
+  }
+
+  dispute(id: string): StripeObject {
+    return this.found(this.disputes.get(id), 'dispute', id);
+  }
+
+  /**
+   * Evidence, submitted by default (`submit` true, as Stripe). Stripe's test mode decides a
+   * submitted dispute by its text: `winning_evidence` wins it, `losing_evidence` loses it.
+   */
+  updateDispute(id: string, params: Params, ctx: StoreContext): StripeObject {
+    const dispute = this.dispute(id);
+    if (['won', 'lost', 'under_review'].includes(String(dispute.status))) {
+      throw invalidRequest('This dispute is already closed or under review.', undefined, 'dispute_already_closed');
+    }
+    const evidence = (params.evidence ?? {}) as Record<string, unknown>;
+    Object.assign(dispute.evidence as object, evidence);
+    if (params.metadata) dispute.metadata = params.metadata;
+    const submit = params.submit === undefined || truthy(params.submit);
+    const details = dispute.evidence_details as Record<string, unknown>;
+    details.has_evidence = Object.keys(evidence).length > 0 || details.has_evidence;
+    if (submit) {
+      details.submission_count = Number(details.submission_count) + 1;
+      dispute.status = 'under_review';
+    }
+    this.emit('charge.dispute.updated', dispute, ctx);
+    const text = (dispute.evidence as Record<string, unknown>).uncategorized_text;
+    if (submit && (text === 'winning_evidence' || text === 'losing_evidence')) {
+      dispute.status = text === 'winning_evidence' ? 'won' : 'lost';
+      setImmediate(() => {
+        if (dispute.status === 'won') this.emit('charge.dispute.funds_reinstated', dispute, ctx);
+        this.emit('charge.dispute.closed', dispute, ctx);
+      });
+    }
+    return dispute;
+  }
+}
