@@ -32,6 +32,7 @@ export const OUR_PREFIXES = [
   'WORKER_',
   'SHUTDOWN_',
   'METRICS_',
+  'STRIPE_',
 ] as const;
 
 /** Read by the SDK and its CLI (packages/sdk) in a seller's backend, not by the service; allowed alongside it. */
@@ -316,6 +317,30 @@ export const config = {
     /** How long an Idempotency-Key stays held by a request that stopped renewing it (its process died). */
     get idempotencyLeaseMs() {
       return env().IDEMPOTENCY_LEASE_MS;
+    },
+  },
+  /** The payment processor every payment goes through (docs/processors.md). */
+  processor: {
+    get name() {
+      return env().PAYMENT_PROCESSOR;
+    },
+    stripe: {
+      get secretKey() {
+        return env().STRIPE_SECRET_KEY;
+      },
+      get publishableKey() {
+        return env().STRIPE_PUBLISHABLE_KEY;
+      },
+      /** Unset: the platform connection registers its own endpoint at Stripe at start (lib/processors/stripe/webhook-endpoint.ts). */
+      get webhookSecret() {
+        return env().STRIPE_WEBHOOK_SECRET;
+      },
+      get apiUrl() {
+        return env().STRIPE_API_URL;
+      },
+      get jsUrl() {
+        return env().STRIPE_JS_URL;
+      },
     },
   },
   payments: {

@@ -10,6 +10,7 @@ import { storableText } from '../stored-text';
 import { recordEvent, type EventInput, type EventRecorder } from '../events/record-event';
 import { enqueueQueuedJob, type QueuedJob } from '../jobs/enqueue';
 import { ApiError, notFound } from '../http/errors';
+import { paymentProcessor } from './processor';
 import type { ChargeOutcome, SettledOutcome } from './processor/types';
 import { toRefundResponse } from './refund-response';
 import { paymentStateMachine } from './payment-states';
@@ -31,10 +32,17 @@ export function toPaymentResponse(row: PaymentRow) {
     failureCode: row.failureCode,
     failureMessage: row.failureMessage,
     nextAction: row.nextActionUrl ? { type: 'redirect_to_url' as const, url: row.nextActionUrl } : null,
+    processor: processorDetails(row),
     settledAt: row.settledAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
+}
+
+/** Which processor took a payment or refund, in which mode, under which of its ids (ours stand in until it gives one). */
+export function processorDetails(row: Pick<PaymentRow, 'processor' | 'processorMode' | 'processorReference'>) {
+  const reference = row.processorReference && !/^(?:none|unknown)_/.test(row.processorReference) ? row.processorReference : null;
+  return { name: row.processor, mode: row.processorMode, reference };
 }
 
 /** What a pending payment is created with. */
@@ -75,6 +83,8 @@ export async function createPendingPayment(
     amountRefunded: 0,
     currency: input.currency,
     description: input.description,
+    processor: paymentProcessor().name,
+    processorMode: paymentProcessor().mode,
     processorReference: null,
     processorToken: input.processorToken ?? null,
     processorKey: input.processorKey ?? null,

@@ -76,6 +76,8 @@ async function insertRefund(tx: Db, payment: PaymentRow, amount: number, reason:
       amount,
       currency: payment.currency,
       reason,
+      processor: payment.processor,
+      processorMode: payment.processorMode,
       attemptKey,
       createdAt: at,
       updatedAt: at,

@@ -43,6 +43,17 @@ export const NextActionResponse = z
     description: 'What the customer must do before the payment can go on; set only while the payment is `requires_action`.',
   });
 
+export const ProcessorDetails = z
+  .object({
+    name: z.enum(['sandbox', 'stripe']),
+    mode: z.enum(['test', 'live']).meta({ description: '`live` moved real money; the sandbox and Stripe test keys are `test`.' }),
+    reference: z
+      .string()
+      .nullable()
+      .meta({ description: "The processor's own id (Stripe: the PaymentIntent `pi_…` or refund `re_…`); null until it gives one." }),
+  })
+  .meta({ id: 'ProcessorDetails', description: 'Where the money moved (docs/processors.md).' });
+
 export const PaymentResponse = z.object({
   id: z.string(),
   status: z.enum(PAYMENT_STATUSES).meta({
@@ -60,6 +71,7 @@ export const PaymentResponse = z.object({
   failureCode: z.string().nullable(),
   failureMessage: z.string().nullable(),
   nextAction: NextActionResponse.nullable(),
+  processor: ProcessorDetails,
   settledAt: Timestamp.nullable(),
   createdAt: Timestamp,
   updatedAt: Timestamp,
@@ -75,6 +87,7 @@ export const RefundResponse = z.object({
   currency: z.string(),
   reason: z.string().nullable(),
   failureMessage: z.string().nullable(),
+  processor: ProcessorDetails,
   createdAt: Timestamp,
   updatedAt: Timestamp,
 });

@@ -167,12 +167,41 @@ export class StripeEmulator {
 
   private run(op: CompiledOperation, path: string, params: Record<string, unknown>, ctx: StoreContext): { status: number; payload: unknown } {
     const id = op.pattern.exec(path)?.[1];
+    const expand = Array.isArray(params.expand) ? (params.expand as string[]) : [];
     try {
-      return { status: 200, payload: publicView(this.handlers[`${op.method} ${op.path}`]!({ id: id && decodeURIComponent(id), params, ctx })) };
+      const answer = publicView(this.handlers[`${op.method} ${op.path}`]!({ id: id && decodeURIComponent(id), params, ctx }));
+      return { status: 200, payload: this.expanded(answer, expand) };
     } catch (error) {
       if (error instanceof StripeError && error.status === 402) return { status: 402, payload: publicView(error.body) };
       throw error;
     }
+  }
+
+  /** Stripe's `expand[]`: each named field holding an id is replaced by that object (`data.x` in lists). */
+  private expanded(answer: unknown, paths: string[]): unknown {
+    const objects: Record<string, Map<string, StripeObject>> = {
+      pm: this.store.paymentMethods,
+      ch: this.store.charges,
+      pi: this.store.paymentIntents,
+      cus: this.store.customers,
+      seti: this.store.setupIntents,
+      re: this.store.refunds,
+      du: this.store.disputes,
+    };
+    for (const path of paths) {
+      const [first, ...rest] = path.split('.');
+      const targets =
+        first === 'data' && Array.isArray((answer as { data?: unknown }).data)
+          ? (answer as { data: Record<string, unknown>[] }).data
+          : [answer as Record<string, unknown>];
+      const field = first === 'data' ? rest.join('.') : path;
+      for (const target of targets) {
+        const value = target[field];
+        const found = typeof value === 'string' ? objects[value.split('_')[0]!]?.get(value) : undefined;
+        if (found) target[field] = publicView(found);
+      }
+    }
+    return answer;
   }
 
   private takeFailure() {

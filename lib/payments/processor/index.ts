@@ -1,11 +1,20 @@
+import { config } from '../../config';
 import { SandboxProcessor } from './sandbox';
+import { StripeProcessor, stripeClient } from './stripe';
 import type { PaymentProcessor } from './types';
 
 export type { PaymentProcessor } from './types';
 
-const sandbox = new SandboxProcessor();
+let processor: PaymentProcessor | undefined;
 
-/** The processor every payment goes through. Only the sandbox exists until a real adapter is added. */
+/** The processor every payment goes through: `PAYMENT_PROCESSOR` (docs/processors.md), made on first use. */
 export function paymentProcessor(): PaymentProcessor {
-  return sandbox;
+  processor ??= makeProcessor();
+  return processor;
+}
+
+function makeProcessor(): PaymentProcessor {
+  if (config.processor.name === 'sandbox') return new SandboxProcessor();
+  const key = config.processor.stripe.secretKey!;
+  return new StripeProcessor(stripeClient(key), key);
 }

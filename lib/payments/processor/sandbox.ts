@@ -83,6 +83,7 @@ interface EnteredToken extends CardDetails {
  */
 export class SandboxProcessor implements PaymentProcessor {
   readonly name = 'sandbox';
+  readonly mode = 'test';
 
   async tokenizeCard(input: { number: string; expMonth: number; expYear: number; cvc: string }): Promise<TokenizedCard> {
     const number = input.number.replace(/[\s-]/g, '');

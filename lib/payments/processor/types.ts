@@ -1,3 +1,5 @@
+export type ProcessorMode = 'test' | 'live';
+
 /** What a card looks like once tokenized: display details only, never the number. */
 export interface CardDetails {
   brand: string;
@@ -69,7 +71,9 @@ export type RefundOutcome = { status: 'succeeded'; reference: string } | { statu
  * charges (or refunds) once: calls are never made inside a database transaction (docs/payments.md).
  */
 export interface PaymentProcessor {
-  readonly name: string;
+  readonly name: 'sandbox' | 'stripe';
+  /** `live` moves real money; the sandbox and Stripe's test keys are `test`. */
+  readonly mode: ProcessorMode;
   /** Turns raw card input (only ever held in memory) into a reusable token. */
   tokenizeCard(input: { number: string; expMonth: number; expYear: number; cvc: string }): Promise<TokenizedCard>;
   /** Display details of a token, or undefined when the processor does not know it. Never called inside a transaction. */

@@ -3538,6 +3538,7 @@ export interface components {
             failureCode: string | null;
             failureMessage: string | null;
             nextAction: components["schemas"]["NextActionResponse"] | null;
+            processor: components["schemas"]["ProcessorDetails"];
             settledAt: components["schemas"]["Timestamp"] | null;
             createdAt: components["schemas"]["Timestamp"];
             updatedAt: components["schemas"]["Timestamp"];
@@ -3551,6 +3552,18 @@ export interface components {
              * @description The processor's authentication page (3-D Secure). Send the customer's browser there; it comes back to the checkout's returnUrl.
              */
             url: string;
+        };
+        /** @description Where the money moved (docs/processors.md). */
+        ProcessorDetails: {
+            /** @enum {string} */
+            name: "sandbox" | "stripe";
+            /**
+             * @description `live` moved real money; the sandbox and Stripe test keys are `test`.
+             * @enum {string}
+             */
+            mode: "test" | "live";
+            /** @description The processor's own id (Stripe: the PaymentIntent `pi_…` or refund `re_…`); null until it gives one. */
+            reference: string | null;
         };
         CheckoutDesignResponse: {
             id: string;
@@ -3594,6 +3607,7 @@ export interface components {
             failureCode: string | null;
             failureMessage: string | null;
             nextAction: components["schemas"]["NextActionResponse"] | null;
+            processor: components["schemas"]["ProcessorDetails"];
             settledAt: components["schemas"]["Timestamp"] | null;
             createdAt: components["schemas"]["Timestamp"];
             updatedAt: components["schemas"]["Timestamp"];
@@ -3608,6 +3622,7 @@ export interface components {
             currency: string;
             reason: string | null;
             failureMessage: string | null;
+            processor: components["schemas"]["ProcessorDetails"];
             createdAt: components["schemas"]["Timestamp"];
             updatedAt: components["schemas"]["Timestamp"];
         };
@@ -4334,6 +4349,7 @@ export interface components {
             failureCode: string | null;
             failureMessage: string | null;
             nextAction: components["schemas"]["NextActionResponse"] | null;
+            processor: components["schemas"]["ProcessorDetails"];
             settledAt: components["schemas"]["Timestamp"] | null;
             createdAt: components["schemas"]["Timestamp"];
             updatedAt: components["schemas"]["Timestamp"];

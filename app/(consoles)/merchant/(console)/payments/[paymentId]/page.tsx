@@ -18,6 +18,7 @@ import { roleCan } from '@/lib/merchants/roles';
 import { PaymentStatusBadge } from '../status-badge';
 import { refundAction } from '../actions';
 import { ConfirmAmountButton } from '@/components/ui/confirm-amount-button';
+import { ProcessorReference } from '@/components/console/processor-reference';
 
 export const metadata: Metadata = { title: 'Payment' };
 
@@ -98,6 +99,7 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
                   </Link>,
                 ],
                 ['Card', card],
+                ['Processor', <ProcessorReference key="processor" processor={payment.processor} />],
                 [
                   'Checkout',
                   payment.checkoutId ? (
