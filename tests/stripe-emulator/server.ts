@@ -38,7 +38,7 @@ export class StripeEmulator {
   private readonly idempotent = new Map<string, StoredAnswer>();
   private readonly handlers: Record<string, Handler>;
   private server: http.Server | undefined;
-  private failures: { status: number; count: number; afterHandling: boolean } | undefined;
+  private failures: { status: number; count: number; afterHandling: boolean; request?: string } | undefined;
   baseUrl = '';
 
   constructor(private readonly options: EmulatorOptions = {}) {
@@ -108,11 +108,12 @@ export class StripeEmulator {
   }
 
   /**
-   * The next `count` API requests answer `status` (Stripe's `api_error`), before they are
-   * handled, or after (the request took effect but its answer was lost, as in a timeout).
+   * The next `count` API requests (to `request`, when given) answer `status` (Stripe's `api_error`), before they are
+   * handled, or after (the request took effect but its answer was lost, as in a timeout; a
+   * retry replaying it with its Idempotency-Key loses its answer too while failures remain).
    */
-  failNextRequests(count: number, status = 500, afterHandling = false) {
-    this.failures = { status, count, afterHandling };
+  failNextRequests(count: number, options: { status?: number; afterHandling?: boolean; request?: string } = {}) {
+    this.failures = { status: options.status ?? 500, count, afterHandling: options.afterHandling ?? false, request: options.request };
   }
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse) {
@@ -138,6 +139,8 @@ export class StripeEmulator {
       const fingerprint = createHash('sha256').update(`${method} ${url.pathname} ${body}`).digest('hex');
       const storeKey = idempotencyKey ? `${livemode}:${idempotencyKey}` : null;
       const stored = storeKey ? this.idempotent.get(storeKey) : undefined;
+      const failure = this.takeFailure(`${method} ${url.pathname}`);
+      if (failure && (!failure.afterHandling || stored)) throw apiError(failure.status);
       if (stored) {
         if (stored.fingerprint !== fingerprint) {
           throw new StripeError(400, {
@@ -149,8 +152,6 @@ export class StripeEmulator {
         }
         return send(stored.status, stored.body, { 'idempotent-replayed': 'true', 'idempotency-key': idempotencyKey! });
       }
-      const failure = this.takeFailure();
-      if (failure && !failure.afterHandling) throw apiError(failure.status);
       validateParams(op, params);
       const { status, payload } = this.run(op, url.pathname, params, { livemode, baseUrl: this.baseUrl, idempotencyKey, requestId });
       const text = JSON.stringify(payload, null, 2);
@@ -204,8 +205,10 @@ export class StripeEmulator {
     return answer;
   }
 
-  private takeFailure() {
+  /** `request`: only requests to this `METHOD /path` count (all when unset). */
+  private takeFailure(request: string) {
     if (!this.failures || this.failures.count <= 0) return undefined;
+    if (this.failures.request && this.failures.request !== request) return undefined;
     this.failures.count--;
     return this.failures;
   }

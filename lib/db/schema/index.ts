@@ -14,3 +14,4 @@ export * from './request-logs';
 export * from './usage';
 export * from './audit';
 export * from './designs';
+export * from './processors';

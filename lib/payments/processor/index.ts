@@ -1,3 +1,4 @@
+import type Stripe from 'stripe';
 import { config } from '../../config';
 import { SandboxProcessor } from './sandbox';
 import { StripeProcessor, stripeClient } from './stripe';
@@ -17,4 +18,13 @@ function makeProcessor(): PaymentProcessor {
   if (config.processor.name === 'sandbox') return new SandboxProcessor();
   const key = config.processor.stripe.secretKey!;
   return new StripeProcessor(stripeClient(key), key);
+}
+
+let platformStripe: Stripe | undefined;
+
+/** The SDK client of the platform's Stripe connection (STRIPE_SECRET_KEY), for what is not a payment: webhooks and their endpoint. */
+export function platformStripeClient(): Stripe {
+  if (config.processor.name !== 'stripe') throw new Error('PAYMENT_PROCESSOR is not stripe');
+  platformStripe ??= stripeClient(config.processor.stripe.secretKey!);
+  return platformStripe;
 }

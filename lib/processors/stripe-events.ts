@@ -1,0 +1,112 @@
+import { and, eq, isNull, or } from 'drizzle-orm';
+import type Stripe from 'stripe';
+import { now } from '../clock';
+import type { Database } from '../db/client';
+import { plainPhases } from '../db/phases';
+import { paymentMethods, payments, processorEvents, refunds } from '../db/schema';
+import { ApiError } from '../http/errors';
+import { enqueueJob } from '../jobs/enqueue';
+import { PAYBASE_KEY } from '../payments/processor/stripe';
+import { reconcilePayment } from '../payments/recovery';
+import { finishRefund } from '../payments/refunds';
+import { removePaymentMethod } from '../subscriptions/payment-methods';
+
+/**
+ * Stripe's events in (docs/processors.md, "Webhooks from Stripe"): the route stores a verified
+ * event once (its id is the key) and queues its processing in the same transaction. Processing
+ * never trusts the event's snapshot of a charge: a payment still waiting (`unknown`,
+ * `requires_action`) is settled by asking Stripe now (reconciliation), so events may come late,
+ * twice or out of order and the outcome is the same.
+ */
+export async function receiveStripeEvent(db: Database, event: Stripe.Event): Promise<'stored' | 'duplicate'> {
+  return db.transaction(async (tx) => {
+    const stored = await tx
+      .insert(processorEvents)
+      .values({ id: event.id, processor: 'stripe', livemode: event.livemode, type: event.type, payload: event as unknown as Record<string, unknown> })
+      .onConflictDoNothing()
+      .returning({ id: processorEvents.id });
+    if (stored.length === 0) return 'duplicate';
+    await enqueueJob(tx, 'process-stripe-event', { eventId: event.id }, { jobKey: `stripe-event:${event.id}` });
+    return 'stored';
+  });
+}
+
+/** The `process-stripe-event` job: once per event; a failure is retried by graphile-worker. */
+export async function processStripeEvent(db: Database, eventId: string): Promise<string | undefined> {
+  const [row] = await db.select().from(processorEvents).where(eq(processorEvents.id, eventId));
+  if (!row || row.processedAt) return row?.outcome ?? undefined;
+  const outcome = await handleEvent(db, row.payload as unknown as Stripe.Event);
+  await db
+    .update(processorEvents)
+    .set({ processedAt: now(), outcome })
+    .where(and(eq(processorEvents.id, eventId), isNull(processorEvents.processedAt)));
+  return outcome;
+}
+
+async function handleEvent(db: Database, event: Stripe.Event): Promise<string> {
+  const { type } = event;
+  if (type.startsWith('payment_intent.')) return settlePayment(db, event.data.object as Stripe.PaymentIntent);
+  if (type.startsWith('refund.')) return finishRequestedRefund(db, event.data.object as Stripe.Refund);
+  if (type === 'payment_method.detached') return forgetDetachedCard(db, event.data.object as Stripe.PaymentMethod);
+  // charge.refunded repeats what refund.* say; SetupIntents are answered in the request that saves the card.
+  return `acknowledged: ${type} needs nothing`;
+}
+
+/** Our payment behind a PaymentIntent: the key it was made with (our payment id, or the key derived from it). */
+async function paymentOfIntent(db: Database, intent: Pick<Stripe.PaymentIntent, 'metadata'>) {
+  const key = intent.metadata?.[PAYBASE_KEY];
+  if (!key || intent.metadata.paybase_canceled) return undefined;
+  const [payment] = await db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.processor, 'stripe'), or(eq(payments.processorKey, key), and(isNull(payments.processorKey), eq(payments.id, key)))));
+  return payment;
+}
+
+async function settlePayment(db: Database, intent: Stripe.PaymentIntent): Promise<string> {
+  const payment = await paymentOfIntent(db, intent);
+  if (!payment) return 'ignored: no Paybase payment has this PaymentIntent';
+  // The event overtook the request that made the charge (its phase 3 has not recorded it yet): the job fails and is retried.
+  if (payment.status === 'pending') throw new Error(`payment ${payment.id} is still pending; the event is processed again later`);
+  if (payment.status !== 'unknown' && payment.status !== 'requires_action') return `nothing to do: payment ${payment.id} is ${payment.status}`;
+  return `payment ${payment.id}: ${await reconcilePayment(db, payment.id)}`;
+}
+
+/** A refund still `requested` (its request stopped before recording Stripe's answer) is finished: the same key asks Stripe again. */
+async function finishRequestedRefund(db: Database, refund: Stripe.Refund): Promise<string> {
+  const refundId = refund.metadata?.[PAYBASE_KEY];
+  if (!refundId) return 'ignored: not a Paybase refund';
+  const [row] = await db
+    .select()
+    .from(refunds)
+    .where(and(eq(refunds.id, refundId), eq(refunds.processor, 'stripe')));
+  if (!row) return 'ignored: no such Paybase refund';
+  if (row.status === 'requested') {
+    await finishRefund(plainPhases(db), row.id);
+    return `refund ${row.id} finished`;
+  }
+  if (row.status === 'succeeded' && (refund.status === 'failed' || refund.status === 'canceled')) {
+    // The card network returned it after Stripe had accepted it: a person must settle it with the customer.
+    return `refund ${row.id} ${refund.status} at Stripe after it succeeded (${refund.failure_reason ?? 'no reason'}): needs attention`;
+  }
+  return `nothing to do: refund ${row.id} is ${row.status}`;
+}
+
+/** A card detached at Stripe (its dashboard, another integration) can no longer be charged: it leaves the customer's saved cards. */
+async function forgetDetachedCard(db: Database, method: Stripe.PaymentMethod): Promise<string> {
+  const saved = await db
+    .select()
+    .from(paymentMethods)
+    .where(and(eq(paymentMethods.processorToken, method.id), isNull(paymentMethods.detachedAt)));
+  const results: string[] = [];
+  for (const row of saved) {
+    try {
+      await db.transaction((tx) => removePaymentMethod(tx, row.merchantId, row.customerId, row.id, 'stripe'));
+      results.push(`${row.id} removed`);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      results.push(`${row.id} kept: ${error.message}`);
+    }
+  }
+  return results.length ? results.join('; ') : 'nothing to do: no saved card has this PaymentMethod';
+}
