@@ -20,7 +20,7 @@ import { flushRequestLogs } from '../lib/request-logs/record';
 import { rootSecret } from '../lib/secret-key';
 import { CLIENT_IP_HEADER, REQUEST_ID_HEADER, resolveClientIp } from '../lib/http/client-ip';
 import { newRequestId } from '../lib/http/request';
-import { answerAtFrontDoor, answerDatabaseRestarting, apiRouteTemplate, readApiRoutes } from '../lib/http/front-door';
+import { answerAtFrontDoor, answerDatabaseRestarting, matchedApiRouteTemplate, readApiRoutes } from '../lib/http/front-door';
 import { answerMetrics, METRICS_PATH, observeRequest } from '../lib/metrics/endpoint';
 import { drainServer, RequestsInFlight } from '../lib/http/drain';
 import { migrateSchema } from './migrate-schema';
@@ -69,7 +69,7 @@ async function main() {
   const inFlight = new RequestsInFlight();
   const server = http.createServer((req, res) => {
     inFlight.track(res);
-    observeRequest(req, res, (pathname) => apiRouteTemplate(apiRoutes, pathname));
+    observeRequest(req, res, matchedApiRouteTemplate);
     if (req.url?.split('?')[0] === METRICS_PATH) return void answerMetrics(req, res);
     if (answerAtFrontDoor(req, res, apiRoutes)) return;
     if (databaseRestarting) return void answerDatabaseRestarting(req, res);

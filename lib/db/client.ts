@@ -118,15 +118,28 @@ export function getPool(): pg.Pool {
  * worker (WORKER_CONCURRENCY jobs, its LISTEN connection and one to spare).
  */
 export function getSessionPool(): pg.Pool {
-  if (config.database.directUrl === config.databaseUrl) return getPool();
+  const size = sessionPoolSize();
+  if (size === 0) return getPool();
   if (!globalForDb.__paybaseSessionPool) {
-    const pool = new pg.Pool({ connectionString: config.database.directUrl, max: config.workerConcurrency + 2 });
-    pool.on('error', (error) => {
-      if (!globalForDb.__paybaseDbClosed) console.error(JSON.stringify({ level: 40, msg: 'database client lost its connection', err: error.message }));
-    });
+    const pool = new pg.Pool({ connectionString: config.database.directUrl, max: size });
+    pool.on('error', reportLostConnection);
     globalForDb.__paybaseSessionPool = pool;
   }
   return globalForDb.__paybaseSessionPool;
+}
+
+/** The session pool's own connections: none when it is the main pool (DATABASE_DIRECT_URL unset). */
+function sessionPoolSize(): number {
+  return config.database.directUrl === config.databaseUrl ? 0 : config.workerConcurrency + 2;
+}
+
+/**
+ * An idle client losing its connection (database restart) must not crash the process: a warning
+ * (readiness and the metrics report the outage). Once the process is stopping, the database going
+ * away is the expected end, not worth a line.
+ */
+function reportLostConnection(error: Error): void {
+  if (!globalForDb.__paybaseDbClosed) console.error(JSON.stringify({ level: 40, msg: 'database client lost its connection', err: error.message }));
 }
 
 /** Connections of the dispatcher's own pool (lib/webhooks/dispatcher.ts). */
@@ -140,8 +153,7 @@ export const DISPATCHER_POOL_SIZE = 4;
 export function connectionBudget(withWorker: boolean): number {
   const requests = config.database.poolSize + config.database.leasePoolSize;
   if (!withWorker) return requests;
-  const separateWorkerPool = config.database.directUrl === config.databaseUrl ? 0 : config.workerConcurrency + 2;
-  return requests + DISPATCHER_POOL_SIZE + 1 + separateWorkerPool;
+  return requests + DISPATCHER_POOL_SIZE + 1 + sessionPoolSize();
 }
 
 export function getDb(): Database {
@@ -168,13 +180,8 @@ function openConnection(max: number): Connection {
   if (!connectionString) throw new Error('DATABASE_URL is not set');
   const preparing = config.database.preparedStatements;
   const pool = new pg.Pool({ connectionString, max, Client: preparing ? PreparingClient : UnnamedClient });
-  // An idle client losing its connection (database restart) must not crash the process. Once
-  // the process is stopping, the database going away is the expected end, not an error.
-  const report = (error: Error) => {
-    if (!globalForDb.__paybaseDbClosed) console.error(JSON.stringify({ level: 40, msg: 'database client lost its connection', err: error.message }));
-  };
-  pool.on('error', report);
-  pool.on('connect', (client) => client.on('error', report));
+  pool.on('error', reportLostConnection);
+  pool.on('connect', (client) => client.on('error', reportLostConnection));
   // Every statement drizzle sends (BEGIN and COMMIT included) passes its logger, in the caller's context.
   const logger = countingRoundTrips ? { logQuery: countRoundTrip } : undefined;
   return { pool, db: drizzle(pool, { casing: COLUMN_CASING, logger }) };

@@ -104,6 +104,10 @@ export function eventBody(type: EventType) {
         .record(z.string(), z.unknown())
         .optional()
         .meta({ description: 'On `*.updated` events: each changed field with its earlier value.' }),
+      test: z.literal(true).optional().meta({
+        description:
+          'Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test): its object is sample data, not a resource of the seller.',
+      }),
     }),
   });
 }

@@ -14,7 +14,12 @@ const PAGE_METHODS = ['GET', 'HEAD', 'POST'];
 interface ApiRoute {
   segments: string[];
   methods: string[];
+  /** `/api/Product/[productId]`: the route as metrics name it. */
+  template: string;
 }
+
+/** The API route each request reached, found once by the front door (read again by the request metrics). */
+const matchedRoutes = new WeakMap<IncomingMessage, ApiRoute>();
 
 /**
  * Answers what Next.js would answer with an HTML page, an empty body or a plain-text 500,
@@ -39,6 +44,7 @@ export function answerAtFrontDoor(request: IncomingMessage, response: ServerResp
   }
   const isApi = decoded === '/api' || decoded.startsWith('/api/');
   const route = isApi ? findApiRoute(routes, pathname) : undefined;
+  if (route) matchedRoutes.set(request, route);
   if (isApi && !route) return refuse(request, response, new ApiError('NOT_FOUND', `No API endpoint at ${pathname}.`));
   const allowed = route ? allowedMethods(route) : PAGE_METHODS;
   if (!allowed.includes(method)) {
@@ -99,6 +105,7 @@ function refuse(request: IncomingMessage, response: ServerResponse, error: ApiEr
   const requestId = newRequestId();
   response.writeHead(error.status, {
     'Content-Type': PROBLEM_TYPE,
+    'Cache-Control': 'no-store',
     'X-Request-Id': requestId,
     ...apiSecurityHeaders(),
     ...error.options.headers,
@@ -116,10 +123,9 @@ function allowedMethods(route: ApiRoute): string[] {
 }
 
 /** The route Next.js would pick: static segments before dynamic ones, as its router ranks them. */
-/** The API route template a path matches (`/api/Product/[id]`), for metrics labels. */
-export function apiRouteTemplate(routes: ApiRoute[], pathname: string): string | undefined {
-  const route = findApiRoute(routes, pathname);
-  return route && `/${route.segments.join('/')}`;
+/** The template of the API route the front door matched for this request (`/api/Product/[productId]`), if any. */
+export function matchedApiRouteTemplate(request: IncomingMessage): string | undefined {
+  return matchedRoutes.get(request)?.template;
 }
 
 function findApiRoute(routes: ApiRoute[], pathname: string): ApiRoute | undefined {
@@ -155,7 +161,7 @@ export function readApiRoutes(appDir: string): ApiRoute[] {
       else if (entry.name === 'route.ts') {
         const source = fs.readFileSync(full, 'utf8');
         const methods = [...source.matchAll(/export\s+(?:const|(?:async\s+)?function)\s+(GET|POST|PUT|DELETE|PATCH)\b/g)].map((match) => match[1]!);
-        routes.push({ segments, methods });
+        routes.push({ segments, methods, template: `/${segments.join('/')}` });
       }
     }
   };

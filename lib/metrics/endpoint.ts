@@ -159,9 +159,10 @@ async function writeMetrics(request: IncomingMessage, response: ServerResponse):
 
 /**
  * What `paybase_http_requests_total` calls a request's route: the API route template it
- * matched, or a small fixed set, so that no path (ids, tokens) becomes a label value.
+ * matched (`routeOf`, read when the answer is done), or a small fixed set, so that no path (ids,
+ * tokens) becomes a label value.
  */
-export function observeRequest(request: IncomingMessage, response: ServerResponse, routeOf: (pathname: string) => string | undefined): void {
+export function observeRequest(request: IncomingMessage, response: ServerResponse, routeOf: (request: IncomingMessage) => string | undefined): void {
   const started = process.hrtime.bigint();
   response.once('finish', () => {
     const pathname = (request.url ?? '/').split('?')[0]!;
@@ -171,7 +172,7 @@ export function observeRequest(request: IncomingMessage, response: ServerRespons
         : pathname.startsWith('/_next/')
           ? 'static'
           : pathname === '/api' || pathname.startsWith('/api/')
-            ? (routeOf(pathname) ?? 'unmatched')
+            ? (routeOf(request) ?? 'unmatched')
             : 'page';
     const method = request.method ?? 'GET';
     const { httpRequests, httpDuration } = metrics();

@@ -8,6 +8,7 @@ import { EVENT_BODIES } from '../events/schemas';
 import { ALL_OPERATIONS } from './operations';
 import { SESSION_OPERATIONS } from './session-operations';
 import { Problem, nameSchemas } from './components';
+import { TAGS } from './tags';
 import { IDEMPOTENCY_PARAMETERS, RATE_LIMIT_HEADERS, SHARED_RESPONSES, developerErrorResponses, rateLimitHeaderRefs, sessionErrorResponses } from './responses';
 
 const json = (schema: z.ZodType) => ({ content: { 'application/json': { schema } } });
@@ -48,7 +49,9 @@ function developerOperation(operation: Operation): ZodOpenApiOperationObject {
     summary: operation.summary,
     description: notes.filter(Boolean).join(' '),
     tags: [operation.tag],
-    security: [{ apiKey: [operation.scope] }],
+    // The scope rides in an extension: OpenAPI lists scopes in a requirement for OAuth2 only (linters refuse others).
+    security: [{ apiKey: [] }],
+    'x-scope': operation.scope,
     ...inputs(operation),
     ...(idempotency ? { parameters: [{ $ref: `#/components/parameters/${idempotency}` }] } : {}),
     responses: { ...developerSuccess(operation), ...developerErrorResponses(operation) },
@@ -63,7 +66,8 @@ function sessionOperation(operation: SessionOperation): ZodOpenApiOperationObjec
     summary: operation.summary,
     description: [operation.description, who, 'See docs/auth.md.'].filter(Boolean).join(' '),
     tags: [operation.tag],
-    security: operation.access === 'public' ? [] : [{ signInToken: [...operation.access] }],
+    security: operation.access === 'public' ? [] : [{ signInToken: [] }],
+    ...(operation.access === 'public' ? {} : { 'x-audiences': [...operation.access] }),
     ...inputs(operation),
     responses: { ...success(operation), ...sessionErrorResponses(operation) },
   };
@@ -145,7 +149,10 @@ export function buildOpenApiDocument(serverUrl: string) {
       version: '1.0.0',
       description:
         'Payments, subscriptions and webhooks for sellers. Authenticate with an API key: `Authorization: Bearer sk_...`. Amounts are integers in the currency minor unit. Errors are RFC 9457 problem details.',
+      license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
+      contact: { name: 'API reference', url: `${serverUrl}/docs/api` },
     },
+    tags: [...TAGS],
     servers: [{ url: serverUrl }],
     paths: paths(),
     webhooks: webhooks(),

@@ -124,7 +124,10 @@ export const listWebhookEventsOperation = defineOperation({
   summary: 'List events',
   description: 'The event history: every event, whether or not an endpoint received it. Each item is the body a delivery sends.',
   scope: 'webhooks:read',
-  query: listQuery(['createdAt'], { type: EventTypeName.optional() }),
+  query: listQuery(['createdAt'], {
+    type: EventTypeName.optional(),
+    test: BooleanQuery.optional().meta({ description: '`true`: only test events (`data.test`); `false`: only real ones.' }),
+  }),
   response: pageOf(WebhookEventResponse),
 });
 

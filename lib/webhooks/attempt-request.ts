@@ -1,6 +1,6 @@
 import { liveSigningSecrets } from './endpoints';
 import { eventBody } from './deliveries';
-import { signatureHeader } from './signature';
+import { signatureHeader, standardSignatureHeader } from './signature';
 import type { ClaimedDelivery } from './claim';
 import type { AttemptResult } from './record';
 
@@ -19,13 +19,18 @@ export function deliveryHeaders(
   body: string,
   startedAt: Date,
 ): Record<string, string> {
+  const timestamp = Math.floor(startedAt.getTime() / 1000);
   return {
     'Content-Type': 'application/json',
     'User-Agent': 'Paybase-Webhooks/1.0',
-    'X-Service-Signature': signatureHeader(secrets, Math.floor(startedAt.getTime() / 1000), body),
+    'X-Service-Signature': signatureHeader(secrets, timestamp, body),
     'X-Service-Event-Id': delivery.eventId,
     'X-Service-Delivery-Id': delivery.id,
     'X-Service-Event-Type': delivery.eventType,
+    // The same delivery for Standard Webhooks receivers: the id is the event's, stable across attempts.
+    'webhook-id': delivery.eventId,
+    'webhook-timestamp': String(timestamp),
+    'webhook-signature': standardSignatureHeader(secrets, delivery.eventId, timestamp, body),
   };
 }
 

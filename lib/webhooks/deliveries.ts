@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, lte, not, sql } from 'drizzle-orm';
 import { encodeTime } from 'ulid';
 import type { Db } from '../db/client';
 import { events, webhookAttempts, webhookDeliveries } from '../db/schema';
@@ -61,11 +61,12 @@ function toWebhookAttemptResponse(row: AttemptRow) {
   };
 }
 
-export async function listWebhookEvents(db: Db, merchantId: string, query: PageRequest & { orderBy: 'createdAt'; type?: string }) {
+export async function listWebhookEvents(db: Db, merchantId: string, query: PageRequest & { orderBy: 'createdAt'; type?: string; test?: boolean }) {
+  const isTest = sql`coalesce((${events.data}->>'test')::boolean, false)`;
   const page = await paginate(db, events, {
     ...query,
     scope: [eq(events.merchantId, merchantId)],
-    where: [query.type ? eq(events.type, query.type) : undefined],
+    where: [query.type ? eq(events.type, query.type) : undefined, query.test === undefined ? undefined : query.test ? isTest : not(isTest)],
     orderBy: [events.createdAt, events.id],
   });
   return mapPage(page, toWebhookEventResponse);

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { and, asc, eq, isNotNull, lt, or, inArray } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../db/client';
@@ -6,7 +7,6 @@ import { paginate, mapPage, type PageRequest } from '../db/paginate';
 import { newId } from '../ids';
 import { now } from '../clock';
 import { config } from '../config';
-import { randomToken } from '../secrets';
 import { decryptSecret, encryptSecret } from '../secret-box';
 import { invalidField, notFound } from '../http/errors';
 import { recordAudit } from '../audit/audit-log';
@@ -38,8 +38,12 @@ export function toWebhookEndpointResponse(row: WebhookEndpointRow) {
   };
 }
 
+/**
+ * `whsec_` and 24 random bytes in standard base64: Standard Webhooks receivers take the key as
+ * the base64 after the prefix (their libraries decode the standard alphabet only).
+ */
 function newSigningSecret(): string {
-  return `whsec_${randomToken(32)}`;
+  return `whsec_${crypto.randomBytes(24).toString('base64')}`;
 }
 
 /** Registration-time SSRF check; the same check runs again at every connection (send.ts). */

@@ -9,3 +9,17 @@ export function computeSignature(secret: string, timestamp: number, rawBody: str
 export function signatureHeader(secrets: readonly string[], timestamp: number, rawBody: string): string {
   return [`t=${timestamp}`, ...secrets.map((secret) => `v1=${computeSignature(secret, timestamp, rawBody)}`)].join(',');
 }
+
+/**
+ * Standard Webhooks (standardwebhooks.com) signature: `v1,<base64 HMAC-SHA256>` of
+ * `<id>.<timestamp>.<raw body>`, keyed with the base64-decoded part of the secret after `whsec_`;
+ * one per live secret, space-separated.
+ */
+export function standardSignatureHeader(secrets: readonly string[], messageId: string, timestamp: number, rawBody: string): string {
+  return secrets
+    .map((secret) => {
+      const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
+      return `v1,${crypto.createHmac('sha256', key).update(`${messageId}.${timestamp}.${rawBody}`).digest('base64')}`;
+    })
+    .join(' ');
+}

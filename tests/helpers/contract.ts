@@ -73,4 +73,11 @@ export function contractViolations(method: string, url: string, answer: { status
   return (validate.errors ?? []).slice(0, 8).map((error) => `status ${status} body${error.instancePath} ${error.message} ${JSON.stringify(error.params)}`);
 }
 
+/** What is wrong with a webhook body by the document's `webhooks` entry of its type (empty: nothing). */
+export function webhookBodyViolations(type: string, body: unknown): string[] {
+  const validate = validatorAt(pointer('webhooks', type, 'post', 'requestBody', 'content', 'application/json', 'schema'));
+  if (validate(body)) return [];
+  return (validate.errors ?? []).map((error) => `${type}: ${error.instancePath || '/'} ${error.message} ${JSON.stringify(error.params)}`);
+}
+
 export { document as openApiDocument };

@@ -299,8 +299,9 @@ describe('API reference', () => {
   it('documents the sign-in APIs with their own bearer scheme', async () => {
     const doc = (await call('GET', '/api/openapi.json')).body;
     expect(doc.paths['/api/MerchantAuth/Login'].post.security).toEqual([]);
-    expect(doc.paths['/api/Auth/Identity'].get.security).toEqual([{ signInToken: ['admin', 'merchant', 'member'] }]);
-    expect(doc.paths['/api/MerchantApiKey/{apiKeyId}/Revoke'].post.security).toEqual([{ signInToken: ['merchant'] }]);
+    expect(doc.paths['/api/Auth/Identity'].get.security).toEqual([{ signInToken: [] }]);
+    expect(doc.paths['/api/Auth/Identity'].get['x-audiences']).toEqual(['admin', 'merchant', 'member']);
+    expect(doc.paths['/api/MerchantApiKey/{apiKeyId}/Revoke'].post['x-audiences']).toEqual(['merchant']);
     expect(doc.paths['/api/AdminAuth/Refresh'].post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/RefreshBody' });
     expect(doc.components.schemas.RefreshBody.properties.refreshToken).toBeTruthy();
     expect(doc.components.securitySchemes.signInToken.bearerFormat).toBe('JWT');

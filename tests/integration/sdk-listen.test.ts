@@ -36,7 +36,7 @@ async function runListen(args: string[], apiKey: string) {
     await exited;
   });
   const secret = await eventually(
-    async () => /signing secret is (whsec_[A-Za-z0-9_-]+)/.exec(stdout)?.[1] ?? (child.exitCode !== null ? Promise.reject(new Error(stderr)) : undefined),
+    async () => /signing secret is (whsec_[A-Za-z0-9+/=]+)/.exec(stdout)?.[1] ?? (child.exitCode !== null ? Promise.reject(new Error(stderr)) : undefined),
     20_000,
     'the listener to start',
   );

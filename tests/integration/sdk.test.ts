@@ -99,6 +99,21 @@ describe('@paybase/sdk against the real server', () => {
       keys.push(value.key);
     expect(keys).toEqual(['a', 'b', 'c']);
     expect(listed.at(-1)!.get('startingAfter')).toBe('b');
+
+    // Ordered by a value some items lack (a customer's name), it pages by number: no cursor the API would refuse.
+    for (const [email, name] of [
+      ['n1@example.com', 'Zoe'],
+      ['n2@example.com', undefined],
+      ['n3@example.com', 'Adam'],
+    ] as const)
+      await paybase.post('/api/Customer', { body: { email, ...(name ? { name } : {}) } });
+    const byName: (string | null | undefined)[] = [];
+    for await (const customer of paybase.list('/api/Customer', { params: { query: { pageSize: 1, orderBy: 'name', orderDirection: 'asc' } } }))
+      byName.push(customer.email);
+    expect(byName).toHaveLength(4);
+    expect(new Set(byName)).toEqual(new Set(['values@example.com', 'n1@example.com', 'n2@example.com', 'n3@example.com']));
+    expect(listed.at(-1)!.get('page')).toBe('4');
+    expect(listed.at(-1)!.get('startingAfter')).toBeNull();
   });
 
   it('sends an Idempotency-Key on IK endpoints and reuses it when it retries a lost answer: one payment', async () => {

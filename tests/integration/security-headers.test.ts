@@ -78,9 +78,12 @@ describe('security headers', () => {
       if (route.startsWith('/api/')) expect(policy, route).toBe("default-src 'none'; frame-ancestors 'none'");
       else expectPagePolicy(route, policy);
       expectCommonHeaders(route, headers);
+      // An API error is never stored by a cache, wherever it was answered (the route or the front door).
+      if (route.startsWith('/api/') && status >= 400) expect(headers.get('cache-control'), route).toContain('no-store');
     }
     const unknown = await headersOf('/api/NoSuchThing', { method: 'PUT' });
     expect(unknown.status).toBe(404);
+    expect(unknown.headers.get('cache-control')).toBe('no-store');
     expect(unknown.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
     expectCommonHeaders('/api/NoSuchThing', unknown.headers);
   });

@@ -14,7 +14,7 @@ describe('/api/WebhookEndpoint', () => {
     const created = await api.post('/api/WebhookEndpoint', { url: URL_A, events: ['product.created', 'price.created'], description: 'Main' });
     expect(created.status).toBe(201);
     expect(created.body.id).toMatch(/^we_[0-9A-Z]{26}$/);
-    expect(created.body.signingSecret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    expect(created.body.signingSecret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
     expect(created.body).toMatchObject({
       url: URL_A,
       events: ['product.created', 'price.created'],

@@ -37,7 +37,8 @@ describe('an attempt whose dispatcher died', () => {
     await server.kill();
     server = await startServer({ env: ENV, dataDir });
 
-    const [first, second] = await receiver.waitFor((requests) => requests.length === 2, 60_000);
+    // On a loaded machine a repeat may time out and arrive once more before the history is read.
+    const [first, second] = await receiver.waitFor((requests) => requests.length >= 2, 60_000);
     expect(second!.headers['x-service-delivery-id']).toBe(first!.headers['x-service-delivery-id']);
     const deliveryId = first!.headers['x-service-delivery-id'] as string;
     const delivery = await eventually(

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { webhookBodyViolations } from '../helpers/contract';
 import { getDb } from '@/lib/db/client';
 import { sendEmail } from '@/lib/email/send-email';
 import { verifyWebhook } from '@/packages/sdk/src/webhooks';
@@ -45,10 +46,18 @@ describe('webhooks in development', () => {
     });
     expect(delivery.attempts).toHaveLength(1);
     expect((await api.get(`/api/WebhookEvent/${sent.body.eventId}`)).body.data.test).toBe(true);
+    // The body holds to the document's schema of its type; the event log tells test events apart.
+    expect(webhookBodyViolations('subscription.updated', JSON.parse(request.body))).toEqual([]);
+    const testOnly = (await api.get('/api/WebhookEvent?test=true')).body.data.map((item: { id: string }) => item.id);
+    expect(testOnly).toEqual([sent.body.eventId]);
     // Only the chosen endpoint gets it.
     expect((await api.get(`/api/WebhookDelivery?eventId=${sent.body.eventId}`)).body.totalCount).toBe(1);
     expect(at('test-other')).toHaveLength(0);
     expect(other.status).toBe(201);
+    await api.post('/api/Product', { name: 'A real event' });
+    const realOnly = (await api.get('/api/WebhookEvent?test=false')).body.data as { id: string; type: string }[];
+    expect(realOnly.map((item) => item.id)).not.toContain(sent.body.eventId);
+    expect(realOnly.map((item) => item.type)).toContain('product.created');
 
     expect((await api.post(path, { type: 'nonsense.happened' })).status).toBe(400);
     expect((await api.post(path, {})).body.errors[0].path).toBe('type');

@@ -219,5 +219,6 @@ describe('npm start and npm run worker', () => {
     const worker = run('scripts/worker.ts', { APP_ENV: 'production' });
     expect(worker.status).toBe(1);
     expect(worker.stderr).toContain('SECRET_KEY: must be set when APP_ENV=production');
-  });
+    // Two processes, each loading its script's whole import graph before the check runs: on a busy machine, well over the default 30 s.
+  }, 150_000);
 });

@@ -86,4 +86,22 @@ describe('@paybase/sdk retries', () => {
     await sdk(fetch).post('/api/Checkout', { body: checkoutBody, params: { header: { 'Idempotency-Key': 'order-42' } } });
     expect(requests[0]!.headers.get('idempotency-key')).toBe('order-42');
   });
+
+  it('abandons an attempt after timeoutMs, retries a repeatable request, and throws the TimeoutError for one that is not', async () => {
+    let calls = 0;
+    const hanging: typeof globalThis.fetch = async (_input, init) => {
+      calls += 1;
+      if (calls === 2) return json(200, { id: 'price_1' });
+      return new Promise((_resolve, reject) => init!.signal!.addEventListener('abort', () => reject(init!.signal!.reason)));
+    };
+    const paybase = new Paybase({ baseUrl: 'http://127.0.0.1:9', apiKey: 'sk_test', fetch: hanging, timeoutMs: 50, retry: { baseDelayMs: 1 } });
+    expect((await paybase.get('/api/Price/{priceId}', { params: { path: { priceId: 'price_1' } } })).id).toBe('price_1');
+    expect(calls).toBe(2);
+
+    // A POST without an Idempotency-Key is never sent twice: its TimeoutError is the answer.
+    calls = 10;
+    const notRepeatable = paybase.raw.POST('/api/MerchantAuth/Logout', { body: {} });
+    await expect(notRepeatable).rejects.toMatchObject({ name: 'TimeoutError' });
+    expect(calls).toBe(11);
+  });
 });

@@ -12,6 +12,8 @@ export interface PaybaseOptions {
   /** Or a sign-in access token (sign-in APIs). */
   accessToken?: string;
   retry?: RetryOptions;
+  /** Milliseconds one attempt may take before it is abandoned with a `TimeoutError` (default 60,000); a repeatable request is then retried. */
+  timeoutMs?: number;
   /** Defaults to the global fetch. */
   fetch?: typeof fetch;
 }
@@ -53,7 +55,7 @@ export class Paybase {
     this.raw = createClient<paths>({
       baseUrl: options.baseUrl.replace(/\/$/, ''),
       headers: credential ? { Authorization: `Bearer ${credential}` } : {},
-      fetch: retryingFetch(options.fetch ?? globalThis.fetch, options.retry),
+      fetch: retryingFetch(options.fetch ?? globalThis.fetch, options.retry, options.timeoutMs),
     });
     this.raw.use(idempotencyKeys);
   }
@@ -68,6 +70,8 @@ export class Paybase {
    * After the first page it follows cursors (`startingAfter` the last item's id, or `endingBefore`
    * the first item's when the caller started with `endingBefore`), so a deep list costs what its
    * first page does and an item created meanwhile shifts nothing. A custom value's id is its key.
+   * Ordered by another field than `createdAt` or the item's own id or key (a name, an email: values
+   * some items lack, which no cursor can stand after) it asks for the next page number instead.
    */
   async *list<P extends ListPath, I extends MaybeOptionalInit<paths[P], 'get'>>(path: P, ...init: InitArgs<I>): AsyncGenerator<Item<P>> {
     const options = (init[0] ?? {}) as { params?: { query?: ListQuery } };
@@ -83,9 +87,12 @@ export class Paybase {
 
 type ListQuery = { page?: number; startingAfter?: string; endingBefore?: string } & Record<string, unknown>;
 type ListItem = { id?: unknown; key?: unknown };
+/** Orders every item has a value for, so a cursor (an item's id or key) can say where the next page starts. */
+const CURSOR_ORDERS = new Set(['createdAt', 'id', 'key']);
 
 /** The query of the page after this one (`hasMore` promises it has items). */
-function nextPage({ page: _page, startingAfter: _after, endingBefore, ...rest }: ListQuery, items: ListItem[]): ListQuery {
+function nextPage({ page, startingAfter: _after, endingBefore, ...rest }: ListQuery, items: ListItem[]): ListQuery {
+  if (!CURSOR_ORDERS.has(String(rest.orderBy ?? 'createdAt'))) return { ...rest, page: (page ?? 1) + 1 };
   const backward = endingBefore !== undefined;
   const edge = (backward ? items[0] : items.at(-1))!;
   const cursor = String(typeof edge.id === 'string' ? edge.id : edge.key);

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { Paybase } from './client.js';
 import { PaybaseError } from './errors.js';
 import type { components } from './schema.js';
-import { webhookSignatureHeader } from './webhooks.js';
+import { webhookSignatureHeader, standardWebhookSignature } from './webhooks.js';
 
 /**
  * The local-development listener behind `npx paybase listen` (docs/webhooks.md, "Local
@@ -72,9 +72,9 @@ function recordedAt(event: EventItem): number {
   return ms;
 }
 
-/** A signing secret shaped like an endpoint's: `whsec_` and 32 random bytes in base64url. */
+/** A signing secret shaped like an endpoint's: `whsec_` and 24 random bytes in base64. */
 export function newListenerSecret(): string {
-  return `whsec_${crypto.randomBytes(32).toString('base64url')}`;
+  return `whsec_${crypto.randomBytes(24).toString('base64')}`;
 }
 
 /**
@@ -113,13 +113,17 @@ export async function listen(options: ListenOptions): Promise<Listener> {
   async function forward(event: EventItem): Promise<void> {
     // The body of a real delivery: the event's four fields in this order (lib/webhooks/deliveries.ts).
     const body = JSON.stringify({ id: event.id, type: event.type, createdAt: event.createdAt, data: event.data });
+    const timestamp = Math.floor(Date.now() / 1000);
     const headers = {
       'Content-Type': 'application/json',
       'User-Agent': 'Paybase-Webhooks/1.0',
-      'X-Service-Signature': webhookSignatureHeader(secret, Math.floor(Date.now() / 1000), body),
+      'X-Service-Signature': webhookSignatureHeader(secret, timestamp, body),
       'X-Service-Event-Id': event.id,
       'X-Service-Delivery-Id': `wda_listen_${crypto.randomBytes(8).toString('hex')}`,
       'X-Service-Event-Type': event.type,
+      'webhook-id': event.id,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': standardWebhookSignature(secret, event.id, timestamp, body),
     };
     const result: ForwardedEvent = { eventId: event.id, type: event.type, createdAt: event.createdAt };
     try {

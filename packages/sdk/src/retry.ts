@@ -11,14 +11,20 @@ export interface RetryOptions {
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'PUT', 'DELETE']);
 
 /**
- * A fetch that retries what can be sent twice without doing twice: GET, PUT and DELETE, and a
+ * How long one attempt may take before it is abandoned (a `TimeoutError`): longer than a
+ * checkout waiting for a slow processor, shorter than a hung connection.
+ */
+export const DEFAULT_TIMEOUT_MS = 60_000;
+
+/**
+ * A fetch that gives each attempt `timeoutMs`, and retries what can be sent twice without doing twice: GET, PUT and DELETE, and a
  * POST that carries an Idempotency-Key (the same key on every attempt, so the server executes
  * it once). It retries network errors, 5xx answers (except a replayed one: the key already
  * holds that answer) and 409 IDEMPOTENCY_KEY_IN_USE (after its `Retry-After`). A 429
  * RATE_LIMITED was not executed, so any request is sent again after its `Retry-After`, unless
  * that is longer than `maxDelayMs` (the 429 is then the answer).
  */
-export function retryingFetch(fetchImpl: typeof fetch, options: RetryOptions = {}): typeof fetch {
+export function retryingFetch(fetchImpl: typeof fetch, options: RetryOptions = {}, timeoutMs = DEFAULT_TIMEOUT_MS): typeof fetch {
   const maxRetries = options.maxRetries ?? 3;
   const baseDelayMs = options.baseDelayMs ?? 250;
   const maxDelayMs = options.maxDelayMs ?? 5000;
@@ -31,7 +37,9 @@ export function retryingFetch(fetchImpl: typeof fetch, options: RetryOptions = {
       const last = attempt >= maxRetries;
       let response: Response;
       try {
-        response = await fetchImpl(last ? request : request.clone());
+        // Each attempt has its own time limit; the caller's own signal still cancels everything.
+        const signal = AbortSignal.any([request.signal, AbortSignal.timeout(timeoutMs)]);
+        response = await fetchImpl(last ? request : request.clone(), { signal });
       } catch (error) {
         if (last || !repeatable || request.signal.aborted) throw error;
         await sleep(backoff(attempt));

@@ -4188,6 +4188,11 @@ export interface components {
                 previousAttributes?: {
                     [key: string]: unknown;
                 };
+                /**
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test): its object is sample data, not a resource of the seller.
+                 * @constant
+                 */
+                test?: true;
             };
         };
         PriceCreatedEventBody: {
@@ -4202,6 +4207,11 @@ export interface components {
                 previousAttributes?: {
                     [key: string]: unknown;
                 };
+                /**
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test): its object is sample data, not a resource of the seller.
+                 * @constant
+                 */
+                test?: true;
             };
         };
         CustomerCreatedEventBody: {
@@ -4216,6 +4226,11 @@ export interface components {
                 previousAttributes?: {
                     [key: string]: unknown;
                 };
+                /**
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test): its object is sample data, not a resource of the seller.
+                 * @constant
+                 */
+                test?: true;
             };
         };
         SubscriptionCreatedEventBody: {
@@ -4230,6 +4245,11 @@ export interface components {
                 previousAttributes?: {
                     [key: string]: unknown;
                 };
+                /**
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test): its object is sample data, not a resource of the seller.
+                 * @constant
+                 */
+                test?: true;
             };
         };
         SubscriptionCanceledEventBody: {
@@ -4244,6 +4264,11 @@ export interface components {
                 previousAttributes?: {
                     [key: string]: unknown;
                 };
+                /**
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test): its object is sample data, not a resource of the seller.
+                 * @constant
+                 */
+                test?: true;
             };
         };
         SubscriptionEndedEventBody: {
@@ -4258,6 +4283,11 @@ export interface components {
                 previousAttributes?: {
                     [key: string]: unknown;
                 };
+                /**
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test): its object is sample data, not a resource of the seller.
+                 * @constant
+                 */
+                test?: true;
             };
         };
         BillingRecordEvent: {
@@ -4312,6 +4342,11 @@ export interface components {
                 previousAttributes?: {
                     [key: string]: unknown;
                 };
+                /**
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test): its object is sample data, not a resource of the seller.
+                 * @constant
+                 */
+                test?: true;
             };
         };
         BillingRecordPaidEventBody: {
@@ -4326,6 +4361,11 @@ export interface components {
                 previousAttributes?: {
                     [key: string]: unknown;
                 };
+                /**
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test): its object is sample data, not a resource of the seller.
+                 * @constant
+                 */
+                test?: true;
             };
         };
         PaymentEvent: {
@@ -4370,6 +4410,11 @@ export interface components {
                 previousAttributes?: {
                     [key: string]: unknown;
                 };
+                /**
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test): its object is sample data, not a resource of the seller.
+                 * @constant
+                 */
+                test?: true;
             };
         };
         PaymentFailedEventBody: {
@@ -4384,6 +4429,11 @@ export interface components {
                 previousAttributes?: {
                     [key: string]: unknown;
                 };
+                /**
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test): its object is sample data, not a resource of the seller.
+                 * @constant
+                 */
+                test?: true;
             };
         };
         PaymentUnknownEventBody: {
@@ -4398,6 +4448,11 @@ export interface components {
                 previousAttributes?: {
                     [key: string]: unknown;
                 };
+                /**
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test): its object is sample data, not a resource of the seller.
+                 * @constant
+                 */
+                test?: true;
             };
         };
         RefundRequestedEventBody: {
@@ -4412,6 +4467,11 @@ export interface components {
                 previousAttributes?: {
                     [key: string]: unknown;
                 };
+                /**
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test): its object is sample data, not a resource of the seller.
+                 * @constant
+                 */
+                test?: true;
             };
         };
         RefundSucceededEventBody: {
@@ -4426,6 +4486,11 @@ export interface components {
                 previousAttributes?: {
                     [key: string]: unknown;
                 };
+                /**
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test): its object is sample data, not a resource of the seller.
+                 * @constant
+                 */
+                test?: true;
             };
         };
         RefundFailedEventBody: {
@@ -4440,6 +4505,11 @@ export interface components {
                 previousAttributes?: {
                     [key: string]: unknown;
                 };
+                /**
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test): its object is sample data, not a resource of the seller.
+                 * @constant
+                 */
+                test?: true;
             };
         };
         PaymentLinkCreatedEventBody: {
@@ -4454,6 +4524,11 @@ export interface components {
                 previousAttributes?: {
                     [key: string]: unknown;
                 };
+                /**
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test): its object is sample data, not a resource of the seller.
+                 * @constant
+                 */
+                test?: true;
             };
         };
         PaymentLinkCompletedEvent: {
@@ -4497,6 +4572,11 @@ export interface components {
                 previousAttributes?: {
                     [key: string]: unknown;
                 };
+                /**
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test): its object is sample data, not a resource of the seller.
+                 * @constant
+                 */
+                test?: true;
             };
         };
         UsageRecordedEventBody: {
@@ -4511,6 +4591,11 @@ export interface components {
                 previousAttributes?: {
                     [key: string]: unknown;
                 };
+                /**
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test): its object is sample data, not a resource of the seller.
+                 * @constant
+                 */
+                test?: true;
             };
         };
         UsageReversedEventBody: {
@@ -4525,6 +4610,11 @@ export interface components {
                 previousAttributes?: {
                     [key: string]: unknown;
                 };
+                /**
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test): its object is sample data, not a resource of the seller.
+                 * @constant
+                 */
+                test?: true;
             };
         };
         CreditGrantEvent: {
@@ -4554,6 +4644,11 @@ export interface components {
                 previousAttributes?: {
                     [key: string]: unknown;
                 };
+                /**
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test): its object is sample data, not a resource of the seller.
+                 * @constant
+                 */
+                test?: true;
             };
         };
         CreditBalanceEvent: {
@@ -4576,6 +4671,11 @@ export interface components {
                 previousAttributes?: {
                     [key: string]: unknown;
                 };
+                /**
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test): its object is sample data, not a resource of the seller.
+                 * @constant
+                 */
+                test?: true;
             };
         };
         CreditExhaustedEventBody: {
@@ -4590,6 +4690,11 @@ export interface components {
                 previousAttributes?: {
                     [key: string]: unknown;
                 };
+                /**
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test): its object is sample data, not a resource of the seller.
+                 * @constant
+                 */
+                test?: true;
             };
         };
         EntitlementChangedEvent: components["schemas"]["EntitlementOverrideResponse"] | {
@@ -4611,6 +4716,11 @@ export interface components {
                 previousAttributes?: {
                     [key: string]: unknown;
                 };
+                /**
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test): its object is sample data, not a resource of the seller.
+                 * @constant
+                 */
+                test?: true;
             };
         };
         EntitlementExhaustedEvent: {
@@ -4638,6 +4748,11 @@ export interface components {
                 previousAttributes?: {
                     [key: string]: unknown;
                 };
+                /**
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test): its object is sample data, not a resource of the seller.
+                 * @constant
+                 */
+                test?: true;
             };
         };
         ProductUpdatedEventBody: {
@@ -4652,6 +4767,11 @@ export interface components {
                 previousAttributes?: {
                     [key: string]: unknown;
                 };
+                /**
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test): its object is sample data, not a resource of the seller.
+                 * @constant
+                 */
+                test?: true;
             };
         };
         PriceUpdatedEventBody: {
@@ -4666,6 +4786,11 @@ export interface components {
                 previousAttributes?: {
                     [key: string]: unknown;
                 };
+                /**
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test): its object is sample data, not a resource of the seller.
+                 * @constant
+                 */
+                test?: true;
             };
         };
         CustomerUpdatedEventBody: {
@@ -4680,6 +4805,11 @@ export interface components {
                 previousAttributes?: {
                     [key: string]: unknown;
                 };
+                /**
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test): its object is sample data, not a resource of the seller.
+                 * @constant
+                 */
+                test?: true;
             };
         };
         SubscriptionUpdatedEventBody: {
@@ -4694,6 +4824,11 @@ export interface components {
                 previousAttributes?: {
                     [key: string]: unknown;
                 };
+                /**
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test): its object is sample data, not a resource of the seller.
+                 * @constant
+                 */
+                test?: true;
             };
         };
         PaymentLinkUpdatedEventBody: {
@@ -4708,6 +4843,11 @@ export interface components {
                 previousAttributes?: {
                     [key: string]: unknown;
                 };
+                /**
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test): its object is sample data, not a resource of the seller.
+                 * @constant
+                 */
+                test?: true;
             };
         };
         PaymentMethodAttachedEventBody: {
@@ -4722,6 +4862,11 @@ export interface components {
                 previousAttributes?: {
                     [key: string]: unknown;
                 };
+                /**
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test): its object is sample data, not a resource of the seller.
+                 * @constant
+                 */
+                test?: true;
             };
         };
         PaymentMethodDetachedEventBody: {
@@ -4736,6 +4881,11 @@ export interface components {
                 previousAttributes?: {
                     [key: string]: unknown;
                 };
+                /**
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test): its object is sample data, not a resource of the seller.
+                 * @constant
+                 */
+                test?: true;
             };
         };
     };
@@ -8668,6 +8818,8 @@ export interface operations {
                 /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
                 endingBefore?: components["parameters"]["EndingBefore"];
                 type?: "product.created" | "price.created" | "customer.created" | "subscription.created" | "subscription.canceled" | "subscription.ended" | "billing_record.created" | "billing_record.paid" | "payment.succeeded" | "payment.failed" | "payment.unknown" | "refund.requested" | "refund.succeeded" | "refund.failed" | "payment_link.created" | "payment_link.completed" | "usage.recorded" | "usage.reversed" | "credit.granted" | "credit.low" | "credit.exhausted" | "entitlement.changed" | "entitlement.exhausted" | "product.updated" | "price.updated" | "customer.updated" | "subscription.updated" | "payment_link.updated" | "payment_method.attached" | "payment_method.detached";
+                /** @description `true`: only test events (`data.test`); `false`: only real ones. */
+                test?: "true" | "false";
             };
             header?: never;
             path?: never;

@@ -48,6 +48,23 @@ export function webhookSignatureHeader(secrets: string | readonly string[], time
   return [`t=${timestamp}`, ...all.map((secret) => `v1=${computeWebhookSignature(secret, timestamp, rawBody)}`)].join(',');
 }
 
+/**
+ * The Standard Webhooks `webhook-signature` value (standardwebhooks.com): `v1,<base64 HMAC-SHA256>`
+ * of `<id>.<timestamp>.<raw body>`, keyed with the base64-decoded part of each secret after `whsec_`.
+ */
+export function standardWebhookSignature(secrets: string | readonly string[], messageId: string, timestamp: number, rawBody: string): string {
+  const all = typeof secrets === 'string' ? [secrets] : secrets;
+  return all
+    .map(
+      (secret) =>
+        `v1,${crypto
+          .createHmac('sha256', Buffer.from(secret.slice('whsec_'.length), 'base64'))
+          .update(`${messageId}.${timestamp}.${rawBody}`)
+          .digest('base64')}`,
+    )
+    .join(' ');
+}
+
 /** Parses `t=<unix>,v1=<hex>,v1=<hex>…`; unknown schemes are ignored for forward compatibility. */
 export function parseSignatureHeader(header: string): { timestamp: number; signatures: string[] } {
   let timestamp: number | undefined;

@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { getDb } from '@/lib/db/client';
 import { listWebhookEvents } from '@/lib/webhooks/deliveries';
 import { EVENT_TYPES, isEventType } from '@/lib/events/types';
-import { EmptyState, PageHeader } from '@/components/ui/layout';
+import { Badge, EmptyState, PageHeader } from '@/components/ui/layout';
 import { Cell, Table } from '@/components/ui/table';
 import { Pagination, pageParam } from '@/components/ui/pagination';
 import { FILTER_CONTROL, FilterField, FilterForm } from '@/components/ui/filter-form';
@@ -18,7 +18,9 @@ export default async function WebhookEventsPage({ searchParams }: { searchParams
   const query = await searchParams;
   const page = pageParam(query.page);
   const type = typeof query.type === 'string' && isEventType(query.type) ? query.type : undefined;
-  const events = await listWebhookEvents(getDb(), merchant.id, { type, page, pageSize: 25, orderBy: 'createdAt', orderDirection: 'desc' });
+  const kind = query.kind === 'test' || query.kind === 'real' ? query.kind : undefined;
+  const test = kind === undefined ? undefined : kind === 'test';
+  const events = await listWebhookEvents(getDb(), merchant.id, { type, test, page, pageSize: 25, orderBy: 'createdAt', orderDirection: 'desc' });
   return (
     <>
       <PageHeader
@@ -26,7 +28,7 @@ export default async function WebhookEventsPage({ searchParams }: { searchParams
         description="Every event of your account, whether or not an endpoint received it. Each is the exact body a delivery sends."
       />
       <WebhooksTabs current="events" />
-      <FilterForm label="Filter events" action="/merchant/webhooks/events" filtered={Boolean(type)}>
+      <FilterForm label="Filter events" action="/merchant/webhooks/events" filtered={Boolean(type || kind)}>
         <FilterField id="event-type" label="Event type">
           <select id="event-type" name="type" defaultValue={type ?? ''} className={`${FILTER_CONTROL} w-64 font-mono shadow-sm`}>
             <option value="">All types</option>
@@ -35,6 +37,13 @@ export default async function WebhookEventsPage({ searchParams }: { searchParams
                 {eventType}
               </option>
             ))}
+          </select>
+        </FilterField>
+        <FilterField id="event-kind" label="Real or test">
+          <select id="event-kind" name="kind" defaultValue={kind ?? ''} className={`${FILTER_CONTROL} w-44 shadow-sm`}>
+            <option value="">Real and test</option>
+            <option value="real">Real events only</option>
+            <option value="test">Test events only</option>
           </select>
         </FilterField>
       </FilterForm>
@@ -57,6 +66,11 @@ export default async function WebhookEventsPage({ searchParams }: { searchParams
                     >
                       {event.type}
                     </Link>
+                    {event.data.test ? (
+                      <span className="ml-2">
+                        <Badge tone="blue">Test</Badge>
+                      </span>
+                    ) : null}
                   </Cell>
                   <Cell className="font-mono text-xs text-slate-600">{event.id}</Cell>
                   <Cell className="font-mono text-xs text-slate-600">{typeof object.id === 'string' ? object.id : '—'}</Cell>
@@ -65,7 +79,7 @@ export default async function WebhookEventsPage({ searchParams }: { searchParams
               );
             })}
           </Table>
-          <Pagination {...events} basePath="/merchant/webhooks/events" query={{ type }} label="Event pages" />
+          <Pagination {...events} basePath="/merchant/webhooks/events" query={{ type, kind }} label="Event pages" />
         </>
       )}
     </>

@@ -1,0 +1,21 @@
+/** The document's tags, in the order a reader meets them (docs/api.md), each with what it groups. */
+export const TAGS = [
+  { name: 'Products', description: 'The catalog: what a seller sells.' },
+  { name: 'Prices', description: "One-time and recurring prices of a product, in a currency's minor units." },
+  { name: 'Customers', description: 'Customers, their saved cards, custom values and portal links.' },
+  { name: 'Checkout', description: 'Backend checkout: charge a saved or tokenized card for a price.' },
+  { name: 'Payment links', description: 'Hosted checkout pages a seller shares; completing one pays it.' },
+  { name: 'Payments', description: 'Payments and their refunds.' },
+  { name: 'Subscriptions', description: 'Recurring billing: create, preview, commands (change, pause, cancel, resume).' },
+  { name: 'Billing records', description: 'What each subscription period billed: invoices, with lines and a PDF.' },
+  { name: 'Promotion codes', description: 'Coupons and the codes customers type at checkout.' },
+  { name: 'Usage', description: 'Usage records, credits and their balances.' },
+  { name: 'Entitlements', description: 'What a customer may use: policies, overrides and checks.' },
+  { name: 'Test clocks', description: 'Simulated time for testing subscriptions end to end.' },
+  { name: 'Webhooks', description: 'Endpoints, events, deliveries, retries and test events.' },
+  { name: 'Webhook events', description: 'The bodies Paybase sends to webhook endpoints, one per event type.' },
+  { name: 'Checkout designs', description: "A seller's branding on hosted checkout, the portal and emails." },
+  { name: 'Sign-in', description: 'Sign-in APIs of the platform admin, sellers and wallet members (tokens, not API keys).' },
+  { name: 'Seller console', description: 'What the seller console calls with a seller access token: API keys, team, settings, two-factor.' },
+  { name: 'Platform admin', description: 'The operator console: sellers across the platform.' },
+] as const;
