@@ -51,8 +51,8 @@ export interface CheckoutOptions {
   savePaymentMethod?: boolean;
   /** Field names as the caller knows them (Complete has no paymentLinkToken field). */
   linkFieldPath?: string;
-  /** A token the processor has just verified (a zero-amount authorization) for this attempt. */
-  verifiedToken?: string;
+  /** A card the processor has just verified (a zero-amount authorization) for this attempt. */
+  verified?: { token: string; processorCustomer?: string };
 }
 
 interface Item {

@@ -217,6 +217,7 @@ export const checkoutMove = defineMoneyMove({
   plan: CheckoutPlan,
   customerPresent: () => true,
   takesCustomerAction: true,
+  keepsCard: (plan) => plan.savePaymentMethod,
   recordsItself: true,
   apply: async (tx, move, outcome, answer) => {
     const checkout = (move.known as CheckoutRow | undefined) ?? (await findCheckoutRow(tx, move.payment.merchantId, move.payment.checkoutId!));

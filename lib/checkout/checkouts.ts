@@ -8,7 +8,9 @@ import { INT32_MAX } from '../http/schemas';
 import type { Phases } from '../db/phases';
 import { lockAttempt } from '../http/idempotency';
 import { finishMoneyMove, Pinned, pinnedIntent } from '../payments/money-moves';
-import { CardVerificationNeeded, verifyCardForSaving } from '../payments/card-verification';
+import { CardVerificationNeeded, verifyCardForSaving, type CardToVerify } from '../payments/card-verification';
+import { linkProcessorCustomer } from '../payments/processor-customers';
+import { findCustomerByEmail } from '../customers/customers';
 import { createPendingPayment, paymentAwaitingReview, type PaymentRow } from '../payments/payments';
 import { redeemPromotionCode, type AppliedPromotion } from '../promotions/promotion-codes';
 import { assertStatusAcceptsPayments } from '../merchants/accepts-payments';
@@ -44,9 +46,16 @@ export async function completeCheckout(phases: Phases, merchantId: string, input
     // Phase 1 found a card to keep that nothing charges now: it rolled back, the card is
     // verified with no transaction open (a decline throws 402, nothing recorded), and it runs again.
     if (!(error instanceof CardVerificationNeeded)) throw error;
-    const verified = await verifyCardForSaving(error.card);
-    return completeCheckoutOnce(phases, merchantId, input, { ...options, verifiedToken: verified.token });
+    const verified = await verifyCardForSaving(phases.db, { ...error.card, owner: await cardOwner(phases.db, merchantId, input) });
+    return completeCheckoutOnce(phases, merchantId, input, { ...options, verified });
   }
+}
+
+/** Whose card a checkout verifies: its customer, or the one it is about to make (the processor's customer is made first). */
+async function cardOwner(db: Db, merchantId: string, input: CheckoutInput): Promise<CardToVerify['owner']> {
+  const existing = input.customerId ?? (input.customerEmail ? (await findCustomerByEmail(db, merchantId, input.customerEmail))?.id : undefined);
+  if (existing) return { merchantId, customerId: existing };
+  return { merchantId, newCustomer: { email: input.customerEmail ?? null, name: input.customerName ?? null } };
 }
 
 async function completeCheckoutOnce(phases: Phases, merchantId: string, input: CheckoutInput, options: CheckoutOptions): Promise<CheckoutOutcome> {
@@ -122,6 +131,7 @@ async function prepareCheckout(
   const item = await resolveItem(tx, merchantId, input, options, parties);
   const customer = await resolveCustomer(tx, merchantId, input, parties);
   const method = await resolvePaymentMethod(tx, merchantId, customer.id, input, parties);
+  if (options.verified?.processorCustomer) await linkProcessorCustomer(tx, merchantId, customer.id, options.verified.processorCustomer);
 
   const subtotal = item.unitAmount * item.quantity;
   if (subtotal > INT32_MAX) throw invalidField('quantity', `The total must not exceed ${INT32_MAX} minor units.`);
@@ -134,7 +144,7 @@ async function prepareCheckout(
   // zero total charges nothing, so the card is verified first (lib/payments/card-verification.ts).
   const keepsCard = item.price?.type === 'Recurring' || Boolean(options.savePaymentMethod);
   const chargedNow = item.price?.type === 'Recurring' ? ((item.price.trialDays ?? 0) > 0 ? 0 : item.price.amount) : total;
-  if (method.newCard && keepsCard && chargedNow === 0 && options.verifiedToken !== method.token) {
+  if (method.newCard && keepsCard && chargedNow === 0 && options.verified?.token !== method.token) {
     throw new CardVerificationNeeded({
       token: method.token,
       currency: item.currency,

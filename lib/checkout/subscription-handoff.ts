@@ -204,6 +204,7 @@ export const subscriptionCheckoutMove = defineMoneyMove({
   kind: 'subscription-checkout',
   plan: SubscriptionCheckoutPlan,
   customerPresent: () => true,
+  keepsCard: () => true,
   apply: (tx, { payment, plan }, outcome) => applySubscriptionCheckout(tx, payment, plan, outcome),
   recorded: (tx, { payment }) => recordedSubscriptionCheckout(tx, payment),
   settle: (tx, { payment }, outcome) => settleSubscriptionCheckout(tx, payment, outcome),

@@ -1,5 +1,7 @@
+import type { Db } from '../db/client';
 import { ApiError, invalidField } from '../http/errors';
 import { paymentProcessor } from './processor';
+import { processorCustomerOf } from './processor-customers';
 import type { TokenizedCard } from './processor/types';
 
 /** The currency of a verification when nothing is being bought (the portal, the API). */
@@ -12,6 +14,16 @@ export interface CardToVerify {
   currency?: string;
   /** The request field that carried the token, for a 400 naming it. */
   fieldPath?: string;
+  /**
+   * Whose card it is: the processor attaches it to their processor customer (Stripe). A checkout
+   * verifying before its new customer exists names who they will be instead.
+   */
+  owner: { merchantId: string; customerId: string } | { merchantId: string; newCustomer: { email: string | null; name: string | null } };
+}
+
+/** A verified card, and the processor customer it was attached to (none in the sandbox). */
+export interface VerifiedCard extends TokenizedCard {
+  processorCustomer?: string;
 }
 
 /**
@@ -20,16 +32,25 @@ export interface CardToVerify {
  * it runs with no transaction open (docs/payments.md, "Money moves"). A declining card throws
  * 402 PAYMENT_DECLINED with the issuer's reason; the caller saves nothing.
  */
-export async function verifyCardForSaving(input: CardToVerify): Promise<TokenizedCard> {
+export async function verifyCardForSaving(db: Db, input: CardToVerify): Promise<VerifiedCard> {
   const processor = paymentProcessor();
   if (!(await processor.describeToken(input.token))) throw invalidField(input.fieldPath ?? 'tokenRef', `The processor does not know token '${input.token}'.`);
+  const processorCustomer = await processorCustomerFor(db, input);
   const outcome = await processor.verifyCard({
     token: input.token,
     currency: input.currency ?? DEFAULT_VERIFICATION_CURRENCY,
     idempotencyKey: input.idempotencyKey,
+    ...(processorCustomer ? { customer: processorCustomer } : {}),
   });
   if (outcome.status === 'declined') throw cardDeclined(outcome.declineCode, outcome.message);
-  return { token: input.token, ...outcome.card };
+  return { token: outcome.token, ...outcome.card, ...(processorCustomer ? { processorCustomer } : {}) };
+}
+
+async function processorCustomerFor(db: Db, { owner, idempotencyKey }: CardToVerify): Promise<string | undefined> {
+  if ('customerId' in owner) return processorCustomerOf(db, owner.merchantId, owner.customerId);
+  const processor = paymentProcessor();
+  if (!processor.ensureCustomer) return undefined;
+  return processor.ensureCustomer({ ...owner.newCustomer, idempotencyKey: `customer:${idempotencyKey}` });
 }
 
 export function cardDeclined(declineCode: string, message: string): ApiError {
@@ -38,7 +59,7 @@ export function cardDeclined(declineCode: string, message: string): ApiError {
 
 /** A verification a run inside a transaction needs: the caller verifies with no transaction open and runs again. */
 export class CardVerificationNeeded extends Error {
-  constructor(readonly card: CardToVerify) {
+  constructor(readonly card: Omit<CardToVerify, 'owner'>) {
     super('a card must be verified before it is saved');
   }
 }

@@ -5,6 +5,7 @@ import type { Phases } from '../db/phases';
 import { payments } from '../db/schema';
 import { metrics } from '../metrics/registry';
 import { paymentProcessor } from './processor';
+import { processorCustomerOf } from './processor-customers';
 import type { CardDetails, ChargeOutcome } from './processor/types';
 import { createPendingPayment, type PaymentRow, type PendingPaymentInput } from './payments';
 
@@ -68,6 +69,8 @@ export interface MoneyMoveKind<Plan, Result> {
    * card declines `authentication_required`.
    */
   takesCustomerAction?: boolean;
+  /** A new card this move charges is kept for later charges (a subscription, "save this card"): the processor attaches it to the customer. */
+  keepsCard?(plan: Plan): boolean;
   /** Phase 3 (and recovery): records `outcome` of the pinned plan. The payment is locked and still pending. */
   apply(tx: Db, move: PinnedMove<Plan>, outcome: KnownOutcome, answer: AnswerHooks): Promise<Result>;
   /** The answer of a move another run (a recovery, a twin request) recorded first. */
@@ -134,8 +137,7 @@ export async function pinMoneyMove<Plan, Result>(
   const { token, processorKey, ...payment } = charge;
   const row = await createPendingPayment(tx, { ...payment, processorToken: token, processorKey, intent: pinnedIntent(kind, plan) }, along);
   if (row.amount > 0 && row.processorToken) return new Pinned(row);
-  const move = { payment: row, plan };
-  return kind.apply(tx, move, await collectCharge(kind, move), NO_ANSWER);
+  return kind.apply(tx, { payment: row, plan }, nothingToCharge(row)!, NO_ANSWER);
 }
 
 /**
@@ -170,7 +172,11 @@ export async function finishMoneyMove<Result>(phases: Phases, payment: PaymentRo
   const { kind, move } = pinnedMoveOf(payment);
   move.known = known;
   const outcome =
-    source.by === 'review' ? source.outcome : source.by === 'recovery' ? await recoverOutcome(phases.db, kind, move) : await collectCharge(kind, move);
+    source.by === 'review'
+      ? source.outcome
+      : source.by === 'recovery'
+        ? await recoverOutcome(phases.db, kind, move)
+        : await collectCharge(phases.db, kind, move);
   const fromStates: PaymentRow['status'][] = source.by === 'review' ? ['needs_review'] : ['pending'];
   try {
     const result = await phases.db.transaction(async (tx) => {
@@ -194,19 +200,30 @@ export async function finishMoneyMove<Result>(phases: Phases, payment: PaymentRo
 }
 
 /** Phase 2. Never call it with a transaction open: it may take as long as the processor does. */
-async function collectCharge<Plan>(kind: MoneyMoveKind<Plan, unknown>, move: PinnedMove<Plan>): Promise<KnownOutcome> {
+async function collectCharge<Plan>(db: Database, kind: MoneyMoveKind<Plan, unknown>, move: PinnedMove<Plan>): Promise<KnownOutcome> {
   const { payment } = move;
-  if (payment.amount === 0) return NO_CHARGE;
-  if (!payment.processorToken) return notCharged(payment, 'no_payment_method', 'The customer has no payment method to charge.');
+  const uncollectable = nothingToCharge(payment);
+  if (uncollectable) return uncollectable;
   const { offSession, returnUrl } = chargeSession(kind, move);
+  // A card charged again later is the customer's at the processor: a saved one, one kept now, any off-session charge.
+  const keepCard = !payment.paymentMethodId && Boolean(kind.keepsCard?.(move.plan));
+  const customer = keepCard || offSession || payment.paymentMethodId ? await processorCustomerOf(db, payment.merchantId, payment.customerId) : undefined;
   return paymentProcessor().charge({
-    token: payment.processorToken,
+    token: payment.processorToken!,
     amount: payment.amount,
     currency: payment.currency,
     idempotencyKey: payment.processorKey ?? payment.id,
     offSession,
     ...(returnUrl ? { returnUrl } : {}),
+    ...(customer ? { customer, keepCard } : {}),
   });
+}
+
+/** The outcome of a payment the processor is not asked about: nothing to collect, or no card to charge. */
+function nothingToCharge(payment: PaymentRow): KnownOutcome | undefined {
+  if (payment.amount === 0) return NO_CHARGE;
+  if (!payment.processorToken) return notCharged(payment, 'no_payment_method', 'The customer has no payment method to charge.');
+  return undefined;
 }
 
 /** Whether the customer is there to authenticate (only kinds that can send them to do it), and where they come back to. */
@@ -224,7 +241,7 @@ function chargeSession<Plan>(kind: MoneyMoveKind<Plan, unknown>, { payment, plan
  */
 async function recoverOutcome(db: Database, kind: AnyKind, move: PinnedMove<unknown>): Promise<KnownOutcome> {
   const { payment, plan } = move;
-  if (payment.amount === 0 || !payment.processorToken) return collectCharge(kind, move);
+  if (payment.amount === 0 || !payment.processorToken) return collectCharge(db, kind, move);
   const card = cardOf(payment);
   const seen = await paymentProcessor().retrieveCharge(payment.processorKey ?? payment.id);
   switch (seen.status) {
@@ -242,7 +259,7 @@ async function recoverOutcome(db: Database, kind: AnyKind, move: PinnedMove<unkn
       if (kind.stillWanted && !(await kind.stillWanted(db, plan))) {
         return notCharged(payment, 'no_longer_applies', 'Not charged: what it would have paid for no longer applies.');
       }
-      return collectCharge(kind, move);
+      return collectCharge(db, kind, move);
   }
 }
 

@@ -265,6 +265,7 @@ export const subscriptionCreateMove = defineMoneyMove({
   kind: 'subscription-create',
   plan: CreatePlan,
   customerPresent: (plan) => plan.customerPresent,
+  keepsCard: () => true,
   stillWanted: customerStillThere,
   apply: (tx, { payment, plan }: PinnedMove<CreatePlan>, outcome) => applySubscriptionCreate(tx, payment, plan, outcome),
   recorded: (tx, { payment, plan }) => recordedSubscriptionCreate(tx, payment, plan),

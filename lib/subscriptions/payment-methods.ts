@@ -48,7 +48,7 @@ export async function saveAsDefaultPaymentMethod(tx: Db, merchantId: string, cus
  */
 export async function addVerifiedDefaultCard(db: Db, merchantId: string, customerId: string, card: TokenizedCard, actor: Actor, id = newId('paymentMethod')) {
   await assertSellerAcceptsPayments(db, merchantId);
-  await verifyCardForSaving({ token: card.token, idempotencyKey: id, fieldPath: 'cardNumber' });
+  await verifyCardForSaving(db, { token: card.token, idempotencyKey: id, fieldPath: 'cardNumber', owner: { merchantId, customerId } });
   return db.transaction((tx) => saveAsDefaultPaymentMethod(tx, merchantId, customerId, card, actor, id));
 }
 
@@ -66,7 +66,7 @@ export async function attachPaymentMethod(
 ) {
   await findCustomerRow(phases.db, merchantId, customerId);
   const id = newId('paymentMethod');
-  const card = await verifyCardForSaving({ token: body.tokenRef, idempotencyKey: id });
+  const card = await verifyCardForSaving(phases.db, { token: body.tokenRef, idempotencyKey: id, owner: { merchantId, customerId } });
   return phases.db.transaction(async (tx) => {
     // The customer's row serializes concurrent saves, so exactly one becomes the first (default).
     await findCustomerRow(tx, merchantId, customerId, undefined, { forUpdate: true });

@@ -25,6 +25,8 @@ const WHOLE_UNITS_ONLY = new Set(['isk']);
 
 export abstract class PaymentStore {
   readonly customers = new Map<string, StripeObject>();
+  /** PaymentMethods spent: used successfully while attached to no Customer. */
+  private readonly usedUnattached = new Set<string>();
   readonly paymentMethods = new Map<string, StripeObject & { behaviour: CardBehaviour }>();
   readonly paymentIntents = new Map<string, StripeObject>();
   readonly charges = new Map<string, StripeObject>();
@@ -114,6 +116,7 @@ export abstract class PaymentStore {
         'payment_method_unexpected_state',
       );
     method.customer = null;
+    this.usedUnattached.add(id);
     this.emit('payment_method.detached', method, ctx);
     return method;
   }
@@ -218,12 +221,37 @@ export abstract class PaymentStore {
     if (method.customer && customer && method.customer !== customer) {
       throw invalidRequest(`The provided PaymentMethod ${method.id} belongs to another customer.`, 'payment_method', 'payment_method_unexpected_state');
     }
+    if (method.customer && !customer) {
+      throw invalidRequest(
+        `The provided PaymentMethod ${method.id} is attached to a Customer: give that customer with it.`,
+        'payment_method',
+        'payment_method_unexpected_state',
+      );
+    }
+    this.refuseUsedUnattached(method);
     intent.payment_method = method.id;
     intent.status = 'requires_confirmation';
   }
 
+  /** Stripe's rule: a PaymentMethod used once without being attached to a Customer cannot be used again. */
+  private refuseUsedUnattached(method: StripeObject) {
+    if (method.customer || !this.usedUnattached.has(String(method.id))) return;
+    throw invalidRequest(
+      'The provided PaymentMethod was previously used with a PaymentIntent without Customer attachment, shared with a connected account without Customer attachment, or was detached from a Customer. It may not be used again. To use a PaymentMethod multiple times, you must attach it to a Customer first.',
+      'payment_method',
+      'payment_method_unexpected_state',
+    );
+  }
+
+  /** After a successful use: attached to the customer when asked (`setup_future_usage`, a SetupIntent's customer), otherwise spent. */
+  private afterUse(method: StripeObject, customer: unknown, attach: boolean) {
+    if (attach && customer && !method.customer) method.customer = customer;
+    if (!method.customer) this.usedUnattached.add(String(method.id));
+  }
+
   private succeedPaymentIntent(intent: StripeObject, ctx: Pick<StoreContext, 'livemode' | 'idempotencyKey' | 'requestId'>): StripeObject {
     const method = this.paymentMethods.get(String(intent.payment_method))!;
+    this.afterUse(method, intent.customer, Boolean(intent.setup_future_usage));
     const charge = this.newCharge(intent, method, 'succeeded', null);
     Object.assign(intent, { status: 'succeeded', amount_received: intent.amount, latest_charge: charge.id, next_action: null, last_payment_error: null });
     this.emit('charge.succeeded', charge, ctx);
@@ -313,6 +341,7 @@ export abstract class PaymentStore {
     if (!intent.payment_method)
       throw invalidRequest("You cannot confirm this SetupIntent because it's missing a payment method.", 'payment_method', 'setup_intent_unexpected_state');
     const method = this.paymentMethods.get(String(intent.payment_method))!;
+    this.refuseUsedUnattached(method);
     const decline = DECLINES[method.behaviour];
     if (decline) {
       Object.assign(intent, {
@@ -330,7 +359,7 @@ export abstract class PaymentStore {
       this.emit('setup_intent.requires_action', intent, ctx);
       return intent;
     }
-    if (intent.customer && !method.customer) method.customer = intent.customer;
+    this.afterUse(method, intent.customer, true);
     Object.assign(intent, { status: 'succeeded', next_action: null });
     this.emit('setup_intent.succeeded', intent, ctx);
     return intent;

@@ -1,6 +1,7 @@
-import { boolean, index, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
+import { boolean, index, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import { createdAt, timestampTz } from './columns';
+import { customers } from './customers';
 
 /**
  * Events the payment processor sent to its webhook (docs/processors.md, "Webhooks from Stripe"),
@@ -37,3 +38,23 @@ export const stripeWebhookEndpoints = pgTable('stripe_webhook_endpoints', {
   sealedSecret: text().notNull(),
   createdAt: createdAt(),
 });
+
+/**
+ * The processor's customer of each of ours (Stripe Customers, `cus_…`), made when a card of
+ * theirs is first saved or charged: saved cards are attached to it and charged off-session with it.
+ * One per customer, processor and mode (a test customer is never charged in live mode).
+ */
+export const processorCustomers = pgTable(
+  'processor_customers',
+  {
+    merchantId: text().notNull(),
+    customerId: text()
+      .notNull()
+      .references(() => customers.id),
+    processor: text().notNull().$type<'stripe'>(),
+    mode: text().notNull().$type<'test' | 'live'>(),
+    reference: text().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.customerId, t.processor, t.mode] })],
+);

@@ -164,7 +164,7 @@ export class SandboxProcessor implements PaymentProcessor {
         message: booked.message ?? 'Your card was declined.',
       };
     }
-    return { status: 'verified', reference: booked.reference, card: strip(card) };
+    return { status: 'verified', reference: booked.reference, card: strip(card), token: input.token };
   }
 
   async retrieveCharge(idempotencyKey: string): Promise<RetrievedCharge> {

@@ -9,6 +9,7 @@ import {
   type ChargeOutcome,
   type NextAction,
   type PaymentProcessor,
+  type ProcessorCustomerInput,
   type ProcessorMode,
   type RefundOutcome,
   type RetrievedCharge,
@@ -89,6 +90,8 @@ export class StripeProcessor implements PaymentProcessor {
       metadata: { [PAYBASE_KEY]: input.idempotencyKey },
       expand: ['payment_method'],
     };
+    if (input.customer) params.customer = input.customer;
+    if (input.customer && input.keepCard) params.setup_future_usage = 'off_session';
     if (input.offSession) params.off_session = true;
     // Without a return_url Stripe asks for authentication through Stripe.js (`use_stripe_sdk`), not a page.
     else params.return_url = input.returnUrl ?? config.publicUrl;
@@ -128,12 +131,25 @@ export class StripeProcessor implements PaymentProcessor {
     throw error;
   }
 
-  async verifyCard(input: { token: string; currency: string; idempotencyKey: string }): Promise<VerificationOutcome> {
+  async ensureCustomer(input: ProcessorCustomerInput): Promise<string> {
+    const customer = await this.stripe.customers.create(
+      {
+        ...(input.email ? { email: input.email } : {}),
+        ...(input.name ? { name: input.name } : {}),
+        metadata: input.customerId ? { paybase_customer: input.customerId } : {},
+      },
+      { idempotencyKey: input.idempotencyKey },
+    );
+    return customer.id;
+  }
+
+  async verifyCard(input: { token: string; currency: string; idempotencyKey: string; customer?: string }): Promise<VerificationOutcome> {
     const reference = `none_${input.idempotencyKey}`;
     try {
       const intent = await this.stripe.setupIntents.create(
         {
           payment_method: input.token,
+          ...(input.customer ? { customer: input.customer } : {}),
           allowed_payment_method_types: ['card'],
           confirm: true,
           usage: 'off_session',
@@ -143,7 +159,8 @@ export class StripeProcessor implements PaymentProcessor {
         { idempotencyKey: `verify:${input.idempotencyKey}` },
       );
       const card = cardOf(intent.payment_method as Stripe.PaymentMethod | null);
-      if (intent.status === 'succeeded' && card) return { status: 'verified', reference: intent.id, card };
+      const method = intent.payment_method as Stripe.PaymentMethod | null;
+      if (intent.status === 'succeeded' && card && method) return { status: 'verified', reference: intent.id, card, token: method.id };
       // Saving a card that asks for 3-D Secure needs the customer in Stripe.js (docs/processors.md).
       const declineCode = intent.status === 'requires_action' ? 'authentication_required' : (intent.last_setup_error?.code ?? 'card_declined');
       return {

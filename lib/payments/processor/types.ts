@@ -42,6 +42,10 @@ export interface ChargeInput {
   offSession: boolean;
   /** Where the authentication page sends the customer back (customer-present charges). */
   returnUrl?: string;
+  /** The processor's customer (`ensureCustomer`) the card belongs to, or is attached to when kept. */
+  customer?: string;
+  /** The card is kept for later charges (a subscription, "save this card"): the processor attaches it to `customer`. */
+  keepCard?: boolean;
 }
 
 export type SettledOutcome = { status: 'succeeded' } | { status: 'failed'; declineCode: string; message: string } | { status: 'unknown' };
@@ -60,10 +64,18 @@ export type CanceledCharge = { status: 'canceled' } | Exclude<RetrievedCharge, {
 
 /** A zero-amount authorization: whether the issuer accepts the card for later charges. */
 export type VerificationOutcome =
-  | { status: 'verified'; reference: string; card: CardDetails }
-  | { status: 'declined'; reference: string; declineCode: string; message: string };
+  /** `token`: the card the processor keeps, to charge later (Stripe's test tokens stand for a new PaymentMethod each time). */
+  { status: 'verified'; reference: string; card: CardDetails; token: string } | { status: 'declined'; reference: string; declineCode: string; message: string };
 
 export type RefundOutcome = { status: 'succeeded'; reference: string } | { status: 'failed'; reference: string; message: string };
+
+export interface ProcessorCustomerInput {
+  /** Ours, when it exists already (a checkout verifying a new customer's card makes theirs before ours). */
+  customerId?: string;
+  email: string | null;
+  name: string | null;
+  idempotencyKey: string;
+}
 
 /**
  * The one seam between Paybase and a card network. The sandbox implements it; a real processor
@@ -79,8 +91,13 @@ export interface PaymentProcessor {
   /** Display details of a token, or undefined when the processor does not know it. Never called inside a transaction. */
   describeToken(token: string): Promise<CardDetails | undefined>;
   charge(input: ChargeInput): Promise<ChargeOutcome>;
-  /** Verifies a card before it is saved (a zero-amount authorization); nothing is charged. */
-  verifyCard(input: { token: string; currency: string; idempotencyKey: string }): Promise<VerificationOutcome>;
+  /** Verifies a card before it is saved (a zero-amount authorization), attached to `customer` when given; nothing is charged. */
+  verifyCard(input: { token: string; currency: string; idempotencyKey: string; customer?: string }): Promise<VerificationOutcome>;
+  /**
+   * Processors that keep cards per customer (Stripe) make that customer here and answer its id;
+   * `idempotencyKey` makes a repeated call answer the same customer. The sandbox has none.
+   */
+  ensureCustomer?(input: ProcessorCustomerInput): Promise<string>;
   /** Asks about a charge by the idempotency key it was (or may have been) made with. */
   retrieveCharge(idempotencyKey: string): Promise<RetrievedCharge>;
   /**
