@@ -221,7 +221,7 @@ export async function recordChargeOutcome(
 export async function settleUnknownPaymentRow(
   tx: Db,
   paymentId: string,
-  outcome: Exclude<SettledOutcome, { status: 'unknown' }>,
+  outcome: Exclude<SettledOutcome, { status: 'unknown' }> & { reference?: string | null },
   context?: SubscriptionContext,
 ) {
   const at = now();
@@ -229,6 +229,8 @@ export async function settleUnknownPaymentRow(
     .update(payments)
     .set({
       status: outcome.status,
+      // The processor's id of the charge, learnt now when the request that made it lost its answer.
+      ...(outcome.reference && !/^(?:none|unknown|review)_/.test(outcome.reference) ? { processorReference: outcome.reference } : {}),
       failureCode: outcome.status === 'failed' ? storableText(outcome.declineCode, 100) : null,
       failureMessage: outcome.status === 'failed' ? storableText(outcome.message, 1000) : null,
       nextActionUrl: null,
