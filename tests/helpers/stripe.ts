@@ -9,21 +9,33 @@ export const STRIPE_TEST_SECRET_KEY = 'sk_test_paybaseintegration';
 export async function startStripeServer(env: Record<string, string> = {}) {
   const emulator = new StripeEmulator({ webhookRetryDelayMs: 200 });
   await emulator.start();
-  const server: RunningServer = await startServer({
-    env: {
-      PAYMENT_PROCESSOR: 'stripe',
-      STRIPE_SECRET_KEY: STRIPE_TEST_SECRET_KEY,
-      STRIPE_PUBLISHABLE_KEY: 'pk_test_paybaseintegration',
-      STRIPE_API_URL: emulator.baseUrl,
-      PAYMENT_RECONCILE_DELAY_MS: '300',
-      ...env,
-    },
-  });
+  const serverEnv = {
+    PAYMENT_PROCESSOR: 'stripe',
+    STRIPE_SECRET_KEY: STRIPE_TEST_SECRET_KEY,
+    STRIPE_PUBLISHABLE_KEY: 'pk_test_paybaseintegration',
+    STRIPE_API_URL: emulator.baseUrl,
+    PAYMENT_RECONCILE_DELAY_MS: '300',
+    ...env,
+  };
+  let server: RunningServer = await startServer({ env: serverEnv });
   const demoKey = /Demo API key\s+(\S+)/.exec(server.output())![1]!;
   const api = {
     get: (path: string) => call('GET', path, { key: demoKey, baseUrl: server.baseUrl }),
     post: (path: string, body?: unknown) =>
       call('POST', path, { key: demoKey, body, baseUrl: server.baseUrl, headers: { 'Idempotency-Key': crypto.randomUUID() } }),
   };
-  return { emulator, server, api, stop: async () => Promise.all([server.stop(), emulator.stop()]) };
+  return {
+    emulator,
+    get server() {
+      return server;
+    },
+    api,
+    /** SIGKILLs the server (its web process and worker) and starts it again on the same database. */
+    async crashAndRestart() {
+      const { dataDir } = server;
+      await server.kill();
+      server = await startServer({ env: serverEnv, dataDir });
+    },
+    stop: async () => Promise.all([server.stop(), emulator.stop()]),
+  };
 }

@@ -39,6 +39,7 @@ export class StripeEmulator {
   private readonly handlers: Record<string, Handler>;
   private server: http.Server | undefined;
   private failures: { status: number; count: number; afterHandling: boolean; request?: string } | undefined;
+  private readonly holds: { request: string; afterHandling: boolean; arrived: () => void; released: Promise<void>; answered: () => void }[] = [];
   baseUrl = '';
 
   constructor(private readonly options: EmulatorOptions = {}) {
@@ -128,6 +129,7 @@ export class StripeEmulator {
       res.writeHead(status, { 'content-type': 'application/json', ...headers });
       res.end(typeof payload === 'string' ? payload : JSON.stringify(payload, null, 2));
     };
+    let hold: ReturnType<StripeEmulator['takeHold']>;
     try {
       const livemode = authenticate(req.headers.authorization);
       const method = req.method ?? 'GET';
@@ -137,6 +139,11 @@ export class StripeEmulator {
       const idempotencyKey = method === 'POST' ? ((req.headers['idempotency-key'] as string | undefined) ?? null) : null;
       this.requests.push({ method, path: url.pathname, params: structuredClone(params), idempotencyKey });
       const fingerprint = createHash('sha256').update(`${method} ${url.pathname} ${body}`).digest('hex');
+      hold = this.takeHold(`${method} ${url.pathname}`);
+      if (hold && !hold.afterHandling) {
+        hold.arrived();
+        await hold.released;
+      }
       const storeKey = idempotencyKey ? `${livemode}:${idempotencyKey}` : null;
       const stored = storeKey ? this.idempotent.get(storeKey) : undefined;
       const failure = this.takeFailure(`${method} ${url.pathname}`);
@@ -158,11 +165,17 @@ export class StripeEmulator {
       // Stripe keeps the answer of every request that began to execute (card errors included).
       if (storeKey) this.idempotent.set(storeKey, { fingerprint, status, body: text });
       if (failure) throw apiError(failure.status);
+      if (hold?.afterHandling) {
+        hold.arrived();
+        await hold.released;
+      }
       send(status, text, idempotencyKey ? { 'idempotency-key': idempotencyKey } : {});
     } catch (error) {
       if (error instanceof StripeError) return send(error.status, error.body);
       console.error('stripe emulator:', error);
       send(500, { error: { type: 'api_error', message: 'An unknown error occurred in the emulator.' } });
+    } finally {
+      hold?.answered();
     }
   }
 
@@ -206,6 +219,34 @@ export class StripeEmulator {
   }
 
   /** `request`: only requests to this `METHOD /path` count (all when unset). */
+  /**
+   * The next request to `request` (`METHOD /path`) waits for `release()`: before it is handled
+   * (Stripe has not seen it yet), or after (it took effect, its answer not sent). Meanwhile the
+   * caller can be killed, as a crash between a money move's phases.
+   */
+  holdNextRequest(request: string, options: { afterHandling?: boolean } = {}) {
+    let arrived!: () => void;
+    let release!: () => void;
+    let answered!: () => void;
+    const answer = new Promise<void>((resolve) => {
+      answered = resolve;
+    });
+    const arrival = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    this.holds.push({ request, afterHandling: options.afterHandling ?? false, arrived, released, answered });
+    /** `answered`: the held request was answered (after `release`), whatever the answer. */
+    return { arrived: arrival, release, answered: answer };
+  }
+
+  private takeHold(request: string) {
+    const index = this.holds.findIndex((hold) => hold.request === request);
+    return index < 0 ? undefined : this.holds.splice(index, 1)[0];
+  }
+
   private takeFailure(request: string) {
     if (!this.failures || this.failures.count <= 0) return undefined;
     if (this.failures.request && this.failures.request !== request) return undefined;
