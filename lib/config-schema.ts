@@ -167,7 +167,8 @@ export const configSchema = z
       .regex(/^whsec_\S+$/, 'expected a Stripe webhook signing secret (whsec_…)')
       .optional(),
     STRIPE_API_URL: httpUrl.default('https://api.stripe.com'),
-    STRIPE_JS_URL: httpUrl.default('https://js.stripe.com/clover/stripe.js'),
+    // Stripe.js's release train follows the API version of the installed `stripe` package (tests/unit/config.test.ts).
+    STRIPE_JS_URL: httpUrl.default('https://js.stripe.com/endive/stripe.js'),
 
     // Webhooks
     WEBHOOK_RETRY_SCHEDULE: durationList('5s,5m,30m,2h,5h,10h,10h'),

@@ -121,6 +121,8 @@ export interface HostedPaymentForm {
   cardNumber: string;
   expiry: string;
   cvc: string;
+  /** The PaymentMethod Stripe.js made in the browser (Stripe mode, lib/payments/card-entry.ts) instead of the three card fields; absent or '' with the sandbox's form. */
+  paymentMethodToken?: string;
   promotionCode: string;
   saveCard: boolean;
 }
@@ -134,8 +136,9 @@ export type HostedPaymentResult =
   | { kind: 'unavailable'; message: string };
 
 /**
- * Pays a payment link from the hosted page: the card is tokenized in memory (only brand,
- * last4 and expiry are ever stored), then the same completeCheckout as the API runs. The attempt key makes a double-submitted form pay once.
+ * Pays a payment link from the hosted page: the card is tokenized in memory (only brand, last4
+ * and expiry are ever stored), or comes as the token Stripe.js made in the browser, then the
+ * same completeCheckout as the API runs. The attempt key makes a double-submitted form pay once.
  */
 export async function payHostedCheckout(db: Database, form: HostedPaymentForm, text: CustomerText = customerText()): Promise<HostedPaymentResult> {
   const { t } = text;
@@ -144,18 +147,10 @@ export async function payHostedCheckout(db: Database, form: HostedPaymentForm, t
   const email = Email.safeParse(form.email.trim());
   if (!email.success) return { kind: 'invalid', field: 'email', message: t('checkout.errors.email') };
   if (form.name.trim().length > 250) return { kind: 'invalid', field: 'name', message: t('checkout.errors.nameTooLong') };
-  const expiry = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec(form.expiry);
-  if (!expiry) return { kind: 'invalid', field: 'expiry', message: t('checkout.errors.expiry') };
   if (!/^[A-Za-z0-9-]{8,100}$/.test(form.attemptKey)) return { kind: 'invalid', field: 'cardNumber', message: t('checkout.errors.reload') };
 
-  let card: TokenizedCard;
-  try {
-    card = await paymentProcessor().tokenizeCard({ number: form.cardNumber, expMonth: Number(expiry[1]), expYear: Number(expiry[2]), cvc: form.cvc.trim() });
-  } catch (error) {
-    if (error instanceof CardInputError)
-      return { kind: 'invalid', field: error.field === 'number' ? 'cardNumber' : error.field, message: cardInputWords(error, text) };
-    throw error;
-  }
+  const card = form.paymentMethodToken ? { token: form.paymentMethodToken } : await tokenizeTyped(form, text);
+  if ('kind' in card) return card;
 
   return runHostedCheckout(
     db,
@@ -219,6 +214,19 @@ export async function runHostedCheckout(
  */
 function apiErrorWords(error: ApiError, gist: 'promotion' | 'unavailable' | 'cardNumber', text: CustomerText): string {
   return text.locale === 'en' ? error.detail : text.t(`checkout.errors.${gist}`);
+}
+
+/** The sandbox's card fields, tokenized in memory; a refusal names the field. */
+async function tokenizeTyped(form: HostedPaymentForm, text: CustomerText): Promise<TokenizedCard | Extract<HostedPaymentResult, { kind: 'invalid' }>> {
+  const expiry = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec(form.expiry);
+  if (!expiry) return { kind: 'invalid', field: 'expiry', message: text.t('checkout.errors.expiry') };
+  try {
+    return await paymentProcessor().tokenizeCard({ number: form.cardNumber, expMonth: Number(expiry[1]), expYear: Number(expiry[2]), cvc: form.cvc.trim() });
+  } catch (error) {
+    if (error instanceof CardInputError)
+      return { kind: 'invalid', field: error.field === 'number' ? 'cardNumber' : error.field, message: cardInputWords(error, text) };
+    throw error;
+  }
 }
 
 function cardInputWords(error: CardInputError, text: CustomerText): string {

@@ -81,7 +81,8 @@ function textOf(locale: Locale) {
       if (code === 'insufficient_funds') return t('checkout.errors.insufficientFunds');
       if (code === 'expired_card') return t('checkout.errors.expiredCard');
       if (code === 'incorrect_cvc') return t('checkout.errors.incorrectCvc');
-      if (code?.startsWith('authentication_')) return t('checkout.errors.authentication');
+      // Stripe's `payment_intent_authentication_failure`: the customer failed or left its 3-D Secure page.
+      if (code?.startsWith('authentication_') || code === 'payment_intent_authentication_failure') return t('checkout.errors.authentication');
       return t('checkout.errors.declined');
     },
   };

@@ -2,21 +2,13 @@ import crypto from 'node:crypto';
 import { StripeEmulator } from '../stripe-emulator/server';
 import { startServer, type RunningServer } from '../setup/server';
 import { call } from './api';
-
-export const STRIPE_TEST_SECRET_KEY = 'sk_test_paybaseintegration';
+import { stripeModeEnv } from './stripe-env';
 
 /** The Stripe emulator on a free loopback port and a Paybase server with PAYMENT_PROCESSOR=stripe pointed at it. */
 export async function startStripeServer(env: Record<string, string> = {}) {
   const emulator = new StripeEmulator({ webhookRetryDelayMs: 200 });
   await emulator.start();
-  const serverEnv = {
-    PAYMENT_PROCESSOR: 'stripe',
-    STRIPE_SECRET_KEY: STRIPE_TEST_SECRET_KEY,
-    STRIPE_PUBLISHABLE_KEY: 'pk_test_paybaseintegration',
-    STRIPE_API_URL: emulator.baseUrl,
-    PAYMENT_RECONCILE_DELAY_MS: '300',
-    ...env,
-  };
+  const serverEnv = { ...stripeModeEnv(emulator), ...env };
   let server: RunningServer = await startServer({ env: serverEnv });
   const demoKey = /Demo API key\s+(\S+)/.exec(server.output())![1]!;
   const api = {

@@ -103,6 +103,59 @@ describe('the Stripe emulator', () => {
     expect((await stripe.paymentIntents.retrieve(present.id)).status).toBe('succeeded');
   });
 
+  it('makes PaymentMethods of test card numbers for Stripe.js (publishable key), and nothing else with that key', async () => {
+    const url = new URL(emulator.baseUrl);
+    const browser = new Stripe('pk_test_emulatortests1', { host: url.hostname, port: url.port, protocol: 'http', maxNetworkRetries: 0 });
+    const year = new Date().getUTCFullYear() + 2;
+    const typed = (number: string, more: Partial<Stripe.PaymentMethodCreateParams.Card> = {}) =>
+      browser.paymentMethods.create({ type: 'card', card: { number, exp_month: 7, exp_year: year, cvc: '123', ...more }, billing_details: { name: 'Ana' } });
+    const visa = await typed('4242424242424242');
+    expect(visa).toMatchObject({
+      id: expect.stringMatching(/^pm_/),
+      card: { brand: 'visa', last4: '4242', exp_month: 7, exp_year: year },
+      billing_details: { name: 'Ana' },
+    });
+    expect(JSON.stringify(visa)).not.toContain('4242424242424242');
+    // The card behaves as its test PaymentMethod: this one asks for 3-D Secure when charged.
+    const secure = await typed('4000002500003155');
+    const charged = await stripe.paymentIntents.create({
+      amount: 500,
+      currency: 'usd',
+      payment_method: secure.id,
+      confirm: true,
+      return_url: 'https://shop.example/back',
+    });
+    expect(charged).toMatchObject({ status: 'requires_action', next_action: { type: 'redirect_to_url' } });
+    const declined = await typed('4000000000000002');
+    expect(await error(stripe.paymentIntents.create({ amount: 500, currency: 'usd', payment_method: declined.id, confirm: true }))).toMatchObject({
+      decline_code: 'generic_decline',
+    });
+
+    expect(await error(typed('4242424242424241'))).toMatchObject({ type: 'StripeCardError', statusCode: 402, code: 'incorrect_number' });
+    expect(await error(typed('4242424242424242', { cvc: '1' }))).toMatchObject({ code: 'invalid_cvc' });
+    expect(await error(typed('4242424242424242', { exp_year: 2001 }))).toMatchObject({ code: 'invalid_expiry_year' });
+    expect(await error(typed('5105105105105100'))).toMatchObject({ code: 'card_declined', decline_code: 'test_mode_live_card' });
+    // The SDK's types hold the browser's request as they hold the server's.
+    expect(await error(typed('4242424242424242', { colour: 'red' } as never))).toMatchObject({ statusCode: 400, param: 'card[colour]' });
+    // A publishable key may do nothing else; a secret key may not send card numbers.
+    expect(await error(browser.paymentIntents.create({ amount: 500, currency: 'usd' }))).toMatchObject({ type: 'StripeAuthenticationError', statusCode: 401 });
+    expect(await error(browser.paymentMethods.retrieve(visa.id))).toMatchObject({ statusCode: 401 });
+    expect(
+      await error(stripe.paymentMethods.create({ type: 'card', card: { number: '4242424242424242', exp_month: 7, exp_year: year, cvc: '123' } })),
+    ).toMatchObject({ statusCode: 400, param: 'card[number]', message: expect.stringContaining('Sending credit card numbers directly') });
+  });
+
+  it('serves its stand-in for Stripe.js and the card frame to browsers', async () => {
+    const script = await fetch(emulator.stripeJsUrl);
+    expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    const code = await script.text();
+    expect(code).toContain('window.Stripe = StripeStandIn');
+    expect(() => new Function(code)).not.toThrow();
+    const frame = await (await fetch(`${emulator.baseUrl}/emulator/elements/card`)).text();
+    expect(frame).toContain('placeholder="Card number"');
+    expect(frame).not.toMatch(/^\s*(import|export)\b/m);
+  });
+
   it('keeps customers, attached payment methods, setup intents, refunds and disputes', async () => {
     const customer = await stripe.customers.create({ email: 'buyer@example.com' });
     const method = await stripe.paymentMethods.attach('pm_card_mastercard', { customer: customer.id });

@@ -17,6 +17,7 @@ export const OPERATIONS = [
   { method: 'GET', path: '/v1/balance', resourceFile: 'Balance', paramsType: 'BalanceRetrieveParams' },
   { method: 'POST', path: '/v1/customers', resourceFile: 'Customers', paramsType: 'CustomerCreateParams' },
   { method: 'GET', path: '/v1/customers/:id', resourceFile: 'Customers', paramsType: 'CustomerRetrieveParams' },
+  { method: 'POST', path: '/v1/payment_methods', resourceFile: 'PaymentMethods', paramsType: 'PaymentMethodCreateParams' },
   { method: 'GET', path: '/v1/payment_methods/:id', resourceFile: 'PaymentMethods', paramsType: 'PaymentMethodRetrieveParams' },
   { method: 'POST', path: '/v1/payment_methods/:id/attach', resourceFile: 'PaymentMethods', paramsType: 'PaymentMethodAttachParams' },
   { method: 'POST', path: '/v1/payment_methods/:id/detach', resourceFile: 'PaymentMethods', paramsType: 'PaymentMethodDetachParams' },

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { StripeObject } from './fixtures';
 import { StripeStore, type StoreContext } from './store';
 import { compileOperations, invalidRequest, parseParams, StripeError, validateParams, type CompiledOperation } from './validation';
+import { serveBrowserFile, STRIPE_JS_PATH } from './stripe-js';
 import { WebhookSender } from './webhooks';
 
 /**
@@ -42,6 +43,11 @@ export class StripeEmulator {
   private readonly holds: { request: string; afterHandling: boolean; arrived: () => void; released: Promise<void>; answered: () => void }[] = [];
   baseUrl = '';
 
+  /** Where the emulator's stand-in for Stripe.js is (STRIPE_JS_URL of a Paybase pointed at it). */
+  get stripeJsUrl(): string {
+    return `${this.baseUrl}${STRIPE_JS_PATH}`;
+  }
+
   constructor(private readonly options: EmulatorOptions = {}) {
     this.webhooks = new WebhookSender({ retryDelayMs: options.webhookRetryDelayMs ?? 1000, maxAttempts: options.webhookMaxAttempts ?? 5 });
     this.store = new StripeStore((type, object, ctx) => this.webhooks.emit(type, object, ctx));
@@ -55,6 +61,7 @@ export class StripeEmulator {
       }),
       'POST /v1/customers': ({ params, ctx }) => s.createCustomer(params, ctx),
       'GET /v1/customers/:id': ({ id }) => s.customer(id!),
+      'POST /v1/payment_methods': ({ params, ctx }) => s.createPaymentMethod(params, ctx),
       'GET /v1/payment_methods/:id': ({ id }) => s.paymentMethod(id!, 'id', false),
       'POST /v1/payment_methods/:id/attach': ({ id, params, ctx }) => s.attachPaymentMethod(id!, params, ctx),
       'POST /v1/payment_methods/:id/detach': ({ id, ctx }) => s.detachPaymentMethod(id!, ctx),
@@ -125,16 +132,26 @@ export class StripeEmulator {
     const requestId = `req_${randomBytes(10).toString('hex')}`;
     res.setHeader('request-id', requestId);
     if (url.pathname.startsWith('/emulator/authenticate/')) return this.authenticationPage(req, res, url, body);
+    if (serveBrowserFile(req, res, url)) return;
     const send = (status: number, payload: unknown, headers: Record<string, string> = {}) => {
       res.writeHead(status, { 'content-type': 'application/json', ...headers });
       res.end(typeof payload === 'string' ? payload : JSON.stringify(payload, null, 2));
     };
     let hold: ReturnType<StripeEmulator['takeHold']>;
     try {
-      const livemode = authenticate(req.headers.authorization);
+      const { livemode, publishable } = authenticate(req.headers.authorization);
       const method = req.method ?? 'GET';
       const op = this.operations.find((o) => o.method === method && o.pattern.test(url.pathname));
       if (!op) throw new StripeError(404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${method}: ${url.pathname}).` } });
+      if (publishable && !PUBLISHABLE_KEY_OPERATIONS.has(`${op.method} ${op.path}`)) {
+        throw new StripeError(401, {
+          error: {
+            type: 'invalid_request_error',
+            message:
+              'This API call cannot be made with a publishable API key. Please use a secret API key. You can find a list of your API keys at https://dashboard.stripe.com/account/apikeys.',
+          },
+        });
+      }
       const params = parseParams(method === 'POST' ? body : url.search.slice(1));
       const idempotencyKey = method === 'POST' ? ((req.headers['idempotency-key'] as string | undefined) ?? null) : null;
       this.requests.push({ method, path: url.pathname, params: structuredClone(params), idempotencyKey });
@@ -160,7 +177,7 @@ export class StripeEmulator {
         return send(stored.status, stored.body, { 'idempotent-replayed': 'true', 'idempotency-key': idempotencyKey! });
       }
       validateParams(op, params);
-      const { status, payload } = this.run(op, url.pathname, params, { livemode, baseUrl: this.baseUrl, idempotencyKey, requestId });
+      const { status, payload } = this.run(op, url.pathname, params, { livemode, publishable, baseUrl: this.baseUrl, idempotencyKey, requestId });
       const text = JSON.stringify(payload, null, 2);
       // Stripe keeps the answer of every request that began to execute (card errors included).
       if (storeKey) this.idempotent.set(storeKey, { fingerprint, status, body: text });
@@ -294,7 +311,10 @@ export class StripeEmulator {
   }
 }
 
-function authenticate(header: string | undefined): boolean {
+/** What Stripe.js calls with the publishable key; every other request needs a secret key. */
+const PUBLISHABLE_KEY_OPERATIONS = new Set(['POST /v1/payment_methods']);
+
+function authenticate(header: string | undefined): { livemode: boolean; publishable: boolean } {
   const key = /^Bearer (\S+)$/.exec(header ?? '')?.[1];
   if (!key) {
     throw new StripeError(401, {
@@ -304,12 +324,12 @@ function authenticate(header: string | undefined): boolean {
       },
     });
   }
-  const mode = /^(?:sk|rk)_(test|live)_[A-Za-z0-9]{8,}$/.exec(key)?.[1];
-  if (!mode)
+  const match = /^(sk|rk|pk)_(test|live)_[A-Za-z0-9]{8,}$/.exec(key);
+  if (!match)
     throw new StripeError(401, {
       error: { type: 'invalid_request_error', code: 'api_key_invalid', message: `Invalid API Key provided: ${key.slice(0, 8)}****${key.slice(-4)}` },
     });
-  return mode === 'live';
+  return { livemode: match[2] === 'live', publishable: match[1] === 'pk' };
 }
 
 function apiError(status: number): StripeError {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { fromFixture, stripeId, unixNow, type StripeObject } from './fixtures';
+import { cardOfInput, cardPaymentMethod } from './card-input';
 import { AUTHENTICATION_FAILED, AUTHENTICATION_REQUIRED, DECLINES, TEST_PAYMENT_METHODS, type CardBehaviour, type Decline } from './test-cards';
 import { invalidRequest, StripeError } from './validation';
 
@@ -10,6 +11,8 @@ import { invalidRequest, StripeError } from './validation';
  */
 export interface StoreContext {
   livemode: boolean;
+  /** The request came with a publishable key (from Stripe.js). */
+  publishable?: boolean;
   /** Where the emulator's own pages are (the 3-D Secure page). */
   baseUrl: string;
   idempotencyKey: string | null;
@@ -65,33 +68,26 @@ export abstract class PaymentStore {
     if (known) return known;
     const card = TEST_PAYMENT_METHODS[id];
     if (!card) throw invalidRequest(`No such PaymentMethod: '${id}'`, param, 'resource_missing');
-    const method = Object.assign(
-      fromFixture('payment_method', {
-        id: copy ? stripeId('pm') : id,
-        created: unixNow(),
-        customer: null,
-        metadata: {},
-        billing_details: { address: null, email: null, name: null, phone: null, tax_id: null },
-        card: {
-          brand: card.brand,
-          display_brand: card.brand,
-          checks: { address_line1_check: null, address_postal_code_check: null, cvc_check: null },
-          country: 'US',
-          exp_month: 12,
-          exp_year: new Date().getUTCFullYear() + 3,
-          fingerprint: randomBytes(8).toString('hex'),
-          funding: 'credit',
-          generated_from: null,
-          last4: card.last4,
-          networks: { available: [card.brand], preferred: null },
-          three_d_secure_usage: { supported: true },
-          wallet: null,
-          regulated_status: 'unregulated',
-        },
-      }),
-      { behaviour: card.behaviour },
-    );
+    const method = cardPaymentMethod(copy ? stripeId('pm') : id, card, { exp_month: 12, exp_year: new Date().getUTCFullYear() + 3 });
     if (copy) this.paymentMethods.set(method.id, method);
+    return method;
+  }
+
+  /** `POST /v1/payment_methods` from Stripe.js: a card typed by the customer (card-input.ts). */
+  createPaymentMethod(params: Params, ctx: StoreContext): StripeObject {
+    const input = cardOfInput(params, { livemode: ctx.livemode, publishable: ctx.publishable ?? false });
+    const billing = (params.billing_details ?? {}) as Record<string, unknown>;
+    const method = cardPaymentMethod(
+      stripeId('pm'),
+      input.card,
+      { exp_month: input.expMonth, exp_year: input.expYear },
+      {
+        livemode: ctx.livemode,
+        metadata: params.metadata ?? {},
+        billing_details: { address: null, email: billing.email || null, name: billing.name || null, phone: billing.phone || null, tax_id: null },
+      },
+    );
+    this.paymentMethods.set(method.id, method);
     return method;
   }
 

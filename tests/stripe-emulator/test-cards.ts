@@ -21,6 +21,22 @@ export const TEST_PAYMENT_METHODS: Record<string, TestCard> = {
   pm_card_createDispute: { brand: 'visa', last4: '0259', behaviour: 'dispute' },
 };
 
+/**
+ * Stripe's test card numbers, as Stripe.js sends them from a card form: each makes a PaymentMethod
+ * behaving as its test PaymentMethod above does.
+ */
+export const TEST_CARD_NUMBERS: Record<string, TestCard> = {
+  '4242424242424242': TEST_PAYMENT_METHODS.pm_card_visa!,
+  '5555555555554444': TEST_PAYMENT_METHODS.pm_card_mastercard!,
+  '378282246310005': { brand: 'amex', last4: '0005', behaviour: 'succeed' },
+  '4000000000000002': TEST_PAYMENT_METHODS.pm_card_chargeDeclined!,
+  '4000000000009995': TEST_PAYMENT_METHODS.pm_card_chargeDeclinedInsufficientFunds!,
+  '4000000000000069': TEST_PAYMENT_METHODS.pm_card_chargeDeclinedExpiredCard!,
+  '4000002500003155': { brand: 'visa', last4: '3155', behaviour: 'authenticate' },
+  '4000002760003184': TEST_PAYMENT_METHODS.pm_card_authenticationRequired!,
+  '4000000000000259': TEST_PAYMENT_METHODS.pm_card_createDispute!,
+};
+
 export interface Decline {
   code: string;
   decline_code?: string;

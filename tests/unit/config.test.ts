@@ -130,6 +130,14 @@ describe('configuration', () => {
     ).toBe('https://api.stripe.com');
   });
 
+  it("loads Stripe.js of the release train of the stripe package's API version by default", () => {
+    const apiVersion = /ApiVersion = '([^']+)'/.exec(fs.readFileSync('node_modules/stripe/esm/apiVersion.js', 'utf8'))![1]!;
+    const train = apiVersion.split('.')[1];
+    expect(parseConfig({}).STRIPE_JS_URL).toBe(`https://js.stripe.com/${train}/stripe.js`);
+    // The types the pages are written against (@stripe/stripe-js) are of the same train.
+    expect(fs.readFileSync('node_modules/@stripe/stripe-js/dist/index.mjs', 'utf8')).toContain(`RELEASE_TRAIN = '${train}'`);
+  });
+
   it('refuses an unknown variable that looks like ours, suggesting the closest one', () => {
     expect(problemsOf({ API_RATE_LIMT: '5' })).toEqual(['API_RATE_LIMT is not a Paybase setting — did you mean API_RATE_LIMIT?']);
     expect(problemsOf({ WEBHOOK_TIMEOUT: '5000', LOG_LEVL: 'warn', database_url: 'postgres://x', PAYBASE_SECRET: 'x' })).toEqual([

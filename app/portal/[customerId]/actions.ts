@@ -12,6 +12,7 @@ import { findSubscriptionRow } from '@/lib/subscriptions/queries';
 import { commandSubscriptionInPhases } from '@/lib/subscriptions/resume';
 import { addVerifiedDefaultCard, makeDefaultPaymentMethod, removePaymentMethod } from '@/lib/subscriptions/payment-methods';
 import { paymentProcessor } from '@/lib/payments/processor';
+import { cardOfBrowserToken } from '@/lib/payments/card-entry';
 import { CardInputError, type TokenizedCard } from '@/lib/payments/processor/types';
 import { customerText, type CustomerText } from '@/lib/i18n/customer-text';
 import { customerError } from '@/lib/i18n/customer-errors';
@@ -142,17 +143,10 @@ export async function addCardAction(_state: FormState, form: FormData): Promise<
   return portalAction(form, async (text) => {
     const customerId = field(form, 'customerId');
     const { customer } = await requirePortalCustomer(customerId);
-    const [month, year] = field(form, 'expiry')
-      .split('/')
-      .map((part) => Number(part.trim()));
     let card: TokenizedCard;
     try {
-      card = await paymentProcessor().tokenizeCard({
-        number: field(form, 'cardNumber'),
-        expMonth: month ?? 0,
-        expYear: year !== undefined && year < 100 ? 2000 + year : (year ?? 0),
-        cvc: field(form, 'cvc'),
-      });
+      // Stripe mode: the PaymentMethod Stripe.js made in the browser; the sandbox: its card fields.
+      card = field(form, 'paymentMethod') ? await cardOfBrowserToken(field(form, 'paymentMethod')) : await tokenizeTypedCard(form);
     } catch (error) {
       if (error instanceof CardInputError) throw invalidField(error.field === 'number' ? 'cardNumber' : error.field, error.message);
       throw error;
@@ -171,6 +165,18 @@ export async function addCardAction(_state: FormState, form: FormData): Promise<
     }
     revalidatePath(portalPath(customerId));
     return { notice: text.t('portal.notices.cardAdded', { last4: card.last4 }) };
+  });
+}
+
+function tokenizeTypedCard(form: FormData): Promise<TokenizedCard> {
+  const [month, year] = field(form, 'expiry')
+    .split('/')
+    .map((part) => Number(part.trim()));
+  return paymentProcessor().tokenizeCard({
+    number: field(form, 'cardNumber'),
+    expMonth: month ?? 0,
+    expYear: year !== undefined && year < 100 ? 2000 + year : (year ?? 0),
+    cvc: field(form, 'cvc'),
   });
 }
 
