@@ -72,6 +72,7 @@ const payment = {
   failureCode: null,
   failureMessage: null,
   nextAction: null,
+  processor: { name: 'stripe', mode: 'test', reference: 'pi_3QExample0PaymentIntent00' },
   settledAt: at,
   createdAt: at,
   updatedAt: at,
@@ -109,6 +110,7 @@ const refund = {
   currency: 'USD',
   reason: null,
   failureMessage: null,
+  processor: { name: 'stripe', mode: 'test', reference: 're_3QExample0Refund000000000' },
   createdAt: at,
   updatedAt: at,
 };
