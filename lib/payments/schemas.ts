@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Timestamp } from '../http/schemas';
+import { DISPUTE_EVIDENCE_FIELDS, DISPUTE_STATUSES } from '../db/schema/disputes';
 
 export const PaymentMethodResponse = z.object({
   id: z.string(),
@@ -92,7 +93,63 @@ export const RefundResponse = z.object({
   updatedAt: Timestamp,
 });
 
-export const PaymentWithRefundsResponse = PaymentResponse.extend({ refunds: z.array(RefundResponse) });
+export { DISPUTE_STATUSES };
+
+/** Stripe's limit for one dispute's evidence, all text fields together. */
+export const DISPUTE_EVIDENCE_TOTAL_MAX = 150_000;
+
+const evidenceFields = <T extends z.ZodType>(field: T) =>
+  Object.fromEntries(DISPUTE_EVIDENCE_FIELDS.map((name) => [name, field])) as Record<(typeof DISPUTE_EVIDENCE_FIELDS)[number], T>;
+
+export const DisputeEvidenceText = z
+  .object(evidenceFields(z.string().optional()))
+  .meta({ id: 'DisputeEvidenceText', description: 'The evidence texts the dispute holds at the processor (only those given).' });
+
+export const DisputeResponse = z
+  .object({
+    id: z.string(),
+    paymentId: z.string(),
+    status: z.enum(DISPUTE_STATUSES).meta({
+      description:
+        "Stripe's status: `warning_*` are inquiries (no money moved); `needs_response` waits for evidence until `evidenceDueBy`; `under_review` has it; `won`, `lost`, `warning_closed` and `prevented` are closed; `appeal_*` a lost dispute being appealed.",
+    }),
+    amount: z.int().meta({ description: 'The disputed amount in minor units (usually the whole payment).' }),
+    currency: z.string(),
+    reason: z.string().meta({ description: "The card network's reason as the processor names it: `fraudulent`, `product_not_received`, `duplicate`, …" }),
+    evidenceDueBy: Timestamp.nullable().meta({ description: 'The last moment evidence is taken; null when the issuer allows no response.' }),
+    evidence: DisputeEvidenceText,
+    evidenceSubmissionCount: z.int().meta({ description: 'How often evidence was sent to the issuer (usually once at most).' }),
+    fundsWithdrawn: z.boolean().meta({ description: 'The processor took the amount (and its dispute fee) from the balance.' }),
+    fundsReinstated: z.boolean().meta({ description: 'It gave them back (a chargeback won).' }),
+    processor: ProcessorDetails,
+    closedAt: Timestamp.nullable(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .meta({ id: 'Dispute', description: 'A customer disputing a payment with their card issuer (chargeback or inquiry), as the processor reports it.' });
+
+export const PaymentWithRefundsResponse = PaymentResponse.extend({
+  refunds: z.array(RefundResponse),
+  disputes: z.array(DisputeResponse).meta({ description: 'Disputes of the payment, oldest first (empty for most payments).' }),
+});
+
+const EvidenceText = z.string().trim().min(1).max(20_000);
+
+export const DisputeEvidenceBody = z
+  .strictObject({
+    ...evidenceFields(EvidenceText.optional()),
+    submit: z.boolean().optional().meta({
+      description: 'true (the default) sends the evidence to the issuer at once, after which it cannot be changed; false keeps it as a draft at the processor.',
+    }),
+  })
+  .refine((body) => DISPUTE_EVIDENCE_FIELDS.some((field) => body[field] !== undefined), {
+    message: 'Give at least one evidence field.',
+    path: ['uncategorizedText'],
+  })
+  .refine((body) => DISPUTE_EVIDENCE_FIELDS.reduce((total, field) => total + (body[field]?.length ?? 0), 0) <= DISPUTE_EVIDENCE_TOTAL_MAX, {
+    message: `All evidence fields together may hold at most ${DISPUTE_EVIDENCE_TOTAL_MAX} characters.`,
+    path: ['uncategorizedText'],
+  });
 
 export const RefundBody = z.strictObject({
   amount: z.int().min(1).max(2_147_483_647).optional().meta({ description: 'Minor units; defaults to everything not yet refunded.' }),
