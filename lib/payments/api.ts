@@ -4,6 +4,9 @@ import { listQuery, pageOf } from '../http/list';
 import { idParam } from '../http/schemas';
 import {
   AttachPaymentMethodBody,
+  DISPUTE_STATUSES,
+  DisputeEvidenceBody,
+  DisputeResponse,
   PaymentMethodResponse,
   PAYMENT_STATUSES,
   PaymentResponse,
@@ -127,4 +130,51 @@ export const listPaymentMethodsOperation = defineOperation({
   params: CustomerParams,
   query: listQuery(['createdAt']),
   response: pageOf(PaymentMethodResponse),
+});
+
+const DisputeParams = idParam('disputeId', 'dsp');
+
+export const listDisputesOperation = defineOperation({
+  id: 'listDisputes',
+  method: 'GET',
+  path: '/api/Dispute',
+  tag: 'Disputes',
+  summary: 'List disputes',
+  description:
+    'Customers disputing payments with their card issuer (chargebacks and inquiries), as Stripe reports them; newest first. A sandbox installation has none.',
+  scope: 'disputes:read',
+  query: listQuery(['createdAt', 'amount'], {
+    status: z.enum(DISPUTE_STATUSES).optional(),
+    paymentId: z.string().min(1).optional(),
+  }),
+  response: pageOf(DisputeResponse),
+});
+
+export const getDisputeOperation = defineOperation({
+  id: 'getDispute',
+  method: 'GET',
+  path: '/api/Dispute/{disputeId}',
+  tag: 'Disputes',
+  summary: 'Retrieve a dispute',
+  scope: 'disputes:read',
+  params: DisputeParams,
+  response: DisputeResponse,
+});
+
+export const submitDisputeEvidenceOperation = defineOperation({
+  id: 'submitDisputeEvidence',
+  method: 'POST',
+  path: '/api/Dispute/{disputeId}/Evidence',
+  tag: 'Disputes',
+  summary: 'Send evidence for a dispute',
+  description:
+    'Sends the evidence texts to Stripe (its `disputes.update`) while the dispute is `needs_response` or `warning_needs_response`. With `submit` true (the default) Stripe passes them to the issuer and the dispute becomes `under_review`; they can then no longer be changed. `submit: false` keeps them at Stripe as a draft. Answers the dispute as Stripe reports it and emits `dispute.updated`; the outcome comes later as `dispute.closed`.',
+  scope: 'disputes:write',
+  params: DisputeParams,
+  body: DisputeEvidenceBody,
+  response: DisputeResponse,
+  idempotency: 'required',
+  answers: {
+    409: 'INVALID_STATE: the dispute no longer takes evidence (`state`), or Stripe refused it; CONFLICT: the dispute is at Stripe in a mode this installation is not connected to.',
+  },
 });

@@ -122,7 +122,9 @@ describe('the Stripe emulator', () => {
     const [dispute] = (await stripe.disputes.list({ payment_intent: disputed.id })).data;
     expect(dispute).toMatchObject({ status: 'needs_response', amount: 3000, reason: 'fraudulent' });
     const submitted = await stripe.disputes.update(dispute!.id, { evidence: { uncategorized_text: 'winning_evidence' } });
-    expect(submitted.status).toBe('won');
+    expect(submitted.status).toBe('under_review');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect((await stripe.disputes.retrieve(dispute!.id)).status).toBe('won');
   });
 
   it("opens a dispute for pm_card_createDispute and decides it by Stripe's test evidence, or by the test-only close", async () => {
@@ -146,8 +148,11 @@ describe('the Stripe emulator', () => {
     });
     const staged = await stripe.disputes.update(opened.id, { evidence: { product_description: 'A poster' }, submit: false });
     expect(staged).toMatchObject({ status: 'needs_response', evidence: { product_description: 'A poster' }, evidence_details: { has_evidence: true } });
-    const lost = await stripe.disputes.update(opened.id, { evidence: { uncategorized_text: 'losing_evidence' } });
-    expect(lost).toMatchObject({ status: 'lost', evidence_details: { submission_count: 1 } });
+    const submitted = await stripe.disputes.update(opened.id, { evidence: { uncategorized_text: 'losing_evidence' } });
+    expect(submitted).toMatchObject({ status: 'under_review', evidence_details: { submission_count: 1 } });
+    await new Promise((resolve) => setImmediate(resolve));
+    const lost = await stripe.disputes.retrieve(opened.id);
+    expect(lost.status).toBe('lost');
     expect(lost.balance_transactions).toHaveLength(1);
     expect(await error(stripe.disputes.update(opened.id, { evidence: { uncategorized_text: 'more' } }))).toMatchObject({ code: 'dispute_already_closed' });
 

@@ -109,9 +109,12 @@ export class StripeStore extends PaymentStore {
     this.emit('charge.dispute.updated', dispute, ctx);
     const text = (dispute.evidence as Record<string, unknown>).uncategorized_text;
     if (submit && (text === 'winning_evidence' || text === 'losing_evidence')) {
+      // The issuer decides after the answer (which says `under_review`), as at Stripe.
       const outcome = inquiry ? 'warning_closed' : text === 'winning_evidence' ? 'won' : 'lost';
-      dispute.status = outcome;
-      setImmediate(() => this.announceClosed(dispute, ctx));
+      setImmediate(() => {
+        dispute.status = outcome;
+        this.announceClosed(dispute, ctx);
+      });
     }
     return dispute;
   }
