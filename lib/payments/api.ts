@@ -140,8 +140,7 @@ export const listDisputesOperation = defineOperation({
   path: '/api/Dispute',
   tag: 'Disputes',
   summary: 'List disputes',
-  description:
-    'Customers disputing payments with their card issuer (chargebacks and inquiries), as Stripe reports them; newest first. A sandbox installation has none.',
+  description: 'Chargebacks and inquiries of payments, as Stripe reports them.',
   scope: 'disputes:read',
   query: listQuery(['createdAt', 'amount'], {
     status: z.enum(DISPUTE_STATUSES).optional(),
@@ -168,13 +167,13 @@ export const submitDisputeEvidenceOperation = defineOperation({
   tag: 'Disputes',
   summary: 'Send evidence for a dispute',
   description:
-    'Sends the evidence texts to Stripe (its `disputes.update`) while the dispute is `needs_response` or `warning_needs_response`. With `submit` true (the default) Stripe passes them to the issuer and the dispute becomes `under_review`; they can then no longer be changed. `submit: false` keeps them at Stripe as a draft. Answers the dispute as Stripe reports it and emits `dispute.updated`; the outcome comes later as `dispute.closed`.',
+    'Sends the evidence to Stripe while the dispute is `needs_response` or `warning_needs_response`; submitted, it is `under_review` and final. Emits `dispute.updated`; the outcome comes as `dispute.closed`.',
   scope: 'disputes:write',
   params: DisputeParams,
   body: DisputeEvidenceBody,
   response: DisputeResponse,
   idempotency: 'required',
   answers: {
-    409: 'INVALID_STATE: the dispute no longer takes evidence (`state`), or Stripe refused it; CONFLICT: the dispute is at Stripe in a mode this installation is not connected to.',
+    409: 'INVALID_STATE: the dispute takes no evidence now, or Stripe refused it. CONFLICT: not connected to its Stripe mode.',
   },
 });

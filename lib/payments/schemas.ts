@@ -101,36 +101,31 @@ export const DISPUTE_EVIDENCE_TOTAL_MAX = 150_000;
 const evidenceFields = <T extends z.ZodType>(field: T) =>
   Object.fromEntries(DISPUTE_EVIDENCE_FIELDS.map((name) => [name, field])) as Record<(typeof DISPUTE_EVIDENCE_FIELDS)[number], T>;
 
-export const DisputeEvidenceText = z
-  .object(evidenceFields(z.string().optional()))
-  .meta({ id: 'DisputeEvidenceText', description: 'The evidence texts the dispute holds at the processor (only those given).' });
+export const DisputeEvidenceText = z.object(evidenceFields(z.string().optional())).meta({ id: 'DisputeEvidenceText' });
 
 export const DisputeResponse = z
   .object({
     id: z.string(),
     paymentId: z.string(),
-    status: z.enum(DISPUTE_STATUSES).meta({
-      description:
-        "Stripe's status: `warning_*` are inquiries (no money moved); `needs_response` waits for evidence until `evidenceDueBy`; `under_review` has it; `won`, `lost`, `warning_closed` and `prevented` are closed; `appeal_*` a lost dispute being appealed.",
-    }),
-    amount: z.int().meta({ description: 'The disputed amount in minor units (usually the whole payment).' }),
+    status: z.enum(DISPUTE_STATUSES).meta({ description: "Stripe's status; `warning_*` are inquiries. Closed: `won`, `lost`, `warning_closed`, `prevented`." }),
+    amount: z.int(),
     currency: z.string(),
-    reason: z.string().meta({ description: "The card network's reason as the processor names it: `fraudulent`, `product_not_received`, `duplicate`, …" }),
-    evidenceDueBy: Timestamp.nullable().meta({ description: 'The last moment evidence is taken; null when the issuer allows no response.' }),
+    reason: z.string().meta({ description: "The network's reason, e.g. `fraudulent`, `product_not_received`." }),
+    evidenceDueBy: Timestamp.nullable(),
     evidence: DisputeEvidenceText,
-    evidenceSubmissionCount: z.int().meta({ description: 'How often evidence was sent to the issuer (usually once at most).' }),
-    fundsWithdrawn: z.boolean().meta({ description: 'The processor took the amount (and its dispute fee) from the balance.' }),
-    fundsReinstated: z.boolean().meta({ description: 'It gave them back (a chargeback won).' }),
+    evidenceSubmissionCount: z.int(),
+    fundsWithdrawn: z.boolean().meta({ description: 'The amount was taken from the balance.' }),
+    fundsReinstated: z.boolean().meta({ description: 'It was given back (won).' }),
     processor: ProcessorDetails,
     closedAt: Timestamp.nullable(),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   })
-  .meta({ id: 'Dispute', description: 'A customer disputing a payment with their card issuer (chargeback or inquiry), as the processor reports it.' });
+  .meta({ id: 'Dispute', description: 'A chargeback or inquiry of a payment, as the processor reports it.' });
 
 export const PaymentWithRefundsResponse = PaymentResponse.extend({
   refunds: z.array(RefundResponse),
-  disputes: z.array(DisputeResponse).meta({ description: 'Disputes of the payment, oldest first (empty for most payments).' }),
+  disputes: z.array(DisputeResponse),
 });
 
 const EvidenceText = z.string().trim().min(1).max(20_000);
@@ -138,9 +133,7 @@ const EvidenceText = z.string().trim().min(1).max(20_000);
 export const DisputeEvidenceBody = z
   .strictObject({
     ...evidenceFields(EvidenceText.optional()),
-    submit: z.boolean().optional().meta({
-      description: 'true (the default) sends the evidence to the issuer at once, after which it cannot be changed; false keeps it as a draft at the processor.',
-    }),
+    submit: z.boolean().optional().meta({ description: 'Default true: sent to the issuer, final. false: a draft at Stripe.' }),
   })
   .refine((body) => DISPUTE_EVIDENCE_FIELDS.some((field) => body[field] !== undefined), {
     message: 'Give at least one evidence field.',

@@ -754,7 +754,7 @@ export interface paths {
         };
         /**
          * List disputes
-         * @description Customers disputing payments with their card issuer (chargebacks and inquiries), as Stripe reports them; newest first. A sandbox installation has none. Scope: `disputes:read`.
+         * @description Chargebacks and inquiries of payments, as Stripe reports them. Scope: `disputes:read`.
          */
         get: operations["listDisputes"];
         put?: never;
@@ -796,7 +796,7 @@ export interface paths {
         put?: never;
         /**
          * Send evidence for a dispute
-         * @description Sends the evidence texts to Stripe (its `disputes.update`) while the dispute is `needs_response` or `warning_needs_response`. With `submit` true (the default) Stripe passes them to the issuer and the dispute becomes `under_review`; they can then no longer be changed. `submit: false` keeps them at Stripe as a draft. Answers the dispute as Stripe reports it and emits `dispute.updated`; the outcome comes later as `dispute.closed`. Scope: `disputes:write`. Requires `Idempotency-Key`.
+         * @description Sends the evidence to Stripe while the dispute is `needs_response` or `warning_needs_response`; submitted, it is `under_review` and final. Emits `dispute.updated`; the outcome comes as `dispute.closed`. Scope: `disputes:write`. Requires `Idempotency-Key`.
          */
         post: operations["submitDisputeEvidence"];
         delete?: never;
@@ -3136,7 +3136,7 @@ export interface components {
             duplicateChargeExplanation?: string;
             duplicateChargeId?: string;
             uncategorizedText?: string;
-            /** @description true (the default) sends the evidence to the issuer at once, after which it cannot be changed; false keeps it as a draft at the processor. */
+            /** @description Default true: sent to the issuer, final. false: a draft at Stripe. */
             submit?: boolean;
         };
         CreateCouponBody: {
@@ -3754,7 +3754,6 @@ export interface components {
             createdAt: components["schemas"]["Timestamp"];
             updatedAt: components["schemas"]["Timestamp"];
             refunds: components["schemas"]["RefundResponse"][];
-            /** @description Disputes of the payment, oldest first (empty for most payments). */
             disputes: components["schemas"]["DisputeResponse"][];
         };
         RefundResponse: {
@@ -3770,35 +3769,31 @@ export interface components {
             createdAt: components["schemas"]["Timestamp"];
             updatedAt: components["schemas"]["Timestamp"];
         };
-        /** @description A customer disputing a payment with their card issuer (chargeback or inquiry), as the processor reports it. */
+        /** @description A chargeback or inquiry of a payment, as the processor reports it. */
         DisputeResponse: {
             id: string;
             paymentId: string;
             /**
-             * @description Stripe's status: `warning_*` are inquiries (no money moved); `needs_response` waits for evidence until `evidenceDueBy`; `under_review` has it; `won`, `lost`, `warning_closed` and `prevented` are closed; `appeal_*` a lost dispute being appealed.
+             * @description Stripe's status; `warning_*` are inquiries. Closed: `won`, `lost`, `warning_closed`, `prevented`.
              * @enum {string}
              */
             status: "warning_needs_response" | "warning_under_review" | "warning_closed" | "needs_response" | "under_review" | "won" | "lost" | "prevented" | "appeal_needs_response" | "appeal_under_review";
-            /** @description The disputed amount in minor units (usually the whole payment). */
             amount: number;
             currency: string;
-            /** @description The card network's reason as the processor names it: `fraudulent`, `product_not_received`, `duplicate`, … */
+            /** @description The network's reason, e.g. `fraudulent`, `product_not_received`. */
             reason: string;
-            /** @description The last moment evidence is taken; null when the issuer allows no response. */
             evidenceDueBy: components["schemas"]["Timestamp"] | null;
             evidence: components["schemas"]["DisputeEvidenceText"];
-            /** @description How often evidence was sent to the issuer (usually once at most). */
             evidenceSubmissionCount: number;
-            /** @description The processor took the amount (and its dispute fee) from the balance. */
+            /** @description The amount was taken from the balance. */
             fundsWithdrawn: boolean;
-            /** @description It gave them back (a chargeback won). */
+            /** @description It was given back (won). */
             fundsReinstated: boolean;
             processor: components["schemas"]["ProcessorDetails"];
             closedAt: components["schemas"]["Timestamp"] | null;
             createdAt: components["schemas"]["Timestamp"];
             updatedAt: components["schemas"]["Timestamp"];
         };
-        /** @description The evidence texts the dispute holds at the processor (only those given). */
         DisputeEvidenceText: {
             productDescription?: string;
             customerName?: string;
@@ -7708,7 +7703,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            /** @description INVALID_STATE: the dispute no longer takes evidence (`state`), or Stripe refused it; CONFLICT: the dispute is at Stripe in a mode this installation is not connected to. Or IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running; retry after `Retry-After` seconds. */
+            /** @description INVALID_STATE: the dispute takes no evidence now, or Stripe refused it. CONFLICT: not connected to its Stripe mode. Or IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running; retry after `Retry-After` seconds. */
             409: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
