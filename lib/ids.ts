@@ -46,6 +46,7 @@ export const ID_PREFIXES = {
   checkout: 'cs',
   payment: 'pay',
   refund: 're',
+  dispute: 'dsp',
   billingRecord: 'br',
   coupon: 'coupon',
   promotionCode: 'promo',

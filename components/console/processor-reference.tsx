@@ -6,16 +6,17 @@ interface ProcessorDetails {
   reference: string | null;
 }
 
-/** Stripe's dashboard page of a PaymentIntent or refund, in its mode. */
+/** Stripe's dashboard page of a PaymentIntent, refund or dispute, in its mode. */
 function stripeDashboardUrl({ mode, reference }: ProcessorDetails): string | null {
   if (!reference) return null;
   const base = mode === 'test' ? 'https://dashboard.stripe.com/test' : 'https://dashboard.stripe.com';
   if (reference.startsWith('pi_')) return `${base}/payments/${reference}`;
   if (reference.startsWith('re_')) return `${base}/refunds/${reference}`;
+  if (reference.startsWith('dp_') || reference.startsWith('du_')) return `${base}/disputes/${reference}`;
   return null;
 }
 
-/** Where a payment or refund moved money: the processor, test data marked, the processor's id linked to its dashboard. */
+/** Where a payment, refund or dispute moved money: the processor, test data marked, the processor's id linked to its dashboard. */
 export function ProcessorReference({ processor }: { processor: ProcessorDetails }) {
   const link = processor.name === 'stripe' ? stripeDashboardUrl(processor) : null;
   return (

@@ -20,6 +20,7 @@ export const AUDIT_ACTIONS = {
   'merchant.suspended': 'Seller suspended',
   'merchant.reinstated': 'Seller reinstated',
   'refund.created': 'Refund issued',
+  'dispute.evidence_submitted': 'Dispute evidence sent',
   'payment.review_settled': 'Payment settled after review',
   'team.member_invited': 'Team member invited',
   'team.invitation_revoked': 'Invitation revoked',

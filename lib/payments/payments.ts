@@ -13,6 +13,7 @@ import { ApiError, notFound } from '../http/errors';
 import { paymentProcessor } from './processor';
 import type { ChargeOutcome, SettledOutcome } from './processor/types';
 import { toRefundResponse } from './refund-response';
+import { disputesOfPayment } from './disputes';
 import { paymentStateMachine } from './payment-states';
 
 export type PaymentRow = typeof payments.$inferSelect;
@@ -258,8 +259,11 @@ export async function findPaymentRow(db: Db, merchantId: string, paymentId: stri
 
 export async function getPayment(db: Db, merchantId: string, paymentId: string) {
   const row = await findPaymentRow(db, merchantId, paymentId);
-  const refundRows = await db.select().from(refunds).where(eq(refunds.paymentId, row.id)).orderBy(refunds.createdAt, refunds.id);
-  return { ...toPaymentResponse(row), refunds: refundRows.map(toRefundResponse) };
+  const [refundRows, disputes] = await Promise.all([
+    db.select().from(refunds).where(eq(refunds.paymentId, row.id)).orderBy(refunds.createdAt, refunds.id),
+    disputesOfPayment(db, merchantId, row.id),
+  ]);
+  return { ...toPaymentResponse(row), refunds: refundRows.map(toRefundResponse), disputes };
 }
 
 export async function listPayments(

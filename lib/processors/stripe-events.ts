@@ -10,6 +10,8 @@ import { PAYBASE_KEY } from '../payments/processor/stripe';
 import { reconcilePayment } from '../payments/recovery';
 import { finishRefund } from '../payments/refunds';
 import { removePaymentMethod } from '../subscriptions/payment-methods';
+import { retrieveStripeDispute } from '../payments/processor/stripe-disputes';
+import { recordProcessorDispute } from '../payments/disputes';
 
 /**
  * Stripe's events in (docs/processors.md, "Webhooks from Stripe"): the route stores a verified
@@ -26,7 +28,9 @@ export async function receiveStripeEvent(db: Database, event: Stripe.Event): Pro
       .onConflictDoNothing()
       .returning({ id: processorEvents.id });
     if (stored.length === 0) return 'duplicate';
-    await enqueueJob(tx, 'process-stripe-event', { eventId: event.id }, { jobKey: `stripe-event:${event.id}` });
+    // A dispute's events are processed one at a time, in the order they came: each reads the dispute back from Stripe.
+    const queueName = event.type.startsWith('charge.dispute.') ? `stripe-dispute:${(event.data.object as { id?: string }).id}` : undefined;
+    await enqueueJob(tx, 'process-stripe-event', { eventId: event.id }, { jobKey: `stripe-event:${event.id}`, queueName });
     return 'stored';
   });
 }
@@ -48,14 +52,33 @@ async function handleEvent(db: Database, event: Stripe.Event): Promise<string> {
   if (type.startsWith('payment_intent.')) return settlePayment(db, event.data.object as Stripe.PaymentIntent);
   if (type.startsWith('refund.')) return finishRequestedRefund(db, event.data.object as Stripe.Refund);
   if (type === 'payment_method.detached') return forgetDetachedCard(db, event.data.object as Stripe.PaymentMethod);
+  if (type.startsWith('charge.dispute.')) return recordDispute(db, event.data.object as Stripe.Dispute);
   // charge.refunded repeats what refund.* say; SetupIntents are answered in the request that saves the card.
   return `acknowledged: ${type} needs nothing`;
+}
+
+/**
+ * Any `charge.dispute.*` event: the dispute as Stripe has it now (not the event's snapshot, which
+ * may be older than one already recorded) is written for the payment it disputes.
+ */
+async function recordDispute(db: Database, snapshot: Pick<Stripe.Dispute, 'id'>): Promise<string> {
+  const dispute = await retrieveStripeDispute(snapshot.id);
+  if (!dispute) return `ignored: Stripe does not know dispute ${snapshot.id}`;
+  const payment = dispute.paymentKey ? await paymentOfKey(db, dispute.paymentKey) : undefined;
+  if (!payment) return `ignored: dispute ${dispute.reference} is not of a Paybase payment`;
+  const { row, change } = await db.transaction((tx) => recordProcessorDispute(tx, payment, dispute));
+  if (change === 'unknown_status') return `ignored: dispute ${dispute.reference} has a status Paybase does not know (${dispute.rawStatus})`;
+  return `dispute ${row!.id} of payment ${payment.id}: ${change} (${row!.status})`;
 }
 
 /** Our payment behind a PaymentIntent: the key it was made with (our payment id, or the key derived from it). */
 async function paymentOfIntent(db: Database, intent: Pick<Stripe.PaymentIntent, 'metadata'>) {
   const key = intent.metadata?.[PAYBASE_KEY];
   if (!key || intent.metadata.paybase_canceled) return undefined;
+  return paymentOfKey(db, key);
+}
+
+async function paymentOfKey(db: Database, key: string) {
   const [payment] = await db
     .select()
     .from(payments)

@@ -175,7 +175,55 @@ describe('the Stripe emulator', () => {
     const [dispute] = (await stripe.disputes.list({ payment_intent: disputed.id })).data;
     expect(dispute).toMatchObject({ status: 'needs_response', amount: 3000, reason: 'fraudulent' });
     const submitted = await stripe.disputes.update(dispute!.id, { evidence: { uncategorized_text: 'winning_evidence' } });
-    expect(submitted.status).toBe('won');
+    expect(submitted.status).toBe('under_review');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect((await stripe.disputes.retrieve(dispute!.id)).status).toBe('won');
+  });
+
+  it("opens a dispute for pm_card_createDispute and decides it by Stripe's test evidence, or by the test-only close", async () => {
+    const disputeOf = async (amount: number) => {
+      const paid = await stripe.paymentIntents.create({ amount, currency: 'eur', payment_method: 'pm_card_createDispute', confirm: true });
+      await new Promise((resolve) => setImmediate(resolve));
+      const [dispute] = (await stripe.disputes.list({ payment_intent: paid.id })).data;
+      return dispute!;
+    };
+    const opened = await disputeOf(4000);
+    expect(opened).toMatchObject({ id: expect.stringMatching(/^dp_/), status: 'needs_response', amount: 4000, currency: 'eur' });
+    expect(opened.evidence_details.due_by).toBeGreaterThan(Date.now() / 1000);
+    expect(opened.balance_transactions).toEqual([
+      expect.objectContaining({ object: 'balance_transaction', amount: -4000, fee: 1500, net: -5500, reporting_category: 'dispute' }),
+    ]);
+    expect((await stripe.disputes.retrieve(opened.id, { expand: ['payment_intent'] })).payment_intent).toMatchObject({ object: 'payment_intent' });
+
+    // The request is held to DisputeUpdateParams: evidence has no such field.
+    expect(await error(stripe.disputes.update(opened.id, { evidence: { made_up: 'x' } as Stripe.DisputeUpdateParams.Evidence }))).toMatchObject({
+      type: 'StripeInvalidRequestError',
+    });
+    const staged = await stripe.disputes.update(opened.id, { evidence: { product_description: 'A poster' }, submit: false });
+    expect(staged).toMatchObject({ status: 'needs_response', evidence: { product_description: 'A poster' }, evidence_details: { has_evidence: true } });
+    const submitted = await stripe.disputes.update(opened.id, { evidence: { uncategorized_text: 'losing_evidence' } });
+    expect(submitted).toMatchObject({ status: 'under_review', evidence_details: { submission_count: 1 } });
+    await new Promise((resolve) => setImmediate(resolve));
+    const lost = await stripe.disputes.retrieve(opened.id);
+    expect(lost.status).toBe('lost');
+    expect(lost.balance_transactions).toHaveLength(1);
+    expect(await error(stripe.disputes.update(opened.id, { evidence: { uncategorized_text: 'more' } }))).toMatchObject({ code: 'dispute_already_closed' });
+
+    const close = (id: string, outcome: string) =>
+      fetch(`${emulator.baseUrl}/emulator/test-helpers/disputes/${id}/close`, { method: 'POST', body: new URLSearchParams({ outcome }) });
+    const second = await disputeOf(2500);
+    expect((await close(second.id, 'maybe')).status).toBe(404);
+    const closed = await close(second.id, 'won');
+    expect(closed.status).toBe(200);
+    expect(await closed.json()).toMatchObject({ id: second.id, status: 'won' });
+    const won = await stripe.disputes.retrieve(second.id);
+    expect(won.balance_transactions.map((t) => [t.amount, t.reporting_category])).toEqual([
+      [-2500, 'dispute'],
+      [2500, 'dispute_reversal'],
+    ]);
+    const types = (await stripe.events.list({ limit: 100 })).data.filter((e) => (e.data.object as { id?: string }).id === second.id).map((e) => e.type);
+    expect(types.reverse()).toEqual(['charge.dispute.created', 'charge.dispute.funds_withdrawn', 'charge.dispute.funds_reinstated', 'charge.dispute.closed']);
+    expect((await close(second.id, 'lost')).status).toBe(400);
   });
 
   it("maps Stripe's special-case currencies' amount rules", async () => {

@@ -133,6 +133,7 @@ export class StripeEmulator {
     res.setHeader('request-id', requestId);
     if (url.pathname.startsWith('/emulator/authenticate/')) return this.authenticationPage(req, res, url, body);
     if (serveBrowserFile(req, res, url)) return;
+    if (url.pathname.startsWith('/emulator/test-helpers/')) return this.testHelper(req, res, url, body);
     const send = (status: number, payload: unknown, headers: Record<string, string> = {}) => {
       res.writeHead(status, { 'content-type': 'application/json', ...headers });
       res.end(typeof payload === 'string' ? payload : JSON.stringify(payload, null, 2));
@@ -217,7 +218,7 @@ export class StripeEmulator {
       cus: this.store.customers,
       seti: this.store.setupIntents,
       re: this.store.refunds,
-      du: this.store.disputes,
+      dp: this.store.disputes,
     };
     for (const path of paths) {
       const [first, ...rest] = path.split('.');
@@ -269,6 +270,28 @@ export class StripeEmulator {
     if (this.failures.request && this.failures.request !== request) return undefined;
     this.failures.count--;
     return this.failures;
+  }
+
+  /**
+   * Test-only controls with no Stripe API behind them (Stripe decides these weeks later): `POST
+   * /emulator/test-helpers/disputes/{id}/close` with `outcome=won|lost` closes a dispute as the
+   * card network would, sending its events.
+   */
+  private testHelper(req: http.IncomingMessage, res: http.ServerResponse, url: URL, body: string) {
+    const close = /^\/emulator\/test-helpers\/disputes\/([^/]+)\/close$/.exec(url.pathname);
+    const outcome = new URLSearchParams(body).get('outcome');
+    const send = (status: number, payload: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(payload, null, 2));
+    if (req.method !== 'POST' || !close || (outcome !== 'won' && outcome !== 'lost')) {
+      return send(404, {
+        error: { type: 'invalid_request_error', message: 'Test helper: POST /emulator/test-helpers/disputes/{id}/close with outcome=won|lost.' },
+      });
+    }
+    try {
+      send(200, publicView(this.store.closeDispute(decodeURIComponent(close[1]!), outcome)));
+    } catch (error) {
+      if (!(error instanceof StripeError)) throw error;
+      send(error.status, error.body);
+    }
   }
 
   /** The stand-in for Stripe's 3-D Secure test page: "Complete" or "Fail" authentication. */

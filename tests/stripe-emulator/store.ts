@@ -59,7 +59,7 @@ export class StripeStore extends PaymentStore {
 
   protected openDispute(charge: StripeObject) {
     const dispute = fromFixture('dispute', {
-      id: stripeId('du'),
+      id: stripeId('dp'),
       amount: charge.amount,
       charge: charge.id,
       created: unixNow(),
@@ -76,6 +76,8 @@ export class StripeStore extends PaymentStore {
     this.disputes.set(dispute.id, dispute);
     const ctx = { livemode: Boolean(charge.livemode), idempotencyKey: null, requestId: '' };
     this.emit('charge.dispute.created', dispute, ctx);
+    // A chargeback takes the amount and Stripe's dispute fee from the balance at once (an inquiry, `warning_*`, takes nothing).
+    (dispute.balance_transactions as StripeObject[]).push(disputeBalanceTransaction(dispute, 'withdrawn'));
     this.emit('charge.dispute.funds_withdrawn', dispute, ctx);
   }
 
@@ -85,12 +87,13 @@ export class StripeStore extends PaymentStore {
 
   /**
    * Evidence, submitted by default (`submit` true, as Stripe). Stripe's test mode decides a
-   * submitted dispute by its text: `winning_evidence` wins it, `losing_evidence` loses it.
+   * submitted dispute by its text (docs.stripe.com/testing#evidence): `winning_evidence` wins
+   * it, `losing_evidence` loses it; other text leaves it under review.
    */
   updateDispute(id: string, params: Params, ctx: StoreContext): StripeObject {
     const dispute = this.dispute(id);
-    if (['won', 'lost', 'under_review'].includes(String(dispute.status))) {
-      throw invalidRequest('This dispute is already closed or under review.', undefined, 'dispute_already_closed');
+    if (!['needs_response', 'warning_needs_response'].includes(String(dispute.status))) {
+      throw invalidRequest(`This dispute is ${String(dispute.status)}: its evidence can no longer be changed.`, undefined, 'dispute_already_closed');
     }
     const evidence = (params.evidence ?? {}) as Record<string, unknown>;
     Object.assign(dispute.evidence as object, evidence);
@@ -98,19 +101,71 @@ export class StripeStore extends PaymentStore {
     const submit = params.submit === undefined || truthy(params.submit);
     const details = dispute.evidence_details as Record<string, unknown>;
     details.has_evidence = Object.keys(evidence).length > 0 || details.has_evidence;
+    const inquiry = String(dispute.status).startsWith('warning_');
     if (submit) {
       details.submission_count = Number(details.submission_count) + 1;
-      dispute.status = 'under_review';
+      dispute.status = inquiry ? 'warning_under_review' : 'under_review';
     }
     this.emit('charge.dispute.updated', dispute, ctx);
     const text = (dispute.evidence as Record<string, unknown>).uncategorized_text;
     if (submit && (text === 'winning_evidence' || text === 'losing_evidence')) {
-      dispute.status = text === 'winning_evidence' ? 'won' : 'lost';
+      // The issuer decides after the answer (which says `under_review`), as at Stripe.
+      const outcome = inquiry ? 'warning_closed' : text === 'winning_evidence' ? 'won' : 'lost';
       setImmediate(() => {
-        if (dispute.status === 'won') this.emit('charge.dispute.funds_reinstated', dispute, ctx);
-        this.emit('charge.dispute.closed', dispute, ctx);
+        dispute.status = outcome;
+        this.announceClosed(dispute, ctx);
       });
     }
     return dispute;
   }
+
+  /**
+   * Test-only (no such Stripe API; server.ts serves it under /emulator/): the card network decides
+   * a dispute now, as it would weeks later at Stripe, with its events.
+   */
+  closeDispute(id: string, outcome: 'won' | 'lost'): StripeObject {
+    const dispute = this.dispute(id);
+    if (['won', 'lost', 'warning_closed'].includes(String(dispute.status))) {
+      throw invalidRequest(`This dispute is already ${String(dispute.status)}.`, undefined, 'dispute_already_closed');
+    }
+    dispute.status = String(dispute.status).startsWith('warning_') ? 'warning_closed' : outcome;
+    this.announceClosed(dispute, { livemode: Boolean(dispute.livemode), idempotencyKey: null, requestId: '' });
+    return dispute;
+  }
+
+  /** A chargeback won gives the amount and the fee back (`funds_reinstated`), then `closed`. */
+  private announceClosed(dispute: StripeObject, ctx: Pick<StoreContext, 'livemode' | 'idempotencyKey' | 'requestId'>) {
+    if (dispute.status === 'won') {
+      (dispute.balance_transactions as StripeObject[]).push(disputeBalanceTransaction(dispute, 'reinstated'));
+      this.emit('charge.dispute.funds_reinstated', dispute, ctx);
+    }
+    this.emit('charge.dispute.closed', dispute, ctx);
+  }
+}
+
+/** Stripe's dispute fee in the emulator (USD 15.00); Stripe's own depends on the account's country. */
+const DISPUTE_FEE = 1500;
+
+/** The balance transaction of money a dispute took (`dispute`) or gave back (`dispute_reversal`), shaped as Stripe's. */
+function disputeBalanceTransaction(dispute: StripeObject, movement: 'withdrawn' | 'reinstated'): StripeObject {
+  const sign = movement === 'withdrawn' ? -1 : 1;
+  const amount = sign * Number(dispute.amount);
+  const fee = -sign * DISPUTE_FEE;
+  return {
+    id: stripeId('txn'),
+    object: 'balance_transaction',
+    amount,
+    available_on: unixNow(),
+    created: unixNow(),
+    currency: dispute.currency,
+    description: movement === 'withdrawn' ? `Chargeback withdrawal for ${String(dispute.charge)}` : `Chargeback reversal for ${String(dispute.charge)}`,
+    exchange_rate: null,
+    fee,
+    fee_details: [{ amount: fee, application: null, currency: dispute.currency, description: 'Dispute fee', type: 'stripe_fee' }],
+    net: amount - fee,
+    reporting_category: movement === 'withdrawn' ? 'dispute' : 'dispute_reversal',
+    source: dispute.id,
+    status: 'available',
+    type: 'adjustment',
+  };
 }

@@ -15,3 +15,4 @@ export * from './usage';
 export * from './audit';
 export * from './designs';
 export * from './processors';
+export * from './disputes';
