@@ -9,7 +9,7 @@ import { recordEvent } from '../events/record-event';
 import { ApiError, invalidField } from '../http/errors';
 import { lockAttempt, type Attempt } from '../http/idempotency';
 import { formatMoney } from '../money/format';
-import { paymentProcessor } from './processor';
+import { processorOf, type PaymentProcessor } from './processor';
 import { findPaymentRow, type PaymentRow } from './payments';
 import { enqueueQueuedJob } from '../jobs/enqueue';
 import { toRefundResponse, type RefundRow } from './refund-response';
@@ -41,6 +41,13 @@ export async function refundPayment(phases: Phases, merchantId: string, paymentI
     const payment = await findPaymentRow(tx, merchantId, paymentId, { forUpdate: true });
     const subject = `Payment ${payment.id} is ${payment.status}`;
     paymentStateMachine.assertTransition(payment.status, 'refunded', subject, 'only a succeeded payment can be refunded');
+    if (!processorOf(payment)) {
+      throw new ApiError(
+        'INVALID_STATE',
+        `Payment ${payment.id} was made with ${payment.processor} in ${payment.processorMode} mode, which this installation no longer uses: refund it from that account's dashboard.`,
+        { extra: { state: payment.status } },
+      );
+    }
     const [pending] = await tx
       .select({ amount: sql<number>`coalesce(sum(${refunds.amount}), 0)::int` })
       .from(refunds)
@@ -98,6 +105,18 @@ export async function refundUnwantedCharge(tx: Db, payment: PaymentRow, reason: 
   return row;
 }
 
+type RefundRequest = Parameters<PaymentProcessor['refund']>[0];
+
+/** A refund by the processor that made the payment; one this installation no longer reaches fails, saying so. */
+async function refundWith(processor: PaymentProcessor | undefined, request: RefundRequest) {
+  if (processor) return processor.refund(request);
+  return {
+    status: 'failed' as const,
+    reference: `none_${request.idempotencyKey}`,
+    message: 'The processor that made this payment is no longer connected: refund it from that account.',
+  };
+}
+
 /** Phases 2 and 3 of a requested refund; also how reconciliation finishes one after a crash. */
 export async function finishRefund(phases: Phases, refundId: string) {
   const [requested] = await phases.db.select().from(refunds).where(eq(refunds.id, refundId));
@@ -105,8 +124,9 @@ export async function finishRefund(phases: Phases, refundId: string) {
     .select()
     .from(payments)
     .where(and(eq(payments.id, requested!.paymentId), eq(payments.merchantId, requested!.merchantId)));
+  const processor = processorOf(payment!);
   const outcome = !refundStateMachine.isFinal(requested!.status)
-    ? await paymentProcessor().refund({
+    ? await refundWith(processor, {
         chargeReference: payment!.processorReference ?? '',
         amount: requested!.amount,
         currency: requested!.currency,

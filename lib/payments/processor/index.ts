@@ -20,6 +20,24 @@ function makeProcessor(): PaymentProcessor {
   return new StripeProcessor(stripeClient(key), key);
 }
 
+let sandbox: SandboxProcessor | undefined;
+
+/**
+ * The processor that made a payment, to refund it: the current one when it is the same processor
+ * in the same mode; the sandbox for a sandbox payment (it keeps its book in our database); none
+ * for a payment of a processor or mode this installation no longer uses (a Stripe test payment
+ * once the key is live): its money is not reachable from here.
+ */
+export function processorOf(payment: { processor: string; processorMode: string }): PaymentProcessor | undefined {
+  const current = paymentProcessor();
+  if (payment.processor === current.name && payment.processorMode === current.mode) return current;
+  if (payment.processor === 'sandbox') {
+    sandbox ??= new SandboxProcessor();
+    return sandbox;
+  }
+  return undefined;
+}
+
 let platformStripe: Stripe | undefined;
 
 /** The SDK client of the platform's Stripe connection (STRIPE_SECRET_KEY), for what is not a payment: webhooks and their endpoint. */
