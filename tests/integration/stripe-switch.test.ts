@@ -59,7 +59,7 @@ describe('refunds after the processor changed', { timeout: 300_000 }, () => {
     const refused = await request('POST', `/api/Payment/${stripeTestPayment.id}/Refund`, {});
     expect(refused.status, refused.text).toBe(409);
     expect(refused.body).toMatchObject({ code: 'INVALID_STATE' });
-    expect(refused.body.message).toMatch(/stripe in test mode/);
+    expect(refused.text).toMatch(/stripe in test mode/);
     expect((await request('GET', `/api/Payment/${stripeTestPayment.id}/Refund`)).body.data).toEqual([]);
     expect(emulator.requests.filter((r) => r.path === '/v1/refunds')).toEqual([]);
   });
