@@ -62,8 +62,12 @@ describe("Stripe's webhooks in", () => {
     const url = new URL(answer.body.payment.nextAction.url);
     await fetch(url, { method: 'POST', body: new URLSearchParams({ secret: url.searchParams.get('secret')!, result: 'complete' }) });
     expect(await paidCheckout(answer.body.id)).toMatchObject({ status: 'paid', payment: { status: 'succeeded' } });
-    const events = await db.select().from(processorEvents).where(eq(processorEvents.type, 'payment_intent.succeeded'));
-    expect(events.some((e) => e.outcome === `payment ${answer.body.payment.id}: succeeded`)).toBe(true);
+    // The event's outcome is written just after the settlement it describes commits.
+    const settledBy = await waitFor(async () => {
+      const events = await db.select().from(processorEvents).where(eq(processorEvents.type, 'payment_intent.succeeded'));
+      return events.find((e) => e.outcome?.startsWith(`payment ${answer.body.payment.id}:`))?.outcome ?? undefined;
+    });
+    expect(settledBy).toBe(`payment ${answer.body.payment.id}: succeeded`);
   });
 
   it('settles an unknown charge (Stripe took it, its answers were lost) by retrieving the PaymentIntent when its event comes', async () => {
