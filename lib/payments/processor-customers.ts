@@ -11,7 +11,7 @@ import { paymentProcessor } from './processor';
  */
 export async function processorCustomerOf(db: Db, merchantId: string, customerId: string): Promise<string | undefined> {
   const processor = paymentProcessor();
-  if (!processor.ensureCustomer || processor.name === 'sandbox') return undefined;
+  if (!processor.ensureCustomer) return undefined;
   const known = await storedProcessorCustomer(db, merchantId, customerId);
   if (known) return known;
   const [customer] = await db
