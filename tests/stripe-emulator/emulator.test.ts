@@ -103,6 +103,89 @@ describe('the Stripe emulator', () => {
     expect((await stripe.paymentIntents.retrieve(present.id)).status).toBe('succeeded');
   });
 
+  it('asks for 3-D Secure when a card that needs it is set up: Stripe.js’s challenge (use_stripe_sdk) or a redirect (return_url), then setup_intent.* events', async () => {
+    const endpoint = await stripe.webhookEndpoints.create({ url: receiverUrl, enabled_events: ['setup_intent.succeeded', 'setup_intent.setup_failed'] });
+    const customer = await stripe.customers.create({ email: 'secure@example.com' });
+    const setUp = (params: Partial<Stripe.SetupIntentCreateParams> = {}) =>
+      stripe.setupIntents.create({ customer: customer.id, payment_method: 'pm_card_authenticationRequired', confirm: true, usage: 'off_session', ...params });
+
+    // Confirmed by a server without return_url: Stripe.js carries out the challenge in the page.
+    const present = await setUp({ metadata: { paybase_key: 'pm_one' } });
+    expect(present).toMatchObject({ status: 'requires_action', next_action: { type: 'use_stripe_sdk', use_stripe_sdk: { type: 'three_d_secure_redirect' } } });
+    const challenge = (present.next_action!.use_stripe_sdk as { stripe_js: string }).stripe_js;
+    expect((await stripe.paymentMethods.retrieve(String(present.payment_method))).customer).toBeNull();
+    // Stripe.js reads the intent with the publishable key and its client secret only, and sees no customer or metadata.
+    const url = new URL(emulator.baseUrl);
+    const browser = new Stripe('pk_test_emulatortests1', { host: url.hostname, port: url.port, protocol: 'http', maxNetworkRetries: 0 });
+    const seen = await browser.setupIntents.retrieve(present.id, { client_secret: present.client_secret! });
+    expect(seen).toMatchObject({ id: present.id, status: 'requires_action', next_action: { type: 'use_stripe_sdk' } });
+    expect(seen).not.toHaveProperty('customer');
+    expect(seen).not.toHaveProperty('metadata');
+    expect(await error(browser.setupIntents.retrieve(present.id, { client_secret: `${present.id}_secret_guessed` }))).toMatchObject({
+      statusCode: 400,
+      param: 'client_secret',
+    });
+    expect(await error(browser.setupIntents.retrieve(present.id))).toMatchObject({ statusCode: 400, param: 'client_secret' });
+    expect(await error(browser.setupIntents.create({ customer: customer.id }))).toMatchObject({ statusCode: 401 });
+
+    // The challenge page in Stripe.js's frame: completing it tells the page that opened it, and the card is set up on the customer.
+    const framed = `${challenge}&origin=${encodeURIComponent('https://shop.example')}`;
+    expect(await (await fetch(framed)).text()).toContain('3D Secure test card setup');
+    const secret = new URL(challenge).searchParams.get('secret')!;
+    const done = await (await fetch(framed, { method: 'POST', body: new URLSearchParams({ secret, result: 'complete' }) })).text();
+    expect(done).toContain('Authentication completed.');
+    expect(done).toContain(`window.parent.postMessage({"type":"stripe-emulator:authentication-finished","intent":"${present.id}"}, "https://shop.example")`);
+    const succeeded = await stripe.setupIntents.retrieve(present.id);
+    expect(succeeded).toMatchObject({ status: 'succeeded', next_action: null, customer: customer.id, metadata: { paybase_key: 'pm_one' } });
+    expect((await stripe.paymentMethods.retrieve(String(succeeded.payment_method))).customer).toBe(customer.id);
+    // Once settled, the page changes nothing.
+    await fetch(framed, { method: 'POST', body: new URLSearchParams({ secret, result: 'fail' }) });
+    expect((await stripe.setupIntents.retrieve(present.id)).status).toBe('succeeded');
+
+    // Failed: the intent needs another card, with Stripe's reason, and the card is not attached.
+    const failing = await setUp();
+    const failingPage = (failing.next_action!.use_stripe_sdk as { stripe_js: string }).stripe_js;
+    const failedCard = String(failing.payment_method);
+    await fetch(failingPage, { method: 'POST', body: new URLSearchParams({ secret: new URL(failingPage).searchParams.get('secret')!, result: 'fail' }) });
+    expect(await stripe.setupIntents.retrieve(failing.id)).toMatchObject({
+      status: 'requires_payment_method',
+      payment_method: null,
+      next_action: null,
+      last_setup_error: { type: 'invalid_request_error', code: 'setup_intent_authentication_failure', payment_method: { id: failedCard } },
+    });
+    expect((await stripe.paymentMethods.retrieve(failedCard)).customer).toBeNull();
+
+    // With a return_url, Stripe answers its page to redirect to, which comes back with Stripe's parameters.
+    const redirected = await setUp({ return_url: 'https://shop.example/saved' });
+    expect(redirected).toMatchObject({
+      status: 'requires_action',
+      next_action: { type: 'redirect_to_url', redirect_to_url: { return_url: 'https://shop.example/saved' } },
+    });
+    const redirectPage = redirected.next_action!.redirect_to_url!.url!;
+    const back = await fetch(redirectPage, {
+      method: 'POST',
+      body: new URLSearchParams({ secret: new URL(redirectPage).searchParams.get('secret')!, result: 'complete' }),
+      redirect: 'manual',
+    });
+    expect(back.status).toBe(303);
+    const location = new URL(back.headers.get('location')!);
+    expect(Object.fromEntries(location.searchParams)).toEqual({
+      setup_intent: redirected.id,
+      setup_intent_client_secret: redirected.client_secret,
+      redirect_status: 'succeeded',
+    });
+
+    await emulator.webhooks.settled();
+    // This endpoint's deliveries, taken out of those the other tests read.
+    const events = received.splice(0).map(({ body, signature }) => stripe.webhooks.constructEvent(body, signature, endpoint.secret!));
+    expect(events.map((e) => [e.type, (e.data.object as Stripe.SetupIntent).id])).toEqual([
+      ['setup_intent.succeeded', present.id],
+      ['setup_intent.setup_failed', failing.id],
+      ['setup_intent.succeeded', redirected.id],
+    ]);
+    await stripe.webhookEndpoints.del(endpoint.id);
+  });
+
   it('makes PaymentMethods of test card numbers for Stripe.js (publishable key), and nothing else with that key', async () => {
     const url = new URL(emulator.baseUrl);
     const browser = new Stripe('pk_test_emulatortests1', { host: url.hostname, port: url.port, protocol: 'http', maxNetworkRetries: 0 });

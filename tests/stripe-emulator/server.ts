@@ -3,16 +3,19 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { StripeObject } from './fixtures';
 import { StripeStore, type StoreContext } from './store';
-import { compileOperations, invalidRequest, parseParams, StripeError, validateParams, type CompiledOperation } from './validation';
+import { compileOperations, parseParams, StripeError, validateParams, type CompiledOperation } from './validation';
 import { serveBrowserFile, STRIPE_JS_PATH } from './stripe-js';
 import { WebhookSender } from './webhooks';
+import { apiRoutes, type Handler } from './routes';
+import { authenticationPage, publicView, testHelper } from './pages';
 
 /**
  * A Stripe emulator for tests and local runs (test code, not Stripe): the part of Stripe's API
  * Paybase uses, stateful and in memory (docs/processors.md, "Local testing"). Requests are held
  * to the `stripe` package's own parameter types (validation.ts), answers are shaped from
  * Stripe's published fixtures, `Idempotency-Key` works as Stripe's does, and events are sent to
- * registered webhook endpoints signed as Stripe signs them.
+ * registered webhook endpoints signed as Stripe signs them. Its API routes are routes.ts (cards:
+ * routes-cards.ts); what it serves to browsers, pages.ts (3-D Secure) and stripe-js.ts (Stripe.js).
  */
 export interface EmulatorOptions {
   port?: number;
@@ -27,8 +30,6 @@ interface StoredAnswer {
   status: number;
   body: string;
 }
-
-type Handler = (req: { id: string | undefined; params: Record<string, unknown>; ctx: StoreContext }) => unknown;
 
 export class StripeEmulator {
   readonly webhooks: WebhookSender;
@@ -51,55 +52,7 @@ export class StripeEmulator {
   constructor(private readonly options: EmulatorOptions = {}) {
     this.webhooks = new WebhookSender({ retryDelayMs: options.webhookRetryDelayMs ?? 1000, maxAttempts: options.webhookMaxAttempts ?? 5 });
     this.store = new StripeStore((type, object, ctx) => this.webhooks.emit(type, object, ctx));
-    const s = this.store;
-    this.handlers = {
-      'GET /v1/balance': ({ ctx }) => ({
-        object: 'balance',
-        available: [{ amount: 0, currency: 'usd', source_types: { card: 0 } }],
-        pending: [],
-        livemode: ctx.livemode,
-      }),
-      'POST /v1/customers': ({ params, ctx }) => s.createCustomer(params, ctx),
-      'GET /v1/customers/:id': ({ id }) => s.customer(id!),
-      'POST /v1/payment_methods': ({ params, ctx }) => s.createPaymentMethod(params, ctx),
-      'GET /v1/payment_methods/:id': ({ id }) => s.paymentMethod(id!, 'id', false),
-      'POST /v1/payment_methods/:id/attach': ({ id, params, ctx }) => s.attachPaymentMethod(id!, params, ctx),
-      'POST /v1/payment_methods/:id/detach': ({ id, ctx }) => s.detachPaymentMethod(id!, ctx),
-      'POST /v1/payment_intents': ({ params, ctx }) => s.createPaymentIntent(params, ctx),
-      'GET /v1/payment_intents': ({ params }) =>
-        list(
-          '/v1/payment_intents',
-          [...s.paymentIntents.values()].filter((pi) => !params.customer || pi.customer === params.customer),
-          params,
-        ),
-      'GET /v1/payment_intents/search': ({ params }) => search('/v1/payment_intents/search', [...s.paymentIntents.values()], params),
-      'GET /v1/payment_intents/:id': ({ id }) => s.paymentIntent(id!),
-      'POST /v1/payment_intents/:id/confirm': ({ id, params, ctx }) => s.confirmPaymentIntent(id!, params, ctx),
-      'POST /v1/payment_intents/:id/cancel': ({ id, params, ctx }) => s.cancelPaymentIntent(id!, params, ctx),
-      'POST /v1/setup_intents': ({ params, ctx }) => s.createSetupIntent(params, ctx),
-      'GET /v1/setup_intents/:id': ({ id }) => s.setupIntent(id!),
-      'POST /v1/setup_intents/:id/confirm': ({ id, params, ctx }) => s.confirmSetupIntent(id!, params, ctx),
-      'POST /v1/refunds': ({ params, ctx }) => s.createRefund(params, ctx),
-      'GET /v1/refunds/:id': ({ id }) => found(s.refunds.get(id!), 'refund', id!),
-      'GET /v1/disputes': ({ params }) =>
-        list(
-          '/v1/disputes',
-          [...s.disputes.values()].filter((d) => !params.payment_intent || d.payment_intent === params.payment_intent),
-          params,
-        ),
-      'GET /v1/disputes/:id': ({ id }) => s.dispute(id!),
-      'POST /v1/disputes/:id': ({ id, params, ctx }) => s.updateDispute(id!, params, ctx),
-      'POST /v1/webhook_endpoints': ({ params, ctx }) => this.webhooks.createEndpoint(params, ctx.livemode),
-      'GET /v1/webhook_endpoints': ({ params }) => list('/v1/webhook_endpoints', this.webhooks.listEndpoints(), params),
-      'DELETE /v1/webhook_endpoints/:id': ({ id }) => this.webhooks.deleteEndpoint(id!),
-      'GET /v1/events': ({ params }) =>
-        list(
-          '/v1/events',
-          this.webhooks.events.filter((e) => !params.type || e.type === params.type),
-          params,
-        ),
-      'GET /v1/events/:id': ({ id }) => this.webhooks.event(id!),
-    };
+    this.handlers = apiRoutes(this.store, this.webhooks);
   }
 
   async start(): Promise<string> {
@@ -131,9 +84,17 @@ export class StripeEmulator {
     const body = Buffer.concat(chunks).toString('utf8');
     const requestId = `req_${randomBytes(10).toString('hex')}`;
     res.setHeader('request-id', requestId);
-    if (url.pathname.startsWith('/emulator/authenticate/')) return this.authenticationPage(req, res, url, body);
+    if (url.pathname.startsWith('/emulator/authenticate/')) return authenticationPage(this.store, req, res, url, body);
     if (serveBrowserFile(req, res, url)) return;
-    if (url.pathname.startsWith('/emulator/test-helpers/')) return this.testHelper(req, res, url, body);
+    if (url.pathname.startsWith('/emulator/test-helpers/')) return testHelper(this.store, req, res, url, body);
+    // Stripe.js calls the API from the shop's own page, across origins, as Stripe's API allows.
+    res.setHeader('access-control-allow-origin', '*');
+    if (req.method === 'OPTIONS') {
+      res
+        .writeHead(204, { 'access-control-allow-methods': 'GET, POST, DELETE', 'access-control-allow-headers': 'authorization, content-type, stripe-version' })
+        .end();
+      return;
+    }
     const send = (status: number, payload: unknown, headers: Record<string, string> = {}) => {
       res.writeHead(status, { 'content-type': 'application/json', ...headers });
       res.end(typeof payload === 'string' ? payload : JSON.stringify(payload, null, 2));
@@ -271,71 +232,10 @@ export class StripeEmulator {
     this.failures.count--;
     return this.failures;
   }
-
-  /**
-   * Test-only controls with no Stripe API behind them (Stripe decides these weeks later): `POST
-   * /emulator/test-helpers/disputes/{id}/close` with `outcome=won|lost` closes a dispute as the
-   * card network would, sending its events.
-   */
-  private testHelper(req: http.IncomingMessage, res: http.ServerResponse, url: URL, body: string) {
-    const close = /^\/emulator\/test-helpers\/disputes\/([^/]+)\/close$/.exec(url.pathname);
-    const outcome = new URLSearchParams(body).get('outcome');
-    const send = (status: number, payload: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(payload, null, 2));
-    if (req.method !== 'POST' || !close || (outcome !== 'won' && outcome !== 'lost')) {
-      return send(404, {
-        error: { type: 'invalid_request_error', message: 'Test helper: POST /emulator/test-helpers/disputes/{id}/close with outcome=won|lost.' },
-      });
-    }
-    try {
-      send(200, publicView(this.store.closeDispute(decodeURIComponent(close[1]!), outcome)));
-    } catch (error) {
-      if (!(error instanceof StripeError)) throw error;
-      send(error.status, error.body);
-    }
-  }
-
-  /** The stand-in for Stripe's 3-D Secure test page: "Complete" or "Fail" authentication. */
-  private authenticationPage(req: http.IncomingMessage, res: http.ServerResponse, url: URL, body: string) {
-    const id = decodeURIComponent(url.pathname.split('/')[3] ?? '');
-    const form = new URLSearchParams(body);
-    const secret = url.searchParams.get('secret') ?? form.get('secret') ?? '';
-    const intent = this.store.paymentIntents.get(id);
-    if (!intent || this.store.authenticationSecrets.get(id) !== secret) {
-      res.writeHead(404, { 'content-type': 'text/plain' }).end('Unknown authentication.');
-      return;
-    }
-    const returnUrl = (intent.next_action as { redirect_to_url?: { return_url?: string } } | null)?.redirect_to_url?.return_url;
-    if (req.method === 'POST') {
-      const result = form.get('result') === 'complete' ? 'complete' : 'fail';
-      const settled = this.store.finishAuthentication(id, secret, result)!;
-      if (!returnUrl) {
-        res
-          .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
-          .end(page(`<p>Authentication ${settled.status === 'succeeded' ? 'completed' : 'failed'}.</p>`));
-        return;
-      }
-      const back = new URL(returnUrl);
-      back.searchParams.set('payment_intent', id);
-      back.searchParams.set('payment_intent_client_secret', String(intent.client_secret));
-      back.searchParams.set('redirect_status', settled.status === 'succeeded' ? 'succeeded' : 'failed');
-      res.writeHead(303, { location: back.toString() }).end();
-      return;
-    }
-    const amount = `${intent.amount} ${String(intent.currency).toUpperCase()} (minor units)`;
-    res
-      .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
-      .end(
-        page(
-          `<h1>3D Secure test payment</h1><p>Stripe emulator: authenticate ${escapeHtml(amount)}. Status: ${escapeHtml(String(intent.status))}.</p>` +
-            `<form method="post"><input type="hidden" name="secret" value="${escapeHtml(secret)}"><button name="result" value="complete">Complete authentication</button> ` +
-            `<button name="result" value="fail">Fail authentication</button></form>`,
-        ),
-      );
-  }
 }
 
-/** What Stripe.js calls with the publishable key; every other request needs a secret key. */
-const PUBLISHABLE_KEY_OPERATIONS = new Set(['POST /v1/payment_methods']);
+/** What Stripe.js calls with the publishable key (a SetupIntent only with its client secret); every other request needs a secret key. */
+const PUBLISHABLE_KEY_OPERATIONS = new Set(['POST /v1/payment_methods', 'GET /v1/setup_intents/:id']);
 
 function authenticate(header: string | undefined): { livemode: boolean; publishable: boolean } {
   const key = /^Bearer (\S+)$/.exec(header ?? '')?.[1];
@@ -357,45 +257,4 @@ function authenticate(header: string | undefined): { livemode: boolean; publisha
 
 function apiError(status: number): StripeError {
   return new StripeError(status, { error: { type: 'api_error', message: 'The emulator was told to fail this request.' } });
-}
-
-function found(object: StripeObject | undefined, resource: string, id: string): StripeObject {
-  if (!object)
-    throw new StripeError(404, { error: { type: 'invalid_request_error', code: 'resource_missing', param: 'id', message: `No such ${resource}: '${id}'` } });
-  return object;
-}
-
-function list(url: string, all: StripeObject[], params: Record<string, unknown>) {
-  const limit = Math.min(Number(params.limit ?? 10), 100);
-  const sorted = [...all].sort((a, b) => Number(b.created) - Number(a.created));
-  const start = params.starting_after ? sorted.findIndex((o) => o.id === params.starting_after) + 1 : 0;
-  return { object: 'list', url, has_more: sorted.length > start + limit, data: sorted.slice(start, start + limit) };
-}
-
-/** Stripe's search query language, the part Paybase uses: `metadata['key']:'value'` and `status:'value'` clauses joined by AND. */
-function search(url: string, all: StripeObject[], params: Record<string, unknown>) {
-  const clauses = String(params.query)
-    .split(/\s+AND\s+/i)
-    .map((clause) => {
-      const match = /^(?:metadata\[['"]([^'"]+)['"]\]|(status|currency|customer)):['"]([^'"]*)['"]$/.exec(clause.trim());
-      if (!match) throw invalidRequest(`Invalid search query: ${clause}`, 'query', 'parameter_invalid');
-      return { metadataKey: match[1], field: match[2], value: match[3]! };
-    });
-  const data = all.filter((o) =>
-    clauses.every((c) => (c.metadataKey ? (o.metadata as Record<string, string>)[c.metadataKey] === c.value : String(o[c.field!]) === c.value)),
-  );
-  return { object: 'search_result', url, has_more: false, next_page: null, data: data.slice(0, Number(params.limit ?? 10)) };
-}
-
-/** What the emulator keeps beside an object (a test card's behaviour) never leaves it. */
-function publicView(value: unknown): unknown {
-  return JSON.parse(JSON.stringify(value, (key, v) => (key === 'behaviour' ? undefined : v)));
-}
-
-function page(content: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Stripe emulator</title></head><body>${content}</body></html>`;
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

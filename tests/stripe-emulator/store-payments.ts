@@ -1,121 +1,23 @@
 import { randomBytes } from 'node:crypto';
 import { fromFixture, stripeId, unixNow, type StripeObject } from './fixtures';
-import { cardOfInput, cardPaymentMethod } from './card-input';
-import { AUTHENTICATION_FAILED, AUTHENTICATION_REQUIRED, DECLINES, TEST_PAYMENT_METHODS, type CardBehaviour, type Decline } from './test-cards';
-import { invalidRequest, StripeError } from './validation';
-
-/**
- * The emulator's state (test code): what Stripe keeps for the objects Paybase uses, in memory.
- * Every change that Stripe reports as an event calls `emit`; webhooks.ts sends them. This part
- * holds customers, payment methods, PaymentIntents and SetupIntents; store.ts adds refunds and disputes.
- */
-export interface StoreContext {
-  livemode: boolean;
-  /** The request came with a publishable key (from Stripe.js). */
-  publishable?: boolean;
-  /** Where the emulator's own pages are (the 3-D Secure page). */
-  baseUrl: string;
-  idempotencyKey: string | null;
-  requestId: string;
-}
-
-type Params = Record<string, unknown>;
-export type EmitEvent = (type: string, object: StripeObject, ctx: Pick<StoreContext, 'livemode' | 'idempotencyKey' | 'requestId'> | null) => void;
+import { AUTHENTICATION_FAILED, AUTHENTICATION_REQUIRED, DECLINES, type Decline } from './test-cards';
+import { invalidRequest } from './validation';
+import { CardStore, cardError, truthy, type EventContext, type Params, type StoreContext } from './store-cards';
 
 const THREE_DECIMAL = new Set(['bhd', 'jod', 'kwd', 'omr', 'tnd']);
 /** Stripe keeps ISK two-decimal in its API while only whole krónur may be charged. */
 const WHOLE_UNITS_ONLY = new Set(['isk']);
 
-export abstract class PaymentStore {
-  readonly customers = new Map<string, StripeObject>();
-  /** PaymentMethods spent: used successfully while attached to no Customer. */
-  private readonly usedUnattached = new Set<string>();
-  readonly paymentMethods = new Map<string, StripeObject & { behaviour: CardBehaviour }>();
+/**
+ * PaymentIntents and their charges (test code), over the customers, payment methods and
+ * SetupIntents of store-cards.ts; store.ts adds refunds and disputes.
+ */
+export abstract class PaymentStore extends CardStore {
   readonly paymentIntents = new Map<string, StripeObject>();
   readonly charges = new Map<string, StripeObject>();
-  readonly setupIntents = new Map<string, StripeObject>();
-  /** The unguessable part of each 3-D Secure page's address, by PaymentIntent or SetupIntent id. */
-  readonly authenticationSecrets = new Map<string, string>();
-
-  constructor(protected readonly emit: EmitEvent) {}
 
   /** `pm_card_createDispute`: the charge is disputed right after it succeeds. */
   protected abstract openDispute(charge: StripeObject): void;
-
-  createCustomer(params: Params, ctx: StoreContext): StripeObject {
-    const customer = fromFixture('customer', {
-      id: stripeId('cus'),
-      created: unixNow(),
-      livemode: ctx.livemode,
-      email: params.email ?? null,
-      name: params.name ?? null,
-      description: params.description ?? null,
-      metadata: params.metadata ?? {},
-      invoice_settings: { custom_fields: null, default_payment_method: null, footer: null, rendering_options: null },
-    });
-    this.customers.set(customer.id, customer);
-    this.emit('customer.created', customer, ctx);
-    return customer;
-  }
-
-  customer(id: string): StripeObject {
-    return this.found(this.customers.get(id), 'customer', id);
-  }
-
-  /** A known PaymentMethod, or a fresh copy of one of Stripe's test PaymentMethods. */
-  paymentMethod(id: string, param = 'payment_method', copy = true): StripeObject & { behaviour: CardBehaviour } {
-    const known = this.paymentMethods.get(id);
-    if (known) return known;
-    const card = TEST_PAYMENT_METHODS[id];
-    if (!card) throw invalidRequest(`No such PaymentMethod: '${id}'`, param, 'resource_missing');
-    const method = cardPaymentMethod(copy ? stripeId('pm') : id, card, { exp_month: 12, exp_year: new Date().getUTCFullYear() + 3 });
-    if (copy) this.paymentMethods.set(method.id, method);
-    return method;
-  }
-
-  /** `POST /v1/payment_methods` from Stripe.js: a card typed by the customer (card-input.ts). */
-  createPaymentMethod(params: Params, ctx: StoreContext): StripeObject {
-    const input = cardOfInput(params, { livemode: ctx.livemode, publishable: ctx.publishable ?? false });
-    const billing = (params.billing_details ?? {}) as Record<string, unknown>;
-    const method = cardPaymentMethod(
-      stripeId('pm'),
-      input.card,
-      { exp_month: input.expMonth, exp_year: input.expYear },
-      {
-        livemode: ctx.livemode,
-        metadata: params.metadata ?? {},
-        billing_details: { address: null, email: billing.email || null, name: billing.name || null, phone: billing.phone || null, tax_id: null },
-      },
-    );
-    this.paymentMethods.set(method.id, method);
-    return method;
-  }
-
-  attachPaymentMethod(id: string, params: Params, ctx: StoreContext): StripeObject {
-    const customer = this.customer(String(params.customer));
-    const method = this.paymentMethod(id, 'payment_method');
-    if (method.customer && method.customer !== customer.id)
-      throw invalidRequest('The payment method you provided has already been attached to a customer.', undefined, 'payment_method_unexpected_state');
-    if (DECLINES[method.behaviour]) throw cardError(DECLINES[method.behaviour]!, {});
-    method.customer = customer.id;
-    method.livemode = ctx.livemode;
-    this.emit('payment_method.attached', method, ctx);
-    return method;
-  }
-
-  detachPaymentMethod(id: string, ctx: StoreContext): StripeObject {
-    const method = this.found(this.paymentMethods.get(id), 'payment_method', id);
-    if (!method.customer)
-      throw invalidRequest(
-        'The payment method you provided is not attached to a customer so detachment is impossible.',
-        undefined,
-        'payment_method_unexpected_state',
-      );
-    method.customer = null;
-    this.usedUnattached.add(id);
-    this.emit('payment_method.detached', method, ctx);
-    return method;
-  }
 
   createPaymentIntent(params: Params, ctx: StoreContext): StripeObject {
     const currency = String(params.currency).toLowerCase();
@@ -173,16 +75,8 @@ export abstract class PaymentStore {
     if (decline) return this.failPaymentIntent(intent, method, decline, ctx);
     if (method.behaviour === 'authenticate') {
       if (offSession) return this.failPaymentIntent(intent, method, AUTHENTICATION_REQUIRED, ctx);
-      const secret = randomBytes(24).toString('base64url');
-      this.authenticationSecrets.set(intent.id, secret);
-      const returnUrl = typeof params.return_url === 'string' ? params.return_url : null;
       intent.status = 'requires_action';
-      intent.next_action = returnUrl
-        ? { type: 'redirect_to_url', redirect_to_url: { url: `${ctx.baseUrl}/emulator/authenticate/${intent.id}?secret=${secret}`, return_url: returnUrl } }
-        : {
-            type: 'use_stripe_sdk',
-            use_stripe_sdk: { type: 'three_d_secure_redirect', stripe_js: `${ctx.baseUrl}/emulator/authenticate/${intent.id}?secret=${secret}` },
-          };
+      intent.next_action = this.authenticationAction(intent, ctx, typeof params.return_url === 'string' ? params.return_url : null);
       this.emit('payment_intent.requires_action', intent, ctx);
       return intent;
     }
@@ -229,23 +123,7 @@ export abstract class PaymentStore {
     intent.status = 'requires_confirmation';
   }
 
-  /** Stripe's rule: a PaymentMethod used once without being attached to a Customer cannot be used again. */
-  private refuseUsedUnattached(method: StripeObject) {
-    if (method.customer || !this.usedUnattached.has(String(method.id))) return;
-    throw invalidRequest(
-      'The provided PaymentMethod was previously used with a PaymentIntent without Customer attachment, shared with a connected account without Customer attachment, or was detached from a Customer. It may not be used again. To use a PaymentMethod multiple times, you must attach it to a Customer first.',
-      'payment_method',
-      'payment_method_unexpected_state',
-    );
-  }
-
-  /** After a successful use: attached to the customer when asked (`setup_future_usage`, a SetupIntent's customer), otherwise spent. */
-  private afterUse(method: StripeObject, customer: unknown, attach: boolean) {
-    if (attach && customer && !method.customer) method.customer = customer;
-    if (!method.customer) this.usedUnattached.add(String(method.id));
-  }
-
-  private succeedPaymentIntent(intent: StripeObject, ctx: Pick<StoreContext, 'livemode' | 'idempotencyKey' | 'requestId'>): StripeObject {
+  private succeedPaymentIntent(intent: StripeObject, ctx: EventContext): StripeObject {
     const method = this.paymentMethods.get(String(intent.payment_method))!;
     this.afterUse(method, intent.customer, Boolean(intent.setup_future_usage));
     const charge = this.newCharge(intent, method, 'succeeded', null);
@@ -256,13 +134,7 @@ export abstract class PaymentStore {
     return intent;
   }
 
-  private failPaymentIntent(
-    intent: StripeObject,
-    method: StripeObject,
-    decline: Decline,
-    ctx: Pick<StoreContext, 'livemode' | 'idempotencyKey' | 'requestId'>,
-    throws = true,
-  ): StripeObject {
+  private failPaymentIntent(intent: StripeObject, method: StripeObject, decline: Decline, ctx: EventContext, throws = true): StripeObject {
     const charge = decline === AUTHENTICATION_FAILED ? null : this.newCharge(intent, method, 'failed', decline);
     Object.assign(intent, {
       status: 'requires_payment_method',
@@ -304,76 +176,6 @@ export abstract class PaymentStore {
     this.charges.set(charge.id, charge);
     return charge;
   }
-
-  createSetupIntent(params: Params, ctx: StoreContext): StripeObject {
-    if (params.customer) this.customer(String(params.customer));
-    const intent = fromFixture('setup_intent', {
-      id: stripeId('seti'),
-      created: unixNow(),
-      customer: params.customer ?? null,
-      description: params.description ?? null,
-      last_setup_error: null,
-      livemode: ctx.livemode,
-      metadata: params.metadata ?? {},
-      next_action: null,
-      payment_method: params.payment_method ? this.paymentMethod(String(params.payment_method)).id : null,
-      payment_method_configuration_details: null,
-      status: params.payment_method ? 'requires_confirmation' : 'requires_payment_method',
-      usage: params.usage ?? 'off_session',
-    });
-    intent.client_secret = `${intent.id}_secret_${randomBytes(12).toString('base64url')}`;
-    this.setupIntents.set(intent.id, intent);
-    this.emit('setup_intent.created', intent, ctx);
-    return truthy(params.confirm) ? this.confirmSetupIntent(intent.id, params, ctx) : intent;
-  }
-
-  setupIntent(id: string): StripeObject {
-    return this.found(this.setupIntents.get(id), 'setup_intent', id);
-  }
-
-  confirmSetupIntent(id: string, params: Params, ctx: StoreContext): StripeObject {
-    const intent = this.setupIntent(id);
-    if (params.payment_method) intent.payment_method = this.paymentMethod(String(params.payment_method)).id;
-    if (!intent.payment_method)
-      throw invalidRequest("You cannot confirm this SetupIntent because it's missing a payment method.", 'payment_method', 'setup_intent_unexpected_state');
-    const method = this.paymentMethods.get(String(intent.payment_method))!;
-    this.refuseUsedUnattached(method);
-    const decline = DECLINES[method.behaviour];
-    if (decline) {
-      Object.assign(intent, {
-        status: 'requires_payment_method',
-        last_setup_error: { type: 'card_error', ...decline, payment_method: method },
-        payment_method: null,
-      });
-      this.emit('setup_intent.setup_failed', intent, ctx);
-      throw cardError(decline, { setup_intent: intent, payment_method: method });
-    }
-    if (method.behaviour === 'authenticate') {
-      const secret = randomBytes(24).toString('base64url');
-      this.authenticationSecrets.set(intent.id, secret);
-      Object.assign(intent, { status: 'requires_action', next_action: { type: 'use_stripe_sdk', use_stripe_sdk: {} } });
-      this.emit('setup_intent.requires_action', intent, ctx);
-      return intent;
-    }
-    this.afterUse(method, intent.customer, true);
-    Object.assign(intent, { status: 'succeeded', next_action: null });
-    this.emit('setup_intent.succeeded', intent, ctx);
-    return intent;
-  }
-
-  protected found<T>(object: T | undefined, resource: string, id: string, param = 'id'): T {
-    if (!object)
-      throw new StripeError(404, { error: { type: 'invalid_request_error', code: 'resource_missing', param, message: `No such ${resource}: '${id}'` } });
-    return object;
-  }
-}
-
-export function cardError(decline: Decline, extra: Record<string, unknown>): StripeError {
-  return new StripeError(402, { error: { type: 'card_error', ...decline, ...extra } });
-}
-
-export function truthy(value: unknown): boolean {
-  return value === true || value === 'true';
 }
 
 /** Stripe's amount rules for its special-case currencies (docs.stripe.com/currencies#special-cases). */

@@ -1,12 +1,13 @@
 import { fromFixture, stripeId, unixNow, type StripeObject } from './fixtures';
-import { checkAmount, PaymentStore, truthy, type StoreContext } from './store-payments';
+import { checkAmount, PaymentStore } from './store-payments';
+import { truthy, type EventContext, type StoreContext } from './store-cards';
 import { invalidRequest } from './validation';
 
-export type { StoreContext, EmitEvent } from './store-payments';
+export type { StoreContext, EmitEvent } from './store-cards';
 
 type Params = Record<string, unknown>;
 
-/** The emulator's whole state (test code): payments (store-payments.ts), then what comes back from them: refunds and disputes. */
+/** The emulator's whole state (test code): cards (store-cards.ts), payments (store-payments.ts), then what comes back from them: refunds and disputes. */
 export class StripeStore extends PaymentStore {
   readonly refunds = new Map<string, StripeObject>();
   readonly disputes = new Map<string, StripeObject>();
@@ -134,7 +135,7 @@ export class StripeStore extends PaymentStore {
   }
 
   /** A chargeback won gives the amount and the fee back (`funds_reinstated`), then `closed`. */
-  private announceClosed(dispute: StripeObject, ctx: Pick<StoreContext, 'livemode' | 'idempotencyKey' | 'requestId'>) {
+  private announceClosed(dispute: StripeObject, ctx: EventContext) {
     if (dispute.status === 'won') {
       (dispute.balance_transactions as StripeObject[]).push(disputeBalanceTransaction(dispute, 'reinstated'));
       this.emit('charge.dispute.funds_reinstated', dispute, ctx);

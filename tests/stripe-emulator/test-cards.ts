@@ -60,3 +60,9 @@ export const AUTHENTICATION_FAILED: Decline = {
   message:
     'The provided PaymentMethod has failed authentication. You can provide payment_method_data or a new PaymentMethod to attempt to fulfill this PaymentIntent again.',
 };
+
+/** A SetupIntent's `last_setup_error` after the customer failed (or left) its 3-D Secure challenge. */
+export const SETUP_AUTHENTICATION_FAILED: Decline = {
+  code: 'setup_intent_authentication_failure',
+  message: 'The provided PaymentMethod has failed authentication. Provide a new payment method to attempt to fulfill this SetupIntent again.',
+};
