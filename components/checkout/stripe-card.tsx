@@ -6,7 +6,8 @@ import type { Stripe, StripeCardElement, StripeConstructor, StripeElementLocale 
 /**
  * Card entry through Stripe.js (docs/processors.md, "PCI scope"): Stripe's card element is a frame
  * of Stripe's, mounted in the page, and `createPaymentMethod` turns what the customer typed into
- * a PaymentMethod in the browser. Only its id (`pm_…`) is posted to Paybase.
+ * a PaymentMethod in the browser. Only its id (`pm_…`) is posted to Paybase. A card being saved
+ * that asks for 3-D Secure is authenticated with `confirmCardSetup` ("Saved cards and 3-D Secure").
  */
 export interface StripeCardSettings {
   publishableKey: string;
@@ -43,6 +44,12 @@ export interface StripeCard {
   /** What the card element says is wrong with what was typed (Stripe's words, in the page's language). */
   error: string | null;
   createPaymentMethod(billing: { name?: string; email?: string }): Promise<PaymentMethodMade>;
+  /**
+   * Has the customer authenticate a card being saved (3-D Secure): Stripe.js's `confirmCardSetup`
+   * with the SetupIntent's client secret shows the issuer's challenge over the page. How it ended
+   * is the server's to ask Stripe, so nothing is answered here.
+   */
+  confirmCardSetup(clientSecret: string): Promise<void>;
   /** Empties the card element (after the card was saved). */
   clear(): void;
 }
@@ -101,8 +108,13 @@ export function useStripeCard(settings: StripeCardSettings | null, locale: strin
     return { id: result.paymentMethod.id };
   }
 
+  async function confirmCardSetup(clientSecret: string): Promise<void> {
+    // A failed or abandoned challenge, or Stripe.js failing, leaves the SetupIntent unfinished at Stripe, which the server reads.
+    await mounted.current?.stripe.confirmCardSetup(clientSecret).catch(() => undefined);
+  }
+
   const clear = useCallback(() => mounted.current?.card.clear(), []);
-  return { container, status, focused, error, createPaymentMethod, clear };
+  return { container, status, focused, error, createPaymentMethod, confirmCardSetup, clear };
 }
 
 /**

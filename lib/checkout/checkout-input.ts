@@ -53,6 +53,13 @@ export interface CheckoutOptions {
   linkFieldPath?: string;
   /** A card the processor has just verified (a zero-amount authorization) for this attempt. */
   verified?: { token: string; processorCustomer?: string };
+  /**
+   * The customer is at the page (the hosted checkout): a card to keep whose issuer asks for 3-D
+   * Secure is authenticated in their browser (CardAuthenticationNeeded) rather than declined.
+   */
+  customerPresent?: boolean;
+  /** Back from that authentication: the processor's reference of the verification to finish for this attempt. */
+  authenticatedVerification?: string;
 }
 
 interface Item {

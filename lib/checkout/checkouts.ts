@@ -8,7 +8,7 @@ import { INT32_MAX } from '../http/schemas';
 import type { Phases } from '../db/phases';
 import { lockAttempt } from '../http/idempotency';
 import { finishMoneyMove, Pinned, pinnedIntent } from '../payments/money-moves';
-import { CardVerificationNeeded, verifyCardForSaving, type CardToVerify } from '../payments/card-verification';
+import { CardVerificationNeeded, finishCardVerification, verifyCardForSaving, type CardToVerify } from '../payments/card-verification';
 import { linkProcessorCustomer } from '../payments/processor-customers';
 import { findCustomerByEmail } from '../customers/customers';
 import { createPendingPayment, paymentAwaitingReview, type PaymentRow } from '../payments/payments';
@@ -45,8 +45,12 @@ export async function completeCheckout(phases: Phases, merchantId: string, input
   } catch (error) {
     // Phase 1 found a card to keep that nothing charges now: it rolled back, the card is
     // verified with no transaction open (a decline throws 402, nothing recorded), and it runs again.
+    // Back from the customer's 3-D Secure challenge, this attempt's verification is finished instead.
     if (!(error instanceof CardVerificationNeeded)) throw error;
-    const verified = await verifyCardForSaving(phases.db, { ...error.card, owner: await cardOwner(phases.db, merchantId, input) });
+    const card: CardToVerify = { ...error.card, owner: await cardOwner(phases.db, merchantId, input), customerPresent: options.customerPresent };
+    const verified = options.authenticatedVerification
+      ? await finishCardVerification(phases.db, { reference: options.authenticatedVerification, owner: card.owner, idempotencyKey: card.idempotencyKey })
+      : await verifyCardForSaving(phases.db, card);
     return completeCheckoutOnce(phases, merchantId, input, { ...options, verified });
   }
 }

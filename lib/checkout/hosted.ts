@@ -8,6 +8,7 @@ import { config } from '../config';
 import { findPriceRow } from '../catalog/prices';
 import { paymentProcessor } from '../payments/processor';
 import { CardInputError, type TokenizedCard } from '../payments/processor/types';
+import { CardAuthenticationNeeded } from '../payments/card-verification';
 import { findPublicPaymentLink, LINK_BEING_PAID, paymentLinkStatus, type PaymentLinkRow } from '../payment-links/payment-links';
 import { quotePromotionCode } from '../promotions/promotion-codes';
 import { completeCheckout, findCheckoutByAttempt } from './checkouts';
@@ -125,12 +126,19 @@ export interface HostedPaymentForm {
   paymentMethodToken?: string;
   promotionCode: string;
   saveCard: boolean;
+  /** Back from the card's 3-D Secure challenge (`authenticate_card`): the verification the customer authenticated, for the same attempt. */
+  cardVerification?: string;
 }
 
 export type HostedPaymentResult =
   | { kind: 'paid' | 'processing'; checkoutId: string }
   /** The card asks for authentication: the browser goes to `url`, which comes back to the result page. */
   | { kind: 'requires_action'; checkoutId: string; url: string }
+  /**
+   * The card to keep, charged nothing now (a trial), asks for 3-D Secure: the page has Stripe.js
+   * carry it out with `clientSecret`, then submits the same attempt again with `setupIntent`.
+   */
+  | { kind: 'authenticate_card'; clientSecret: string; setupIntent: string }
   | { kind: 'declined'; message: string }
   | { kind: 'invalid'; field: 'email' | 'name' | 'cardNumber' | 'expiry' | 'cvc' | 'promotionCode'; message: string }
   | { kind: 'unavailable'; message: string };
@@ -163,22 +171,23 @@ export async function payHostedCheckout(db: Database, form: HostedPaymentForm, t
       promotionCode: form.promotionCode.trim() || undefined,
       customerLocale: text.locale,
     },
-    { attempt: { key: `hosted:${form.attemptKey}` }, savePaymentMethod: form.saveCard },
+    { attempt: { key: `hosted:${form.attemptKey}` }, savePaymentMethod: form.saveCard, authenticatedVerification: form.cardVerification || undefined },
     text,
   );
 }
 
 /**
  * The hosted page's checkout run (card form and wallet alike): completeCheckout in its phases, with the attempt key making a double-submitted form pay once, and the outcome
- * in the customer's words.
+ * in the customer's words. The customer is at the page, so a card to keep that asks for 3-D Secure is theirs to authenticate.
  */
 export async function runHostedCheckout(
   db: Database,
   merchantId: string,
   input: CheckoutInput,
-  options: { attempt: { key: string }; savePaymentMethod: boolean },
+  hostedOptions: { attempt: { key: string }; savePaymentMethod: boolean; authenticatedVerification?: string },
   text: CustomerText = customerText(),
 ): Promise<HostedPaymentResult> {
+  const options = { ...hostedOptions, customerPresent: true };
   const attemptKey = options.attempt.key;
   // Back from a card authentication page, the result page asks the processor at once (hosted-result.ts).
   input = { ...input, returnUrl: `${config.publicUrl}/pay/${encodeURIComponent(input.paymentLinkToken!)}/success?checkoutId={CHECKOUT_ID}` };
@@ -195,6 +204,7 @@ export async function runHostedCheckout(
     if (checkout.payment?.nextAction) return { kind: 'requires_action', checkoutId: checkout.id, url: checkout.payment.nextAction.url };
     return { kind: checkout.paid ? 'paid' : 'processing', checkoutId: checkout.id };
   } catch (error) {
+    if (error instanceof CardAuthenticationNeeded) return { kind: 'authenticate_card', clientSecret: error.clientSecret(), setupIntent: error.reference };
     if (!(error instanceof ApiError)) throw error;
     if (error.code === 'VALIDATION_FAILED' && error.options.errors?.[0]?.path === 'promotionCode') {
       return { kind: 'invalid', field: 'promotionCode', message: apiErrorWords(error, 'promotion', text) };

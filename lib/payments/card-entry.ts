@@ -16,6 +16,17 @@ export function browserCardEntry(): BrowserCardEntry {
   return { processor: 'stripe', publishableKey, jsUrl: config.processor.stripe.jsUrl, testMode: publishableKey.startsWith('pk_test_') };
 }
 
+/**
+ * What a page needs to have the customer authenticate a card being saved (3-D Secure): the
+ * processor's client secret for Stripe.js's `confirmCardSetup` (this customer's browser only;
+ * never logged or stored), the verification to finish with, and the card's last digits to name it.
+ */
+export interface CardToAuthenticate {
+  clientSecret: string;
+  setupIntent: string;
+  last4: string;
+}
+
 /** A token a page made in the browser (Stripe.js's `pm_…`) with its card's display details, asked of the processor. */
 export async function cardOfBrowserToken(token: string): Promise<TokenizedCard> {
   const card = await paymentProcessor().describeToken(token);

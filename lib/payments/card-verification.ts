@@ -1,5 +1,5 @@
 import type { Db } from '../db/client';
-import { ApiError, invalidField } from '../http/errors';
+import { ApiError, invalidField, notFound } from '../http/errors';
 import { paymentProcessor } from './processor';
 import { processorCustomerOf } from './processor-customers';
 import type { TokenizedCard } from './processor/types';
@@ -19,6 +19,11 @@ export interface CardToVerify {
    * verifying before its new customer exists names who they will be instead.
    */
   owner: { merchantId: string; customerId: string } | { merchantId: string; newCustomer: { email: string | null; name: string | null } };
+  /**
+   * The customer is at the page (the portal, the hosted checkout): a card whose issuer asks for
+   * 3-D Secure is authenticated in their browser (CardAuthenticationNeeded) rather than declined.
+   */
+  customerPresent?: boolean;
 }
 
 /** A verified card, and the processor customer it was attached to (none in the sandbox). */
@@ -43,10 +48,39 @@ export async function verifyCardForSaving(db: Db, input: CardToVerify): Promise<
     ...(processorCustomer ? { customer: processorCustomer } : {}),
   });
   if (outcome.status === 'declined') throw cardDeclined(outcome.declineCode, outcome.message);
+  if (outcome.status === 'requires_action') {
+    if (input.customerPresent) throw new CardAuthenticationNeeded(outcome.reference, outcome.clientSecret);
+    throw cardDeclined('authentication_required', 'The card asks its holder to authenticate it (3-D Secure), and the customer is not present to do so.');
+  }
   return { token: outcome.token, ...outcome.card, ...(processorCustomer ? { processorCustomer } : {}) };
 }
 
-async function processorCustomerFor(db: Db, { owner, idempotencyKey }: CardToVerify): Promise<string | undefined> {
+/**
+ * The second half of a verification the customer authenticated in their browser
+ * (CardAuthenticationNeeded): the processor is asked how it ended (what the browser says is never
+ * taken), and it must be one Paybase made for this owner: on their processor customer, and with
+ * `idempotencyKey` when the caller knows it. Answers the verified card, as verifyCardForSaving
+ * does, and the key it was made with (the id of the payment method to be, for the portal). A
+ * verification of anyone else is a 404; a failed or unfinished authentication a 402 PAYMENT_DECLINED.
+ * It calls the processor, so it runs with no transaction open.
+ */
+export async function finishCardVerification(
+  db: Db,
+  input: { reference: string; owner: CardToVerify['owner']; idempotencyKey?: string; fieldPath?: string },
+): Promise<VerifiedCard & { idempotencyKey: string }> {
+  const processor = paymentProcessor();
+  const unknown = notFound('card verification', input.reference, input.fieldPath ?? 'setupIntent');
+  if (!processor.retrieveVerification || !/^[\w-]{1,255}$/.test(input.reference)) throw unknown;
+  const seen = await processor.retrieveVerification(input.reference);
+  if (seen.status === 'not_found' || !seen.key || (input.idempotencyKey !== undefined && seen.key !== input.idempotencyKey)) throw unknown;
+  const processorCustomer = await processorCustomerFor(db, { owner: input.owner, idempotencyKey: seen.key });
+  if (!processorCustomer || seen.customer !== processorCustomer) throw unknown;
+  if (seen.status === 'declined') throw cardDeclined(seen.declineCode, seen.message);
+  if (seen.status === 'requires_action') throw cardDeclined('authentication_required', 'The customer did not complete the card’s authentication.');
+  return { token: seen.token, ...seen.card, processorCustomer, idempotencyKey: seen.key };
+}
+
+async function processorCustomerFor(db: Db, { owner, idempotencyKey }: Pick<CardToVerify, 'owner' | 'idempotencyKey'>): Promise<string | undefined> {
   if ('customerId' in owner) return processorCustomerOf(db, owner.merchantId, owner.customerId);
   const processor = paymentProcessor();
   if (!processor.ensureCustomer) return undefined;
@@ -55,6 +89,29 @@ async function processorCustomerFor(db: Db, { owner, idempotencyKey }: CardToVer
 
 export function cardDeclined(declineCode: string, message: string): ApiError {
   return new ApiError('PAYMENT_DECLINED', `The card was declined and not saved: ${message}`, { extra: { declineCode, declineMessage: message } });
+}
+
+/**
+ * The card's issuer asks the customer to authenticate it (3-D Secure) before it is saved: the
+ * page hands the client secret to the processor's browser library (Stripe.js `confirmCardSetup`)
+ * and then finishes with `reference` (finishCardVerification). The secret opens this one
+ * verification to whoever holds it, so it goes to this customer's browser only and is kept out
+ * of logs and serialized errors (a private field).
+ */
+export class CardAuthenticationNeeded extends Error {
+  readonly #clientSecret: string;
+
+  constructor(
+    readonly reference: string,
+    clientSecret: string,
+  ) {
+    super('the customer must authenticate the card before it is saved');
+    this.#clientSecret = clientSecret;
+  }
+
+  clientSecret(): string {
+    return this.#clientSecret;
+  }
 }
 
 /** A verification a run inside a transaction needs: the caller verifies with no transaction open and runs again. */

@@ -22,6 +22,7 @@ export async function payAction(token: string, attemptKey: string, locale: strin
       paymentMethodToken: field('paymentMethod'),
       promotionCode: field('promotionCode'),
       saveCard: formData.get('saveCard') === 'on',
+      cardVerification: field('cardVerification'),
     },
     text,
   );

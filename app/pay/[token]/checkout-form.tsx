@@ -70,7 +70,13 @@ export function CheckoutForm({
         }
         formData.set('paymentMethod', made.id);
       }
-      const result = await payAction(token, attemptKey.current, locale, formData);
+      let result = await payAction(token, attemptKey.current, locale, formData);
+      // The card kept for a trial asks for 3-D Secure: Stripe.js shows the challenge, then the same attempt finishes it.
+      if (result.kind === 'authenticate_card') {
+        await stripeCard.confirmCardSetup(result.clientSecret);
+        formData.set('cardVerification', result.setupIntent);
+        result = await payAction(token, attemptKey.current, locale, formData);
+      }
       // The card asks for authentication (3-D Secure): its page sends the customer back to the result page.
       if (result.kind === 'requires_action') {
         window.location.assign(result.url);

@@ -13,6 +13,7 @@ import {
   type ProcessorMode,
   type RefundOutcome,
   type RetrievedCharge,
+  type RetrievedVerification,
   type TokenizedCard,
   type VerificationOutcome,
 } from './types';
@@ -161,14 +162,10 @@ export class StripeProcessor implements PaymentProcessor {
       const card = cardOf(intent.payment_method as Stripe.PaymentMethod | null);
       const method = intent.payment_method as Stripe.PaymentMethod | null;
       if (intent.status === 'succeeded' && card && method) return { status: 'verified', reference: intent.id, card, token: method.id };
-      // Saving a card that asks for 3-D Secure needs the customer in Stripe.js (docs/processors.md).
-      const declineCode = intent.status === 'requires_action' ? 'authentication_required' : (intent.last_setup_error?.code ?? 'card_declined');
-      return {
-        status: 'declined',
-        reference: intent.id,
-        declineCode,
-        message: intent.last_setup_error?.message ?? 'The card needs the customer to authenticate it.',
-      };
+      // 3-D Secure: without a return_url Stripe answers `use_stripe_sdk`, which Stripe.js's confirmCardSetup carries out in the page.
+      if (intent.status === 'requires_action' && intent.client_secret)
+        return { status: 'requires_action', reference: intent.id, clientSecret: intent.client_secret };
+      return { status: 'declined', reference: intent.id, ...setupFailure(intent) };
     } catch (error) {
       if (error instanceof Stripe.errors.StripeCardError) {
         return { status: 'declined', reference, declineCode: error.decline_code ?? error.code ?? 'card_declined', message: error.message };
@@ -178,6 +175,26 @@ export class StripeProcessor implements PaymentProcessor {
       }
       throw error;
     }
+  }
+
+  async retrieveVerification(reference: string): Promise<RetrievedVerification> {
+    if (!/^seti_\w+$/.test(reference)) return { status: 'not_found' };
+    let intent: Stripe.SetupIntent;
+    try {
+      intent = await this.stripe.setupIntents.retrieve(reference, { expand: ['payment_method'] });
+    } catch (error) {
+      if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404) return { status: 'not_found' };
+      throw error;
+    }
+    const made = {
+      key: intent.metadata?.[PAYBASE_KEY] ?? null,
+      customer: typeof intent.customer === 'string' ? intent.customer : (intent.customer?.id ?? null),
+    };
+    const method = intent.payment_method as Stripe.PaymentMethod | null;
+    const card = cardOf(method);
+    if (intent.status === 'succeeded' && card && method) return { status: 'verified', ...made, card, token: method.id };
+    if (intent.status === 'requires_payment_method' || intent.status === 'canceled') return { status: 'declined', ...made, ...setupFailure(intent) };
+    return { status: 'requires_action', ...made };
   }
 
   async retrieveCharge(idempotencyKey: string): Promise<RetrievedCharge> {
@@ -292,6 +309,14 @@ function chargeOutcome(intent: Intent, key: string): ChargeOutcome {
       // processing, requires_confirmation, requires_capture: not settled yet (a webhook or a later look tells).
       return { status: 'unknown', reference: intent.id ?? `unknown_${key}`, card };
   }
+}
+
+/** Why a SetupIntent did not set its card up: Stripe's last error (a decline, a failed authentication), or its cancellation. */
+function setupFailure(intent: Stripe.SetupIntent): { declineCode: string; message: string } {
+  const error = intent.last_setup_error;
+  if (error) return { declineCode: error.decline_code ?? error.code ?? 'card_declined', message: error.message ?? '' };
+  if (intent.status === 'canceled') return { declineCode: 'canceled', message: 'The card setup was canceled.' };
+  return { declineCode: 'card_declined', message: 'The card was not set up.' };
 }
 
 function cardOf(method: Stripe.PaymentMethod | null | undefined): CardDetails | null {

@@ -65,7 +65,26 @@ export type CanceledCharge = { status: 'canceled' } | Exclude<RetrievedCharge, {
 /** A zero-amount authorization: whether the issuer accepts the card for later charges. */
 export type VerificationOutcome =
   /** `token`: the card the processor keeps, to charge later (Stripe's test tokens stand for a new PaymentMethod each time). */
-  { status: 'verified'; reference: string; card: CardDetails; token: string } | { status: 'declined'; reference: string; declineCode: string; message: string };
+  | { status: 'verified'; reference: string; card: CardDetails; token: string }
+  | { status: 'declined'; reference: string; declineCode: string; message: string }
+  /**
+   * The issuer asks the cardholder to authenticate the card (3-D Secure) before it is kept: only
+   * the customer can, in their browser, with the processor's library and `clientSecret` (Stripe.js
+   * `confirmCardSetup`); `retrieveVerification` then tells how it ended. The secret is a credential
+   * of this one verification: never logged, never stored.
+   */
+  | { status: 'requires_action'; reference: string; clientSecret: string };
+
+/**
+ * A verification as the processor knows it now, with what it was made for: the idempotency key
+ * and processor customer it was made with (`key` and `customer`, null when it has none).
+ */
+export type RetrievedVerification =
+  | { status: 'verified'; key: string | null; customer: string | null; card: CardDetails; token: string }
+  | { status: 'declined'; key: string | null; customer: string | null; declineCode: string; message: string }
+  /** Not finished: the customer has not (or not yet) authenticated the card. */
+  | { status: 'requires_action'; key: string | null; customer: string | null }
+  | { status: 'not_found' };
 
 export type RefundOutcome = { status: 'succeeded'; reference: string } | { status: 'failed'; reference: string; message: string };
 
@@ -93,6 +112,11 @@ export interface PaymentProcessor {
   charge(input: ChargeInput): Promise<ChargeOutcome>;
   /** Verifies a card before it is saved (a zero-amount authorization), attached to `customer` when given; nothing is charged. */
   verifyCard(input: { token: string; currency: string; idempotencyKey: string; customer?: string }): Promise<VerificationOutcome>;
+  /**
+   * Processors whose verification may ask the customer to authenticate (Stripe's SetupIntents):
+   * a verification by its reference, as it is now. The sandbox verifies at once and has none.
+   */
+  retrieveVerification?(reference: string): Promise<RetrievedVerification>;
   /**
    * Processors that keep cards per customer (Stripe) make that customer here and answer its id;
    * `idempotencyKey` makes a repeated call answer the same customer. The sandbox has none.
