@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { Page, Request } from '@playwright/test';
 import { shot } from './fixtures';
 import { expectNoSeriousA11yViolations } from './console-helpers';
-import { expect, stripeModeApi, test, typeCard, type StripeMode } from './stripe-fixtures';
+import { expect, signInToPortal, stripeModeApi, test, typeCard, type StripeMode } from './stripe-fixtures';
 
 /**
  * The hosted checkout and portal in Stripe mode (docs/processors.md, "PCI scope"): the card is
@@ -147,14 +147,7 @@ test('the portal saves a card typed into Stripe.js (a declining one is refused),
   const email = buyer('portal');
   const customer = await stripeModeApi<{ id: string }>(request, stripeMode, '/api/Customer', { email, name: 'Grace' });
 
-  // The customer signs in to the portal with the link from the mailbox (read as JSON).
-  await page.goto(`/portal/${customer.id}`);
-  await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
-  await expect(page.getByText('a sign-in link is on its way')).toBeVisible();
-  const mailbox = (await (await fetch(`${baseURL}/dev/mailbox?format=json&to=${encodeURIComponent(email)}`)).json()) as { data: { links: string[] }[] };
-  await page.goto(mailbox.data[0]!.links.find((href) => href.includes('/verify?token='))!);
-  await page.getByLabel('Your email').fill(email);
-  await page.getByRole('button', { name: 'Continue' }).click();
+  await signInToPortal(page, baseURL, customer.id, email);
 
   const form = page.getByRole('form', { name: 'Add a card' });
   await typeCard(form, '4000 0000 0000 0002');

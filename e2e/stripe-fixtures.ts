@@ -57,3 +57,14 @@ export async function typeCard(scope: Locator | Page, number: string, expiry = '
   await frame.getByPlaceholder('MM / YY').fill(expiry);
   await frame.getByPlaceholder('CVC').fill(cvc);
 }
+
+/** Signs `email` in to the portal of `customerId` as a customer does: the emailed link (read from the dev mailbox as JSON), then their email. */
+export async function signInToPortal(page: Page, baseURL: string, customerId: string, email: string) {
+  await page.goto(`/portal/${customerId}`);
+  await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
+  await expect(page.getByText('a sign-in link is on its way')).toBeVisible();
+  const mailbox = (await (await fetch(`${baseURL}/dev/mailbox?format=json&to=${encodeURIComponent(email)}`)).json()) as { data: { links: string[] }[] };
+  await page.goto(mailbox.data[0]!.links.find((href) => href.includes('/verify?token='))!);
+  await page.getByLabel('Your email').fill(email);
+  await page.getByRole('button', { name: 'Continue' }).click();
+}
