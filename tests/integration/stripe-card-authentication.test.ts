@@ -153,6 +153,26 @@ describe('saving a card that asks for 3-D Secure, the customer present (Stripe m
     expect(await lin.addCard(typedCard('pm_card_visa'))).toEqual({ notice: 'Card ending in 4242 added and set as default.' });
   });
 
+  it('is declined authentication_required where the seller’s backend saves the card (no customer to authenticate)', async () => {
+    const customer = await stripe.api.post('/api/Customer', { email: `backend-${crypto.randomBytes(4).toString('hex')}@example.com` });
+    const saved = await stripe.api.post(`/api/Customer/${customer.body.id}/PaymentMethod`, { tokenRef: typedCard() });
+    expect(saved.status, saved.text).toBe(402);
+    expect(saved.body).toMatchObject({ code: 'PAYMENT_DECLINED', declineCode: 'authentication_required' });
+    const product = await stripe.api.post('/api/Product', { name: 'Backend club' });
+    const price = await stripe.api.post('/api/Price', {
+      productId: product.body.id,
+      type: 'Recurring',
+      amount: 500,
+      currency: 'USD',
+      interval: 'month',
+      trialDays: 7,
+    });
+    const checkout = await stripe.api.post('/api/Checkout', { priceId: price.body.id, customerId: customer.body.id, tokenRef: typedCard() });
+    expect(checkout.status, checkout.text).toBe(402);
+    expect(checkout.body).toMatchObject({ code: 'PAYMENT_DECLINED', declineCode: 'authentication_required' });
+    expect(await savedCards(customer.body.id)).toEqual([]);
+  });
+
   it('a trial’s hosted checkout has the customer authenticate the card it keeps, then starts the subscription with it', async () => {
     const product = await stripe.api.post('/api/Product', { name: 'Club' });
     const price = await stripe.api.post('/api/Price', {
