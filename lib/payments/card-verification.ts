@@ -1,8 +1,8 @@
 import type { Db } from '../db/client';
 import { ApiError, invalidField } from '../http/errors';
-import { paymentProcessor } from './processor';
-import { processorCustomerOf } from './processor-customers';
-import type { TokenizedCard } from './processor/types';
+import { processorForSeller } from './processor';
+import { customerKey, processorCustomerOf, type ProcessorCustomerRef } from './processor-customers';
+import type { PaymentProcessor, TokenizedCard } from './processor/types';
 
 /** The currency of a verification when nothing is being bought (the portal, the API). */
 export const DEFAULT_VERIFICATION_CURRENCY = 'USD';
@@ -23,7 +23,7 @@ export interface CardToVerify {
 
 /** A verified card, and the processor customer it was attached to (none in the sandbox). */
 export interface VerifiedCard extends TokenizedCard {
-  processorCustomer?: string;
+  processorCustomer?: ProcessorCustomerRef;
 }
 
 /**
@@ -33,9 +33,9 @@ export interface VerifiedCard extends TokenizedCard {
  * 402 PAYMENT_DECLINED with the issuer's reason; the caller saves nothing.
  */
 export async function verifyCardForSaving(db: Db, input: CardToVerify): Promise<VerifiedCard> {
-  const processor = paymentProcessor();
+  const processor = await processorForSeller(db, input.owner.merchantId);
   if (!(await processor.describeToken(input.token))) throw invalidField(input.fieldPath ?? 'tokenRef', `The processor does not know token '${input.token}'.`);
-  const processorCustomer = await processorCustomerFor(db, input);
+  const processorCustomer = await processorCustomerFor(db, processor, input);
   const outcome = await processor.verifyCard({
     token: input.token,
     currency: input.currency ?? DEFAULT_VERIFICATION_CURRENCY,
@@ -43,14 +43,13 @@ export async function verifyCardForSaving(db: Db, input: CardToVerify): Promise<
     ...(processorCustomer ? { customer: processorCustomer } : {}),
   });
   if (outcome.status === 'declined') throw cardDeclined(outcome.declineCode, outcome.message);
-  return { token: outcome.token, ...outcome.card, ...(processorCustomer ? { processorCustomer } : {}) };
+  return { token: outcome.token, ...outcome.card, ...(processorCustomer ? { processorCustomer: { reference: processorCustomer, account: processor } } : {}) };
 }
 
-async function processorCustomerFor(db: Db, { owner, idempotencyKey }: CardToVerify): Promise<string | undefined> {
-  if ('customerId' in owner) return processorCustomerOf(db, owner.merchantId, owner.customerId);
-  const processor = paymentProcessor();
+async function processorCustomerFor(db: Db, processor: PaymentProcessor, { owner, idempotencyKey }: CardToVerify): Promise<string | undefined> {
+  if ('customerId' in owner) return processorCustomerOf(db, processor, owner.merchantId, owner.customerId);
   if (!processor.ensureCustomer) return undefined;
-  return processor.ensureCustomer({ ...owner.newCustomer, idempotencyKey: `customer:${idempotencyKey}` });
+  return processor.ensureCustomer({ ...owner.newCustomer, idempotencyKey: customerKey(processor, idempotencyKey) });
 }
 
 export function cardDeclined(declineCode: string, message: string): ApiError {

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { createHash, randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import type { StripeObject } from './fixtures';
+import { fromFixture, type StripeObject } from './fixtures';
 import { StripeStore, type StoreContext } from './store';
 import { compileOperations, invalidRequest, parseParams, StripeError, validateParams, type CompiledOperation } from './validation';
 import { serveBrowserFile, STRIPE_JS_PATH } from './stripe-js';
@@ -34,7 +34,7 @@ export class StripeEmulator {
   readonly webhooks: WebhookSender;
   readonly store: StripeStore;
   /** Every API request received: method, path and the decoded parameters. */
-  readonly requests: { method: string; path: string; params: Record<string, unknown>; idempotencyKey: string | null }[] = [];
+  readonly requests: { method: string; path: string; params: Record<string, unknown>; idempotencyKey: string | null; account: string }[] = [];
   private readonly operations = compileOperations();
   private readonly idempotent = new Map<string, StoredAnswer>();
   private readonly handlers: Record<string, Handler>;
@@ -53,6 +53,7 @@ export class StripeEmulator {
     this.store = new StripeStore((type, object, ctx) => this.webhooks.emit(type, object, ctx));
     const s = this.store;
     this.handlers = {
+      'GET /v1/account': ({ ctx }) => fromFixture('account', { id: ctx.account, settings: accountSettings(ctx.account) }),
       'GET /v1/balance': ({ ctx }) => ({
         object: 'balance',
         available: [{ amount: 0, currency: 'usd', source_types: { card: 0 } }],
@@ -89,7 +90,7 @@ export class StripeEmulator {
         ),
       'GET /v1/disputes/:id': ({ id }) => s.dispute(id!),
       'POST /v1/disputes/:id': ({ id, params, ctx }) => s.updateDispute(id!, params, ctx),
-      'POST /v1/webhook_endpoints': ({ params, ctx }) => this.webhooks.createEndpoint(params, ctx.livemode),
+      'POST /v1/webhook_endpoints': ({ params, ctx }) => this.webhooks.createEndpoint(params, ctx.livemode, ctx.account),
       'GET /v1/webhook_endpoints': ({ params }) => list('/v1/webhook_endpoints', this.webhooks.listEndpoints(), params),
       'DELETE /v1/webhook_endpoints/:id': ({ id }) => this.webhooks.deleteEndpoint(id!),
       'GET /v1/events': ({ params }) =>
@@ -140,7 +141,7 @@ export class StripeEmulator {
     };
     let hold: ReturnType<StripeEmulator['takeHold']>;
     try {
-      const { livemode, publishable } = authenticate(req.headers.authorization);
+      const { livemode, publishable, account } = authenticate(req.headers.authorization);
       const method = req.method ?? 'GET';
       const op = this.operations.find((o) => o.method === method && o.pattern.test(url.pathname));
       if (!op) throw new StripeError(404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${method}: ${url.pathname}).` } });
@@ -155,14 +156,14 @@ export class StripeEmulator {
       }
       const params = parseParams(method === 'POST' ? body : url.search.slice(1));
       const idempotencyKey = method === 'POST' ? ((req.headers['idempotency-key'] as string | undefined) ?? null) : null;
-      this.requests.push({ method, path: url.pathname, params: structuredClone(params), idempotencyKey });
+      this.requests.push({ method, path: url.pathname, params: structuredClone(params), idempotencyKey, account });
       const fingerprint = createHash('sha256').update(`${method} ${url.pathname} ${body}`).digest('hex');
       hold = this.takeHold(`${method} ${url.pathname}`);
       if (hold && !hold.afterHandling) {
         hold.arrived();
         await hold.released;
       }
-      const storeKey = idempotencyKey ? `${livemode}:${idempotencyKey}` : null;
+      const storeKey = idempotencyKey ? `${account}:${livemode}:${idempotencyKey}` : null;
       const stored = storeKey ? this.idempotent.get(storeKey) : undefined;
       const failure = this.takeFailure(`${method} ${url.pathname}`);
       if (failure && (!failure.afterHandling || stored)) throw apiError(failure.status);
@@ -178,7 +179,7 @@ export class StripeEmulator {
         return send(stored.status, stored.body, { 'idempotent-replayed': 'true', 'idempotency-key': idempotencyKey! });
       }
       validateParams(op, params);
-      const { status, payload } = this.run(op, url.pathname, params, { livemode, publishable, baseUrl: this.baseUrl, idempotencyKey, requestId });
+      const { status, payload } = this.run(op, url.pathname, params, { livemode, account, publishable, baseUrl: this.baseUrl, idempotencyKey, requestId });
       const text = JSON.stringify(payload, null, 2);
       // Stripe keeps the answer of every request that began to execute (card errors included).
       if (storeKey) this.idempotent.set(storeKey, { fingerprint, status, body: text });
@@ -337,7 +338,7 @@ export class StripeEmulator {
 /** What Stripe.js calls with the publishable key; every other request needs a secret key. */
 const PUBLISHABLE_KEY_OPERATIONS = new Set(['POST /v1/payment_methods']);
 
-function authenticate(header: string | undefined): { livemode: boolean; publishable: boolean } {
+function authenticate(header: string | undefined): { livemode: boolean; publishable: boolean; account: string } {
   const key = /^Bearer (\S+)$/.exec(header ?? '')?.[1];
   if (!key) {
     throw new StripeError(401, {
@@ -352,7 +353,7 @@ function authenticate(header: string | undefined): { livemode: boolean; publisha
     throw new StripeError(401, {
       error: { type: 'invalid_request_error', code: 'api_key_invalid', message: `Invalid API Key provided: ${key.slice(0, 8)}****${key.slice(-4)}` },
     });
-  return { livemode: match[2] === 'live', publishable: match[1] === 'pk' };
+  return { livemode: match[2] === 'live', publishable: match[1] === 'pk', account: accountOfKey(key) };
 }
 
 function apiError(status: number): StripeError {
@@ -398,4 +399,18 @@ function page(content: string): string {
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/**
+ * The account a key stands for: the same for a key's secret, restricted and publishable forms
+ * (`sk_test_X`, `rk_test_X`, `pk_test_X`). Accounts share the emulator's objects; tests tell
+ * them apart by the `account` of each recorded request.
+ */
+export function accountOfKey(key: string): string {
+  const secret = key.replace(/^(?:sk|rk|pk)_(?:test|live)_/, '');
+  return `acct_${createHash('sha256').update(secret).digest('hex').slice(0, 16)}`;
+}
+
+function accountSettings(account: string) {
+  return { dashboard: { display_name: `Emulated ${account.slice(-6)}`, timezone: 'Etc/UTC' } };
 }

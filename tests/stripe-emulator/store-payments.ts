@@ -11,6 +11,8 @@ import { invalidRequest, StripeError } from './validation';
  */
 export interface StoreContext {
   livemode: boolean;
+  /** The account the key belongs to (each key is an account of its own here: `accountOfKey`). */
+  account: string;
   /** The request came with a publishable key (from Stripe.js). */
   publishable?: boolean;
   /** Where the emulator's own pages are (the 3-D Secure page). */
