@@ -1,4 +1,4 @@
-import { and, eq, isNull, or } from 'drizzle-orm';
+import { and, eq, isNull, or, sql } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import { now } from '../clock';
 import type { Database } from '../db/client';
@@ -41,6 +41,24 @@ export async function receiveStripeEvent(db: Database, connection: string, event
     await enqueueJob(tx, 'process-stripe-event', { eventId: event.id, connection }, { jobKey: `stripe-event:${connection}:${event.id}`, queueName });
     return 'stored';
   });
+}
+
+/**
+ * Processed events are kept 30 days (docs/operations.md, "Retention"): Stripe redelivers an event
+ * for up to 3 days, so its id still de-duplicates; its payload (a customer's email, a card's last
+ * digits) is not kept longer. An event not processed yet is never dropped.
+ */
+export const PROCESSOR_EVENT_RETENTION_DAYS = 30;
+
+export async function pruneProcessorEvents(db: Database, cutoff = new Date(now().getTime() - PROCESSOR_EVENT_RETENTION_DAYS * 86_400_000)): Promise<number> {
+  let removed = 0;
+  for (;;) {
+    const result = await db.execute(sql`
+      delete from processor_events where (connection, id) in (
+        select connection, id from processor_events where received_at < ${cutoff} and processed_at is not null limit 10000)`);
+    removed += result.rowCount ?? 0;
+    if (!result.rowCount) return removed;
+  }
 }
 
 /** The `process-stripe-event` job: once per event; a failure is retried by graphile-worker. */
