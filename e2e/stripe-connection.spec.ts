@@ -29,7 +29,7 @@ async function payWithVisa(request: APIRequestContext, stripeMode: StripeMode, e
   return stripeModeApi(request, stripeMode, '/api/Checkout', { priceId: price.id, customerEmail: email, tokenRef: 'pm_card_visa' });
 }
 
-test("a seller connects their own Stripe account: payments, refunds, events and Stripe.js use it until they disconnect", async ({
+test('a seller connects their own Stripe account: payments, refunds, events and Stripe.js use it until they disconnect', async ({
   page,
   request,
   stripeMode,
@@ -69,9 +69,7 @@ test("a seller connects their own Stripe account: payments, refunds, events and 
   expect(checkout).toMatchObject({ paid: true, payment: { processor: { name: 'stripe', mode: 'test' } } });
   const charge = emulator.requests.find((r) => r.path === '/v1/payment_intents' && r.method === 'POST' && r.idempotencyKey === checkout.payment.id);
   expect(charge?.account).toBe(sellerAccount);
-  await expect
-    .poll(() => emulator.webhooks.deliveries.filter((d) => d.endpointId === endpoint!.id && d.status === 200).length)
-    .toBeGreaterThan(0);
+  await expect.poll(() => emulator.webhooks.deliveries.filter((d) => d.endpointId === endpoint!.id && d.status === 200).length).toBeGreaterThan(0);
 
   // The hosted checkout loads Stripe.js with the seller's publishable key.
   const link = await stripeModeApi(request, stripeMode, '/api/PaymentLink', { name: 'Print', unitAmount: 3100, currency: 'USD' });

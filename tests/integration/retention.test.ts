@@ -153,7 +153,10 @@ describe("retention of Stripe's events", () => {
     await db.insert(processorEvents).values([event(fresh, 29, true), event(old, 31, true), event(waiting, 40, false)]);
 
     expect(await pruneProcessorEvents(db)).toBeGreaterThanOrEqual(1);
-    const left = await db.select({ id: processorEvents.id }).from(processorEvents).where(inArray(processorEvents.id, [fresh, old, waiting]));
+    const left = await db
+      .select({ id: processorEvents.id })
+      .from(processorEvents)
+      .where(inArray(processorEvents.id, [fresh, old, waiting]));
     expect(left.map((row) => row.id).sort()).toEqual([fresh, waiting].sort());
   });
 });
