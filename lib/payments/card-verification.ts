@@ -1,7 +1,7 @@
 import type { Db } from '../db/client';
 import { ApiError, invalidField } from '../http/errors';
 import { processorForSeller } from './processor';
-import { customerKey, processorCustomerOf, type ProcessorCustomerRef } from './processor-customers';
+import { customerKey, processorCustomerOf, type ProcessorAccount, type ProcessorCustomerRef } from './processor-customers';
 import type { PaymentProcessor, TokenizedCard } from './processor/types';
 
 /** The currency of a verification when nothing is being bought (the portal, the API). */
@@ -24,6 +24,8 @@ export interface CardToVerify {
 /** A verified card, and the processor customer it was attached to (none in the sandbox). */
 export interface VerifiedCard extends TokenizedCard {
   processorCustomer?: ProcessorCustomerRef;
+  /** The processor account that verified it and keeps its token. */
+  account: ProcessorAccount;
 }
 
 /**
@@ -43,7 +45,8 @@ export async function verifyCardForSaving(db: Db, input: CardToVerify): Promise<
     ...(processorCustomer ? { customer: processorCustomer } : {}),
   });
   if (outcome.status === 'declined') throw cardDeclined(outcome.declineCode, outcome.message);
-  return { token: outcome.token, ...outcome.card, ...(processorCustomer ? { processorCustomer: { reference: processorCustomer, account: processor } } : {}) };
+  const account = { name: processor.name, mode: processor.mode, connection: processor.connection };
+  return { token: outcome.token, ...outcome.card, account, ...(processorCustomer ? { processorCustomer: { reference: processorCustomer, account } } : {}) };
 }
 
 async function processorCustomerFor(db: Db, processor: PaymentProcessor, { owner, idempotencyKey }: CardToVerify): Promise<string | undefined> {

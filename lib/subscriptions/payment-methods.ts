@@ -8,7 +8,7 @@ import { paymentMethods, subscriptions } from '../db/schema';
 import { now } from '../clock';
 import { ApiError } from '../http/errors';
 import { recordEvent } from '../events/record-event';
-import { findPaymentMethodRow, savePaymentMethod, toPaymentMethodResponse } from '../payments/payment-methods';
+import { findPaymentMethodRow, savePaymentMethod, toPaymentMethodResponse, type SavableCard } from '../payments/payment-methods';
 import type { TokenizedCard } from '../payments/processor/types';
 import { assertSellerAcceptsPayments } from '../merchants/accepts-payments';
 import { moveSubscriptionsToPaymentMethod, retryPastDueForCustomer } from './commands';
@@ -35,7 +35,7 @@ export async function makeDefaultPaymentMethod(tx: Db, merchantId: string, custo
  * A new card, already verified with the processor (lib/payments/card-verification.ts): saved,
  * made default, used by the subscriptions, past-due records retried.
  */
-export async function saveAsDefaultPaymentMethod(tx: Db, merchantId: string, customerId: string, card: TokenizedCard, actor: Actor, id?: string) {
+export async function saveAsDefaultPaymentMethod(tx: Db, merchantId: string, customerId: string, card: SavableCard, actor: Actor, id?: string) {
   await assertSellerAcceptsPayments(tx, merchantId);
   const saved = await savePaymentMethod(tx, merchantId, customerId, card, id);
   return makeDefaultPaymentMethod(tx, merchantId, customerId, saved.id, actor);
@@ -48,8 +48,8 @@ export async function saveAsDefaultPaymentMethod(tx: Db, merchantId: string, cus
  */
 export async function addVerifiedDefaultCard(db: Db, merchantId: string, customerId: string, card: TokenizedCard, actor: Actor, id = newId('paymentMethod')) {
   await assertSellerAcceptsPayments(db, merchantId);
-  await verifyCardForSaving(db, { token: card.token, idempotencyKey: id, fieldPath: 'cardNumber', owner: { merchantId, customerId } });
-  return db.transaction((tx) => saveAsDefaultPaymentMethod(tx, merchantId, customerId, card, actor, id));
+  const verified = await verifyCardForSaving(db, { token: card.token, idempotencyKey: id, fieldPath: 'cardNumber', owner: { merchantId, customerId } });
+  return db.transaction((tx) => saveAsDefaultPaymentMethod(tx, merchantId, customerId, verified, actor, id));
 }
 
 /**
