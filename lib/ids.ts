@@ -47,6 +47,7 @@ export const ID_PREFIXES = {
   payment: 'pay',
   refund: 're',
   dispute: 'dsp',
+  processorConnection: 'pcn',
   billingRecord: 'br',
   coupon: 'coupon',
   promotionCode: 'promo',

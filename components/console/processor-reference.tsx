@@ -6,7 +6,7 @@ interface ProcessorDetails {
   reference: string | null;
 }
 
-/** Stripe's dashboard page of a PaymentIntent, refund or dispute, in its mode. */
+/** Stripe's dashboard page of a PaymentIntent, refund or dispute, in its mode (a PaymentMethod has none of its own: its id is shown). */
 function stripeDashboardUrl({ mode, reference }: ProcessorDetails): string | null {
   if (!reference) return null;
   const base = mode === 'test' ? 'https://dashboard.stripe.com/test' : 'https://dashboard.stripe.com';

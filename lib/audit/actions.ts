@@ -21,6 +21,8 @@ export const AUDIT_ACTIONS = {
   'merchant.reinstated': 'Seller reinstated',
   'refund.created': 'Refund issued',
   'dispute.evidence_submitted': 'Dispute evidence sent',
+  'stripe.connected': 'Stripe account connected',
+  'stripe.disconnected': 'Stripe account disconnected',
   'payment.review_settled': 'Payment settled after review',
   'team.member_invited': 'Team member invited',
   'team.invitation_revoked': 'Invitation revoked',

@@ -172,7 +172,8 @@ export async function recordCheckoutOutcome(
 async function keepCardIfAsked(tx: Db, pending: PaymentRow, plan: CheckoutPlan): Promise<string | null> {
   const token = pending.processorToken;
   if (!plan.savePaymentMethod || !token || !plan.card) return null;
-  return (await savePaymentMethod(tx, pending.merchantId, pending.customerId, { token, ...plan.card })).id;
+  const account = { name: pending.processor, mode: pending.processorMode, connection: pending.processorConnection };
+  return (await savePaymentMethod(tx, pending.merchantId, pending.customerId, { token, ...plan.card, account })).id;
 }
 
 export async function findCheckoutRow(db: Db, merchantId: string, checkoutId: string) {

@@ -6,7 +6,7 @@ import { customerText, type CustomerText } from '../i18n/customer-text';
 import { now } from '../clock';
 import { config } from '../config';
 import { findPriceRow } from '../catalog/prices';
-import { paymentProcessor } from '../payments/processor';
+import { browserCardEntry, tokenizeTypedCard, type BrowserCardEntry } from '../payments/card-entry';
 import { CardInputError, type TokenizedCard } from '../payments/processor/types';
 import { CardAuthenticationNeeded } from '../payments/card-verification';
 import { findPublicPaymentLink, LINK_BEING_PAID, paymentLinkStatus, type PaymentLinkRow } from '../payment-links/payment-links';
@@ -32,6 +32,8 @@ export interface HostedCheckoutView {
   subscription: SubscriptionTerms | null;
   /** The heading above that reason. */
   unavailableTitle: string;
+  /** How the page takes the card: the seller's processor (lib/payments/card-entry.ts). */
+  cardEntry: BrowserCardEntry;
 }
 
 export async function loadHostedCheckout(db: Database, token: string, text: CustomerText = customerText()): Promise<HostedCheckoutView | undefined> {
@@ -39,9 +41,11 @@ export async function loadHostedCheckout(db: Database, token: string, text: Cust
   if (!found) return undefined;
   const { link, sellerName, sellerStatus } = found;
   const { t } = text;
+  const cardEntry = await browserCardEntry(db, link.merchantId);
   if (sellerStatus === 'suspended') {
     return {
       ...linkSummary(token, sellerName, link, text),
+      cardEntry,
       subscription: null,
       unavailableTitle: t('checkout.errors.sellerSuspendedTitle'),
       unavailableReason: t('checkout.errors.sellerSuspended', { seller: sellerName }),
@@ -55,6 +59,7 @@ export async function loadHostedCheckout(db: Database, token: string, text: Cust
   if (!reason && price && !price.active) reason = t('checkout.errors.notOffered');
   return {
     ...linkSummary(token, sellerName, link, text),
+    cardEntry,
     unavailableTitle: t('checkout.cannotBePaid'),
     unavailableReason: reason,
     subscription: price?.type === 'Recurring' ? subscriptionTerms(price, null, now(), text) : null,
@@ -157,7 +162,7 @@ export async function payHostedCheckout(db: Database, form: HostedPaymentForm, t
   if (form.name.trim().length > 250) return { kind: 'invalid', field: 'name', message: t('checkout.errors.nameTooLong') };
   if (!/^[A-Za-z0-9-]{8,100}$/.test(form.attemptKey)) return { kind: 'invalid', field: 'cardNumber', message: t('checkout.errors.reload') };
 
-  const card = form.paymentMethodToken ? { token: form.paymentMethodToken } : await tokenizeTyped(form, text);
+  const card = form.paymentMethodToken ? { token: form.paymentMethodToken } : await tokenizeTyped(db, found.link.merchantId, form, text);
   if ('kind' in card) return card;
 
   return runHostedCheckout(
@@ -227,11 +232,16 @@ function apiErrorWords(error: ApiError, gist: 'promotion' | 'unavailable' | 'car
 }
 
 /** The sandbox's card fields, tokenized in memory; a refusal names the field. */
-async function tokenizeTyped(form: HostedPaymentForm, text: CustomerText): Promise<TokenizedCard | Extract<HostedPaymentResult, { kind: 'invalid' }>> {
+async function tokenizeTyped(
+  db: Database,
+  merchantId: string,
+  form: HostedPaymentForm,
+  text: CustomerText,
+): Promise<TokenizedCard | Extract<HostedPaymentResult, { kind: 'invalid' }>> {
   const expiry = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec(form.expiry);
   if (!expiry) return { kind: 'invalid', field: 'expiry', message: text.t('checkout.errors.expiry') };
   try {
-    return await paymentProcessor().tokenizeCard({ number: form.cardNumber, expMonth: Number(expiry[1]), expYear: Number(expiry[2]), cvc: form.cvc.trim() });
+    return await tokenizeTypedCard(db, merchantId, { number: form.cardNumber, expMonth: Number(expiry[1]), expYear: Number(expiry[2]), cvc: form.cvc.trim() });
   } catch (error) {
     if (error instanceof CardInputError)
       return { kind: 'invalid', field: error.field === 'number' ? 'cardNumber' : error.field, message: cardInputWords(error, text) };

@@ -13,10 +13,12 @@ import { config } from '../config';
  * request's nonce (Next.js reads it from the request's own `Content-Security-Policy` header and
  * puts it on its scripts), and what those load (`'strict-dynamic'`).
  *
- * In Stripe mode (PAYMENT_PROCESSOR=stripe) the pages that take a card load Stripe.js from
- * STRIPE_JS_URL, frame its card element and let it call Stripe's API (docs/processors.md, "PCI
- * scope"): exactly those origins are allowed, on every page, because a page reached by client-side
- * navigation keeps the policy of the document it started in.
+ * The pages that take a card for a seller on Stripe (the platform's or the seller's own connected
+ * account) load Stripe.js from STRIPE_JS_URL, frame its card element and let it call Stripe's API
+ * (docs/processors.md, "PCI scope"): exactly those origins are allowed, on every page, because a
+ * page reached by client-side navigation keeps the policy of the document it started in, and on
+ * every installation, because any seller may connect a Stripe account (docs/decisions.md,
+ * "Stripe's origins in every page's policy").
  */
 
 /** A fresh, unguessable nonce for one page answer. */
@@ -24,9 +26,8 @@ export function newCspNonce(): string {
   return crypto.randomBytes(18).toString('base64');
 }
 
-/** The origins Stripe.js needs, in Stripe mode: its script and frames (STRIPE_JS_URL) and Stripe's API (STRIPE_API_URL). */
-function stripeOrigins(): { js: string; api: string } | null {
-  if (config.processor.name !== 'stripe') return null;
+/** The origins Stripe.js needs: its script and frames (STRIPE_JS_URL) and Stripe's API (STRIPE_API_URL). */
+function stripeOrigins(): { js: string; api: string } {
   return { js: new URL(config.processor.stripe.jsUrl).origin, api: new URL(config.processor.stripe.apiUrl).origin };
 }
 
@@ -36,11 +37,12 @@ export function pageContentSecurityPolicy(nonce: string): string {
   const development = config.isNextDevelopment;
   const stripe = stripeOrigins();
   return [
-    // Images, fonts, fetches: our own origin only (and Stripe's, in Stripe mode).
+    // Images, fonts, fetches: our own origin only (and Stripe's).
     "default-src 'self'",
     // A browser that knows 'strict-dynamic' ignores the origin (the nonce'd bundle adds Stripe.js); older ones need it.
-    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${stripe ? ` ${stripe.js}` : ''}${development ? " 'unsafe-eval'" : ''}`,
-    ...(stripe ? [`frame-src 'self' ${stripe.js}`, `connect-src 'self' ${[...new Set([stripe.js, stripe.api])].join(' ')}`] : []),
+    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic' ${stripe.js}${development ? " 'unsafe-eval'" : ''}`,
+    `frame-src 'self' ${stripe.js}`,
+    `connect-src 'self' ${[...new Set([stripe.js, stripe.api])].join(' ')}`,
     `style-src 'self' ${development ? "'unsafe-inline'" : `'nonce-${nonce}'`}`,
     // `style="…"` attributes (bar widths, a design's colours) cannot run code.
     "style-src-attr 'unsafe-inline'",

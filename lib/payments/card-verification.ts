@@ -1,8 +1,8 @@
 import type { Db } from '../db/client';
 import { ApiError, invalidField, notFound } from '../http/errors';
-import { paymentProcessor } from './processor';
-import { processorCustomerOf } from './processor-customers';
-import type { TokenizedCard } from './processor/types';
+import { processorForSeller } from './processor';
+import { customerKey, processorCustomerOf, type ProcessorAccount, type ProcessorCustomerRef } from './processor-customers';
+import type { PaymentProcessor, TokenizedCard } from './processor/types';
 
 /** The currency of a verification when nothing is being bought (the portal, the API). */
 export const DEFAULT_VERIFICATION_CURRENCY = 'USD';
@@ -28,7 +28,9 @@ export interface CardToVerify {
 
 /** A verified card, and the processor customer it was attached to (none in the sandbox). */
 export interface VerifiedCard extends TokenizedCard {
-  processorCustomer?: string;
+  processorCustomer?: ProcessorCustomerRef;
+  /** The processor account that verified it and keeps its token. */
+  account: ProcessorAccount;
 }
 
 /**
@@ -38,9 +40,9 @@ export interface VerifiedCard extends TokenizedCard {
  * 402 PAYMENT_DECLINED with the issuer's reason; the caller saves nothing.
  */
 export async function verifyCardForSaving(db: Db, input: CardToVerify): Promise<VerifiedCard> {
-  const processor = paymentProcessor();
+  const processor = await processorForSeller(db, input.owner.merchantId);
   if (!(await processor.describeToken(input.token))) throw invalidField(input.fieldPath ?? 'tokenRef', `The processor does not know token '${input.token}'.`);
-  const processorCustomer = await processorCustomerFor(db, input);
+  const processorCustomer = await processorCustomerFor(db, processor, input);
   const outcome = await processor.verifyCard({
     token: input.token,
     currency: input.currency ?? DEFAULT_VERIFICATION_CURRENCY,
@@ -52,39 +54,48 @@ export async function verifyCardForSaving(db: Db, input: CardToVerify): Promise<
     if (input.customerPresent) throw new CardAuthenticationNeeded(outcome.reference, outcome.clientSecret);
     throw cardDeclined('authentication_required', 'The card asks its holder to authenticate it (3-D Secure), and the customer is not present to do so.');
   }
-  return { token: outcome.token, ...outcome.card, ...(processorCustomer ? { processorCustomer } : {}) };
+  return verifiedCard(processor, { token: outcome.token, ...outcome.card }, processorCustomer);
 }
 
 /**
  * The second half of a verification the customer authenticated in their browser
- * (CardAuthenticationNeeded): the processor is asked how it ended (what the browser says is never
- * taken), and it must be one Paybase made for this owner: on their processor customer, and with
- * `idempotencyKey` when the caller knows it. Answers the verified card, as verifyCardForSaving
- * does, and the key it was made with (the id of the payment method to be, for the portal). A
- * verification of anyone else is a 404; a failed or unfinished authentication a 402 PAYMENT_DECLINED.
- * It calls the processor, so it runs with no transaction open.
+ * (CardAuthenticationNeeded): the seller's processor is asked how it ended (what the browser says
+ * is never taken), and it must be one Paybase made for this owner: on their processor customer,
+ * and with `idempotencyKey` when the caller knows it. Answers the verified card, as
+ * verifyCardForSaving does, and the key it was made with (the id of the payment method to be, for
+ * the portal). A verification of anyone else is a 404; a failed or unfinished authentication a
+ * 402 PAYMENT_DECLINED. It calls the processor, so it runs with no transaction open.
  */
 export async function finishCardVerification(
   db: Db,
   input: { reference: string; owner: CardToVerify['owner']; idempotencyKey?: string; fieldPath?: string },
 ): Promise<VerifiedCard & { idempotencyKey: string }> {
-  const processor = paymentProcessor();
+  const processor = await processorForSeller(db, input.owner.merchantId);
   const unknown = notFound('card verification', input.reference, input.fieldPath ?? 'setupIntent');
   if (!processor.retrieveVerification || !/^[\w-]{1,255}$/.test(input.reference)) throw unknown;
   const seen = await processor.retrieveVerification(input.reference);
   if (seen.status === 'not_found' || !seen.key || (input.idempotencyKey !== undefined && seen.key !== input.idempotencyKey)) throw unknown;
-  const processorCustomer = await processorCustomerFor(db, { owner: input.owner, idempotencyKey: seen.key });
+  const processorCustomer = await processorCustomerFor(db, processor, { owner: input.owner, idempotencyKey: seen.key });
   if (!processorCustomer || seen.customer !== processorCustomer) throw unknown;
   if (seen.status === 'declined') throw cardDeclined(seen.declineCode, seen.message);
   if (seen.status === 'requires_action') throw cardDeclined('authentication_required', 'The customer did not complete the card’s authentication.');
-  return { token: seen.token, ...seen.card, processorCustomer, idempotencyKey: seen.key };
+  return { ...verifiedCard(processor, { token: seen.token, ...seen.card }, processorCustomer), idempotencyKey: seen.key };
 }
 
-async function processorCustomerFor(db: Db, { owner, idempotencyKey }: Pick<CardToVerify, 'owner' | 'idempotencyKey'>): Promise<string | undefined> {
-  if ('customerId' in owner) return processorCustomerOf(db, owner.merchantId, owner.customerId);
-  const processor = paymentProcessor();
+/** A card the processor accepted, with the account that keeps it and the processor customer it was attached to. */
+function verifiedCard(processor: PaymentProcessor, card: TokenizedCard, processorCustomer: string | undefined): VerifiedCard {
+  const account: ProcessorAccount = { name: processor.name, mode: processor.mode, connection: processor.connection };
+  return { ...card, account, ...(processorCustomer ? { processorCustomer: { reference: processorCustomer, account } } : {}) };
+}
+
+async function processorCustomerFor(
+  db: Db,
+  processor: PaymentProcessor,
+  { owner, idempotencyKey }: Pick<CardToVerify, 'owner' | 'idempotencyKey'>,
+): Promise<string | undefined> {
+  if ('customerId' in owner) return processorCustomerOf(db, processor, owner.merchantId, owner.customerId);
   if (!processor.ensureCustomer) return undefined;
-  return processor.ensureCustomer({ ...owner.newCustomer, idempotencyKey: `customer:${idempotencyKey}` });
+  return processor.ensureCustomer({ ...owner.newCustomer, idempotencyKey: customerKey(processor, idempotencyKey) });
 }
 
 export function cardDeclined(declineCode: string, message: string): ApiError {

@@ -4,7 +4,8 @@ import type { Phases } from '../db/phases';
 import { DISPUTE_EVIDENCE_FIELDS, type DisputeEvidenceText } from '../db/schema';
 import { ApiError } from '../http/errors';
 import { recordAudit } from '../audit/audit-log';
-import { retrieveStripeDispute, stripeConnectionServes, StripeUnavailable, updateStripeDisputeEvidence } from './processor/stripe-disputes';
+import { retrieveStripeDispute, StripeUnavailable, updateStripeDisputeEvidence } from './processor/stripe-disputes';
+import { stripeClientOfPayment } from './processor';
 import { findDisputeRow, recordProcessorDispute } from './disputes';
 import { toDisputeResponse, type DisputeRow } from './dispute-response';
 import { disputeStateMachine, EVIDENCE_OPEN_STATUSES } from './dispute-states';
@@ -34,16 +35,17 @@ export async function submitDisputeEvidence(
       'evidence is taken only while it needs a response',
     );
   }
-  if (!stripeConnectionServes(dispute.processorMode)) {
+  const stripe = await stripeClientOfPayment(phases.db, dispute.merchantId, dispute.paymentId);
+  if (!stripe) {
     throw new ApiError(
       'CONFLICT',
-      `Dispute ${dispute.id} is at Stripe in ${dispute.processorMode} mode, and this installation is not connected to Stripe in that mode: respond in Stripe's dashboard.`,
+      `Dispute ${dispute.id} is at Stripe in ${dispute.processorMode} mode, and this installation is no longer connected to that Stripe account in that mode: respond in Stripe's dashboard.`,
     );
   }
   const evidence: DisputeEvidenceText = {};
   for (const field of DISPUTE_EVIDENCE_FIELDS) if (input[field] !== undefined) evidence[field] = input[field];
   const submit = input.submit ?? true;
-  const outcome = await updateStripeDisputeEvidence(dispute.processorReference, {
+  const outcome = await updateStripeDisputeEvidence(stripe, dispute.processorReference, {
     evidence,
     submit,
     idempotencyKey: `${dispute.id}:evidence:${crypto
@@ -79,7 +81,9 @@ const paymentOf = (dispute: DisputeRow) => ({ id: dispute.paymentId, merchantId:
 
 /** What Stripe says of the dispute now, recorded; the stored row when Stripe cannot tell. */
 async function recordCurrentState(phases: Phases, dispute: DisputeRow): Promise<DisputeRow> {
-  const current = await retrieveStripeDispute(dispute.processorReference).catch((error: unknown) => {
+  const stripe = await stripeClientOfPayment(phases.db, dispute.merchantId, dispute.paymentId);
+  if (!stripe) return dispute;
+  const current = await retrieveStripeDispute(stripe, dispute.processorReference).catch((error: unknown) => {
     if (error instanceof StripeUnavailable) return undefined;
     throw error;
   });

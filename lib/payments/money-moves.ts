@@ -4,7 +4,7 @@ import type { Database, Db } from '../db/client';
 import type { Phases } from '../db/phases';
 import { payments } from '../db/schema';
 import { metrics } from '../metrics/registry';
-import { paymentProcessor } from './processor';
+import { processorOf, type PaymentProcessor } from './processor';
 import { processorCustomerOf } from './processor-customers';
 import type { CardDetails, ChargeOutcome } from './processor/types';
 import { createPendingPayment, type PaymentRow, type PendingPaymentInput } from './payments';
@@ -204,11 +204,15 @@ async function collectCharge<Plan>(db: Database, kind: MoneyMoveKind<Plan, unkno
   const { payment } = move;
   const uncollectable = nothingToCharge(payment);
   if (uncollectable) return uncollectable;
+  // The processor pinned in phase 1; a seller connection disconnected since then charges nothing.
+  const processor = await processorOf(db, payment);
+  if (!processor) return processorGone(payment);
   const { offSession, returnUrl } = chargeSession(kind, move);
   // A card charged again later is the customer's at the processor: a saved one, one kept now, any off-session charge.
   const keepCard = !payment.paymentMethodId && Boolean(kind.keepsCard?.(move.plan));
-  const customer = keepCard || offSession || payment.paymentMethodId ? await processorCustomerOf(db, payment.merchantId, payment.customerId) : undefined;
-  return paymentProcessor().charge({
+  const customer =
+    keepCard || offSession || payment.paymentMethodId ? await processorCustomerOf(db, processor, payment.merchantId, payment.customerId) : undefined;
+  return processor.charge({
     token: payment.processorToken!,
     amount: payment.amount,
     currency: payment.currency,
@@ -243,7 +247,9 @@ async function recoverOutcome(db: Database, kind: AnyKind, move: PinnedMove<unkn
   const { payment, plan } = move;
   if (payment.amount === 0 || !payment.processorToken) return collectCharge(db, kind, move);
   const card = cardOf(payment);
-  const seen = await paymentProcessor().retrieveCharge(payment.processorKey ?? payment.id);
+  const processor = await processorOf(db, payment);
+  if (!processor) return { status: 'unknown', reference: `unknown_${payment.id}`, card };
+  const seen = await processor.retrieveCharge(payment.processorKey ?? payment.id);
   switch (seen.status) {
     case 'succeeded':
       return { status: 'succeeded', reference: seen.reference, card };
@@ -255,7 +261,7 @@ async function recoverOutcome(db: Database, kind: AnyKind, move: PinnedMove<unkn
       // The request died after the processor asked for authentication: recorded so, settled or canceled later.
       return { status: 'requires_action', reference: seen.reference, card, nextAction: seen.nextAction };
     case 'not_found':
-      if (kind.customerPresent(plan)) return cancelAbandoned(payment, card);
+      if (kind.customerPresent(plan)) return cancelAbandoned(processor, payment, card);
       if (kind.stillWanted && !(await kind.stillWanted(db, plan))) {
         return notCharged(payment, 'no_longer_applies', 'Not charged: what it would have paid for no longer applies.');
       }
@@ -268,8 +274,8 @@ async function recoverOutcome(db: Database, kind: AnyKind, move: PinnedMove<unkn
  * key is canceled at the processor, so a late request can never charge it; if a charge slipped
  * in first, it is what the cancel answers and what is recorded.
  */
-async function cancelAbandoned(payment: PaymentRow, card: CardDetails | null): Promise<KnownOutcome> {
-  const canceled = await paymentProcessor().cancelCharge({
+async function cancelAbandoned(processor: PaymentProcessor, payment: PaymentRow, card: CardDetails | null): Promise<KnownOutcome> {
+  const canceled = await processor.cancelCharge({
     idempotencyKey: payment.processorKey ?? payment.id,
     amount: payment.amount,
     currency: payment.currency,
@@ -284,6 +290,10 @@ async function cancelAbandoned(payment: PaymentRow, card: CardDetails | null): P
     case 'unknown':
       return { status: 'unknown', reference: `unknown_${payment.id}`, card };
   }
+}
+
+function processorGone(payment: PaymentRow): KnownOutcome {
+  return notCharged(payment, 'processor_unavailable', 'The payment account this charge was to go through is no longer connected; nothing was charged.');
 }
 
 function notCharged(payment: PaymentRow, declineCode: string, message: string): KnownOutcome {

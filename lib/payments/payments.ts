@@ -10,7 +10,7 @@ import { storableText } from '../stored-text';
 import { recordEvent, type EventInput, type EventRecorder } from '../events/record-event';
 import { enqueueQueuedJob, type QueuedJob } from '../jobs/enqueue';
 import { ApiError, notFound } from '../http/errors';
-import { paymentProcessor } from './processor';
+import { processorForSeller } from './processor';
 import type { ChargeOutcome, SettledOutcome } from './processor/types';
 import { toRefundResponse } from './refund-response';
 import { disputesOfPayment } from './disputes';
@@ -73,6 +73,7 @@ export async function createPendingPayment(
   along?: WithSubquery,
 ): Promise<PaymentRow> {
   const at = now();
+  const processor = await processorForSeller(tx, input.merchantId);
   const row: PaymentRow = {
     id: input.id ?? newId('payment'),
     merchantId: input.merchantId,
@@ -84,8 +85,9 @@ export async function createPendingPayment(
     amountRefunded: 0,
     currency: input.currency,
     description: input.description,
-    processor: paymentProcessor().name,
-    processorMode: paymentProcessor().mode,
+    processor: processor.name,
+    processorMode: processor.mode,
+    processorConnection: processor.connection,
     processorReference: null,
     processorToken: input.processorToken ?? null,
     processorKey: input.processorKey ?? null,

@@ -1,8 +1,8 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, notLike, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../db/client';
 import type { Phases } from '../db/phases';
-import { payments, refunds } from '../db/schema';
+import { disputes, payments, refunds } from '../db/schema';
 import { newId } from '../ids';
 import { now } from '../clock';
 import { recordEvent } from '../events/record-event';
@@ -41,13 +41,14 @@ export async function refundPayment(phases: Phases, merchantId: string, paymentI
     const payment = await findPaymentRow(tx, merchantId, paymentId, { forUpdate: true });
     const subject = `Payment ${payment.id} is ${payment.status}`;
     paymentStateMachine.assertTransition(payment.status, 'refunded', subject, 'only a succeeded payment can be refunded');
-    if (!processorOf(payment)) {
+    if (!(await processorOf(tx, payment))) {
       throw new ApiError(
         'INVALID_STATE',
-        `Payment ${payment.id} was made with ${payment.processor} in ${payment.processorMode} mode, which this installation no longer uses: refund it from that account's dashboard.`,
+        `Payment ${payment.id} was made with ${payment.processor} in ${payment.processorMode} mode${payment.processorConnection === 'platform' ? '' : ' through a connection that is no longer connected'}, which this installation no longer uses: refund it from that account's dashboard.`,
         { extra: { state: payment.status } },
       );
     }
+    await refuseDisputed(tx, payment);
     const [pending] = await tx
       .select({ amount: sql<number>`coalesce(sum(${refunds.amount}), 0)::int` })
       .from(refunds)
@@ -105,6 +106,25 @@ export async function refundUnwantedCharge(tx: Db, payment: PaymentRow, reason: 
   return row;
 }
 
+/**
+ * A charged-back payment is not refunded: the dispute decides what goes back to the customer, and
+ * Stripe refuses it (`charge_disputed`). Refused before anything is recorded. An inquiry
+ * (`warning_*`) is no chargeback: refunding it is how a seller settles one.
+ */
+async function refuseDisputed(tx: Db, payment: PaymentRow): Promise<void> {
+  const [dispute] = await tx
+    .select({ id: disputes.id, status: disputes.status })
+    .from(disputes)
+    .where(and(eq(disputes.paymentId, payment.id), eq(disputes.merchantId, payment.merchantId), notLike(disputes.status, 'warning_%')))
+    .limit(1);
+  if (!dispute) return;
+  throw new ApiError(
+    'INVALID_STATE',
+    `Payment ${payment.id} is disputed (${dispute.id}, ${dispute.status}): a charged-back payment cannot be refunded; the dispute decides what goes back to the customer.`,
+    { extra: { state: payment.status } },
+  );
+}
+
 type RefundRequest = Parameters<PaymentProcessor['refund']>[0];
 
 /** A refund by the processor that made the payment; one this installation no longer reaches fails, saying so. */
@@ -124,7 +144,7 @@ export async function finishRefund(phases: Phases, refundId: string) {
     .select()
     .from(payments)
     .where(and(eq(payments.id, requested!.paymentId), eq(payments.merchantId, requested!.merchantId)));
-  const processor = processorOf(payment!);
+  const processor = await processorOf(phases.db, payment!);
   const outcome = !refundStateMachine.isFinal(requested!.status)
     ? await refundWith(processor, {
         chargeReference: payment!.processorReference ?? '',

@@ -11,6 +11,9 @@ export const PaymentMethodResponse = z.object({
   expMonth: z.int(),
   expYear: z.int(),
   isDefault: z.boolean(),
+  get processor() {
+    return ProcessorDetails;
+  },
   createdAt: Timestamp,
 });
 
@@ -48,10 +51,10 @@ export const ProcessorDetails = z
   .object({
     name: z.enum(['sandbox', 'stripe']),
     mode: z.enum(['test', 'live']).meta({ description: '`live` moved real money; the sandbox and Stripe test keys are `test`.' }),
-    reference: z
-      .string()
-      .nullable()
-      .meta({ description: "The processor's own id (Stripe: the PaymentIntent `pi_…` or refund `re_…`); null until it gives one." }),
+    reference: z.string().nullable().meta({
+      description:
+        "The processor's own id (Stripe: the PaymentIntent `pi_…`, refund `re_…`, dispute `dp_…` or saved card's PaymentMethod `pm_…`); null until it gives one, and for the sandbox's saved cards.",
+    }),
   })
   .meta({ id: 'ProcessorDetails', description: 'Where the money moved (docs/processors.md).' });
 

@@ -58,7 +58,13 @@ export async function ensureStripeWebhookEndpoint(db: Database): Promise<'config
     description: 'Paybase (registered by the platform connection)',
     metadata: { paybase_connection: PLATFORM },
   });
-  const row = { connection: PLATFORM, mode, url, stripeEndpointId: endpoint.id, sealedSecret: encryptSecret(endpoint.secret!, `stripe-endpoint:${PLATFORM}`) };
+  const row = {
+    connection: PLATFORM,
+    mode,
+    url,
+    stripeEndpointId: endpoint.id,
+    sealedSecret: encryptSecret(endpoint.secret!, endpointSecretContext(PLATFORM)),
+  };
   const saved = current
     ? await db.update(stripeWebhookEndpoints).set(row).where(eq(stripeWebhookEndpoints.stripeEndpointId, current.stripeEndpointId)).returning()
     : await db.insert(stripeWebhookEndpoints).values(row).onConflictDoNothing().returning();
@@ -87,6 +93,30 @@ export async function platformWebhookSecret(db: Database): Promise<string | unde
   if (secretCache && Date.now() - secretCache.at < 60_000) return secretCache.secret;
   const [row] = await db.select().from(stripeWebhookEndpoints).where(eq(stripeWebhookEndpoints.connection, PLATFORM));
   if (!row) return undefined;
-  secretCache = { secret: decryptSecret(row.sealedSecret, `stripe-endpoint:${PLATFORM}`), at: Date.now() };
+  secretCache = { secret: decryptSecret(row.sealedSecret, endpointSecretContext(PLATFORM)), at: Date.now() };
   return secretCache.secret;
+}
+
+/** Where Stripe sends a seller connection's events. */
+export function connectionWebhookUrl(connectionId: string): string {
+  return `${config.publicUrl}${STRIPE_WEBHOOK_PATH}/${connectionId}`;
+}
+
+/** Registers a seller connection's endpoint at their Stripe account (a network call: no transaction open). */
+export async function registerConnectionEndpoint(stripe: Stripe, connectionId: string): Promise<{ stripeEndpointId: string; secret: string; url: string }> {
+  const url = connectionWebhookUrl(connectionId);
+  const endpoint = await stripe.webhookEndpoints.create(
+    { url, enabled_events: STRIPE_EVENTS, description: 'Paybase (registered when this account was connected)', metadata: { paybase_connection: connectionId } },
+    { idempotencyKey: `webhook-endpoint:${connectionId}` },
+  );
+  return { stripeEndpointId: endpoint.id, secret: endpoint.secret!, url };
+}
+
+/** The sealed secret of an endpoint row is bound to its connection. */
+export const endpointSecretContext = (connection: string) => `stripe-endpoint:${connection}`;
+
+/** The secret Stripe signs a seller connection's events with; undefined once disconnected (its endpoint row is gone). */
+export async function connectionWebhookSecret(db: Database, connection: string): Promise<string | undefined> {
+  const [row] = await db.select().from(stripeWebhookEndpoints).where(eq(stripeWebhookEndpoints.connection, connection));
+  return row ? decryptSecret(row.sealedSecret, endpointSecretContext(connection)) : undefined;
 }

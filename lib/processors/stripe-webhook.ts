@@ -1,9 +1,10 @@
 import Stripe from 'stripe';
 import type { Database } from '../db/client';
+import { PLATFORM_CONNECTION } from '../db/schema';
 import { config } from '../config';
 import { log } from '../log';
 import { receiveStripeEvent } from './stripe-events';
-import { forgetWebhookSecret, platformWebhookSecret } from './stripe-webhook-endpoint';
+import { connectionWebhookSecret, forgetWebhookSecret, platformWebhookSecret } from './stripe-webhook-endpoint';
 
 /** Stripe signs a body of a few kilobytes; anything much larger is not Stripe's. */
 const MAX_EVENT_BYTES = 512 * 1024;
@@ -11,16 +12,21 @@ const MAX_EVENT_BYTES = 512 * 1024;
 export type WebhookAnswer = 'not_stripe_mode' | 'unverified' | 'stored' | 'duplicate';
 
 /**
- * One delivery to `POST /api/processors/stripe/webhook`: verified with the SDK's `constructEvent`
- * against the raw body, then stored once by event id (the worker processes it).
+ * One delivery to a connection's endpoint (`POST /api/processors/stripe/webhook` for the
+ * platform, `…/webhook/{connectionId}` for a seller's): verified with the SDK's `constructEvent`
+ * against the raw body and that connection's secret, then stored once by event id (the worker
+ * processes it).
  */
-export async function acceptStripeWebhook(db: Database, body: string, signature: string | null): Promise<WebhookAnswer> {
-  if (config.processor.name !== 'stripe') return 'not_stripe_mode';
+export async function acceptStripeWebhook(db: Database, connection: string, body: string, signature: string | null): Promise<WebhookAnswer> {
+  const platform = connection === PLATFORM_CONNECTION;
+  if (platform && config.processor.name !== 'stripe') return 'not_stripe_mode';
   if (!signature || Buffer.byteLength(body) > MAX_EVENT_BYTES) return 'unverified';
-  const event = (await verify(body, signature, await platformWebhookSecret(db))) ?? (await verifyWithFreshSecret(db, body, signature));
+  const event = platform
+    ? ((await verify(body, signature, await platformWebhookSecret(db))) ?? (await verifyWithFreshSecret(db, body, signature)))
+    : await verify(body, signature, await connectionWebhookSecret(db, connection));
   if (!event) return 'unverified';
-  const stored = await receiveStripeEvent(db, event);
-  log.info({ stripeEventId: event.id, stripeEventType: event.type, stored }, 'stripe event received');
+  const stored = await receiveStripeEvent(db, connection, event);
+  log.info({ connection, stripeEventId: event.id, stripeEventType: event.type, stored }, 'stripe event received');
   return stored;
 }
 
@@ -39,4 +45,16 @@ async function verifyWithFreshSecret(db: Database, body: string, signature: stri
   if (config.processor.stripe.webhookSecret) return undefined;
   forgetWebhookSecret();
   return verify(body, signature, await platformWebhookSecret(db));
+}
+
+const ANSWERS: Record<WebhookAnswer, readonly [number, string]> = {
+  not_stripe_mode: [404, 'Stripe is not this installation’s processor.'],
+  unverified: [400, 'The Stripe-Signature does not verify.'],
+  stored: [200, 'received'],
+  duplicate: [200, 'received before'],
+};
+
+export function stripeWebhookResponse(answer: WebhookAnswer): Response {
+  const [status, text] = ANSWERS[answer];
+  return new Response(text, { status, headers: { 'content-type': 'text/plain; charset=utf-8' } });
 }

@@ -4,7 +4,7 @@ import type { Database, Db } from '../db/client';
 import { billingRecords, payments, subscriptionBillingRecords, subscriptions } from '../db/schema';
 import { newId } from '../ids';
 import { recordEvent, withEventTime } from '../events/record-event';
-import { paymentProcessor } from '../payments/processor';
+import { processorOf } from '../payments/processor';
 import { defineMoneyMove, Pinned, PinnedCard, pinMoneyMove, type DefiniteOutcome, type KnownOutcome } from '../payments/money-moves';
 import { recordChargeOutcome, settleUnknownPaymentRow, type PaymentRow } from '../payments/payments';
 import { refundUnwantedCharge } from '../payments/refunds';
@@ -171,7 +171,9 @@ export async function closeUnwantedCharge(tx: Db, sub: SubscriptionRow, billed: 
 export async function lookUpUnknownCharge(db: Database, paymentId: string): Promise<void> {
   const [payment] = await db.select().from(payments).where(eq(payments.id, paymentId));
   if (payment?.status !== 'unknown') return;
-  const answer = await paymentProcessor().retrieveCharge(payment.processorKey ?? payment.id);
+  const processor = await processorOf(db, payment);
+  if (!processor) return;
+  const answer = await processor.retrieveCharge(payment.processorKey ?? payment.id);
   // Off-session charges never wait for authentication; either way, not settled yet.
   if (answer.status === 'unknown' || answer.status === 'requires_action') return;
   // The processor never saw the charge: nothing was taken, which counts as a failed attempt.

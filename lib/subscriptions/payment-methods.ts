@@ -8,7 +8,7 @@ import { paymentMethods, subscriptions } from '../db/schema';
 import { now } from '../clock';
 import { ApiError, notFound } from '../http/errors';
 import { recordEvent } from '../events/record-event';
-import { findPaymentMethodRow, savePaymentMethod, toPaymentMethodResponse } from '../payments/payment-methods';
+import { findPaymentMethodRow, savePaymentMethod, toPaymentMethodResponse, type SavableCard } from '../payments/payment-methods';
 import type { TokenizedCard } from '../payments/processor/types';
 import { assertSellerAcceptsPayments } from '../merchants/accepts-payments';
 import { moveSubscriptionsToPaymentMethod, retryPastDueForCustomer } from './commands';
@@ -35,7 +35,7 @@ export async function makeDefaultPaymentMethod(tx: Db, merchantId: string, custo
  * A new card, already verified with the processor (lib/payments/card-verification.ts): saved,
  * made default, used by the subscriptions, past-due records retried.
  */
-export async function saveAsDefaultPaymentMethod(tx: Db, merchantId: string, customerId: string, card: TokenizedCard, actor: Actor, id?: string) {
+export async function saveAsDefaultPaymentMethod(tx: Db, merchantId: string, customerId: string, card: SavableCard, actor: Actor, id?: string) {
   await assertSellerAcceptsPayments(tx, merchantId);
   const saved = await savePaymentMethod(tx, merchantId, customerId, card, id);
   return makeDefaultPaymentMethod(tx, merchantId, customerId, saved.id, actor);
@@ -49,8 +49,14 @@ export async function saveAsDefaultPaymentMethod(tx: Db, merchantId: string, cus
  */
 export async function addVerifiedDefaultCard(db: Db, merchantId: string, customerId: string, card: TokenizedCard, actor: Actor, id = newId('paymentMethod')) {
   await assertSellerAcceptsPayments(db, merchantId);
-  await verifyCardForSaving(db, { token: card.token, idempotencyKey: id, fieldPath: 'cardNumber', owner: { merchantId, customerId }, customerPresent: true });
-  return db.transaction((tx) => saveAsDefaultPaymentMethod(tx, merchantId, customerId, card, actor, id));
+  const verified = await verifyCardForSaving(db, {
+    token: card.token,
+    idempotencyKey: id,
+    fieldPath: 'cardNumber',
+    owner: { merchantId, customerId },
+    customerPresent: true,
+  });
+  return db.transaction((tx) => saveAsDefaultPaymentMethod(tx, merchantId, customerId, verified, actor, id));
 }
 
 /**
@@ -64,7 +70,6 @@ export async function finishAddingDefaultCard(db: Db, merchantId: string, custom
   const verified = await finishCardVerification(db, { reference: verificationReference, owner: { merchantId, customerId } });
   // The portal's verifications are keyed by the payment method to be; any other (a checkout's) saves nothing here.
   if (!isIdOf('paymentMethod', verified.idempotencyKey)) throw notFound('card verification', verificationReference, 'setupIntent');
-  const card: TokenizedCard = { token: verified.token, brand: verified.brand, last4: verified.last4, expMonth: verified.expMonth, expYear: verified.expYear };
   return db.transaction(async (tx) => {
     // The customer's row serializes two finishes of one verification: the second finds the first's card.
     await findCustomerRow(tx, merchantId, customerId, undefined, { forUpdate: true });
@@ -72,7 +77,7 @@ export async function finishAddingDefaultCard(db: Db, merchantId: string, custom
       .select()
       .from(paymentMethods)
       .where(and(eq(paymentMethods.id, verified.idempotencyKey), eq(paymentMethods.merchantId, merchantId), eq(paymentMethods.customerId, customerId)));
-    return saved ?? saveAsDefaultPaymentMethod(tx, merchantId, customerId, card, actor, verified.idempotencyKey);
+    return saved ?? saveAsDefaultPaymentMethod(tx, merchantId, customerId, verified, actor, verified.idempotencyKey);
   });
 }
 

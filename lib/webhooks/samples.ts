@@ -163,6 +163,7 @@ const paymentMethod = {
   expMonth: 12,
   expYear: 2034,
   isDefault: true,
+  processor: { name: 'stripe', mode: 'test', reference: 'pm_1QExample0PaymentMethod000' },
   createdAt: at,
 };
 const usage = {

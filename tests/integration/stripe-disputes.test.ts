@@ -161,6 +161,14 @@ describe('disputes from Stripe', () => {
     expect((await seller().get(`/api/Dispute/${dispute.id}`)).body).toEqual(dispute);
     const payment = await seller().get(`/api/Payment/${paymentId}`);
     expect(payment.body).toMatchObject({ status: 'succeeded', disputes: [dispute] });
+
+    // A charged-back payment is not refunded: refused before anything is recorded or Stripe is asked.
+    const refundsAsked = stripe.emulator.requests.filter((r) => r.path === '/v1/refunds').length;
+    const refused = await seller().post(`/api/Payment/${paymentId}/Refund`, {});
+    expect(refused.status, refused.text).toBe(409);
+    expect(refused.body).toMatchObject({ code: 'INVALID_STATE', detail: expect.stringContaining(`is disputed (${dispute.id}, needs_response)`) });
+    expect((await seller().get(`/api/Payment/${paymentId}/Refund`)).body.data).toEqual([]);
+    expect(stripe.emulator.requests.filter((r) => r.path === '/v1/refunds')).toHaveLength(refundsAsked);
   });
 
   it('lists with the list conventions: filters by status and payment, pages, orders by amount', async () => {

@@ -70,6 +70,8 @@ describe('saved cards and renewals in Stripe mode', () => {
     // The card kept is the PaymentMethod the SetupIntent attached (Stripe's test token stands for a new one each time).
     const [card, ...others] = attachedTo(stripeCustomer!.id);
     expect(others).toEqual([]);
+    // The saved card says where it is kept: Stripe, test mode, that PaymentMethod.
+    expect(saved.body.processor).toEqual({ name: 'stripe', mode: 'test', reference: card!.id });
     const setup = [...stripe.emulator.store.setupIntents.values()].find((si) => si.customer === stripeCustomer!.id);
     expect(setup).toMatchObject({ status: 'succeeded', usage: 'off_session' });
 

@@ -99,5 +99,14 @@ describe("Stripe's webhooks in", () => {
       expect(refused.status).toBe(400);
     }
     expect(await db.select().from(processorEvents).where(eq(processorEvents.id, 'evt_forged'))).toHaveLength(0);
+
+    // A seller connection's endpoint verifies with that connection's secret only: the platform's, or an unknown connection, is refused.
+    const elsewhere = await fetch(`${webhookUrl()}/pcn_01NOTACONNECTION0000000000`, {
+      method: 'POST',
+      body: payload,
+      headers: { 'stripe-signature': signPayload(payload, endpoint.secret) },
+    });
+    expect(elsewhere.status).toBe(400);
+    expect(await db.select().from(processorEvents).where(eq(processorEvents.connection, 'pcn_01NOTACONNECTION0000000000'))).toHaveLength(0);
   });
 });

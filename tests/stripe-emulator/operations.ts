@@ -14,6 +14,7 @@ export interface StripeOperation {
 }
 
 export const OPERATIONS = [
+  { method: 'GET', path: '/v1/account', resourceFile: 'Accounts', paramsType: 'AccountRetrieveCurrentParams' },
   { method: 'GET', path: '/v1/balance', resourceFile: 'Balance', paramsType: 'BalanceRetrieveParams' },
   { method: 'POST', path: '/v1/customers', resourceFile: 'Customers', paramsType: 'CustomerCreateParams' },
   { method: 'GET', path: '/v1/customers/:id', resourceFile: 'Customers', paramsType: 'CustomerRetrieveParams' },

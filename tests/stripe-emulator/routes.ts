@@ -1,4 +1,4 @@
-import type { StripeObject } from './fixtures';
+import { fromFixture, type StripeObject } from './fixtures';
 import { cardRoutes, type Handler } from './routes-cards';
 import type { StripeStore } from './store';
 import { invalidRequest, StripeError } from './validation';
@@ -6,13 +6,14 @@ import type { WebhookSender } from './webhooks';
 
 /**
  * The emulator's API routes (test code), each `METHOD /path` of operations.ts to the store's
- * answer: cards (routes-cards.ts), then payments, refunds and disputes, the account's balance,
- * webhook endpoints and events.
+ * answer: the account and its balance, cards (routes-cards.ts), then payments, refunds and
+ * disputes, webhook endpoints and events.
  */
 export type { Handler };
 
 export function apiRoutes(s: StripeStore, webhooks: WebhookSender): Record<string, Handler> {
   return {
+    'GET /v1/account': ({ ctx }) => fromFixture('account', { id: ctx.account, settings: accountSettings(ctx.account) }),
     'GET /v1/balance': ({ ctx }) => ({
       object: 'balance',
       available: [{ amount: 0, currency: 'usd', source_types: { card: 0 } }],
@@ -41,7 +42,7 @@ export function apiRoutes(s: StripeStore, webhooks: WebhookSender): Record<strin
       ),
     'GET /v1/disputes/:id': ({ id }) => s.dispute(id!),
     'POST /v1/disputes/:id': ({ id, params, ctx }) => s.updateDispute(id!, params, ctx),
-    'POST /v1/webhook_endpoints': ({ params, ctx }) => webhooks.createEndpoint(params, ctx.livemode),
+    'POST /v1/webhook_endpoints': ({ params, ctx }) => webhooks.createEndpoint(params, ctx.livemode, ctx.account),
     'GET /v1/webhook_endpoints': ({ params }) => list('/v1/webhook_endpoints', webhooks.listEndpoints(), params),
     'DELETE /v1/webhook_endpoints/:id': ({ id }) => webhooks.deleteEndpoint(id!),
     'GET /v1/events': ({ params }) =>
@@ -52,6 +53,10 @@ export function apiRoutes(s: StripeStore, webhooks: WebhookSender): Record<strin
       ),
     'GET /v1/events/:id': ({ id }) => webhooks.event(id!),
   };
+}
+
+function accountSettings(account: string) {
+  return { dashboard: { display_name: `Emulated ${account.slice(-6)}`, timezone: 'Etc/UTC' } };
 }
 
 function found(object: StripeObject | undefined, resource: string, id: string): StripeObject {

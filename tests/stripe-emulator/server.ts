@@ -35,7 +35,7 @@ export class StripeEmulator {
   readonly webhooks: WebhookSender;
   readonly store: StripeStore;
   /** Every API request received: method, path and the decoded parameters. */
-  readonly requests: { method: string; path: string; params: Record<string, unknown>; idempotencyKey: string | null }[] = [];
+  readonly requests: { method: string; path: string; params: Record<string, unknown>; idempotencyKey: string | null; account: string }[] = [];
   private readonly operations = compileOperations();
   private readonly idempotent = new Map<string, StoredAnswer>();
   private readonly handlers: Record<string, Handler>;
@@ -101,7 +101,7 @@ export class StripeEmulator {
     };
     let hold: ReturnType<StripeEmulator['takeHold']>;
     try {
-      const { livemode, publishable } = authenticate(req.headers.authorization);
+      const { livemode, publishable, account } = authenticate(req.headers.authorization);
       const method = req.method ?? 'GET';
       const op = this.operations.find((o) => o.method === method && o.pattern.test(url.pathname));
       if (!op) throw new StripeError(404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${method}: ${url.pathname}).` } });
@@ -116,14 +116,14 @@ export class StripeEmulator {
       }
       const params = parseParams(method === 'POST' ? body : url.search.slice(1));
       const idempotencyKey = method === 'POST' ? ((req.headers['idempotency-key'] as string | undefined) ?? null) : null;
-      this.requests.push({ method, path: url.pathname, params: structuredClone(params), idempotencyKey });
+      this.requests.push({ method, path: url.pathname, params: structuredClone(params), idempotencyKey, account });
       const fingerprint = createHash('sha256').update(`${method} ${url.pathname} ${body}`).digest('hex');
       hold = this.takeHold(`${method} ${url.pathname}`);
       if (hold && !hold.afterHandling) {
         hold.arrived();
         await hold.released;
       }
-      const storeKey = idempotencyKey ? `${livemode}:${idempotencyKey}` : null;
+      const storeKey = idempotencyKey ? `${account}:${livemode}:${idempotencyKey}` : null;
       const stored = storeKey ? this.idempotent.get(storeKey) : undefined;
       const failure = this.takeFailure(`${method} ${url.pathname}`);
       if (failure && (!failure.afterHandling || stored)) throw apiError(failure.status);
@@ -139,7 +139,7 @@ export class StripeEmulator {
         return send(stored.status, stored.body, { 'idempotent-replayed': 'true', 'idempotency-key': idempotencyKey! });
       }
       validateParams(op, params);
-      const { status, payload } = this.run(op, url.pathname, params, { livemode, publishable, baseUrl: this.baseUrl, idempotencyKey, requestId });
+      const { status, payload } = this.run(op, url.pathname, params, { livemode, account, publishable, baseUrl: this.baseUrl, idempotencyKey, requestId });
       const text = JSON.stringify(payload, null, 2);
       // Stripe keeps the answer of every request that began to execute (card errors included).
       if (storeKey) this.idempotent.set(storeKey, { fingerprint, status, body: text });
@@ -237,7 +237,7 @@ export class StripeEmulator {
 /** What Stripe.js calls with the publishable key (a SetupIntent only with its client secret); every other request needs a secret key. */
 const PUBLISHABLE_KEY_OPERATIONS = new Set(['POST /v1/payment_methods', 'GET /v1/setup_intents/:id']);
 
-function authenticate(header: string | undefined): { livemode: boolean; publishable: boolean } {
+function authenticate(header: string | undefined): { livemode: boolean; publishable: boolean; account: string } {
   const key = /^Bearer (\S+)$/.exec(header ?? '')?.[1];
   if (!key) {
     throw new StripeError(401, {
@@ -252,9 +252,19 @@ function authenticate(header: string | undefined): { livemode: boolean; publisha
     throw new StripeError(401, {
       error: { type: 'invalid_request_error', code: 'api_key_invalid', message: `Invalid API Key provided: ${key.slice(0, 8)}****${key.slice(-4)}` },
     });
-  return { livemode: match[2] === 'live', publishable: match[1] === 'pk' };
+  return { livemode: match[2] === 'live', publishable: match[1] === 'pk', account: accountOfKey(key) };
 }
 
 function apiError(status: number): StripeError {
   return new StripeError(status, { error: { type: 'api_error', message: 'The emulator was told to fail this request.' } });
+}
+
+/**
+ * The account a key stands for: the same for a key's secret, restricted and publishable forms
+ * (`sk_test_X`, `rk_test_X`, `pk_test_X`). Accounts share the emulator's objects; tests tell
+ * them apart by the `account` of each recorded request.
+ */
+export function accountOfKey(key: string): string {
+  const secret = key.replace(/^(?:sk|rk|pk)_(?:test|live)_/, '');
+  return `acct_${createHash('sha256').update(secret).digest('hex').slice(0, 16)}`;
 }

@@ -12,6 +12,8 @@ import { invalidRequest, StripeError } from './validation';
  */
 export interface StoreContext {
   livemode: boolean;
+  /** The account the key belongs to (each key is an account of its own here: `accountOfKey`). */
+  account: string;
   /** The request came with a publishable key (from Stripe.js). */
   publishable?: boolean;
   /** Where the emulator's own pages are (the 3-D Secure page). */
@@ -21,7 +23,8 @@ export interface StoreContext {
 }
 
 export type Params = Record<string, unknown>;
-export type EventContext = Pick<StoreContext, 'livemode' | 'idempotencyKey' | 'requestId'>;
+/** What an event records of the request that caused it; no `account` for one no request caused (its webhooks go to every account's endpoints). */
+export type EventContext = Pick<StoreContext, 'livemode' | 'idempotencyKey' | 'requestId'> & { account?: string };
 export type EmitEvent = (type: string, object: StripeObject, ctx: EventContext | null) => void;
 
 /** What a SetupIntent shows to a publishable key with its client secret (Stripe.js): no customer, no metadata. */

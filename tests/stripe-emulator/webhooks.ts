@@ -21,7 +21,7 @@ export interface Delivery {
 }
 
 export class WebhookSender {
-  readonly endpoints = new Map<string, StripeObject & { secret: string }>();
+  readonly endpoints = new Map<string, StripeObject & { secret: string; account: string }>();
   readonly events: StripeObject[] = [];
   /** Every attempt, for tests and the emulator's log. */
   readonly deliveries: Delivery[] = [];
@@ -29,7 +29,7 @@ export class WebhookSender {
 
   constructor(private readonly options: { retryDelayMs: number; maxAttempts: number }) {}
 
-  createEndpoint(params: Record<string, unknown>, livemode: boolean): StripeObject {
+  createEndpoint(params: Record<string, unknown>, livemode: boolean, account: string): StripeObject {
     const url = String(params.url);
     if (!/^https?:\/\//.test(url)) throw invalidRequest('Invalid URL: An explicit scheme (such as https) must be provided.', 'url', 'url_invalid');
     const secret = `whsec_${randomBytes(24).toString('base64url')}`;
@@ -44,13 +44,13 @@ export class WebhookSender {
       status: 'enabled',
       url,
     });
-    this.endpoints.set(endpoint.id, { ...endpoint, secret });
+    this.endpoints.set(endpoint.id, { ...endpoint, secret, account });
     // The secret is shown once, in the answer to the create.
     return { ...endpoint, secret };
   }
 
   listEndpoints(): StripeObject[] {
-    return [...this.endpoints.values()].map(({ secret: _secret, ...endpoint }) => endpoint as StripeObject);
+    return [...this.endpoints.values()].map(({ secret: _secret, account: _account, ...endpoint }) => endpoint as StripeObject);
   }
 
   deleteEndpoint(id: string): StripeObject {
@@ -62,8 +62,15 @@ export class WebhookSender {
     return { id, object: 'webhook_endpoint', deleted: true };
   }
 
-  /** Records the event (a snapshot of the object now) and sends it. */
-  emit(type: string, object: StripeObject, request: { livemode: boolean; idempotencyKey: string | null; requestId: string } | null): StripeObject {
+  /**
+   * Records the event (a snapshot of the object now) and sends it to the endpoints of the account
+   * whose request caused it (to every account's, for an event no request caused: a test helper's).
+   */
+  emit(
+    type: string,
+    object: StripeObject,
+    request: { livemode: boolean; account?: string; idempotencyKey: string | null; requestId: string } | null,
+  ): StripeObject {
     const { behaviour: _behaviour, ...snapshot } = structuredClone(object) as StripeObject & { behaviour?: unknown };
     const event = fromFixture('event', {
       id: stripeId('evt'),
@@ -79,6 +86,7 @@ export class WebhookSender {
     for (const endpoint of this.endpoints.values()) {
       const listens = (endpoint.enabled_events as string[]).some((e) => e === '*' || e === type);
       if (endpoint.status !== 'enabled' || !listens || Boolean(endpoint.livemode) !== Boolean(event.livemode)) continue;
+      if (request?.account && endpoint.account !== request.account) continue;
       event.pending_webhooks = Number(event.pending_webhooks) + 1;
       this.track(this.deliver(endpoint, event));
     }

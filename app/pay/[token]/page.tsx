@@ -4,7 +4,6 @@ import { notFound } from 'next/navigation';
 import { NextIntlClientProvider } from 'next-intl';
 import { getDb } from '@/lib/db/client';
 import { loadHostedCheckout } from '@/lib/checkout/hosted';
-import { browserCardEntry } from '@/lib/payments/card-entry';
 import { customerText } from '@/lib/i18n/customer-text';
 import { clientMessages } from '@/lib/i18n/messages';
 import { pageLocale } from '@/lib/i18n/page-locale';
@@ -27,7 +26,7 @@ export default async function PayPage({ params }: { params: Promise<{ token: str
   const { t } = text;
   const view = await loadHostedCheckout(getDb(), token, text);
   if (!view) notFound();
-  const cardEntry = browserCardEntry();
+  const { cardEntry } = view;
   const stripe = cardEntry.processor === 'stripe' ? { publishableKey: cardEntry.publishableKey, jsUrl: cardEntry.jsUrl } : null;
   // Live Stripe takes real cards: no note. The sandbox and Stripe's test mode say which cards work.
   const testCards = cardEntry.processor === 'sandbox' ? t('common.sandboxCards') : cardEntry.testMode ? t('common.stripeTestCards') : null;

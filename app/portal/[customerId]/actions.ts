@@ -11,8 +11,7 @@ import { cancelSubscription, commandSubscription } from '@/lib/subscriptions/com
 import { findSubscriptionRow } from '@/lib/subscriptions/queries';
 import { commandSubscriptionInPhases } from '@/lib/subscriptions/resume';
 import { addVerifiedDefaultCard, finishAddingDefaultCard, makeDefaultPaymentMethod, removePaymentMethod } from '@/lib/subscriptions/payment-methods';
-import { paymentProcessor } from '@/lib/payments/processor';
-import { cardOfBrowserToken, type CardToAuthenticate } from '@/lib/payments/card-entry';
+import { cardOfBrowserToken, tokenizeTypedCard, type CardToAuthenticate } from '@/lib/payments/card-entry';
 import { CardAuthenticationNeeded } from '@/lib/payments/card-verification';
 import { CardInputError, type TokenizedCard } from '@/lib/payments/processor/types';
 import { customerText, isAuthenticationDecline, type CustomerText } from '@/lib/i18n/customer-text';
@@ -147,7 +146,9 @@ export async function addCardAction(_state: FormState, form: FormData): Promise<
     let card: TokenizedCard;
     try {
       // Stripe mode: the PaymentMethod Stripe.js made in the browser; the sandbox: its card fields.
-      card = field(form, 'paymentMethod') ? await cardOfBrowserToken(field(form, 'paymentMethod')) : await tokenizeTypedCard(form);
+      card = field(form, 'paymentMethod')
+        ? await cardOfBrowserToken(getDb(), customer.merchantId, field(form, 'paymentMethod'))
+        : await typedCard(customer.merchantId, form);
     } catch (error) {
       if (error instanceof CardInputError) throw invalidField(error.field === 'number' ? 'cardNumber' : error.field, error.message);
       throw error;
@@ -202,11 +203,11 @@ function declineWords(error: ApiError, text: CustomerText): string {
   return String(error.options.extra?.declineMessage ?? text.t('portal.notices.declinedReason'));
 }
 
-function tokenizeTypedCard(form: FormData): Promise<TokenizedCard> {
+function typedCard(merchantId: string, form: FormData): Promise<TokenizedCard> {
   const [month, year] = field(form, 'expiry')
     .split('/')
     .map((part) => Number(part.trim()));
-  return paymentProcessor().tokenizeCard({
+  return tokenizeTypedCard(getDb(), merchantId, {
     number: field(form, 'cardNumber'),
     expMonth: month ?? 0,
     expYear: year !== undefined && year < 100 ? 2000 + year : (year ?? 0),

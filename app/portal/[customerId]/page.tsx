@@ -82,7 +82,7 @@ export default async function PortalPage({
     }
   }
   const money = text.money;
-  const cardEntry = browserCardEntry();
+  const cardEntry = await browserCardEntry(getDb(), customer.merchantId);
   const hidden = (
     <>
       <input type="hidden" name="customerId" value={customer.id} />

@@ -169,6 +169,8 @@ export const payments = pgTable(
     /** The processor the payment went to (docs/processors.md) and whether it moved real money (`live`) or not (`test`). */
     processor: text().notNull().default('sandbox').$type<'sandbox' | 'stripe'>(),
     processorMode: text().notNull().default('test').$type<'test' | 'live'>(),
+    /** `platform` or the seller's processor connection it was made through (lib/db/schema/processors.ts): what refunds and recovery use. */
+    processorConnection: text().notNull().default('platform'),
     /** The processor's id of the charge (Stripe: the PaymentIntent `pi_…`). */
     processorReference: text(),
     /** What phase 2 charges and a crash recovery re-charges (docs/payments.md, "Money moves"). */

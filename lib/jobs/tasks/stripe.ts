@@ -5,7 +5,8 @@ import { ensureStripeWebhookEndpoint } from '../../processors/stripe-webhook-end
 
 /** One event Stripe sent to the webhook (lib/processors/stripe-events.ts). */
 export const processStripeEventTask: Task = async (payload) => {
-  await processStripeEvent(getDb(), (payload as { eventId: string }).eventId);
+  const { eventId, connection } = payload as { eventId: string; connection?: string };
+  await processStripeEvent(getDb(), eventId, connection);
 };
 
 /** At start, with no STRIPE_WEBHOOK_SECRET: the platform connection's endpoint at Stripe. */

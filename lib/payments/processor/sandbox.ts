@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { now } from '../../clock';
 import { config } from '../../config';
 import { getDb } from '../../db/client';
-import { sandboxProcessorOperations } from '../../db/schema';
+import { PLATFORM_CONNECTION, sandboxProcessorOperations } from '../../db/schema';
 import { AUTHENTICATION_REQUIRED, cancelAuthentication, newActionId, sandboxNextAction } from './sandbox-authentication';
 import {
   CardInputError,
@@ -84,6 +84,7 @@ interface EnteredToken extends CardDetails {
 export class SandboxProcessor implements PaymentProcessor {
   readonly name = 'sandbox';
   readonly mode = 'test';
+  readonly connection = PLATFORM_CONNECTION;
 
   async tokenizeCard(input: { number: string; expMonth: number; expYear: number; cvc: string }): Promise<TokenizedCard> {
     const number = input.number.replace(/[\s-]/g, '');

@@ -1,8 +1,6 @@
 import Stripe from 'stripe';
-import { config } from '../../config';
 import { DISPUTE_EVIDENCE_FIELDS, DISPUTE_STATUSES, type DisputeEvidenceText, type DisputeStatus } from '../../db/schema';
-import { platformStripeClient } from './index';
-import { PAYBASE_KEY, stripeModeOf } from './stripe';
+import { PAYBASE_KEY } from './stripe';
 import { fromStripeAmount } from './stripe-amounts';
 import type { ProcessorMode } from './types';
 
@@ -33,9 +31,9 @@ export class StripeUnavailable extends Error {}
 const snakeCase = (field: string) => field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 
 /** The dispute with this id at Stripe now, or undefined when Stripe does not know it (another account or mode). */
-export async function retrieveStripeDispute(reference: string): Promise<ProcessorDispute | undefined> {
+export async function retrieveStripeDispute(stripe: Stripe, reference: string): Promise<ProcessorDispute | undefined> {
   try {
-    return disputeFromStripe(await platformStripeClient().disputes.retrieve(reference, { expand: ['payment_intent'] }));
+    return disputeFromStripe(await stripe.disputes.retrieve(reference, { expand: ['payment_intent'] }));
   } catch (error) {
     if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404) return undefined;
     throw uncertain(error);
@@ -47,13 +45,14 @@ export async function retrieveStripeDispute(reference: string): Promise<Processo
  * issuer. `idempotencyKey` is derived from the request that asks, so its retries send it once.
  */
 export async function updateStripeDisputeEvidence(
+  stripe: Stripe,
   reference: string,
   input: { evidence: DisputeEvidenceText; submit: boolean; idempotencyKey: string },
 ): Promise<EvidenceOutcome> {
   const evidence: Record<string, string> = {};
   for (const [field, text] of Object.entries(input.evidence)) if (text !== undefined) evidence[snakeCase(field)] = text;
   try {
-    const updated = await platformStripeClient().disputes.update(
+    const updated = await stripe.disputes.update(
       reference,
       { evidence: evidence as Stripe.DisputeUpdateParams.Evidence, submit: input.submit, expand: ['payment_intent'] },
       { idempotencyKey: input.idempotencyKey },
@@ -63,11 +62,6 @@ export async function updateStripeDisputeEvidence(
     if (error instanceof Stripe.errors.StripeInvalidRequestError) return { status: 'refused', message: error.message };
     throw uncertain(error);
   }
-}
-
-/** Whether this installation's Stripe connection is the one a dispute of `mode` lives in. */
-export function stripeConnectionServes(mode: ProcessorMode): boolean {
-  return config.processor.name === 'stripe' && stripeModeOf(config.processor.stripe.secretKey!) === mode;
 }
 
 function disputeFromStripe(dispute: Stripe.Dispute): ProcessorDispute {

@@ -1,5 +1,6 @@
 import Stripe from 'stripe';
 import { config } from '../../config';
+import { PLATFORM_CONNECTION } from '../../db/schema/processors';
 import { fromStripeAmount, toStripeAmount, UnsupportedStripeAmount } from './stripe-amounts';
 import {
   CardInputError,
@@ -53,8 +54,10 @@ export class StripeProcessor implements PaymentProcessor {
   readonly mode: ProcessorMode;
 
   constructor(
-    private readonly stripe: Stripe,
+    /** The SDK client of this connection, for what is not a payment (disputes, webhook endpoints). */
+    readonly stripe: Stripe,
     secretKey: string,
+    readonly connection: string = PLATFORM_CONNECTION,
   ) {
     this.mode = stripeModeOf(secretKey);
   }

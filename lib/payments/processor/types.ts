@@ -105,6 +105,8 @@ export interface PaymentProcessor {
   readonly name: 'sandbox' | 'stripe';
   /** `live` moves real money; the sandbox and Stripe's test keys are `test`. */
   readonly mode: ProcessorMode;
+  /** The account it charges: `platform` (settings) or a seller's connection id (lib/db/schema/processors.ts). */
+  readonly connection: string;
   /** Turns raw card input (only ever held in memory) into a reusable token. */
   tokenizeCard(input: { number: string; expMonth: number; expYear: number; cvc: string }): Promise<TokenizedCard>;
   /** Display details of a token, or undefined when the processor does not know it. Never called inside a transaction. */

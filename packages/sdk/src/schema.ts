@@ -3604,7 +3604,20 @@ export interface components {
             expMonth: number;
             expYear: number;
             isDefault: boolean;
+            processor: components["schemas"]["ProcessorDetails"];
             createdAt: components["schemas"]["Timestamp"];
+        };
+        /** @description Where the money moved (docs/processors.md). */
+        ProcessorDetails: {
+            /** @enum {string} */
+            name: "sandbox" | "stripe";
+            /**
+             * @description `live` moved real money; the sandbox and Stripe test keys are `test`.
+             * @enum {string}
+             */
+            mode: "test" | "live";
+            /** @description The processor's own id (Stripe: the PaymentIntent `pi_…`, refund `re_…`, dispute `dp_…` or saved card's PaymentMethod `pm_…`); null until it gives one, and for the sandbox's saved cards. */
+            reference: string | null;
         };
         PaymentLinkResponse: {
             id: string;
@@ -3694,18 +3707,6 @@ export interface components {
              * @description The processor's authentication page (3-D Secure). Send the customer's browser there; it comes back to the checkout's returnUrl.
              */
             url: string;
-        };
-        /** @description Where the money moved (docs/processors.md). */
-        ProcessorDetails: {
-            /** @enum {string} */
-            name: "sandbox" | "stripe";
-            /**
-             * @description `live` moved real money; the sandbox and Stripe test keys are `test`.
-             * @enum {string}
-             */
-            mode: "test" | "live";
-            /** @description The processor's own id (Stripe: the PaymentIntent `pi_…` or refund `re_…`); null until it gives one. */
-            reference: string | null;
         };
         CheckoutDesignResponse: {
             id: string;
