@@ -52,8 +52,8 @@ export interface CheckoutOptions {
   savePaymentMethod?: boolean;
   /** Field names as the caller knows them (Complete has no paymentLinkToken field). */
   linkFieldPath?: string;
-  /** A card the processor has just verified (a zero-amount authorization) for this attempt. */
-  verified?: { token: string; processorCustomer?: ProcessorCustomerRef };
+  /** A card the processor has just verified (a zero-amount authorization) for this attempt: `requested` as given, `token` as the processor keeps it. */
+  verified?: { requested: string; token: string; processorCustomer?: ProcessorCustomerRef };
   /**
    * The customer is at the page (the hosted checkout): a card to keep whose issuer asks for 3-D
    * Secure is authenticated in their browser (CardAuthenticationNeeded) rather than declined.

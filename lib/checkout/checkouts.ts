@@ -51,7 +51,7 @@ export async function completeCheckout(phases: Phases, merchantId: string, input
     const verified = options.authenticatedVerification
       ? await finishCardVerification(phases.db, { reference: options.authenticatedVerification, owner: card.owner, idempotencyKey: card.idempotencyKey })
       : await verifyCardForSaving(phases.db, card);
-    return completeCheckoutOnce(phases, merchantId, input, { ...options, verified });
+    return completeCheckoutOnce(phases, merchantId, input, { ...options, verified: { ...verified, requested: error.card.token } });
   }
 }
 
@@ -148,13 +148,17 @@ async function prepareCheckout(
   // zero total charges nothing, so the card is verified first (lib/payments/card-verification.ts).
   const keepsCard = item.price?.type === 'Recurring' || Boolean(options.savePaymentMethod);
   const chargedNow = item.price?.type === 'Recurring' ? ((item.price.trialDays ?? 0) > 0 ? 0 : item.price.amount) : total;
-  if (method.newCard && keepsCard && chargedNow === 0 && options.verified?.token !== method.token) {
+  // The card verified for this attempt is kept as the processor answered it (Stripe's test tokens stand for a new PaymentMethod each time).
+  const verifiedHere = method.newCard && options.verified?.requested === method.token;
+  if (method.newCard && keepsCard && chargedNow === 0 && !verifiedHere) {
     throw new CardVerificationNeeded({
       token: method.token,
       currency: item.currency,
       idempotencyKey: `checkout:${options.attempt?.key ?? newId('checkout')}`,
     });
   }
+
+  const token = verifiedHere ? options.verified!.token : method.token;
 
   // Taken before the hand-off too, so maxCompletions also holds for links that sell subscriptions.
   if (item.link) await reserveLinkSlot(tx, item.link);
@@ -166,7 +170,7 @@ async function prepareCheckout(
       priceId: item.price.id,
       quantity: item.quantity,
       paymentLinkId: item.link?.id ?? null,
-      payment: { paymentMethodId: method.paymentMethodId, token: method.token, card: method.card },
+      payment: { paymentMethodId: method.paymentMethodId, token, card: method.card },
       promotion: promotion && { promotionCodeId: promotion.promotionCodeId, couponId: promotion.couponId },
       successUrl: item.successUrl,
       description: item.description,
@@ -218,7 +222,7 @@ async function prepareCheckout(
       amount: total,
       currency: item.currency,
       description: item.description,
-      processorToken: method.token,
+      processorToken: token,
       processorKey: paymentId,
       intent: pinnedIntent(
         checkoutMove,

@@ -29,6 +29,11 @@ export const NO_CHARGE = { status: 'succeeded', reference: null, card: null } as
 export type KnownOutcome = ChargeOutcome | typeof NO_CHARGE;
 export type DefiniteOutcome = Exclude<KnownOutcome, { status: 'unknown' | 'requires_action' }>;
 
+/** The processor's id of the card a succeeded charge used, when it is not the token it was given (lib/payments/processor/types.ts). */
+export function chargedToken(outcome: KnownOutcome): string | undefined {
+  return outcome.status === 'succeeded' && 'token' in outcome ? outcome.token : undefined;
+}
+
 /** A card's display details, carried in a plan (so no phase asks the processor for them). */
 export const PinnedCard = z.object({ brand: z.string(), last4: z.string(), expMonth: z.number().int(), expYear: z.number().int() }).nullable();
 export type PinnedCard = z.output<typeof PinnedCard>;

@@ -109,6 +109,27 @@ describe('saved cards and renewals in Stripe mode', () => {
     ]);
   });
 
+  it('keeps the PaymentMethod Stripe made of a test token (pm_card_visa) charged now, and renews with it', async () => {
+    const { customerId, clockId } = await customerOnClock('hopper@example.com', 'Hopper');
+    const checkout = await stripe.api.post('/api/Checkout', { priceId: await monthlyPrice(2000), customerId, tokenRef: 'pm_card_visa' });
+    expect(checkout.status, checkout.text).toBe(201);
+    const [stripeCustomer] = customersAt(customerId);
+    const [first] = intentsOf(stripeCustomer!.id);
+    const card = String(first!.payment_method);
+    expect(card).toMatch(/^pm_/);
+    expect(card).not.toBe('pm_card_visa');
+    expect(stripe.emulator.store.paymentMethods.get(card)).toMatchObject({ customer: stripeCustomer!.id });
+    const methods = await stripe.api.get(`/api/Customer/${customerId}/PaymentMethod`);
+    expect(methods.body.data).toEqual([expect.objectContaining({ processor: { name: 'stripe', mode: 'test', reference: card } })]);
+
+    await advanceTwoMonths(clockId);
+    expect(intentsOf(stripeCustomer!.id).map((pi) => [pi.status, pi.payment_method])).toEqual([
+      ['succeeded', card],
+      ['succeeded', card],
+      ['succeeded', card],
+    ]);
+  });
+
   it('verifies a trial checkout’s card on a Stripe Customer made before the Paybase customer, and links the two', async () => {
     const card = newPaymentMethod();
     const checkout = await stripe.api.post('/api/Checkout', {
@@ -130,6 +151,21 @@ describe('saved cards and renewals in Stripe mode', () => {
     expect(stripe.emulator.store.customers.size).toBe(customersBefore);
     expect(attachedTo(stripeCustomer).map((pm) => pm.id)).toHaveLength(2);
     expect(customersAt(customerId)).toEqual([]);
+  });
+
+  it('keeps the card a trial checkout verified with a Stripe test token (pm_card_visa stands for a new PaymentMethod each time)', async () => {
+    const checkout = await stripe.api.post('/api/Checkout', {
+      priceId: await monthlyPrice(900, 14),
+      customerEmail: 'trial-test-token@example.com',
+      tokenRef: 'pm_card_visa',
+    });
+    expect(checkout.status, checkout.text).toBe(201);
+    const customerId = checkout.body.customerId as string;
+    const stripeCustomer = [...stripe.emulator.store.customers.values()].find((c) => c.email === 'trial-test-token@example.com');
+    const [attached, ...others] = attachedTo(stripeCustomer!.id);
+    expect(others).toEqual([]);
+    const methods = await stripe.api.get(`/api/Customer/${customerId}/PaymentMethod`);
+    expect(methods.body.data).toEqual([expect.objectContaining({ processor: { name: 'stripe', mode: 'test', reference: attached!.id } })]);
   });
 
   it('charges a one-time checkout without making a Stripe Customer (nothing is kept)', async () => {

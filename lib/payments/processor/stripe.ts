@@ -288,8 +288,10 @@ export class StripeProcessor implements PaymentProcessor {
 function chargeOutcome(intent: Intent, key: string): ChargeOutcome {
   const card = cardOf(typeof intent.payment_method === 'object' ? intent.payment_method : null);
   switch (intent.status) {
-    case 'succeeded':
-      return { status: 'succeeded', reference: intent.id, card };
+    case 'succeeded': {
+      const method = typeof intent.payment_method === 'object' ? intent.payment_method?.id : intent.payment_method;
+      return { status: 'succeeded', reference: intent.id, card, ...(method ? { token: method } : {}) };
+    }
     case 'requires_action': {
       const url = intent.next_action?.redirect_to_url?.url;
       if (url) return { status: 'requires_action', reference: intent.id, card, nextAction: { type: 'redirect_to_url', url } satisfies NextAction };

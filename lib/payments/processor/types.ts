@@ -20,7 +20,11 @@ export interface NextAction {
 }
 
 export type ChargeOutcome =
-  | { status: 'succeeded'; reference: string; card: CardDetails | null }
+  /**
+   * `token`: the processor's id of the card it charged, when it differs from the token given
+   * (Stripe's test tokens, `pm_card_visa`, stand for a new PaymentMethod each time): the one to keep.
+   */
+  | { status: 'succeeded'; reference: string; card: CardDetails | null; token?: string }
   | { status: 'failed'; reference: string; card: CardDetails | null; declineCode: string; message: string }
   /** The processor did not answer in time: the charge may or may not have happened. */
   | { status: 'unknown'; reference: string; card: CardDetails | null }
