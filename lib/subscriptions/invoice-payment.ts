@@ -58,10 +58,11 @@ export async function loadInvoicePayment(
     invoice = (await findInvoiceByToken(db, invoice.row.hostedToken)) ?? invoice;
   }
   const settled = invoice.record.payments.find((attempt) => attempt.id === returnedPaymentId);
-  const attempts = invoice.row.status === 'open' ? invoice.record.payments : [];
+  const open = invoice.row.status === 'open';
+  const attempts = open ? invoice.record.payments : [];
   const waiting = attempts.find(waitsForCustomer);
   const processing = attempts.some(waitsForProcessor);
-  const source = !waiting && !processing ? await payableSource(db, invoice.row.id) : undefined;
+  const source = open && !waiting && !processing ? await payableSource(db, invoice.row.id) : undefined;
   return {
     invoice,
     payment: {
