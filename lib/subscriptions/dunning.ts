@@ -5,7 +5,7 @@ import { billingRecords, payments, subscriptionBillingRecords, subscriptions } f
 import { newId } from '../ids';
 import { recordEvent, withEventTime } from '../events/record-event';
 import { paymentProcessor } from '../payments/processor';
-import { defineMoneyMove, Pinned, PinnedCard, pinMoneyMove, type DefiniteOutcome, type KnownOutcome } from '../payments/money-moves';
+import { defineMoneyMove, Pinned, PinnedCard, pinMoneyMove, pinnedMoveOf, type DefiniteOutcome, type KnownOutcome } from '../payments/money-moves';
 import { recordChargeOutcome, settleUnknownPaymentRow, type PaymentRow } from '../payments/payments';
 import { refundUnwantedCharge } from '../payments/refunds';
 import { closeBillingRecord, setBillingRecordPayment, type BillingRecordRow } from '../billing/billing-records';
@@ -198,19 +198,24 @@ export async function closeUnwantedCharge(tx: Db, sub: SubscriptionRow, billed: 
   }
 }
 
-/** The processor's word on an unknown subscription charge (a dunning step asked for it): settled, or left for later. */
+/**
+ * The processor's word on an unknown subscription charge (a dunning step asked for it): settled
+ * (a retry as its plan says: its record, and whether the customer made it), or left for later.
+ */
 export async function lookUpUnknownCharge(db: Database, paymentId: string): Promise<void> {
   const [payment] = await db.select().from(payments).where(eq(payments.id, paymentId));
   if (payment?.status !== 'unknown') return;
   const answer = await paymentProcessor().retrieveCharge(payment.processorKey ?? payment.id);
-  // Off-session charges never wait for authentication; either way, not settled yet.
+  // Still out, or (the customer's own payment) waiting for their authentication: not settled yet.
   if (answer.status === 'unknown' || answer.status === 'requires_action') return;
   // The processor never saw the charge: nothing was taken, which counts as a failed attempt.
   const outcome: DefiniteOutcome =
     answer.status === 'not_found'
       ? { status: 'failed', reference: `none_${payment.id}`, card: null, declineCode: 'processor_error', message: 'The payment could not be processed.' }
       : { ...answer, card: null };
-  await db.transaction((tx) => settleSubscriptionCharge(tx, paymentId, outcome));
+  const retry = (payment.intent as { kind?: unknown } | null)?.kind === dunningRetryMove.kind ? (pinnedMoveOf(payment).move.plan as RetryPlan) : undefined;
+  const attempt = retry ? { linkId: retry.linkId, customerPresent: retry.customerPresent } : {};
+  await db.transaction((tx) => settleSubscriptionCharge(tx, paymentId, outcome, attempt));
 }
 
 /**

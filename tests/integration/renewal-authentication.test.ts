@@ -199,7 +199,8 @@ describe('a renewal that needs the customer to authenticate (sandbox)', () => {
     await pressOnAuthenticationPage(customerPayment.nextActionUrl!, 'complete');
     await reconcilePayment(getDb(), customerPayment.id);
     const [settled] = await getDb().select().from(payments).where(eq(payments.id, customerPayment.id));
-    expect(settled).toMatchObject({ status: 'succeeded' });
+    // Charged (its refund, queued with the settlement, may have finished already).
+    expect(['succeeded', 'refunded']).toContain(settled!.status);
     const [refund] = await waitFor(async () => {
       const rows = await getDb()
         .select()
@@ -236,7 +237,7 @@ describe('a renewal that needs the customer to authenticate (sandbox)', () => {
 
     const retry = (step as Pinned).payment;
     const [charged] = await getDb().select().from(payments).where(eq(payments.id, retry.id));
-    expect(charged).toMatchObject({ status: 'succeeded' });
+    expect(['succeeded', 'refunded']).toContain(charged!.status);
     const [refund] = await waitFor(async () => {
       const rows = await getDb()
         .select()
