@@ -44,6 +44,8 @@ export interface ChargeRequest extends Omit<PendingPaymentInput, 'processorToken
   token: string | null;
   /** Derived from our ids: the same move always asks the processor with the same key. */
   processorKey: string;
+  /** Where the processor's authentication page sends a customer-present charge's customer back (`pinnedIntent`). */
+  returnUrl?: string | null;
 }
 
 /** A pinned move as phase 3 and recovery see it. */
@@ -69,9 +71,9 @@ export interface MoneyMoveKind<Plan, Result> {
   customerPresent(plan: Plan): boolean;
   /**
    * `apply` records a `requires_action` outcome (the customer is sent to authenticate, 3-D
-   * Secure, and the move settles later like an `unknown` one). Only a customer-present kind that
-   * can send its customer there has it; every other charge is made off-session, where such a
-   * card declines `authentication_required`.
+   * Secure, and the move settles later like an `unknown` one). Only a kind that can send its
+   * customer there has it, and only its customer-present plans are charged so; every other
+   * charge is made off-session, where such a card declines `authentication_required`.
    */
   takesCustomerAction?: boolean;
   /** A new card this move charges is kept for later charges (a subscription, "save this card"): the processor attaches it to the customer. */
@@ -139,8 +141,8 @@ export async function pinMoneyMove<Plan, Result>(
   along?: WithSubquery,
 ): Promise<Result | Pinned> {
   if (kind.recordsItself) throw new Error(`${kind.kind} records its own phase 3; it pins its payment itself.`);
-  const { token, processorKey, ...payment } = charge;
-  const row = await createPendingPayment(tx, { ...payment, processorToken: token, processorKey, intent: pinnedIntent(kind, plan) }, along);
+  const { token, processorKey, returnUrl, ...payment } = charge;
+  const row = await createPendingPayment(tx, { ...payment, processorToken: token, processorKey, intent: pinnedIntent(kind, plan, returnUrl) }, along);
   if (row.amount > 0 && row.processorToken) return new Pinned(row);
   return kind.apply(tx, { payment: row, plan }, nothingToCharge(row)!, NO_ANSWER);
 }

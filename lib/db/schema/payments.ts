@@ -300,6 +300,11 @@ export const billingRecords = pgTable(
     hostedToken: text().notNull(),
     /** The receipt email queued for this record once paid (set once: a retried job sends no second one). */
     receiptEmailId: text(),
+    /**
+     * The "confirm your payment" email queued while the record was open and its off-session charge
+     * asked for authentication (set once: one such email per record, however many retries follow).
+     */
+    authenticationEmailId: text(),
     paidAt: timestampTz(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
