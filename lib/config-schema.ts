@@ -151,6 +151,26 @@ export const configSchema = z
     PAYMENT_ACTION_TIMEOUT_MS: wholeNumber(3_600_000, { min: 1_000 }),
     SUBSCRIPTION_DUNNING_DAYS: positiveNumberList('1,3,5,7'),
 
+    // The payment processor (docs/processors.md)
+    PAYMENT_PROCESSOR: oneOf(['sandbox', 'stripe'], 'sandbox'),
+    // The sandbox takes no real money: under APP_ENV=production it runs only when this says so (a demo install).
+    ALLOW_SANDBOX_IN_PRODUCTION: flag(false),
+    STRIPE_SECRET_KEY: z
+      .string()
+      .regex(/^(?:sk|rk)_(?:test|live)_[A-Za-z0-9]+$/, 'expected a Stripe secret or restricted key (sk_test_…, sk_live_…, rk_test_…, rk_live_…)')
+      .optional(),
+    STRIPE_PUBLISHABLE_KEY: z
+      .string()
+      .regex(/^pk_(?:test|live)_[A-Za-z0-9]+$/, 'expected a Stripe publishable key (pk_test_… or pk_live_…)')
+      .optional(),
+    STRIPE_WEBHOOK_SECRET: z
+      .string()
+      .regex(/^whsec_\S+$/, 'expected a Stripe webhook signing secret (whsec_…)')
+      .optional(),
+    STRIPE_API_URL: httpUrl.default('https://api.stripe.com'),
+    // Stripe.js's release train follows the API version of the installed `stripe` package (tests/unit/config.test.ts).
+    STRIPE_JS_URL: httpUrl.default('https://js.stripe.com/endive/stripe.js'),
+
     // Webhooks
     WEBHOOK_RETRY_SCHEDULE: durationList('5s,5m,30m,2h,5h,10h,10h'),
     WEBHOOK_TIMEOUT_MS: wholeNumber(10_000),
@@ -161,11 +181,35 @@ export const configSchema = z
     WEBHOOK_DISABLE_AFTER: duration('5d'),
   })
   .superRefine((env, ctx) => {
+    checkProcessor(env, ctx);
     // Every server and worker of an installation must share the key; a per-machine file would not.
     if (env.APP_ENV === 'production' && !env.SECRET_KEY) {
       ctx.addIssue({ code: 'custom', path: ['SECRET_KEY'], message: 'must be set when APP_ENV=production (it signs tokens and encrypts webhook secrets)' });
     }
   });
+
+type ParsedVariables = z.output<z.ZodObject<typeof configSchema.shape>>;
+
+/** Stripe needs its keys, of one mode; production takes real money, so not the sandbox unless an operator allows it. */
+function checkProcessor(env: ParsedVariables, ctx: z.RefinementCtx) {
+  if (env.PAYMENT_PROCESSOR === 'sandbox') {
+    if (env.APP_ENV === 'production' && !env.ALLOW_SANDBOX_IN_PRODUCTION) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PAYMENT_PROCESSOR'],
+        message: 'is the sandbox, which takes no real money: set PAYMENT_PROCESSOR=stripe, or ALLOW_SANDBOX_IN_PRODUCTION=true for a demo install',
+      });
+    }
+    return;
+  }
+  if (!env.STRIPE_SECRET_KEY) ctx.addIssue({ code: 'custom', path: ['STRIPE_SECRET_KEY'], message: 'must be set when PAYMENT_PROCESSOR=stripe' });
+  if (!env.STRIPE_PUBLISHABLE_KEY) ctx.addIssue({ code: 'custom', path: ['STRIPE_PUBLISHABLE_KEY'], message: 'must be set when PAYMENT_PROCESSOR=stripe' });
+  const secretMode = /_(test|live)_/.exec(env.STRIPE_SECRET_KEY ?? '')?.[1];
+  const publishableMode = /_(test|live)_/.exec(env.STRIPE_PUBLISHABLE_KEY ?? '')?.[1];
+  if (secretMode && publishableMode && secretMode !== publishableMode) {
+    ctx.addIssue({ code: 'custom', path: ['STRIPE_PUBLISHABLE_KEY'], message: `is a ${publishableMode} key but STRIPE_SECRET_KEY is a ${secretMode} key` });
+  }
+}
 
 export type ConfigVariables = z.output<typeof configSchema>;
 export type ConfigVariableName = keyof ConfigVariables;
@@ -182,4 +226,6 @@ export const SECRET_VARIABLES: ReadonlySet<ConfigVariableName> = new Set([
   'ADMIN_PASSWORD',
   'DEMO_MERCHANT_PASSWORD',
   'DEMO_API_KEY',
+  'STRIPE_SECRET_KEY',
+  'STRIPE_WEBHOOK_SECRET',
 ]);

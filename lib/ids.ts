@@ -46,6 +46,8 @@ export const ID_PREFIXES = {
   checkout: 'cs',
   payment: 'pay',
   refund: 're',
+  dispute: 'dsp',
+  processorConnection: 'pcn',
   billingRecord: 'br',
   coupon: 'coupon',
   promotionCode: 'promo',
@@ -73,4 +75,9 @@ export type IdKind = keyof typeof ID_PREFIXES;
 /** Prefixed, random, URL-safe and sortable by creation time (ULID). */
 export function newId(kind: IdKind): string {
   return `${ID_PREFIXES[kind]}_${ulid()}`;
+}
+
+/** Whether `value` has the shape of an id `newId(kind)` makes (its prefix and a ULID). */
+export function isIdOf(kind: IdKind, value: string): boolean {
+  return value.startsWith(`${ID_PREFIXES[kind]}_`) && /^[0-9A-HJKMNP-TV-Z]{26}$/.test(value.slice(ID_PREFIXES[kind].length + 1));
 }

@@ -1,6 +1,7 @@
 import type { StateMachine } from './state-machine';
 import { paymentStateMachine } from './payments/payment-states';
 import { refundStateMachine } from './payments/refund-states';
+import { disputeStateMachine } from './payments/dispute-states';
 import { checkoutStateMachine } from './checkout/checkout-states';
 import { paymentLinkStateMachine } from './payment-links/payment-link-states';
 import { billingRecordStateMachine } from './billing/billing-record-states';
@@ -21,6 +22,7 @@ export type DescribedStateMachine = Pick<StateMachine<string>, 'resource' | 'sta
 export const STATE_MACHINES: readonly DescribedStateMachine[] = [
   paymentStateMachine,
   refundStateMachine,
+  disputeStateMachine,
   checkoutStateMachine,
   paymentLinkStateMachine,
   billingRecordStateMachine,

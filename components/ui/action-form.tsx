@@ -20,6 +20,7 @@ export function ActionForm({
   className = '',
   renderResult,
   ariaLabel,
+  prepare,
 }: {
   action: FormActionFn;
   children: ReactNode;
@@ -27,9 +28,15 @@ export function ActionForm({
   // biome-ignore lint/suspicious/noExplicitAny: each caller states what its own action answers; the action's type does not carry it.
   renderResult?: (result: any) => ReactNode;
   ariaLabel?: string;
+  /**
+   * Runs in the browser first and may add to what is posted (the PaymentMethod Stripe.js makes of
+   * a card); words it answers stop the submission and are shown as an action's error is.
+   */
+  prepare?: (form: FormData) => Promise<string | null>;
 }) {
   const [state, formAction, pending] = useActionState(action, {});
-  const [, startTransition] = useTransition();
+  const [submitting, startTransition] = useTransition();
+  const [refusal, setRefusal] = useState<string | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
   const errorRef = useRef<HTMLDivElement>(null);
   const formId = useId();
@@ -41,9 +48,12 @@ export function ActionForm({
     // After a failed action (a decline, a refusal) focus moves to the message saying why.
     if (state.error) errorRef.current?.focus();
   }, [state]);
-  const shown: FormState = dismissed === state ? {} : state;
+  useEffect(() => {
+    if (refusal) errorRef.current?.focus();
+  }, [refusal]);
+  const shown: FormState = refusal ? { error: refusal } : dismissed === state ? {} : state;
   return (
-    <FormStateContext.Provider value={{ ...shown, pending }}>
+    <FormStateContext.Provider value={{ ...shown, pending: pending || submitting }}>
       <form
         ref={formRef}
         action={formAction}
@@ -55,8 +65,18 @@ export function ActionForm({
           const submitter = (event.nativeEvent as SubmitEvent).submitter;
           const data = new FormData(event.currentTarget, submitter);
           setDismissed(state);
+          setRefusal(null);
           announceAction(formId);
-          startTransition(() => formAction(data));
+          if (!prepare) {
+            startTransition(() => formAction(data));
+            return;
+          }
+          startTransition(async () => {
+            const refused = await prepare(data);
+            if (refused !== null) setRefusal(refused);
+            // An action dispatched after an await must be in a transition of its own.
+            else startTransition(() => formAction(data));
+          });
         }}
       >
         {/* Full width in grid and flex forms alike, so a message never squeezes the fields. */}

@@ -112,6 +112,7 @@ export function newBillingRecordRow(input: NewBillingRecord, options: { paid?: b
     attemptPaymentIds: [input.paymentId],
     hostedToken: crypto.randomUUID().replaceAll('-', '') + crypto.randomUUID().replaceAll('-', ''),
     receiptEmailId: null,
+    authenticationEmailId: null,
     paidAt: options.paid ? at : null,
     createdAt: at,
     updatedAt: at,
@@ -187,11 +188,19 @@ export async function findBillingRecordForCheckout(db: Db, checkoutId: string) {
   return row;
 }
 
-/** A retried charge of an open record: the record now points at the latest attempt's payment. */
+/**
+ * A retried charge of an open record: the record now points at that attempt's payment (the
+ * latest, or the one that pays it when an earlier attempt settles last), listed once among its attempts.
+ */
 export async function setBillingRecordPayment(tx: Db, billingRecordId: string, paymentId: string) {
+  const attempts = billingRecords.attemptPaymentIds;
   await tx
     .update(billingRecords)
-    .set({ paymentId, attemptPaymentIds: sql`array_append(${billingRecords.attemptPaymentIds}, ${paymentId})`, updatedAt: now() })
+    .set({
+      paymentId,
+      attemptPaymentIds: sql`case when ${paymentId} = any(${attempts}) then ${attempts} else array_append(${attempts}, ${paymentId}) end`,
+      updatedAt: now(),
+    })
     .where(and(eq(billingRecords.id, billingRecordId), eq(billingRecords.status, 'open')));
 }
 

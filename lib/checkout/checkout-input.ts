@@ -5,9 +5,10 @@ import { customers, merchants, prices, products } from '../db/schema';
 import { ApiError, invalidField } from '../http/errors';
 import { findPriceRow, priceWithProductName, type PriceRow } from '../catalog/prices';
 import { chargeableCustomer, createCustomer, findCustomerByEmail, findCustomerRow, type CustomerRow } from '../customers/customers';
-import { paymentProcessor } from '../payments/processor';
+import { processorForSeller } from '../payments/processor';
 import type { CardDetails } from '../payments/processor/types';
 import { findPaymentMethodRow } from '../payments/payment-methods';
+import type { ProcessorCustomerRef } from '../payments/processor-customers';
 import {
   findPaymentLinkByToken,
   findPaymentLinkRow,
@@ -51,8 +52,15 @@ export interface CheckoutOptions {
   savePaymentMethod?: boolean;
   /** Field names as the caller knows them (Complete has no paymentLinkToken field). */
   linkFieldPath?: string;
-  /** A token the processor has just verified (a zero-amount authorization) for this attempt. */
-  verifiedToken?: string;
+  /** A card the processor has just verified (a zero-amount authorization) for this attempt: `requested` as given, `token` as the processor keeps it. */
+  verified?: { requested: string; token: string; processorCustomer?: ProcessorCustomerRef };
+  /**
+   * The customer is at the page (the hosted checkout): a card to keep whose issuer asks for 3-D
+   * Secure is authenticated in their browser (CardAuthenticationNeeded) rather than declined.
+   */
+  customerPresent?: boolean;
+  /** Back from that authentication: the processor's reference of the verification to finish for this attempt. */
+  authenticatedVerification?: string;
 }
 
 interface Item {
@@ -87,7 +95,7 @@ export async function readCheckoutParties(db: Database, merchantId: string, inpu
       priceId: input.paymentLinkToken ? null : (input.priceId ?? null),
       customerId: input.customerId ?? null,
     }),
-    input.tokenRef ? paymentProcessor().describeToken(input.tokenRef) : undefined,
+    input.tokenRef ? processorForSeller(db, merchantId).then((processor) => processor.describeToken(input.tokenRef!)) : undefined,
   ]);
   return {
     sellerStatus: row?.sellerStatus ?? null,

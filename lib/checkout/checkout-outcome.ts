@@ -9,6 +9,7 @@ import {
   PinnedCard,
   type AnswerHooks,
   type DefiniteOutcome,
+  chargedToken,
   type KnownOutcome,
   type PinnedMove,
 } from '../payments/money-moves';
@@ -72,7 +73,7 @@ export async function recordCheckoutOutcome(
   outcome: KnownOutcome,
 ): Promise<CheckoutOutcome> {
   const at = now();
-  const savedMethodId = outcome.status === 'failed' ? null : await keepCardIfAsked(tx, pending, plan);
+  const savedMethodId = outcome.status === 'failed' ? null : await keepCardIfAsked(tx, pending, plan, outcome);
   const columns = { ...chargeOutcomeColumns(pending, outcome, at), ...(savedMethodId ? { paymentMethodId: savedMethodId } : {}) };
   // Nothing but phase 3 changes a pending payment: settled, the row is the pending one with the outcome.
   const payment: PaymentRow = { ...pending, ...columns };
@@ -169,10 +170,11 @@ export async function recordCheckoutOutcome(
 }
 
 /** The hosted page's "save this card": kept once the charge did not fail; the payment then points at it. */
-async function keepCardIfAsked(tx: Db, pending: PaymentRow, plan: CheckoutPlan): Promise<string | null> {
-  const token = pending.processorToken;
+async function keepCardIfAsked(tx: Db, pending: PaymentRow, plan: CheckoutPlan, outcome: KnownOutcome): Promise<string | null> {
+  const token = chargedToken(outcome) ?? pending.processorToken;
   if (!plan.savePaymentMethod || !token || !plan.card) return null;
-  return (await savePaymentMethod(tx, pending.merchantId, pending.customerId, { token, ...plan.card })).id;
+  const account = { name: pending.processor, mode: pending.processorMode, connection: pending.processorConnection };
+  return (await savePaymentMethod(tx, pending.merchantId, pending.customerId, { token, ...plan.card, account })).id;
 }
 
 export async function findCheckoutRow(db: Db, merchantId: string, checkoutId: string) {
@@ -217,6 +219,7 @@ export const checkoutMove = defineMoneyMove({
   plan: CheckoutPlan,
   customerPresent: () => true,
   takesCustomerAction: true,
+  keepsCard: (plan) => plan.savePaymentMethod,
   recordsItself: true,
   apply: async (tx, move, outcome, answer) => {
     const checkout = (move.known as CheckoutRow | undefined) ?? (await findCheckoutRow(tx, move.payment.merchantId, move.payment.checkoutId!));

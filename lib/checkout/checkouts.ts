@@ -8,7 +8,9 @@ import { INT32_MAX } from '../http/schemas';
 import type { Phases } from '../db/phases';
 import { lockAttempt } from '../http/idempotency';
 import { finishMoneyMove, Pinned, pinnedIntent } from '../payments/money-moves';
-import { CardVerificationNeeded, verifyCardForSaving } from '../payments/card-verification';
+import { CardVerificationNeeded, finishCardVerification, verifyCardForSaving, type CardToVerify } from '../payments/card-verification';
+import { linkProcessorCustomer } from '../payments/processor-customers';
+import { findCustomerByEmail } from '../customers/customers';
 import { createPendingPayment, paymentAwaitingReview, type PaymentRow } from '../payments/payments';
 import { redeemPromotionCode, type AppliedPromotion } from '../promotions/promotion-codes';
 import { assertStatusAcceptsPayments } from '../merchants/accepts-payments';
@@ -43,10 +45,21 @@ export async function completeCheckout(phases: Phases, merchantId: string, input
   } catch (error) {
     // Phase 1 found a card to keep that nothing charges now: it rolled back, the card is
     // verified with no transaction open (a decline throws 402, nothing recorded), and it runs again.
+    // Back from the customer's 3-D Secure challenge, this attempt's verification is finished instead.
     if (!(error instanceof CardVerificationNeeded)) throw error;
-    const verified = await verifyCardForSaving(error.card);
-    return completeCheckoutOnce(phases, merchantId, input, { ...options, verifiedToken: verified.token });
+    const card: CardToVerify = { ...error.card, owner: await cardOwner(phases.db, merchantId, input), customerPresent: options.customerPresent };
+    const verified = options.authenticatedVerification
+      ? await finishCardVerification(phases.db, { reference: options.authenticatedVerification, owner: card.owner, idempotencyKey: card.idempotencyKey })
+      : await verifyCardForSaving(phases.db, card);
+    return completeCheckoutOnce(phases, merchantId, input, { ...options, verified: { ...verified, requested: error.card.token } });
   }
+}
+
+/** Whose card a checkout verifies: its customer, or the one it is about to make (the processor's customer is made first). */
+async function cardOwner(db: Db, merchantId: string, input: CheckoutInput): Promise<CardToVerify['owner']> {
+  const existing = input.customerId ?? (input.customerEmail ? (await findCustomerByEmail(db, merchantId, input.customerEmail))?.id : undefined);
+  if (existing) return { merchantId, customerId: existing };
+  return { merchantId, newCustomer: { email: input.customerEmail ?? null, name: input.customerName ?? null } };
 }
 
 async function completeCheckoutOnce(phases: Phases, merchantId: string, input: CheckoutInput, options: CheckoutOptions): Promise<CheckoutOutcome> {
@@ -122,6 +135,7 @@ async function prepareCheckout(
   const item = await resolveItem(tx, merchantId, input, options, parties);
   const customer = await resolveCustomer(tx, merchantId, input, parties);
   const method = await resolvePaymentMethod(tx, merchantId, customer.id, input, parties);
+  if (options.verified?.processorCustomer) await linkProcessorCustomer(tx, merchantId, customer.id, options.verified.processorCustomer);
 
   const subtotal = item.unitAmount * item.quantity;
   if (subtotal > INT32_MAX) throw invalidField('quantity', `The total must not exceed ${INT32_MAX} minor units.`);
@@ -134,13 +148,17 @@ async function prepareCheckout(
   // zero total charges nothing, so the card is verified first (lib/payments/card-verification.ts).
   const keepsCard = item.price?.type === 'Recurring' || Boolean(options.savePaymentMethod);
   const chargedNow = item.price?.type === 'Recurring' ? ((item.price.trialDays ?? 0) > 0 ? 0 : item.price.amount) : total;
-  if (method.newCard && keepsCard && chargedNow === 0 && options.verifiedToken !== method.token) {
+  // The card verified for this attempt is kept as the processor answered it (Stripe's test tokens stand for a new PaymentMethod each time).
+  const verifiedHere = method.newCard && options.verified?.requested === method.token;
+  if (method.newCard && keepsCard && chargedNow === 0 && !verifiedHere) {
     throw new CardVerificationNeeded({
       token: method.token,
       currency: item.currency,
       idempotencyKey: `checkout:${options.attempt?.key ?? newId('checkout')}`,
     });
   }
+
+  const token = verifiedHere ? options.verified!.token : method.token;
 
   // Taken before the hand-off too, so maxCompletions also holds for links that sell subscriptions.
   if (item.link) await reserveLinkSlot(tx, item.link);
@@ -152,7 +170,7 @@ async function prepareCheckout(
       priceId: item.price.id,
       quantity: item.quantity,
       paymentLinkId: item.link?.id ?? null,
-      payment: { paymentMethodId: method.paymentMethodId, token: method.token, card: method.card },
+      payment: { paymentMethodId: method.paymentMethodId, token, card: method.card },
       promotion: promotion && { promotionCodeId: promotion.promotionCodeId, couponId: promotion.couponId },
       successUrl: item.successUrl,
       description: item.description,
@@ -204,7 +222,7 @@ async function prepareCheckout(
       amount: total,
       currency: item.currency,
       description: item.description,
-      processorToken: method.token,
+      processorToken: token,
       processorKey: paymentId,
       intent: pinnedIntent(
         checkoutMove,

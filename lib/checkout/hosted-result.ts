@@ -19,6 +19,8 @@ export interface HostedCheckoutResult {
   name: string;
   total: string;
   status: 'paid' | 'processing' | 'failed';
+  /** Why a failed payment failed (a decline, an authentication not completed), in the customer's words. */
+  failureReason: string | null;
   /** The card authentication page, while the customer has not finished there (they came back without). */
   authenticateUrl: string | null;
   card: string | null;
@@ -95,6 +97,7 @@ export async function loadHostedCheckoutResult(
     name: row.description,
     total: text.money(row.total, row.currency),
     status: checkout.paid ? 'paid' : checkout.status === 'failed' ? 'failed' : 'processing',
+    failureReason: !checkout.paid && checkout.status === 'failed' ? text.declineReason(checkout.payment?.failureCode) : null,
     authenticateUrl: checkout.payment?.nextAction?.url ?? null,
     card: checkout.payment?.card ? text.card(checkout.payment.card.brand, checkout.payment.card.last4) : null,
     email: customer.email,

@@ -6,8 +6,9 @@ import { customerText, type CustomerText } from '../i18n/customer-text';
 import { now } from '../clock';
 import { config } from '../config';
 import { findPriceRow } from '../catalog/prices';
-import { paymentProcessor } from '../payments/processor';
+import { browserCardEntry, tokenizeTypedCard, type BrowserCardEntry } from '../payments/card-entry';
 import { CardInputError, type TokenizedCard } from '../payments/processor/types';
+import { CardAuthenticationNeeded } from '../payments/card-verification';
 import { findPublicPaymentLink, LINK_BEING_PAID, paymentLinkStatus, type PaymentLinkRow } from '../payment-links/payment-links';
 import { quotePromotionCode } from '../promotions/promotion-codes';
 import { completeCheckout, findCheckoutByAttempt } from './checkouts';
@@ -31,6 +32,8 @@ export interface HostedCheckoutView {
   subscription: SubscriptionTerms | null;
   /** The heading above that reason. */
   unavailableTitle: string;
+  /** How the page takes the card: the seller's processor (lib/payments/card-entry.ts). */
+  cardEntry: BrowserCardEntry;
 }
 
 export async function loadHostedCheckout(db: Database, token: string, text: CustomerText = customerText()): Promise<HostedCheckoutView | undefined> {
@@ -38,9 +41,11 @@ export async function loadHostedCheckout(db: Database, token: string, text: Cust
   if (!found) return undefined;
   const { link, sellerName, sellerStatus } = found;
   const { t } = text;
+  const cardEntry = await browserCardEntry(db, link.merchantId);
   if (sellerStatus === 'suspended') {
     return {
       ...linkSummary(token, sellerName, link, text),
+      cardEntry,
       subscription: null,
       unavailableTitle: t('checkout.errors.sellerSuspendedTitle'),
       unavailableReason: t('checkout.errors.sellerSuspended', { seller: sellerName }),
@@ -54,6 +59,7 @@ export async function loadHostedCheckout(db: Database, token: string, text: Cust
   if (!reason && price && !price.active) reason = t('checkout.errors.notOffered');
   return {
     ...linkSummary(token, sellerName, link, text),
+    cardEntry,
     unavailableTitle: t('checkout.cannotBePaid'),
     unavailableReason: reason,
     subscription: price?.type === 'Recurring' ? subscriptionTerms(price, null, now(), text) : null,
@@ -121,21 +127,31 @@ export interface HostedPaymentForm {
   cardNumber: string;
   expiry: string;
   cvc: string;
+  /** The PaymentMethod Stripe.js made in the browser (Stripe mode, lib/payments/card-entry.ts) instead of the three card fields; absent or '' with the sandbox's form. */
+  paymentMethodToken?: string;
   promotionCode: string;
   saveCard: boolean;
+  /** Back from the card's 3-D Secure challenge (`authenticate_card`): the verification the customer authenticated, for the same attempt. */
+  cardVerification?: string;
 }
 
 export type HostedPaymentResult =
   | { kind: 'paid' | 'processing'; checkoutId: string }
   /** The card asks for authentication: the browser goes to `url`, which comes back to the result page. */
   | { kind: 'requires_action'; checkoutId: string; url: string }
+  /**
+   * The card to keep, charged nothing now (a trial), asks for 3-D Secure: the page has Stripe.js
+   * carry it out with `clientSecret`, then submits the same attempt again with `setupIntent`.
+   */
+  | { kind: 'authenticate_card'; clientSecret: string; setupIntent: string }
   | { kind: 'declined'; message: string }
   | { kind: 'invalid'; field: 'email' | 'name' | 'cardNumber' | 'expiry' | 'cvc' | 'promotionCode'; message: string }
   | { kind: 'unavailable'; message: string };
 
 /**
- * Pays a payment link from the hosted page: the card is tokenized in memory (only brand,
- * last4 and expiry are ever stored), then the same completeCheckout as the API runs. The attempt key makes a double-submitted form pay once.
+ * Pays a payment link from the hosted page: the card is tokenized in memory (only brand, last4
+ * and expiry are ever stored), or comes as the token Stripe.js made in the browser, then the
+ * same completeCheckout as the API runs. The attempt key makes a double-submitted form pay once.
  */
 export async function payHostedCheckout(db: Database, form: HostedPaymentForm, text: CustomerText = customerText()): Promise<HostedPaymentResult> {
   const { t } = text;
@@ -144,18 +160,10 @@ export async function payHostedCheckout(db: Database, form: HostedPaymentForm, t
   const email = Email.safeParse(form.email.trim());
   if (!email.success) return { kind: 'invalid', field: 'email', message: t('checkout.errors.email') };
   if (form.name.trim().length > 250) return { kind: 'invalid', field: 'name', message: t('checkout.errors.nameTooLong') };
-  const expiry = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec(form.expiry);
-  if (!expiry) return { kind: 'invalid', field: 'expiry', message: t('checkout.errors.expiry') };
   if (!/^[A-Za-z0-9-]{8,100}$/.test(form.attemptKey)) return { kind: 'invalid', field: 'cardNumber', message: t('checkout.errors.reload') };
 
-  let card: TokenizedCard;
-  try {
-    card = await paymentProcessor().tokenizeCard({ number: form.cardNumber, expMonth: Number(expiry[1]), expYear: Number(expiry[2]), cvc: form.cvc.trim() });
-  } catch (error) {
-    if (error instanceof CardInputError)
-      return { kind: 'invalid', field: error.field === 'number' ? 'cardNumber' : error.field, message: cardInputWords(error, text) };
-    throw error;
-  }
+  const card = form.paymentMethodToken ? { token: form.paymentMethodToken } : await tokenizeTyped(db, found.link.merchantId, form, text);
+  if ('kind' in card) return card;
 
   return runHostedCheckout(
     db,
@@ -168,22 +176,23 @@ export async function payHostedCheckout(db: Database, form: HostedPaymentForm, t
       promotionCode: form.promotionCode.trim() || undefined,
       customerLocale: text.locale,
     },
-    { attempt: { key: `hosted:${form.attemptKey}` }, savePaymentMethod: form.saveCard },
+    { attempt: { key: `hosted:${form.attemptKey}` }, savePaymentMethod: form.saveCard, authenticatedVerification: form.cardVerification || undefined },
     text,
   );
 }
 
 /**
  * The hosted page's checkout run (card form and wallet alike): completeCheckout in its phases, with the attempt key making a double-submitted form pay once, and the outcome
- * in the customer's words.
+ * in the customer's words. The customer is at the page, so a card to keep that asks for 3-D Secure is theirs to authenticate.
  */
 export async function runHostedCheckout(
   db: Database,
   merchantId: string,
   input: CheckoutInput,
-  options: { attempt: { key: string }; savePaymentMethod: boolean },
+  hostedOptions: { attempt: { key: string }; savePaymentMethod: boolean; authenticatedVerification?: string },
   text: CustomerText = customerText(),
 ): Promise<HostedPaymentResult> {
+  const options = { ...hostedOptions, customerPresent: true };
   const attemptKey = options.attempt.key;
   // Back from a card authentication page, the result page asks the processor at once (hosted-result.ts).
   input = { ...input, returnUrl: `${config.publicUrl}/pay/${encodeURIComponent(input.paymentLinkToken!)}/success?checkoutId={CHECKOUT_ID}` };
@@ -200,6 +209,7 @@ export async function runHostedCheckout(
     if (checkout.payment?.nextAction) return { kind: 'requires_action', checkoutId: checkout.id, url: checkout.payment.nextAction.url };
     return { kind: checkout.paid ? 'paid' : 'processing', checkoutId: checkout.id };
   } catch (error) {
+    if (error instanceof CardAuthenticationNeeded) return { kind: 'authenticate_card', clientSecret: error.clientSecret(), setupIntent: error.reference };
     if (!(error instanceof ApiError)) throw error;
     if (error.code === 'VALIDATION_FAILED' && error.options.errors?.[0]?.path === 'promotionCode') {
       return { kind: 'invalid', field: 'promotionCode', message: apiErrorWords(error, 'promotion', text) };
@@ -219,6 +229,24 @@ export async function runHostedCheckout(
  */
 function apiErrorWords(error: ApiError, gist: 'promotion' | 'unavailable' | 'cardNumber', text: CustomerText): string {
   return text.locale === 'en' ? error.detail : text.t(`checkout.errors.${gist}`);
+}
+
+/** The sandbox's card fields, tokenized in memory; a refusal names the field. */
+async function tokenizeTyped(
+  db: Database,
+  merchantId: string,
+  form: HostedPaymentForm,
+  text: CustomerText,
+): Promise<TokenizedCard | Extract<HostedPaymentResult, { kind: 'invalid' }>> {
+  const expiry = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec(form.expiry);
+  if (!expiry) return { kind: 'invalid', field: 'expiry', message: text.t('checkout.errors.expiry') };
+  try {
+    return await tokenizeTypedCard(db, merchantId, { number: form.cardNumber, expMonth: Number(expiry[1]), expYear: Number(expiry[2]), cvc: form.cvc.trim() });
+  } catch (error) {
+    if (error instanceof CardInputError)
+      return { kind: 'invalid', field: error.field === 'number' ? 'cardNumber' : error.field, message: cardInputWords(error, text) };
+    throw error;
+  }
 }
 
 function cardInputWords(error: CardInputError, text: CustomerText): string {

@@ -6,7 +6,7 @@ import { newId } from '../ids';
 import { now } from '../clock';
 import { invalidField } from '../http/errors';
 import { findPriceRow } from '../catalog/prices';
-import { defineMoneyMove, PinnedCard, pinnedIntent, Pinned, type KnownOutcome } from '../payments/money-moves';
+import { chargedToken, defineMoneyMove, PinnedCard, pinnedIntent, Pinned, type KnownOutcome } from '../payments/money-moves';
 import { createPendingPayment, currentPaymentStatus, paymentAwaitingReview, recordChargeOutcome, type PaymentRow } from '../payments/payments';
 import { savePaymentMethod } from '../payments/payment-methods';
 import { recordEvent } from '../events/record-event';
@@ -76,7 +76,7 @@ export async function startSubscriptionFromCheckout(tx: Db, request: RecurringCh
 /** Phase 3: the subscription as planned (or the declined payment), then its checkout. */
 async function applySubscriptionCheckout(tx: Db, payment: PaymentRow, plan: SubscriptionCheckoutPlan, outcome: KnownOutcome): Promise<CheckoutOutcome> {
   const result = await applySubscriptionCreate(tx, payment, plan.create, outcome);
-  return recordSubscriptionCheckout(tx, plan.request, result, payment.id);
+  return recordSubscriptionCheckout(tx, plan.request, result, payment.id, chargedToken(outcome));
 }
 
 /**
@@ -84,7 +84,13 @@ async function applySubscriptionCheckout(tx: Db, payment: PaymentRow, plan: Subs
  * or open while the first charge's outcome is unknown. A card given as a one-off token is kept
  * for the renewals once the subscription exists.
  */
-async function recordSubscriptionCheckout(tx: Db, request: RecurringCheckoutRequest, result: CreateResult, chargeId: string | null): Promise<CheckoutOutcome> {
+async function recordSubscriptionCheckout(
+  tx: Db,
+  request: RecurringCheckoutRequest,
+  result: CreateResult,
+  chargeId: string | null,
+  keptToken?: string,
+): Promise<CheckoutOutcome> {
   const price = await findPriceRow(tx, request.merchantId, request.priceId);
   const [product] = await tx
     .select({ name: products.name })
@@ -155,7 +161,7 @@ async function recordSubscriptionCheckout(tx: Db, request: RecurringCheckoutRequ
     await failCheckout(tx, withPayment!);
   } else {
     if (!request.payment.paymentMethodId && request.payment.card) {
-      const saved = await savePaymentMethod(tx, request.merchantId, request.customerId, { token: request.payment.token, ...request.payment.card });
+      const saved = await savePaymentMethod(tx, request.merchantId, request.customerId, { token: keptToken ?? request.payment.token, ...request.payment.card });
       await tx
         .update(subscriptions)
         .set({ paymentMethodId: saved.id, paymentToken: null })
@@ -204,6 +210,7 @@ export const subscriptionCheckoutMove = defineMoneyMove({
   kind: 'subscription-checkout',
   plan: SubscriptionCheckoutPlan,
   customerPresent: () => true,
+  keepsCard: () => true,
   apply: (tx, { payment, plan }, outcome) => applySubscriptionCheckout(tx, payment, plan, outcome),
   recorded: (tx, { payment }) => recordedSubscriptionCheckout(tx, payment),
   settle: (tx, { payment }, outcome) => settleSubscriptionCheckout(tx, payment, outcome),

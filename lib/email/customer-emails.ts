@@ -45,3 +45,37 @@ export function portalLinkEmail(input: {
     secrets: [input.token],
   };
 }
+
+/**
+ * "Confirm your payment": a subscription charge made off-session was declined because the bank
+ * asks the customer to authenticate it; `link` is the open record's hosted invoice page, whose
+ * Pay now charges the card with the customer there. The page's address is its only credential
+ * (`token`), so the outbox keeps it sealed like a sign-in link.
+ */
+export function paymentAuthenticationEmail(input: {
+  to: string;
+  locale: Locale;
+  sellerName: string;
+  amount: string;
+  link: string;
+  token: string;
+  design: HostedDesign | null;
+}): EmailMessage {
+  const text = customerText(input.locale);
+  const { t } = text;
+  const seller = input.sellerName;
+  const intro = t('email.authenticationIntro', { seller, amount: input.amount });
+  const note = t('email.authenticationNote', { seller });
+  return {
+    to: input.to,
+    subject: t('email.authenticationSubject', { seller }),
+    category: 'payment.authentication',
+    text: [intro, '', input.link, '', note].join('\n'),
+    html: designedEmailHtml(
+      input.design,
+      `<p>${escapeHtml(intro)}</p>${emailButton(input.design, input.link, t('email.authenticationButton'))}<p>${escapeHtml(note)}</p>`,
+      text.designWords(),
+    ),
+    secrets: [input.token],
+  };
+}

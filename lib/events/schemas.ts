@@ -4,7 +4,7 @@ import { PriceResponse, ProductResponse } from '../catalog/schemas';
 import { CustomerResponse } from '../customers/schemas';
 import { EntitlementOverrideResponse } from '../entitlements/schemas';
 import { PaymentLinkResponse } from '../payment-links/schemas';
-import { PaymentMethodResponse, PaymentResponse, RefundResponse } from '../payments/schemas';
+import { DisputeResponse, PaymentMethodResponse, PaymentResponse, RefundResponse } from '../payments/schemas';
 import { CreditGrantResponse, CustomerEntitlementsResponse, UsageRecordResponse } from '../usage/schemas';
 import { SubscriptionResponse } from '../subscriptions/schemas';
 import { billingRecordFields } from '../billing/schemas';
@@ -83,6 +83,9 @@ export const EVENT_OBJECTS: Record<EventType, z.ZodType> = {
   'payment_link.completed': PaymentLinkCompletedEvent,
   'payment_method.attached': PaymentMethodResponse,
   'payment_method.detached': PaymentMethodResponse,
+  'dispute.created': DisputeResponse,
+  'dispute.updated': DisputeResponse,
+  'dispute.closed': DisputeResponse,
   'usage.recorded': UsageRecordResponse,
   'usage.reversed': UsageRecordResponse,
   'credit.granted': CreditGrantEvent,

@@ -27,7 +27,8 @@ export const SPEC_EVENT_TYPES = [
 
 /**
  * Types the spec's table does not list, added so a backend hears about every change it keeps a
- * copy of (issue 15; docs/decisions.md, "Lifecycle events"). Updates carry `previousAttributes`.
+ * copy of (issue 15; docs/decisions.md, "Lifecycle events"), and disputes (issue 29; docs/processors.md,
+ * "Disputes"). Updates carry `previousAttributes`.
  */
 export const ADDED_EVENT_TYPES = [
   'product.updated',
@@ -37,6 +38,9 @@ export const ADDED_EVENT_TYPES = [
   'payment_link.updated',
   'payment_method.attached',
   'payment_method.detached',
+  'dispute.created',
+  'dispute.updated',
+  'dispute.closed',
 ] as const;
 
 export const EVENT_TYPES = [...SPEC_EVENT_TYPES, ...ADDED_EVENT_TYPES] as const;

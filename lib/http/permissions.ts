@@ -8,6 +8,7 @@ export type Permission =
   | 'customers:write'
   | 'subscriptions:write'
   | 'refunds:create'
+  | 'disputes:respond'
   | 'developers:read'
   | 'developers:write'
   | 'team:read'

@@ -15,6 +15,8 @@ export const SCOPES = [
   'payments:read',
   'payments:write',
   'refunds:write',
+  'disputes:read',
+  'disputes:write',
   'webhooks:read',
   'webhooks:write',
 ] as const;

@@ -12,6 +12,13 @@ import { config } from '../config';
  * sellers link or redirect to the hosted pages, never embed them. Scripts run only with the
  * request's nonce (Next.js reads it from the request's own `Content-Security-Policy` header and
  * puts it on its scripts), and what those load (`'strict-dynamic'`).
+ *
+ * The pages that take a card for a seller on Stripe (the platform's or the seller's own connected
+ * account) load Stripe.js from STRIPE_JS_URL, frame its card element and let it call Stripe's API
+ * (docs/processors.md, "PCI scope"): exactly those origins are allowed, on every page, because a
+ * page reached by client-side navigation keeps the policy of the document it started in, and on
+ * every installation, because any seller may connect a Stripe account (docs/decisions.md,
+ * "Stripe's origins in every page's policy").
  */
 
 /** A fresh, unguessable nonce for one page answer. */
@@ -19,14 +26,23 @@ export function newCspNonce(): string {
   return crypto.randomBytes(18).toString('base64');
 }
 
+/** The origins Stripe.js needs: its script and frames (STRIPE_JS_URL) and Stripe's API (STRIPE_API_URL). */
+function stripeOrigins(): { js: string; api: string } {
+  return { js: new URL(config.processor.stripe.jsUrl).origin, api: new URL(config.processor.stripe.apiUrl).origin };
+}
+
 /** The policy of an HTML page (and of the files pages link to: PDFs, exports, logos). */
 export function pageContentSecurityPolicy(nonce: string): string {
   // `next dev` only: React rebuilds server error stacks with eval, and styles are injected inline.
   const development = config.isNextDevelopment;
+  const stripe = stripeOrigins();
   return [
-    // Images, fonts, fetches: our own origin only.
+    // Images, fonts, fetches: our own origin only (and Stripe's).
     "default-src 'self'",
-    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${development ? " 'unsafe-eval'" : ''}`,
+    // A browser that knows 'strict-dynamic' ignores the origin (the nonce'd bundle adds Stripe.js); older ones need it.
+    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic' ${stripe.js}${development ? " 'unsafe-eval'" : ''}`,
+    `frame-src 'self' ${stripe.js}`,
+    `connect-src 'self' ${[...new Set([stripe.js, stripe.api])].join(' ')}`,
     `style-src 'self' ${development ? "'unsafe-inline'" : `'nonce-${nonce}'`}`,
     // `style="…"` attributes (bar widths, a design's colours) cannot run code.
     "style-src-attr 'unsafe-inline'",

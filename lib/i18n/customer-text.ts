@@ -81,10 +81,19 @@ function textOf(locale: Locale) {
       if (code === 'insufficient_funds') return t('checkout.errors.insufficientFunds');
       if (code === 'expired_card') return t('checkout.errors.expiredCard');
       if (code === 'incorrect_cvc') return t('checkout.errors.incorrectCvc');
-      if (code?.startsWith('authentication_')) return t('checkout.errors.authentication');
+      if (isAuthenticationDecline(code)) return t('checkout.errors.authentication');
       return t('checkout.errors.declined');
     },
   };
 }
 
 export type CustomerText = ReturnType<typeof textOf>;
+
+/**
+ * A decline because the card's authentication (3-D Secure) was not completed: the sandbox's and
+ * Stripe's `authentication_*`, and Stripe's `payment_intent_authentication_failure` and
+ * `setup_intent_authentication_failure` (the customer failed or left the challenge).
+ */
+export function isAuthenticationDecline(code: string | null | undefined): boolean {
+  return Boolean(code?.startsWith('authentication_') || code === 'payment_intent_authentication_failure' || code === 'setup_intent_authentication_failure');
+}

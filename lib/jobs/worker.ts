@@ -11,6 +11,7 @@ import { finishTestClockAdvanceTask, processSubscriptionTask, runDueSubscription
 import { pruneRequestLogsTask } from './tasks/prune-request-logs';
 import { purgeExpiredSecrets } from './tasks/purge-expired-secrets';
 import { startDispatcher, type Dispatcher } from '../webhooks/dispatcher';
+import { processStripeEventTask, registerStripeWebhookEndpointTask } from './tasks/stripe';
 
 export const TASKS: TaskList = {
   'purge-idempotency-keys': purgeIdempotencyKeys,
@@ -25,6 +26,8 @@ export const TASKS: TaskList = {
   'finish-test-clock-advance': finishTestClockAdvanceTask,
   'prune-request-logs': pruneRequestLogsTask,
   'purge-expired-secrets': purgeExpiredSecrets,
+  'process-stripe-event': processStripeEventTask,
+  'register-stripe-webhook-endpoint': registerStripeWebhookEndpointTask,
 };
 
 const CRONTAB = [
@@ -87,6 +90,11 @@ export async function startWorker(options: { concurrency: number }): Promise<Wor
   void enqueueJob(getDb(), 'finish-stale-phases', {}, { jobKey: 'finish-stale-phases' }).catch((error: unknown) =>
     log.error({ err: error }, 'could not queue the recovery of interrupted payments'),
   );
+  if (config.processor.name === 'stripe' && !config.processor.stripe.webhookSecret) {
+    void enqueueJob(getDb(), 'register-stripe-webhook-endpoint', {}, { jobKey: 'register-stripe-webhook-endpoint' }).catch((error: unknown) =>
+      log.error({ err: error }, 'could not queue the registration of the Stripe webhook endpoint'),
+    );
+  }
   let dispatcher: Dispatcher;
   try {
     dispatcher = await startDispatcher();

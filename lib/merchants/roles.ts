@@ -28,6 +28,7 @@ const EVERYTHING: readonly Permission[] = [
   'customers:write',
   'subscriptions:write',
   'refunds:create',
+  'disputes:respond',
   'developers:read',
   'developers:write',
   'team:read',
@@ -52,6 +53,7 @@ const WHAT: Record<Permission, string> = {
   'customers:write': 'change customers',
   'subscriptions:write': 'change subscriptions',
   'refunds:create': 'refund payments',
+  'disputes:respond': 'respond to disputes',
   'developers:read': 'see API keys, webhooks and event logs',
   'developers:write': 'manage API keys and webhooks',
   'team:read': 'see the team',
@@ -79,7 +81,8 @@ export function assertRoleCan(role: SellerRole, permission: Permission): void {
  * permission that makes the same change in the console. Usage, credits and entitlements decide
  * what a subscription bills, so they are `subscriptions:write`; saved cards belong to the
  * customer (`customers:write`); Checkout and payment-link completion charge cards for a price
- * the catalog sets (`catalog:write`, like payment links).
+ * the catalog sets (`catalog:write`, like payment links). Evidence answers a dispute for the
+ * whole account, so only Owners and Admins send it (`disputes:respond`).
  */
 const SCOPE_PERMISSION: Record<Scope, Permission> = {
   'products:read': 'view',
@@ -97,6 +100,8 @@ const SCOPE_PERMISSION: Record<Scope, Permission> = {
   'payments:read': 'view',
   'payments:write': 'customers:write',
   'refunds:write': 'refunds:create',
+  'disputes:read': 'view',
+  'disputes:write': 'disputes:respond',
   'webhooks:read': 'developers:read',
   'webhooks:write': 'developers:write',
 };

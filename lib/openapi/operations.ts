@@ -23,6 +23,7 @@ export const TAG_ORDER = [
   'Checkout designs',
   'Checkout',
   'Payments',
+  'Disputes',
   'Billing records',
   'Promotion codes',
   'Subscriptions',

@@ -6,6 +6,7 @@ export const TAGS = [
   { name: 'Checkout', description: 'Backend checkout: charge a saved or tokenized card for a price.' },
   { name: 'Payment links', description: 'Hosted checkout pages a seller shares; completing one pays it.' },
   { name: 'Payments', description: 'Payments and their refunds.' },
+  { name: 'Disputes', description: 'Chargebacks and inquiries of payments, as the processor reports them, and the evidence that answers them.' },
   { name: 'Subscriptions', description: 'Recurring billing: create, preview, commands (change, pause, cancel, resume).' },
   { name: 'Billing records', description: 'What each subscription period billed: invoices, with lines and a PDF.' },
   { name: 'Promotion codes', description: 'Coupons and the codes customers type at checkout.' },

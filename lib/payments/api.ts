@@ -4,6 +4,9 @@ import { listQuery, pageOf } from '../http/list';
 import { idParam } from '../http/schemas';
 import {
   AttachPaymentMethodBody,
+  DISPUTE_STATUSES,
+  DisputeEvidenceBody,
+  DisputeResponse,
   PaymentMethodResponse,
   PAYMENT_STATUSES,
   PaymentResponse,
@@ -127,4 +130,50 @@ export const listPaymentMethodsOperation = defineOperation({
   params: CustomerParams,
   query: listQuery(['createdAt']),
   response: pageOf(PaymentMethodResponse),
+});
+
+const DisputeParams = idParam('disputeId', 'dsp');
+
+export const listDisputesOperation = defineOperation({
+  id: 'listDisputes',
+  method: 'GET',
+  path: '/api/Dispute',
+  tag: 'Disputes',
+  summary: 'List disputes',
+  description: 'Chargebacks and inquiries of payments, as Stripe reports them.',
+  scope: 'disputes:read',
+  query: listQuery(['createdAt', 'amount'], {
+    status: z.enum(DISPUTE_STATUSES).optional(),
+    paymentId: z.string().min(1).optional(),
+  }),
+  response: pageOf(DisputeResponse),
+});
+
+export const getDisputeOperation = defineOperation({
+  id: 'getDispute',
+  method: 'GET',
+  path: '/api/Dispute/{disputeId}',
+  tag: 'Disputes',
+  summary: 'Retrieve a dispute',
+  scope: 'disputes:read',
+  params: DisputeParams,
+  response: DisputeResponse,
+});
+
+export const submitDisputeEvidenceOperation = defineOperation({
+  id: 'submitDisputeEvidence',
+  method: 'POST',
+  path: '/api/Dispute/{disputeId}/Evidence',
+  tag: 'Disputes',
+  summary: 'Send evidence for a dispute',
+  description:
+    'Sends the evidence to Stripe while the dispute is `needs_response` or `warning_needs_response`; submitted, it is `under_review` and final. Emits `dispute.updated`; the outcome comes as `dispute.closed`.',
+  scope: 'disputes:write',
+  params: DisputeParams,
+  body: DisputeEvidenceBody,
+  response: DisputeResponse,
+  idempotency: 'required',
+  answers: {
+    409: 'INVALID_STATE: the dispute takes no evidence now, or Stripe refused it. CONFLICT: not connected to its Stripe mode.',
+  },
 });

@@ -4,7 +4,8 @@ import type { Database, Db } from '../db/client';
 import type { Phases } from '../db/phases';
 import { payments } from '../db/schema';
 import { metrics } from '../metrics/registry';
-import { paymentProcessor } from './processor';
+import { processorOf, type PaymentProcessor } from './processor';
+import { processorCustomerOf } from './processor-customers';
 import type { CardDetails, ChargeOutcome } from './processor/types';
 import { createPendingPayment, type PaymentRow, type PendingPaymentInput } from './payments';
 
@@ -28,6 +29,11 @@ export const NO_CHARGE = { status: 'succeeded', reference: null, card: null } as
 export type KnownOutcome = ChargeOutcome | typeof NO_CHARGE;
 export type DefiniteOutcome = Exclude<KnownOutcome, { status: 'unknown' | 'requires_action' }>;
 
+/** The processor's id of the card a succeeded charge used, when it is not the token it was given (lib/payments/processor/types.ts). */
+export function chargedToken(outcome: KnownOutcome): string | undefined {
+  return outcome.status === 'succeeded' && 'token' in outcome ? outcome.token : undefined;
+}
+
 /** A card's display details, carried in a plan (so no phase asks the processor for them). */
 export const PinnedCard = z.object({ brand: z.string(), last4: z.string(), expMonth: z.number().int(), expYear: z.number().int() }).nullable();
 export type PinnedCard = z.output<typeof PinnedCard>;
@@ -38,6 +44,8 @@ export interface ChargeRequest extends Omit<PendingPaymentInput, 'processorToken
   token: string | null;
   /** Derived from our ids: the same move always asks the processor with the same key. */
   processorKey: string;
+  /** Where the processor's authentication page sends a customer-present charge's customer back (`pinnedIntent`). */
+  returnUrl?: string | null;
 }
 
 /** A pinned move as phase 3 and recovery see it. */
@@ -63,11 +71,13 @@ export interface MoneyMoveKind<Plan, Result> {
   customerPresent(plan: Plan): boolean;
   /**
    * `apply` records a `requires_action` outcome (the customer is sent to authenticate, 3-D
-   * Secure, and the move settles later like an `unknown` one). Only a customer-present kind that
-   * can send its customer there has it; every other charge is made off-session, where such a
-   * card declines `authentication_required`.
+   * Secure, and the move settles later like an `unknown` one). Only a kind that can send its
+   * customer there has it, and only its customer-present plans are charged so; every other
+   * charge is made off-session, where such a card declines `authentication_required`.
    */
   takesCustomerAction?: boolean;
+  /** A new card this move charges is kept for later charges (a subscription, "save this card"): the processor attaches it to the customer. */
+  keepsCard?(plan: Plan): boolean;
   /** Phase 3 (and recovery): records `outcome` of the pinned plan. The payment is locked and still pending. */
   apply(tx: Db, move: PinnedMove<Plan>, outcome: KnownOutcome, answer: AnswerHooks): Promise<Result>;
   /** The answer of a move another run (a recovery, a twin request) recorded first. */
@@ -131,11 +141,10 @@ export async function pinMoneyMove<Plan, Result>(
   along?: WithSubquery,
 ): Promise<Result | Pinned> {
   if (kind.recordsItself) throw new Error(`${kind.kind} records its own phase 3; it pins its payment itself.`);
-  const { token, processorKey, ...payment } = charge;
-  const row = await createPendingPayment(tx, { ...payment, processorToken: token, processorKey, intent: pinnedIntent(kind, plan) }, along);
+  const { token, processorKey, returnUrl, ...payment } = charge;
+  const row = await createPendingPayment(tx, { ...payment, processorToken: token, processorKey, intent: pinnedIntent(kind, plan, returnUrl) }, along);
   if (row.amount > 0 && row.processorToken) return new Pinned(row);
-  const move = { payment: row, plan };
-  return kind.apply(tx, move, await collectCharge(kind, move), NO_ANSWER);
+  return kind.apply(tx, { payment: row, plan }, nothingToCharge(row)!, NO_ANSWER);
 }
 
 /**
@@ -170,7 +179,11 @@ export async function finishMoneyMove<Result>(phases: Phases, payment: PaymentRo
   const { kind, move } = pinnedMoveOf(payment);
   move.known = known;
   const outcome =
-    source.by === 'review' ? source.outcome : source.by === 'recovery' ? await recoverOutcome(phases.db, kind, move) : await collectCharge(kind, move);
+    source.by === 'review'
+      ? source.outcome
+      : source.by === 'recovery'
+        ? await recoverOutcome(phases.db, kind, move)
+        : await collectCharge(phases.db, kind, move);
   const fromStates: PaymentRow['status'][] = source.by === 'review' ? ['needs_review'] : ['pending'];
   try {
     const result = await phases.db.transaction(async (tx) => {
@@ -194,19 +207,34 @@ export async function finishMoneyMove<Result>(phases: Phases, payment: PaymentRo
 }
 
 /** Phase 2. Never call it with a transaction open: it may take as long as the processor does. */
-async function collectCharge<Plan>(kind: MoneyMoveKind<Plan, unknown>, move: PinnedMove<Plan>): Promise<KnownOutcome> {
+async function collectCharge<Plan>(db: Database, kind: MoneyMoveKind<Plan, unknown>, move: PinnedMove<Plan>): Promise<KnownOutcome> {
   const { payment } = move;
-  if (payment.amount === 0) return NO_CHARGE;
-  if (!payment.processorToken) return notCharged(payment, 'no_payment_method', 'The customer has no payment method to charge.');
+  const uncollectable = nothingToCharge(payment);
+  if (uncollectable) return uncollectable;
+  // The processor pinned in phase 1; a seller connection disconnected since then charges nothing.
+  const processor = await processorOf(db, payment);
+  if (!processor) return processorGone(payment);
   const { offSession, returnUrl } = chargeSession(kind, move);
-  return paymentProcessor().charge({
-    token: payment.processorToken,
+  // A card charged again later is the customer's at the processor: a saved one, one kept now, any off-session charge.
+  const keepCard = !payment.paymentMethodId && Boolean(kind.keepsCard?.(move.plan));
+  const customer =
+    keepCard || offSession || payment.paymentMethodId ? await processorCustomerOf(db, processor, payment.merchantId, payment.customerId) : undefined;
+  return processor.charge({
+    token: payment.processorToken!,
     amount: payment.amount,
     currency: payment.currency,
     idempotencyKey: payment.processorKey ?? payment.id,
     offSession,
     ...(returnUrl ? { returnUrl } : {}),
+    ...(customer ? { customer, keepCard } : {}),
   });
+}
+
+/** The outcome of a payment the processor is not asked about: nothing to collect, or no card to charge. */
+function nothingToCharge(payment: PaymentRow): KnownOutcome | undefined {
+  if (payment.amount === 0) return NO_CHARGE;
+  if (!payment.processorToken) return notCharged(payment, 'no_payment_method', 'The customer has no payment method to charge.');
+  return undefined;
 }
 
 /** Whether the customer is there to authenticate (only kinds that can send them to do it), and where they come back to. */
@@ -224,9 +252,11 @@ function chargeSession<Plan>(kind: MoneyMoveKind<Plan, unknown>, { payment, plan
  */
 async function recoverOutcome(db: Database, kind: AnyKind, move: PinnedMove<unknown>): Promise<KnownOutcome> {
   const { payment, plan } = move;
-  if (payment.amount === 0 || !payment.processorToken) return collectCharge(kind, move);
+  if (payment.amount === 0 || !payment.processorToken) return collectCharge(db, kind, move);
   const card = cardOf(payment);
-  const seen = await paymentProcessor().retrieveCharge(payment.processorKey ?? payment.id);
+  const processor = await processorOf(db, payment);
+  if (!processor) return { status: 'unknown', reference: `unknown_${payment.id}`, card };
+  const seen = await processor.retrieveCharge(payment.processorKey ?? payment.id);
   switch (seen.status) {
     case 'succeeded':
       return { status: 'succeeded', reference: seen.reference, card };
@@ -238,11 +268,11 @@ async function recoverOutcome(db: Database, kind: AnyKind, move: PinnedMove<unkn
       // The request died after the processor asked for authentication: recorded so, settled or canceled later.
       return { status: 'requires_action', reference: seen.reference, card, nextAction: seen.nextAction };
     case 'not_found':
-      if (kind.customerPresent(plan)) return cancelAbandoned(payment, card);
+      if (kind.customerPresent(plan)) return cancelAbandoned(processor, payment, card);
       if (kind.stillWanted && !(await kind.stillWanted(db, plan))) {
         return notCharged(payment, 'no_longer_applies', 'Not charged: what it would have paid for no longer applies.');
       }
-      return collectCharge(kind, move);
+      return collectCharge(db, kind, move);
   }
 }
 
@@ -251,8 +281,8 @@ async function recoverOutcome(db: Database, kind: AnyKind, move: PinnedMove<unkn
  * key is canceled at the processor, so a late request can never charge it; if a charge slipped
  * in first, it is what the cancel answers and what is recorded.
  */
-async function cancelAbandoned(payment: PaymentRow, card: CardDetails | null): Promise<KnownOutcome> {
-  const canceled = await paymentProcessor().cancelCharge({
+async function cancelAbandoned(processor: PaymentProcessor, payment: PaymentRow, card: CardDetails | null): Promise<KnownOutcome> {
+  const canceled = await processor.cancelCharge({
     idempotencyKey: payment.processorKey ?? payment.id,
     amount: payment.amount,
     currency: payment.currency,
@@ -267,6 +297,10 @@ async function cancelAbandoned(payment: PaymentRow, card: CardDetails | null): P
     case 'unknown':
       return { status: 'unknown', reference: `unknown_${payment.id}`, card };
   }
+}
+
+function processorGone(payment: PaymentRow): KnownOutcome {
+  return notCharged(payment, 'processor_unavailable', 'The payment account this charge was to go through is no longer connected; nothing was charged.');
 }
 
 function notCharged(payment: PaymentRow, declineCode: string, message: string): KnownOutcome {

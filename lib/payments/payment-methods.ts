@@ -8,6 +8,8 @@ import { newId } from '../ids';
 import { now } from '../clock';
 import { recordEvent } from '../events/record-event';
 import type { TokenizedCard } from './processor/types';
+import { processorForSeller } from './processor';
+import type { ProcessorAccount } from './processor-customers';
 
 type PaymentMethodRow = typeof paymentMethods.$inferSelect;
 
@@ -21,6 +23,8 @@ export function toPaymentMethodResponse(row: PaymentMethodRow) {
     expMonth: row.expMonth,
     expYear: row.expYear,
     isDefault: row.isDefault,
+    // The sandbox's token is a stand-in; Stripe's PaymentMethod id is the object in its dashboard.
+    processor: { name: row.processor, mode: row.processorMode, reference: row.processor === 'sandbox' ? null : row.processorToken },
     createdAt: row.createdAt.toISOString(),
   };
 }
@@ -78,13 +82,17 @@ export async function findPaymentMethodRow(db: Db, merchantId: string, customerI
   return row;
 }
 
+/** A card to keep, and the processor account that keeps its token (the seller's current one when not given). */
+export type SavableCard = TokenizedCard & { account?: ProcessorAccount };
+
 /**
  * Keeps a processor token with its display details for the customer's later payments and emits
  * `payment_method.attached`. The customer's first saved method becomes their default. Callers
  * save only cards the processor accepted (lib/payments/card-verification.ts, or a successful
  * charge of the same card); `id` is the one the verification's idempotency key was derived from.
  */
-export async function savePaymentMethod(tx: Db, merchantId: string, customerId: string, card: TokenizedCard, id = newId('paymentMethod')) {
+export async function savePaymentMethod(tx: Db, merchantId: string, customerId: string, card: SavableCard, id = newId('paymentMethod')) {
+  const account = card.account ?? (await processorForSeller(tx, merchantId));
   const [existing] = await tx
     .select({ id: paymentMethods.id })
     .from(paymentMethods)
@@ -97,6 +105,9 @@ export async function savePaymentMethod(tx: Db, merchantId: string, customerId: 
       merchantId,
       customerId,
       processorToken: card.token,
+      processor: account.name,
+      processorMode: account.mode,
+      processorConnection: account.connection,
       brand: card.brand,
       last4: card.last4,
       expMonth: card.expMonth,

@@ -10,8 +10,10 @@ import { storableText } from '../stored-text';
 import { recordEvent, type EventInput, type EventRecorder } from '../events/record-event';
 import { enqueueQueuedJob, type QueuedJob } from '../jobs/enqueue';
 import { ApiError, notFound } from '../http/errors';
+import { processorForSeller } from './processor';
 import type { ChargeOutcome, SettledOutcome } from './processor/types';
 import { toRefundResponse } from './refund-response';
+import { disputesOfPayment } from './disputes';
 import { paymentStateMachine } from './payment-states';
 
 export type PaymentRow = typeof payments.$inferSelect;
@@ -31,10 +33,17 @@ export function toPaymentResponse(row: PaymentRow) {
     failureCode: row.failureCode,
     failureMessage: row.failureMessage,
     nextAction: row.nextActionUrl ? { type: 'redirect_to_url' as const, url: row.nextActionUrl } : null,
+    processor: processorDetails(row),
     settledAt: row.settledAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
+}
+
+/** Which processor took a payment or refund, in which mode, under which of its ids (ours stand in until it gives one). */
+export function processorDetails(row: Pick<PaymentRow, 'processor' | 'processorMode' | 'processorReference'>) {
+  const reference = row.processorReference && !/^(?:none|unknown)_/.test(row.processorReference) ? row.processorReference : null;
+  return { name: row.processor, mode: row.processorMode, reference };
 }
 
 /** What a pending payment is created with. */
@@ -64,6 +73,7 @@ export async function createPendingPayment(
   along?: WithSubquery,
 ): Promise<PaymentRow> {
   const at = now();
+  const processor = await processorForSeller(tx, input.merchantId);
   const row: PaymentRow = {
     id: input.id ?? newId('payment'),
     merchantId: input.merchantId,
@@ -75,6 +85,9 @@ export async function createPendingPayment(
     amountRefunded: 0,
     currency: input.currency,
     description: input.description,
+    processor: processor.name,
+    processorMode: processor.mode,
+    processorConnection: processor.connection,
     processorReference: null,
     processorToken: input.processorToken ?? null,
     processorKey: input.processorKey ?? null,
@@ -211,7 +224,7 @@ export async function recordChargeOutcome(
 export async function settleUnknownPaymentRow(
   tx: Db,
   paymentId: string,
-  outcome: Exclude<SettledOutcome, { status: 'unknown' }>,
+  outcome: Exclude<SettledOutcome, { status: 'unknown' }> & { reference?: string | null },
   context?: SubscriptionContext,
 ) {
   const at = now();
@@ -219,6 +232,8 @@ export async function settleUnknownPaymentRow(
     .update(payments)
     .set({
       status: outcome.status,
+      // The processor's id of the charge, learnt now when the request that made it lost its answer.
+      ...(outcome.reference && !/^(?:none|unknown|review)_/.test(outcome.reference) ? { processorReference: outcome.reference } : {}),
       failureCode: outcome.status === 'failed' ? storableText(outcome.declineCode, 100) : null,
       failureMessage: outcome.status === 'failed' ? storableText(outcome.message, 1000) : null,
       nextActionUrl: null,
@@ -246,8 +261,11 @@ export async function findPaymentRow(db: Db, merchantId: string, paymentId: stri
 
 export async function getPayment(db: Db, merchantId: string, paymentId: string) {
   const row = await findPaymentRow(db, merchantId, paymentId);
-  const refundRows = await db.select().from(refunds).where(eq(refunds.paymentId, row.id)).orderBy(refunds.createdAt, refunds.id);
-  return { ...toPaymentResponse(row), refunds: refundRows.map(toRefundResponse) };
+  const [refundRows, disputes] = await Promise.all([
+    db.select().from(refunds).where(eq(refunds.paymentId, row.id)).orderBy(refunds.createdAt, refunds.id),
+    disputesOfPayment(db, merchantId, row.id),
+  ]);
+  return { ...toPaymentResponse(row), refunds: refundRows.map(toRefundResponse), disputes };
 }
 
 export async function listPayments(

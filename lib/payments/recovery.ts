@@ -8,7 +8,7 @@ import { log } from '../log';
 import { enqueueJob, enqueueQueuedJob } from '../jobs/enqueue';
 import { ApiError } from '../http/errors';
 import { metrics } from '../metrics/registry';
-import { paymentProcessor } from './processor';
+import { processorOf } from './processor';
 import { finishMoneyMove, lockPayment, PaymentAlreadySettled, pinnedMoveOf, UnreadableMove, type DefiniteOutcome } from './money-moves';
 import { reconcilePaymentJob, settleUnknownPaymentRow, type PaymentRow } from './payments';
 import type { CanceledCharge } from './processor/types';
@@ -23,6 +23,9 @@ import { paymentStateMachine } from './payment-states';
  * and listed in the operator console, where a person settles it.
  */
 
+/** The connection that made the payment was disconnected: nobody can tell from here, so it ends in review after its tries. */
+const UNREACHABLE = { status: 'unknown' } as const;
+
 /** `awaiting_customer`: a `requires_action` payment whose customer may still authenticate (its next check is queued). */
 export type ReconcileResult = 'succeeded' | 'failed' | 'still_unknown' | 'not_unknown' | 'needs_review' | 'awaiting_customer';
 
@@ -35,7 +38,8 @@ export async function reconcilePayment(db: Database, paymentId: string): Promise
   const [unknown] = await db.select().from(payments).where(eq(payments.id, paymentId));
   if (unknown?.status === 'requires_action') return reconcileAuthentication(db, unknown);
   if (unknown?.status !== 'unknown') return 'not_unknown';
-  const answer = await paymentProcessor().retrieveCharge(unknown.processorKey ?? unknown.id);
+  const processor = await processorOf(db, unknown);
+  const answer = processor ? await processor.retrieveCharge(unknown.processorKey ?? unknown.id) : UNREACHABLE;
   if (answer.status === 'unknown' || answer.status === 'requires_action')
     return (await countFailedTry(db, unknown, 'unknown', 'the processor still cannot tell whether it charged')) ?? 'still_unknown';
   // The processor never saw the charge: nothing was taken.
@@ -61,7 +65,8 @@ export async function reconcilePayment(db: Database, paymentId: string): Promise
  */
 async function reconcileAuthentication(db: Database, payment: PaymentRow): Promise<ReconcileResult> {
   const key = payment.processorKey ?? payment.id;
-  const seen = await paymentProcessor().retrieveCharge(key);
+  const processor = await processorOf(db, payment);
+  const seen = processor ? await processor.retrieveCharge(key) : UNREACHABLE;
   const waitedMs = now().getTime() - payment.updatedAt.getTime();
   let answer: Exclude<typeof seen, { status: 'requires_action' }> | CanceledCharge;
   if (seen.status !== 'requires_action') answer = seen;
@@ -69,7 +74,7 @@ async function reconcileAuthentication(db: Database, payment: PaymentRow): Promi
     const nextInMs = Math.min(Math.max(config.payments.reconcileDelayMs, waitedMs), config.payments.actionTimeoutMs - waitedMs);
     await enqueueQueuedJob(db, reconcilePaymentJob(payment.id, nextInMs));
     return 'awaiting_customer';
-  } else answer = await paymentProcessor().cancelCharge({ idempotencyKey: key, amount: payment.amount, currency: payment.currency });
+  } else answer = processor ? await processor.cancelCharge({ idempotencyKey: key, amount: payment.amount, currency: payment.currency }) : UNREACHABLE;
   if (answer.status === 'unknown')
     return (await countFailedTry(db, payment, 'requires_action', 'the processor cannot tell how the authentication ended')) ?? 'still_unknown';
   const reference = payment.processorReference ?? `none_${payment.id}`;

@@ -12,6 +12,7 @@ export function toRefundResponse(row: RefundRow) {
     currency: row.currency,
     reason: row.reason,
     failureMessage: row.failureMessage,
+    processor: { name: row.processor, mode: row.processorMode, reference: row.processorReference?.startsWith('none_') ? null : row.processorReference },
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

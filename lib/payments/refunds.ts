@@ -1,15 +1,15 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, notLike, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../db/client';
 import type { Phases } from '../db/phases';
-import { payments, refunds } from '../db/schema';
+import { disputes, payments, refunds } from '../db/schema';
 import { newId } from '../ids';
 import { now } from '../clock';
 import { recordEvent } from '../events/record-event';
 import { ApiError, invalidField } from '../http/errors';
 import { lockAttempt, type Attempt } from '../http/idempotency';
 import { formatMoney } from '../money/format';
-import { paymentProcessor } from './processor';
+import { processorOf, type PaymentProcessor } from './processor';
 import { findPaymentRow, type PaymentRow } from './payments';
 import { enqueueQueuedJob } from '../jobs/enqueue';
 import { toRefundResponse, type RefundRow } from './refund-response';
@@ -41,6 +41,14 @@ export async function refundPayment(phases: Phases, merchantId: string, paymentI
     const payment = await findPaymentRow(tx, merchantId, paymentId, { forUpdate: true });
     const subject = `Payment ${payment.id} is ${payment.status}`;
     paymentStateMachine.assertTransition(payment.status, 'refunded', subject, 'only a succeeded payment can be refunded');
+    if (!(await processorOf(tx, payment))) {
+      throw new ApiError(
+        'INVALID_STATE',
+        `Payment ${payment.id} was made with ${payment.processor} in ${payment.processorMode} mode${payment.processorConnection === 'platform' ? '' : ' through a connection that is no longer connected'}, which this installation no longer uses: refund it from that account's dashboard.`,
+        { extra: { state: payment.status } },
+      );
+    }
+    await refuseDisputed(tx, payment);
     const [pending] = await tx
       .select({ amount: sql<number>`coalesce(sum(${refunds.amount}), 0)::int` })
       .from(refunds)
@@ -76,6 +84,8 @@ async function insertRefund(tx: Db, payment: PaymentRow, amount: number, reason:
       amount,
       currency: payment.currency,
       reason,
+      processor: payment.processor,
+      processorMode: payment.processorMode,
       attemptKey,
       createdAt: at,
       updatedAt: at,
@@ -96,6 +106,37 @@ export async function refundUnwantedCharge(tx: Db, payment: PaymentRow, reason: 
   return row;
 }
 
+/**
+ * A charged-back payment is not refunded: the dispute decides what goes back to the customer, and
+ * Stripe refuses it (`charge_disputed`). Refused before anything is recorded. An inquiry
+ * (`warning_*`) is no chargeback: refunding it is how a seller settles one.
+ */
+async function refuseDisputed(tx: Db, payment: PaymentRow): Promise<void> {
+  const [dispute] = await tx
+    .select({ id: disputes.id, status: disputes.status })
+    .from(disputes)
+    .where(and(eq(disputes.paymentId, payment.id), eq(disputes.merchantId, payment.merchantId), notLike(disputes.status, 'warning_%')))
+    .limit(1);
+  if (!dispute) return;
+  throw new ApiError(
+    'INVALID_STATE',
+    `Payment ${payment.id} is disputed (${dispute.id}, ${dispute.status}): a charged-back payment cannot be refunded; the dispute decides what goes back to the customer.`,
+    { extra: { state: payment.status } },
+  );
+}
+
+type RefundRequest = Parameters<PaymentProcessor['refund']>[0];
+
+/** A refund by the processor that made the payment; one this installation no longer reaches fails, saying so. */
+async function refundWith(processor: PaymentProcessor | undefined, request: RefundRequest) {
+  if (processor) return processor.refund(request);
+  return {
+    status: 'failed' as const,
+    reference: `none_${request.idempotencyKey}`,
+    message: 'The processor that made this payment is no longer connected: refund it from that account.',
+  };
+}
+
 /** Phases 2 and 3 of a requested refund; also how reconciliation finishes one after a crash. */
 export async function finishRefund(phases: Phases, refundId: string) {
   const [requested] = await phases.db.select().from(refunds).where(eq(refunds.id, refundId));
@@ -103,8 +144,9 @@ export async function finishRefund(phases: Phases, refundId: string) {
     .select()
     .from(payments)
     .where(and(eq(payments.id, requested!.paymentId), eq(payments.merchantId, requested!.merchantId)));
+  const processor = await processorOf(phases.db, payment!);
   const outcome = !refundStateMachine.isFinal(requested!.status)
-    ? await paymentProcessor().refund({
+    ? await refundWith(processor, {
         chargeReference: payment!.processorReference ?? '',
         amount: requested!.amount,
         currency: requested!.currency,

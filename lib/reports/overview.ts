@@ -37,8 +37,10 @@ export interface Overview {
   previousKeys: string[];
   /** Succeeded payments (refunded ones included) by the day they were made, per currency. */
   grossVolume: MoneySeries;
-  /** Gross volume less the refunds that succeeded in the same bucket. */
+  /** Gross volume less the refunds that succeeded and the disputes lost in the same bucket. */
   netVolume: MoneySeries;
+  /** Disputes lost (the disputed amount the processor kept for the customer), by the day they were lost. */
+  disputesLost: MoneySeries;
   /** Monthly recurring revenue at the end of each bucket, per currency. */
   mrr: MoneySeries;
   /** MRR movement over the whole period, per currency. */
@@ -70,7 +72,7 @@ export async function loadOverview(db: Db, merchantId: string, options: { range:
   const blank = () => new Array<number>(2 * n).fill(0);
   const inWindow = (column: string) => sql.raw(`${column} >= '${window.start.toISOString()}' and ${column} < '${window.end.toISOString()}'`);
 
-  const [gross, refunded, customers, outcomes, deliveries, moves] = await Promise.all([
+  const [gross, refunded, lost, customers, outcomes, deliveries, moves] = await Promise.all([
     db.execute<{ currency: string; key: string; total: number }>(sql`
       select currency, ${window.keyOf(sql.raw('created_at'))} as key, sum(amount)::bigint as total
       from payments where merchant_id = ${merchantId} and status in ${SUCCEEDED} and ${inWindow('created_at')}
@@ -78,6 +80,10 @@ export async function loadOverview(db: Db, merchantId: string, options: { range:
     db.execute<{ currency: string; key: string; total: number }>(sql`
       select currency, ${window.keyOf(sql.raw('created_at'))} as key, sum(amount)::bigint as total
       from refunds where merchant_id = ${merchantId} and status = 'succeeded' and ${inWindow('created_at')}
+      group by 1, 2`),
+    db.execute<{ currency: string; key: string; total: number }>(sql`
+      select currency, ${window.keyOf(sql.raw('closed_at'))} as key, sum(amount)::bigint as total
+      from disputes where merchant_id = ${merchantId} and status = 'lost' and ${inWindow('closed_at')}
       group by 1, 2`),
     db.execute<{ key: string; total: number }>(sql`
       select ${window.keyOf(sql.raw('created_at'))} as key, count(*) as total
@@ -106,16 +112,22 @@ export async function loadOverview(db: Db, merchantId: string, options: { range:
   };
   const grossByCurrency = money(gross.rows);
   const refundedByCurrency = money(refunded.rows);
-  const currencies = [...new Set([...Object.keys(grossByCurrency), ...Object.keys(refundedByCurrency), ...moves.currencies])].sort();
+  const lostByCurrency = money(lost.rows);
+  const currencies = [
+    ...new Set([...Object.keys(grossByCurrency), ...Object.keys(refundedByCurrency), ...Object.keys(lostByCurrency), ...moves.currencies]),
+  ].sort();
 
   const grossVolume: MoneySeries = {};
   const netVolume: MoneySeries = {};
+  const disputesLost: MoneySeries = {};
   for (const currency of currencies) {
     const g = grossByCurrency[currency] ?? blank();
     const r = refundedByCurrency[currency] ?? blank();
+    const d = lostByCurrency[currency] ?? blank();
     grossVolume[currency] = split(g);
-    netVolume[currency] = split(g.map((value, i) => value - r[i]!));
+    netVolume[currency] = split(g.map((value, i) => value - r[i]! - d[i]!));
   }
+  for (const currency of Object.keys(lostByCurrency).sort()) disputesLost[currency] = split(lostByCurrency[currency]!);
 
   const newCustomers = blank();
   for (const row of customers.rows) {
@@ -156,6 +168,7 @@ export async function loadOverview(db: Db, merchantId: string, options: { range:
     previousKeys: window.keys.slice(0, n),
     grossVolume,
     netVolume,
+    disputesLost,
     mrr,
     mrrMovement,
     activeSubscriptions: split(moves.active),

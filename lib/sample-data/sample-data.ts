@@ -119,7 +119,7 @@ export async function seedSampleData(db: Database, merchantId: string, days = 90
         await tx((t) => attachCustomerToTestClock(t, merchantId, clock.id, customer.id));
         const number = rand() < 0.1 ? '4000000000009995' : '4242424242424242';
         const tokenized = await card.tokenizeCard({ number, expMonth: 12, expYear: 2040, cvc: '123' });
-        const method = await tx((t) => savePaymentMethod(t, merchantId, customer.id, tokenized));
+        const method = await tx((t) => savePaymentMethod(t, merchantId, customer.id, { ...tokenized, account: card }));
         const plan = rand() < 0.6 ? starter : rand() < 0.8 ? pro : team;
         const created = await createSubscriptionInPhases(
           plainPhases(db),

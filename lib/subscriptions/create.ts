@@ -9,7 +9,7 @@ import { invalidField } from '../http/errors';
 import { findPriceRow } from '../catalog/prices';
 import { findChargeableCustomerRow } from '../customers/customers';
 import { findPaymentMethodRow } from '../payments/payment-methods';
-import { defineMoneyMove, pinMoneyMove, type ChargeRequest, type KnownOutcome, type Pinned, type PinnedMove } from '../payments/money-moves';
+import { chargedToken, defineMoneyMove, pinMoneyMove, type ChargeRequest, type KnownOutcome, type Pinned, type PinnedMove } from '../payments/money-moves';
 import { currentPaymentStatus, paymentAwaitingReview, recordChargeOutcome, toPaymentResponse, type PaymentRow } from '../payments/payments';
 import { periodBoundary, type BillingCycle } from './periods';
 import { timeFor } from './time';
@@ -204,7 +204,8 @@ export async function applySubscriptionCreate(tx: Db, payment: PaymentRow, plan:
           customerId: plan.customerId,
           priceId: period.priceId,
           paymentMethodId: plan.paymentMethodId,
-          paymentToken: plan.paymentToken,
+          // The card the processor charged, when the token given stood for a new one (a Stripe test token).
+          paymentToken: plan.paymentToken && (chargedToken(outcome) ?? plan.paymentToken),
           anchor: plan.anchor,
           testClockId: plan.testClockId,
           discount: plan.discount,
@@ -265,6 +266,7 @@ export const subscriptionCreateMove = defineMoneyMove({
   kind: 'subscription-create',
   plan: CreatePlan,
   customerPresent: (plan) => plan.customerPresent,
+  keepsCard: () => true,
   stillWanted: customerStillThere,
   apply: (tx, { payment, plan }: PinnedMove<CreatePlan>, outcome) => applySubscriptionCreate(tx, payment, plan, outcome),
   recorded: (tx, { payment, plan }) => recordedSubscriptionCreate(tx, payment, plan),

@@ -4,11 +4,12 @@ import type { Database, Db } from '../db/client';
 import { billingRecords, payments, subscriptionBillingRecords, subscriptions } from '../db/schema';
 import { newId } from '../ids';
 import { recordEvent, withEventTime } from '../events/record-event';
-import { paymentProcessor } from '../payments/processor';
-import { defineMoneyMove, Pinned, PinnedCard, pinMoneyMove, type DefiniteOutcome, type KnownOutcome } from '../payments/money-moves';
+import { processorOf } from '../payments/processor';
+import { defineMoneyMove, Pinned, PinnedCard, pinMoneyMove, pinnedMoveOf, type DefiniteOutcome, type KnownOutcome } from '../payments/money-moves';
 import { recordChargeOutcome, settleUnknownPaymentRow, type PaymentRow } from '../payments/payments';
 import { refundUnwantedCharge } from '../payments/refunds';
 import { closeBillingRecord, setBillingRecordPayment, type BillingRecordRow } from '../billing/billing-records';
+import { requestPaymentAuthentication } from '../billing/authentication-request';
 import { timeFor } from './time';
 import {
   grantPeriodCredits,
@@ -27,8 +28,13 @@ import { endSubscription, refreshNextAction, runningStatus, writeSubscription } 
 // Dunning: retries of an open record, second looks at unknown outcomes, and what follows when
 // a record settles (past_due → active, or ended when it cannot be collected).
 
-/** A dunning retry, pinned in phase 1 (lib/payments/money-moves.ts). */
-const RetryPlan = z.object({
+/**
+ * A charge of an open record, pinned in phase 1 (lib/payments/money-moves.ts): a dunning retry,
+ * or (`customerPresent`) the customer paying it on its hosted invoice page (invoice-payment.ts),
+ * who can authenticate there. The customer's payment is not one of dunning's attempts: it
+ * leaves the retry schedule as it was unless it pays the record.
+ */
+export const RetryPlan = z.object({
   subscriptionId: z.string(),
   linkId: z.string(),
   billingRecordId: z.string(),
@@ -36,8 +42,9 @@ const RetryPlan = z.object({
   periodIndex: z.number().int().nullable(),
   at: z.coerce.date(),
   card: PinnedCard,
+  customerPresent: z.boolean().default(false),
 });
-type RetryPlan = z.output<typeof RetryPlan>;
+export type RetryPlan = z.output<typeof RetryPlan>;
 
 /** Phase 1 of a dunning retry (or a second look at an unknown outcome) of one open record. */
 export async function retryDue(tx: Db, sub: SubscriptionRow, link: SubscriptionBillingRow): Promise<ActionStep> {
@@ -82,6 +89,7 @@ export async function retryDue(tx: Db, sub: SubscriptionRow, link: SubscriptionB
     periodIndex: link.periodIndex,
     at,
     card: source.card,
+    customerPresent: false,
   };
   const step = await pinMoneyMove(tx, dunningRetryMove, plan, {
     id: newId('payment'),
@@ -98,7 +106,10 @@ export async function retryDue(tx: Db, sub: SubscriptionRow, link: SubscriptionB
   return step instanceof Pinned ? step : 'done';
 }
 
-/** Phase 3 of a dunning retry: the attempt's outcome on its record, then the schedule or the end. */
+/**
+ * Phase 3 of a dunning retry (or of the customer's payment from the invoice page): the
+ * attempt's outcome on its record, then the schedule or the end.
+ */
 async function applyRetry(tx: Db, pending: PaymentRow, plan: RetryPlan, outcome: KnownOutcome): Promise<void> {
   const [sub] = await tx.select().from(subscriptions).where(eq(subscriptions.id, plan.subscriptionId)).for('update');
   await withEventTime(sub!.testClockId ? plan.at : null, async () => {
@@ -112,8 +123,8 @@ async function applyRetry(tx: Db, pending: PaymentRow, plan: RetryPlan, outcome:
       .returning();
     const [record] = await tx.select().from(billingRecords).where(eq(billingRecords.id, plan.billingRecordId));
     if (sub!.status === 'ended' || record?.status !== 'open') {
-      // The subscription ended (its open record voided) while the retry was charged.
-      if (outcome.status === 'succeeded') await refundUnwantedCharge(tx, payment, 'The subscription ended while a retry of its payment was being charged.');
+      // The subscription ended (its open record voided), or another payment paid the record, while this one was charged.
+      if (outcome.status === 'succeeded') await refundUnwantedCharge(tx, payment, unwantedChargeReason(sub!, record));
       return;
     }
     if (outcome.status === 'succeeded') {
@@ -121,6 +132,9 @@ async function applyRetry(tx: Db, pending: PaymentRow, plan: RetryPlan, outcome:
       await afterRecordSettled(tx, sub!, plan.at);
       return;
     }
+    // The customer's own payment (declined, or waiting for their authentication) leaves dunning's schedule as it was.
+    if (plan.customerPresent) return;
+    await askToAuthenticate(tx, plan.billingRecordId, outcome);
     const next = outcome.status === 'unknown' ? new Date(plan.at.getTime() + UNKNOWN_RECHECK_MS) : nextRetryAt(link!.createdAt, plan.attempt);
     const [current] = await tx.select().from(subscriptions).where(eq(subscriptions.id, sub!.id));
     if (next) {
@@ -136,17 +150,34 @@ async function applyRetry(tx: Db, pending: PaymentRow, plan: RetryPlan, outcome:
 export const dunningRetryMove = defineMoneyMove({
   kind: 'subscription-retry',
   plan: RetryPlan,
-  customerPresent: () => false,
+  customerPresent: (plan) => plan.customerPresent,
+  // Only the customer's payment on the invoice page is charged with them there; a retry is off-session.
+  takesCustomerAction: true,
   stillWanted: async (db, plan) => {
     const [record] = await db.select({ status: billingRecords.status }).from(billingRecords).where(eq(billingRecords.id, plan.billingRecordId));
     return record?.status === 'open' && (await subscriptionStillRunning(db, plan));
   },
   apply: (tx, { payment, plan }, outcome) => applyRetry(tx, payment, plan, outcome),
   recorded: async () => undefined,
-  settle: async (tx, { payment }, outcome) => {
-    await settleSubscriptionCharge(tx, payment.id, outcome);
+  settle: async (tx, { payment, plan }, outcome) => {
+    await settleSubscriptionCharge(tx, payment.id, outcome, { linkId: plan.linkId, customerPresent: plan.customerPresent });
   },
 });
+
+/**
+ * An off-session charge of an open record declined because the bank wants the customer to
+ * authenticate it: the customer is emailed the record's hosted invoice page (once per record),
+ * in this transaction. Dunning goes on meanwhile.
+ */
+export async function askToAuthenticate(tx: Db, billingRecordId: string, outcome: KnownOutcome) {
+  if (outcome.status === 'failed' && outcome.declineCode === 'authentication_required') await requestPaymentAuthentication(tx, billingRecordId);
+}
+
+/** Why a charge that went through is refunded: its subscription ended, or another payment paid its record first. */
+function unwantedChargeReason(sub: SubscriptionRow, record: BillingRecordRow | undefined): string {
+  if (sub.status !== 'ended' && record?.status === 'paid') return 'Another payment paid this billing record first; this second charge is refunded.';
+  return 'The subscription ended while this payment of its billing record was being made.';
+}
 
 /** A merchant-initiated subscription charge is made on recovery only while its subscription has not ended. */
 export async function subscriptionStillRunning(db: Db, plan: { subscriptionId: string }): Promise<boolean> {
@@ -167,37 +198,48 @@ export async function closeUnwantedCharge(tx: Db, sub: SubscriptionRow, billed: 
   }
 }
 
-/** The processor's word on an unknown subscription charge (a dunning step asked for it): settled, or left for later. */
+/**
+ * The processor's word on an unknown subscription charge (a dunning step asked for it): settled
+ * (a retry as its plan says: its record, and whether the customer made it), or left for later.
+ */
 export async function lookUpUnknownCharge(db: Database, paymentId: string): Promise<void> {
   const [payment] = await db.select().from(payments).where(eq(payments.id, paymentId));
   if (payment?.status !== 'unknown') return;
-  const answer = await paymentProcessor().retrieveCharge(payment.processorKey ?? payment.id);
-  // Off-session charges never wait for authentication; either way, not settled yet.
+  const processor = await processorOf(db, payment);
+  if (!processor) return;
+  const answer = await processor.retrieveCharge(payment.processorKey ?? payment.id);
+  // Still out, or (the customer's own payment) waiting for their authentication: not settled yet.
   if (answer.status === 'unknown' || answer.status === 'requires_action') return;
   // The processor never saw the charge: nothing was taken, which counts as a failed attempt.
   const outcome: DefiniteOutcome =
     answer.status === 'not_found'
       ? { status: 'failed', reference: `none_${payment.id}`, card: null, declineCode: 'processor_error', message: 'The payment could not be processed.' }
       : { ...answer, card: null };
-  await db.transaction((tx) => settleSubscriptionCharge(tx, paymentId, outcome));
+  const retry = (payment.intent as { kind?: unknown } | null)?.kind === dunningRetryMove.kind ? (pinnedMoveOf(payment).move.plan as RetryPlan) : undefined;
+  const attempt = retry ? { linkId: retry.linkId, customerPresent: retry.customerPresent } : {};
+  await db.transaction((tx) => settleSubscriptionCharge(tx, paymentId, outcome, attempt));
 }
 
 /**
- * Settles a subscription charge whose outcome was unknown, when the processor tells (the
- * reconciliation job, a dunning step, or a person for a `needs_review` payment): a success pays
- * the record and re-evaluates the subscription at once (past_due → active); a failure counts as
- * the attempt and dunning continues from it. A success for a subscription that ended meanwhile
- * is refunded. `not_subscription` when the payment is not the latest attempt of a subscription's record.
+ * Settles a subscription charge whose outcome was unknown, or that waited for the customer's
+ * authentication, when the processor tells (the reconciliation job, a dunning step, the invoice
+ * page the customer comes back to, or a person for a `needs_review` payment): a success pays the
+ * record and re-evaluates the subscription at once (past_due → active); a failure counts as the
+ * attempt and dunning continues from it (the customer's own payment counts as none). A success
+ * for a record that is no longer open (the subscription ended, or another payment paid it
+ * meanwhile) is refunded. The record is the one of `attempt.linkId` (a retry's plan names it),
+ * else the one whose latest attempt the payment is; `not_subscription` when there is none.
  */
 export async function settleSubscriptionCharge(
   tx: Db,
   paymentId: string,
   outcome: DefiniteOutcome,
+  attempt: { linkId?: string; customerPresent?: boolean } = {},
 ): Promise<'not_subscription' | 'settled' | 'already_settled'> {
   const [found] = await tx
     .select({ link: subscriptionBillingRecords })
     .from(subscriptionBillingRecords)
-    .where(eq(subscriptionBillingRecords.lastPaymentId, paymentId));
+    .where(attempt.linkId ? eq(subscriptionBillingRecords.id, attempt.linkId) : eq(subscriptionBillingRecords.lastPaymentId, paymentId));
   if (!found) return 'not_subscription';
   const [sub] = await tx.select().from(subscriptions).where(eq(subscriptions.id, found.link.subscriptionId)).for('update');
   const link = found.link;
@@ -209,16 +251,18 @@ export async function settleSubscriptionCharge(
     if (!settled) return 'already_settled' as const;
     const [record] = await tx.select().from(billingRecords).where(eq(billingRecords.id, link.billingRecordId));
     if (sub!.status === 'ended' || record?.status !== 'open') {
-      if (outcome.status === 'succeeded' && record?.status === 'void') {
-        await refundUnwantedCharge(tx, settled, 'The subscription ended before this charge was confirmed.');
-      }
+      // Not paid by this payment (it was unsettled until now): a success is a second charge, given back.
+      if (outcome.status === 'succeeded') await refundUnwantedCharge(tx, settled, unwantedChargeReason(sub!, record));
       return 'settled' as const;
     }
     if (outcome.status === 'succeeded') {
+      await setBillingRecordPayment(tx, record.id, settled.id);
       await settlePaid(tx, sub!, link, sub!.priceId);
       await afterRecordSettled(tx, sub!, at);
       return 'settled' as const;
     }
+    if (attempt.customerPresent) return 'settled' as const;
+    await askToAuthenticate(tx, record.id, outcome);
     const next = nextRetryAt(link.createdAt, link.attempts);
     if (!next) {
       await endSubscription(tx, sub!, at, 'system', 'End', 'uncollectible');

@@ -1,14 +1,14 @@
 import { and, eq, isNull, ne } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import type { Phases } from '../db/phases';
-import { newId } from '../ids';
+import { isIdOf, newId } from '../ids';
 import { findCustomerRow } from '../customers/customers';
-import { verifyCardForSaving } from '../payments/card-verification';
+import { finishCardVerification, verifyCardForSaving } from '../payments/card-verification';
 import { paymentMethods, subscriptions } from '../db/schema';
 import { now } from '../clock';
-import { ApiError } from '../http/errors';
+import { ApiError, notFound } from '../http/errors';
 import { recordEvent } from '../events/record-event';
-import { findPaymentMethodRow, savePaymentMethod, toPaymentMethodResponse } from '../payments/payment-methods';
+import { findPaymentMethodRow, savePaymentMethod, toPaymentMethodResponse, type SavableCard } from '../payments/payment-methods';
 import type { TokenizedCard } from '../payments/processor/types';
 import { assertSellerAcceptsPayments } from '../merchants/accepts-payments';
 import { moveSubscriptionsToPaymentMethod, retryPastDueForCustomer } from './commands';
@@ -35,7 +35,7 @@ export async function makeDefaultPaymentMethod(tx: Db, merchantId: string, custo
  * A new card, already verified with the processor (lib/payments/card-verification.ts): saved,
  * made default, used by the subscriptions, past-due records retried.
  */
-export async function saveAsDefaultPaymentMethod(tx: Db, merchantId: string, customerId: string, card: TokenizedCard, actor: Actor, id?: string) {
+export async function saveAsDefaultPaymentMethod(tx: Db, merchantId: string, customerId: string, card: SavableCard, actor: Actor, id?: string) {
   await assertSellerAcceptsPayments(tx, merchantId);
   const saved = await savePaymentMethod(tx, merchantId, customerId, card, id);
   return makeDefaultPaymentMethod(tx, merchantId, customerId, saved.id, actor);
@@ -44,12 +44,41 @@ export async function saveAsDefaultPaymentMethod(tx: Db, merchantId: string, cus
 /**
  * The portal's "add a card": a suspended seller is refused before the processor is asked; the
  * card is verified with no transaction open (a decline saves nothing), then saved as the default
- * in one transaction.
+ * in one transaction. The customer is there: a card whose issuer asks for 3-D Secure throws
+ * CardAuthenticationNeeded, and finishAddingDefaultCard saves it once they authenticated it.
  */
 export async function addVerifiedDefaultCard(db: Db, merchantId: string, customerId: string, card: TokenizedCard, actor: Actor, id = newId('paymentMethod')) {
   await assertSellerAcceptsPayments(db, merchantId);
-  await verifyCardForSaving({ token: card.token, idempotencyKey: id, fieldPath: 'cardNumber' });
-  return db.transaction((tx) => saveAsDefaultPaymentMethod(tx, merchantId, customerId, card, actor, id));
+  const verified = await verifyCardForSaving(db, {
+    token: card.token,
+    idempotencyKey: id,
+    fieldPath: 'cardNumber',
+    owner: { merchantId, customerId },
+    customerPresent: true,
+  });
+  return db.transaction((tx) => saveAsDefaultPaymentMethod(tx, merchantId, customerId, verified, actor, id));
+}
+
+/**
+ * The portal's "add a card" after the customer authenticated it in their browser: the processor
+ * says how the verification ended and that it was this customer's (finishCardVerification), and
+ * the card is saved as the default as addVerifiedDefaultCard saves it, under the id the
+ * verification was made for. Finishing twice saves one card: the second finds it.
+ */
+export async function finishAddingDefaultCard(db: Db, merchantId: string, customerId: string, verificationReference: string, actor: Actor) {
+  await assertSellerAcceptsPayments(db, merchantId);
+  const verified = await finishCardVerification(db, { reference: verificationReference, owner: { merchantId, customerId } });
+  // The portal's verifications are keyed by the payment method to be; any other (a checkout's) saves nothing here.
+  if (!isIdOf('paymentMethod', verified.idempotencyKey)) throw notFound('card verification', verificationReference, 'setupIntent');
+  return db.transaction(async (tx) => {
+    // The customer's row serializes two finishes of one verification: the second finds the first's card.
+    await findCustomerRow(tx, merchantId, customerId, undefined, { forUpdate: true });
+    const [saved] = await tx
+      .select()
+      .from(paymentMethods)
+      .where(and(eq(paymentMethods.id, verified.idempotencyKey), eq(paymentMethods.merchantId, merchantId), eq(paymentMethods.customerId, customerId)));
+    return saved ?? saveAsDefaultPaymentMethod(tx, merchantId, customerId, verified, actor, verified.idempotencyKey);
+  });
 }
 
 /**
@@ -66,7 +95,7 @@ export async function attachPaymentMethod(
 ) {
   await findCustomerRow(phases.db, merchantId, customerId);
   const id = newId('paymentMethod');
-  const card = await verifyCardForSaving({ token: body.tokenRef, idempotencyKey: id });
+  const card = await verifyCardForSaving(phases.db, { token: body.tokenRef, idempotencyKey: id, owner: { merchantId, customerId } });
   return phases.db.transaction(async (tx) => {
     // The customer's row serializes concurrent saves, so exactly one becomes the first (default).
     await findCustomerRow(tx, merchantId, customerId, undefined, { forUpdate: true });

@@ -29,7 +29,7 @@ import {
   type SubscriptionRow,
 } from './billing';
 import { applyCommand } from './commands';
-import { closeUnwantedCharge, lookUpUnknownCharge, retryDue, settleSubscriptionCharge, subscriptionStillRunning } from './dunning';
+import { askToAuthenticate, closeUnwantedCharge, lookUpUnknownCharge, retryDue, settleSubscriptionCharge, subscriptionStillRunning } from './dunning';
 import type { ChangeRow } from './responses';
 import {
   endSubscription,
@@ -163,7 +163,8 @@ async function renew(tx: Db, sub: SubscriptionRow, options: { sellerSuspended?: 
 /**
  * Phase 3 of a renewal: the period's billing record with the outcome, then the subscription's
  * status. If the subscription ended while the charge was made (canceled at once), the record is
- * closed and a charge that went through is refunded in full.
+ * closed and a charge that went through is refunded in full. A decline because the bank wants the
+ * customer to authenticate also emails them the record's hosted invoice page (dunning.ts).
  */
 async function applyRenewal(tx: Db, payment: PaymentRow, plan: PeriodCharge, outcome: KnownOutcome): Promise<void> {
   const [sub] = await tx.select().from(subscriptions).where(eq(subscriptions.id, plan.subscriptionId)).for('update');
@@ -185,6 +186,7 @@ async function applyRenewal(tx: Db, payment: PaymentRow, plan: PeriodCharge, out
         return;
       }
       await tx.update(subscriptionBillingRecords).set({ nextAttemptAt: retryAt }).where(eq(subscriptionBillingRecords.id, billed.link.id));
+      await askToAuthenticate(tx, billed.record.id, outcome);
       status = 'past_due';
     }
     const [current] = await tx.select().from(subscriptions).where(eq(subscriptions.id, sub!.id));

@@ -72,6 +72,7 @@ const payment = {
   failureCode: null,
   failureMessage: null,
   nextAction: null,
+  processor: { name: 'stripe', mode: 'test', reference: 'pi_3QExample0PaymentIntent00' },
   settledAt: at,
   createdAt: at,
   updatedAt: at,
@@ -109,9 +110,28 @@ const refund = {
   currency: 'USD',
   reason: null,
   failureMessage: null,
+  processor: { name: 'stripe', mode: 'test', reference: 're_3QExample0Refund000000000' },
   createdAt: at,
   updatedAt: at,
 };
+const dispute = {
+  id: 'dsp_01KEXAMPLE0DISPUTE0000000',
+  paymentId: payment.id,
+  status: 'needs_response',
+  amount: 1999,
+  currency: 'USD',
+  reason: 'fraudulent',
+  evidenceDueBy: '2026-01-25T23:59:59.000Z',
+  evidence: {},
+  evidenceSubmissionCount: 0,
+  fundsWithdrawn: true,
+  fundsReinstated: false,
+  processor: { name: 'stripe', mode: 'test', reference: 'dp_1QExample0Dispute00000000' },
+  closedAt: null,
+  createdAt: at,
+  updatedAt: at,
+};
+const submittedEvidence = { productDescription: 'Pro plan, monthly', uncategorizedText: 'The customer used the service all month (access log attached).' };
 const paymentLink = {
   id: 'plink_01KEXAMPLE0PAYMENTLINK0',
   token: 'Zx3sExampleToken0000000000',
@@ -143,6 +163,7 @@ const paymentMethod = {
   expMonth: 12,
   expYear: 2034,
   isDefault: true,
+  processor: { name: 'stripe', mode: 'test', reference: 'pm_1QExample0PaymentMethod000' },
   createdAt: at,
 };
 const usage = {
@@ -240,6 +261,24 @@ export const EVENT_SAMPLES: Record<EventType, EventSample> = {
   'payment_method.detached': {
     emittedBy: 'DELETE /api/Customer/{id}/PaymentMethod/{pmId}; the portal',
     data: { object: { ...paymentMethod, isDefault: false } },
+  },
+  'dispute.created': {
+    emittedBy: "Stripe's webhook `charge.dispute.created` (processed by the worker, from the dispute read back from Stripe)",
+    data: { object: dispute },
+  },
+  'dispute.updated': {
+    emittedBy: "POST /api/Dispute/{id}/Evidence; the console's evidence form; Stripe's `charge.dispute.updated`, `funds_withdrawn` and `funds_reinstated`",
+    data: {
+      object: { ...dispute, status: 'under_review', evidence: submittedEvidence, evidenceSubmissionCount: 1 },
+      previousAttributes: { status: 'needs_response', evidence: {}, evidenceSubmissionCount: 0 },
+    },
+  },
+  'dispute.closed': {
+    emittedBy: "Stripe's `charge.dispute.closed` (won, lost, an inquiry closed, prevented); `fundsReinstated` tells whether the money came back",
+    data: {
+      object: { ...dispute, status: 'won', evidence: submittedEvidence, evidenceSubmissionCount: 1, fundsReinstated: true, closedAt: at },
+      previousAttributes: { status: 'under_review', fundsReinstated: false, closedAt: null },
+    },
   },
   'usage.recorded': {
     emittedBy:

@@ -46,8 +46,8 @@ export const KEY_SCOPES_BY_ROLE: Record<TeamRole, readonly Scope[]> = {
 
 /** What a console server action needs, per role (docs/auth.md, "Team and roles"); Support refunds up to the account's limit. */
 export const CONSOLE_PERMISSIONS_BY_ROLE: Record<TeamRole, readonly string[]> = {
-  Owner: ['catalog:write', 'customers:write', 'subscriptions:write', 'refunds:create', 'developers:write', 'team:manage', 'settings:write'],
-  Admin: ['catalog:write', 'customers:write', 'subscriptions:write', 'refunds:create', 'developers:write', 'team:manage', 'settings:write'],
+  Owner: ['catalog:write', 'customers:write', 'subscriptions:write', 'refunds:create', 'disputes:respond', 'developers:write', 'team:manage', 'settings:write'],
+  Admin: ['catalog:write', 'customers:write', 'subscriptions:write', 'refunds:create', 'disputes:respond', 'developers:write', 'team:manage', 'settings:write'],
   Developer: ['developers:write'],
   Support: ['customers:write', 'refunds:create'],
   ReadOnly: [],

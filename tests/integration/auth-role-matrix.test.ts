@@ -82,7 +82,7 @@ describe('what each role may give an API key, and do with money', () => {
   it('every role against the money actions of the console and the API', async () => {
     const { owner, members } = await teamOfEveryRole();
     for (const role of TEAM_ROLES) {
-      for (const permission of ['refunds:create', 'subscriptions:write', 'catalog:write', 'developers:write'] as const) {
+      for (const permission of ['refunds:create', 'disputes:respond', 'subscriptions:write', 'catalog:write', 'developers:write'] as const) {
         const attempt = consoleAction(members[role].accessToken, permission);
         if (CONSOLE_PERMISSIONS_BY_ROLE[role].includes(permission)) await expect(attempt, `${role} ${permission}`).resolves.toBeDefined();
         else await expect(attempt, `${role} ${permission}`).rejects.toMatchObject({ code: 'FORBIDDEN', status: 403 });

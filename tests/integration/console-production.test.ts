@@ -24,7 +24,9 @@ describe('console cookies', () => {
 describe('in production (APP_ENV=production)', () => {
   let server: RunningServer;
   beforeAll(async () => {
-    server = await startServer({ env: { APP_ENV: 'production', ADMIN_PASSWORD: 'a production admin password', SECRET_KEY: 'x'.repeat(40) } });
+    server = await startServer({
+      env: { APP_ENV: 'production', ALLOW_SANDBOX_IN_PRODUCTION: 'true', ADMIN_PASSWORD: 'a production admin password', SECRET_KEY: 'x'.repeat(40) },
+    });
   }, 240_000);
   afterAll(() => server?.stop(), 60_000);
 

@@ -225,6 +225,7 @@ describe('/api/Customer/{customerId}/PaymentMethod', () => {
       expMonth: 12,
       expYear: 2030,
       isDefault: true,
+      processor: { name: 'sandbox', mode: 'test', reference: null },
       createdAt: expect.any(String),
     });
     expect(JSON.stringify(list.body)).not.toContain('tok_visa');

@@ -53,7 +53,13 @@ describe('payment methods from a backend', () => {
     const headers = ik();
     const saved = await api.post(path, { tokenRef: 'tok_visa' }, headers);
     expect(saved.status, saved.text).toBe(201);
-    expect(saved.body).toMatchObject({ customerId, brand: 'visa', last4: '4242', isDefault: true });
+    expect(saved.body).toMatchObject({
+      customerId,
+      brand: 'visa',
+      last4: '4242',
+      isDefault: true,
+      processor: { name: 'sandbox', mode: 'test', reference: null },
+    });
     expect(saved.body.id).toMatch(/^pm_/);
     // The verification was booked at the processor once, for nothing, under the new method's id.
     const [booked] = await getDb()

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { eq, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { getDb } from '@/lib/db/client';
 import {
   authSessions,
   memberLoginTokens,
   outboundEmails,
   portalTokens,
+  processorEvents,
   rateLimitBuckets,
   refreshTokens,
   sellerInvitations,
@@ -16,6 +17,7 @@ import { purgeSignInRows } from '@/lib/auth/retention';
 import { purgeOldInvitations } from '@/lib/team/team';
 import { purgeExpiredPortalTokens, requestPortalLink } from '@/lib/portal/portal';
 import { dropExpiredPreviousSecrets } from '@/lib/webhooks/endpoints';
+import { pruneProcessorEvents } from '@/lib/processors/stripe-events';
 import { sha256Hex } from '@/lib/secrets';
 import { call } from '../helpers/api';
 import { newMerchant } from '../helpers/merchants';
@@ -130,5 +132,31 @@ describe('retention of secret-bearing rows (docs/operations.md, "Retention")', (
     await dropExpiredPreviousSecrets(db);
     const [row] = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpoint.body.id));
     expect(row!.previousSecretCiphertext).toBeNull();
+  });
+});
+
+describe("retention of Stripe's events", () => {
+  it('drops processed events after 30 days, never an unprocessed one', async () => {
+    const db = getDb();
+    const event = (id: string, days: number, processed: boolean) => ({
+      id,
+      connection: 'platform',
+      processor: 'stripe' as const,
+      livemode: false,
+      type: 'payment_intent.succeeded',
+      payload: { id, customer_email: 'someone@example.com' },
+      receivedAt: daysAgo(days),
+      processedAt: processed ? daysAgo(days) : null,
+    });
+    const id = (what: string) => `evt_retention_${what}_${Date.now()}`;
+    const [fresh, old, waiting] = [id('fresh'), id('old'), id('waiting')];
+    await db.insert(processorEvents).values([event(fresh, 29, true), event(old, 31, true), event(waiting, 40, false)]);
+
+    expect(await pruneProcessorEvents(db)).toBeGreaterThanOrEqual(1);
+    const left = await db
+      .select({ id: processorEvents.id })
+      .from(processorEvents)
+      .where(inArray(processorEvents.id, [fresh, old, waiting]));
+    expect(left.map((row) => row.id).sort()).toEqual([fresh, waiting].sort());
   });
 });

@@ -83,7 +83,9 @@ describe('configuration', () => {
     });
     expect(parsed.DATABASE_URL).toBeUndefined();
     expect(parseConfig({ API_RATE_LIMIT: '1e9' }).API_RATE_LIMIT).toBe(1e9);
-    expect(parseConfig({ APP_ENV: 'production', SECRET_KEY: 'x'.repeat(32), PASSWORD_SCRYPT_LOG2_N: '12' }).APP_ENV).toBe('production');
+    expect(parseConfig({ APP_ENV: 'production', SECRET_KEY: 'x'.repeat(32), PASSWORD_SCRYPT_LOG2_N: '12', ALLOW_SANDBOX_IN_PRODUCTION: 'true' }).APP_ENV).toBe(
+      'production',
+    );
   });
 
   it('refuses a bad value with a message naming the variable and what it expects', () => {
@@ -104,7 +106,37 @@ describe('configuration', () => {
   it('never repeats a secret value, and requires SECRET_KEY in production', () => {
     const problems = problemsOf({ SECRET_KEY: 'too-short-to-sign-anything' });
     expect(problems).toEqual(['SECRET_KEY (value hidden): must be at least 32 characters']);
-    expect(problemsOf({ APP_ENV: 'production' })).toEqual(['SECRET_KEY: must be set when APP_ENV=production (it signs tokens and encrypts webhook secrets)']);
+    expect(problemsOf({ APP_ENV: 'production', ALLOW_SANDBOX_IN_PRODUCTION: 'true' })).toEqual([
+      'SECRET_KEY: must be set when APP_ENV=production (it signs tokens and encrypts webhook secrets)',
+    ]);
+  });
+
+  it('refuses the sandbox in production unless allowed, and Stripe without its keys or with keys of two modes', () => {
+    const production = { APP_ENV: 'production', SECRET_KEY: 'x'.repeat(32) };
+    expect(problemsOf(production)).toEqual([
+      'PAYMENT_PROCESSOR: is the sandbox, which takes no real money: set PAYMENT_PROCESSOR=stripe, or ALLOW_SANDBOX_IN_PRODUCTION=true for a demo install',
+    ]);
+    expect(problemsOf({ ...production, PAYMENT_PROCESSOR: 'stripe' })).toEqual([
+      'STRIPE_SECRET_KEY: must be set when PAYMENT_PROCESSOR=stripe',
+      'STRIPE_PUBLISHABLE_KEY: must be set when PAYMENT_PROCESSOR=stripe',
+    ]);
+    expect(problemsOf({ ...production, PAYMENT_PROCESSOR: 'stripe', STRIPE_SECRET_KEY: 'sk_live_abc123', STRIPE_PUBLISHABLE_KEY: 'pk_test_abc123' })).toEqual([
+      'STRIPE_PUBLISHABLE_KEY=pk_test_abc123: is a test key but STRIPE_SECRET_KEY is a live key',
+    ]);
+    expect(problemsOf({ STRIPE_SECRET_KEY: 'pk_test_wrongkind' })).toEqual([
+      'STRIPE_SECRET_KEY (value hidden): expected a Stripe secret or restricted key (sk_test_…, sk_live_…, rk_test_…, rk_live_…)',
+    ]);
+    expect(
+      parseConfig({ ...production, PAYMENT_PROCESSOR: 'stripe', STRIPE_SECRET_KEY: 'sk_live_abc123', STRIPE_PUBLISHABLE_KEY: 'pk_live_abc123' }).STRIPE_API_URL,
+    ).toBe('https://api.stripe.com');
+  });
+
+  it("loads Stripe.js of the release train of the stripe package's API version by default", () => {
+    const apiVersion = /ApiVersion = '([^']+)'/.exec(fs.readFileSync('node_modules/stripe/esm/apiVersion.js', 'utf8'))![1]!;
+    const train = apiVersion.split('.')[1];
+    expect(parseConfig({}).STRIPE_JS_URL).toBe(`https://js.stripe.com/${train}/stripe.js`);
+    // The types the pages are written against (@stripe/stripe-js) are of the same train.
+    expect(fs.readFileSync('node_modules/@stripe/stripe-js/dist/index.mjs', 'utf8')).toContain(`RELEASE_TRAIN = '${train}'`);
   });
 
   it('refuses an unknown variable that looks like ours, suggesting the closest one', () => {

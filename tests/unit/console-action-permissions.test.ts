@@ -39,6 +39,7 @@ const ACTION_CHECKS: Record<string, string> = {
   cancelSubscriptionAction: 'subscriptions:write',
   commandSubscriptionAction: 'subscriptions:write',
   refundAction: 'refunds:create',
+  submitDisputeEvidenceAction: 'disputes:respond',
   createApiKeyAction: 'developers:write',
   revokeApiKeyAction: 'developers:write',
   createWebhookEndpointAction: 'developers:write',

@@ -19,8 +19,10 @@ export async function payAction(token: string, attemptKey: string, locale: strin
       cardNumber: field('cardNumber'),
       expiry: field('expiry'),
       cvc: field('cvc'),
+      paymentMethodToken: field('paymentMethod'),
       promotionCode: field('promotionCode'),
       saveCard: formData.get('saveCard') === 'on',
+      cardVerification: field('cardVerification'),
     },
     text,
   );

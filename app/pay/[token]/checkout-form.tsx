@@ -6,6 +6,7 @@ import { useTranslations } from 'next-intl';
 import type { SubscriptionTerms } from '@/lib/checkout/subscription-terms';
 import { applyPromotionAction, payAction } from './actions';
 import { UnavailableNotice } from '@/components/checkout/order-summary';
+import { StripeCardField, useStripeCard, type StripeCardSettings } from '@/components/checkout/stripe-card';
 
 type Field = 'email' | 'name' | 'cardNumber' | 'expiry' | 'cvc' | 'promotionCode';
 
@@ -16,19 +17,25 @@ function newAttemptKey(): string {
   return crypto.randomUUID();
 }
 
-/** `buttonLabel`: the verb of a one-time payment's button, from the seller's design (default Pay). */
+/**
+ * `buttonLabel`: the verb of a one-time payment's button, from the seller's design (default Pay).
+ * `stripe`: in Stripe mode the card is entered in Stripe.js's card element and only the
+ * PaymentMethod it makes is posted (lib/payments/card-entry.ts); null: the sandbox's card fields.
+ */
 export function CheckoutForm({
   token,
   locale,
   total,
   subscription,
   buttonLabel = 'Pay',
+  stripe = null,
 }: {
   token: string;
   locale: string;
   total: string;
   subscription: SubscriptionTerms | null;
   buttonLabel?: string;
+  stripe?: StripeCardSettings | null;
 }) {
   const t = useTranslations();
   const router = useRouter();
@@ -41,6 +48,7 @@ export function CheckoutForm({
   const [promotion, setPromotion] = useState<{ code: string; discount: string; total: string; subscription: SubscriptionTerms | null } | null>(null);
   const [promotionInput, setPromotionInput] = useState('');
   const [promotionMessage, setPromotionMessage] = useState<string | null>(null);
+  const stripeCard = useStripeCard(stripe, locale, () => setFieldError((shown) => (shown?.field === 'cardNumber' ? null : shown)));
   const declineRef = useRef<HTMLDivElement>(null);
   // After a decline, focus moves to the message so the customer (and a screen reader) hears why.
   useEffect(() => {
@@ -53,7 +61,22 @@ export function CheckoutForm({
     setFieldError(null);
     setPromotionMessage(null);
     startTransition(async () => {
-      const result = await payAction(token, attemptKey.current, locale, formData);
+      if (stripe) {
+        // The card goes from the browser to Stripe; Paybase receives only the PaymentMethod's id.
+        const made = await stripeCard.createPaymentMethod({ name: String(formData.get('name') ?? ''), email: String(formData.get('email') ?? '') });
+        if ('error' in made) {
+          setFieldError({ field: 'cardNumber', message: made.error });
+          return;
+        }
+        formData.set('paymentMethod', made.id);
+      }
+      let result = await payAction(token, attemptKey.current, locale, formData);
+      // The card kept for a trial asks for 3-D Secure: Stripe.js shows the challenge, then the same attempt finishes it.
+      if (result.kind === 'authenticate_card') {
+        await stripeCard.confirmCardSetup(result.clientSecret);
+        formData.set('cardVerification', result.setupIntent);
+        result = await payAction(token, attemptKey.current, locale, formData);
+      }
       // The card asks for authentication (3-D Secure): its page sends the customer back to the result page.
       if (result.kind === 'requires_action') {
         window.location.assign(result.url);
@@ -127,35 +150,16 @@ export function CheckoutForm({
         <input name="name" autoComplete="name" className={inputClass} {...invalid('name')} />
       </label>
       {error('name')}
-      <label className="block text-sm font-medium">
-        {t('common.cardNumber')}
-        <input
-          name="cardNumber"
-          inputMode="numeric"
-          autoComplete="cc-number"
-          placeholder="4242 4242 4242 4242"
-          required
-          className={inputClass}
-          {...invalid('cardNumber')}
+      {stripe ? (
+        <StripeCardField
+          card={stripeCard}
+          label={t('checkout.card')}
+          unavailable={t('checkout.cardFormUnavailable')}
+          message={fieldError?.field === 'cardNumber' ? fieldError.message : null}
         />
-      </label>
-      {error('cardNumber')}
-      <div className="grid grid-cols-2 gap-3">
-        <div>
-          <label className="block text-sm font-medium">
-            {t('common.expiry')}
-            <input name="expiry" placeholder={t('checkout.expiryPlaceholder')} autoComplete="cc-exp" required className={inputClass} {...invalid('expiry')} />
-          </label>
-          {error('expiry')}
-        </div>
-        <div>
-          <label className="block text-sm font-medium">
-            {t('common.cvc')}
-            <input name="cvc" inputMode="numeric" autoComplete="cc-csc" placeholder="123" required className={inputClass} {...invalid('cvc')} />
-          </label>
-          {error('cvc')}
-        </div>
-      </div>
+      ) : (
+        <SandboxCardFields error={error} invalid={invalid} />
+      )}
       <div>
         <label className="block text-sm font-medium" htmlFor="promotionCode">
           {t('checkout.promotionCode')}
@@ -205,11 +209,55 @@ export function CheckoutForm({
       )}
       <button
         type="submit"
-        disabled={pending}
+        disabled={pending || (stripe !== null && stripeCard.status !== 'ready')}
         className="w-full rounded-md bg-brand-600 px-4 py-2.5 font-semibold text-white hover:bg-brand-700 disabled:opacity-60"
       >
         {pending ? t('checkout.processing') : terms ? terms.buttonLabel : t('checkout.pay', { verb: buttonLabel, total: promotion?.total ?? total })}
       </button>
     </form>
+  );
+}
+
+/** The sandbox's own card fields: the card is posted to Paybase and tokenized in memory (test cards only). */
+function SandboxCardFields({
+  error,
+  invalid,
+}: {
+  error: (field: Field) => React.ReactNode;
+  invalid: (field: Field) => { 'aria-invalid'?: boolean; 'aria-describedby'?: string };
+}) {
+  const t = useTranslations();
+  return (
+    <>
+      <label className="block text-sm font-medium">
+        {t('common.cardNumber')}
+        <input
+          name="cardNumber"
+          inputMode="numeric"
+          autoComplete="cc-number"
+          placeholder="4242 4242 4242 4242"
+          required
+          className={inputClass}
+          {...invalid('cardNumber')}
+        />
+      </label>
+      {error('cardNumber')}
+      <div className="grid grid-cols-2 gap-3">
+        <div>
+          <label className="block text-sm font-medium">
+            {t('common.expiry')}
+            <input name="expiry" placeholder={t('checkout.expiryPlaceholder')} autoComplete="cc-exp" required className={inputClass} {...invalid('expiry')} />
+          </label>
+          {error('expiry')}
+        </div>
+        <div>
+          <label className="block text-sm font-medium">
+            {t('common.cvc')}
+            <input name="cvc" inputMode="numeric" autoComplete="cc-csc" placeholder="123" required className={inputClass} {...invalid('cvc')} />
+          </label>
+          {error('cvc')}
+        </div>
+      </div>
+    </>
   );
 }

@@ -26,10 +26,14 @@ export default async function PayPage({ params }: { params: Promise<{ token: str
   const { t } = text;
   const view = await loadHostedCheckout(getDb(), token, text);
   if (!view) notFound();
+  const { cardEntry } = view;
+  const stripe = cardEntry.processor === 'stripe' ? { publishableKey: cardEntry.publishableKey, jsUrl: cardEntry.jsUrl } : null;
+  // Live Stripe takes real cards: no note. The sandbox and Stripe's test mode say which cards work.
+  const testCards = cardEntry.processor === 'sandbox' ? t('common.sandboxCards') : cardEntry.testMode ? t('common.stripeTestCards') : null;
   return (
     <main lang={locale} className="mx-auto grid max-w-4xl gap-8 px-6 py-12 md:grid-cols-2">
       <OrderSummary view={view} text={text} withCharges={false}>
-        <p className="mt-4 text-xs text-slate-500">{t('common.sandboxCards')}</p>
+        {testCards ? <p className="mt-4 text-xs text-slate-500">{testCards}</p> : null}
       </OrderSummary>
       <section aria-label={t('checkout.paymentSection')}>
         {view.unavailableReason ? (
@@ -37,7 +41,14 @@ export default async function PayPage({ params }: { params: Promise<{ token: str
         ) : (
           <>
             <NextIntlClientProvider locale={locale} messages={clientMessages(locale, 'checkout', 'common')} timeZone="UTC">
-              <CheckoutForm token={view.token} locale={locale} total={view.total} subscription={view.subscription} buttonLabel={design?.buttonLabel} />
+              <CheckoutForm
+                token={view.token}
+                locale={locale}
+                total={view.total}
+                subscription={view.subscription}
+                buttonLabel={design?.buttonLabel}
+                stripe={stripe}
+              />
             </NextIntlClientProvider>
             <p className="mt-4 text-center text-sm text-slate-600">
               {t('checkout.walletPrompt', { seller: view.sellerName })}{' '}

@@ -10,10 +10,11 @@ import { plainPhases } from '@/lib/db/phases';
 import { cancelSubscription, commandSubscription } from '@/lib/subscriptions/commands';
 import { findSubscriptionRow } from '@/lib/subscriptions/queries';
 import { commandSubscriptionInPhases } from '@/lib/subscriptions/resume';
-import { addVerifiedDefaultCard, makeDefaultPaymentMethod, removePaymentMethod } from '@/lib/subscriptions/payment-methods';
-import { paymentProcessor } from '@/lib/payments/processor';
+import { addVerifiedDefaultCard, finishAddingDefaultCard, makeDefaultPaymentMethod, removePaymentMethod } from '@/lib/subscriptions/payment-methods';
+import { cardOfBrowserToken, tokenizeTypedCard, type CardToAuthenticate } from '@/lib/payments/card-entry';
+import { CardAuthenticationNeeded } from '@/lib/payments/card-verification';
 import { CardInputError, type TokenizedCard } from '@/lib/payments/processor/types';
-import { customerText, type CustomerText } from '@/lib/i18n/customer-text';
+import { customerText, isAuthenticationDecline, type CustomerText } from '@/lib/i18n/customer-text';
 import { customerError } from '@/lib/i18n/customer-errors';
 import { actionLocale } from '@/lib/i18n/page-locale';
 import { clearPortalCookie, requirePortalCustomer, setPortalCookie } from './session';
@@ -142,17 +143,12 @@ export async function addCardAction(_state: FormState, form: FormData): Promise<
   return portalAction(form, async (text) => {
     const customerId = field(form, 'customerId');
     const { customer } = await requirePortalCustomer(customerId);
-    const [month, year] = field(form, 'expiry')
-      .split('/')
-      .map((part) => Number(part.trim()));
     let card: TokenizedCard;
     try {
-      card = await paymentProcessor().tokenizeCard({
-        number: field(form, 'cardNumber'),
-        expMonth: month ?? 0,
-        expYear: year !== undefined && year < 100 ? 2000 + year : (year ?? 0),
-        cvc: field(form, 'cvc'),
-      });
+      // Stripe mode: the PaymentMethod Stripe.js made in the browser; the sandbox: its card fields.
+      card = field(form, 'paymentMethod')
+        ? await cardOfBrowserToken(getDb(), customer.merchantId, field(form, 'paymentMethod'))
+        : await typedCard(customer.merchantId, form);
     } catch (error) {
       if (error instanceof CardInputError) throw invalidField(error.field === 'number' ? 'cardNumber' : error.field, error.message);
       throw error;
@@ -160,17 +156,62 @@ export async function addCardAction(_state: FormState, form: FormData): Promise<
     try {
       await addVerifiedDefaultCard(getDb(), customer.merchantId, customer.id, card, `portal:${customer.id}`);
     } catch (error) {
+      // 3-D Secure: the page has Stripe.js show the challenge, then finishes with finishAddCardAction.
+      if (error instanceof CardAuthenticationNeeded) {
+        const authenticate: CardToAuthenticate = { clientSecret: error.clientSecret(), setupIntent: error.reference, last4: card.last4 };
+        return { result: { authenticate } };
+      }
       if (error instanceof ApiError && error.code === 'PAYMENT_DECLINED') {
-        const reason =
-          text.locale === 'en'
-            ? String(error.options.extra?.declineMessage ?? text.t('portal.notices.declinedReason'))
-            : text.declineReason(String(error.options.extra?.declineCode ?? ''));
-        return { error: text.t('portal.notices.cardDeclined', { last4: card.last4, reason }) };
+        return { error: text.t('portal.notices.cardDeclined', { last4: card.last4, reason: declineWords(error, text) }) };
       }
       throw error;
     }
     revalidatePath(portalPath(customerId));
     return { notice: text.t('portal.notices.cardAdded', { last4: card.last4 }) };
+  });
+}
+
+/**
+ * The second step of adding a card whose issuer asked for 3-D Secure, after Stripe.js's
+ * challenge: the domain reads the verification back from Stripe (whatever the page says about
+ * it), checks it was this customer's, and saves the card as addCardAction does, once.
+ */
+export async function finishAddCardAction(_state: FormState, form: FormData): Promise<FormState> {
+  return portalAction(form, async (text) => {
+    const customerId = field(form, 'customerId');
+    const { customer } = await requirePortalCustomer(customerId);
+    let saved: Awaited<ReturnType<typeof finishAddingDefaultCard>>;
+    try {
+      saved = await finishAddingDefaultCard(getDb(), customer.merchantId, customer.id, field(form, 'setupIntent'), `portal:${customer.id}`);
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'PAYMENT_DECLINED') {
+        // The card's last digits as the first step answered them (shown to this customer only; nothing is saved).
+        const last4 = /^\d{4}$/.test(field(form, 'last4')) ? field(form, 'last4') : '••••';
+        return { error: text.t('portal.notices.cardDeclined', { last4, reason: declineWords(error, text) }) };
+      }
+      throw error;
+    }
+    revalidatePath(portalPath(customerId));
+    return { notice: text.t('portal.notices.cardAdded', { last4: saved.last4 }) };
+  });
+}
+
+/** A decline in the customer's words: in English Stripe's own (written for customers), except an authentication not completed, which is ours. */
+function declineWords(error: ApiError, text: CustomerText): string {
+  const code = String(error.options.extra?.declineCode ?? '');
+  if (text.locale !== 'en' || isAuthenticationDecline(code)) return text.declineReason(code);
+  return String(error.options.extra?.declineMessage ?? text.t('portal.notices.declinedReason'));
+}
+
+function typedCard(merchantId: string, form: FormData): Promise<TokenizedCard> {
+  const [month, year] = field(form, 'expiry')
+    .split('/')
+    .map((part) => Number(part.trim()));
+  return tokenizeTypedCard(getDb(), merchantId, {
+    number: field(form, 'cardNumber'),
+    expMonth: month ?? 0,
+    expYear: year !== undefined && year < 100 ? 2000 + year : (year ?? 0),
+    cvc: field(form, 'cvc'),
   });
 }
 

@@ -27,6 +27,8 @@ import {
   signOutPortalAction,
 } from './actions';
 import { currentPortalCustomer } from './session';
+import { StripeAddCardForm } from './stripe-add-card';
+import { browserCardEntry } from '@/lib/payments/card-entry';
 import { UsageOverview } from '@/components/usage/usage-overview';
 import { getCustomerUsageOverview } from '@/lib/usage/customer-usage';
 import { InvoiceLinks } from '@/components/billing/invoice-links';
@@ -80,6 +82,7 @@ export default async function PortalPage({
     }
   }
   const money = text.money;
+  const cardEntry = await browserCardEntry(getDb(), customer.merchantId);
   const hidden = (
     <>
       <input type="hidden" name="customerId" value={customer.id} />
@@ -254,26 +257,45 @@ export default async function PortalPage({
             </li>
           ))}
         </ul>
-        <ActionForm action={addCardAction} className="mt-4 grid gap-3 sm:grid-cols-4" ariaLabel={t('portal.addCardForm')}>
-          {hidden}
-          <TextField
-            label={t('common.cardNumber')}
-            name="cardNumber"
-            inputMode="numeric"
-            autoComplete="cc-number"
-            placeholder="4242 4242 4242 4242"
-            className="sm:col-span-2"
-            required
+        {cardEntry.processor === 'stripe' ? (
+          <StripeAddCardForm
+            stripe={{ publishableKey: cardEntry.publishableKey, jsUrl: cardEntry.jsUrl }}
+            customerId={customer.id}
+            locale={locale}
+            words={{
+              form: t('portal.addCardForm'),
+              card: t('checkout.card'),
+              unavailable: t('checkout.cardFormUnavailable'),
+              add: t('portal.addCard'),
+              adding: t('portal.adding'),
+            }}
           />
-          <TextField label={t('portal.expiryShort')} name="expiry" autoComplete="cc-exp" placeholder="12/30" required />
-          <TextField label={t('common.cvc')} name="cvc" inputMode="numeric" autoComplete="cc-csc" placeholder="123" required />
-          <div className="sm:col-span-4">
-            <SubmitButton variant="secondary" pendingText={t('portal.adding')}>
-              {t('portal.addCard')}
-            </SubmitButton>
-          </div>
-        </ActionForm>
-        <p className="mt-2 text-xs text-slate-500">{t('portal.sandboxCards')}</p>
+        ) : (
+          <ActionForm action={addCardAction} className="mt-4 grid gap-3 sm:grid-cols-4" ariaLabel={t('portal.addCardForm')}>
+            {hidden}
+            <TextField
+              label={t('common.cardNumber')}
+              name="cardNumber"
+              inputMode="numeric"
+              autoComplete="cc-number"
+              placeholder="4242 4242 4242 4242"
+              className="sm:col-span-2"
+              required
+            />
+            <TextField label={t('portal.expiryShort')} name="expiry" autoComplete="cc-exp" placeholder="12/30" required />
+            <TextField label={t('common.cvc')} name="cvc" inputMode="numeric" autoComplete="cc-csc" placeholder="123" required />
+            <div className="sm:col-span-4">
+              <SubmitButton variant="secondary" pendingText={t('portal.adding')}>
+                {t('portal.addCard')}
+              </SubmitButton>
+            </div>
+          </ActionForm>
+        )}
+        {cardEntry.processor === 'sandbox' ? (
+          <p className="mt-2 text-xs text-slate-500">{t('portal.sandboxCards')}</p>
+        ) : cardEntry.testMode ? (
+          <p className="mt-2 text-xs text-slate-500">{t('common.stripeTestCards')}</p>
+        ) : null}
       </Card>
 
       <Card title={t('portal.history')}>

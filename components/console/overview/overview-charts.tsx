@@ -120,7 +120,8 @@ export function OverviewCharts({ overview }: { overview: Overview }) {
   return (
     <div className="grid grid-cols-1 gap-4 md:grid-cols-2 xl:grid-cols-3">
       <MoneyCards title="Gross volume" money={overview.grossVolume} overview={overview} />
-      <MoneyCards title="Net volume (after refunds)" money={overview.netVolume} overview={overview} />
+      <MoneyCards title="Net volume (after refunds and lost disputes)" money={overview.netVolume} overview={overview} />
+      {Object.keys(overview.disputesLost).length > 0 ? <MoneyCards title="Disputes lost" money={overview.disputesLost} overview={overview} /> : null}
       <MoneyCards title="MRR" money={overview.mrr} overview={overview} stock />
       <section aria-label="MRR movement" className="min-w-0 rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
         <h2 className="text-sm font-medium text-slate-600">MRR movement</h2>

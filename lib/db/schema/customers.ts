@@ -50,6 +50,10 @@ export const paymentMethods = pgTable(
       .notNull()
       .references(() => customers.id),
     processorToken: text().notNull(),
+    /** The processor, mode and connection (`platform` or a seller's `pcn_…`) that keep the token: a card is charged only there. */
+    processor: text().notNull().default('sandbox').$type<'sandbox' | 'stripe'>(),
+    processorMode: text().notNull().default('test').$type<'test' | 'live'>(),
+    processorConnection: text().notNull().default('platform'),
     brand: text().notNull(),
     last4: text().notNull(),
     expMonth: integer().notNull(),

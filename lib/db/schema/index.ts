@@ -14,3 +14,5 @@ export * from './request-logs';
 export * from './usage';
 export * from './audit';
 export * from './designs';
+export * from './processors';
+export * from './disputes';

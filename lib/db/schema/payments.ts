@@ -166,6 +166,12 @@ export const payments = pgTable(
     amountRefunded: integer().notNull().default(0),
     currency: text().notNull(),
     description: text().notNull(),
+    /** The processor the payment went to (docs/processors.md) and whether it moved real money (`live`) or not (`test`). */
+    processor: text().notNull().default('sandbox').$type<'sandbox' | 'stripe'>(),
+    processorMode: text().notNull().default('test').$type<'test' | 'live'>(),
+    /** `platform` or the seller's processor connection it was made through (lib/db/schema/processors.ts): what refunds and recovery use. */
+    processorConnection: text().notNull().default('platform'),
+    /** The processor's id of the charge (Stripe: the PaymentIntent `pi_…`). */
     processorReference: text(),
     /** What phase 2 charges and a crash recovery re-charges (docs/payments.md, "Money moves"). */
     processorToken: text(),
@@ -217,6 +223,9 @@ export const refunds = pgTable(
     amount: integer().notNull(),
     currency: text().notNull(),
     reason: text(),
+    /** Always the payment's processor and mode; `processorReference` is the processor's refund id (Stripe: `re_…`). */
+    processor: text().notNull().default('sandbox').$type<'sandbox' | 'stripe'>(),
+    processorMode: text().notNull().default('test').$type<'test' | 'live'>(),
     processorReference: text(),
     failureMessage: text(),
     /** The API request's attempt (lib/http/idempotency.ts): a retry that takes it over finds this refund. */
@@ -291,6 +300,11 @@ export const billingRecords = pgTable(
     hostedToken: text().notNull(),
     /** The receipt email queued for this record once paid (set once: a retried job sends no second one). */
     receiptEmailId: text(),
+    /**
+     * The "confirm your payment" email queued while the record was open and its off-session charge
+     * asked for authentication (set once: one such email per record, however many retries follow).
+     */
+    authenticationEmailId: text(),
     paidAt: timestampTz(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

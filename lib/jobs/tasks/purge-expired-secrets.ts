@@ -6,11 +6,12 @@ import { purgeExpiredPortalTokens } from '../../portal/portal';
 import { purgeOldInvitations } from '../../team/team';
 import { dropExpiredPreviousSecrets } from '../../webhooks/endpoints';
 import { purgeIdleApiRequestWindows } from '../../http/rate-limit';
+import { pruneProcessorEvents } from '../../processors/stripe-events';
 
 /**
  * The hourly retention of every row that carries (or carried) a secret and has no other
  * purge: the email outbox, sign-in tokens and sessions, rate-limit counters (sign-in and API), team invitations,
- * portal links and sessions, and rotated-out webhook signing secrets (docs/operations.md,
+ * portal links and sessions, rotated-out webhook signing secrets and processed Stripe events (docs/operations.md,
  * "Retention"). Idempotency keys and request logs have their own jobs.
  */
 export const purgeExpiredSecrets: Task = async (_payload, helpers) => {
@@ -22,6 +23,7 @@ export const purgeExpiredSecrets: Task = async (_payload, helpers) => {
     portalTokens: await purgeExpiredPortalTokens(db),
     webhookPreviousSecrets: await dropExpiredPreviousSecrets(db),
     apiRequestWindows: await purgeIdleApiRequestWindows(db),
+    processorEvents: await pruneProcessorEvents(db),
   };
   helpers.logger.info('purged rows past their retention', { removed });
 };

@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { now } from '../../clock';
 import { config } from '../../config';
 import { getDb } from '../../db/client';
-import { sandboxProcessorOperations } from '../../db/schema';
+import { PLATFORM_CONNECTION, sandboxProcessorOperations } from '../../db/schema';
 import { AUTHENTICATION_REQUIRED, cancelAuthentication, newActionId, sandboxNextAction } from './sandbox-authentication';
 import {
   CardInputError,
@@ -83,6 +83,8 @@ interface EnteredToken extends CardDetails {
  */
 export class SandboxProcessor implements PaymentProcessor {
   readonly name = 'sandbox';
+  readonly mode = 'test';
+  readonly connection = PLATFORM_CONNECTION;
 
   async tokenizeCard(input: { number: string; expMonth: number; expYear: number; cvc: string }): Promise<TokenizedCard> {
     const number = input.number.replace(/[\s-]/g, '');
@@ -163,7 +165,7 @@ export class SandboxProcessor implements PaymentProcessor {
         message: booked.message ?? 'Your card was declined.',
       };
     }
-    return { status: 'verified', reference: booked.reference, card: strip(card) };
+    return { status: 'verified', reference: booked.reference, card: strip(card), token: input.token };
   }
 
   async retrieveCharge(idempotencyKey: string): Promise<RetrievedCharge> {

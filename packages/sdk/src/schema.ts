@@ -745,6 +745,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/Dispute": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List disputes
+         * @description Chargebacks and inquiries of payments, as Stripe reports them. Scope: `disputes:read`.
+         */
+        get: operations["listDisputes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Dispute/{disputeId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a dispute
+         * @description Scope: `disputes:read`.
+         */
+        get: operations["getDispute"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Dispute/{disputeId}/Evidence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send evidence for a dispute
+         * @description Sends the evidence to Stripe while the dispute is `needs_response` or `warning_needs_response`; submitted, it is `under_review` and final. Emits `dispute.updated`; the outcome comes as `dispute.closed`. Scope: `disputes:write`. Requires `Idempotency-Key`.
+         */
+        post: operations["submitDisputeEvidence"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/BillingRecord": {
         parameters: {
             query?: never;
@@ -2587,6 +2647,66 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "dispute.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * dispute.created delivery
+         * @description Signed, at-least-once delivery to each endpoint subscribed to this type. Answer 2xx within 10 s; anything else is retried with backoff.
+         */
+        post: operations["webhook_dispute_created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "dispute.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * dispute.updated delivery
+         * @description Signed, at-least-once delivery to each endpoint subscribed to this type. Answer 2xx within 10 s; anything else is retried with backoff.
+         */
+        post: operations["webhook_dispute_updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "dispute.closed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * dispute.closed delivery
+         * @description Signed, at-least-once delivery to each endpoint subscribed to this type. Answer 2xx within 10 s; anything else is retried with backoff.
+         */
+        post: operations["webhook_dispute_closed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -2997,6 +3117,28 @@ export interface components {
             amount?: number;
             reason?: string;
         };
+        DisputeEvidenceBody: {
+            productDescription?: string;
+            customerName?: string;
+            customerEmailAddress?: string;
+            customerPurchaseIp?: string;
+            billingAddress?: string;
+            accessActivityLog?: string;
+            serviceDate?: string;
+            shippingAddress?: string;
+            shippingCarrier?: string;
+            shippingDate?: string;
+            shippingTrackingNumber?: string;
+            refundPolicyDisclosure?: string;
+            refundRefusalExplanation?: string;
+            cancellationPolicyDisclosure?: string;
+            cancellationRebuttal?: string;
+            duplicateChargeExplanation?: string;
+            duplicateChargeId?: string;
+            uncategorizedText?: string;
+            /** @description Default true: sent to the issuer, final. false: a draft at Stripe. */
+            submit?: boolean;
+        };
         CreateCouponBody: {
             name?: string;
             /** @description Whole percent off (1..100). Give this or amountOff. */
@@ -3120,7 +3262,7 @@ export interface components {
              *       "refund.succeeded"
              *     ]
              */
-            events: ("*" | ("product.created" | "price.created" | "customer.created" | "subscription.created" | "subscription.canceled" | "subscription.ended" | "billing_record.created" | "billing_record.paid" | "payment.succeeded" | "payment.failed" | "payment.unknown" | "refund.requested" | "refund.succeeded" | "refund.failed" | "payment_link.created" | "payment_link.completed" | "usage.recorded" | "usage.reversed" | "credit.granted" | "credit.low" | "credit.exhausted" | "entitlement.changed" | "entitlement.exhausted" | "product.updated" | "price.updated" | "customer.updated" | "subscription.updated" | "payment_link.updated" | "payment_method.attached" | "payment_method.detached"))[];
+            events: ("*" | ("product.created" | "price.created" | "customer.created" | "subscription.created" | "subscription.canceled" | "subscription.ended" | "billing_record.created" | "billing_record.paid" | "payment.succeeded" | "payment.failed" | "payment.unknown" | "refund.requested" | "refund.succeeded" | "refund.failed" | "payment_link.created" | "payment_link.completed" | "usage.recorded" | "usage.reversed" | "credit.granted" | "credit.low" | "credit.exhausted" | "entitlement.changed" | "entitlement.exhausted" | "product.updated" | "price.updated" | "customer.updated" | "subscription.updated" | "payment_link.updated" | "payment_method.attached" | "payment_method.detached" | "dispute.created" | "dispute.updated" | "dispute.closed"))[];
             description?: string | null;
             /** @default true */
             enabled?: boolean;
@@ -3138,7 +3280,7 @@ export interface components {
              *       "refund.succeeded"
              *     ]
              */
-            events?: ("*" | ("product.created" | "price.created" | "customer.created" | "subscription.created" | "subscription.canceled" | "subscription.ended" | "billing_record.created" | "billing_record.paid" | "payment.succeeded" | "payment.failed" | "payment.unknown" | "refund.requested" | "refund.succeeded" | "refund.failed" | "payment_link.created" | "payment_link.completed" | "usage.recorded" | "usage.reversed" | "credit.granted" | "credit.low" | "credit.exhausted" | "entitlement.changed" | "entitlement.exhausted" | "product.updated" | "price.updated" | "customer.updated" | "subscription.updated" | "payment_link.updated" | "payment_method.attached" | "payment_method.detached"))[];
+            events?: ("*" | ("product.created" | "price.created" | "customer.created" | "subscription.created" | "subscription.canceled" | "subscription.ended" | "billing_record.created" | "billing_record.paid" | "payment.succeeded" | "payment.failed" | "payment.unknown" | "refund.requested" | "refund.succeeded" | "refund.failed" | "payment_link.created" | "payment_link.completed" | "usage.recorded" | "usage.reversed" | "credit.granted" | "credit.low" | "credit.exhausted" | "entitlement.changed" | "entitlement.exhausted" | "product.updated" | "price.updated" | "customer.updated" | "subscription.updated" | "payment_link.updated" | "payment_method.attached" | "payment_method.detached" | "dispute.created" | "dispute.updated" | "dispute.closed"))[];
             description?: string | null;
             /** @description false pauses deliveries; true re-enables an endpoint disabled for failures. */
             enabled?: boolean;
@@ -3160,7 +3302,7 @@ export interface components {
              * @description The event type to send; its sample data is in docs/webhooks.md.
              * @enum {string}
              */
-            type: "product.created" | "price.created" | "customer.created" | "subscription.created" | "subscription.canceled" | "subscription.ended" | "billing_record.created" | "billing_record.paid" | "payment.succeeded" | "payment.failed" | "payment.unknown" | "refund.requested" | "refund.succeeded" | "refund.failed" | "payment_link.created" | "payment_link.completed" | "usage.recorded" | "usage.reversed" | "credit.granted" | "credit.low" | "credit.exhausted" | "entitlement.changed" | "entitlement.exhausted" | "product.updated" | "price.updated" | "customer.updated" | "subscription.updated" | "payment_link.updated" | "payment_method.attached" | "payment_method.detached";
+            type: "product.created" | "price.created" | "customer.created" | "subscription.created" | "subscription.canceled" | "subscription.ended" | "billing_record.created" | "billing_record.paid" | "payment.succeeded" | "payment.failed" | "payment.unknown" | "refund.requested" | "refund.succeeded" | "refund.failed" | "payment_link.created" | "payment_link.completed" | "usage.recorded" | "usage.reversed" | "credit.granted" | "credit.low" | "credit.exhausted" | "entitlement.changed" | "entitlement.exhausted" | "product.updated" | "price.updated" | "customer.updated" | "subscription.updated" | "payment_link.updated" | "payment_method.attached" | "payment_method.detached" | "dispute.created" | "dispute.updated" | "dispute.closed";
         };
         AdminLoginBody: {
             name: string;
@@ -3185,7 +3327,7 @@ export interface components {
         };
         CreateApiKeyBody: {
             name: string;
-            scopes: ("products:read" | "products:write" | "prices:read" | "prices:write" | "customers:read" | "customers:write" | "entitlements:read" | "entitlements:write" | "subscriptions:read" | "subscriptions:write" | "payment_links:read" | "payment_links:write" | "payments:read" | "payments:write" | "refunds:write" | "webhooks:read" | "webhooks:write")[];
+            scopes: ("products:read" | "products:write" | "prices:read" | "prices:write" | "customers:read" | "customers:write" | "entitlements:read" | "entitlements:write" | "subscriptions:read" | "subscriptions:write" | "payment_links:read" | "payment_links:write" | "payments:read" | "payments:write" | "refunds:write" | "disputes:read" | "disputes:write" | "webhooks:read" | "webhooks:write")[];
         };
         AcceptInvitationBody: {
             /** @description The `inv_…` token of the emailed link. */
@@ -3462,7 +3604,20 @@ export interface components {
             expMonth: number;
             expYear: number;
             isDefault: boolean;
+            processor: components["schemas"]["ProcessorDetails"];
             createdAt: components["schemas"]["Timestamp"];
+        };
+        /** @description Where the money moved (docs/processors.md). */
+        ProcessorDetails: {
+            /** @enum {string} */
+            name: "sandbox" | "stripe";
+            /**
+             * @description `live` moved real money; the sandbox and Stripe test keys are `test`.
+             * @enum {string}
+             */
+            mode: "test" | "live";
+            /** @description The processor's own id (Stripe: the PaymentIntent `pi_…`, refund `re_…`, dispute `dp_…` or saved card's PaymentMethod `pm_…`); null until it gives one, and for the sandbox's saved cards. */
+            reference: string | null;
         };
         PaymentLinkResponse: {
             id: string;
@@ -3538,6 +3693,7 @@ export interface components {
             failureCode: string | null;
             failureMessage: string | null;
             nextAction: components["schemas"]["NextActionResponse"] | null;
+            processor: components["schemas"]["ProcessorDetails"];
             settledAt: components["schemas"]["Timestamp"] | null;
             createdAt: components["schemas"]["Timestamp"];
             updatedAt: components["schemas"]["Timestamp"];
@@ -3594,10 +3750,12 @@ export interface components {
             failureCode: string | null;
             failureMessage: string | null;
             nextAction: components["schemas"]["NextActionResponse"] | null;
+            processor: components["schemas"]["ProcessorDetails"];
             settledAt: components["schemas"]["Timestamp"] | null;
             createdAt: components["schemas"]["Timestamp"];
             updatedAt: components["schemas"]["Timestamp"];
             refunds: components["schemas"]["RefundResponse"][];
+            disputes: components["schemas"]["DisputeResponse"][];
         };
         RefundResponse: {
             id: string;
@@ -3608,8 +3766,54 @@ export interface components {
             currency: string;
             reason: string | null;
             failureMessage: string | null;
+            processor: components["schemas"]["ProcessorDetails"];
             createdAt: components["schemas"]["Timestamp"];
             updatedAt: components["schemas"]["Timestamp"];
+        };
+        /** @description A chargeback or inquiry of a payment, as the processor reports it. */
+        DisputeResponse: {
+            id: string;
+            paymentId: string;
+            /**
+             * @description Stripe's status; `warning_*` are inquiries. Closed: `won`, `lost`, `warning_closed`, `prevented`.
+             * @enum {string}
+             */
+            status: "warning_needs_response" | "warning_under_review" | "warning_closed" | "needs_response" | "under_review" | "won" | "lost" | "prevented" | "appeal_needs_response" | "appeal_under_review";
+            amount: number;
+            currency: string;
+            /** @description The network's reason, e.g. `fraudulent`, `product_not_received`. */
+            reason: string;
+            evidenceDueBy: components["schemas"]["Timestamp"] | null;
+            evidence: components["schemas"]["DisputeEvidenceText"];
+            evidenceSubmissionCount: number;
+            /** @description The amount was taken from the balance. */
+            fundsWithdrawn: boolean;
+            /** @description It was given back (won). */
+            fundsReinstated: boolean;
+            processor: components["schemas"]["ProcessorDetails"];
+            closedAt: components["schemas"]["Timestamp"] | null;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        DisputeEvidenceText: {
+            productDescription?: string;
+            customerName?: string;
+            customerEmailAddress?: string;
+            customerPurchaseIp?: string;
+            billingAddress?: string;
+            accessActivityLog?: string;
+            serviceDate?: string;
+            shippingAddress?: string;
+            shippingCarrier?: string;
+            shippingDate?: string;
+            shippingTrackingNumber?: string;
+            refundPolicyDisclosure?: string;
+            refundRefusalExplanation?: string;
+            cancellationPolicyDisclosure?: string;
+            cancellationRebuttal?: string;
+            duplicateChargeExplanation?: string;
+            duplicateChargeId?: string;
+            uncategorizedText?: string;
         };
         BillingRecordResponse: {
             id: string;
@@ -4374,6 +4578,7 @@ export interface components {
             failureCode: string | null;
             failureMessage: string | null;
             nextAction: components["schemas"]["NextActionResponse"] | null;
+            processor: components["schemas"]["ProcessorDetails"];
             settledAt: components["schemas"]["Timestamp"] | null;
             createdAt: components["schemas"]["Timestamp"];
             updatedAt: components["schemas"]["Timestamp"];
@@ -4861,6 +5066,63 @@ export interface components {
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["PaymentMethodResponse"];
+                /** @description On `*.updated` events: each changed field with its earlier value. */
+                previousAttributes?: {
+                    [key: string]: unknown;
+                };
+                /**
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test): its object is sample data, not a resource of the seller.
+                 * @constant
+                 */
+                test?: true;
+            };
+        };
+        DisputeCreatedEventBody: {
+            /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
+            id: string;
+            /** @constant */
+            type: "dispute.created";
+            createdAt: components["schemas"]["Timestamp"];
+            data: {
+                object: components["schemas"]["DisputeResponse"];
+                /** @description On `*.updated` events: each changed field with its earlier value. */
+                previousAttributes?: {
+                    [key: string]: unknown;
+                };
+                /**
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test): its object is sample data, not a resource of the seller.
+                 * @constant
+                 */
+                test?: true;
+            };
+        };
+        DisputeUpdatedEventBody: {
+            /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
+            id: string;
+            /** @constant */
+            type: "dispute.updated";
+            createdAt: components["schemas"]["Timestamp"];
+            data: {
+                object: components["schemas"]["DisputeResponse"];
+                /** @description On `*.updated` events: each changed field with its earlier value. */
+                previousAttributes?: {
+                    [key: string]: unknown;
+                };
+                /**
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test): its object is sample data, not a resource of the seller.
+                 * @constant
+                 */
+                test?: true;
+            };
+        };
+        DisputeClosedEventBody: {
+            /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
+            id: string;
+            /** @constant */
+            type: "dispute.closed";
+            createdAt: components["schemas"]["Timestamp"];
+            data: {
+                object: components["schemas"]["DisputeResponse"];
                 /** @description On `*.updated` events: each changed field with its earlier value. */
                 previousAttributes?: {
                     [key: string]: unknown;
@@ -7319,6 +7581,148 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listDisputes: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`. */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page, 1 to 100. */
+                pageSize?: components["parameters"]["PageSize"];
+                orderBy?: "createdAt" | "amount";
+                orderDirection?: components["parameters"]["OrderDirection"];
+                /** @description Created at or after this time (inclusive). */
+                createdFrom?: components["parameters"]["CreatedFrom"];
+                /** @description Created at or before this time (inclusive). */
+                createdTo?: components["parameters"]["CreatedTo"];
+                /** @description Cursor paging: the items after the item with this id, in the requested order (docs/api.md, "Lists"). */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
+                endingBefore?: components["parameters"]["EndingBefore"];
+                status?: "warning_needs_response" | "warning_under_review" | "warning_closed" | "needs_response" | "under_review" | "won" | "lost" | "prevented" | "appeal_needs_response" | "appeal_under_review";
+                paymentId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DisputeResponse"][];
+                        /** @description The page number; 0 on a page asked for by cursor (it has no number). */
+                        page: number;
+                        pageSize: number;
+                        totalCount: number;
+                        /** @description More items follow in the direction of paging: after the last item, or before the first for `endingBefore`. */
+                        hasMore: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["ApiRateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getDispute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                disputeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DisputeResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    submitDisputeEvidence: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Required. A repeat within 24 h with the same request replays the first answer (`Idempotent-Replayed: true`). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                disputeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DisputeEvidenceBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DisputeResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description INVALID_STATE: the dispute takes no evidence now, or Stripe refused it. CONFLICT: not connected to its Stripe mode. Or IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running; retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listBillingRecords: {
         parameters: {
             query?: {
@@ -8349,7 +8753,7 @@ export interface operations {
                 status?: "pending" | "failed" | "delivered" | "dead";
                 endpointId?: string;
                 eventId?: string;
-                type?: "product.created" | "price.created" | "customer.created" | "subscription.created" | "subscription.canceled" | "subscription.ended" | "billing_record.created" | "billing_record.paid" | "payment.succeeded" | "payment.failed" | "payment.unknown" | "refund.requested" | "refund.succeeded" | "refund.failed" | "payment_link.created" | "payment_link.completed" | "usage.recorded" | "usage.reversed" | "credit.granted" | "credit.low" | "credit.exhausted" | "entitlement.changed" | "entitlement.exhausted" | "product.updated" | "price.updated" | "customer.updated" | "subscription.updated" | "payment_link.updated" | "payment_method.attached" | "payment_method.detached";
+                type?: "product.created" | "price.created" | "customer.created" | "subscription.created" | "subscription.canceled" | "subscription.ended" | "billing_record.created" | "billing_record.paid" | "payment.succeeded" | "payment.failed" | "payment.unknown" | "refund.requested" | "refund.succeeded" | "refund.failed" | "payment_link.created" | "payment_link.completed" | "usage.recorded" | "usage.reversed" | "credit.granted" | "credit.low" | "credit.exhausted" | "entitlement.changed" | "entitlement.exhausted" | "product.updated" | "price.updated" | "customer.updated" | "subscription.updated" | "payment_link.updated" | "payment_method.attached" | "payment_method.detached" | "dispute.created" | "dispute.updated" | "dispute.closed";
             };
             header?: never;
             path?: never;
@@ -8801,7 +9205,7 @@ export interface operations {
                 startingAfter?: components["parameters"]["StartingAfter"];
                 /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
                 endingBefore?: components["parameters"]["EndingBefore"];
-                type?: "product.created" | "price.created" | "customer.created" | "subscription.created" | "subscription.canceled" | "subscription.ended" | "billing_record.created" | "billing_record.paid" | "payment.succeeded" | "payment.failed" | "payment.unknown" | "refund.requested" | "refund.succeeded" | "refund.failed" | "payment_link.created" | "payment_link.completed" | "usage.recorded" | "usage.reversed" | "credit.granted" | "credit.low" | "credit.exhausted" | "entitlement.changed" | "entitlement.exhausted" | "product.updated" | "price.updated" | "customer.updated" | "subscription.updated" | "payment_link.updated" | "payment_method.attached" | "payment_method.detached";
+                type?: "product.created" | "price.created" | "customer.created" | "subscription.created" | "subscription.canceled" | "subscription.ended" | "billing_record.created" | "billing_record.paid" | "payment.succeeded" | "payment.failed" | "payment.unknown" | "refund.requested" | "refund.succeeded" | "refund.failed" | "payment_link.created" | "payment_link.completed" | "usage.recorded" | "usage.reversed" | "credit.granted" | "credit.low" | "credit.exhausted" | "entitlement.changed" | "entitlement.exhausted" | "product.updated" | "price.updated" | "customer.updated" | "subscription.updated" | "payment_link.updated" | "payment_method.attached" | "payment_method.detached" | "dispute.created" | "dispute.updated" | "dispute.closed";
                 /** @description `true`: only test events (`data.test`); `false`: only real ones. */
                 test?: "true" | "false";
             };
@@ -11060,6 +11464,99 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["PaymentMethodDetachedEventBody"];
+            };
+        };
+        responses: {
+            /** @description Received; the delivery is done. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_dispute_created: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`; one `v1` per live signing secret. */
+                "X-Service-Signature": components["parameters"]["X-Service-Signature"];
+                /** @description Event id (evt_), the deduplication key. */
+                "X-Service-Event-Id": components["parameters"]["X-Service-Event-Id"];
+                /** @description Delivery id (wda_). */
+                "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
+                /** @description Event type name. */
+                "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DisputeCreatedEventBody"];
+            };
+        };
+        responses: {
+            /** @description Received; the delivery is done. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_dispute_updated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`; one `v1` per live signing secret. */
+                "X-Service-Signature": components["parameters"]["X-Service-Signature"];
+                /** @description Event id (evt_), the deduplication key. */
+                "X-Service-Event-Id": components["parameters"]["X-Service-Event-Id"];
+                /** @description Delivery id (wda_). */
+                "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
+                /** @description Event type name. */
+                "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DisputeUpdatedEventBody"];
+            };
+        };
+        responses: {
+            /** @description Received; the delivery is done. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_dispute_closed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`; one `v1` per live signing secret. */
+                "X-Service-Signature": components["parameters"]["X-Service-Signature"];
+                /** @description Event id (evt_), the deduplication key. */
+                "X-Service-Event-Id": components["parameters"]["X-Service-Event-Id"];
+                /** @description Delivery id (wda_). */
+                "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
+                /** @description Event type name. */
+                "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DisputeClosedEventBody"];
             };
         };
         responses: {

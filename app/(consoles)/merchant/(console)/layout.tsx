@@ -15,6 +15,7 @@ const NAV: (NavItem & { needs: Permission })[] = [
   { href: '/merchant/products', label: 'Products', group: 'Catalog', needs: 'view' },
   { href: '/merchant/customers', label: 'Customers', needs: 'view' },
   { href: '/merchant/payments', label: 'Payments', group: 'Money', needs: 'view' },
+  { href: '/merchant/disputes', label: 'Disputes', needs: 'view' },
   { href: '/merchant/payment-links', label: 'Payment links', needs: 'view' },
   { href: '/merchant/promotion-codes', label: 'Promotion codes', needs: 'view' },
   { href: '/merchant/subscriptions', label: 'Subscriptions', needs: 'view' },

@@ -31,8 +31,21 @@ export default async function SuccessPage({ params, searchParams }: { params: Pr
         <p className="mt-3 text-slate-700">
           {result.name} · <span data-testid="paid-total">{result.total}</span>
         </p>
-        {result.card && <p className="mt-1 text-sm text-slate-500">{t('result.paidWith', { card: result.card })}</p>}
-        {result.email && <p className="mt-4 text-sm text-slate-600">{t('result.paidBy', { email: result.email })}</p>}
+        {result.card && result.status !== 'failed' && <p className="mt-1 text-sm text-slate-500">{t('result.paidWith', { card: result.card })}</p>}
+        {result.failureReason && (
+          <>
+            <p className="mt-4 text-slate-700" data-testid="failure-reason">
+              {result.failureReason}
+            </p>
+            <a
+              href={`/pay/${encodeURIComponent(token)}`}
+              className="mt-4 block rounded-md bg-slate-900 px-4 py-2.5 text-center text-sm font-semibold text-white hover:bg-slate-700"
+            >
+              {t('result.tryAgain')}
+            </a>
+          </>
+        )}
+        {result.email && result.status !== 'failed' && <p className="mt-4 text-sm text-slate-600">{t('result.paidBy', { email: result.email })}</p>}
         {result.status === 'processing' && !result.authenticateUrl && <p className="mt-4 text-sm text-slate-600">{t('result.bankPending')}</p>}
         {result.authenticateUrl && (
           <>

@@ -25,9 +25,14 @@ export default async function SettingsPage({ searchParams }: { searchParams: Pro
         title="Settings"
         description="Your business as customers see it on receipts and invoices, and how the console shows dates."
         actions={
-          <Link href="/merchant/settings/branding" className="text-sm font-medium text-brand-700 hover:underline">
-            Branding
-          </Link>
+          <div className="flex gap-4">
+            <Link href="/merchant/settings/payments" className="text-sm font-medium text-brand-700 hover:underline">
+              Payments
+            </Link>
+            <Link href="/merchant/settings/branding" className="text-sm font-medium text-brand-700 hover:underline">
+              Branding
+            </Link>
+          </div>
         }
       />
       {saved ? <Alert tone="success">Settings saved.</Alert> : null}

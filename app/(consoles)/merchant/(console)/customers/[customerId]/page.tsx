@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { ProcessorReference } from '@/components/console/processor-reference';
 import { formatConsoleDate, formatConsoleDateTime } from '@/lib/web/console-time';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
@@ -124,10 +125,15 @@ export default async function CustomerPage({
                 <ul className="divide-y divide-slate-100">
                   {methods.data.map((method) => (
                     <li key={method.id} className="flex items-center justify-between gap-3 py-2 text-sm">
-                      <span>
-                        <span className="font-medium capitalize">{method.brand}</span> •••• {method.last4}
-                        <span className="ml-2 text-slate-600">
-                          expires {String(method.expMonth).padStart(2, '0')}/{method.expYear}
+                      <span className="space-y-1">
+                        <span className="block">
+                          <span className="font-medium capitalize">{method.brand}</span> •••• {method.last4}
+                          <span className="ml-2 text-slate-600">
+                            expires {String(method.expMonth).padStart(2, '0')}/{method.expYear}
+                          </span>
+                        </span>
+                        <span className="block text-xs text-slate-600">
+                          <ProcessorReference processor={method.processor} />
                         </span>
                       </span>
                       {method.isDefault ? <Badge tone="blue">Default</Badge> : null}

@@ -18,6 +18,8 @@ import { roleCan } from '@/lib/merchants/roles';
 import { PaymentStatusBadge } from '../status-badge';
 import { refundAction } from '../actions';
 import { ConfirmAmountButton } from '@/components/ui/confirm-amount-button';
+import { ProcessorReference } from '@/components/console/processor-reference';
+import { DisputeStatusBadge, disputeReasonLabel } from '../../disputes/status-badge';
 
 export const metadata: Metadata = { title: 'Payment' };
 
@@ -63,6 +65,18 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
   } else if (payment.status !== 'pending') {
     steps.push({ at: payment.settledAt ?? payment.updatedAt, title: 'Payment succeeded', detail: money(payment.amount), tone: 'green' });
   }
+  for (const dispute of payment.disputes) {
+    steps.push({
+      at: dispute.createdAt,
+      title: `Disputed by the customer (${money(dispute.amount)})`,
+      detail: disputeReasonLabel(dispute.reason),
+      tone: 'red',
+    });
+    if (dispute.closedAt) {
+      const outcome = dispute.status === 'won' ? 'Dispute won' : dispute.status === 'lost' ? 'Dispute lost' : 'Dispute closed';
+      steps.push({ at: dispute.closedAt, title: outcome, tone: dispute.status === 'lost' ? 'red' : 'blue' });
+    }
+  }
   for (const refund of payment.refunds) {
     steps.push({ at: refund.createdAt, title: `Refund of ${money(refund.amount)} requested`, detail: refund.reason ?? undefined, tone: 'gray' });
     if (refund.status === 'succeeded') steps.push({ at: refund.updatedAt, title: `Refund of ${money(refund.amount)} succeeded`, tone: 'blue' });
@@ -98,6 +112,24 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
                   </Link>,
                 ],
                 ['Card', card],
+                ...(payment.disputes.length > 0
+                  ? [
+                      [
+                        'Disputes',
+                        <span key="disputes" className="flex flex-col gap-1">
+                          {payment.disputes.map((dispute) => (
+                            <span key={dispute.id} className="inline-flex flex-wrap items-center gap-2">
+                              <Link href={`/merchant/disputes/${dispute.id}`} className="text-brand-700 hover:underline">
+                                {money(dispute.amount)} · {disputeReasonLabel(dispute.reason)}
+                              </Link>
+                              <DisputeStatusBadge status={dispute.status} />
+                            </span>
+                          ))}
+                        </span>,
+                      ] as [string, React.ReactNode],
+                    ]
+                  : []),
+                ['Processor', <ProcessorReference key="processor" processor={payment.processor} />],
                 [
                   'Checkout',
                   payment.checkoutId ? (

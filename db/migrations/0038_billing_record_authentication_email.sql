@@ -1,0 +1,1 @@
+ALTER TABLE "billing_records" ADD COLUMN "authentication_email_id" text;
