@@ -55,6 +55,8 @@ const ACTION_CHECKS: Record<string, string> = {
   revokeInvitationAction: 'team:manage',
   supportRefundLimitAction: 'settings:write',
   saveSettingsAction: 'settings:write',
+  connectStripeAction: 'settings:write',
+  disconnectStripeAction: 'settings:write',
   createDesignAction: 'settings:write',
   updateDesignAction: 'settings:write',
   beginTwoFactorAction: 'security',
