@@ -73,7 +73,8 @@ beforeAll(async () => {
   });
   worker.stdout!.on('data', (chunk: Buffer) => (workerOutput += chunk.toString()));
   worker.stderr!.on('data', (chunk: Buffer) => (workerOutput += chunk.toString()));
-  await eventually(async () => workerOutput.includes('webhook dispatcher started'), 60_000, 'the second dispatcher');
+  // A second process compiling with tsx on a loaded machine can take minutes to start.
+  await eventually(async () => workerOutput.includes('webhook dispatcher started'), 180_000, 'the second dispatcher');
 }, 240_000);
 afterAll(async () => {
   worker?.kill('SIGKILL');
