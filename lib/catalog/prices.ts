@@ -6,7 +6,7 @@ import { paginate, mapPage, type PageRequest } from '../db/paginate';
 import { newId } from '../ids';
 import { now } from '../clock';
 import { recordEvent, recordUpdated } from '../events/record-event';
-import { notFound } from '../http/errors';
+import { invalidField, notFound } from '../http/errors';
 import { findProductRow } from './products';
 import type { CreatePriceBody } from './schemas';
 
@@ -22,6 +22,14 @@ export function toPriceResponse(row: PriceRow) {
     interval: row.interval,
     intervalCount: row.intervalCount,
     trialDays: row.trialDays,
+    usageType: row.usageType,
+    feature: row.feature,
+    aggregation: row.aggregation,
+    aggregationProperty: row.aggregationProperty,
+    unitAmountDecimal: row.unitAmountDecimal,
+    tiers: row.tiers,
+    tiersMode: row.tiersMode,
+    packageSize: row.packageSize,
     active: row.active,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
@@ -31,6 +39,7 @@ export function toPriceResponse(row: PriceRow) {
 export async function createPrice(tx: Db, merchantId: string, input: z.output<typeof CreatePriceBody>) {
   await findProductRow(tx, merchantId, input.productId, 'productId');
   const recurring = input.type === 'Recurring';
+  const metered = input.usageType === 'metered';
   const at = now();
   const [row] = await tx
     .insert(prices)
@@ -39,11 +48,25 @@ export async function createPrice(tx: Db, merchantId: string, input: z.output<ty
       merchantId,
       productId: input.productId,
       type: input.type,
-      amount: input.amount,
+      amount: input.amount ?? 0,
       currency: input.currency,
       interval: recurring ? input.interval! : null,
       intervalCount: recurring ? (input.intervalCount ?? 1) : null,
       trialDays: recurring ? (input.trialDays ?? null) : null,
+      usageType: input.usageType,
+      feature: metered ? input.feature! : null,
+      aggregation: metered ? (input.aggregation ?? 'sum') : null,
+      aggregationProperty: input.aggregationProperty ?? null,
+      unitAmountDecimal: input.unitAmountDecimal ?? null,
+      tiers:
+        input.tiers?.map((tier) => ({
+          upTo: tier.upTo,
+          unitAmount: tier.unitAmount ?? null,
+          unitAmountDecimal: tier.unitAmountDecimal ?? null,
+          flatAmount: tier.flatAmount ?? null,
+        })) ?? null,
+      tiersMode: input.tiersMode ?? null,
+      packageSize: input.packageSize ?? null,
       createdAt: at,
       updatedAt: at,
     })
@@ -80,6 +103,13 @@ export function priceWithProductName(
 ): PriceRow & { productName: string } {
   if (!row?.price || row.productName === null) throw notFound('price', priceId, fieldPath);
   return { ...row.price, productName: row.productName };
+}
+
+/** A metered price bills usage in arrears: it cannot be bought, linked to or charged in advance. */
+export function refuseMetered(price: PriceRow, field: string) {
+  if (price.usageType === 'metered') {
+    throw invalidField(field, `Price ${price.id} is metered: its usage is billed in arrears on a subscription, so it cannot be bought or charged up front.`);
+  }
 }
 
 export async function getPrice(db: Db, merchantId: string, priceId: string) {

@@ -3,7 +3,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { preparedPerDatabase, type Database, type Db } from '../db/client';
 import { customers, merchants, prices, products } from '../db/schema';
 import { ApiError, invalidField } from '../http/errors';
-import { findPriceRow, priceWithProductName, type PriceRow } from '../catalog/prices';
+import { findPriceRow, priceWithProductName, refuseMetered, type PriceRow } from '../catalog/prices';
 import { chargeableCustomer, createCustomer, findCustomerByEmail, findCustomerRow, type CustomerRow } from '../customers/customers';
 import { processorForSeller } from '../payments/processor';
 import type { CardDetails } from '../payments/processor/types';
@@ -136,6 +136,7 @@ export async function resolveItem(tx: Db, merchantId: string, input: CheckoutInp
   }
   const { productName, ...price } = priceWithProductName(parties.price, input.priceId!, 'priceId');
   if (!price.active) throw new ApiError('INVALID_STATE', `Price ${price.id} is inactive and cannot be bought.`);
+  refuseMetered(price, 'priceId');
   return { link: null, price, description: productName, unitAmount: price.amount, currency: price.currency, quantity: input.quantity ?? 1, successUrl: null };
 }
 

@@ -1,14 +1,10 @@
 import { z } from 'zod';
-import { MinorAmount, PositiveInt32, Timestamp } from '../http/schemas';
+import { FeatureKey, MinorAmount, PositiveInt32, Timestamp } from '../http/schemas';
 
 export const ENTITLEMENT_ALLOWED = ['Unlimited', 'Limited', 'Denied'] as const;
 export type EntitlementAllowed = (typeof ENTITLEMENT_ALLOWED)[number];
 
-export const Feature = z
-  .string()
-  .regex(/^[a-z0-9][a-z0-9_.:-]{0,63}$/, 'Lower-case letters, digits and _ . : - (at most 64).')
-  .default('default')
-  .meta({ description: 'The feature or meter this entitlement governs.', example: 'api_calls' });
+export const Feature = FeatureKey.default('default').meta({ description: 'The feature or meter this entitlement governs.', example: 'api_calls' });
 
 const entitlementFields = {
   feature: Feature,

@@ -6,6 +6,9 @@ export const INT32_MAX = 2_147_483_647;
 /** A non-negative amount in minor units that fits the spec's int32. */
 export const MinorAmount = z.int().min(0).max(INT32_MAX);
 
+/** A usage feature (meter) key: `api_calls`, `messages`, `tokens.gpt-4`. */
+export const FeatureKey = z.string().regex(/^[a-z0-9][a-z0-9_.:-]{0,63}$/, 'Lower-case letters, digits and _ . : - (at most 64).');
+
 export const Int32 = z
   .int()
   .min(-INT32_MAX - 1)

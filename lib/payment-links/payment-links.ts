@@ -10,7 +10,7 @@ import { config } from '../config';
 import { recordEvent, recordUpdated, type EventInput } from '../events/record-event';
 import { ApiError, invalidField, notFound } from '../http/errors';
 import { INT32_MAX } from '../http/schemas';
-import { findPriceRow } from '../catalog/prices';
+import { findPriceRow, refuseMetered } from '../catalog/prices';
 import { assertCheckoutDesignExists } from '../designs/designs';
 import type { CreatePaymentLinkBody, PAYMENT_LINK_STATUSES, UpdatePaymentLinkBody } from './schemas';
 import { paymentLinkStateMachine } from './payment-link-states';
@@ -101,6 +101,7 @@ export async function createPaymentLink(tx: Db, merchantId: string, input: z.out
   if (input.priceId) {
     const price = await findPriceRow(tx, merchantId, input.priceId, 'priceId');
     if (!price.active) throw invalidField('priceId', `Price ${price.id} is inactive.`);
+    refuseMetered(price, 'priceId');
     const [product] = await tx
       .select()
       .from(products)

@@ -34,7 +34,15 @@ export async function portalOverview(db: Db, merchantId: string, customerId: str
     ? await db
         .select()
         .from(prices)
-        .where(and(eq(prices.merchantId, merchantId), inArray(prices.productId, productIds), eq(prices.type, 'Recurring'), eq(prices.active, true)))
+        .where(
+          and(
+            eq(prices.merchantId, merchantId),
+            inArray(prices.productId, productIds),
+            eq(prices.type, 'Recurring'),
+            eq(prices.usageType, 'licensed'),
+            eq(prices.active, true),
+          ),
+        )
     : [];
   const history = await db
     .select()

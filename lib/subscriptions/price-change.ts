@@ -5,7 +5,7 @@ import { subscriptionBillingRecords, subscriptionChanges, subscriptions } from '
 import { newId } from '../ids';
 import { recordEvent, withEventTime } from '../events/record-event';
 import { ApiError, invalidField } from '../http/errors';
-import { findPriceRow, type PriceRow } from '../catalog/prices';
+import { findPriceRow, refuseMetered, type PriceRow } from '../catalog/prices';
 import { createBillingRecord, type BillingRecordRow } from '../billing/billing-records';
 import { billingLines } from '../billing/line-items';
 import { defineMoneyMove, PinnedCard, pinMoneyMove, type KnownOutcome, type Pinned } from '../payments/money-moves';
@@ -54,6 +54,9 @@ export interface PriceChangePlan {
  */
 export function planPriceChange(sub: SubscriptionRow, from: PriceRow, to: PriceRow, at: Date, field = 'priceId'): PriceChangePlan {
   requireRecurring(to, field);
+  // Metered prices are items billed in arrears: a price change moves between licensed prices only.
+  refuseMetered(to, field);
+  if (from.usageType === 'metered') throw invalidField(field, `The subscription's price ${from.id} is metered: it has no licensed price to change.`);
   if (to.id === from.id) throw invalidField(field, `The subscription is already on price ${to.id}.`);
   if (to.currency !== from.currency) {
     throw invalidField(

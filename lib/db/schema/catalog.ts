@@ -3,6 +3,14 @@ import { createdAt, updatedAt } from './columns';
 
 export type Metadata = Record<string, string>;
 
+/** One tier of a metered price, as stored (absent amounts are null). */
+export interface PriceTierRow {
+  upTo: number | null;
+  unitAmount: number | null;
+  unitAmountDecimal: string | null;
+  flatAmount: number | null;
+}
+
 export const products = pgTable(
   'products',
   {
@@ -32,6 +40,16 @@ export const prices = pgTable(
     interval: text().$type<'day' | 'week' | 'month' | 'year'>(),
     intervalCount: integer(),
     trialDays: integer(),
+    /** `licensed`: `amount` per period, in advance; `metered`: `feature`'s usage, in arrears (lib/usage/pricing.ts). */
+    usageType: text().notNull().$type<'licensed' | 'metered'>().default('licensed'),
+    feature: text(),
+    aggregation: text().$type<'sum' | 'max' | 'last' | 'unique'>(),
+    aggregationProperty: text(),
+    /** Decimal minor units as text (up to 12 decimals): never a float. */
+    unitAmountDecimal: text(),
+    tiers: jsonb().$type<PriceTierRow[]>(),
+    tiersMode: text().$type<'graduated' | 'volume'>(),
+    packageSize: integer(),
     active: boolean().notNull().default(true),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

@@ -2736,8 +2736,8 @@ export interface components {
             productId: string;
             /** @enum {string} */
             type: "OneTime" | "Recurring";
-            /** @description Integer minor units; the value itself for zero-decimal currencies. */
-            amount: number;
+            /** @description Integer minor units; the value itself for zero-decimal currencies. Required for licensed prices; for a metered price, the price of one unit (or package). */
+            amount?: number;
             /**
              * @description ISO 4217 currency code, case-insensitive (returned upper case).
              * @example USD
@@ -2749,6 +2749,53 @@ export interface components {
             intervalCount?: number;
             /** @description Free days before the first charge (Recurring). */
             trialDays?: number;
+            /**
+             * @description `licensed` (default): `amount` billed in advance each period. `metered`: the usage of `feature` billed in arrears at each period end.
+             * @default licensed
+             * @enum {string}
+             */
+            usageType?: "licensed" | "metered";
+            /**
+             * @description The usage feature (meter) this metered price bills: the `feature` of usage records.
+             * @example api_calls
+             */
+            feature?: string;
+            /**
+             * @description Metered: how a period's usage records make its quantity: `sum` of quantities (default), `max` quantity, `last` quantity, `unique` count of values of `aggregationProperty`.
+             * @enum {string}
+             */
+            aggregation?: "sum" | "max" | "last" | "unique";
+            /**
+             * @description With `aggregation: "unique"`: the key of the usage records' `properties` whose distinct values are counted.
+             * @example user_id
+             */
+            aggregationProperty?: string;
+            /**
+             * @description Per-unit price in minor units, as a decimal string with up to 12 decimals (fractions of a minor unit).
+             * @example 0.0004
+             */
+            unitAmountDecimal?: string;
+            /** @description Metered: tiers by ascending `upTo`, the last with `upTo: null`; each with `unitAmount` or `unitAmountDecimal` and/or `flatAmount`. */
+            tiers?: components["schemas"]["PriceTierBody"][];
+            /**
+             * @description With `tiers`: `graduated` (each tier prices its own units) or `volume` (the tier of the total prices all).
+             * @enum {string}
+             */
+            tiersMode?: "graduated" | "volume";
+            /** @description Metered: bill per started block of this many units. */
+            packageSize?: number;
+        };
+        PriceTierBody: {
+            /** @description Last unit (or package) of this tier, inclusive; null for the last tier. */
+            upTo: number | null;
+            unitAmount?: number;
+            /**
+             * @description Per-unit price in minor units, as a decimal string with up to 12 decimals (fractions of a minor unit).
+             * @example 0.0004
+             */
+            unitAmountDecimal?: string;
+            /** @description Added once when the quantity reaches this tier. */
+            flatAmount?: number;
         };
         UpdatePriceBody: {
             /** @description The only field a price changes after creation. */
@@ -3415,11 +3462,27 @@ export interface components {
             productId: string;
             /** @enum {string} */
             type: "OneTime" | "Recurring";
+            /** @description Licensed: the price of a period. Metered: the price of one unit (or package); 0 when priced by unitAmountDecimal or tiers. */
             amount: number;
             currency: string;
             interval: ("day" | "week" | "month" | "year") | null;
             intervalCount: number | null;
             trialDays: number | null;
+            /** @enum {string} */
+            usageType: "licensed" | "metered";
+            /** @description Metered: the usage feature billed. */
+            feature: string | null;
+            aggregation: ("sum" | "max" | "last" | "unique") | null;
+            aggregationProperty: string | null;
+            unitAmountDecimal: string | null;
+            tiers: {
+                upTo: number | null;
+                unitAmount: number | null;
+                unitAmountDecimal: string | null;
+                flatAmount: number | null;
+            }[] | null;
+            tiersMode: ("graduated" | "volume") | null;
+            packageSize: number | null;
             active: boolean;
             createdAt: components["schemas"]["Timestamp"];
             updatedAt: components["schemas"]["Timestamp"];

@@ -48,6 +48,7 @@ export default async function SubscriptionPage({ params }: { params: Promise<{ s
         (p) =>
           p.id !== price.id &&
           p.type === 'Recurring' &&
+          p.usageType === 'licensed' &&
           p.currency === price.currency &&
           p.interval === price.interval &&
           p.intervalCount === price.intervalCount,
