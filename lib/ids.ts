@@ -36,6 +36,7 @@ export const ID_PREFIXES = {
   subscription: 'sub',
   subscriptionChange: 'subchg',
   subscriptionItem: 'subbr',
+  meteredItem: 'si',
   testClock: 'clock',
   creditGrant: 'cgr',
   usage: 'usg',

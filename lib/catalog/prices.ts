@@ -105,6 +105,11 @@ export function priceWithProductName(
   return { ...row.price, productName: row.productName };
 }
 
+/** What a price bills in advance each period: a metered price bills nothing in advance (its usage in arrears). */
+export function advanceAmount(price: PriceRow): number {
+  return price.usageType === 'metered' ? 0 : price.amount;
+}
+
 /** A metered price bills usage in arrears: it cannot be bought, linked to or charged in advance. */
 export function refuseMetered(price: PriceRow, field: string) {
   if (price.usageType === 'metered') {

@@ -6,6 +6,7 @@ import { invoicePath, invoicePdfPath } from '../billing/billing-records';
 import { toPaymentMethodResponse } from '../payments/payment-methods';
 import { toSubscriptionResponse } from '../subscriptions/responses';
 import { renewalQuote } from '../subscriptions/discounts';
+import { advanceAmount } from '../catalog/prices';
 
 /**
  * Renewals' billing records keep the English description they were made with ("Pro plan —
@@ -58,7 +59,7 @@ export async function portalOverview(db: Db, merchantId: string, customerId: str
   return {
     subscriptions: subs.map(({ sub, price, productName }) => {
       const charging = sub.status !== 'ended' && sub.status !== 'canceled' && !sub.pausedAt;
-      const renewal = renewalQuote(sub, price.amount);
+      const renewal = renewalQuote(sub, advanceAmount(price));
       return {
         ...toSubscriptionResponse(sub),
         productName,

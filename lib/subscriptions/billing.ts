@@ -2,7 +2,7 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../db/client';
 import { paymentMethods, payments, products, subscriptionBillingRecords, type subscriptions } from '../db/schema';
-import { findPriceRow, type PriceRow } from '../catalog/prices';
+import { advanceAmount, findPriceRow, type PriceRow } from '../catalog/prices';
 import { grantPolicyCredits } from '../usage/credits';
 import { periodBoundary, type BillingCycle } from './periods';
 import { newId } from '../ids';
@@ -147,18 +147,19 @@ export function planPeriodCharge(
   at: Date,
   card: PinnedCard,
 ): PeriodCharge {
-  const discount = periodDiscount(sub.discount, period.start, price.amount);
+  const amount = advanceAmount(price);
+  const discount = periodDiscount(sub.discount, period.start, amount);
   return {
     subscriptionId: sub.id,
     periodIndex: period.index,
     periodStart: period.start,
     periodEnd: period.end,
     priceId: price.id,
-    unitAmount: price.amount,
+    unitAmount: amount,
     currency: price.currency,
     discount,
     couponId: discount > 0 ? sub.discount!.couponId : null,
-    creditUsed: Math.min(sub.creditBalance, price.amount - discount),
+    creditUsed: Math.min(sub.creditBalance, amount - discount),
     description: periodDescription(productName, period.index),
     at,
     card,

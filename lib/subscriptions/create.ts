@@ -17,6 +17,7 @@ import { subscriptionDiscountFor } from './discounts';
 import { billPinnedPeriod, periodChargeAmount, PeriodCharge, planPeriodCharge, productNameOf, resolveToken, settlePaid, UNKNOWN_RECHECK_MS } from './billing';
 import { settleSubscriptionCharge } from './dunning';
 import { requireRecurring } from './price-change';
+import { insertSubscriptionItems, resolveMeteredItems } from './items';
 import { getSubscriptionDetail } from './queries';
 import { toDeclinedResult, toSubscriptionResponse, type DeclinedResult } from './responses';
 import { insertSubscription, recordChange, refreshNextAction, startPastDue, type Actor } from './subscription-writer';
@@ -55,6 +56,8 @@ export const CreatePlan = z.object({
   actor: z.string(),
   attemptKey: z.string().nullable(),
   customerPresent: z.boolean(),
+  /** The metered items to write with the subscription (none in plans pinned before they existed). */
+  meteredPriceIds: z.array(z.string()).default([]),
   period: PeriodCharge,
 });
 export type CreatePlan = z.output<typeof CreatePlan>;
@@ -89,6 +92,7 @@ export async function planSubscriptionCreate(
   const customer = await findChargeableCustomerRow(tx, merchantId, body.customerId, 'customerId');
   const price = await findPriceRow(tx, merchantId, body.priceId, 'priceId');
   requireRecurring(price, 'priceId');
+  const meteredPriceIds = (await resolveMeteredItems(tx, merchantId, price, body.items ?? [])).map((metered) => metered.id);
   if (body.paymentMethodId && body.paymentMethodRefId && body.paymentMethodId !== body.paymentMethodRefId) {
     throw invalidField('paymentMethodRefId', 'paymentMethodId and paymentMethodRefId name different methods; give one.');
   }
@@ -129,6 +133,7 @@ export async function planSubscriptionCreate(
         currentPeriodEnd: trialEnd,
         trialEnd,
       });
+      await insertSubscriptionItems(tx, sub, meteredPriceIds, at);
       sub = await refreshNextAction(tx, sub);
       await recordChange(tx, sub, { type: 'Create', actor: options.actor, effectiveAt: at, toPriceId: price.id, version: sub.version });
       await recordEvent(tx, { merchantId, type: 'subscription.created', object: toSubscriptionResponse(sub) });
@@ -157,6 +162,7 @@ export async function planSubscriptionCreate(
     actor: options.actor,
     attemptKey: options.attemptKey ?? null,
     customerPresent: options.customerPresent ?? false,
+    meteredPriceIds,
     period,
   };
   const charge: ChargeRequest = {
@@ -218,6 +224,7 @@ export async function applySubscriptionCreate(tx: Db, payment: PaymentRow, plan:
       currentPeriodEnd: period.periodEnd,
       trialEnd: null,
     });
+    await insertSubscriptionItems(tx, sub, plan.meteredPriceIds, period.at);
     const billed = await billPinnedPeriod(tx, sub, period, payment, outcome);
     if (outcome.status === 'succeeded') {
       await settlePaid(tx, sub, billed.link, period.priceId);

@@ -4,7 +4,8 @@ import { billingRecords, subscriptionBillingRecords, subscriptionChanges, subscr
 import type { SubscriptionStatus } from '../db/schema';
 import { paginate, mapPage, type PageRequest } from '../db/paginate';
 import { notFound } from '../http/errors';
-import { findPriceRow } from '../catalog/prices';
+import { advanceAmount, findPriceRow } from '../catalog/prices';
+import { listSubscriptionItems, toSubscriptionItemResponse } from './items';
 import { renewalQuote } from './discounts';
 import { toChangeResponse, toSubscriptionRecordResponse, toSubscriptionResponse } from './responses';
 
@@ -46,11 +47,13 @@ export async function getSubscriptionDetail(db: Db, merchantId: string, subscrip
     .where(and(eq(subscriptionChanges.subscriptionId, sub.id), eq(subscriptionChanges.status, 'scheduled')))
     .orderBy(asc(subscriptionChanges.effectiveAt));
   const price = await findPriceRow(db, merchantId, sub.priceId);
+  const items = await listSubscriptionItems(db, sub.id);
   const renews = sub.status !== 'ended' && sub.status !== 'canceled' && !sub.cancelAtPeriodEnd && !sub.pausedAt;
   return {
     ...toSubscriptionResponse(sub),
+    items: items.map(toSubscriptionItemResponse),
     latestBillingRecord: latest ?? null,
-    upcomingRenewal: renews ? renewalQuote(sub, price.amount) : null,
+    upcomingRenewal: renews ? renewalQuote(sub, advanceAmount(price)) : null,
     scheduledChanges: scheduled.map(toChangeResponse),
   };
 }

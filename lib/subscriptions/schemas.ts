@@ -13,6 +13,14 @@ export const CreateSubscriptionBody = z.strictObject({
   paymentMethodId: Id.optional().meta({ description: "A saved payment method of the customer (pm_…); defaults to the customer's default method." }),
   paymentMethodRefId: Id.optional().meta({ description: 'Same as paymentMethodId (the name the checkout API uses).' }),
   metadata: Metadata.optional(),
+  items: z
+    .array(z.strictObject({ priceId: Id }))
+    .max(20)
+    .optional()
+    .meta({
+      description:
+        'Metered prices billed in arrears at each period end, besides `priceId` (which may itself be metered): same currency, interval and intervalCount, one per feature.',
+    }),
 });
 
 export const CancelSubscriptionBody = z.strictObject({
@@ -101,7 +109,17 @@ export const SubscriptionResponse = z.object({
   updatedAt: Timestamp,
 });
 
+export const SubscriptionItemResponse = z.object({
+  id: z.string(),
+  priceId: z.string(),
+  feature: z.string().meta({ description: 'The usage feature the item bills.' }),
+  createdAt: Timestamp,
+});
+
 export const SubscriptionDetailResponse = SubscriptionResponse.extend({
+  items: z
+    .array(SubscriptionItemResponse)
+    .meta({ description: 'The metered prices whose usage is billed in arrears at each period end (`priceId` among them when it is metered).' }),
   latestBillingRecord: BillingRecordShape.nullable(),
   upcomingRenewal: RenewalQuote.nullable().meta({ description: 'What the next renewal charges; null when it will not renew.' }),
   scheduledChanges: z.array(z.lazy(() => ChangeResponse)),

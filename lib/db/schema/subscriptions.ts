@@ -111,6 +111,26 @@ export const subscriptions = pgTable(
 );
 
 /**
+ * The metered prices a subscription bills in arrears at each period end (lib/subscriptions/items.ts),
+ * its own `priceId` included when that price is metered. One item per price and per feature.
+ */
+export const subscriptionItems = pgTable(
+  'subscription_items',
+  {
+    id: text().primaryKey(),
+    merchantId: text().notNull(),
+    subscriptionId: text()
+      .notNull()
+      .references(() => subscriptions.id),
+    priceId: text()
+      .notNull()
+      .references(() => prices.id),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('subscription_items_price_unique').on(t.subscriptionId, t.priceId)],
+);
+
+/**
  * Links a subscription to its billing records. A period's record is unique per
  * (subscription, period index): a renewal can be written, and so charged, only once.
  */

@@ -3255,6 +3255,10 @@ export interface components {
             metadata?: {
                 [key: string]: string;
             };
+            /** @description Metered prices billed in arrears at each period end, besides `priceId` (which may itself be metered): same currency, interval and intervalCount, one per feature. */
+            items?: {
+                priceId: string;
+            }[];
         };
         CancelSubscriptionBody: {
             /** @description true ends it now; false (default) keeps service to the period end. */
@@ -4033,6 +4037,8 @@ export interface components {
             };
             createdAt: components["schemas"]["Timestamp"];
             updatedAt: components["schemas"]["Timestamp"];
+            /** @description The metered prices whose usage is billed in arrears at each period end (`priceId` among them when it is metered). */
+            items: components["schemas"]["SubscriptionItemResponse"][];
             latestBillingRecord: {
                 id: string;
                 /** @enum {string} */
@@ -4063,6 +4069,13 @@ export interface components {
                 amountDue: number;
             } | null;
             scheduledChanges: components["schemas"]["ChangeResponse"][];
+        };
+        SubscriptionItemResponse: {
+            id: string;
+            priceId: string;
+            /** @description The usage feature the item bills. */
+            feature: string;
+            createdAt: components["schemas"]["Timestamp"];
         };
         ChangeResponse: {
             id: string;
