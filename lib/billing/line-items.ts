@@ -16,15 +16,33 @@ export interface BilledTotals {
   lineItems: BillingLineItem[];
 }
 
-/** The lines and totals of one charge, less its discount, then less the credit applied. */
+/**
+ * An ended period's usage of one metered price (kind `usage`), and the part of it its usage
+ * credits paid (`creditAmount`, shown as a `credit` line naming the feature).
+ */
+export interface BilledUsage {
+  line: BillingLineItem & { kind: 'usage' };
+  creditAmount: number;
+  creditedUnits: number;
+}
+
+/**
+ * The lines and totals of one charge, with any usage billed in arrears after it, less its
+ * discount (on the charge only), then less the credit applied (account credit, then the usage
+ * credits of each usage line).
+ */
 export function billingLines(
   charge: BilledCharge,
   reductions: { discountAmount?: number; discountLabel?: string; creditsApplied?: number } = {},
+  usage: BilledUsage[] = [],
 ): BilledTotals {
-  const subtotal = charge.quantity * charge.unitAmount;
+  const chargeAmount = charge.quantity * charge.unitAmount;
+  const subtotal = chargeAmount + usage.reduce((sum, billed) => sum + billed.line.amount, 0);
   const discountAmount = reductions.discountAmount ?? 0;
-  const creditsApplied = reductions.creditsApplied ?? 0;
-  const lineItems: BillingLineItem[] = [{ ...charge, amount: subtotal }];
+  const accountCredit = reductions.creditsApplied ?? 0;
+  const usageCredits = usage.reduce((sum, billed) => sum + billed.creditAmount, 0);
+  const creditsApplied = accountCredit + usageCredits;
+  const lineItems: BillingLineItem[] = [{ ...charge, amount: chargeAmount }, ...usage.map((billed) => billed.line)];
   if (discountAmount > 0) {
     lineItems.push({
       kind: 'discount',
@@ -35,8 +53,22 @@ export function billingLines(
       amount: -discountAmount,
     });
   }
-  if (creditsApplied > 0) {
-    lineItems.push({ kind: 'credit', description: 'Account credit applied', priceId: null, quantity: 1, unitAmount: -creditsApplied, amount: -creditsApplied });
+  if (accountCredit > 0) {
+    lineItems.push({ kind: 'credit', description: 'Account credit applied', priceId: null, quantity: 1, unitAmount: -accountCredit, amount: -accountCredit });
+  }
+  for (const { line, creditAmount, creditedUnits } of usage) {
+    if (creditAmount === 0) continue;
+    lineItems.push({
+      kind: 'credit',
+      description: `Credits applied: ${creditedUnits} ${line.feature} units`,
+      priceId: line.priceId,
+      quantity: 1,
+      unitAmount: -creditAmount,
+      amount: -creditAmount,
+      feature: line.feature,
+      periodStart: line.periodStart,
+      periodEnd: line.periodEnd,
+    });
   }
   return { subtotal, discountAmount, creditsApplied, amount: subtotal - discountAmount - creditsApplied, lineItems };
 }

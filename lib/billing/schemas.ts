@@ -8,13 +8,30 @@ export const BILLING_RECORD_STATUSES = ['open', 'paid', 'void', 'uncollectible']
 export const BillingLineItemResponse = z.object({
   kind: z.enum(BILLING_LINE_KINDS).meta({
     description:
-      '`one_time` (a checkout), `plan` (a subscription period), `proration` (a mid-period upgrade), `discount` (a coupon), `credit` (account credit applied).',
+      "`one_time` (a checkout), `plan` (a subscription period), `proration` (a mid-period upgrade), `usage` (a metered price's usage of an ended period, billed in arrears), `discount` (a coupon), `credit` (account credit or usage credits applied).",
   }),
   description: z.string(),
   priceId: z.string().nullable(),
   quantity: z.int(),
-  unitAmount: z.int(),
+  unitAmount: z.int().meta({ description: 'Minor units per unit; on a usage line of a decimal or tiered price 0 (see `unitAmountDecimal`, `tiers`).' }),
   amount: z.int().meta({ description: 'Minor units, signed: discount and credit lines are negative; the lines add up to `total`.' }),
+  feature: z.string().optional().meta({ description: 'Usage lines and the credit lines paying them: the usage feature.' }),
+  periodStart: Timestamp.optional().meta({ description: 'Usage lines: start of the period whose usage is billed (the previous period).' }),
+  periodEnd: Timestamp.optional(),
+  unitAmountDecimal: z.string().optional().meta({ description: 'Usage lines of a decimal price: the exact unit amount in minor units.' }),
+  tiers: z
+    .array(
+      z.object({
+        tier: z.int(),
+        upTo: z.int().nullable(),
+        quantity: z.int(),
+        unitAmountDecimal: z.string(),
+        flatAmount: z.int(),
+        amountDecimal: z.string().meta({ description: 'Exact, before the line is rounded (once, half up).' }),
+      }),
+    )
+    .optional()
+    .meta({ description: 'Usage lines of a tiered price: each tier the quantity reached.' }),
 });
 
 /** The fields of a billing record that its `billing_record.*` events carry too (lib/billing/billing-records.ts). */

@@ -13,6 +13,7 @@ import { recordChargeOutcome, type PaymentRow, type SubscriptionContext } from '
 import { periodDiscount } from './discounts';
 import { closeBillingRecord, createBillingRecord } from '../billing/billing-records';
 import { billingLines } from '../billing/line-items';
+import { PinnedUsage, usageAmountDue } from './usage-billing';
 
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 export type SubscriptionBillingRow = typeof subscriptionBillingRecords.$inferSelect;
@@ -132,12 +133,16 @@ export const PeriodCharge = z.object({
   /** When the period is billed: its start (the renewal boundary, or the create). */
   at: z.coerce.date(),
   card: PinnedCard,
+  /** The ended period's usage, billed in arrears (none before metered items existed). */
+  usage: z.array(PinnedUsage).default([]),
 });
 export type PeriodCharge = z.output<typeof PeriodCharge>;
 
 /**
- * Phase 1 of a period's charge: the coupon's discount for the period comes off first
- * (lib/subscriptions/discounts.ts), then account credit. `sub` is in the period being billed.
+ * Phase 1 of a period's charge: the price in advance and the ended period's `usage` in arrears
+ * (usage-billing.ts). The coupon's discount for the period comes off the price first
+ * (lib/subscriptions/discounts.ts), then account credit off what is left of the whole.
+ * `sub` is in the period being billed.
  */
 export function planPeriodCharge(
   sub: Pick<SubscriptionRow, 'id' | 'discount' | 'creditBalance'>,
@@ -146,6 +151,7 @@ export function planPeriodCharge(
   productName: string,
   at: Date,
   card: PinnedCard,
+  usage: PinnedUsage[] = [],
 ): PeriodCharge {
   const amount = advanceAmount(price);
   const discount = periodDiscount(sub.discount, period.start, amount);
@@ -159,16 +165,17 @@ export function planPeriodCharge(
     currency: price.currency,
     discount,
     couponId: discount > 0 ? sub.discount!.couponId : null,
-    creditUsed: Math.min(sub.creditBalance, amount - discount),
+    creditUsed: Math.min(sub.creditBalance, amount - discount + usageAmountDue(usage)),
     description: periodDescription(productName, period.index),
     at,
     card,
+    usage,
   };
 }
 
 /** What a period charge's payment is asked for. */
 export function periodChargeAmount(plan: PeriodCharge) {
-  return plan.unitAmount - plan.discount - plan.creditUsed;
+  return plan.unitAmount - plan.discount + usageAmountDue(plan.usage) - plan.creditUsed;
 }
 
 export function periodContext(plan: PeriodCharge): SubscriptionContext {
@@ -201,6 +208,7 @@ export async function billPinnedPeriod(tx: Db, sub: SubscriptionRow, plan: Perio
       billed: billingLines(
         { kind: 'plan', description: plan.description, priceId: plan.priceId, quantity: 1, unitAmount: plan.unitAmount },
         { discountAmount: plan.discount, creditsApplied: plan.creditUsed },
+        plan.usage,
       ),
     },
     { context, recordPayment: async () => (payment = await recordChargeOutcome(tx, pending, outcome, recordEvent, context)) },

@@ -29,6 +29,7 @@ import {
   type SubscriptionRow,
 } from './billing';
 import { applyCommand } from './commands';
+import { planUsageLines } from './usage-billing';
 import { askToAuthenticate, closeUnwantedCharge, lookUpUnknownCharge, retryDue, settleSubscriptionCharge, subscriptionStillRunning } from './dunning';
 import type { ChangeRow } from './responses';
 import {
@@ -136,6 +137,8 @@ async function renew(tx: Db, sub: SubscriptionRow, options: { sellerSuspended?: 
   }
   // The period moves (and its credit is taken) now, so no other run renews it while it is charged.
   const source = await resolveToken(tx, sub);
+  // The ended period's usage is billed with it, in arrears (a trial's usage is free).
+  const usage = sub.currentPeriodIndex >= 0 ? await planUsageLines(tx, sub, { start: sub.currentPeriodStart, end: boundary }) : [];
   const plan = planPeriodCharge(
     sub,
     { index, start: periodSet.currentPeriodStart, end: periodSet.currentPeriodEnd },
@@ -143,6 +146,7 @@ async function renew(tx: Db, sub: SubscriptionRow, options: { sellerSuspended?: 
     await productNameOf(tx, price),
     boundary,
     source.card,
+    usage,
   );
   const moved = await moveSubscriptionPeriod(tx, sub, { ...periodSet, creditBalance: sub.creditBalance - plan.creditUsed });
   await refreshNextAction(tx, moved);

@@ -20,13 +20,31 @@ export interface BillingLineItem {
   quantity: number;
   unitAmount: number;
   amount: number;
+  /** Usage lines (and the credit lines that pay them): the feature and the period its usage was in. */
+  feature?: string;
+  periodStart?: string;
+  periodEnd?: string;
+  /** Usage lines of a decimal price: its exact unit amount. */
+  unitAmountDecimal?: string;
+  /** Usage lines of a tiered price: each tier reached (lib/usage/pricing.ts). */
+  tiers?: BillingLineTier[];
+}
+
+export interface BillingLineTier {
+  tier: number;
+  upTo: number | null;
+  quantity: number;
+  unitAmountDecimal: string;
+  flatAmount: number;
+  amountDecimal: string;
 }
 
 /**
  * `one_time`: a checkout of a one-time price or an ad hoc amount; `plan`: a subscription period;
- * `proration`: a mid-period upgrade; `discount`: a coupon; `credit`: account credit applied.
+ * `proration`: a mid-period upgrade; `usage`: a metered price's usage of an ended period;
+ * `discount`: a coupon; `credit`: account credit or usage credits applied.
  */
-export const BILLING_LINE_KINDS = ['one_time', 'plan', 'proration', 'discount', 'credit'] as const;
+export const BILLING_LINE_KINDS = ['one_time', 'plan', 'proration', 'usage', 'discount', 'credit'] as const;
 export type BillingLineKind = (typeof BILLING_LINE_KINDS)[number];
 
 export type PaymentLinkStoredStatus = 'active' | 'disabled' | 'archived' | 'completed';

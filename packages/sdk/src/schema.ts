@@ -3926,16 +3926,34 @@ export interface components {
         };
         BillingLineItemResponse: {
             /**
-             * @description `one_time` (a checkout), `plan` (a subscription period), `proration` (a mid-period upgrade), `discount` (a coupon), `credit` (account credit applied).
+             * @description `one_time` (a checkout), `plan` (a subscription period), `proration` (a mid-period upgrade), `usage` (a metered price's usage of an ended period, billed in arrears), `discount` (a coupon), `credit` (account credit or usage credits applied).
              * @enum {string}
              */
-            kind: "one_time" | "plan" | "proration" | "discount" | "credit";
+            kind: "one_time" | "plan" | "proration" | "usage" | "discount" | "credit";
             description: string;
             priceId: string | null;
             quantity: number;
+            /** @description Minor units per unit; on a usage line of a decimal or tiered price 0 (see `unitAmountDecimal`, `tiers`). */
             unitAmount: number;
             /** @description Minor units, signed: discount and credit lines are negative; the lines add up to `total`. */
             amount: number;
+            /** @description Usage lines and the credit lines paying them: the usage feature. */
+            feature?: string;
+            /** @description Usage lines: start of the period whose usage is billed (the previous period). */
+            periodStart?: components["schemas"]["Timestamp"];
+            periodEnd?: components["schemas"]["Timestamp"];
+            /** @description Usage lines of a decimal price: the exact unit amount in minor units. */
+            unitAmountDecimal?: string;
+            /** @description Usage lines of a tiered price: each tier the quantity reached. */
+            tiers?: {
+                tier: number;
+                upTo: number | null;
+                quantity: number;
+                unitAmountDecimal: string;
+                flatAmount: number;
+                /** @description Exact, before the line is rounded (once, half up). */
+                amountDecimal: string;
+            }[];
         };
         CouponResponse: {
             id: string;
