@@ -17,6 +17,7 @@ import {
   SubscriptionDetailResponse,
   SubscriptionResponse,
   TestClockResponse,
+  UpcomingInvoiceResponse,
 } from './schemas';
 
 const SubscriptionParams = idParam('subscriptionId', 'sub');
@@ -66,6 +67,20 @@ export const getSubscriptionOperation = defineOperation({
   scope: 'subscriptions:read',
   params: SubscriptionParams,
   response: SubscriptionDetailResponse,
+});
+
+export const getUpcomingInvoiceOperation = defineOperation({
+  id: 'getUpcomingInvoice',
+  method: 'GET',
+  path: '/api/Subscription/{subscriptionId}/UpcomingInvoice',
+  tag: 'Subscriptions',
+  summary: 'What the next renewal would bill now: the next price in advance and the usage so far',
+  description:
+    "The lines of the billing record the next renewal would write if the current period ended now: the price for the next period in advance, the current period's usage of each metered item so far (priced as at renewal), the coupon and credits. Nothing is written.",
+  scope: 'subscriptions:read',
+  params: SubscriptionParams,
+  response: UpcomingInvoiceResponse,
+  answers: { 409: 'INVALID_STATE: the subscription will not renew (ended or canceled at its period end) or its collection is paused.' },
 });
 
 export const cancelSubscriptionOperation = defineOperation({

@@ -187,6 +187,15 @@ export function periodContext(plan: PeriodCharge): SubscriptionContext {
   };
 }
 
+/** A period charge's lines and totals: the price in advance, the ended period's usage, the discount and credits. */
+export function periodLines(plan: PeriodCharge) {
+  return billingLines(
+    { kind: 'plan', description: plan.description, priceId: plan.priceId, quantity: 1, unitAmount: plan.unitAmount },
+    { discountAmount: plan.discount, creditsApplied: plan.creditUsed },
+    plan.usage,
+  );
+}
+
 /**
  * Phase 3 of a period's charge: its billing record, with the payment's outcome between
  * `billing_record.created` and `.paid`, and the `(subscription, period)` link, whose unique
@@ -205,11 +214,7 @@ export async function billPinnedPeriod(tx: Db, sub: SubscriptionRow, plan: Perio
       currency: plan.currency,
       description: plan.description,
       couponId: plan.couponId,
-      billed: billingLines(
-        { kind: 'plan', description: plan.description, priceId: plan.priceId, quantity: 1, unitAmount: plan.unitAmount },
-        { discountAmount: plan.discount, creditsApplied: plan.creditUsed },
-        plan.usage,
-      ),
+      billed: periodLines(plan),
     },
     { context, recordPayment: async () => (payment = await recordChargeOutcome(tx, pending, outcome, recordEvent, context)) },
   );

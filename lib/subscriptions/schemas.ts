@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DateTime, Metadata, Timestamp, dateTimeBetween } from '../http/schemas';
+import { BillingLineItemResponse } from '../billing/schemas';
 
 export const SUBSCRIPTION_STATUSES = ['trialing', 'active', 'past_due', 'canceled', 'ended'] as const;
 export const COMMAND_TYPES = ['ChangePrice', 'CancelAtPeriodEnd', 'Reactivate', 'Pause', 'Resume', 'ChangePaymentMethod'] as const;
@@ -139,6 +140,22 @@ export const ChangeResponse = z.object({
   prorationAmount: z.int().nullable(),
   createdAt: Timestamp,
   appliedAt: Timestamp.nullable(),
+});
+
+export const UpcomingInvoiceResponse = z.object({
+  subscriptionId: z.string(),
+  at: Timestamp.meta({ description: 'When it will be billed: the end of the current period.' }),
+  currency: z.string(),
+  periodIndex: z.int().meta({ description: 'The period its price is billed for, in advance (the next one).' }),
+  periodStart: Timestamp,
+  periodEnd: Timestamp,
+  lineItems: z
+    .array(BillingLineItemResponse)
+    .meta({ description: "As on the billing record: the price, the current period's usage so far (`usage`), discount and credits." }),
+  subtotal: z.int(),
+  discountAmount: z.int(),
+  creditsApplied: z.int(),
+  total: z.int().meta({ description: 'What would be charged if the period ended now.' }),
 });
 
 export const CommandResponse = z.object({ subscription: SubscriptionResponse, change: ChangeResponse });

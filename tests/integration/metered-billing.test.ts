@@ -66,8 +66,14 @@ describe('usage billed in arrears', () => {
     await recordUsage(api, { customerId, feature: 'messages', quantity: 50 });
     await recordUsage(api, { customerId, feature: 'api_calls', quantity: 999, timestamp: '2026-02-10T12:00:00.000Z' });
 
+    // What the renewal will bill, asked before the period ends: the same lines the record gets.
+    const upcoming = await api.get(`/api/Subscription/${sub.id}/UpcomingInvoice`);
+    expect(upcoming.status, upcoming.text).toBe(200);
+    expect(upcoming.body).toMatchObject({ at: '2026-02-10T12:00:00.000Z', periodIndex: 1, subtotal: 6170, total: 6170 });
+
     await advance(api, clock, '2026-02-10T12:00:01.000Z');
     const record = await periodRecord(api, sub.id, 1);
+    expect(upcoming.body.lineItems).toEqual(record.lineItems);
     expect(record).toMatchObject({ status: 'paid', currency: 'USD', subtotal: 6170, total: 6170, amountPaid: 6170, periodStart: '2026-02-10T12:00:00.000Z' });
     expect(record.lineItems).toEqual([
       { kind: 'plan', description: 'API — subscription period 2', priceId: price.id, quantity: 1, unitAmount: 0, amount: 0 },
@@ -134,9 +140,11 @@ describe('usage billed in arrears', () => {
     // The grant that expires first is drawn first, the one without expiry last.
     expect(Object.fromEntries(balance.grants.map((g: { id: string; remaining: number }) => [g.id, g.remaining]))).toEqual({ [late]: 50, [lasting]: 200 });
     await recordUsage(api, { customerId, feature: 'api_calls', quantity: 1134 });
+    const upcoming = (await api.get(`/api/Subscription/${sub.id}/UpcomingInvoice`)).body;
 
     await advance(api, clock, '2026-02-01T00:00:00.000Z');
     const record = await periodRecord(api, sub.id, 1);
+    expect(upcoming).toMatchObject({ lineItems: record.lineItems, creditsApplied: 1750, total: 4420 });
     // 1,234 units × 5 = 6,170; 350 of them paid by credits = 1,750; the card pays 4,420.
     expect(record).toMatchObject({ status: 'paid', subtotal: 6170, creditsApplied: 1750, total: 4420 });
     expect(record.lineItems.slice(1)).toEqual([
@@ -144,6 +152,21 @@ describe('usage billed in arrears', () => {
       expect.objectContaining({ kind: 'credit', description: 'Credits applied: 350 api_calls units', amount: -1750, feature: 'api_calls', priceId: price.id }),
     ]);
     expect((await api.get(`/api/Payment/${record.paymentId}`)).body).toMatchObject({ status: 'succeeded', amount: 4420 });
+  });
+
+  it('has no upcoming invoice once the subscription will not renew', async () => {
+    const { api, merchant } = await newMerchant();
+    const price = await meteredPrice(api, { amount: 5 });
+    const { customerId, paymentMethodId } = await customerWithCard(api, merchant.id);
+    const sub = (await subscribe(api, { customerId, priceId: price.id, paymentMethodId })).body;
+    expect((await api.get(`/api/Subscription/${sub.id}/UpcomingInvoice`)).body).toMatchObject({
+      total: 0,
+      lineItems: [{ kind: 'plan' }, { kind: 'usage', quantity: 0 }],
+    });
+    expect((await api.post(`/api/Subscription/${sub.id}/Cancel`, { immediate: false }, ik())).status).toBe(200);
+    const answer = await api.get(`/api/Subscription/${sub.id}/UpcomingInvoice`);
+    expect(answer.status).toBe(409);
+    expect(answer.body.code).toBe('INVALID_STATE');
   });
 
   it('leaves reversed usage out and aggregates max, last and unique as the price says', async () => {

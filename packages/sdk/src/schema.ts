@@ -1061,6 +1061,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/Subscription/{subscriptionId}/UpcomingInvoice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the next renewal would bill now: the next price in advance and the usage so far
+         * @description The lines of the billing record the next renewal would write if the current period ended now: the price for the next period in advance, the current period's usage of each metered item so far (priced as at renewal), the coupon and credits. Nothing is written. Scope: `subscriptions:read`.
+         */
+        get: operations["getUpcomingInvoice"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/TestClock": {
         parameters: {
             query?: never;
@@ -4139,6 +4159,23 @@ export interface components {
                 creditApplied: number;
                 amountDue: number;
             };
+        };
+        UpcomingInvoiceResponse: {
+            subscriptionId: string;
+            /** @description When it will be billed: the end of the current period. */
+            at: components["schemas"]["Timestamp"];
+            currency: string;
+            /** @description The period its price is billed for, in advance (the next one). */
+            periodIndex: number;
+            periodStart: components["schemas"]["Timestamp"];
+            periodEnd: components["schemas"]["Timestamp"];
+            /** @description As on the billing record: the price, the current period's usage so far (`usage`), discount and credits. */
+            lineItems: components["schemas"]["BillingLineItemResponse"][];
+            subtotal: number;
+            discountAmount: number;
+            creditsApplied: number;
+            /** @description What would be charged if the period ended now. */
+            total: number;
         };
         TestClockResponse: {
             id: string;
@@ -8580,6 +8617,48 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["ApiRateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getUpcomingInvoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                subscriptionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpcomingInvoiceResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description INVALID_STATE: the subscription will not renew (ended or canceled at its period end) or its collection is paused. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["ServiceUnavailable"];
