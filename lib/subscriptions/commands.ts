@@ -15,7 +15,8 @@ import { changePrice, planPriceChange } from './price-change';
 import { findSubscriptionRow, getSubscriptionDetail } from './queries';
 import { toChangeResponse, toSubscriptionResponse, type ChangeRow, type CommandResult } from './responses';
 import { endSubscription, markChangeApplied, recordChange, refreshNextAction, runningStatus, writeSubscription, type Actor } from './subscription-writer';
-import type { CommandBody, CommandType } from './schemas';
+import { PRICE_COMMANDS, type CommandBody, type CommandType } from './schemas';
+import { addSubscriptionItem, removeSubscriptionItem } from './items';
 
 /** What a seller or customer asks of one subscription: Command (now or scheduled) and Cancel. */
 
@@ -58,8 +59,9 @@ async function commandSubscriptionNow(
   const sub = await findSubscriptionRow(tx, merchantId, subscriptionId, { forUpdate: true });
   checkVersion(sub, body.expectedVersion);
   if (sub.status === 'ended') throw new ApiError('INVALID_STATE', `Subscription ${sub.id} has ended; nothing can change it.`);
-  if (body.type === 'ChangePrice' && !body.priceId) throw invalidField('priceId', 'ChangePrice needs priceId.');
-  if (body.type !== 'ChangePrice' && body.priceId) throw invalidField('priceId', `${body.type} takes no priceId.`);
+  const namesPrice = PRICE_COMMANDS.includes(body.type);
+  if (namesPrice && !body.priceId) throw invalidField('priceId', `${body.type} needs priceId.`);
+  if (!namesPrice && body.priceId) throw invalidField('priceId', `${body.type} takes no priceId.`);
   if (body.type === 'ChangePaymentMethod' && !body.paymentMethodId) throw invalidField('paymentMethodId', 'ChangePaymentMethod needs paymentMethodId.');
   if (body.type !== 'ChangePaymentMethod' && body.paymentMethodId) throw invalidField('paymentMethodId', `${body.type} takes no paymentMethodId.`);
   // Commands that restart collection wait for a suspended seller's reinstatement (ChangePrice is
@@ -79,6 +81,9 @@ async function commandSubscriptionNow(
     const to = await findPriceRow(tx, merchantId, body.priceId!, 'priceId');
     planPriceChange(sub, from, to, at);
   }
+  // Validated now, even when scheduled, so a bad item is refused at once (and checked again when applied).
+  if (body.type === 'AddItem') await addSubscriptionItem(tx, sub, body.priceId!, at, true);
+  if (body.type === 'RemoveItem') await removeSubscriptionItem(tx, sub, body.priceId!, at, true);
   if (body.effectiveAt && body.effectiveAt > at) {
     const updated = await writeSubscription(tx, sub, {});
     const change = await recordChange(tx, updated, {
@@ -138,6 +143,16 @@ export async function applyCommand(
     case 'Resume': {
       if (!sub.pausedAt) throw invalid(`Subscription ${sub.id} is not paused.`);
       updated = await writeSubscription(tx, sub, { pausedAt: null });
+      break;
+    }
+    case 'AddItem': {
+      await addSubscriptionItem(tx, sub, command.priceId!, at);
+      updated = await writeSubscription(tx, sub, {});
+      break;
+    }
+    case 'RemoveItem': {
+      await removeSubscriptionItem(tx, sub, command.priceId!, at);
+      updated = await writeSubscription(tx, sub, {});
       break;
     }
     case 'ChangePaymentMethod': {

@@ -1,4 +1,4 @@
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull, lt, or } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { prices, subscriptionItems } from '../db/schema';
 import { newId } from '../ids';
@@ -18,30 +18,60 @@ export const MAX_SUBSCRIPTION_ITEMS = 20;
 
 /**
  * The metered prices a new subscription on `main` bills: `main` itself when metered, then each
- * of `items`, which must be active metered prices in `main`'s currency and cadence, each for
- * another price and another feature (the same usage is never billed twice). 400 names the item.
+ * of `items` (`checkItemPrice`). 400 names the item.
  */
 export async function resolveMeteredItems(tx: Db, merchantId: string, main: PriceRow, items: { priceId: string }[]): Promise<PriceRow[]> {
   const chosen: PriceRow[] = main.usageType === 'metered' ? [main] : [];
   for (const [index, item] of items.entries()) {
     const field = `items.${index}.priceId`;
     const price = await findPriceRow(tx, merchantId, item.priceId, field);
-    if (price.usageType !== 'metered') throw invalidField(field, `Price ${price.id} is licensed: items are metered prices; the licensed price is priceId.`);
-    if (!price.active) throw new ApiError('INVALID_STATE', `Price ${price.id} is inactive and cannot be subscribed to.`);
-    if (price.currency !== main.currency)
-      throw invalidField(field, `Price ${price.id} is in ${price.currency} but the subscription bills in ${main.currency}.`);
-    if (price.interval !== main.interval || (price.intervalCount ?? 1) !== (main.intervalCount ?? 1)) {
-      throw invalidField(
-        field,
-        `Price ${price.id} renews every ${price.intervalCount ?? 1} ${price.interval} but the subscription every ${main.intervalCount ?? 1} ${main.interval}.`,
-      );
-    }
-    if (chosen.some((other) => other.id === price.id)) throw invalidField(field, `Price ${price.id} is already on the subscription.`);
-    const sameFeature = chosen.find((other) => other.feature === price.feature);
-    if (sameFeature) throw invalidField(field, `Price ${sameFeature.id} already bills feature '${price.feature}': each feature is billed by one item.`);
+    checkItemPrice(price, main, chosen, field);
     chosen.push(price);
   }
   return chosen;
+}
+
+/**
+ * An item must be an active metered price in the subscription price's currency and cadence,
+ * for another price and another feature than the items it joins (the same usage is never billed
+ * twice).
+ */
+function checkItemPrice(price: PriceRow, main: PriceRow, others: PriceRow[], field: string) {
+  if (price.usageType !== 'metered') throw invalidField(field, `Price ${price.id} is licensed: items are metered prices; the licensed price is priceId.`);
+  if (!price.active) throw new ApiError('INVALID_STATE', `Price ${price.id} is inactive and cannot be subscribed to.`);
+  if (price.currency !== main.currency) throw invalidField(field, `Price ${price.id} is in ${price.currency} but the subscription bills in ${main.currency}.`);
+  if (price.interval !== main.interval || (price.intervalCount ?? 1) !== (main.intervalCount ?? 1)) {
+    throw invalidField(
+      field,
+      `Price ${price.id} renews every ${price.intervalCount ?? 1} ${price.interval} but the subscription every ${main.intervalCount ?? 1} ${main.interval}.`,
+    );
+  }
+  if (others.some((other) => other.id === price.id)) throw invalidField(field, `Price ${price.id} is already on the subscription.`);
+  const sameFeature = others.find((other) => other.feature === price.feature);
+  if (sameFeature) throw invalidField(field, `Price ${sameFeature.id} already bills feature '${price.feature}': each feature is billed by one item.`);
+}
+
+/** AddItem: a metered price joins a running subscription; it bills its feature's usage from `at`. */
+export async function addSubscriptionItem(tx: Db, sub: { id: string; merchantId: string; priceId: string }, priceId: string, at: Date, validateOnly = false) {
+  const main = await findPriceRow(tx, sub.merchantId, sub.priceId);
+  const price = await findPriceRow(tx, sub.merchantId, priceId, 'priceId');
+  const live = (await listSubscriptionItems(tx, sub.id)).map((item) => item.price);
+  checkItemPrice(price, main, live, 'priceId');
+  if (!validateOnly) await insertSubscriptionItems(tx, sub, [price.id], at);
+}
+
+/**
+ * RemoveItem: the item stops billing at `at`; its usage until then is still billed at the
+ * period end. The subscription's own price is not an item that can go (cancel instead).
+ */
+export async function removeSubscriptionItem(tx: Db, sub: { id: string; priceId: string }, priceId: string, at: Date, validateOnly = false) {
+  if (priceId === sub.priceId) throw invalidField('priceId', `Price ${priceId} is the subscription's own price: cancel the subscription instead.`);
+  const [item] = await tx
+    .select()
+    .from(subscriptionItems)
+    .where(and(eq(subscriptionItems.subscriptionId, sub.id), eq(subscriptionItems.priceId, priceId), isNull(subscriptionItems.removedAt)));
+  if (!item) throw invalidField('priceId', `Price ${priceId} is not an item of subscription ${sub.id}.`);
+  if (!validateOnly) await tx.update(subscriptionItems).set({ removedAt: at }).where(eq(subscriptionItems.id, item.id));
 }
 
 /** Writes a new subscription's items (in phase 3 of its create, or at once for a trial). */
@@ -52,13 +82,20 @@ export async function insertSubscriptionItems(tx: Db, sub: { id: string; merchan
     .values(priceIds.map((priceId) => ({ id: newId('meteredItem'), merchantId: sub.merchantId, subscriptionId: sub.id, priceId, createdAt: at })));
 }
 
-/** A subscription's items with their prices, oldest first. */
-export async function listSubscriptionItems(db: Db, subscriptionId: string): Promise<{ item: SubscriptionItemRow; price: PriceRow }[]> {
+/** A subscription's items with their prices, oldest first: the live ones, or all that were on it during `[from, to)`. */
+export async function listSubscriptionItems(
+  db: Db,
+  subscriptionId: string,
+  during?: { from: Date; to: Date },
+): Promise<{ item: SubscriptionItemRow; price: PriceRow }[]> {
+  const on = during
+    ? and(lt(subscriptionItems.createdAt, during.to), or(isNull(subscriptionItems.removedAt), gt(subscriptionItems.removedAt, during.from)))
+    : isNull(subscriptionItems.removedAt);
   return db
     .select({ item: subscriptionItems, price: prices })
     .from(subscriptionItems)
     .innerJoin(prices, eq(prices.id, subscriptionItems.priceId))
-    .where(eq(subscriptionItems.subscriptionId, subscriptionId))
+    .where(and(eq(subscriptionItems.subscriptionId, subscriptionId), on))
     .orderBy(asc(subscriptionItems.createdAt), asc(subscriptionItems.id));
 }
 

@@ -3,7 +3,9 @@ import { DateTime, Metadata, Timestamp, dateTimeBetween } from '../http/schemas'
 import { BillingLineItemResponse } from '../billing/schemas';
 
 export const SUBSCRIPTION_STATUSES = ['trialing', 'active', 'past_due', 'canceled', 'ended'] as const;
-export const COMMAND_TYPES = ['ChangePrice', 'CancelAtPeriodEnd', 'Reactivate', 'Pause', 'Resume', 'ChangePaymentMethod'] as const;
+export const COMMAND_TYPES = ['ChangePrice', 'CancelAtPeriodEnd', 'Reactivate', 'Pause', 'Resume', 'ChangePaymentMethod', 'AddItem', 'RemoveItem'] as const;
+/** The commands that name a price. */
+export const PRICE_COMMANDS: readonly CommandType[] = ['ChangePrice', 'AddItem', 'RemoveItem'];
 export type CommandType = (typeof COMMAND_TYPES)[number];
 
 const Id = z.string().trim().min(1).max(64);
@@ -30,7 +32,10 @@ export const CancelSubscriptionBody = z.strictObject({
 
 export const CommandBody = z.strictObject({
   type: z.enum(COMMAND_TYPES),
-  priceId: Id.optional().meta({ description: 'ChangePrice only: the new Recurring price (same currency, interval and intervalCount).' }),
+  priceId: Id.optional().meta({
+    description:
+      'ChangePrice: the new licensed Recurring price (same currency, interval and intervalCount). AddItem: a metered price to bill in arrears from now; RemoveItem: the metered item to stop billing (its usage so far is billed at the period end).',
+  }),
   paymentMethodId: Id.optional().meta({
     description: "ChangePaymentMethod only: a saved method of the subscription's customer (pm_…); open past-due records are retried with it at once.",
   }),

@@ -56,16 +56,19 @@ export async function planUsageLines(
   sub: { id: string; merchantId: string; customerId: string },
   period: { start: Date; end: Date },
 ): Promise<PinnedUsage[]> {
-  const items = await listSubscriptionItems(tx, sub.id);
+  const items = await listSubscriptionItems(tx, sub.id, { from: period.start, to: period.end });
   const lines: PinnedUsage[] = [];
-  for (const { price } of items) {
+  for (const { item, price } of items) {
     const feature = price.feature!;
+    // An item added or removed during the period bills the usage of the part it was on.
+    const from = item.createdAt > period.start ? item.createdAt : period.start;
+    const to = item.removedAt && item.removedAt < period.end ? item.removedAt : period.end;
     const usage = await aggregatePeriodUsage(tx, {
       merchantId: sub.merchantId,
       customerId: sub.customerId,
       feature,
-      from: period.start,
-      to: period.end,
+      from,
+      to,
       aggregation: price.aggregation ?? 'sum',
       property: price.aggregationProperty,
     });
@@ -85,8 +88,8 @@ export async function planUsageLines(
         unitAmount: perUnit ? price.amount : 0,
         amount: charge.amount,
         feature,
-        periodStart: period.start.toISOString(),
-        periodEnd: period.end.toISOString(),
+        periodStart: from.toISOString(),
+        periodEnd: to.toISOString(),
         ...(price.unitAmountDecimal ? { unitAmountDecimal: price.unitAmountDecimal } : {}),
         ...(price.tiers ? { tiers: charge.tiers } : {}),
       },

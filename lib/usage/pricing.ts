@@ -60,7 +60,7 @@ function toSafeNumber(value: bigint, what: string): number {
 }
 
 /** The units priced: the quantity itself, or the blocks of `packageSize` it started. */
-export function billedUnitsOf(pricing: MeteredPricing, quantity: number): number {
+function billedUnitsOf(pricing: MeteredPricing, quantity: number): number {
   if (!Number.isSafeInteger(quantity) || quantity < 0) throw new RangeError(`Not a usage quantity: ${quantity}`);
   const size = pricing.packageSize ?? 1;
   return Math.ceil(quantity / size);

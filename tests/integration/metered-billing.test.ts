@@ -169,6 +169,64 @@ describe('usage billed in arrears', () => {
     expect(answer.body.code).toBe('INVALID_STATE');
   });
 
+  it('adds and removes items with AddItem / RemoveItem: each bills the usage of the part of the period it was on', async () => {
+    const { api, merchant } = await newMerchant();
+    const licensed = await recurringPrice(api, { amount: 2000, name: 'Pro' });
+    const calls = await meteredPrice(api, { productId: licensed.productId, amount: 5 });
+    const storage = await meteredPrice(api, { productId: licensed.productId, feature: 'storage_gb', amount: 100 });
+    const { customerId, paymentMethodId } = await customerWithCard(api, merchant.id);
+    const clock = await clockFor(api, customerId, '2026-01-01T00:00:00.000Z');
+    const sub = (await subscribe(api, { customerId, priceId: licensed.id, paymentMethodId, items: [{ priceId: storage.id }] })).body;
+    const command = (body: Record<string, unknown>) => api.post(`/api/Subscription/${sub.id}/Command`, body, ik());
+
+    await recordUsage(api, { customerId, feature: 'api_calls', quantity: 100, timestamp: '2026-01-05T00:00:00.000Z' });
+    await recordUsage(api, { customerId, feature: 'storage_gb', quantity: 3, timestamp: '2026-01-10T00:00:00.000Z' });
+    await advance(api, clock, '2026-01-11T00:00:00.000Z');
+    const stale = await command({ type: 'AddItem', priceId: calls.id, expectedVersion: '0' });
+    expect(stale.status).toBe(409);
+    expect(stale.body.code).toBe('VERSION_CONFLICT');
+    const added = await command({ type: 'AddItem', priceId: calls.id, expectedVersion: sub.version });
+    expect(added.status, added.text).toBe(200);
+    expect(added.body.change).toMatchObject({ type: 'AddItem', status: 'applied', toPriceId: calls.id });
+    expect((await command({ type: 'AddItem', priceId: calls.id })).body.errors[0].path).toBe('priceId');
+    await recordUsage(api, { customerId, feature: 'api_calls', quantity: 200, timestamp: '2026-01-15T00:00:00.000Z' });
+
+    await advance(api, clock, '2026-01-21T00:00:00.000Z');
+    expect((await command({ type: 'RemoveItem', priceId: licensed.id })).body.errors[0].path).toBe('priceId');
+    const removed = await command({ type: 'RemoveItem', priceId: storage.id, expectedVersion: added.body.subscription.version });
+    expect(removed.status, removed.text).toBe(200);
+    expect((await command({ type: 'RemoveItem', priceId: storage.id })).body.errors[0].path).toBe('priceId');
+    expect((await api.get(`/api/Subscription/${sub.id}`)).body.items.map((item: { priceId: string }) => item.priceId)).toEqual([calls.id]);
+    await recordUsage(api, { customerId, feature: 'storage_gb', quantity: 4, timestamp: '2026-01-25T00:00:00.000Z' });
+
+    await advance(api, clock, '2026-02-01T00:00:00.000Z');
+    const january = await periodRecord(api, sub.id, 1);
+    expect(january.lineItems.filter((line: { kind: string }) => line.kind === 'usage')).toEqual([
+      expect.objectContaining({
+        feature: 'storage_gb',
+        quantity: 3,
+        amount: 300,
+        periodStart: '2026-01-01T00:00:00.000Z',
+        periodEnd: '2026-01-21T00:00:00.000Z',
+      }),
+      expect.objectContaining({
+        feature: 'api_calls',
+        quantity: 200,
+        amount: 1000,
+        periodStart: '2026-01-11T00:00:00.000Z',
+        periodEnd: '2026-02-01T00:00:00.000Z',
+      }),
+    ]);
+    expect(january.total).toBe(3300);
+
+    await recordUsage(api, { customerId, feature: 'storage_gb', quantity: 9, timestamp: '2026-02-02T00:00:00.000Z' });
+    await advance(api, clock, '2026-03-01T00:00:00.000Z');
+    const february = await periodRecord(api, sub.id, 2);
+    expect(february.lineItems.filter((line: { kind: string }) => line.kind === 'usage').map((line: { feature: string }) => line.feature)).toEqual([
+      'api_calls',
+    ]);
+  });
+
   it('leaves reversed usage out and aggregates max, last and unique as the price says', async () => {
     const { api, merchant } = await newMerchant();
     const calls = await meteredPrice(api, { amount: 5 });

@@ -125,9 +125,11 @@ export const subscriptionItems = pgTable(
     priceId: text()
       .notNull()
       .references(() => prices.id),
+    /** On the subscription's clock: the item bills usage from `createdAt` until `removedAt`. */
     createdAt: createdAt(),
+    removedAt: timestampTz(),
   },
-  (t) => [uniqueIndex('subscription_items_price_unique').on(t.subscriptionId, t.priceId)],
+  (t) => [uniqueIndex('subscription_items_live_price_unique').on(t.subscriptionId, t.priceId).where(sql`${t.removedAt} is null`)],
 );
 
 /**
@@ -170,6 +172,8 @@ export type SubscriptionCommandType =
   | 'Pause'
   | 'Resume'
   | 'ChangePaymentMethod'
+  | 'AddItem'
+  | 'RemoveItem'
   | 'Cancel'
   | 'Create'
   | 'Renew'

@@ -3286,8 +3286,8 @@ export interface components {
         };
         CommandBody: {
             /** @enum {string} */
-            type: "ChangePrice" | "CancelAtPeriodEnd" | "Reactivate" | "Pause" | "Resume" | "ChangePaymentMethod";
-            /** @description ChangePrice only: the new Recurring price (same currency, interval and intervalCount). */
+            type: "ChangePrice" | "CancelAtPeriodEnd" | "Reactivate" | "Pause" | "Resume" | "ChangePaymentMethod" | "AddItem" | "RemoveItem";
+            /** @description ChangePrice: the new licensed Recurring price (same currency, interval and intervalCount). AddItem: a metered price to bill in arrears from now; RemoveItem: the metered item to stop billing (its usage so far is billed at the period end). */
             priceId?: string;
             /** @description ChangePaymentMethod only: a saved method of the subscription's customer (pm_…); open past-due records are retried with it at once. */
             paymentMethodId?: string;
