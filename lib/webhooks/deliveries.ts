@@ -9,6 +9,7 @@ import { findWebhookEndpointRow } from './endpoints';
 import { DELIVERIES_CHANNEL } from '../events/channel';
 import type { WebhookDeliveryStatus } from '../db/schema';
 import { webhookDeliveryStateMachine } from '../events/webhook-delivery-states';
+import { CURRENT_API_VERSION } from '../http/api-versions';
 
 type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 type AttemptRow = typeof webhookAttempts.$inferSelect;
@@ -21,8 +22,10 @@ export const RECOVER_BATCH_LIMIT = 1000;
  * The exact JSON every attempt of a delivery sends (DESIGN 4.8). Built from the stored event,
  * so it is byte-identical across attempts and processes.
  */
+/** A delivery's body: the event rendered in the current API version, which it names (docs/changelog.md). */
 export function eventBody(row: Pick<EventRow, 'id' | 'type' | 'createdAt' | 'data'>): string {
-  return JSON.stringify(toWebhookEventResponse(row));
+  const { id, ...event } = toWebhookEventResponse(row);
+  return JSON.stringify({ id, apiVersion: CURRENT_API_VERSION, ...event });
 }
 
 export function toWebhookEventResponse(row: Pick<EventRow, 'id' | 'type' | 'createdAt' | 'data'>) {
