@@ -4259,6 +4259,11 @@ export interface components {
             name: string;
             scopes: string[];
             prefix: string;
+            /**
+             * @description The API version pinned when the key was created: requests without a `Paybase-Version` header are answered in it (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             createdAt: components["schemas"]["Timestamp"];
             lastUsedAt: components["schemas"]["Timestamp"] | null;
             revokedAt: components["schemas"]["Timestamp"] | null;
@@ -4268,6 +4273,11 @@ export interface components {
             name: string;
             scopes: string[];
             prefix: string;
+            /**
+             * @description The API version pinned when the key was created: requests without a `Paybase-Version` header are answered in it (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             createdAt: components["schemas"]["Timestamp"];
             lastUsedAt: components["schemas"]["Timestamp"] | null;
             revokedAt: components["schemas"]["Timestamp"] | null;
@@ -4368,6 +4378,11 @@ export interface components {
         ProductCreatedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "product.created";
             createdAt: components["schemas"]["Timestamp"];
@@ -4387,6 +4402,11 @@ export interface components {
         PriceCreatedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "price.created";
             createdAt: components["schemas"]["Timestamp"];
@@ -4406,6 +4426,11 @@ export interface components {
         CustomerCreatedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "customer.created";
             createdAt: components["schemas"]["Timestamp"];
@@ -4425,6 +4450,11 @@ export interface components {
         SubscriptionCreatedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "subscription.created";
             createdAt: components["schemas"]["Timestamp"];
@@ -4444,6 +4474,11 @@ export interface components {
         SubscriptionCanceledEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "subscription.canceled";
             createdAt: components["schemas"]["Timestamp"];
@@ -4463,6 +4498,11 @@ export interface components {
         SubscriptionEndedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "subscription.ended";
             createdAt: components["schemas"]["Timestamp"];
@@ -4522,6 +4562,11 @@ export interface components {
         BillingRecordCreatedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "billing_record.created";
             createdAt: components["schemas"]["Timestamp"];
@@ -4541,6 +4586,11 @@ export interface components {
         BillingRecordPaidEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "billing_record.paid";
             createdAt: components["schemas"]["Timestamp"];
@@ -4590,6 +4640,11 @@ export interface components {
         PaymentSucceededEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "payment.succeeded";
             createdAt: components["schemas"]["Timestamp"];
@@ -4609,6 +4664,11 @@ export interface components {
         PaymentFailedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "payment.failed";
             createdAt: components["schemas"]["Timestamp"];
@@ -4628,6 +4688,11 @@ export interface components {
         PaymentUnknownEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "payment.unknown";
             createdAt: components["schemas"]["Timestamp"];
@@ -4647,6 +4712,11 @@ export interface components {
         RefundRequestedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "refund.requested";
             createdAt: components["schemas"]["Timestamp"];
@@ -4666,6 +4736,11 @@ export interface components {
         RefundSucceededEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "refund.succeeded";
             createdAt: components["schemas"]["Timestamp"];
@@ -4685,6 +4760,11 @@ export interface components {
         RefundFailedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "refund.failed";
             createdAt: components["schemas"]["Timestamp"];
@@ -4704,6 +4784,11 @@ export interface components {
         PaymentLinkCreatedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "payment_link.created";
             createdAt: components["schemas"]["Timestamp"];
@@ -4752,6 +4837,11 @@ export interface components {
         PaymentLinkCompletedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "payment_link.completed";
             createdAt: components["schemas"]["Timestamp"];
@@ -4771,6 +4861,11 @@ export interface components {
         UsageRecordedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "usage.recorded";
             createdAt: components["schemas"]["Timestamp"];
@@ -4790,6 +4885,11 @@ export interface components {
         UsageReversedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "usage.reversed";
             createdAt: components["schemas"]["Timestamp"];
@@ -4824,6 +4924,11 @@ export interface components {
         CreditGrantedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "credit.granted";
             createdAt: components["schemas"]["Timestamp"];
@@ -4851,6 +4956,11 @@ export interface components {
         CreditLowEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "credit.low";
             createdAt: components["schemas"]["Timestamp"];
@@ -4870,6 +4980,11 @@ export interface components {
         CreditExhaustedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "credit.exhausted";
             createdAt: components["schemas"]["Timestamp"];
@@ -4896,6 +5011,11 @@ export interface components {
         EntitlementChangedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "entitlement.changed";
             createdAt: components["schemas"]["Timestamp"];
@@ -4928,6 +5048,11 @@ export interface components {
         EntitlementExhaustedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "entitlement.exhausted";
             createdAt: components["schemas"]["Timestamp"];
@@ -4947,6 +5072,11 @@ export interface components {
         ProductUpdatedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "product.updated";
             createdAt: components["schemas"]["Timestamp"];
@@ -4966,6 +5096,11 @@ export interface components {
         PriceUpdatedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "price.updated";
             createdAt: components["schemas"]["Timestamp"];
@@ -4985,6 +5120,11 @@ export interface components {
         CustomerUpdatedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "customer.updated";
             createdAt: components["schemas"]["Timestamp"];
@@ -5004,6 +5144,11 @@ export interface components {
         SubscriptionUpdatedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "subscription.updated";
             createdAt: components["schemas"]["Timestamp"];
@@ -5023,6 +5168,11 @@ export interface components {
         PaymentLinkUpdatedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "payment_link.updated";
             createdAt: components["schemas"]["Timestamp"];
@@ -5042,6 +5192,11 @@ export interface components {
         PaymentMethodAttachedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "payment_method.attached";
             createdAt: components["schemas"]["Timestamp"];
@@ -5061,6 +5216,11 @@ export interface components {
         PaymentMethodDetachedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "payment_method.detached";
             createdAt: components["schemas"]["Timestamp"];
@@ -5080,6 +5240,11 @@ export interface components {
         DisputeCreatedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "dispute.created";
             createdAt: components["schemas"]["Timestamp"];
@@ -5099,6 +5264,11 @@ export interface components {
         DisputeUpdatedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "dispute.updated";
             createdAt: components["schemas"]["Timestamp"];
@@ -5118,6 +5288,11 @@ export interface components {
         DisputeClosedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "dispute.closed";
             createdAt: components["schemas"]["Timestamp"];
@@ -5134,11 +5309,76 @@ export interface components {
                 test?: true;
             };
         };
+        VALIDATION_FAILED_Extras: {
+            /** @description A checkout design whose colours read too faintly: each pair, its contrast ratio and the ratio required. */
+            contrast?: {
+                path: string;
+                ratio: number;
+                required: number;
+            }[];
+            /** @description An unknown `Paybase-Version`: the versions the server serves. */
+            knownVersions?: string[];
+        };
+        INSUFFICIENT_SCOPE_Extras: {
+            /** @description The scope the operation needs. */
+            requiredScope?: string;
+            /** @description The scopes a role may not give a new API key. */
+            scopes?: string[];
+        };
+        FORBIDDEN_Extras: {
+            /** @description `two_factor_setup_required`: the account requires a second factor the user has not set up. */
+            reason?: string;
+        };
+        CONFLICT_Extras: {
+            /** @description `payment_link_being_paid`: a payment link is being paid by someone else; retry after `Retry-After`. */
+            reason?: string;
+        };
+        VERSION_CONFLICT_Extras: {
+            /** @description The subscription's current version. */
+            currentVersion: string;
+        };
+        INVALID_STATE_Extras: {
+            /** @description The resource's state, which refuses the request. */
+            state?: string;
+            /** @description The state the request would have moved it to. */
+            requested?: string;
+            /** @description `seller_suspended`: the seller cannot take payments. */
+            reason?: string;
+        };
+        PAYMENT_DECLINED_Extras: {
+            /** @description The processor's decline code, e.g. `card_declined`, `insufficient_funds`. */
+            declineCode: string | null;
+            /** @description A card refused while being saved: why, for the customer. */
+            declineMessage?: string;
+            /** @description A checkout completion: the checkout with its failed payment. */
+            checkout?: components["schemas"]["CheckoutResponse"];
+            /** @description A subscription's first charge: the failed payment. */
+            payment?: components["schemas"]["PaymentResponse"];
+        };
+        RATE_LIMITED_Extras: {
+            /** @description Seconds to wait (sign-in APIs). */
+            retryAfter?: number;
+            /** @description The API key's requests per window. */
+            limit?: number;
+            /** @description The window, in seconds. */
+            windowSeconds?: number;
+        };
+        PAYLOAD_TOO_LARGE_Extras: {
+            /** @description The largest body accepted, in bytes. */
+            limitBytes: number;
+        };
+        SERVICE_UNAVAILABLE_Extras: {
+            /** @description `payment_needs_review` (with `paymentId`), or why the server is not ready. */
+            reason?: string;
+            /** @description The payment waiting for the platform operator. */
+            paymentId?: string;
+        };
     };
     responses: {
         /** @description Invalid input: VALIDATION_FAILED with `errors[]` naming each field, or IDEMPOTENCY_KEY_REQUIRED. */
         BadRequest: {
             headers: {
+                "Paybase-Version": components["headers"]["Paybase-Version"];
                 [name: string]: unknown;
             };
             content: {
@@ -5148,6 +5388,7 @@ export interface components {
         /** @description UNAUTHENTICATED: no credential, or an unknown, expired or revoked one; TOKEN_EXPIRED or INVALID_REFRESH_TOKEN on the sign-in APIs. */
         Unauthenticated: {
             headers: {
+                "Paybase-Version": components["headers"]["Paybase-Version"];
                 [name: string]: unknown;
             };
             content: {
@@ -5157,6 +5398,7 @@ export interface components {
         /** @description WRONG_TOKEN_TYPE (a credential of the other family or audience), INSUFFICIENT_SCOPE (`requiredScope` names it) or FORBIDDEN (role). */
         Forbidden: {
             headers: {
+                "Paybase-Version": components["headers"]["Paybase-Version"];
                 [name: string]: unknown;
             };
             content: {
@@ -5166,6 +5408,7 @@ export interface components {
         /** @description NOT_FOUND: no such resource, or one owned by another seller. */
         NotFound: {
             headers: {
+                "Paybase-Version": components["headers"]["Paybase-Version"];
                 [name: string]: unknown;
             };
             content: {
@@ -5175,6 +5418,7 @@ export interface components {
         /** @description IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running; retry after `Retry-After` seconds. */
         IdempotencyKeyInUse: {
             headers: {
+                "Paybase-Version": components["headers"]["Paybase-Version"];
                 /** @description Seconds to wait before retrying. */
                 "Retry-After"?: number;
                 [name: string]: unknown;
@@ -5186,6 +5430,7 @@ export interface components {
         /** @description IDEMPOTENCY_KEY_REUSED: the key was used with another request (method, path or body). */
         IdempotencyKeyReused: {
             headers: {
+                "Paybase-Version": components["headers"]["Paybase-Version"];
                 [name: string]: unknown;
             };
             content: {
@@ -5195,6 +5440,7 @@ export interface components {
         /** @description RATE_LIMITED: too many attempts; retry after `Retry-After` seconds. */
         RateLimited: {
             headers: {
+                "Paybase-Version": components["headers"]["Paybase-Version"];
                 /** @description Seconds to wait before retrying. */
                 "Retry-After"?: number;
                 [name: string]: unknown;
@@ -5206,6 +5452,7 @@ export interface components {
         /** @description RATE_LIMITED: this API key made more requests than its limit in the current window (docs/api.md, "Rate limits"); retry after `Retry-After` seconds. Nothing was executed. */
         ApiRateLimited: {
             headers: {
+                "Paybase-Version": components["headers"]["Paybase-Version"];
                 /** @description Seconds until the window resets. */
                 "Retry-After"?: number;
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -5221,6 +5468,7 @@ export interface components {
         /** @description PAYLOAD_TOO_LARGE: the body is larger than the limit (docs/api.md, "Limits"); refused before it is read. */
         PayloadTooLarge: {
             headers: {
+                "Paybase-Version": components["headers"]["Paybase-Version"];
                 [name: string]: unknown;
             };
             content: {
@@ -5230,6 +5478,7 @@ export interface components {
         /** @description UNSUPPORTED_MEDIA_TYPE: a body that is not sent as `application/json`. */
         UnsupportedMediaType: {
             headers: {
+                "Paybase-Version": components["headers"]["Paybase-Version"];
                 [name: string]: unknown;
             };
             content: {
@@ -5239,6 +5488,7 @@ export interface components {
         /** @description INTERNAL: an unexpected failure; `requestId` identifies it in the logs. Never a stack or SQL. */
         Internal: {
             headers: {
+                "Paybase-Version": components["headers"]["Paybase-Version"];
                 [name: string]: unknown;
             };
             content: {
@@ -5248,6 +5498,7 @@ export interface components {
         /** @description SERVICE_UNAVAILABLE: the database cannot be reached (or the embedded one is restarting), or — `reason: "payment_needs_review"` with its `paymentId` — a money move waits for the platform operator to settle its charge (docs/operations.md). Retry after `Retry-After` seconds, with the same Idempotency-Key where the request has one: this answer is never stored under it. */
         ServiceUnavailable: {
             headers: {
+                "Paybase-Version": components["headers"]["Paybase-Version"];
                 /** @description Seconds to wait before retrying. */
                 "Retry-After"?: number;
                 [name: string]: unknown;
@@ -5262,6 +5513,8 @@ export interface components {
         IdempotencyKey: string;
         /** @description Optional. Makes a create safe to retry: a repeat within 24 h replays the first answer. */
         OptionalIdempotencyKey: string;
+        /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+        RequestedApiVersion: string;
         /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`; one `v1` per live signing secret. */
         "X-Service-Signature": string;
         /** @description Event id (evt_), the deduplication key. */
@@ -5270,6 +5523,8 @@ export interface components {
         "X-Service-Delivery-Id": string;
         /** @description Event type name. */
         "X-Service-Event-Type": string;
+        /** @description The API version the body is rendered in (its `apiVersion`). */
+        "Paybase-Version": string;
         /** @description Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`. */
         Page: number;
         /** @description Items per page, 1 to 100. */
@@ -5294,6 +5549,8 @@ export interface components {
         "RateLimit-Reset": number;
         /** @description The policy: `<limit>;w=<window seconds>`, e.g. `100;w=1`. */
         "RateLimit-Policy": string;
+        /** @description The API version the answer is made in: the request's `Paybase-Version`, else the API key's pinned version (docs/changelog.md). */
+        "Paybase-Version": string;
     };
     pathItems: never;
 }
@@ -5318,7 +5575,10 @@ export interface operations {
                 endingBefore?: components["parameters"]["EndingBefore"];
                 active?: "true" | "false";
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5327,6 +5587,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5357,6 +5618,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Optional. Makes a create safe to retry: a repeat within 24 h replays the first answer. */
                 "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
             };
@@ -5372,6 +5635,7 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5398,7 +5662,10 @@ export interface operations {
     getProduct: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 productId: string;
             };
@@ -5409,6 +5676,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5431,7 +5699,10 @@ export interface operations {
     updateProduct: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 productId: string;
             };
@@ -5446,6 +5717,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5488,7 +5760,10 @@ export interface operations {
                 active?: "true" | "false";
                 type?: "OneTime" | "Recurring";
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5497,6 +5772,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5527,6 +5803,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Optional. Makes a create safe to retry: a repeat within 24 h replays the first answer. */
                 "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
             };
@@ -5542,6 +5820,7 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5568,7 +5847,10 @@ export interface operations {
     getPrice: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 priceId: string;
             };
@@ -5579,6 +5861,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5601,7 +5884,10 @@ export interface operations {
     updatePrice: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 priceId: string;
             };
@@ -5616,6 +5902,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5641,6 +5928,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Optional. Makes a create safe to retry: a repeat within 24 h replays the first answer. */
                 "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
             };
@@ -5658,6 +5947,7 @@ export interface operations {
             /** @description An override for this feature existed and was replaced. */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5667,6 +5957,7 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5708,7 +5999,10 @@ export interface operations {
                 /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
                 endingBefore?: components["parameters"]["EndingBefore"];
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 priceId: string;
             };
@@ -5719,6 +6013,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5750,6 +6045,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Optional. Makes a create safe to retry: a repeat within 24 h replays the first answer. */
                 "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
             };
@@ -5767,6 +6064,7 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5784,6 +6082,7 @@ export interface operations {
             /** @description CONFLICT: the price already has a policy for this feature. Or IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running; retry after `Retry-After` seconds. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5803,7 +6102,10 @@ export interface operations {
     getCreditBalance: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 customerId: string;
             };
@@ -5814,6 +6116,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5837,6 +6140,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Required. A repeat within 24 h with the same request replays the first answer (`Idempotent-Replayed: true`). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -5854,6 +6159,7 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5880,7 +6186,10 @@ export interface operations {
     getCustomerEntitlements: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 customerId: string;
             };
@@ -5891,6 +6200,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5913,7 +6223,10 @@ export interface operations {
     checkEntitlement: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 customerId: string;
             };
@@ -5928,6 +6241,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5945,6 +6259,7 @@ export interface operations {
             /** @description CONFLICT: with `consume`, the `id` is being recorded by another request or was recorded with another body. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5982,7 +6297,10 @@ export interface operations {
                 /** @description Records whose timestamp is before this. */
                 to?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5991,6 +6309,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6021,6 +6340,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Optional. Makes a create safe to retry: a repeat within 24 h replays the first answer. */
                 "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
             };
@@ -6036,6 +6357,7 @@ export interface operations {
             /** @description The same `id` and body again: the original record, counted once. */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6045,6 +6367,7 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6062,6 +6385,7 @@ export interface operations {
             /** @description CONFLICT: the `id` was already recorded with another body. Or IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running; retry after `Retry-After` seconds. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6082,6 +6406,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Required. A repeat within 24 h with the same request replays the first answer (`Idempotent-Replayed: true`). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -6095,6 +6421,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6112,6 +6439,7 @@ export interface operations {
             /** @description INVALID_STATE: the record was already reversed. Or IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running; retry after `Retry-After` seconds. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6129,7 +6457,10 @@ export interface operations {
     recordUsageBatch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6142,6 +6473,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6174,7 +6506,10 @@ export interface operations {
                 to?: string;
                 groupBy?: "day" | "period";
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6183,6 +6518,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6222,7 +6558,10 @@ export interface operations {
                 externalId?: string;
                 status?: "active" | "archived";
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6231,6 +6570,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6261,6 +6601,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Optional. Makes a create safe to retry: a repeat within 24 h replays the first answer. */
                 "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
             };
@@ -6276,6 +6618,7 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6293,6 +6636,7 @@ export interface operations {
             /** @description CONFLICT: another customer has this `externalId`. Or IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running; retry after `Retry-After` seconds. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6312,7 +6656,10 @@ export interface operations {
     getCustomer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 customerId: string;
             };
@@ -6323,6 +6670,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6345,7 +6693,10 @@ export interface operations {
     updateCustomer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 customerId: string;
             };
@@ -6360,6 +6711,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6377,6 +6729,7 @@ export interface operations {
             /** @description CONFLICT: another customer has this `externalId`. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6408,7 +6761,10 @@ export interface operations {
                 /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
                 endingBefore?: components["parameters"]["EndingBefore"];
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 customerId: string;
             };
@@ -6419,6 +6775,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6449,7 +6806,10 @@ export interface operations {
     updateCustomValue: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 customerId: string;
             };
@@ -6464,6 +6824,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6489,6 +6850,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Optional. Makes a create safe to retry: a repeat within 24 h replays the first answer. */
                 "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
             };
@@ -6506,6 +6869,7 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6523,6 +6887,7 @@ export interface operations {
             /** @description CONFLICT: the key exists (use PUT), or INVALID_STATE: the customer holds the most custom values allowed. Or IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running; retry after `Retry-After` seconds. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6557,7 +6922,10 @@ export interface operations {
                 /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
                 endingBefore?: components["parameters"]["EndingBefore"];
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 customerId: string;
             };
@@ -6568,6 +6936,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6599,6 +6968,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Required. A repeat within 24 h with the same request replays the first answer (`Idempotent-Replayed: true`). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -6616,6 +6987,7 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6631,6 +7003,7 @@ export interface operations {
             /** @description PAYMENT_DECLINED: the card declined the zero-amount authorization (`declineCode`, `declineMessage`); nothing was saved. */
             402: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6651,7 +7024,10 @@ export interface operations {
     detachPaymentMethod: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 customerId: string;
                 paymentMethodId: string;
@@ -6663,6 +7039,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6680,6 +7057,7 @@ export interface operations {
             /** @description INVALID_STATE: the only card of a customer with a running subscription. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6694,7 +7072,10 @@ export interface operations {
     makeDefaultPaymentMethod: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 customerId: string;
                 paymentMethodId: string;
@@ -6706,6 +7087,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6745,7 +7127,10 @@ export interface operations {
                 status?: "active" | "disabled" | "archived" | "completed" | "expired";
                 priceId?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6754,6 +7139,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6784,6 +7170,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Optional. Makes a create safe to retry: a repeat within 24 h replays the first answer. */
                 "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
             };
@@ -6799,6 +7187,7 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6825,7 +7214,10 @@ export interface operations {
     getPaymentLink: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 paymentLinkId: string;
             };
@@ -6836,6 +7228,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6858,7 +7251,10 @@ export interface operations {
     updatePaymentLink: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 paymentLinkId: string;
             };
@@ -6873,6 +7269,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6890,6 +7287,7 @@ export interface operations {
             /** @description INVALID_STATE: the link is archived. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6906,7 +7304,10 @@ export interface operations {
     archivePaymentLink: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 paymentLinkId: string;
             };
@@ -6917,6 +7318,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6934,6 +7336,7 @@ export interface operations {
             /** @description INVALID_STATE: the link cannot make this transition from its state. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6949,6 +7352,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Required. A repeat within 24 h with the same request replays the first answer (`Idempotent-Replayed: true`). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -6966,6 +7371,7 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6981,6 +7387,7 @@ export interface operations {
             /** @description PAYMENT_DECLINED: the payment was declined (`declineCode`, and `checkout` with its failed payment). */
             402: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6992,6 +7399,7 @@ export interface operations {
             /** @description INVALID_STATE: the link cannot be paid now (disabled, archived, completed, expired, or its price is inactive). Or IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running; retry after `Retry-After` seconds. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7011,7 +7419,10 @@ export interface operations {
     disablePaymentLink: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 paymentLinkId: string;
             };
@@ -7022,6 +7433,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7039,6 +7451,7 @@ export interface operations {
             /** @description INVALID_STATE: the link cannot make this transition from its state. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7053,7 +7466,10 @@ export interface operations {
     duplicatePaymentLink: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 paymentLinkId: string;
             };
@@ -7064,6 +7480,7 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7086,7 +7503,10 @@ export interface operations {
     enablePaymentLink: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 paymentLinkId: string;
             };
@@ -7097,6 +7517,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7114,6 +7535,7 @@ export interface operations {
             /** @description INVALID_STATE: the link cannot make this transition from its state. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7144,7 +7566,10 @@ export interface operations {
                 endingBefore?: components["parameters"]["EndingBefore"];
                 isDefault?: "true" | "false";
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7153,6 +7578,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7183,6 +7609,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Optional. Makes a create safe to retry: a repeat within 24 h replays the first answer. */
                 "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
             };
@@ -7198,6 +7626,7 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7211,6 +7640,7 @@ export interface operations {
             /** @description VALIDATION_FAILED: a field is invalid; for colours that fail WCAG AA the problem names the field and its contrast ratio (`errors`, and `contrast`: [{ path, ratio, required }]); a logo that is not a PNG, JPEG or WebP, or is too large, names `logoBase64`. */
             400: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7232,7 +7662,10 @@ export interface operations {
     getCheckoutDesign: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 designId: string;
             };
@@ -7243,6 +7676,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7265,7 +7699,10 @@ export interface operations {
     updateCheckoutDesign: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 designId: string;
             };
@@ -7280,6 +7717,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7293,6 +7731,7 @@ export interface operations {
             /** @description VALIDATION_FAILED: a field is invalid; for colours that fail WCAG AA the problem names the field and its contrast ratio (`errors`, and `contrast`: [{ path, ratio, required }]); a logo that is not a PNG, JPEG or WebP, or is too large, names `logoBase64`. */
             400: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7313,6 +7752,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Required. A repeat within 24 h with the same request replays the first answer (`Idempotent-Replayed: true`). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -7328,6 +7769,7 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7343,6 +7785,7 @@ export interface operations {
             /** @description PAYMENT_DECLINED: the payment was declined (`declineCode`, and `checkout` with its failed payment). */
             402: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7354,6 +7797,7 @@ export interface operations {
             /** @description INVALID_STATE: the link or price cannot be bought now. Or IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running; retry after `Retry-After` seconds. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7373,7 +7817,10 @@ export interface operations {
     getCheckout: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 checkoutId: string;
             };
@@ -7384,6 +7831,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7424,7 +7872,10 @@ export interface operations {
                 customerId?: string;
                 checkoutId?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7433,6 +7884,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7462,7 +7914,10 @@ export interface operations {
     getPayment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 paymentId: string;
             };
@@ -7473,6 +7928,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7495,7 +7951,10 @@ export interface operations {
     listRefunds: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 paymentId: string;
             };
@@ -7506,6 +7965,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7531,6 +7991,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Required. A repeat within 24 h with the same request replays the first answer (`Idempotent-Replayed: true`). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -7548,6 +8010,7 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7565,6 +8028,7 @@ export interface operations {
             /** @description INVALID_STATE: the payment is not refundable (not succeeded, or nothing left to refund). Or IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running; retry after `Retry-After` seconds. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7601,7 +8065,10 @@ export interface operations {
                 status?: "warning_needs_response" | "warning_under_review" | "warning_closed" | "needs_response" | "under_review" | "won" | "lost" | "prevented" | "appeal_needs_response" | "appeal_under_review";
                 paymentId?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7610,6 +8077,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7639,7 +8107,10 @@ export interface operations {
     getDispute: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 disputeId: string;
             };
@@ -7650,6 +8121,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7673,6 +8145,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Required. A repeat within 24 h with the same request replays the first answer (`Idempotent-Replayed: true`). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -7690,6 +8164,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7707,6 +8182,7 @@ export interface operations {
             /** @description INVALID_STATE: the dispute takes no evidence now, or Stripe refused it. CONFLICT: not connected to its Stripe mode. Or IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running; retry after `Retry-After` seconds. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7744,7 +8220,10 @@ export interface operations {
                 subscriptionId?: string;
                 status?: "open" | "paid" | "void" | "uncollectible";
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7753,6 +8232,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7782,7 +8262,10 @@ export interface operations {
     getBillingRecord: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 billingRecordId: string;
             };
@@ -7793,6 +8276,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7830,7 +8314,10 @@ export interface operations {
                 /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
                 endingBefore?: components["parameters"]["EndingBefore"];
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7839,6 +8326,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7869,6 +8357,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Optional. Makes a create safe to retry: a repeat within 24 h replays the first answer. */
                 "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
             };
@@ -7884,6 +8374,7 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7910,7 +8401,10 @@ export interface operations {
     getCoupon: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 couponId: string;
             };
@@ -7921,6 +8415,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7961,7 +8456,10 @@ export interface operations {
                 couponId?: string;
                 active?: "true" | "false";
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7970,6 +8468,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8000,6 +8499,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Optional. Makes a create safe to retry: a repeat within 24 h replays the first answer. */
                 "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
             };
@@ -8015,6 +8516,7 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8032,6 +8534,7 @@ export interface operations {
             /** @description CONFLICT: a promotion code with this text exists. Or IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running; retry after `Retry-After` seconds. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8051,7 +8554,10 @@ export interface operations {
     getPromotionCode: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 promotionCodeId: string;
             };
@@ -8062,6 +8568,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8084,7 +8591,10 @@ export interface operations {
     updatePromotionCode: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 promotionCodeId: string;
             };
@@ -8099,6 +8609,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8141,7 +8652,10 @@ export interface operations {
                 priceId?: string;
                 status?: "trialing" | "active" | "past_due" | "canceled" | "ended";
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8150,6 +8664,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8180,6 +8695,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Required. A repeat within 24 h with the same request replays the first answer (`Idempotent-Replayed: true`). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -8195,6 +8712,7 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8210,6 +8728,7 @@ export interface operations {
             /** @description PAYMENT_DECLINED: the first payment was declined (`declineCode`, `payment`); no subscription starts. */
             402: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8221,6 +8740,7 @@ export interface operations {
             /** @description INVALID_STATE: the price is inactive. Or IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running; retry after `Retry-After` seconds. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8240,7 +8760,10 @@ export interface operations {
     getSubscription: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 subscriptionId: string;
             };
@@ -8251,6 +8774,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8274,6 +8798,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Required. A repeat within 24 h with the same request replays the first answer (`Idempotent-Replayed: true`). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -8291,6 +8817,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8308,6 +8835,7 @@ export interface operations {
             /** @description INVALID_STATE: the subscription has ended, or is already canceled at its period end. Or IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running; retry after `Retry-After` seconds. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8342,7 +8870,10 @@ export interface operations {
                 /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
                 endingBefore?: components["parameters"]["EndingBefore"];
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 subscriptionId: string;
             };
@@ -8353,6 +8884,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8384,6 +8916,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Required. A repeat within 24 h with the same request replays the first answer (`Idempotent-Replayed: true`). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -8401,6 +8935,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8416,6 +8951,7 @@ export interface operations {
             /** @description PAYMENT_DECLINED: the proration payment was declined; nothing changed. */
             402: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8427,6 +8963,7 @@ export interface operations {
             /** @description VERSION_CONFLICT: `expectedVersion` is not the current version; INVALID_STATE: the command does not apply to the subscription state. Or IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running; retry after `Retry-After` seconds. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8446,7 +8983,10 @@ export interface operations {
     previewSubscription: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 subscriptionId: string;
             };
@@ -8461,6 +9001,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8478,6 +9019,7 @@ export interface operations {
             /** @description INVALID_STATE: the subscription has ended or is past due. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8509,7 +9051,10 @@ export interface operations {
                 /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
                 endingBefore?: components["parameters"]["EndingBefore"];
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8518,6 +9063,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8548,6 +9094,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Optional. Makes a create safe to retry: a repeat within 24 h replays the first answer. */
                 "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
             };
@@ -8563,6 +9111,7 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8589,7 +9138,10 @@ export interface operations {
     getTestClock: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 testClockId: string;
             };
@@ -8600,6 +9152,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8623,6 +9176,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Optional. Makes a create safe to retry: a repeat within 24 h replays the first answer. */
                 "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
             };
@@ -8640,6 +9195,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8669,6 +9225,7 @@ export interface operations {
             /** @description INVALID_STATE: the clock is still advancing (another Advance is running what became due); retry when its status is ready. Or IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running; retry after `Retry-After` seconds. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8688,7 +9245,10 @@ export interface operations {
     attachTestClockCustomer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 testClockId: string;
             };
@@ -8703,6 +9263,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8720,6 +9281,7 @@ export interface operations {
             /** @description CONFLICT: the customer is attached to another test clock; INVALID_STATE: the customer has a subscription on real time. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8755,7 +9317,10 @@ export interface operations {
                 eventId?: string;
                 type?: "product.created" | "price.created" | "customer.created" | "subscription.created" | "subscription.canceled" | "subscription.ended" | "billing_record.created" | "billing_record.paid" | "payment.succeeded" | "payment.failed" | "payment.unknown" | "refund.requested" | "refund.succeeded" | "refund.failed" | "payment_link.created" | "payment_link.completed" | "usage.recorded" | "usage.reversed" | "credit.granted" | "credit.low" | "credit.exhausted" | "entitlement.changed" | "entitlement.exhausted" | "product.updated" | "price.updated" | "customer.updated" | "subscription.updated" | "payment_link.updated" | "payment_method.attached" | "payment_method.detached" | "dispute.created" | "dispute.updated" | "dispute.closed";
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8764,6 +9329,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8793,7 +9359,10 @@ export interface operations {
     getWebhookDelivery: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 deliveryId: string;
             };
@@ -8804,6 +9373,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8827,6 +9397,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Required. A repeat within 24 h with the same request replays the first answer (`Idempotent-Replayed: true`). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -8840,6 +9412,7 @@ export interface operations {
             /** @description Success */
             202: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8880,7 +9453,10 @@ export interface operations {
                 endingBefore?: components["parameters"]["EndingBefore"];
                 enabled?: "true" | "false";
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8889,6 +9465,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8918,7 +9495,10 @@ export interface operations {
     createWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8931,6 +9511,7 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8955,7 +9536,10 @@ export interface operations {
     getWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 endpointId: string;
             };
@@ -8966,6 +9550,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8988,7 +9573,10 @@ export interface operations {
     updateWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 endpointId: string;
             };
@@ -9003,6 +9591,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -9027,7 +9616,10 @@ export interface operations {
     deleteWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 endpointId: string;
             };
@@ -9038,6 +9630,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -9061,6 +9654,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Required. A repeat within 24 h with the same request replays the first answer (`Idempotent-Replayed: true`). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -9078,6 +9673,7 @@ export interface operations {
             /** @description Success */
             202: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -9095,6 +9691,7 @@ export interface operations {
             /** @description INVALID_STATE: the endpoint is disabled; enable it first. Or IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running; retry after `Retry-After` seconds. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9114,7 +9711,10 @@ export interface operations {
     rotateWebhookEndpointSecret: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 endpointId: string;
             };
@@ -9125,6 +9725,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -9148,6 +9749,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Optional. Makes a create safe to retry: a repeat within 24 h replays the first answer. */
                 "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
             };
@@ -9165,6 +9768,7 @@ export interface operations {
             /** @description Success */
             202: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -9209,7 +9813,10 @@ export interface operations {
                 /** @description `true`: only test events (`data.test`); `false`: only real ones. */
                 test?: "true" | "false";
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -9218,6 +9825,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -9247,7 +9855,10 @@ export interface operations {
     getWebhookEvent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 eventId: string;
             };
@@ -9258,6 +9869,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -9293,6 +9905,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9325,6 +9938,7 @@ export interface operations {
             /** @description Success, no body. */
             204: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -9355,6 +9969,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9401,6 +10016,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9441,6 +10057,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9454,6 +10071,7 @@ export interface operations {
             /** @description INVALID_STATE: the seller is active already. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9485,6 +10103,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9498,6 +10117,7 @@ export interface operations {
             /** @description INVALID_STATE: the seller is suspended already. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9523,6 +10143,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9553,6 +10174,7 @@ export interface operations {
             /** @description Success */
             202: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9585,6 +10207,7 @@ export interface operations {
             /** @description Success, no body. */
             204: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -9615,6 +10238,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9647,6 +10271,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9691,6 +10316,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9729,6 +10355,7 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9759,6 +10386,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9790,6 +10418,7 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9810,6 +10439,7 @@ export interface operations {
             /** @description CONFLICT: the address already signs in to a seller account. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9839,6 +10469,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9871,6 +10502,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9903,6 +10535,7 @@ export interface operations {
             /** @description Success, no body. */
             204: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -9933,6 +10566,7 @@ export interface operations {
             /** @description Success */
             202: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9965,6 +10599,7 @@ export interface operations {
             /** @description Success, no body. */
             204: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -9995,6 +10630,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10027,6 +10663,7 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10039,6 +10676,7 @@ export interface operations {
             /** @description CONFLICT: an account with this email exists. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10068,6 +10706,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10096,6 +10735,7 @@ export interface operations {
             /** @description Success */
             202: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10108,6 +10748,7 @@ export interface operations {
             /** @description CONFLICT: the email address is already verified. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10131,6 +10772,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10179,6 +10821,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10207,6 +10850,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10235,6 +10879,7 @@ export interface operations {
             /** @description Success, no body. */
             204: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -10246,6 +10891,7 @@ export interface operations {
             /** @description INVALID_STATE: the account must keep an Owner. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10275,6 +10921,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10288,6 +10935,7 @@ export interface operations {
             /** @description INVALID_STATE: the account must keep an Owner. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10317,6 +10965,7 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10329,6 +10978,7 @@ export interface operations {
             /** @description CONFLICT: the address already signs in to a seller account. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10356,6 +11006,7 @@ export interface operations {
             /** @description Success, no body. */
             204: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -10385,6 +11036,7 @@ export interface operations {
             /** @description Success, no body. */
             204: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -10395,6 +11047,7 @@ export interface operations {
             /** @description INVALID_STATE: turn on two-factor sign-in for yourself first. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10424,6 +11077,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10436,6 +11090,7 @@ export interface operations {
             /** @description CONFLICT: two-factor sign-in is already on; INVALID_STATE: no setup is waiting to be confirmed. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10465,6 +11120,7 @@ export interface operations {
             /** @description Success, no body. */
             204: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -10495,6 +11151,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10523,6 +11180,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10535,6 +11193,7 @@ export interface operations {
             /** @description CONFLICT: two-factor sign-in is already on. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10558,6 +11217,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -10589,6 +11250,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -10620,6 +11283,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -10651,6 +11316,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -10682,6 +11349,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -10713,6 +11382,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -10744,6 +11415,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -10775,6 +11448,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -10806,6 +11481,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -10837,6 +11514,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -10868,6 +11547,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -10899,6 +11580,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -10930,6 +11613,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -10961,6 +11646,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -10992,6 +11679,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -11023,6 +11712,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -11054,6 +11745,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -11085,6 +11778,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -11116,6 +11811,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -11147,6 +11844,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -11178,6 +11877,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -11209,6 +11910,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -11240,6 +11943,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -11271,6 +11976,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -11302,6 +12009,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -11333,6 +12042,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -11364,6 +12075,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -11395,6 +12108,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -11426,6 +12141,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -11457,6 +12174,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -11488,6 +12207,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -11519,6 +12240,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -11550,6 +12273,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
