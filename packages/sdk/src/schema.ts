@@ -4176,6 +4176,8 @@ export interface components {
         };
         WebhookEventResponse: {
             id: string;
+            /** @description The API version the event is rendered in, as in its deliveries (docs/changelog.md). */
+            apiVersion: string;
             type: string;
             createdAt: components["schemas"]["Timestamp"];
             data: {
