@@ -58,6 +58,10 @@ describe('API versions', () => {
     const anonymous = await call('GET', '/api/Product', { headers: { 'Paybase-Version': 'latest' } });
     expect(anonymous.status).toBe(400);
     expect((await call('GET', '/api/Product')).headers.get('Paybase-Version')).toBe(CURRENT_API_VERSION);
+    // And on the front door's refusals (an unknown path), made before any route runs.
+    const unknownPath = await call('GET', '/api/NoSuchResource', { key });
+    expect(unknownPath.status).toBe(404);
+    expect(unknownPath.headers.get('Paybase-Version')).toBe(CURRENT_API_VERSION);
   });
 
   it('carries the version on every webhook delivery, as a header and as apiVersion in the body', async () => {
