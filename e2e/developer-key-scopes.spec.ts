@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { expect, shot, test } from './fixtures';
 import { signInAsDemoSeller } from './console-helpers';
-import { CURRENT_API_VERSION } from '@/lib/http/api-versions';
+import { CURRENT_API_VERSION } from '../lib/http/api-versions';
 
 test('a Developer’s key form offers only its role’s scopes, and the server refuses a forged form asking for refunds', async ({ page, browser, baseURL }) => {
   const developerEmail = `developer-${crypto.randomBytes(3).toString('hex')}@example.com`;
