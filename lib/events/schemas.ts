@@ -99,6 +99,10 @@ export const EVENT_OBJECTS: Record<EventType, z.ZodType> = {
 export function eventBody(type: EventType) {
   return z.object({
     id: z.string().meta({ description: 'Event id (prefix evt_), equal to the X-Service-Event-Id header.' }),
+    apiVersion: z.string().meta({
+      description: 'The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).',
+      example: '2026-11-27',
+    }),
     type: z.literal(type),
     createdAt: Timestamp,
     data: z.object({

@@ -9,6 +9,7 @@ import { findWebhookEndpointRow } from './endpoints';
 import { DELIVERIES_CHANNEL } from '../events/channel';
 import type { WebhookDeliveryStatus } from '../db/schema';
 import { webhookDeliveryStateMachine } from '../events/webhook-delivery-states';
+import { CURRENT_API_VERSION } from '../http/api-versions';
 
 type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 type AttemptRow = typeof webhookAttempts.$inferSelect;
@@ -25,8 +26,9 @@ export function eventBody(row: Pick<EventRow, 'id' | 'type' | 'createdAt' | 'dat
   return JSON.stringify(toWebhookEventResponse(row));
 }
 
+/** An event as deliveries and the event history show it: rendered in the current API version, which it names (docs/changelog.md). */
 export function toWebhookEventResponse(row: Pick<EventRow, 'id' | 'type' | 'createdAt' | 'data'>) {
-  return { id: row.id, type: row.type, createdAt: row.createdAt.toISOString(), data: row.data };
+  return { id: row.id, apiVersion: CURRENT_API_VERSION, type: row.type, createdAt: row.createdAt.toISOString(), data: row.data };
 }
 
 export function toWebhookDeliveryResponse(row: DeliveryRow) {

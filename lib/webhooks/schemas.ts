@@ -59,6 +59,7 @@ export const DeletedWebhookEndpointResponse = z.object({ id: z.string(), deleted
 
 export const WebhookEventResponse = z.object({
   id: z.string(),
+  apiVersion: z.string().meta({ description: 'The API version the event is rendered in, as in its deliveries (docs/changelog.md).' }),
   type: z.string(),
   createdAt: Timestamp,
   data: z.object({

@@ -4176,6 +4176,8 @@ export interface components {
         };
         WebhookEventResponse: {
             id: string;
+            /** @description The API version the event is rendered in, as in its deliveries (docs/changelog.md). */
+            apiVersion: string;
             type: string;
             createdAt: components["schemas"]["Timestamp"];
             data: {
@@ -4259,6 +4261,11 @@ export interface components {
             name: string;
             scopes: string[];
             prefix: string;
+            /**
+             * @description The API version pinned when the key was created: requests without a `Paybase-Version` header are answered in it (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             createdAt: components["schemas"]["Timestamp"];
             lastUsedAt: components["schemas"]["Timestamp"] | null;
             revokedAt: components["schemas"]["Timestamp"] | null;
@@ -4268,6 +4275,11 @@ export interface components {
             name: string;
             scopes: string[];
             prefix: string;
+            /**
+             * @description The API version pinned when the key was created: requests without a `Paybase-Version` header are answered in it (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             createdAt: components["schemas"]["Timestamp"];
             lastUsedAt: components["schemas"]["Timestamp"] | null;
             revokedAt: components["schemas"]["Timestamp"] | null;
@@ -4368,6 +4380,11 @@ export interface components {
         ProductCreatedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "product.created";
             createdAt: components["schemas"]["Timestamp"];
@@ -4387,6 +4404,11 @@ export interface components {
         PriceCreatedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "price.created";
             createdAt: components["schemas"]["Timestamp"];
@@ -4406,6 +4428,11 @@ export interface components {
         CustomerCreatedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "customer.created";
             createdAt: components["schemas"]["Timestamp"];
@@ -4425,6 +4452,11 @@ export interface components {
         SubscriptionCreatedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "subscription.created";
             createdAt: components["schemas"]["Timestamp"];
@@ -4444,6 +4476,11 @@ export interface components {
         SubscriptionCanceledEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "subscription.canceled";
             createdAt: components["schemas"]["Timestamp"];
@@ -4463,6 +4500,11 @@ export interface components {
         SubscriptionEndedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "subscription.ended";
             createdAt: components["schemas"]["Timestamp"];
@@ -4522,6 +4564,11 @@ export interface components {
         BillingRecordCreatedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "billing_record.created";
             createdAt: components["schemas"]["Timestamp"];
@@ -4541,6 +4588,11 @@ export interface components {
         BillingRecordPaidEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "billing_record.paid";
             createdAt: components["schemas"]["Timestamp"];
@@ -4590,6 +4642,11 @@ export interface components {
         PaymentSucceededEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "payment.succeeded";
             createdAt: components["schemas"]["Timestamp"];
@@ -4609,6 +4666,11 @@ export interface components {
         PaymentFailedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "payment.failed";
             createdAt: components["schemas"]["Timestamp"];
@@ -4628,6 +4690,11 @@ export interface components {
         PaymentUnknownEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "payment.unknown";
             createdAt: components["schemas"]["Timestamp"];
@@ -4647,6 +4714,11 @@ export interface components {
         RefundRequestedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "refund.requested";
             createdAt: components["schemas"]["Timestamp"];
@@ -4666,6 +4738,11 @@ export interface components {
         RefundSucceededEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "refund.succeeded";
             createdAt: components["schemas"]["Timestamp"];
@@ -4685,6 +4762,11 @@ export interface components {
         RefundFailedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "refund.failed";
             createdAt: components["schemas"]["Timestamp"];
@@ -4704,6 +4786,11 @@ export interface components {
         PaymentLinkCreatedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "payment_link.created";
             createdAt: components["schemas"]["Timestamp"];
@@ -4752,6 +4839,11 @@ export interface components {
         PaymentLinkCompletedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "payment_link.completed";
             createdAt: components["schemas"]["Timestamp"];
@@ -4771,6 +4863,11 @@ export interface components {
         UsageRecordedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "usage.recorded";
             createdAt: components["schemas"]["Timestamp"];
@@ -4790,6 +4887,11 @@ export interface components {
         UsageReversedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "usage.reversed";
             createdAt: components["schemas"]["Timestamp"];
@@ -4824,6 +4926,11 @@ export interface components {
         CreditGrantedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "credit.granted";
             createdAt: components["schemas"]["Timestamp"];
@@ -4851,6 +4958,11 @@ export interface components {
         CreditLowEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "credit.low";
             createdAt: components["schemas"]["Timestamp"];
@@ -4870,6 +4982,11 @@ export interface components {
         CreditExhaustedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "credit.exhausted";
             createdAt: components["schemas"]["Timestamp"];
@@ -4896,6 +5013,11 @@ export interface components {
         EntitlementChangedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "entitlement.changed";
             createdAt: components["schemas"]["Timestamp"];
@@ -4928,6 +5050,11 @@ export interface components {
         EntitlementExhaustedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "entitlement.exhausted";
             createdAt: components["schemas"]["Timestamp"];
@@ -4947,6 +5074,11 @@ export interface components {
         ProductUpdatedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "product.updated";
             createdAt: components["schemas"]["Timestamp"];
@@ -4966,6 +5098,11 @@ export interface components {
         PriceUpdatedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "price.updated";
             createdAt: components["schemas"]["Timestamp"];
@@ -4985,6 +5122,11 @@ export interface components {
         CustomerUpdatedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "customer.updated";
             createdAt: components["schemas"]["Timestamp"];
@@ -5004,6 +5146,11 @@ export interface components {
         SubscriptionUpdatedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "subscription.updated";
             createdAt: components["schemas"]["Timestamp"];
@@ -5023,6 +5170,11 @@ export interface components {
         PaymentLinkUpdatedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "payment_link.updated";
             createdAt: components["schemas"]["Timestamp"];
@@ -5042,6 +5194,11 @@ export interface components {
         PaymentMethodAttachedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "payment_method.attached";
             createdAt: components["schemas"]["Timestamp"];
@@ -5061,6 +5218,11 @@ export interface components {
         PaymentMethodDetachedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "payment_method.detached";
             createdAt: components["schemas"]["Timestamp"];
@@ -5080,6 +5242,11 @@ export interface components {
         DisputeCreatedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "dispute.created";
             createdAt: components["schemas"]["Timestamp"];
@@ -5099,6 +5266,11 @@ export interface components {
         DisputeUpdatedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "dispute.updated";
             createdAt: components["schemas"]["Timestamp"];
@@ -5118,6 +5290,11 @@ export interface components {
         DisputeClosedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "dispute.closed";
             createdAt: components["schemas"]["Timestamp"];
@@ -5134,11 +5311,76 @@ export interface components {
                 test?: true;
             };
         };
+        VALIDATION_FAILED_Extras: {
+            /** @description A checkout design whose colours read too faintly: each pair, its contrast ratio and the ratio required. */
+            contrast?: {
+                path: string;
+                ratio: number;
+                required: number;
+            }[];
+            /** @description An unknown `Paybase-Version`: the versions the server serves. */
+            knownVersions?: string[];
+        };
+        INSUFFICIENT_SCOPE_Extras: {
+            /** @description The scope the operation needs. */
+            requiredScope?: string;
+            /** @description The scopes a role may not give a new API key. */
+            scopes?: string[];
+        };
+        FORBIDDEN_Extras: {
+            /** @description `two_factor_setup_required`: the account requires a second factor the user has not set up. */
+            reason?: string;
+        };
+        CONFLICT_Extras: {
+            /** @description `payment_link_being_paid`: a payment link is being paid by someone else; retry after `Retry-After`. */
+            reason?: string;
+        };
+        VERSION_CONFLICT_Extras: {
+            /** @description The subscription's current version. */
+            currentVersion: string;
+        };
+        INVALID_STATE_Extras: {
+            /** @description The resource's state, which refuses the request. */
+            state?: string;
+            /** @description The state the request would have moved it to. */
+            requested?: string;
+            /** @description `seller_suspended`: the seller cannot take payments. */
+            reason?: string;
+        };
+        PAYMENT_DECLINED_Extras: {
+            /** @description The processor's decline code, e.g. `card_declined`, `insufficient_funds`. */
+            declineCode: string | null;
+            /** @description A card refused while being saved: why, for the customer. */
+            declineMessage?: string;
+            /** @description A checkout completion: the checkout with its failed payment. */
+            checkout?: components["schemas"]["CheckoutResponse"];
+            /** @description A subscription's first charge: the failed payment. */
+            payment?: components["schemas"]["PaymentResponse"];
+        };
+        RATE_LIMITED_Extras: {
+            /** @description Seconds to wait (sign-in APIs). */
+            retryAfter?: number;
+            /** @description The API key's requests per window. */
+            limit?: number;
+            /** @description The window, in seconds. */
+            windowSeconds?: number;
+        };
+        PAYLOAD_TOO_LARGE_Extras: {
+            /** @description The largest body accepted, in bytes. */
+            limitBytes: number;
+        };
+        SERVICE_UNAVAILABLE_Extras: {
+            /** @description `payment_needs_review` (with `paymentId`), or why the server is not ready. */
+            reason?: string;
+            /** @description The payment waiting for the platform operator. */
+            paymentId?: string;
+        };
     };
     responses: {
         /** @description Invalid input: VALIDATION_FAILED with `errors[]` naming each field, or IDEMPOTENCY_KEY_REQUIRED. */
         BadRequest: {
             headers: {
+                "Paybase-Version": components["headers"]["Paybase-Version"];
                 [name: string]: unknown;
             };
             content: {
@@ -5148,6 +5390,7 @@ export interface components {
         /** @description UNAUTHENTICATED: no credential, or an unknown, expired or revoked one; TOKEN_EXPIRED or INVALID_REFRESH_TOKEN on the sign-in APIs. */
         Unauthenticated: {
             headers: {
+                "Paybase-Version": components["headers"]["Paybase-Version"];
                 [name: string]: unknown;
             };
             content: {
@@ -5157,6 +5400,7 @@ export interface components {
         /** @description WRONG_TOKEN_TYPE (a credential of the other family or audience), INSUFFICIENT_SCOPE (`requiredScope` names it) or FORBIDDEN (role). */
         Forbidden: {
             headers: {
+                "Paybase-Version": components["headers"]["Paybase-Version"];
                 [name: string]: unknown;
             };
             content: {
@@ -5166,6 +5410,7 @@ export interface components {
         /** @description NOT_FOUND: no such resource, or one owned by another seller. */
         NotFound: {
             headers: {
+                "Paybase-Version": components["headers"]["Paybase-Version"];
                 [name: string]: unknown;
             };
             content: {
@@ -5175,6 +5420,7 @@ export interface components {
         /** @description IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running; retry after `Retry-After` seconds. */
         IdempotencyKeyInUse: {
             headers: {
+                "Paybase-Version": components["headers"]["Paybase-Version"];
                 /** @description Seconds to wait before retrying. */
                 "Retry-After"?: number;
                 [name: string]: unknown;
@@ -5186,6 +5432,7 @@ export interface components {
         /** @description IDEMPOTENCY_KEY_REUSED: the key was used with another request (method, path or body). */
         IdempotencyKeyReused: {
             headers: {
+                "Paybase-Version": components["headers"]["Paybase-Version"];
                 [name: string]: unknown;
             };
             content: {
@@ -5195,6 +5442,7 @@ export interface components {
         /** @description RATE_LIMITED: too many attempts; retry after `Retry-After` seconds. */
         RateLimited: {
             headers: {
+                "Paybase-Version": components["headers"]["Paybase-Version"];
                 /** @description Seconds to wait before retrying. */
                 "Retry-After"?: number;
                 [name: string]: unknown;
@@ -5206,6 +5454,7 @@ export interface components {
         /** @description RATE_LIMITED: this API key made more requests than its limit in the current window (docs/api.md, "Rate limits"); retry after `Retry-After` seconds. Nothing was executed. */
         ApiRateLimited: {
             headers: {
+                "Paybase-Version": components["headers"]["Paybase-Version"];
                 /** @description Seconds until the window resets. */
                 "Retry-After"?: number;
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -5221,6 +5470,7 @@ export interface components {
         /** @description PAYLOAD_TOO_LARGE: the body is larger than the limit (docs/api.md, "Limits"); refused before it is read. */
         PayloadTooLarge: {
             headers: {
+                "Paybase-Version": components["headers"]["Paybase-Version"];
                 [name: string]: unknown;
             };
             content: {
@@ -5230,6 +5480,7 @@ export interface components {
         /** @description UNSUPPORTED_MEDIA_TYPE: a body that is not sent as `application/json`. */
         UnsupportedMediaType: {
             headers: {
+                "Paybase-Version": components["headers"]["Paybase-Version"];
                 [name: string]: unknown;
             };
             content: {
@@ -5239,6 +5490,7 @@ export interface components {
         /** @description INTERNAL: an unexpected failure; `requestId` identifies it in the logs. Never a stack or SQL. */
         Internal: {
             headers: {
+                "Paybase-Version": components["headers"]["Paybase-Version"];
                 [name: string]: unknown;
             };
             content: {
@@ -5248,6 +5500,7 @@ export interface components {
         /** @description SERVICE_UNAVAILABLE: the database cannot be reached (or the embedded one is restarting), or — `reason: "payment_needs_review"` with its `paymentId` — a money move waits for the platform operator to settle its charge (docs/operations.md). Retry after `Retry-After` seconds, with the same Idempotency-Key where the request has one: this answer is never stored under it. */
         ServiceUnavailable: {
             headers: {
+                "Paybase-Version": components["headers"]["Paybase-Version"];
                 /** @description Seconds to wait before retrying. */
                 "Retry-After"?: number;
                 [name: string]: unknown;
@@ -5262,6 +5515,8 @@ export interface components {
         IdempotencyKey: string;
         /** @description Optional. Makes a create safe to retry: a repeat within 24 h replays the first answer. */
         OptionalIdempotencyKey: string;
+        /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+        RequestedApiVersion: string;
         /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`; one `v1` per live signing secret. */
         "X-Service-Signature": string;
         /** @description Event id (evt_), the deduplication key. */
@@ -5270,6 +5525,8 @@ export interface components {
         "X-Service-Delivery-Id": string;
         /** @description Event type name. */
         "X-Service-Event-Type": string;
+        /** @description The API version the body is rendered in (its `apiVersion`). */
+        "Paybase-Version": string;
         /** @description Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`. */
         Page: number;
         /** @description Items per page, 1 to 100. */
@@ -5294,6 +5551,8 @@ export interface components {
         "RateLimit-Reset": number;
         /** @description The policy: `<limit>;w=<window seconds>`, e.g. `100;w=1`. */
         "RateLimit-Policy": string;
+        /** @description The API version the answer is made in: the request's `Paybase-Version`, else the API key's pinned version (docs/changelog.md). */
+        "Paybase-Version": string;
     };
     pathItems: never;
 }
@@ -5318,7 +5577,10 @@ export interface operations {
                 endingBefore?: components["parameters"]["EndingBefore"];
                 active?: "true" | "false";
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5327,6 +5589,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5357,6 +5620,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Optional. Makes a create safe to retry: a repeat within 24 h replays the first answer. */
                 "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
             };
@@ -5372,6 +5637,7 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5398,7 +5664,10 @@ export interface operations {
     getProduct: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 productId: string;
             };
@@ -5409,6 +5678,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5431,7 +5701,10 @@ export interface operations {
     updateProduct: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 productId: string;
             };
@@ -5446,6 +5719,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5488,7 +5762,10 @@ export interface operations {
                 active?: "true" | "false";
                 type?: "OneTime" | "Recurring";
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5497,6 +5774,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5527,6 +5805,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Optional. Makes a create safe to retry: a repeat within 24 h replays the first answer. */
                 "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
             };
@@ -5542,6 +5822,7 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5568,7 +5849,10 @@ export interface operations {
     getPrice: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 priceId: string;
             };
@@ -5579,6 +5863,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5601,7 +5886,10 @@ export interface operations {
     updatePrice: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 priceId: string;
             };
@@ -5616,6 +5904,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5641,6 +5930,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Optional. Makes a create safe to retry: a repeat within 24 h replays the first answer. */
                 "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
             };
@@ -5658,6 +5949,7 @@ export interface operations {
             /** @description An override for this feature existed and was replaced. */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5667,6 +5959,7 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5708,7 +6001,10 @@ export interface operations {
                 /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
                 endingBefore?: components["parameters"]["EndingBefore"];
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 priceId: string;
             };
@@ -5719,6 +6015,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5750,6 +6047,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Optional. Makes a create safe to retry: a repeat within 24 h replays the first answer. */
                 "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
             };
@@ -5767,6 +6066,7 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5784,6 +6084,7 @@ export interface operations {
             /** @description CONFLICT: the price already has a policy for this feature. Or IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running; retry after `Retry-After` seconds. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5803,7 +6104,10 @@ export interface operations {
     getCreditBalance: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 customerId: string;
             };
@@ -5814,6 +6118,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5837,6 +6142,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Required. A repeat within 24 h with the same request replays the first answer (`Idempotent-Replayed: true`). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -5854,6 +6161,7 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5880,7 +6188,10 @@ export interface operations {
     getCustomerEntitlements: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 customerId: string;
             };
@@ -5891,6 +6202,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5913,7 +6225,10 @@ export interface operations {
     checkEntitlement: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 customerId: string;
             };
@@ -5928,6 +6243,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5945,6 +6261,7 @@ export interface operations {
             /** @description CONFLICT: with `consume`, the `id` is being recorded by another request or was recorded with another body. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5982,7 +6299,10 @@ export interface operations {
                 /** @description Records whose timestamp is before this. */
                 to?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5991,6 +6311,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6021,6 +6342,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Optional. Makes a create safe to retry: a repeat within 24 h replays the first answer. */
                 "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
             };
@@ -6036,6 +6359,7 @@ export interface operations {
             /** @description The same `id` and body again: the original record, counted once. */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6045,6 +6369,7 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6062,6 +6387,7 @@ export interface operations {
             /** @description CONFLICT: the `id` was already recorded with another body. Or IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running; retry after `Retry-After` seconds. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6082,6 +6408,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Required. A repeat within 24 h with the same request replays the first answer (`Idempotent-Replayed: true`). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -6095,6 +6423,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6112,6 +6441,7 @@ export interface operations {
             /** @description INVALID_STATE: the record was already reversed. Or IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running; retry after `Retry-After` seconds. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6129,7 +6459,10 @@ export interface operations {
     recordUsageBatch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6142,6 +6475,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6174,7 +6508,10 @@ export interface operations {
                 to?: string;
                 groupBy?: "day" | "period";
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6183,6 +6520,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6222,7 +6560,10 @@ export interface operations {
                 externalId?: string;
                 status?: "active" | "archived";
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6231,6 +6572,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6261,6 +6603,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Optional. Makes a create safe to retry: a repeat within 24 h replays the first answer. */
                 "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
             };
@@ -6276,6 +6620,7 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6293,6 +6638,7 @@ export interface operations {
             /** @description CONFLICT: another customer has this `externalId`. Or IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running; retry after `Retry-After` seconds. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6312,7 +6658,10 @@ export interface operations {
     getCustomer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 customerId: string;
             };
@@ -6323,6 +6672,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6345,7 +6695,10 @@ export interface operations {
     updateCustomer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 customerId: string;
             };
@@ -6360,6 +6713,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6377,6 +6731,7 @@ export interface operations {
             /** @description CONFLICT: another customer has this `externalId`. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6408,7 +6763,10 @@ export interface operations {
                 /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
                 endingBefore?: components["parameters"]["EndingBefore"];
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 customerId: string;
             };
@@ -6419,6 +6777,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6449,7 +6808,10 @@ export interface operations {
     updateCustomValue: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 customerId: string;
             };
@@ -6464,6 +6826,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6489,6 +6852,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Optional. Makes a create safe to retry: a repeat within 24 h replays the first answer. */
                 "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
             };
@@ -6506,6 +6871,7 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6523,6 +6889,7 @@ export interface operations {
             /** @description CONFLICT: the key exists (use PUT), or INVALID_STATE: the customer holds the most custom values allowed. Or IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running; retry after `Retry-After` seconds. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6557,7 +6924,10 @@ export interface operations {
                 /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
                 endingBefore?: components["parameters"]["EndingBefore"];
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 customerId: string;
             };
@@ -6568,6 +6938,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6599,6 +6970,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Required. A repeat within 24 h with the same request replays the first answer (`Idempotent-Replayed: true`). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -6616,6 +6989,7 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6631,6 +7005,7 @@ export interface operations {
             /** @description PAYMENT_DECLINED: the card declined the zero-amount authorization (`declineCode`, `declineMessage`); nothing was saved. */
             402: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6651,7 +7026,10 @@ export interface operations {
     detachPaymentMethod: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 customerId: string;
                 paymentMethodId: string;
@@ -6663,6 +7041,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6680,6 +7059,7 @@ export interface operations {
             /** @description INVALID_STATE: the only card of a customer with a running subscription. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6694,7 +7074,10 @@ export interface operations {
     makeDefaultPaymentMethod: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 customerId: string;
                 paymentMethodId: string;
@@ -6706,6 +7089,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6745,7 +7129,10 @@ export interface operations {
                 status?: "active" | "disabled" | "archived" | "completed" | "expired";
                 priceId?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6754,6 +7141,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6784,6 +7172,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Optional. Makes a create safe to retry: a repeat within 24 h replays the first answer. */
                 "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
             };
@@ -6799,6 +7189,7 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6825,7 +7216,10 @@ export interface operations {
     getPaymentLink: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 paymentLinkId: string;
             };
@@ -6836,6 +7230,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6858,7 +7253,10 @@ export interface operations {
     updatePaymentLink: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 paymentLinkId: string;
             };
@@ -6873,6 +7271,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6890,6 +7289,7 @@ export interface operations {
             /** @description INVALID_STATE: the link is archived. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6906,7 +7306,10 @@ export interface operations {
     archivePaymentLink: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 paymentLinkId: string;
             };
@@ -6917,6 +7320,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6934,6 +7338,7 @@ export interface operations {
             /** @description INVALID_STATE: the link cannot make this transition from its state. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6949,6 +7354,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Required. A repeat within 24 h with the same request replays the first answer (`Idempotent-Replayed: true`). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -6966,6 +7373,7 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6981,6 +7389,7 @@ export interface operations {
             /** @description PAYMENT_DECLINED: the payment was declined (`declineCode`, and `checkout` with its failed payment). */
             402: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6992,6 +7401,7 @@ export interface operations {
             /** @description INVALID_STATE: the link cannot be paid now (disabled, archived, completed, expired, or its price is inactive). Or IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running; retry after `Retry-After` seconds. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7011,7 +7421,10 @@ export interface operations {
     disablePaymentLink: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 paymentLinkId: string;
             };
@@ -7022,6 +7435,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7039,6 +7453,7 @@ export interface operations {
             /** @description INVALID_STATE: the link cannot make this transition from its state. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7053,7 +7468,10 @@ export interface operations {
     duplicatePaymentLink: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 paymentLinkId: string;
             };
@@ -7064,6 +7482,7 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7086,7 +7505,10 @@ export interface operations {
     enablePaymentLink: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 paymentLinkId: string;
             };
@@ -7097,6 +7519,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7114,6 +7537,7 @@ export interface operations {
             /** @description INVALID_STATE: the link cannot make this transition from its state. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7144,7 +7568,10 @@ export interface operations {
                 endingBefore?: components["parameters"]["EndingBefore"];
                 isDefault?: "true" | "false";
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7153,6 +7580,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7183,6 +7611,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Optional. Makes a create safe to retry: a repeat within 24 h replays the first answer. */
                 "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
             };
@@ -7198,6 +7628,7 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7211,6 +7642,7 @@ export interface operations {
             /** @description VALIDATION_FAILED: a field is invalid; for colours that fail WCAG AA the problem names the field and its contrast ratio (`errors`, and `contrast`: [{ path, ratio, required }]); a logo that is not a PNG, JPEG or WebP, or is too large, names `logoBase64`. */
             400: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7232,7 +7664,10 @@ export interface operations {
     getCheckoutDesign: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 designId: string;
             };
@@ -7243,6 +7678,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7265,7 +7701,10 @@ export interface operations {
     updateCheckoutDesign: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 designId: string;
             };
@@ -7280,6 +7719,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7293,6 +7733,7 @@ export interface operations {
             /** @description VALIDATION_FAILED: a field is invalid; for colours that fail WCAG AA the problem names the field and its contrast ratio (`errors`, and `contrast`: [{ path, ratio, required }]); a logo that is not a PNG, JPEG or WebP, or is too large, names `logoBase64`. */
             400: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7313,6 +7754,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Required. A repeat within 24 h with the same request replays the first answer (`Idempotent-Replayed: true`). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -7328,6 +7771,7 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7343,6 +7787,7 @@ export interface operations {
             /** @description PAYMENT_DECLINED: the payment was declined (`declineCode`, and `checkout` with its failed payment). */
             402: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7354,6 +7799,7 @@ export interface operations {
             /** @description INVALID_STATE: the link or price cannot be bought now. Or IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running; retry after `Retry-After` seconds. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7373,7 +7819,10 @@ export interface operations {
     getCheckout: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 checkoutId: string;
             };
@@ -7384,6 +7833,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7424,7 +7874,10 @@ export interface operations {
                 customerId?: string;
                 checkoutId?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7433,6 +7886,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7462,7 +7916,10 @@ export interface operations {
     getPayment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 paymentId: string;
             };
@@ -7473,6 +7930,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7495,7 +7953,10 @@ export interface operations {
     listRefunds: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 paymentId: string;
             };
@@ -7506,6 +7967,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7531,6 +7993,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Required. A repeat within 24 h with the same request replays the first answer (`Idempotent-Replayed: true`). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -7548,6 +8012,7 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7565,6 +8030,7 @@ export interface operations {
             /** @description INVALID_STATE: the payment is not refundable (not succeeded, or nothing left to refund). Or IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running; retry after `Retry-After` seconds. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7601,7 +8067,10 @@ export interface operations {
                 status?: "warning_needs_response" | "warning_under_review" | "warning_closed" | "needs_response" | "under_review" | "won" | "lost" | "prevented" | "appeal_needs_response" | "appeal_under_review";
                 paymentId?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7610,6 +8079,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7639,7 +8109,10 @@ export interface operations {
     getDispute: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 disputeId: string;
             };
@@ -7650,6 +8123,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7673,6 +8147,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Required. A repeat within 24 h with the same request replays the first answer (`Idempotent-Replayed: true`). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -7690,6 +8166,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7707,6 +8184,7 @@ export interface operations {
             /** @description INVALID_STATE: the dispute takes no evidence now, or Stripe refused it. CONFLICT: not connected to its Stripe mode. Or IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running; retry after `Retry-After` seconds. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7744,7 +8222,10 @@ export interface operations {
                 subscriptionId?: string;
                 status?: "open" | "paid" | "void" | "uncollectible";
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7753,6 +8234,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7782,7 +8264,10 @@ export interface operations {
     getBillingRecord: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 billingRecordId: string;
             };
@@ -7793,6 +8278,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7830,7 +8316,10 @@ export interface operations {
                 /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
                 endingBefore?: components["parameters"]["EndingBefore"];
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7839,6 +8328,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7869,6 +8359,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Optional. Makes a create safe to retry: a repeat within 24 h replays the first answer. */
                 "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
             };
@@ -7884,6 +8376,7 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7910,7 +8403,10 @@ export interface operations {
     getCoupon: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 couponId: string;
             };
@@ -7921,6 +8417,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7961,7 +8458,10 @@ export interface operations {
                 couponId?: string;
                 active?: "true" | "false";
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7970,6 +8470,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8000,6 +8501,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Optional. Makes a create safe to retry: a repeat within 24 h replays the first answer. */
                 "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
             };
@@ -8015,6 +8518,7 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8032,6 +8536,7 @@ export interface operations {
             /** @description CONFLICT: a promotion code with this text exists. Or IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running; retry after `Retry-After` seconds. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8051,7 +8556,10 @@ export interface operations {
     getPromotionCode: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 promotionCodeId: string;
             };
@@ -8062,6 +8570,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8084,7 +8593,10 @@ export interface operations {
     updatePromotionCode: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 promotionCodeId: string;
             };
@@ -8099,6 +8611,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8141,7 +8654,10 @@ export interface operations {
                 priceId?: string;
                 status?: "trialing" | "active" | "past_due" | "canceled" | "ended";
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8150,6 +8666,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8180,6 +8697,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Required. A repeat within 24 h with the same request replays the first answer (`Idempotent-Replayed: true`). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -8195,6 +8714,7 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8210,6 +8730,7 @@ export interface operations {
             /** @description PAYMENT_DECLINED: the first payment was declined (`declineCode`, `payment`); no subscription starts. */
             402: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8221,6 +8742,7 @@ export interface operations {
             /** @description INVALID_STATE: the price is inactive. Or IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running; retry after `Retry-After` seconds. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8240,7 +8762,10 @@ export interface operations {
     getSubscription: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 subscriptionId: string;
             };
@@ -8251,6 +8776,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8274,6 +8800,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Required. A repeat within 24 h with the same request replays the first answer (`Idempotent-Replayed: true`). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -8291,6 +8819,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8308,6 +8837,7 @@ export interface operations {
             /** @description INVALID_STATE: the subscription has ended, or is already canceled at its period end. Or IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running; retry after `Retry-After` seconds. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8342,7 +8872,10 @@ export interface operations {
                 /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
                 endingBefore?: components["parameters"]["EndingBefore"];
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 subscriptionId: string;
             };
@@ -8353,6 +8886,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8384,6 +8918,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Required. A repeat within 24 h with the same request replays the first answer (`Idempotent-Replayed: true`). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -8401,6 +8937,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8416,6 +8953,7 @@ export interface operations {
             /** @description PAYMENT_DECLINED: the proration payment was declined; nothing changed. */
             402: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8427,6 +8965,7 @@ export interface operations {
             /** @description VERSION_CONFLICT: `expectedVersion` is not the current version; INVALID_STATE: the command does not apply to the subscription state. Or IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running; retry after `Retry-After` seconds. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8446,7 +8985,10 @@ export interface operations {
     previewSubscription: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 subscriptionId: string;
             };
@@ -8461,6 +9003,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8478,6 +9021,7 @@ export interface operations {
             /** @description INVALID_STATE: the subscription has ended or is past due. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8509,7 +9053,10 @@ export interface operations {
                 /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
                 endingBefore?: components["parameters"]["EndingBefore"];
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8518,6 +9065,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8548,6 +9096,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Optional. Makes a create safe to retry: a repeat within 24 h replays the first answer. */
                 "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
             };
@@ -8563,6 +9113,7 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8589,7 +9140,10 @@ export interface operations {
     getTestClock: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 testClockId: string;
             };
@@ -8600,6 +9154,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8623,6 +9178,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Optional. Makes a create safe to retry: a repeat within 24 h replays the first answer. */
                 "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
             };
@@ -8640,6 +9197,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8669,6 +9227,7 @@ export interface operations {
             /** @description INVALID_STATE: the clock is still advancing (another Advance is running what became due); retry when its status is ready. Or IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running; retry after `Retry-After` seconds. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8688,7 +9247,10 @@ export interface operations {
     attachTestClockCustomer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 testClockId: string;
             };
@@ -8703,6 +9265,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8720,6 +9283,7 @@ export interface operations {
             /** @description CONFLICT: the customer is attached to another test clock; INVALID_STATE: the customer has a subscription on real time. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8755,7 +9319,10 @@ export interface operations {
                 eventId?: string;
                 type?: "product.created" | "price.created" | "customer.created" | "subscription.created" | "subscription.canceled" | "subscription.ended" | "billing_record.created" | "billing_record.paid" | "payment.succeeded" | "payment.failed" | "payment.unknown" | "refund.requested" | "refund.succeeded" | "refund.failed" | "payment_link.created" | "payment_link.completed" | "usage.recorded" | "usage.reversed" | "credit.granted" | "credit.low" | "credit.exhausted" | "entitlement.changed" | "entitlement.exhausted" | "product.updated" | "price.updated" | "customer.updated" | "subscription.updated" | "payment_link.updated" | "payment_method.attached" | "payment_method.detached" | "dispute.created" | "dispute.updated" | "dispute.closed";
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8764,6 +9331,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8793,7 +9361,10 @@ export interface operations {
     getWebhookDelivery: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 deliveryId: string;
             };
@@ -8804,6 +9375,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8827,6 +9399,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Required. A repeat within 24 h with the same request replays the first answer (`Idempotent-Replayed: true`). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -8840,6 +9414,7 @@ export interface operations {
             /** @description Success */
             202: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8880,7 +9455,10 @@ export interface operations {
                 endingBefore?: components["parameters"]["EndingBefore"];
                 enabled?: "true" | "false";
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8889,6 +9467,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8918,7 +9497,10 @@ export interface operations {
     createWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8931,6 +9513,7 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8955,7 +9538,10 @@ export interface operations {
     getWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 endpointId: string;
             };
@@ -8966,6 +9552,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8988,7 +9575,10 @@ export interface operations {
     updateWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 endpointId: string;
             };
@@ -9003,6 +9593,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -9027,7 +9618,10 @@ export interface operations {
     deleteWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 endpointId: string;
             };
@@ -9038,6 +9632,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -9061,6 +9656,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Required. A repeat within 24 h with the same request replays the first answer (`Idempotent-Replayed: true`). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -9078,6 +9675,7 @@ export interface operations {
             /** @description Success */
             202: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -9095,6 +9693,7 @@ export interface operations {
             /** @description INVALID_STATE: the endpoint is disabled; enable it first. Or IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running; retry after `Retry-After` seconds. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9114,7 +9713,10 @@ export interface operations {
     rotateWebhookEndpointSecret: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 endpointId: string;
             };
@@ -9125,6 +9727,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -9148,6 +9751,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Optional. Makes a create safe to retry: a repeat within 24 h replays the first answer. */
                 "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
             };
@@ -9165,6 +9770,7 @@ export interface operations {
             /** @description Success */
             202: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -9209,7 +9815,10 @@ export interface operations {
                 /** @description `true`: only test events (`data.test`); `false`: only real ones. */
                 test?: "true" | "false";
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -9218,6 +9827,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -9247,7 +9857,10 @@ export interface operations {
     getWebhookEvent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 eventId: string;
             };
@@ -9258,6 +9871,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -9293,6 +9907,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9325,6 +9940,7 @@ export interface operations {
             /** @description Success, no body. */
             204: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -9355,6 +9971,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9401,6 +10018,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9441,6 +10059,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9454,6 +10073,7 @@ export interface operations {
             /** @description INVALID_STATE: the seller is active already. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9485,6 +10105,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9498,6 +10119,7 @@ export interface operations {
             /** @description INVALID_STATE: the seller is suspended already. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9523,6 +10145,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9553,6 +10176,7 @@ export interface operations {
             /** @description Success */
             202: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9585,6 +10209,7 @@ export interface operations {
             /** @description Success, no body. */
             204: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -9615,6 +10240,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9647,6 +10273,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9691,6 +10318,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9729,6 +10357,7 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9759,6 +10388,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9790,6 +10420,7 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9810,6 +10441,7 @@ export interface operations {
             /** @description CONFLICT: the address already signs in to a seller account. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9839,6 +10471,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9871,6 +10504,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9903,6 +10537,7 @@ export interface operations {
             /** @description Success, no body. */
             204: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -9933,6 +10568,7 @@ export interface operations {
             /** @description Success */
             202: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9965,6 +10601,7 @@ export interface operations {
             /** @description Success, no body. */
             204: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -9995,6 +10632,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10027,6 +10665,7 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10039,6 +10678,7 @@ export interface operations {
             /** @description CONFLICT: an account with this email exists. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10068,6 +10708,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10096,6 +10737,7 @@ export interface operations {
             /** @description Success */
             202: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10108,6 +10750,7 @@ export interface operations {
             /** @description CONFLICT: the email address is already verified. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10131,6 +10774,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10179,6 +10823,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10207,6 +10852,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10235,6 +10881,7 @@ export interface operations {
             /** @description Success, no body. */
             204: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -10246,6 +10893,7 @@ export interface operations {
             /** @description INVALID_STATE: the account must keep an Owner. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10275,6 +10923,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10288,6 +10937,7 @@ export interface operations {
             /** @description INVALID_STATE: the account must keep an Owner. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10317,6 +10967,7 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10329,6 +10980,7 @@ export interface operations {
             /** @description CONFLICT: the address already signs in to a seller account. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10356,6 +11008,7 @@ export interface operations {
             /** @description Success, no body. */
             204: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -10385,6 +11038,7 @@ export interface operations {
             /** @description Success, no body. */
             204: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -10395,6 +11049,7 @@ export interface operations {
             /** @description INVALID_STATE: turn on two-factor sign-in for yourself first. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10424,6 +11079,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10436,6 +11092,7 @@ export interface operations {
             /** @description CONFLICT: two-factor sign-in is already on; INVALID_STATE: no setup is waiting to be confirmed. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10465,6 +11122,7 @@ export interface operations {
             /** @description Success, no body. */
             204: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -10495,6 +11153,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10523,6 +11182,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10535,6 +11195,7 @@ export interface operations {
             /** @description CONFLICT: two-factor sign-in is already on. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10558,6 +11219,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -10589,6 +11252,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -10620,6 +11285,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -10651,6 +11318,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -10682,6 +11351,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -10713,6 +11384,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -10744,6 +11417,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -10775,6 +11450,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -10806,6 +11483,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -10837,6 +11516,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -10868,6 +11549,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -10899,6 +11582,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -10930,6 +11615,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -10961,6 +11648,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -10992,6 +11681,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -11023,6 +11714,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -11054,6 +11747,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -11085,6 +11780,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -11116,6 +11813,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -11147,6 +11846,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -11178,6 +11879,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -11209,6 +11912,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -11240,6 +11945,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -11271,6 +11978,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -11302,6 +12011,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -11333,6 +12044,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -11364,6 +12077,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -11395,6 +12110,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -11426,6 +12143,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -11457,6 +12176,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -11488,6 +12209,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -11519,6 +12242,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -11550,6 +12275,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
