@@ -2996,6 +2996,10 @@ export interface components {
             customerEmail?: string;
             customerId?: string;
             customerName?: string;
+            /** @description Your own key/value strings, kept on the checkout and its payment together with the link's own metadata (a key given here wins). */
+            metadata?: {
+                [key: string]: string;
+            };
             paymentMethodRefId?: string;
             /** @description Optional check: must be the link's own price. */
             priceId?: string;
@@ -3098,6 +3102,10 @@ export interface components {
             customerEmail?: string;
             customerId?: string;
             customerName?: string;
+            /** @description Your own key/value strings (e.g. your order id), kept on the checkout and its payment and returned in their answers and events. A payment link's metadata is included; a key given here wins. */
+            metadata?: {
+                [key: string]: string;
+            };
             paymentLinkToken?: string;
             /** @description A saved payment method (pm_) of the customer. */
             paymentMethodRefId?: string;
@@ -3116,6 +3124,10 @@ export interface components {
             /** @description Minor units; defaults to everything not yet refunded. */
             amount?: number;
             reason?: string;
+            /** @description Your own key/value strings, kept on the refund and returned in its answers and events. */
+            metadata?: {
+                [key: string]: string;
+            };
         };
         DisputeEvidenceBody: {
             productDescription?: string;
@@ -3666,6 +3678,9 @@ export interface components {
             couponId: string | null;
             billingRecordId: string | null;
             successUrl: string | null;
+            metadata: {
+                [key: string]: string;
+            };
             payment: components["schemas"]["PaymentResponse"] | null;
             /** @description For a checkout of a Recurring price: the subscription it started (null otherwise, or when declined). */
             subscriptionId: string | null;
@@ -3694,6 +3709,10 @@ export interface components {
             failureMessage: string | null;
             nextAction: components["schemas"]["NextActionResponse"] | null;
             processor: components["schemas"]["ProcessorDetails"];
+            /** @description Your own key/value strings: a checkout's payment carries the checkout's. */
+            metadata: {
+                [key: string]: string;
+            };
             settledAt: components["schemas"]["Timestamp"] | null;
             createdAt: components["schemas"]["Timestamp"];
             updatedAt: components["schemas"]["Timestamp"];
@@ -3751,6 +3770,10 @@ export interface components {
             failureMessage: string | null;
             nextAction: components["schemas"]["NextActionResponse"] | null;
             processor: components["schemas"]["ProcessorDetails"];
+            /** @description Your own key/value strings: a checkout's payment carries the checkout's. */
+            metadata: {
+                [key: string]: string;
+            };
             settledAt: components["schemas"]["Timestamp"] | null;
             createdAt: components["schemas"]["Timestamp"];
             updatedAt: components["schemas"]["Timestamp"];
@@ -3767,6 +3790,9 @@ export interface components {
             reason: string | null;
             failureMessage: string | null;
             processor: components["schemas"]["ProcessorDetails"];
+            metadata: {
+                [key: string]: string;
+            };
             createdAt: components["schemas"]["Timestamp"];
             updatedAt: components["schemas"]["Timestamp"];
         };
@@ -4579,6 +4605,10 @@ export interface components {
             failureMessage: string | null;
             nextAction: components["schemas"]["NextActionResponse"] | null;
             processor: components["schemas"]["ProcessorDetails"];
+            /** @description Your own key/value strings: a checkout's payment carries the checkout's. */
+            metadata: {
+                [key: string]: string;
+            };
             settledAt: components["schemas"]["Timestamp"] | null;
             createdAt: components["schemas"]["Timestamp"];
             updatedAt: components["schemas"]["Timestamp"];
