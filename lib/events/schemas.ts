@@ -95,11 +95,18 @@ export const EVENT_OBJECTS: Record<EventType, z.ZodType> = {
   'entitlement.exhausted': EntitlementExhaustedEvent,
 };
 
+/** docs/webhooks.md, "Ordering". */
+export const EventSequence = z.int().min(1).meta({
+  description:
+    "The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state.",
+});
+
 /** The body of one webhook delivery (DESIGN 4.8): `id` is the deduplication key. */
 export function eventBody(type: EventType) {
   return z.object({
     id: z.string().meta({ description: 'Event id (prefix evt_), equal to the X-Service-Event-Id header.' }),
     type: z.literal(type),
+    sequence: EventSequence,
     createdAt: Timestamp,
     data: z.object({
       object: EVENT_OBJECTS[type],

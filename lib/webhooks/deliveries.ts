@@ -21,12 +21,12 @@ export const RECOVER_BATCH_LIMIT = 1000;
  * The exact JSON every attempt of a delivery sends (DESIGN 4.8). Built from the stored event,
  * so it is byte-identical across attempts and processes.
  */
-export function eventBody(row: Pick<EventRow, 'id' | 'type' | 'createdAt' | 'data'>): string {
+export function eventBody(row: Pick<EventRow, 'id' | 'type' | 'sequence' | 'createdAt' | 'data'>): string {
   return JSON.stringify(toWebhookEventResponse(row));
 }
 
-export function toWebhookEventResponse(row: Pick<EventRow, 'id' | 'type' | 'createdAt' | 'data'>) {
-  return { id: row.id, type: row.type, createdAt: row.createdAt.toISOString(), data: row.data };
+export function toWebhookEventResponse(row: Pick<EventRow, 'id' | 'type' | 'sequence' | 'createdAt' | 'data'>) {
+  return { id: row.id, type: row.type, sequence: row.sequence, createdAt: row.createdAt.toISOString(), data: row.data };
 }
 
 export function toWebhookDeliveryResponse(row: DeliveryRow) {

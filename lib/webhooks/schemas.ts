@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EVENT_TYPES } from '../events/types';
+import { EventSequence } from '../events/schemas';
 import { DateTime, Timestamp } from '../http/schemas';
 
 export const EventTypeName = z.enum(EVENT_TYPES);
@@ -60,6 +61,7 @@ export const DeletedWebhookEndpointResponse = z.object({ id: z.string(), deleted
 export const WebhookEventResponse = z.object({
   id: z.string(),
   type: z.string(),
+  sequence: EventSequence,
   createdAt: Timestamp,
   data: z.object({
     object: z.record(z.string(), z.unknown()),
