@@ -4203,6 +4203,8 @@ export interface components {
         WebhookEventResponse: {
             id: string;
             type: string;
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: {
@@ -4396,6 +4398,8 @@ export interface components {
             id: string;
             /** @constant */
             type: "product.created";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["ProductResponse"];
@@ -4415,6 +4419,8 @@ export interface components {
             id: string;
             /** @constant */
             type: "price.created";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["PriceResponse"];
@@ -4434,6 +4440,8 @@ export interface components {
             id: string;
             /** @constant */
             type: "customer.created";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["CustomerResponse"];
@@ -4453,6 +4461,8 @@ export interface components {
             id: string;
             /** @constant */
             type: "subscription.created";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["SubscriptionResponse"];
@@ -4472,6 +4482,8 @@ export interface components {
             id: string;
             /** @constant */
             type: "subscription.canceled";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["SubscriptionResponse"];
@@ -4491,6 +4503,8 @@ export interface components {
             id: string;
             /** @constant */
             type: "subscription.ended";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["SubscriptionResponse"];
@@ -4550,6 +4564,8 @@ export interface components {
             id: string;
             /** @constant */
             type: "billing_record.created";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["BillingRecordEvent"];
@@ -4569,6 +4585,8 @@ export interface components {
             id: string;
             /** @constant */
             type: "billing_record.paid";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["BillingRecordEvent"];
@@ -4622,6 +4640,8 @@ export interface components {
             id: string;
             /** @constant */
             type: "payment.succeeded";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["PaymentEvent"];
@@ -4641,6 +4661,8 @@ export interface components {
             id: string;
             /** @constant */
             type: "payment.failed";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["PaymentEvent"];
@@ -4660,6 +4682,8 @@ export interface components {
             id: string;
             /** @constant */
             type: "payment.unknown";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["PaymentEvent"];
@@ -4679,6 +4703,8 @@ export interface components {
             id: string;
             /** @constant */
             type: "refund.requested";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["RefundResponse"];
@@ -4698,6 +4724,8 @@ export interface components {
             id: string;
             /** @constant */
             type: "refund.succeeded";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["RefundResponse"];
@@ -4717,6 +4745,8 @@ export interface components {
             id: string;
             /** @constant */
             type: "refund.failed";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["RefundResponse"];
@@ -4736,6 +4766,8 @@ export interface components {
             id: string;
             /** @constant */
             type: "payment_link.created";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["PaymentLinkResponse"];
@@ -4784,6 +4816,8 @@ export interface components {
             id: string;
             /** @constant */
             type: "payment_link.completed";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["PaymentLinkCompletedEvent"];
@@ -4803,6 +4837,8 @@ export interface components {
             id: string;
             /** @constant */
             type: "usage.recorded";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["UsageRecordResponse"];
@@ -4822,6 +4858,8 @@ export interface components {
             id: string;
             /** @constant */
             type: "usage.reversed";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["UsageRecordResponse"];
@@ -4856,6 +4894,8 @@ export interface components {
             id: string;
             /** @constant */
             type: "credit.granted";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["CreditGrantEvent"];
@@ -4883,6 +4923,8 @@ export interface components {
             id: string;
             /** @constant */
             type: "credit.low";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["CreditBalanceEvent"];
@@ -4902,6 +4944,8 @@ export interface components {
             id: string;
             /** @constant */
             type: "credit.exhausted";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["CreditBalanceEvent"];
@@ -4928,6 +4972,8 @@ export interface components {
             id: string;
             /** @constant */
             type: "entitlement.changed";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["EntitlementChangedEvent"];
@@ -4960,6 +5006,8 @@ export interface components {
             id: string;
             /** @constant */
             type: "entitlement.exhausted";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["EntitlementExhaustedEvent"];
@@ -4979,6 +5027,8 @@ export interface components {
             id: string;
             /** @constant */
             type: "product.updated";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["ProductResponse"];
@@ -4998,6 +5048,8 @@ export interface components {
             id: string;
             /** @constant */
             type: "price.updated";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["PriceResponse"];
@@ -5017,6 +5069,8 @@ export interface components {
             id: string;
             /** @constant */
             type: "customer.updated";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["CustomerResponse"];
@@ -5036,6 +5090,8 @@ export interface components {
             id: string;
             /** @constant */
             type: "subscription.updated";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["SubscriptionResponse"];
@@ -5055,6 +5111,8 @@ export interface components {
             id: string;
             /** @constant */
             type: "payment_link.updated";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["PaymentLinkResponse"];
@@ -5074,6 +5132,8 @@ export interface components {
             id: string;
             /** @constant */
             type: "payment_method.attached";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["PaymentMethodResponse"];
@@ -5093,6 +5153,8 @@ export interface components {
             id: string;
             /** @constant */
             type: "payment_method.detached";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["PaymentMethodResponse"];
@@ -5112,6 +5174,8 @@ export interface components {
             id: string;
             /** @constant */
             type: "dispute.created";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["DisputeResponse"];
@@ -5131,6 +5195,8 @@ export interface components {
             id: string;
             /** @constant */
             type: "dispute.updated";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["DisputeResponse"];
@@ -5150,6 +5216,8 @@ export interface components {
             id: string;
             /** @constant */
             type: "dispute.closed";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["DisputeResponse"];
