@@ -9,6 +9,7 @@ import { CreditGrantResponse, CustomerEntitlementsResponse, UsageRecordResponse 
 import { SubscriptionResponse } from '../subscriptions/schemas';
 import { billingRecordFields } from '../billing/schemas';
 import { EVENT_TYPES, type EventType } from './types';
+import { EventSequence } from './sequence';
 
 /** The subscription (and period, when one is billed) a payment belongs to; absent on one-time payments. */
 const SubscriptionPeriod = {
@@ -94,12 +95,6 @@ export const EVENT_OBJECTS: Record<EventType, z.ZodType> = {
   'entitlement.changed': EntitlementChangedEvent,
   'entitlement.exhausted': EntitlementExhaustedEvent,
 };
-
-/** docs/webhooks.md, "Ordering". */
-export const EventSequence = z.int().min(1).meta({
-  description:
-    "The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state.",
-});
 
 /** The body of one webhook delivery (DESIGN 4.8): `id` is the deduplication key. */
 export function eventBody(type: EventType) {

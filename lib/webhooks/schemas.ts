@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EVENT_TYPES } from '../events/types';
-import { EventSequence } from '../events/schemas';
+import { EventSequence } from '../events/sequence';
 import { DateTime, Timestamp } from '../http/schemas';
 
 export const EventTypeName = z.enum(EVENT_TYPES);
