@@ -276,6 +276,7 @@ test('a seller sends a test event of a chosen type from the endpoint page and fi
   await shot(page, 'webhooks-14-test-event-sent');
 
   // The event log marks it Test, and the real/test filter finds it or leaves it out.
+  await page.getByRole('link', { name: '← Webhooks' }).click();
   await page.getByRole('link', { name: 'Event log' }).click();
   const testRow = page.getByRole('row').filter({ hasText: 'refund.succeeded' });
   await expect(testRow.getByText('Test', { exact: true })).toBeVisible();
