@@ -9,6 +9,7 @@ import { CreditGrantResponse, CustomerEntitlementsResponse, UsageRecordResponse 
 import { SubscriptionResponse } from '../subscriptions/schemas';
 import { billingRecordFields } from '../billing/schemas';
 import { EVENT_TYPES, type EventType } from './types';
+import { EventSequence } from './sequence';
 
 /** The subscription (and period, when one is billed) a payment belongs to; absent on one-time payments. */
 const SubscriptionPeriod = {
@@ -104,6 +105,7 @@ export function eventBody(type: EventType) {
       example: '2026-11-27',
     }),
     type: z.literal(type),
+    sequence: EventSequence,
     createdAt: Timestamp,
     data: z.object({
       object: EVENT_OBJECTS[type],

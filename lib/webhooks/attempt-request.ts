@@ -61,7 +61,13 @@ export function attemptRequests(onUndecryptable: (endpointId: string, error: unk
     if (!endpointSecrets) return { notSent: UNDECRYPTABLE_SECRET_ERROR };
     let body = bodies.get(delivery.eventId);
     if (body === undefined) {
-      body = eventBody({ id: delivery.eventId, type: delivery.eventType, createdAt: delivery.eventCreatedAt, data: delivery.eventData });
+      body = eventBody({
+        id: delivery.eventId,
+        type: delivery.eventType,
+        sequence: delivery.eventSequence,
+        createdAt: delivery.eventCreatedAt,
+        data: delivery.eventData,
+      });
       bodies.set(delivery.eventId, body);
     }
     return { headers: deliveryHeaders(delivery, endpointSecrets, body, startedAt), body };

@@ -22,13 +22,20 @@ export const RECOVER_BATCH_LIMIT = 1000;
  * The exact JSON every attempt of a delivery sends (DESIGN 4.8). Built from the stored event,
  * so it is byte-identical across attempts and processes.
  */
-export function eventBody(row: Pick<EventRow, 'id' | 'type' | 'createdAt' | 'data'>): string {
+export function eventBody(row: Pick<EventRow, 'id' | 'type' | 'sequence' | 'createdAt' | 'data'>): string {
   return JSON.stringify(toWebhookEventResponse(row));
 }
 
 /** An event as deliveries and the event history show it: rendered in the current API version, which it names (docs/changelog.md). */
-export function toWebhookEventResponse(row: Pick<EventRow, 'id' | 'type' | 'createdAt' | 'data'>) {
-  return { id: row.id, apiVersion: CURRENT_API_VERSION, type: row.type, createdAt: row.createdAt.toISOString(), data: row.data };
+export function toWebhookEventResponse(row: Pick<EventRow, 'id' | 'type' | 'sequence' | 'createdAt' | 'data'>) {
+  return {
+    id: row.id,
+    apiVersion: CURRENT_API_VERSION,
+    type: row.type,
+    sequence: row.sequence,
+    createdAt: row.createdAt.toISOString(),
+    data: row.data,
+  };
 }
 
 export function toWebhookDeliveryResponse(row: DeliveryRow) {

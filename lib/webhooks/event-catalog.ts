@@ -14,7 +14,7 @@ export function eventCatalogMarkdown(): string {
   const added = new Set<string>(ADDED_EVENT_TYPES);
   const rows = EVENT_TYPES.map((type) => `| \`${type}\` | ${EVENT_SAMPLES[type].emittedBy} | ${added.has(type) ? 'added (not in the spec table)' : 'spec'} |`);
   const samples = EVENT_TYPES.map((type) => {
-    const body = { id: SAMPLE_EVENT_ID, apiVersion: CURRENT_API_VERSION, type, createdAt: SAMPLE_TIME, data: EVENT_SAMPLES[type].data };
+    const body = { id: SAMPLE_EVENT_ID, apiVersion: CURRENT_API_VERSION, type, sequence: 42, createdAt: SAMPLE_TIME, data: EVENT_SAMPLES[type].data };
     return `\`${type}\`:\n\n\`\`\`json\n${JSON.stringify(body, null, 2)}\n\`\`\``;
   });
   return ['| Event | Emitted by | In the spec |', '|---|---|---|', ...rows, '', '### Sample bodies', '', samples.join('\n\n'), ''].join('\n');

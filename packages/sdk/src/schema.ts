@@ -2996,6 +2996,10 @@ export interface components {
             customerEmail?: string;
             customerId?: string;
             customerName?: string;
+            /** @description Your own key/value strings, kept on the checkout and its payment together with the link's own metadata (a key given here wins). */
+            metadata?: {
+                [key: string]: string;
+            };
             paymentMethodRefId?: string;
             /** @description Optional check: must be the link's own price. */
             priceId?: string;
@@ -3098,6 +3102,10 @@ export interface components {
             customerEmail?: string;
             customerId?: string;
             customerName?: string;
+            /** @description Your own key/value strings (e.g. your order id), kept on the checkout and its payment and returned in their answers and events. A payment link's metadata is included; a key given here wins. */
+            metadata?: {
+                [key: string]: string;
+            };
             paymentLinkToken?: string;
             /** @description A saved payment method (pm_) of the customer. */
             paymentMethodRefId?: string;
@@ -3116,6 +3124,10 @@ export interface components {
             /** @description Minor units; defaults to everything not yet refunded. */
             amount?: number;
             reason?: string;
+            /** @description Your own key/value strings, kept on the refund and returned in its answers and events. */
+            metadata?: {
+                [key: string]: string;
+            };
         };
         DisputeEvidenceBody: {
             productDescription?: string;
@@ -3666,6 +3678,9 @@ export interface components {
             couponId: string | null;
             billingRecordId: string | null;
             successUrl: string | null;
+            metadata: {
+                [key: string]: string;
+            };
             payment: components["schemas"]["PaymentResponse"] | null;
             /** @description For a checkout of a Recurring price: the subscription it started (null otherwise, or when declined). */
             subscriptionId: string | null;
@@ -3694,6 +3709,10 @@ export interface components {
             failureMessage: string | null;
             nextAction: components["schemas"]["NextActionResponse"] | null;
             processor: components["schemas"]["ProcessorDetails"];
+            /** @description Your own key/value strings: a checkout's payment carries the checkout's. */
+            metadata: {
+                [key: string]: string;
+            };
             settledAt: components["schemas"]["Timestamp"] | null;
             createdAt: components["schemas"]["Timestamp"];
             updatedAt: components["schemas"]["Timestamp"];
@@ -3751,6 +3770,10 @@ export interface components {
             failureMessage: string | null;
             nextAction: components["schemas"]["NextActionResponse"] | null;
             processor: components["schemas"]["ProcessorDetails"];
+            /** @description Your own key/value strings: a checkout's payment carries the checkout's. */
+            metadata: {
+                [key: string]: string;
+            };
             settledAt: components["schemas"]["Timestamp"] | null;
             createdAt: components["schemas"]["Timestamp"];
             updatedAt: components["schemas"]["Timestamp"];
@@ -3767,6 +3790,9 @@ export interface components {
             reason: string | null;
             failureMessage: string | null;
             processor: components["schemas"]["ProcessorDetails"];
+            metadata: {
+                [key: string]: string;
+            };
             createdAt: components["schemas"]["Timestamp"];
             updatedAt: components["schemas"]["Timestamp"];
         };
@@ -4179,6 +4205,8 @@ export interface components {
             /** @description The API version the event is rendered in, as in its deliveries (docs/changelog.md). */
             apiVersion: string;
             type: string;
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: {
@@ -4387,6 +4415,8 @@ export interface components {
             apiVersion: string;
             /** @constant */
             type: "product.created";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["ProductResponse"];
@@ -4411,6 +4441,8 @@ export interface components {
             apiVersion: string;
             /** @constant */
             type: "price.created";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["PriceResponse"];
@@ -4435,6 +4467,8 @@ export interface components {
             apiVersion: string;
             /** @constant */
             type: "customer.created";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["CustomerResponse"];
@@ -4459,6 +4493,8 @@ export interface components {
             apiVersion: string;
             /** @constant */
             type: "subscription.created";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["SubscriptionResponse"];
@@ -4483,6 +4519,8 @@ export interface components {
             apiVersion: string;
             /** @constant */
             type: "subscription.canceled";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["SubscriptionResponse"];
@@ -4507,6 +4545,8 @@ export interface components {
             apiVersion: string;
             /** @constant */
             type: "subscription.ended";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["SubscriptionResponse"];
@@ -4571,6 +4611,8 @@ export interface components {
             apiVersion: string;
             /** @constant */
             type: "billing_record.created";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["BillingRecordEvent"];
@@ -4595,6 +4637,8 @@ export interface components {
             apiVersion: string;
             /** @constant */
             type: "billing_record.paid";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["BillingRecordEvent"];
@@ -4631,6 +4675,10 @@ export interface components {
             failureMessage: string | null;
             nextAction: components["schemas"]["NextActionResponse"] | null;
             processor: components["schemas"]["ProcessorDetails"];
+            /** @description Your own key/value strings: a checkout's payment carries the checkout's. */
+            metadata: {
+                [key: string]: string;
+            };
             settledAt: components["schemas"]["Timestamp"] | null;
             createdAt: components["schemas"]["Timestamp"];
             updatedAt: components["schemas"]["Timestamp"];
@@ -4649,6 +4697,8 @@ export interface components {
             apiVersion: string;
             /** @constant */
             type: "payment.succeeded";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["PaymentEvent"];
@@ -4673,6 +4723,8 @@ export interface components {
             apiVersion: string;
             /** @constant */
             type: "payment.failed";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["PaymentEvent"];
@@ -4697,6 +4749,8 @@ export interface components {
             apiVersion: string;
             /** @constant */
             type: "payment.unknown";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["PaymentEvent"];
@@ -4721,6 +4775,8 @@ export interface components {
             apiVersion: string;
             /** @constant */
             type: "refund.requested";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["RefundResponse"];
@@ -4745,6 +4801,8 @@ export interface components {
             apiVersion: string;
             /** @constant */
             type: "refund.succeeded";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["RefundResponse"];
@@ -4769,6 +4827,8 @@ export interface components {
             apiVersion: string;
             /** @constant */
             type: "refund.failed";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["RefundResponse"];
@@ -4793,6 +4853,8 @@ export interface components {
             apiVersion: string;
             /** @constant */
             type: "payment_link.created";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["PaymentLinkResponse"];
@@ -4846,6 +4908,8 @@ export interface components {
             apiVersion: string;
             /** @constant */
             type: "payment_link.completed";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["PaymentLinkCompletedEvent"];
@@ -4870,6 +4934,8 @@ export interface components {
             apiVersion: string;
             /** @constant */
             type: "usage.recorded";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["UsageRecordResponse"];
@@ -4894,6 +4960,8 @@ export interface components {
             apiVersion: string;
             /** @constant */
             type: "usage.reversed";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["UsageRecordResponse"];
@@ -4933,6 +5001,8 @@ export interface components {
             apiVersion: string;
             /** @constant */
             type: "credit.granted";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["CreditGrantEvent"];
@@ -4965,6 +5035,8 @@ export interface components {
             apiVersion: string;
             /** @constant */
             type: "credit.low";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["CreditBalanceEvent"];
@@ -4989,6 +5061,8 @@ export interface components {
             apiVersion: string;
             /** @constant */
             type: "credit.exhausted";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["CreditBalanceEvent"];
@@ -5020,6 +5094,8 @@ export interface components {
             apiVersion: string;
             /** @constant */
             type: "entitlement.changed";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["EntitlementChangedEvent"];
@@ -5057,6 +5133,8 @@ export interface components {
             apiVersion: string;
             /** @constant */
             type: "entitlement.exhausted";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["EntitlementExhaustedEvent"];
@@ -5081,6 +5159,8 @@ export interface components {
             apiVersion: string;
             /** @constant */
             type: "product.updated";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["ProductResponse"];
@@ -5105,6 +5185,8 @@ export interface components {
             apiVersion: string;
             /** @constant */
             type: "price.updated";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["PriceResponse"];
@@ -5129,6 +5211,8 @@ export interface components {
             apiVersion: string;
             /** @constant */
             type: "customer.updated";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["CustomerResponse"];
@@ -5153,6 +5237,8 @@ export interface components {
             apiVersion: string;
             /** @constant */
             type: "subscription.updated";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["SubscriptionResponse"];
@@ -5177,6 +5263,8 @@ export interface components {
             apiVersion: string;
             /** @constant */
             type: "payment_link.updated";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["PaymentLinkResponse"];
@@ -5201,6 +5289,8 @@ export interface components {
             apiVersion: string;
             /** @constant */
             type: "payment_method.attached";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["PaymentMethodResponse"];
@@ -5225,6 +5315,8 @@ export interface components {
             apiVersion: string;
             /** @constant */
             type: "payment_method.detached";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["PaymentMethodResponse"];
@@ -5249,6 +5341,8 @@ export interface components {
             apiVersion: string;
             /** @constant */
             type: "dispute.created";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["DisputeResponse"];
@@ -5273,6 +5367,8 @@ export interface components {
             apiVersion: string;
             /** @constant */
             type: "dispute.updated";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["DisputeResponse"];
@@ -5297,6 +5393,8 @@ export interface components {
             apiVersion: string;
             /** @constant */
             type: "dispute.closed";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["DisputeResponse"];
