@@ -195,7 +195,36 @@ export function buildOpenApiDocument(serverUrl: string) {
     ...(problemExtras.components as typeof components.schemas),
   };
   Object.assign(components.schemas.Problem!, { 'x-problem-extras': problemExtras.extras });
+  moveRequestBodiesToComponents(document);
   return document;
+}
+
+type Document = ReturnType<typeof createDocument>;
+type JsonBody = { content?: { 'application/json'?: { schema?: { $ref?: string } } } };
+
+/**
+ * Each named request body schema (`CreatePriceBody`, …) becomes a `components.requestBodies`
+ * entry that operations refer to. A field with a `default` is optional in a request and always
+ * present in an answer; generators read `default` that way only for request bodies (e.g.
+ * openapi-typescript's default options make such a field required in a shared schema).
+ */
+function moveRequestBodiesToComponents(document: Document): void {
+  const components = document.components!;
+  const schemas = components.schemas!;
+  const requestBodies: Record<string, unknown> = {};
+  for (const methods of Object.values(document.paths ?? {})) {
+    for (const operation of Object.values(methods as Record<string, { requestBody?: JsonBody | { $ref: string } }>)) {
+      const ref = (operation.requestBody as JsonBody | undefined)?.content?.['application/json']?.schema?.$ref;
+      const name = ref?.replace('#/components/schemas/', '');
+      if (!name || !schemas[name]) continue;
+      requestBodies[name] ??= { required: true, content: { 'application/json': { schema: schemas[name] } } };
+      operation.requestBody = { $ref: `#/components/requestBodies/${name}` };
+    }
+  }
+  for (const name of Object.keys(requestBodies)) delete schemas[name];
+  const stillReferred = Object.keys(requestBodies).filter((name) => JSON.stringify(document).includes(`"#/components/schemas/${name}"`));
+  if (stillReferred.length > 0) throw new Error(`Request body schemas referred to elsewhere: ${stillReferred.join(', ')}`);
+  components.requestBodies = requestBodies as typeof components.requestBodies;
 }
 
 export type OpenApiDocument = ReturnType<typeof buildOpenApiDocument>;

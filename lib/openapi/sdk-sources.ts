@@ -22,14 +22,14 @@ function apiVersion(): string {
 /** The files of `packages/sdk` generated from the document: the document itself, its TypeScript types, the IK operations. */
 export async function sdkSources(): Promise<Record<string, string>> {
   const document = buildOpenApiDocument(SDK_SERVER_URL);
-  // The client sends the Idempotency-Key itself, so callers' types leave it optional; fields
-  // with a default are optional in a request, as the API reads them.
+  // The client sends the Idempotency-Key itself, so callers' types leave it optional. The types
+  // are openapi-typescript's with its default options, as an integrator would generate them.
   const forTypes = structuredClone(document);
   forTypes.components!.parameters!.IdempotencyKey = { ...forTypes.components!.parameters!.IdempotencyKey!, required: false } as never;
   // Each code's problem members (`x-problem-extras`) become a schema of their own, `<CODE>_Extras`, for `PaybaseError.extra`.
   const extras = (forTypes.components!.schemas!.Problem as { 'x-problem-extras': Record<string, unknown> })['x-problem-extras'];
   for (const [code, schema] of Object.entries(extras)) forTypes.components!.schemas![`${code}_Extras`] = schema as never;
-  const types = astToString(await openapiTS(forTypes as Parameters<typeof openapiTS>[0], { defaultNonNullable: false }));
+  const types = astToString(await openapiTS(forTypes as Parameters<typeof openapiTS>[0]));
   return {
     'openapi.json': `${JSON.stringify(document, null, 2)}\n`,
     'src/schema.ts': `${HEADER}\n${types}`,

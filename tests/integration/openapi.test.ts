@@ -79,9 +79,9 @@ describe('GET /api/openapi.json', () => {
     const operations = Object.values(document.paths as Record<string, object>).reduce((sum, methods) => sum + Object.keys(methods).length, 0);
     expect(answer.text.length / operations).toBeLessThan(3_400);
     const createPrice = document.paths['/api/Price'].post;
-    expect(createPrice.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/CreatePriceBody' });
+    expect(createPrice.requestBody).toEqual({ $ref: '#/components/requestBodies/CreatePriceBody' });
     expect(createPrice.responses['201'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/PriceResponse' });
-    const body = document.components.schemas.CreatePriceBody;
+    const body = document.components.requestBodies.CreatePriceBody.content['application/json'].schema;
     expect(body.properties.type.enum).toEqual(['OneTime', 'Recurring']);
     expect(body.properties.amount.maximum).toBe(2147483647);
     const listPrices = document.paths['/api/Price'].get;

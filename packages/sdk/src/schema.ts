@@ -2710,702 +2710,6 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
-        CreateProductBody: {
-            name: string;
-            description?: string | null;
-            /** @default true */
-            active?: boolean;
-            /**
-             * @description Flat object of string values (≤50 keys, key ≤40 chars, value ≤500 chars).
-             * @default {}
-             */
-            metadata?: {
-                [key: string]: string;
-            };
-        };
-        UpdateProductBody: {
-            name?: string;
-            description?: string | null;
-            active?: boolean;
-            /** @description Flat object of string values (≤50 keys, key ≤40 chars, value ≤500 chars). */
-            metadata?: {
-                [key: string]: string;
-            };
-        };
-        CreatePriceBody: {
-            productId: string;
-            /** @enum {string} */
-            type: "OneTime" | "Recurring";
-            /** @description Integer minor units; the value itself for zero-decimal currencies. */
-            amount: number;
-            /**
-             * @description ISO 4217 currency code, case-insensitive (returned upper case).
-             * @example USD
-             */
-            currency: string;
-            /** @enum {string} */
-            interval?: "day" | "week" | "month" | "year";
-            /** @description Periods per billing cycle (Recurring; default 1). */
-            intervalCount?: number;
-            /** @description Free days before the first charge (Recurring). */
-            trialDays?: number;
-        };
-        UpdatePriceBody: {
-            /** @description The only field a price changes after creation. */
-            active: boolean;
-        };
-        EntitlementOverrideBody: {
-            /**
-             * @description The feature or meter this entitlement governs.
-             * @default default
-             * @example api_calls
-             */
-            feature?: string;
-            /**
-             * @description Unlimited: always allowed. Limited: allowed up to `limit` units and/or `limitAmount` per period. Denied: never allowed.
-             * @enum {string}
-             */
-            allowed: "Unlimited" | "Limited" | "Denied";
-            /** @description Units allowed per billing period (Limited only). */
-            limit?: number;
-            /** @description Spend allowed per period, in minor units of the price currency (Limited only). */
-            limitAmount?: number;
-        };
-        CreateEntitlementPolicyBody: {
-            /**
-             * @description The feature or meter this entitlement governs.
-             * @default default
-             * @example api_calls
-             */
-            feature?: string;
-            /**
-             * @description Unlimited: always allowed. Limited: allowed up to `limit` units and/or `limitAmount` per period. Denied: never allowed.
-             * @enum {string}
-             */
-            allowed: "Unlimited" | "Limited" | "Denied";
-            /** @description Units allowed per billing period (Limited only). */
-            limit?: number;
-            /** @description Spend allowed per period, in minor units of the price currency (Limited only). */
-            limitAmount?: number;
-            /** @description Credits granted to the customer at each paid period. */
-            creditGrantAmount?: number;
-        };
-        CreateCreditGrantBody: {
-            /**
-             * @description The feature or meter this entitlement governs.
-             * @default default
-             * @example api_calls
-             */
-            feature?: string;
-            /** @description Credit units granted. */
-            amount: number;
-            /**
-             * Format: date-time
-             * @description After this moment what is left of the grant stops counting.
-             */
-            expiresAt?: string;
-            /** @example Credit pack: 500 messages */
-            reason: string;
-        };
-        CheckEntitlementBody: {
-            /**
-             * @description The feature or meter this entitlement governs.
-             * @default default
-             * @example api_calls
-             */
-            feature?: string;
-            /** @default 1 */
-            quantity?: number;
-            /** @default 0 */
-            amount?: number;
-            /**
-             * @description Record the usage if (and only if) it is allowed, atomically.
-             * @default false
-             */
-            consume?: boolean;
-            /**
-             * @description Your deduplication key, unique among your usage records: the same id again counts nothing twice.
-             * @example msg_81f3
-             */
-            id?: string;
-            /** @description Free-form facts about the usage (model, region…), kept with the record. */
-            properties?: {
-                [key: string]: unknown;
-            };
-        };
-        RecordUsageBody: {
-            customerId: string;
-            /**
-             * @description The feature or meter this entitlement governs.
-             * @default default
-             * @example api_calls
-             */
-            feature?: string;
-            /**
-             * @description Units used (default 1).
-             * @default 1
-             */
-            quantity?: number;
-            /**
-             * @description Spend of this usage in minor units, counted against `limitAmount` (default 0).
-             * @default 0
-             */
-            amount?: number;
-            /**
-             * @description Your deduplication key, unique among your usage records: the same id again counts nothing twice.
-             * @example msg_81f3
-             */
-            id?: string;
-            /**
-             * Format: date-time
-             * @description When it happened (default: now on the customer’s clock).
-             */
-            timestamp?: string;
-            /** @description Free-form facts about the usage (model, region…), kept with the record. */
-            properties?: {
-                [key: string]: unknown;
-            };
-        };
-        RecordUsageBatchBody: {
-            /** @description 1 to 1000 records, each with its own `id`. */
-            records: {
-                customerId: string;
-                /**
-                 * @description The feature or meter this entitlement governs.
-                 * @default default
-                 * @example api_calls
-                 */
-                feature?: string;
-                /**
-                 * @description Units used (default 1).
-                 * @default 1
-                 */
-                quantity?: number;
-                /**
-                 * @description Spend of this usage in minor units, counted against `limitAmount` (default 0).
-                 * @default 0
-                 */
-                amount?: number;
-                /**
-                 * @description Your deduplication key, unique among your usage records: the same id again counts nothing twice.
-                 * @example msg_81f3
-                 */
-                id: string;
-                /**
-                 * Format: date-time
-                 * @description When it happened (default: now on the customer’s clock).
-                 */
-                timestamp?: string;
-                /** @description Free-form facts about the usage (model, region…), kept with the record. */
-                properties?: {
-                    [key: string]: unknown;
-                };
-            }[];
-        };
-        CreateCustomerBody: {
-            email?: string | null;
-            name?: string | null;
-            /** @description Your own id for this customer; unique among your customers. */
-            externalId?: string | null;
-            /**
-             * @description Flat object of string values (≤50 keys, key ≤40 chars, value ≤500 chars).
-             * @default {}
-             */
-            metadata?: {
-                [key: string]: string;
-            };
-            /**
-             * @description active (default) or archived.
-             * @default active
-             * @enum {string}
-             */
-            status?: "active" | "archived";
-        };
-        UpdateCustomerBody: {
-            email?: string | null;
-            name?: string | null;
-            /** @description Your own id for this customer; unique among your customers. */
-            externalId?: string | null;
-            /** @description Flat object of string values (≤50 keys, key ≤40 chars, value ≤500 chars). */
-            metadata?: {
-                [key: string]: string;
-            };
-            /**
-             * @description active (default) or archived.
-             * @enum {string}
-             */
-            status?: "active" | "archived";
-        };
-        CustomValueBody: {
-            key: string;
-            value: string;
-        };
-        AttachPaymentMethodBody: {
-            /** @description A processor token, e.g. the sandbox tok_visa. */
-            tokenRef: string;
-            /** @description true makes it the customer's default and the method their running subscriptions charge. A customer's first method is always the default. */
-            makeDefault?: boolean;
-        };
-        CreatePaymentLinkBody: {
-            /** @description Sell a catalog price; or leave out and give an ad hoc amount. */
-            priceId?: string;
-            /** @default 1 */
-            quantity?: number;
-            /** @description Ad hoc: the line total (unitAmount × quantity) in minor units. */
-            amount?: number;
-            /** @description Ad hoc: the price of one unit in minor units. */
-            unitAmount?: number;
-            /**
-             * @description ISO 4217 currency code, case-insensitive (returned upper case).
-             * @example USD
-             */
-            currency?: string;
-            /** @description What the customer buys; defaults to the product name for a price. */
-            name?: string;
-            description?: string;
-            /** @default false */
-            singleUse?: boolean;
-            maxCompletions?: number;
-            /** Format: date-time */
-            expiresAt?: string;
-            /**
-             * Format: uri
-             * @description Where the hosted page sends the customer after paying; `checkoutId` is appended as a query parameter.
-             */
-            successUrl?: string;
-            /** @description A checkout design of yours (`design_…`, /api/CheckoutDesign) that styles this link's hosted pages; without one, your default design does. Unknown → 404. */
-            designId?: string;
-            /**
-             * @description Flat object of string values (≤50 keys, key ≤40 chars, value ≤500 chars).
-             * @default {}
-             */
-            metadata?: {
-                [key: string]: string;
-            };
-        };
-        UpdatePaymentLinkBody: {
-            designId?: string | null;
-            expiresAt?: string | null;
-            maxCompletions?: number | null;
-            name?: string;
-            quantity?: number;
-            successUrl?: string | null;
-        };
-        CompletePaymentLinkBody: {
-            /** Format: email */
-            customerEmail?: string;
-            customerId?: string;
-            customerName?: string;
-            /** @description Your own key/value strings, kept on the checkout and its payment together with the link's own metadata (a key given here wins). */
-            metadata?: {
-                [key: string]: string;
-            };
-            paymentMethodRefId?: string;
-            /** @description Optional check: must be the link's own price. */
-            priceId?: string;
-            promotionCode?: string;
-            /**
-             * Format: uri
-             * @description Where the card authentication page (3-D Secure) sends the customer back when the payment answers `requires_action`; `{CHECKOUT_ID}` in it is replaced by the checkout id. Without it, the authentication page ends on a page of its own; either way the payment settles on its own (poll GET /api/Checkout/{id} or wait for `payment.succeeded`/`payment.failed`).
-             */
-            returnUrl?: string;
-            tokenRef?: string;
-        };
-        CreateCheckoutDesignBody: {
-            /** @description The name shown beside the logo at the top of the hosted pages and emails. */
-            displayName: string;
-            /** @description The logo image's bytes, base64-encoded: PNG, JPEG or WebP, at most 256 KiB (SVG is refused: it can carry script). `null` removes the logo. Answered as `logoUrl`. */
-            logoBase64?: string | null;
-            /**
-             * @description Fills the pay button; buttonTextColor must read on it (WCAG AA 4.5:1).
-             * @example #3856e0
-             */
-            brandColor?: string;
-            /**
-             * @description The pay button's text.
-             * @example #ffffff
-             */
-            buttonTextColor?: string;
-            /**
-             * @description Links and the focus outline on the hosted pages; must read on the page background (WCAG AA 4.5:1).
-             * @example #2c43b8
-             */
-            accentColor?: string;
-            /**
-             * @default rounded
-             * @enum {string}
-             */
-            cornerStyle?: "rounded" | "square" | "pill";
-            /**
-             * @description The verb on the pay button of a one-time payment ("Donate €10.00").
-             * @default Pay
-             * @enum {string}
-             */
-            buttonLabel?: "Pay" | "Subscribe" | "Donate" | "Book";
-            /** @description Shown to customers; null falls back to the account's support email. */
-            supportEmail?: string | null;
-            /** @description Shown to customers; null falls back to the account's support URL. */
-            supportUrl?: string | null;
-            termsUrl?: string | null;
-            privacyUrl?: string | null;
-            /**
-             * @description The language of the hosted pages, chosen before the customer's browser language; null (the default) follows the browser's Accept-Language, then English.
-             * @default null
-             */
-            defaultLocale?: ("en" | "de" | "fr" | "es" | "ja") | null;
-            /**
-             * @description Styles every link without a designId, the customer portal and emails. Setting it moves the default from the previous design; one default per seller.
-             * @default false
-             */
-            isDefault?: boolean;
-        };
-        UpdateCheckoutDesignBody: {
-            /** @description The name shown beside the logo at the top of the hosted pages and emails. */
-            displayName?: string;
-            /** @description The logo image's bytes, base64-encoded: PNG, JPEG or WebP, at most 256 KiB (SVG is refused: it can carry script). `null` removes the logo. Answered as `logoUrl`. */
-            logoBase64?: string | null;
-            /**
-             * @description Fills the pay button; buttonTextColor must read on it (WCAG AA 4.5:1).
-             * @example #3856e0
-             */
-            brandColor?: string;
-            /**
-             * @description The pay button's text.
-             * @example #ffffff
-             */
-            buttonTextColor?: string;
-            /**
-             * @description Links and the focus outline on the hosted pages; must read on the page background (WCAG AA 4.5:1).
-             * @example #2c43b8
-             */
-            accentColor?: string;
-            /** @enum {string} */
-            cornerStyle?: "rounded" | "square" | "pill";
-            /**
-             * @description The verb on the pay button of a one-time payment ("Donate €10.00").
-             * @enum {string}
-             */
-            buttonLabel?: "Pay" | "Subscribe" | "Donate" | "Book";
-            /** @description Shown to customers; null falls back to the account's support email. */
-            supportEmail?: string | null;
-            /** @description Shown to customers; null falls back to the account's support URL. */
-            supportUrl?: string | null;
-            termsUrl?: string | null;
-            privacyUrl?: string | null;
-            /** @description The language of the hosted pages, chosen before the customer's browser language; null (the default) follows the browser's Accept-Language, then English. */
-            defaultLocale?: ("en" | "de" | "fr" | "es" | "ja") | null;
-            /** @description Styles every link without a designId, the customer portal and emails. Setting it moves the default from the previous design; one default per seller. */
-            isDefault?: boolean;
-        };
-        CheckoutBody: {
-            /** Format: email */
-            customerEmail?: string;
-            customerId?: string;
-            customerName?: string;
-            /** @description Your own key/value strings (e.g. your order id), kept on the checkout and its payment and returned in their answers and events. A payment link's metadata is included; a key given here wins. */
-            metadata?: {
-                [key: string]: string;
-            };
-            paymentLinkToken?: string;
-            /** @description A saved payment method (pm_) of the customer. */
-            paymentMethodRefId?: string;
-            priceId?: string;
-            promotionCode?: string;
-            quantity?: number;
-            /**
-             * Format: uri
-             * @description Where the card authentication page (3-D Secure) sends the customer back when the payment answers `requires_action`; `{CHECKOUT_ID}` in it is replaced by the checkout id. Without it, the authentication page ends on a page of its own; either way the payment settles on its own (poll GET /api/Checkout/{id} or wait for `payment.succeeded`/`payment.failed`).
-             */
-            returnUrl?: string;
-            /** @description A processor token, e.g. the sandbox tok_visa. */
-            tokenRef?: string;
-        };
-        RefundBody: {
-            /** @description Minor units; defaults to everything not yet refunded. */
-            amount?: number;
-            reason?: string;
-            /** @description Your own key/value strings, kept on the refund and returned in its answers and events. */
-            metadata?: {
-                [key: string]: string;
-            };
-        };
-        DisputeEvidenceBody: {
-            productDescription?: string;
-            customerName?: string;
-            customerEmailAddress?: string;
-            customerPurchaseIp?: string;
-            billingAddress?: string;
-            accessActivityLog?: string;
-            serviceDate?: string;
-            shippingAddress?: string;
-            shippingCarrier?: string;
-            shippingDate?: string;
-            shippingTrackingNumber?: string;
-            refundPolicyDisclosure?: string;
-            refundRefusalExplanation?: string;
-            cancellationPolicyDisclosure?: string;
-            cancellationRebuttal?: string;
-            duplicateChargeExplanation?: string;
-            duplicateChargeId?: string;
-            uncategorizedText?: string;
-            /** @description Default true: sent to the issuer, final. false: a draft at Stripe. */
-            submit?: boolean;
-        };
-        CreateCouponBody: {
-            name?: string;
-            /** @description Whole percent off (1..100). Give this or amountOff. */
-            percentOff?: number;
-            /** @description Fixed amount off in minor units; needs currency. */
-            amountOff?: number;
-            /**
-             * @description ISO 4217 currency code, case-insensitive (returned upper case).
-             * @example USD
-             */
-            currency?: string;
-            /**
-             * @description How many billing periods of a subscription it applies to; a one-time payment is discounted once whatever the duration.
-             * @default once
-             * @enum {string}
-             */
-            duration?: "once" | "repeating" | "forever";
-            /** @description Months, for duration `repeating` only. */
-            durationInMonths?: number;
-            /**
-             * Format: date-time
-             * @description Last moment the coupon can be redeemed.
-             */
-            redeemBy?: string;
-            /** @description Redemptions across all of its promotion codes. */
-            maxRedemptions?: number;
-            /**
-             * @description Flat object of string values (≤50 keys, key ≤40 chars, value ≤500 chars).
-             * @default {}
-             */
-            metadata?: {
-                [key: string]: string;
-            };
-        };
-        CreatePromotionCodeBody: {
-            couponId: string;
-            /** @description What customers type; unique per merchant, case-insensitive. */
-            code: string;
-            /** @default true */
-            active?: boolean;
-            /** Format: date-time */
-            expiresAt?: string;
-            maxRedemptions?: number;
-            /**
-             * @description Flat object of string values (≤50 keys, key ≤40 chars, value ≤500 chars).
-             * @default {}
-             */
-            metadata?: {
-                [key: string]: string;
-            };
-        };
-        UpdatePromotionCodeBody: {
-            active?: boolean;
-            /** @description Flat object of string values (≤50 keys, key ≤40 chars, value ≤500 chars). */
-            metadata?: {
-                [key: string]: string;
-            };
-        };
-        CreateSubscriptionBody: {
-            customerId: string;
-            priceId: string;
-            /** @description A saved payment method of the customer (pm_…); defaults to the customer's default method. */
-            paymentMethodId?: string;
-            /** @description Same as paymentMethodId (the name the checkout API uses). */
-            paymentMethodRefId?: string;
-            /** @description Flat object of string values (≤50 keys, key ≤40 chars, value ≤500 chars). */
-            metadata?: {
-                [key: string]: string;
-            };
-        };
-        CancelSubscriptionBody: {
-            /** @description true ends it now; false (default) keeps service to the period end. */
-            immediate?: boolean;
-        };
-        CommandBody: {
-            /** @enum {string} */
-            type: "ChangePrice" | "CancelAtPeriodEnd" | "Reactivate" | "Pause" | "Resume" | "ChangePaymentMethod";
-            /** @description ChangePrice only: the new Recurring price (same currency, interval and intervalCount). */
-            priceId?: string;
-            /** @description ChangePaymentMethod only: a saved method of the subscription's customer (pm_…); open past-due records are retried with it at once. */
-            paymentMethodId?: string;
-            /**
-             * Format: date-time
-             * @description Omitted or not in the future: now. A future time schedules the change (not ChangePaymentMethod, which applies now).
-             */
-            effectiveAt?: string;
-            reason?: string;
-            expectedVersion?: string;
-        };
-        PreviewBody: {
-            priceId: string;
-        };
-        CreateTestClockBody: {
-            name?: string;
-            /**
-             * Format: date-time
-             * @description Starting time (2000 to 2100); defaults to now.
-             */
-            frozenTime?: string;
-        };
-        AdvanceTestClockBody: {
-            /**
-             * Format: date-time
-             * @description The new time (2000 to 2100).
-             */
-            frozenTime: string;
-        };
-        AttachTestClockCustomerBody: {
-            customerId: string;
-        };
-        CreateWebhookEndpointBody: {
-            /**
-             * @description Public http(s) address of your receiver.
-             * @example https://example.com/webhooks/paybase
-             */
-            url: string;
-            /**
-             * @description Event type names to receive; `*` receives every type.
-             * @example [
-             *       "payment.succeeded",
-             *       "refund.succeeded"
-             *     ]
-             */
-            events: ("*" | ("product.created" | "price.created" | "customer.created" | "subscription.created" | "subscription.canceled" | "subscription.ended" | "billing_record.created" | "billing_record.paid" | "payment.succeeded" | "payment.failed" | "payment.unknown" | "refund.requested" | "refund.succeeded" | "refund.failed" | "payment_link.created" | "payment_link.completed" | "usage.recorded" | "usage.reversed" | "credit.granted" | "credit.low" | "credit.exhausted" | "entitlement.changed" | "entitlement.exhausted" | "product.updated" | "price.updated" | "customer.updated" | "subscription.updated" | "payment_link.updated" | "payment_method.attached" | "payment_method.detached" | "dispute.created" | "dispute.updated" | "dispute.closed"))[];
-            description?: string | null;
-            /** @default true */
-            enabled?: boolean;
-        };
-        UpdateWebhookEndpointBody: {
-            /**
-             * @description Public http(s) address of your receiver.
-             * @example https://example.com/webhooks/paybase
-             */
-            url?: string;
-            /**
-             * @description Event type names to receive; `*` receives every type.
-             * @example [
-             *       "payment.succeeded",
-             *       "refund.succeeded"
-             *     ]
-             */
-            events?: ("*" | ("product.created" | "price.created" | "customer.created" | "subscription.created" | "subscription.canceled" | "subscription.ended" | "billing_record.created" | "billing_record.paid" | "payment.succeeded" | "payment.failed" | "payment.unknown" | "refund.requested" | "refund.succeeded" | "refund.failed" | "payment_link.created" | "payment_link.completed" | "usage.recorded" | "usage.reversed" | "credit.granted" | "credit.low" | "credit.exhausted" | "entitlement.changed" | "entitlement.exhausted" | "product.updated" | "price.updated" | "customer.updated" | "subscription.updated" | "payment_link.updated" | "payment_method.attached" | "payment_method.detached" | "dispute.created" | "dispute.updated" | "dispute.closed"))[];
-            description?: string | null;
-            /** @description false pauses deliveries; true re-enables an endpoint disabled for failures. */
-            enabled?: boolean;
-        };
-        RetryFailedDeliveriesBody: {
-            /**
-             * Format: date-time
-             * @description Resend failed and dead deliveries created at or after this time.
-             */
-            since: string;
-            /**
-             * Format: date-time
-             * @description Inclusive upper bound on creation time (default: now).
-             */
-            until?: string;
-        };
-        TestWebhookEndpointBody: {
-            /**
-             * @description The event type to send; its sample data is in docs/webhooks.md.
-             * @enum {string}
-             */
-            type: "product.created" | "price.created" | "customer.created" | "subscription.created" | "subscription.canceled" | "subscription.ended" | "billing_record.created" | "billing_record.paid" | "payment.succeeded" | "payment.failed" | "payment.unknown" | "refund.requested" | "refund.succeeded" | "refund.failed" | "payment_link.created" | "payment_link.completed" | "usage.recorded" | "usage.reversed" | "credit.granted" | "credit.low" | "credit.exhausted" | "entitlement.changed" | "entitlement.exhausted" | "product.updated" | "price.updated" | "customer.updated" | "subscription.updated" | "payment_link.updated" | "payment_method.attached" | "payment_method.detached" | "dispute.created" | "dispute.updated" | "dispute.closed";
-        };
-        AdminLoginBody: {
-            name: string;
-            password: string;
-        };
-        LogoutBody: {
-            refreshToken?: string;
-        };
-        RefreshBody: {
-            refreshToken: string;
-        };
-        SuspensionBody: {
-            /** @description Why (kept in the audit log and the seller page's suspension history). */
-            reason?: string;
-        };
-        MemberLoginBody: {
-            /** Format: email */
-            email: string;
-        };
-        MemberVerifyBody: {
-            loginToken: string;
-        };
-        CreateApiKeyBody: {
-            name: string;
-            scopes: ("products:read" | "products:write" | "prices:read" | "prices:write" | "customers:read" | "customers:write" | "entitlements:read" | "entitlements:write" | "subscriptions:read" | "subscriptions:write" | "payment_links:read" | "payment_links:write" | "payments:read" | "payments:write" | "refunds:write" | "disputes:read" | "disputes:write" | "webhooks:read" | "webhooks:write")[];
-        };
-        AcceptInvitationBody: {
-            /** @description The `inv_…` token of the emailed link. */
-            invitationToken: string;
-            name: string;
-            password: string;
-        };
-        MerchantLoginBody: {
-            /** Format: email */
-            email: string;
-            password: string;
-            /**
-             * @description Business or Individual; when sent it must match the account.
-             * @enum {string}
-             */
-            accountType?: "Business" | "Individual";
-        };
-        LoginTwoFactorBody: {
-            challengeToken: string;
-            /** @description The 6-digit code of the authenticator app, or an unused recovery code. */
-            code: string;
-        };
-        PasswordResetBody: {
-            /** Format: email */
-            email: string;
-        };
-        PasswordResetConfirmBody: {
-            /** @description The `prt_…` token of the emailed link. */
-            resetToken: string;
-            password: string;
-        };
-        MerchantRegisterBody: {
-            /** Format: email */
-            email: string;
-            password: string;
-            /** @description Business or personal name shown to customers. */
-            name: string;
-            /** @enum {string} */
-            accountType: "Business" | "Individual";
-        };
-        VerifyEmailBody: {
-            /** @description The `emv_…` token of the emailed link. */
-            verificationToken: string;
-        };
-        ChangeRoleBody: {
-            /**
-             * @description Owner, Admin, Developer, Support or ReadOnly.
-             * @enum {string}
-             */
-            role: "Owner" | "Admin" | "Developer" | "Support" | "ReadOnly";
-        };
-        InviteMemberBody: {
-            /** Format: email */
-            email: string;
-            /**
-             * @description Owner, Admin, Developer, Support or ReadOnly.
-             * @enum {string}
-             */
-            role: "Owner" | "Admin" | "Developer" | "Support" | "ReadOnly";
-        };
-        RequireTwoFactorBody: {
-            required: boolean;
-        };
-        TwoFactorCodeBody: {
-            code: string;
-        };
         ProductResponse: {
             id: string;
             name: string;
@@ -5639,7 +4943,920 @@ export interface components {
         /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
         EndingBefore: string;
     };
-    requestBodies: never;
+    requestBodies: {
+        CreateProductBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    description?: string | null;
+                    /** @default true */
+                    active?: boolean;
+                    /**
+                     * @description Flat object of string values (≤50 keys, key ≤40 chars, value ≤500 chars).
+                     * @default {}
+                     */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        UpdateProductBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    description?: string | null;
+                    active?: boolean;
+                    /** @description Flat object of string values (≤50 keys, key ≤40 chars, value ≤500 chars). */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        CreatePriceBody: {
+            content: {
+                "application/json": {
+                    productId: string;
+                    /** @enum {string} */
+                    type: "OneTime" | "Recurring";
+                    /** @description Integer minor units; the value itself for zero-decimal currencies. */
+                    amount: number;
+                    /**
+                     * @description ISO 4217 currency code, case-insensitive (returned upper case).
+                     * @example USD
+                     */
+                    currency: string;
+                    /** @enum {string} */
+                    interval?: "day" | "week" | "month" | "year";
+                    /** @description Periods per billing cycle (Recurring; default 1). */
+                    intervalCount?: number;
+                    /** @description Free days before the first charge (Recurring). */
+                    trialDays?: number;
+                };
+            };
+        };
+        UpdatePriceBody: {
+            content: {
+                "application/json": {
+                    /** @description The only field a price changes after creation. */
+                    active: boolean;
+                };
+            };
+        };
+        EntitlementOverrideBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The feature or meter this entitlement governs.
+                     * @default default
+                     * @example api_calls
+                     */
+                    feature?: string;
+                    /**
+                     * @description Unlimited: always allowed. Limited: allowed up to `limit` units and/or `limitAmount` per period. Denied: never allowed.
+                     * @enum {string}
+                     */
+                    allowed: "Unlimited" | "Limited" | "Denied";
+                    /** @description Units allowed per billing period (Limited only). */
+                    limit?: number;
+                    /** @description Spend allowed per period, in minor units of the price currency (Limited only). */
+                    limitAmount?: number;
+                };
+            };
+        };
+        CreateEntitlementPolicyBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The feature or meter this entitlement governs.
+                     * @default default
+                     * @example api_calls
+                     */
+                    feature?: string;
+                    /**
+                     * @description Unlimited: always allowed. Limited: allowed up to `limit` units and/or `limitAmount` per period. Denied: never allowed.
+                     * @enum {string}
+                     */
+                    allowed: "Unlimited" | "Limited" | "Denied";
+                    /** @description Units allowed per billing period (Limited only). */
+                    limit?: number;
+                    /** @description Spend allowed per period, in minor units of the price currency (Limited only). */
+                    limitAmount?: number;
+                    /** @description Credits granted to the customer at each paid period. */
+                    creditGrantAmount?: number;
+                };
+            };
+        };
+        CreateCreditGrantBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The feature or meter this entitlement governs.
+                     * @default default
+                     * @example api_calls
+                     */
+                    feature?: string;
+                    /** @description Credit units granted. */
+                    amount: number;
+                    /**
+                     * Format: date-time
+                     * @description After this moment what is left of the grant stops counting.
+                     */
+                    expiresAt?: string;
+                    /** @example Credit pack: 500 messages */
+                    reason: string;
+                };
+            };
+        };
+        CheckEntitlementBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The feature or meter this entitlement governs.
+                     * @default default
+                     * @example api_calls
+                     */
+                    feature?: string;
+                    /** @default 1 */
+                    quantity?: number;
+                    /** @default 0 */
+                    amount?: number;
+                    /**
+                     * @description Record the usage if (and only if) it is allowed, atomically.
+                     * @default false
+                     */
+                    consume?: boolean;
+                    /**
+                     * @description Your deduplication key, unique among your usage records: the same id again counts nothing twice.
+                     * @example msg_81f3
+                     */
+                    id?: string;
+                    /** @description Free-form facts about the usage (model, region…), kept with the record. */
+                    properties?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        RecordUsageBody: {
+            content: {
+                "application/json": {
+                    customerId: string;
+                    /**
+                     * @description The feature or meter this entitlement governs.
+                     * @default default
+                     * @example api_calls
+                     */
+                    feature?: string;
+                    /**
+                     * @description Units used (default 1).
+                     * @default 1
+                     */
+                    quantity?: number;
+                    /**
+                     * @description Spend of this usage in minor units, counted against `limitAmount` (default 0).
+                     * @default 0
+                     */
+                    amount?: number;
+                    /**
+                     * @description Your deduplication key, unique among your usage records: the same id again counts nothing twice.
+                     * @example msg_81f3
+                     */
+                    id?: string;
+                    /**
+                     * Format: date-time
+                     * @description When it happened (default: now on the customer’s clock).
+                     */
+                    timestamp?: string;
+                    /** @description Free-form facts about the usage (model, region…), kept with the record. */
+                    properties?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        RecordUsageBatchBody: {
+            content: {
+                "application/json": {
+                    /** @description 1 to 1000 records, each with its own `id`. */
+                    records: {
+                        customerId: string;
+                        /**
+                         * @description The feature or meter this entitlement governs.
+                         * @default default
+                         * @example api_calls
+                         */
+                        feature?: string;
+                        /**
+                         * @description Units used (default 1).
+                         * @default 1
+                         */
+                        quantity?: number;
+                        /**
+                         * @description Spend of this usage in minor units, counted against `limitAmount` (default 0).
+                         * @default 0
+                         */
+                        amount?: number;
+                        /**
+                         * @description Your deduplication key, unique among your usage records: the same id again counts nothing twice.
+                         * @example msg_81f3
+                         */
+                        id: string;
+                        /**
+                         * Format: date-time
+                         * @description When it happened (default: now on the customer’s clock).
+                         */
+                        timestamp?: string;
+                        /** @description Free-form facts about the usage (model, region…), kept with the record. */
+                        properties?: {
+                            [key: string]: unknown;
+                        };
+                    }[];
+                };
+            };
+        };
+        CreateCustomerBody: {
+            content: {
+                "application/json": {
+                    email?: string | null;
+                    name?: string | null;
+                    /** @description Your own id for this customer; unique among your customers. */
+                    externalId?: string | null;
+                    /**
+                     * @description Flat object of string values (≤50 keys, key ≤40 chars, value ≤500 chars).
+                     * @default {}
+                     */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                    /**
+                     * @description active (default) or archived.
+                     * @default active
+                     * @enum {string}
+                     */
+                    status?: "active" | "archived";
+                };
+            };
+        };
+        UpdateCustomerBody: {
+            content: {
+                "application/json": {
+                    email?: string | null;
+                    name?: string | null;
+                    /** @description Your own id for this customer; unique among your customers. */
+                    externalId?: string | null;
+                    /** @description Flat object of string values (≤50 keys, key ≤40 chars, value ≤500 chars). */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                    /**
+                     * @description active (default) or archived.
+                     * @enum {string}
+                     */
+                    status?: "active" | "archived";
+                };
+            };
+        };
+        CustomValueBody: {
+            content: {
+                "application/json": {
+                    key: string;
+                    value: string;
+                };
+            };
+        };
+        AttachPaymentMethodBody: {
+            content: {
+                "application/json": {
+                    /** @description A processor token, e.g. the sandbox tok_visa. */
+                    tokenRef: string;
+                    /** @description true makes it the customer's default and the method their running subscriptions charge. A customer's first method is always the default. */
+                    makeDefault?: boolean;
+                };
+            };
+        };
+        CreatePaymentLinkBody: {
+            content: {
+                "application/json": {
+                    /** @description Sell a catalog price; or leave out and give an ad hoc amount. */
+                    priceId?: string;
+                    /** @default 1 */
+                    quantity?: number;
+                    /** @description Ad hoc: the line total (unitAmount × quantity) in minor units. */
+                    amount?: number;
+                    /** @description Ad hoc: the price of one unit in minor units. */
+                    unitAmount?: number;
+                    /**
+                     * @description ISO 4217 currency code, case-insensitive (returned upper case).
+                     * @example USD
+                     */
+                    currency?: string;
+                    /** @description What the customer buys; defaults to the product name for a price. */
+                    name?: string;
+                    description?: string;
+                    /** @default false */
+                    singleUse?: boolean;
+                    maxCompletions?: number;
+                    /** Format: date-time */
+                    expiresAt?: string;
+                    /**
+                     * Format: uri
+                     * @description Where the hosted page sends the customer after paying; `checkoutId` is appended as a query parameter.
+                     */
+                    successUrl?: string;
+                    /** @description A checkout design of yours (`design_…`, /api/CheckoutDesign) that styles this link's hosted pages; without one, your default design does. Unknown → 404. */
+                    designId?: string;
+                    /**
+                     * @description Flat object of string values (≤50 keys, key ≤40 chars, value ≤500 chars).
+                     * @default {}
+                     */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        UpdatePaymentLinkBody: {
+            content: {
+                "application/json": {
+                    designId?: string | null;
+                    expiresAt?: string | null;
+                    maxCompletions?: number | null;
+                    name?: string;
+                    quantity?: number;
+                    successUrl?: string | null;
+                };
+            };
+        };
+        CompletePaymentLinkBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    customerEmail?: string;
+                    customerId?: string;
+                    customerName?: string;
+                    /** @description Your own key/value strings, kept on the checkout and its payment together with the link's own metadata (a key given here wins). */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                    paymentMethodRefId?: string;
+                    /** @description Optional check: must be the link's own price. */
+                    priceId?: string;
+                    promotionCode?: string;
+                    /**
+                     * Format: uri
+                     * @description Where the card authentication page (3-D Secure) sends the customer back when the payment answers `requires_action`; `{CHECKOUT_ID}` in it is replaced by the checkout id. Without it, the authentication page ends on a page of its own; either way the payment settles on its own (poll GET /api/Checkout/{id} or wait for `payment.succeeded`/`payment.failed`).
+                     */
+                    returnUrl?: string;
+                    tokenRef?: string;
+                };
+            };
+        };
+        CreateCheckoutDesignBody: {
+            content: {
+                "application/json": {
+                    /** @description The name shown beside the logo at the top of the hosted pages and emails. */
+                    displayName: string;
+                    /** @description The logo image's bytes, base64-encoded: PNG, JPEG or WebP, at most 256 KiB (SVG is refused: it can carry script). `null` removes the logo. Answered as `logoUrl`. */
+                    logoBase64?: string | null;
+                    /**
+                     * @description Fills the pay button; buttonTextColor must read on it (WCAG AA 4.5:1).
+                     * @example #3856e0
+                     */
+                    brandColor?: string;
+                    /**
+                     * @description The pay button's text.
+                     * @example #ffffff
+                     */
+                    buttonTextColor?: string;
+                    /**
+                     * @description Links and the focus outline on the hosted pages; must read on the page background (WCAG AA 4.5:1).
+                     * @example #2c43b8
+                     */
+                    accentColor?: string;
+                    /**
+                     * @default rounded
+                     * @enum {string}
+                     */
+                    cornerStyle?: "rounded" | "square" | "pill";
+                    /**
+                     * @description The verb on the pay button of a one-time payment ("Donate €10.00").
+                     * @default Pay
+                     * @enum {string}
+                     */
+                    buttonLabel?: "Pay" | "Subscribe" | "Donate" | "Book";
+                    /** @description Shown to customers; null falls back to the account's support email. */
+                    supportEmail?: string | null;
+                    /** @description Shown to customers; null falls back to the account's support URL. */
+                    supportUrl?: string | null;
+                    termsUrl?: string | null;
+                    privacyUrl?: string | null;
+                    /**
+                     * @description The language of the hosted pages, chosen before the customer's browser language; null (the default) follows the browser's Accept-Language, then English.
+                     * @default null
+                     */
+                    defaultLocale?: ("en" | "de" | "fr" | "es" | "ja") | null;
+                    /**
+                     * @description Styles every link without a designId, the customer portal and emails. Setting it moves the default from the previous design; one default per seller.
+                     * @default false
+                     */
+                    isDefault?: boolean;
+                };
+            };
+        };
+        UpdateCheckoutDesignBody: {
+            content: {
+                "application/json": {
+                    /** @description The name shown beside the logo at the top of the hosted pages and emails. */
+                    displayName?: string;
+                    /** @description The logo image's bytes, base64-encoded: PNG, JPEG or WebP, at most 256 KiB (SVG is refused: it can carry script). `null` removes the logo. Answered as `logoUrl`. */
+                    logoBase64?: string | null;
+                    /**
+                     * @description Fills the pay button; buttonTextColor must read on it (WCAG AA 4.5:1).
+                     * @example #3856e0
+                     */
+                    brandColor?: string;
+                    /**
+                     * @description The pay button's text.
+                     * @example #ffffff
+                     */
+                    buttonTextColor?: string;
+                    /**
+                     * @description Links and the focus outline on the hosted pages; must read on the page background (WCAG AA 4.5:1).
+                     * @example #2c43b8
+                     */
+                    accentColor?: string;
+                    /** @enum {string} */
+                    cornerStyle?: "rounded" | "square" | "pill";
+                    /**
+                     * @description The verb on the pay button of a one-time payment ("Donate €10.00").
+                     * @enum {string}
+                     */
+                    buttonLabel?: "Pay" | "Subscribe" | "Donate" | "Book";
+                    /** @description Shown to customers; null falls back to the account's support email. */
+                    supportEmail?: string | null;
+                    /** @description Shown to customers; null falls back to the account's support URL. */
+                    supportUrl?: string | null;
+                    termsUrl?: string | null;
+                    privacyUrl?: string | null;
+                    /** @description The language of the hosted pages, chosen before the customer's browser language; null (the default) follows the browser's Accept-Language, then English. */
+                    defaultLocale?: ("en" | "de" | "fr" | "es" | "ja") | null;
+                    /** @description Styles every link without a designId, the customer portal and emails. Setting it moves the default from the previous design; one default per seller. */
+                    isDefault?: boolean;
+                };
+            };
+        };
+        CheckoutBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    customerEmail?: string;
+                    customerId?: string;
+                    customerName?: string;
+                    /** @description Your own key/value strings (e.g. your order id), kept on the checkout and its payment and returned in their answers and events. A payment link's metadata is included; a key given here wins. */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                    paymentLinkToken?: string;
+                    /** @description A saved payment method (pm_) of the customer. */
+                    paymentMethodRefId?: string;
+                    priceId?: string;
+                    promotionCode?: string;
+                    quantity?: number;
+                    /**
+                     * Format: uri
+                     * @description Where the card authentication page (3-D Secure) sends the customer back when the payment answers `requires_action`; `{CHECKOUT_ID}` in it is replaced by the checkout id. Without it, the authentication page ends on a page of its own; either way the payment settles on its own (poll GET /api/Checkout/{id} or wait for `payment.succeeded`/`payment.failed`).
+                     */
+                    returnUrl?: string;
+                    /** @description A processor token, e.g. the sandbox tok_visa. */
+                    tokenRef?: string;
+                };
+            };
+        };
+        RefundBody: {
+            content: {
+                "application/json": {
+                    /** @description Minor units; defaults to everything not yet refunded. */
+                    amount?: number;
+                    reason?: string;
+                    /** @description Your own key/value strings, kept on the refund and returned in its answers and events. */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        DisputeEvidenceBody: {
+            content: {
+                "application/json": {
+                    productDescription?: string;
+                    customerName?: string;
+                    customerEmailAddress?: string;
+                    customerPurchaseIp?: string;
+                    billingAddress?: string;
+                    accessActivityLog?: string;
+                    serviceDate?: string;
+                    shippingAddress?: string;
+                    shippingCarrier?: string;
+                    shippingDate?: string;
+                    shippingTrackingNumber?: string;
+                    refundPolicyDisclosure?: string;
+                    refundRefusalExplanation?: string;
+                    cancellationPolicyDisclosure?: string;
+                    cancellationRebuttal?: string;
+                    duplicateChargeExplanation?: string;
+                    duplicateChargeId?: string;
+                    uncategorizedText?: string;
+                    /** @description Default true: sent to the issuer, final. false: a draft at Stripe. */
+                    submit?: boolean;
+                };
+            };
+        };
+        CreateCouponBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @description Whole percent off (1..100). Give this or amountOff. */
+                    percentOff?: number;
+                    /** @description Fixed amount off in minor units; needs currency. */
+                    amountOff?: number;
+                    /**
+                     * @description ISO 4217 currency code, case-insensitive (returned upper case).
+                     * @example USD
+                     */
+                    currency?: string;
+                    /**
+                     * @description How many billing periods of a subscription it applies to; a one-time payment is discounted once whatever the duration.
+                     * @default once
+                     * @enum {string}
+                     */
+                    duration?: "once" | "repeating" | "forever";
+                    /** @description Months, for duration `repeating` only. */
+                    durationInMonths?: number;
+                    /**
+                     * Format: date-time
+                     * @description Last moment the coupon can be redeemed.
+                     */
+                    redeemBy?: string;
+                    /** @description Redemptions across all of its promotion codes. */
+                    maxRedemptions?: number;
+                    /**
+                     * @description Flat object of string values (≤50 keys, key ≤40 chars, value ≤500 chars).
+                     * @default {}
+                     */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        CreatePromotionCodeBody: {
+            content: {
+                "application/json": {
+                    couponId: string;
+                    /** @description What customers type; unique per merchant, case-insensitive. */
+                    code: string;
+                    /** @default true */
+                    active?: boolean;
+                    /** Format: date-time */
+                    expiresAt?: string;
+                    maxRedemptions?: number;
+                    /**
+                     * @description Flat object of string values (≤50 keys, key ≤40 chars, value ≤500 chars).
+                     * @default {}
+                     */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        UpdatePromotionCodeBody: {
+            content: {
+                "application/json": {
+                    active?: boolean;
+                    /** @description Flat object of string values (≤50 keys, key ≤40 chars, value ≤500 chars). */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        CreateSubscriptionBody: {
+            content: {
+                "application/json": {
+                    customerId: string;
+                    priceId: string;
+                    /** @description A saved payment method of the customer (pm_…); defaults to the customer's default method. */
+                    paymentMethodId?: string;
+                    /** @description Same as paymentMethodId (the name the checkout API uses). */
+                    paymentMethodRefId?: string;
+                    /** @description Flat object of string values (≤50 keys, key ≤40 chars, value ≤500 chars). */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        CancelSubscriptionBody: {
+            content: {
+                "application/json": {
+                    /** @description true ends it now; false (default) keeps service to the period end. */
+                    immediate?: boolean;
+                };
+            };
+        };
+        CommandBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "ChangePrice" | "CancelAtPeriodEnd" | "Reactivate" | "Pause" | "Resume" | "ChangePaymentMethod";
+                    /** @description ChangePrice only: the new Recurring price (same currency, interval and intervalCount). */
+                    priceId?: string;
+                    /** @description ChangePaymentMethod only: a saved method of the subscription's customer (pm_…); open past-due records are retried with it at once. */
+                    paymentMethodId?: string;
+                    /**
+                     * Format: date-time
+                     * @description Omitted or not in the future: now. A future time schedules the change (not ChangePaymentMethod, which applies now).
+                     */
+                    effectiveAt?: string;
+                    reason?: string;
+                    expectedVersion?: string;
+                };
+            };
+        };
+        PreviewBody: {
+            content: {
+                "application/json": {
+                    priceId: string;
+                };
+            };
+        };
+        CreateTestClockBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /**
+                     * Format: date-time
+                     * @description Starting time (2000 to 2100); defaults to now.
+                     */
+                    frozenTime?: string;
+                };
+            };
+        };
+        AdvanceTestClockBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description The new time (2000 to 2100).
+                     */
+                    frozenTime: string;
+                };
+            };
+        };
+        AttachTestClockCustomerBody: {
+            content: {
+                "application/json": {
+                    customerId: string;
+                };
+            };
+        };
+        CreateWebhookEndpointBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Public http(s) address of your receiver.
+                     * @example https://example.com/webhooks/paybase
+                     */
+                    url: string;
+                    /**
+                     * @description Event type names to receive; `*` receives every type.
+                     * @example [
+                     *       "payment.succeeded",
+                     *       "refund.succeeded"
+                     *     ]
+                     */
+                    events: ("*" | ("product.created" | "price.created" | "customer.created" | "subscription.created" | "subscription.canceled" | "subscription.ended" | "billing_record.created" | "billing_record.paid" | "payment.succeeded" | "payment.failed" | "payment.unknown" | "refund.requested" | "refund.succeeded" | "refund.failed" | "payment_link.created" | "payment_link.completed" | "usage.recorded" | "usage.reversed" | "credit.granted" | "credit.low" | "credit.exhausted" | "entitlement.changed" | "entitlement.exhausted" | "product.updated" | "price.updated" | "customer.updated" | "subscription.updated" | "payment_link.updated" | "payment_method.attached" | "payment_method.detached" | "dispute.created" | "dispute.updated" | "dispute.closed"))[];
+                    description?: string | null;
+                    /** @default true */
+                    enabled?: boolean;
+                };
+            };
+        };
+        UpdateWebhookEndpointBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Public http(s) address of your receiver.
+                     * @example https://example.com/webhooks/paybase
+                     */
+                    url?: string;
+                    /**
+                     * @description Event type names to receive; `*` receives every type.
+                     * @example [
+                     *       "payment.succeeded",
+                     *       "refund.succeeded"
+                     *     ]
+                     */
+                    events?: ("*" | ("product.created" | "price.created" | "customer.created" | "subscription.created" | "subscription.canceled" | "subscription.ended" | "billing_record.created" | "billing_record.paid" | "payment.succeeded" | "payment.failed" | "payment.unknown" | "refund.requested" | "refund.succeeded" | "refund.failed" | "payment_link.created" | "payment_link.completed" | "usage.recorded" | "usage.reversed" | "credit.granted" | "credit.low" | "credit.exhausted" | "entitlement.changed" | "entitlement.exhausted" | "product.updated" | "price.updated" | "customer.updated" | "subscription.updated" | "payment_link.updated" | "payment_method.attached" | "payment_method.detached" | "dispute.created" | "dispute.updated" | "dispute.closed"))[];
+                    description?: string | null;
+                    /** @description false pauses deliveries; true re-enables an endpoint disabled for failures. */
+                    enabled?: boolean;
+                };
+            };
+        };
+        RetryFailedDeliveriesBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description Resend failed and dead deliveries created at or after this time.
+                     */
+                    since: string;
+                    /**
+                     * Format: date-time
+                     * @description Inclusive upper bound on creation time (default: now).
+                     */
+                    until?: string;
+                };
+            };
+        };
+        TestWebhookEndpointBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The event type to send; its sample data is in docs/webhooks.md.
+                     * @enum {string}
+                     */
+                    type: "product.created" | "price.created" | "customer.created" | "subscription.created" | "subscription.canceled" | "subscription.ended" | "billing_record.created" | "billing_record.paid" | "payment.succeeded" | "payment.failed" | "payment.unknown" | "refund.requested" | "refund.succeeded" | "refund.failed" | "payment_link.created" | "payment_link.completed" | "usage.recorded" | "usage.reversed" | "credit.granted" | "credit.low" | "credit.exhausted" | "entitlement.changed" | "entitlement.exhausted" | "product.updated" | "price.updated" | "customer.updated" | "subscription.updated" | "payment_link.updated" | "payment_method.attached" | "payment_method.detached" | "dispute.created" | "dispute.updated" | "dispute.closed";
+                };
+            };
+        };
+        AdminLoginBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    password: string;
+                };
+            };
+        };
+        LogoutBody: {
+            content: {
+                "application/json": {
+                    refreshToken?: string;
+                };
+            };
+        };
+        RefreshBody: {
+            content: {
+                "application/json": {
+                    refreshToken: string;
+                };
+            };
+        };
+        SuspensionBody: {
+            content: {
+                "application/json": {
+                    /** @description Why (kept in the audit log and the seller page's suspension history). */
+                    reason?: string;
+                };
+            };
+        };
+        MemberLoginBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                };
+            };
+        };
+        MemberVerifyBody: {
+            content: {
+                "application/json": {
+                    loginToken: string;
+                };
+            };
+        };
+        CreateApiKeyBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    scopes: ("products:read" | "products:write" | "prices:read" | "prices:write" | "customers:read" | "customers:write" | "entitlements:read" | "entitlements:write" | "subscriptions:read" | "subscriptions:write" | "payment_links:read" | "payment_links:write" | "payments:read" | "payments:write" | "refunds:write" | "disputes:read" | "disputes:write" | "webhooks:read" | "webhooks:write")[];
+                };
+            };
+        };
+        AcceptInvitationBody: {
+            content: {
+                "application/json": {
+                    /** @description The `inv_…` token of the emailed link. */
+                    invitationToken: string;
+                    name: string;
+                    password: string;
+                };
+            };
+        };
+        MerchantLoginBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    password: string;
+                    /**
+                     * @description Business or Individual; when sent it must match the account.
+                     * @enum {string}
+                     */
+                    accountType?: "Business" | "Individual";
+                };
+            };
+        };
+        LoginTwoFactorBody: {
+            content: {
+                "application/json": {
+                    challengeToken: string;
+                    /** @description The 6-digit code of the authenticator app, or an unused recovery code. */
+                    code: string;
+                };
+            };
+        };
+        PasswordResetBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                };
+            };
+        };
+        PasswordResetConfirmBody: {
+            content: {
+                "application/json": {
+                    /** @description The `prt_…` token of the emailed link. */
+                    resetToken: string;
+                    password: string;
+                };
+            };
+        };
+        MerchantRegisterBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    password: string;
+                    /** @description Business or personal name shown to customers. */
+                    name: string;
+                    /** @enum {string} */
+                    accountType: "Business" | "Individual";
+                };
+            };
+        };
+        VerifyEmailBody: {
+            content: {
+                "application/json": {
+                    /** @description The `emv_…` token of the emailed link. */
+                    verificationToken: string;
+                };
+            };
+        };
+        ChangeRoleBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Owner, Admin, Developer, Support or ReadOnly.
+                     * @enum {string}
+                     */
+                    role: "Owner" | "Admin" | "Developer" | "Support" | "ReadOnly";
+                };
+            };
+        };
+        InviteMemberBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    /**
+                     * @description Owner, Admin, Developer, Support or ReadOnly.
+                     * @enum {string}
+                     */
+                    role: "Owner" | "Admin" | "Developer" | "Support" | "ReadOnly";
+                };
+            };
+        };
+        RequireTwoFactorBody: {
+            content: {
+                "application/json": {
+                    required: boolean;
+                };
+            };
+        };
+        TwoFactorCodeBody: {
+            content: {
+                "application/json": {
+                    code: string;
+                };
+            };
+        };
+    };
     headers: {
         /** @description Requests this API key may make per window (this server process's count). */
         "RateLimit-Limit": number;
@@ -5726,11 +5943,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateProductBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["CreateProductBody"];
         responses: {
             /** @description Success */
             201: {
@@ -5808,11 +6021,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["UpdateProductBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["UpdateProductBody"];
         responses: {
             /** @description Success */
             200: {
@@ -5911,11 +6120,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreatePriceBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["CreatePriceBody"];
         responses: {
             /** @description Success */
             201: {
@@ -5993,11 +6198,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["UpdatePriceBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["UpdatePriceBody"];
         responses: {
             /** @description Success */
             200: {
@@ -6038,11 +6239,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["EntitlementOverrideBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["EntitlementOverrideBody"];
         responses: {
             /** @description An override for this feature existed and was replaced. */
             200: {
@@ -6155,11 +6352,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateEntitlementPolicyBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["CreateEntitlementPolicyBody"];
         responses: {
             /** @description Success */
             201: {
@@ -6250,11 +6443,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateCreditGrantBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["CreateCreditGrantBody"];
         responses: {
             /** @description Success */
             201: {
@@ -6332,11 +6521,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CheckEntitlementBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["CheckEntitlementBody"];
         responses: {
             /** @description Success */
             200: {
@@ -6448,11 +6633,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["RecordUsageBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["RecordUsageBody"];
         responses: {
             /** @description The same `id` and body again: the original record, counted once. */
             200: {
@@ -6564,11 +6745,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["RecordUsageBatchBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["RecordUsageBatchBody"];
         responses: {
             /** @description Success */
             200: {
@@ -6709,11 +6886,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateCustomerBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["CreateCustomerBody"];
         responses: {
             /** @description Success */
             201: {
@@ -6802,11 +6975,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["UpdateCustomerBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["UpdateCustomerBody"];
         responses: {
             /** @description Success */
             200: {
@@ -6915,11 +7084,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CustomValueBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["CustomValueBody"];
         responses: {
             /** @description Success */
             200: {
@@ -6960,11 +7125,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CustomValueBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["CustomValueBody"];
         responses: {
             /** @description Success */
             201: {
@@ -7078,11 +7239,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["AttachPaymentMethodBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["AttachPaymentMethodBody"];
         responses: {
             /** @description Success */
             201: {
@@ -7278,11 +7435,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreatePaymentLinkBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["CreatePaymentLinkBody"];
         responses: {
             /** @description Success */
             201: {
@@ -7360,11 +7513,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["UpdatePaymentLinkBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["UpdatePaymentLinkBody"];
         responses: {
             /** @description Success */
             200: {
@@ -7462,11 +7611,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CompletePaymentLinkBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["CompletePaymentLinkBody"];
         responses: {
             /** @description Success */
             201: {
@@ -7717,11 +7862,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateCheckoutDesignBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["CreateCheckoutDesignBody"];
         responses: {
             /** @description Success */
             201: {
@@ -7808,11 +7949,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["UpdateCheckoutDesignBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["UpdateCheckoutDesignBody"];
         responses: {
             /** @description Success */
             200: {
@@ -7860,11 +7997,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CheckoutBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["CheckoutBody"];
         responses: {
             /** @description Success */
             201: {
@@ -8101,11 +8234,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["RefundBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["RefundBody"];
         responses: {
             /** @description Success */
             201: {
@@ -8255,11 +8384,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["DisputeEvidenceBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["DisputeEvidenceBody"];
         responses: {
             /** @description Success */
             200: {
@@ -8465,11 +8590,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateCouponBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["CreateCouponBody"];
         responses: {
             /** @description Success */
             201: {
@@ -8607,11 +8728,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreatePromotionCodeBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["CreatePromotionCodeBody"];
         responses: {
             /** @description Success */
             201: {
@@ -8700,11 +8817,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["UpdatePromotionCodeBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["UpdatePromotionCodeBody"];
         responses: {
             /** @description Success */
             200: {
@@ -8803,11 +8916,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateSubscriptionBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["CreateSubscriptionBody"];
         responses: {
             /** @description Success */
             201: {
@@ -8908,11 +9017,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CancelSubscriptionBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["CancelSubscriptionBody"];
         responses: {
             /** @description Success */
             200: {
@@ -9026,11 +9131,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CommandBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["CommandBody"];
         responses: {
             /** @description Success */
             200: {
@@ -9092,11 +9193,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["PreviewBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["PreviewBody"];
         responses: {
             /** @description Success */
             200: {
@@ -9202,11 +9299,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateTestClockBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["CreateTestClockBody"];
         responses: {
             /** @description Success */
             201: {
@@ -9286,11 +9379,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["AdvanceTestClockBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["AdvanceTestClockBody"];
         responses: {
             /** @description Success */
             200: {
@@ -9354,11 +9443,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["AttachTestClockCustomerBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["AttachTestClockCustomerBody"];
         responses: {
             /** @description Success */
             200: {
@@ -9602,11 +9687,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateWebhookEndpointBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["CreateWebhookEndpointBody"];
         responses: {
             /** @description Success */
             201: {
@@ -9682,11 +9763,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["UpdateWebhookEndpointBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["UpdateWebhookEndpointBody"];
         responses: {
             /** @description Success */
             200: {
@@ -9764,11 +9841,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["RetryFailedDeliveriesBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["RetryFailedDeliveriesBody"];
         responses: {
             /** @description Success */
             202: {
@@ -9859,11 +9932,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["TestWebhookEndpointBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["TestWebhookEndpointBody"];
         responses: {
             /** @description Success */
             202: {
@@ -9996,11 +10065,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["AdminLoginBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["AdminLoginBody"];
         responses: {
             /** @description Success */
             200: {
@@ -10029,11 +10094,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["LogoutBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["LogoutBody"];
         responses: {
             /** @description Success, no body. */
             204: {
@@ -10060,11 +10121,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["RefreshBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["RefreshBody"];
         responses: {
             /** @description Success */
             200: {
@@ -10148,11 +10205,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["SuspensionBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["SuspensionBody"];
         responses: {
             /** @description Success */
             200: {
@@ -10194,11 +10247,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["SuspensionBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["SuspensionBody"];
         responses: {
             /** @description Success */
             200: {
@@ -10265,11 +10314,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["MemberLoginBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["MemberLoginBody"];
         responses: {
             /** @description Success */
             202: {
@@ -10298,11 +10343,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["LogoutBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["LogoutBody"];
         responses: {
             /** @description Success, no body. */
             204: {
@@ -10329,11 +10370,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["RefreshBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["RefreshBody"];
         responses: {
             /** @description Success */
             200: {
@@ -10362,11 +10399,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["MemberVerifyBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["MemberVerifyBody"];
         responses: {
             /** @description Success */
             200: {
@@ -10446,11 +10479,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateApiKeyBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["CreateApiKeyBody"];
         responses: {
             /** @description Success */
             201: {
@@ -10509,11 +10538,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["AcceptInvitationBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["AcceptInvitationBody"];
         responses: {
             /** @description Success */
             201: {
@@ -10560,11 +10585,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["MerchantLoginBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["MerchantLoginBody"];
         responses: {
             /** @description Success */
             200: {
@@ -10593,11 +10614,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["LoginTwoFactorBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["LoginTwoFactorBody"];
         responses: {
             /** @description Success */
             200: {
@@ -10626,11 +10643,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["LogoutBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["LogoutBody"];
         responses: {
             /** @description Success, no body. */
             204: {
@@ -10657,11 +10670,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["PasswordResetBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["PasswordResetBody"];
         responses: {
             /** @description Success */
             202: {
@@ -10690,11 +10699,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["PasswordResetConfirmBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["PasswordResetConfirmBody"];
         responses: {
             /** @description Success, no body. */
             204: {
@@ -10721,11 +10726,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["RefreshBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["RefreshBody"];
         responses: {
             /** @description Success */
             200: {
@@ -10754,11 +10755,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["MerchantRegisterBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["MerchantRegisterBody"];
         responses: {
             /** @description Success */
             201: {
@@ -10797,11 +10794,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["VerifyEmailBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["VerifyEmailBody"];
         responses: {
             /** @description Success */
             200: {
@@ -11012,11 +11005,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ChangeRoleBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["ChangeRoleBody"];
         responses: {
             /** @description Success */
             200: {
@@ -11056,11 +11045,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["InviteMemberBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["InviteMemberBody"];
         responses: {
             /** @description Success */
             201: {
@@ -11127,11 +11112,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["RequireTwoFactorBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["RequireTwoFactorBody"];
         responses: {
             /** @description Success, no body. */
             204: {
@@ -11168,11 +11149,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["TwoFactorCodeBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["TwoFactorCodeBody"];
         responses: {
             /** @description Success */
             200: {
@@ -11211,11 +11188,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["TwoFactorCodeBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["TwoFactorCodeBody"];
         responses: {
             /** @description Success, no body. */
             204: {
@@ -11242,11 +11215,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["TwoFactorCodeBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["TwoFactorCodeBody"];
         responses: {
             /** @description Success */
             200: {
