@@ -107,20 +107,15 @@ async function writeEvents(tx: Db, inputs: EventInput[], recorded: RecordedEvent
     with ${along ? sql`${along},` : sql``} given_events (id, merchant_id, type, data, created_at, delivery_id_prefix, ord) as (
       select * from unnest(${sql.param(columns.id)}::text[], ${sql.param(columns.merchantId)}::text[], ${sql.param(columns.type)}::text[],
         ${sql.param(columns.data)}::jsonb[], ${sql.param(columns.createdAt)}::timestamptz[], ${sql.param(columns.deliveryIdPrefix)}::text[]) with ordinality
-    ), counters as (
-      ${takeSequences(sql`select merchant_id, count(*) from given_events group by merchant_id`)}
-    ), new_events as (
-      -- Each seller's events take the numbers just below its new counter, in the order given.
-      select ev.*, c.last_sequence - count(*) over (partition by ev.merchant_id) + row_number() over (partition by ev.merchant_id order by ev.ord) as sequence
-      from given_events ev join counters c on c.merchant_id = ev.merchant_id
     ), inserted as (
-      insert into events (id, merchant_id, type, data, created_at, sequence)
-      select id, merchant_id, type, data, created_at, sequence from new_events
+      -- In the order given: the events_number trigger numbers them in this order at commit.
+      insert into events (id, merchant_id, type, data, created_at)
+      select id, merchant_id, type, data, created_at from given_events order by ord
     ), deliveries as (
-      insert into webhook_deliveries (id, merchant_id, endpoint_id, event_id, event_type, event_sequence, status, next_attempt_at, due_at, created_at, updated_at)
-      select ev.delivery_id_prefix || upper(substr(replace(gen_random_uuid()::text, '-', ''), 1, 16)), e.merchant_id, e.id, ev.id, ev.type, ev.sequence,
+      insert into webhook_deliveries (id, merchant_id, endpoint_id, event_id, event_type, status, next_attempt_at, due_at, created_at, updated_at)
+      select ev.delivery_id_prefix || upper(substr(replace(gen_random_uuid()::text, '-', ''), 1, 16)), e.merchant_id, e.id, ev.id, ev.type,
         ${NEW_DELIVERY_STATUS}::text, ${recordedAt.toISOString()}::timestamptz, ${recordedAt.toISOString()}::timestamptz, ${recordedAt.toISOString()}::timestamptz, ${recordedAt.toISOString()}::timestamptz
-      from new_events ev
+      from given_events ev
       join webhook_endpoints e on e.merchant_id = ev.merchant_id and e.enabled and e.events && array[ev.type, '*']::text[]
       returning 1
     )
@@ -130,24 +125,6 @@ async function writeEvents(tx: Db, inputs: EventInput[], recorded: RecordedEvent
         : sql`select pg_notify(${DELIVERIES_CHANNEL}, '') from deliveries limit 1`
     }`);
   return answer.rows[0];
-}
-
-/**
- * Raises the counters of the sellers `counts` names (`merchant_id`, how many events) and returns
- * each one's new `last_sequence`. Sellers are taken in id order, so two transactions recording
- * for the same sellers lock their rows in the same order (no deadlock).
- */
-function takeSequences(counts: SQL): SQL {
-  return sql`insert into event_sequences as s (merchant_id, last_sequence)
-      select * from (${counts}) wanted order by 1
-      on conflict (merchant_id) do update set last_sequence = s.last_sequence + excluded.last_sequence
-      returning merchant_id, last_sequence`;
-}
-
-/** The next `sequence` of one seller's event written without recordEvents (a test event). */
-export async function takeEventSequence(tx: Db, merchantId: string): Promise<number> {
-  const answer = await tx.execute<{ last_sequence: string }>(sql`${takeSequences(sql`select ${merchantId}::text, 1::bigint`)}`);
-  return Number(answer.rows[0]!.last_sequence);
 }
 
 /**

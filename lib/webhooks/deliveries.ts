@@ -32,10 +32,16 @@ export function toWebhookEventResponse(row: Pick<EventRow, 'id' | 'type' | 'sequ
     id: row.id,
     apiVersion: CURRENT_API_VERSION,
     type: row.type,
-    sequence: row.sequence,
+    sequence: committedSequence(row),
     createdAt: row.createdAt.toISOString(),
     data: row.data,
   };
+}
+
+/** An event's `sequence`, which its transaction's commit sets (the `events_number` trigger): every event another transaction reads has one. */
+function committedSequence(row: Pick<EventRow, 'id' | 'sequence'>): number {
+  if (row.sequence === null) throw new Error(`Event ${row.id} was read before its transaction committed; it has no sequence yet.`);
+  return row.sequence;
 }
 
 export function toWebhookDeliveryResponse(row: DeliveryRow) {

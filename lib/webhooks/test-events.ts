@@ -10,7 +10,6 @@ import { DELIVERIES_CHANNEL } from '../events/channel';
 import { toWebhookDeliveryResponse } from './deliveries';
 import { EVENT_SAMPLES } from './samples';
 import { webhookDeliveryStateMachine } from '../events/webhook-delivery-states';
-import { takeEventSequence } from '../events/record-event';
 
 /**
  * POST /api/WebhookEndpoint/{id}/Test: an event of the chosen type with its sample data (marked
@@ -21,10 +20,9 @@ export async function sendTestWebhookEvent(tx: Db, merchantId: string, endpointI
   const endpoint = await findWebhookEndpointRow(tx, merchantId, endpointId);
   if (!endpoint.enabled) throw new ApiError('INVALID_STATE', 'The endpoint is disabled; enable it (PUT enabled: true) before sending it a test event.');
   const at = now();
-  const sequence = await takeEventSequence(tx, merchantId);
   const [event] = await tx
     .insert(events)
-    .values({ id: newId('event'), merchantId, type: body.type, data: { ...EVENT_SAMPLES[body.type].data, test: true }, sequence, createdAt: at })
+    .values({ id: newId('event'), merchantId, type: body.type, data: { ...EVENT_SAMPLES[body.type].data, test: true }, createdAt: at })
     .returning();
   const [delivery] = await tx
     .insert(webhookDeliveries)
@@ -34,7 +32,6 @@ export async function sendTestWebhookEvent(tx: Db, merchantId: string, endpointI
       endpointId: endpoint.id,
       eventId: event!.id,
       eventType: body.type,
-      eventSequence: sequence,
       status: webhookDeliveryStateMachine.start('pending'),
       nextAttemptAt: at,
       dueAt: at,

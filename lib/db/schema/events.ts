@@ -13,10 +13,11 @@ export const events = pgTable(
     type: text().notNull(),
     data: jsonb().notNull().$type<{ object: Record<string, unknown>; previousAttributes?: Record<string, unknown>; test?: boolean }>(),
     /**
-     * The seller's event counter when it was recorded (docs/webhooks.md, "Ordering"): only grows
-     * per seller, in commit order; never shared by two of the seller's events.
+     * The seller's event counter (docs/webhooks.md, "Ordering"): only grows per seller, in commit
+     * order; never shared by two of the seller's events. Null only inside the recording
+     * transaction: the `events_number` trigger sets it as the transaction commits.
      */
-    sequence: bigint({ mode: 'number' }).notNull(),
+    sequence: bigint({ mode: 'number' }),
     createdAt: createdAt(),
   },
   (t) => [
@@ -29,9 +30,11 @@ export const events = pgTable(
 );
 
 /**
- * Each seller's last event `sequence`. Recording an event updates its seller's row in the event's
- * transaction: the row lock makes one seller's event writers take turns from there to commit, so
- * sequences follow commit order and are never handed out twice.
+ * Each seller's last event `sequence`. The deferred `events_number` trigger (migration
+ * 0041_event_sequence) raises its seller's row as the event's transaction commits, after every
+ * other write of it: the row lock makes one seller's committing transactions take turns for that
+ * last moment only, so sequences follow commit order, are never handed out twice, and the lock is
+ * never held while the transaction waits for another row (no deadlock).
  */
 export const eventSequences = pgTable('event_sequences', {
   merchantId: text().primaryKey(),
