@@ -79,7 +79,8 @@ export function unrunnableProblem(block: DocBlock): string | undefined {
   if (block.marker?.kind === 'not run') return runnable || OTHER_PROGRAMS.has(block.lang) ? undefined : 'is marked not run but is not an example';
   if (OTHER_PROGRAMS.has(block.lang)) return `is ${block.lang}, which this test does not run: mark it <!-- example: not run (why) -->`;
   if (block.marker?.kind === 'answers' && !SHELL.has(block.lang)) return 'is marked with an answer status but is not a shell block';
-  if ((block.marker?.kind === 'continues' || block.marker?.kind === 'receiver') && !TYPESCRIPT.has(block.lang)) return `is marked ${block.marker.kind} but is not TypeScript`;
+  if ((block.marker?.kind === 'continues' || block.marker?.kind === 'receiver') && !TYPESCRIPT.has(block.lang))
+    return `is marked ${block.marker.kind} but is not TypeScript`;
   return undefined;
 }
 
