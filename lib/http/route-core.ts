@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { log } from '../log';
 import { withRoundTripCount } from '../db/round-trips';
 import { isDatabaseUnavailable } from '../db/availability';
+import { isTransientDatabaseError } from '../db/errors';
 import { ApiError } from './errors';
 import { problemResponse } from './respond';
 import { queryObject, readJsonBody } from './request';
@@ -60,6 +61,19 @@ export function errorResponse(error: unknown, requestId: string): Response {
     log.warn({ err: error, requestId }, 'database unavailable');
     return problemResponse(
       new ApiError('SERVICE_UNAVAILABLE', 'The database cannot be reached; retry in a few seconds.', { headers: { 'Retry-After': '5' } }),
+      requestId,
+    );
+  }
+  if (isTransientDatabaseError(error)) {
+    // A deadlock or serialization failure rolled the transaction it was in back; the same
+    // request can succeed in a moment (a money move's recovery finishes one stopped mid-way).
+    log.warn({ err: error, requestId }, 'transaction rolled back by the database');
+    return problemResponse(
+      new ApiError(
+        'SERVICE_UNAVAILABLE',
+        'The request ran into a concurrent change and was stopped; retry it (with the same Idempotency-Key, if it had one).',
+        { headers: { 'Retry-After': '1' } },
+      ),
       requestId,
     );
   }
