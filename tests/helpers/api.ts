@@ -12,11 +12,10 @@ export interface ApiAnswer<T = any> {
 export const baseUrl = () => inject('baseUrl');
 
 /**
- * The suite opens a connection per request (`pipelining: 0`: no keep-alive). Reused connections
- * met "other side closed" twice in full runs on a loaded machine, also with a 10 s idle limit;
- * keep-alive itself is tested on its own (keep-alive.test.ts).
+ * The suite's own connection pool to the server, apart from the global `fetch`'s that some tests
+ * use for requests made to be refused (api-hardening.test.ts sends oversized bodies on its own).
  */
-const suiteAgent = new Agent({ pipelining: 0 });
+const suiteAgent = new Agent();
 
 /** Calls the running service over HTTP, as a seller's backend would. */
 export async function call<T = any>(
