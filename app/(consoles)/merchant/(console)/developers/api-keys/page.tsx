@@ -54,9 +54,7 @@ export default async function ApiKeysPage({ searchParams }: { searchParams: Prom
                         ))}
                       </span>
                     </Cell>
-                    <Cell className="font-mono text-xs whitespace-nowrap" data-testid="api-key-version">
-                      {key.apiVersion}
-                    </Cell>
+                    <Cell className="font-mono text-xs whitespace-nowrap">{key.apiVersion}</Cell>
                     <Cell className="whitespace-nowrap">{formatConsoleDateTime(key.lastUsedAt, merchant.timeZone)}</Cell>
                     <Cell>{key.revokedAt ? <Badge tone="red">Revoked</Badge> : <Badge tone="green">Active</Badge>}</Cell>
                     <Cell className="text-right">
