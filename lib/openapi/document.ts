@@ -222,7 +222,8 @@ function moveRequestBodiesToComponents(document: Document): void {
     }
   }
   for (const name of Object.keys(requestBodies)) delete schemas[name];
-  const stillReferred = Object.keys(requestBodies).filter((name) => JSON.stringify(document).includes(`"#/components/schemas/${name}"`));
+  const rendered = JSON.stringify(document);
+  const stillReferred = Object.keys(requestBodies).filter((name) => rendered.includes(`"#/components/schemas/${name}"`));
   if (stillReferred.length > 0) throw new Error(`Request body schemas referred to elsewhere: ${stillReferred.join(', ')}`);
   components.requestBodies = requestBodies as typeof components.requestBodies;
 }
