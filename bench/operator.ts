@@ -55,8 +55,8 @@ export async function runOperatorBench() {
         case when i % 50 = 0 then 'failing' end, case when i % 50 = 0 then now() - interval '2 days' end, 'x', 'whsec_bench',
         case when i % 33 = 0 and i % 50 <> 0 then now() - (i % 48) * interval '1 hour' end, now() - interval '200 days'
       from generate_series(1, ${SELLERS}) i`);
-    await db.execute(sql`insert into events (id, merchant_id, type, data, created_at)
-      select 'evt_bench_' || i, 'mer_bench_' || (1 + i % ${SELLERS}), 'payment.succeeded', '{"object":{}}'::jsonb, now() - (i % 90) * interval '1 day'
+    await db.execute(sql`insert into events (id, merchant_id, type, data, sequence, created_at)
+      select 'evt_bench_' || i, 'mer_bench_' || (1 + i % ${SELLERS}), 'payment.succeeded', '{"object":{}}'::jsonb, i, now() - (i % 90) * interval '1 day'
       from generate_series(1, ${DELIVERIES}) i`);
     await db.execute(sql`insert into webhook_deliveries (id, merchant_id, endpoint_id, event_id, event_type, status, attempt_count, due_at, created_at)
       select 'wda_bench_' || i, 'mer_bench_' || (1 + i % ${SELLERS}), 'we_bench_' || (1 + i % ${SELLERS}), 'evt_bench_' || i, 'payment.succeeded',

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { expect, shot, test } from './fixtures';
 import { signInAsDemoSeller } from './console-helpers';
+import { CURRENT_API_VERSION } from '../lib/http/api-versions';
 
 test('a Developer’s key form offers only its role’s scopes, and the server refuses a forged form asking for refunds', async ({ page, browser, baseURL }) => {
   const developerEmail = `developer-${crypto.randomBytes(3).toString('hex')}@example.com`;
@@ -52,5 +53,8 @@ test('a Developer’s key form offers only its role’s scopes, and the server r
   await keyForm.getByRole('checkbox', { name: 'webhooks:write', exact: true }).check();
   await keyForm.getByRole('button', { name: 'Create key' }).click();
   await expect(developer.getByTestId('new-api-key')).toBeVisible();
+  // The key is pinned to the API version current when it was made, shown in its row.
+  await developer.reload();
+  await expect(developer.getByRole('row', { name: /Webhooks only/ }).getByRole('cell', { name: CURRENT_API_VERSION, exact: true })).toBeVisible();
   await context.close();
 });

@@ -240,3 +240,52 @@ test('a seller creates a webhook endpoint, sees failing deliveries with every at
   await expect(page.getByRole('link', { name: 'product.created' })).toHaveCount(3);
   await shot(page, 'webhooks-11-event-log-phone');
 });
+
+test('a seller sends a test event of a chosen type from the endpoint page and finds it marked Test in the event log', async ({ page }) => {
+  receiver.setResponder(() => ({ status: 200 }));
+  const email = `hooks-test-${crypto.randomBytes(4).toString('hex')}@example.com`;
+  await page.goto('/merchant/sign-up');
+  await page.getByLabel('Business or your name').fill('Test Event Co');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await expect(page.getByRole('heading', { name: 'Welcome, Test Event Co' })).toBeVisible();
+
+  await page.getByRole('navigation', { name: 'Seller console sections' }).getByRole('link', { name: 'Webhooks' }).click();
+  await page.getByLabel('Endpoint URL').fill(`${receiver.url}/test-events`);
+  await page.getByRole('checkbox', { name: 'product.created' }).check();
+  await page.getByRole('button', { name: 'Create endpoint' }).click();
+  const secret = (await page.getByTestId('signing-secret').textContent())!.trim();
+  await page.getByRole('link', { name: `${receiver.url}/test-events` }).click();
+  await expect(page.getByRole('heading', { name: 'Webhook endpoint' })).toBeVisible();
+
+  // A type the endpoint does not subscribe to: a test event goes to this endpoint anyway.
+  const form = page.getByRole('form', { name: 'Send test event' });
+  await form.getByLabel('Event type').selectOption('refund.succeeded');
+  await form.getByRole('button', { name: 'Send test event' }).click();
+  await expect(page.getByText('Test refund.succeeded event sent.')).toBeVisible();
+  const [request] = await receiver.waitFor((requests) => requests.length >= 1);
+  const event = verifyWebhook(request!.body, request!.headers['x-service-signature'] as string, secret);
+  expect(event.type).toBe('refund.succeeded');
+  expect((event.data as { test?: boolean }).test).toBe(true);
+  expect(typeof (JSON.parse(request!.body) as { sequence: unknown }).sequence).toBe('number');
+  await expect(async () => {
+    await page.reload();
+    await expect(page.getByRole('row').filter({ hasText: 'refund.succeeded' }).getByText('Delivered')).toBeVisible({ timeout: 1000 });
+  }).toPass({ timeout: 15_000 });
+  await shot(page, 'webhooks-14-test-event-sent');
+
+  // The event log marks it Test, and the real/test filter finds it or leaves it out.
+  await page.getByRole('link', { name: '← Webhooks' }).click();
+  await page.getByRole('link', { name: 'Event log' }).click();
+  const testRow = page.getByRole('row').filter({ hasText: 'refund.succeeded' });
+  await expect(testRow.getByText('Test', { exact: true })).toBeVisible();
+  await page.getByLabel('Real or test').selectOption('real');
+  await page.getByRole('button', { name: 'Filter' }).click();
+  await expect(page.getByRole('link', { name: 'refund.succeeded' })).toHaveCount(0);
+  await page.getByLabel('Real or test').selectOption('test');
+  await page.getByRole('button', { name: 'Filter' }).click();
+  await expect(page).toHaveURL(/kind=test/);
+  await expect(page.getByRole('link', { name: 'refund.succeeded' })).toHaveCount(1);
+  await shot(page, 'webhooks-15-event-log-test-only');
+});

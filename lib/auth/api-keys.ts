@@ -8,6 +8,7 @@ import { newId } from '../ids';
 import { now } from '../clock';
 import { randomToken, sha256Hex } from '../secrets';
 import { hasScope, isScope, type Scope } from '../http/scopes';
+import { CURRENT_API_VERSION } from '../http/api-versions';
 import { ROLE_LABELS, assertRoleMayGrantScopes, roleAllowsScope } from '../merchants/roles';
 import type { SellerUserRow } from '../merchants/users';
 
@@ -25,6 +26,8 @@ export interface ApiKeyPrincipal {
   creatorRole: SellerRole | null;
   /** When the key was last recorded as used (at most a minute stale: see touchApiKey). */
   lastUsedAt: Date | null;
+  /** The API version the key was pinned to when it was made: requests without `Paybase-Version` use it. */
+  apiVersion: string;
 }
 
 const TOUCH_INTERVAL_MS = 60_000;
@@ -34,6 +37,7 @@ export interface CreatedApiKey {
   name: string;
   scopes: string[];
   prefix: string;
+  apiVersion: string;
   /** The full secret: returned here once and never stored. */
   secret: string;
   createdAt: Date;
@@ -62,11 +66,12 @@ export async function createApiKey(
       scopes: [...input.scopes],
       prefix: secret.slice(0, VISIBLE_PREFIX_LENGTH),
       secretHash: sha256Hex(secret),
+      apiVersion: CURRENT_API_VERSION,
       createdAt: now(),
       createdByUserId: input.createdByUserId ?? null,
     })
     .returning();
-  return { id: row!.id, name: row!.name, scopes: row!.scopes, prefix: row!.prefix, secret, createdAt: row!.createdAt };
+  return { id: row!.id, name: row!.name, scopes: row!.scopes, prefix: row!.prefix, apiVersion: row!.apiVersion, secret, createdAt: row!.createdAt };
 }
 
 /**
@@ -80,12 +85,27 @@ export async function authenticateApiKey(db: Database, secret: string): Promise<
   if (!row) return undefined;
   const creatorRole = row.creatorRole ?? null;
   const scopes = creatorRole ? row.scopes.filter((scope) => isScope(scope) && roleAllowsScope(creatorRole, scope)) : row.scopes;
-  return { apiKeyId: row.id, merchantId: row.merchantId, scopes, heldScopes: row.scopes, creatorRole, lastUsedAt: row.lastUsedAt };
+  return {
+    apiKeyId: row.id,
+    merchantId: row.merchantId,
+    scopes,
+    heldScopes: row.scopes,
+    creatorRole,
+    lastUsedAt: row.lastUsedAt,
+    apiVersion: row.apiVersion,
+  };
 }
 
 const authenticationQuery = preparedPerDatabase((db) =>
   db
-    .select({ id: apiKeys.id, merchantId: apiKeys.merchantId, scopes: apiKeys.scopes, lastUsedAt: apiKeys.lastUsedAt, creatorRole: sellerUsers.role })
+    .select({
+      id: apiKeys.id,
+      merchantId: apiKeys.merchantId,
+      scopes: apiKeys.scopes,
+      lastUsedAt: apiKeys.lastUsedAt,
+      apiVersion: apiKeys.apiVersion,
+      creatorRole: sellerUsers.role,
+    })
     .from(apiKeys)
     .innerJoin(merchants, eq(merchants.id, apiKeys.merchantId))
     .leftJoin(sellerUsers, and(eq(sellerUsers.id, apiKeys.createdByUserId), eq(sellerUsers.merchantId, apiKeys.merchantId)))
@@ -143,6 +163,7 @@ export async function listApiKeys(db: Db, merchantId: string) {
       name: apiKeys.name,
       scopes: apiKeys.scopes,
       prefix: apiKeys.prefix,
+      apiVersion: apiKeys.apiVersion,
       createdAt: apiKeys.createdAt,
       lastUsedAt: apiKeys.lastUsedAt,
       revokedAt: apiKeys.revokedAt,
@@ -164,12 +185,13 @@ export async function findApiKeyBySecret(db: Db, secret: string) {
 type ApiKeyRow = typeof apiKeys.$inferSelect;
 
 /** A key as the console and the key-management API show it: never the secret or its hash. */
-export function toApiKeyResponse(row: Pick<ApiKeyRow, 'id' | 'name' | 'scopes' | 'prefix' | 'createdAt' | 'lastUsedAt' | 'revokedAt'>) {
+export function toApiKeyResponse(row: Pick<ApiKeyRow, 'id' | 'name' | 'scopes' | 'prefix' | 'apiVersion' | 'createdAt' | 'lastUsedAt' | 'revokedAt'>) {
   return {
     id: row.id,
     name: row.name,
     scopes: row.scopes,
     prefix: row.prefix,
+    apiVersion: row.apiVersion,
     createdAt: row.createdAt.toISOString(),
     lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
     revokedAt: row.revokedAt?.toISOString() ?? null,

@@ -52,6 +52,10 @@ export const ApiKeyResponse = z.object({
   name: z.string(),
   scopes: z.array(z.string()),
   prefix: z.string(),
+  apiVersion: z.string().meta({
+    description: 'The API version pinned when the key was created: requests without a `Paybase-Version` header are answered in it (docs/changelog.md).',
+    example: '2026-11-27',
+  }),
   createdAt: Timestamp,
   lastUsedAt: Timestamp.nullable(),
   revokedAt: Timestamp.nullable(),

@@ -3,6 +3,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { preparedPerDatabase, type Database, type Db } from '../db/client';
 import { customers, merchants, prices, products } from '../db/schema';
 import { ApiError, invalidField } from '../http/errors';
+import { METADATA_LIMITS } from '../http/schemas';
 import { findPriceRow, priceWithProductName, refuseMetered, type PriceRow } from '../catalog/prices';
 import { chargeableCustomer, createCustomer, findCustomerByEmail, findCustomerRow, type CustomerRow } from '../customers/customers';
 import { processorForSeller } from '../payments/processor';
@@ -31,6 +32,8 @@ export interface CheckoutInput {
   customerName?: string;
   /** The hosted page's language, recorded on the customer for their emails (lib/i18n). */
   customerLocale?: string;
+  /** The seller's key/value strings for the checkout and its payment (the API's `metadata`). */
+  metadata?: Record<string, string>;
   paymentLinkToken?: string;
   paymentMethodRefId?: string;
   priceId?: string;
@@ -195,4 +198,19 @@ export async function resolvePaymentMethod(tx: Db, merchantId: string, customerI
   }
   if (!parties.tokenCard) throw invalidField('tokenRef', `The processor does not know token '${input.tokenRef}'.`);
   return { paymentMethodId: null, token: input.tokenRef!, card: parties.tokenCard, newCard: true };
+}
+
+/**
+ * A checkout's metadata: its payment link's, then the request's (a key given in the request
+ * wins). Together they keep the Metadata limits, so the checkout's answer is valid input again.
+ */
+export function checkoutMetadata(link: PaymentLinkRow | null, requested: Record<string, string> | undefined): Record<string, string> {
+  const metadata = { ...(link?.metadata ?? {}), ...(requested ?? {}) };
+  if (Object.keys(metadata).length > METADATA_LIMITS.keys) {
+    throw invalidField(
+      'metadata',
+      `With the payment link's ${Object.keys(link?.metadata ?? {}).length} keys this checkout would have more than ${METADATA_LIMITS.keys}.`,
+    );
+  }
+  return metadata;
 }

@@ -49,6 +49,7 @@ export function shapeCheckout(row: CheckoutRow, related: { payment: PaymentRow |
     billingRecordId,
     subscriptionId: row.subscriptionId,
     successUrl: row.successUrl,
+    metadata: row.metadata,
     payment: payment ? toPaymentResponse(payment) : null,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),

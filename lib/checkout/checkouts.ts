@@ -20,6 +20,7 @@ import {
   resolveItem,
   resolvePaymentMethod,
   reserveLinkSlot,
+  checkoutMetadata,
   type CheckoutInput,
   type CheckoutOptions,
   type CheckoutParties,
@@ -137,6 +138,7 @@ async function prepareCheckout(
   const method = await resolvePaymentMethod(tx, merchantId, customer.id, input, parties);
   if (options.verified?.processorCustomer) await linkProcessorCustomer(tx, merchantId, customer.id, options.verified.processorCustomer);
 
+  const metadata = checkoutMetadata(item.link, input.metadata);
   const subtotal = item.unitAmount * item.quantity;
   if (subtotal > INT32_MAX) throw invalidField('quantity', `The total must not exceed ${INT32_MAX} minor units.`);
   const promotion: AppliedPromotion | null = input.promotionCode
@@ -176,6 +178,7 @@ async function prepareCheckout(
       description: item.description,
       attemptKey: options.attempt?.key ?? null,
       subscriptionId: newId('subscription'),
+      metadata,
     };
     const started = await startSubscriptionFromCheckout(tx, request);
     if (started instanceof Pinned) return { payment: started.payment };
@@ -208,6 +211,7 @@ async function prepareCheckout(
     subscriptionId: null,
     successUrl: item.successUrl,
     attemptKey: options.attempt?.key ?? null,
+    metadata,
     createdAt: at,
     updatedAt: at,
   };
@@ -224,6 +228,7 @@ async function prepareCheckout(
       description: item.description,
       processorToken: token,
       processorKey: paymentId,
+      metadata,
       intent: pinnedIntent(
         checkoutMove,
         { savePaymentMethod: Boolean(options.savePaymentMethod && method.newCard), card: method.card },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Email, Timestamp } from '../http/schemas';
+import { Email, Metadata, Timestamp } from '../http/schemas';
 import { PaymentResponse, ReturnUrl } from '../payments/schemas';
 
 export const CHECKOUT_STATUSES = ['open', 'paid', 'failed', 'expired'] as const;
@@ -9,6 +9,10 @@ export const CheckoutBody = z
     customerEmail: Email.optional(),
     customerId: z.string().min(1).optional(),
     customerName: z.string().trim().min(1).max(250).optional(),
+    metadata: Metadata.optional().meta({
+      description:
+        "Your own key/value strings (e.g. your order id), kept on the checkout and its payment and returned in their answers and events. A payment link's metadata is included; a key given here wins.",
+    }),
     paymentLinkToken: z.string().min(1).max(128).optional(),
     paymentMethodRefId: z.string().min(1).optional().meta({ description: 'A saved payment method (pm_) of the customer.' }),
     priceId: z.string().min(1).optional(),
@@ -41,6 +45,7 @@ export const CheckoutResponse = z.object({
   couponId: z.string().nullable(),
   billingRecordId: z.string().nullable(),
   successUrl: z.string().nullable(),
+  metadata: z.record(z.string(), z.string()),
   payment: PaymentResponse.nullable(),
   subscriptionId: z
     .string()

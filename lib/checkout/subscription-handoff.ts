@@ -33,6 +33,8 @@ export const RecurringCheckoutRequest = z.object({
   attemptKey: z.string().nullable().optional(),
   /** Chosen in phase 1, so the charge's processor key and a takeover find the same subscription. */
   subscriptionId: z.string(),
+  /** The checkout's metadata, kept on its payments and its checkout. */
+  metadata: z.record(z.string(), z.string()).optional(),
 });
 export type RecurringCheckoutRequest = z.output<typeof RecurringCheckoutRequest>;
 
@@ -70,7 +72,15 @@ export async function startSubscriptionFromCheckout(tx: Db, request: RecurringCh
   if ('started' in planned) return recordSubscriptionCheckout(tx, request, planned.started, null);
   const plan: SubscriptionCheckoutPlan = { request, create: planned.plan };
   const { token, processorKey, ...charge } = planned.charge;
-  return new Pinned(await createPendingPayment(tx, { ...charge, processorToken: token, processorKey, intent: pinnedIntent(subscriptionCheckoutMove, plan) }));
+  return new Pinned(
+    await createPendingPayment(tx, {
+      ...charge,
+      processorToken: token,
+      processorKey,
+      intent: pinnedIntent(subscriptionCheckoutMove, plan),
+      metadata: request.metadata,
+    }),
+  );
 }
 
 /** Phase 3: the subscription as planned (or the declined payment), then its checkout. */
@@ -122,6 +132,7 @@ async function recordSubscriptionCheckout(
     paymentId: null,
     successUrl: request.successUrl ?? null,
     attemptKey: request.attemptKey ?? null,
+    metadata: request.metadata ?? {},
     createdAt: at,
     updatedAt: at,
   });
@@ -139,6 +150,7 @@ async function recordSubscriptionCheckout(
       amount: 0,
       currency: price.currency,
       description: `${product?.name ?? price.id} — trial until ${result.subscription.trialEnd}`,
+      metadata: request.metadata,
     });
     paymentId = (
       await recordChargeOutcome(tx, pending, { status: 'succeeded', reference: null, card: null }, recordEvent, { subscriptionId: result.subscription.id })

@@ -27,7 +27,7 @@ const UNAVAILABLE_CLASSES = new Set(['08', '40', '53', '57', '58']);
  * now (so the same statement may succeed later), rather than because of what it was asked to
  * write (a NUL byte, a constraint, a value too large: it would fail again).
  */
-export function isDatabaseUnavailable(error: unknown): boolean {
+export function isTransientDatabaseError(error: unknown): boolean {
   const state = sqlStateOf(error);
   if (state) return UNAVAILABLE_CLASSES.has(state.slice(0, 2));
   for (const candidate of [error, (error as { cause?: unknown } | undefined)?.cause]) {

@@ -1,4 +1,4 @@
-import { isDatabaseUnavailable } from './errors';
+import { isTransientDatabaseError } from './errors';
 
 /**
  * Writes `rows` in batches with `write` (one statement, or one transaction, per call) so that a
@@ -8,7 +8,7 @@ import { isDatabaseUnavailable } from './errors';
  * another way, or drop it and say so). Every other row is written as it was, whatever tenant
  * it belongs to.
  *
- * When the database cannot be reached (`isDatabaseUnavailable`), nothing more is tried: the rows
+ * When the database cannot be reached (`isTransientDatabaseError`), nothing more is tried: the rows
  * not written yet are returned, for the caller to keep and try again. `refused` may throw only
  * that way too.
  */
@@ -23,13 +23,13 @@ export async function writeIsolating<T>(rows: T[], write: (rows: T[]) => Promise
     try {
       await write(chunk);
     } catch (error) {
-      if (isDatabaseUnavailable(error)) unwritten.push(...chunk);
+      if (isTransientDatabaseError(error)) unwritten.push(...chunk);
       else if (chunk.length > 1) {
         const half = Math.ceil(chunk.length / 2);
         chunks.push(chunk.slice(half), chunk.slice(0, half));
       } else {
         await refused(chunk[0]!, error).catch((again: unknown) => {
-          if (!isDatabaseUnavailable(again)) throw again;
+          if (!isTransientDatabaseError(again)) throw again;
           unwritten.push(chunk[0]!);
         });
       }

@@ -104,18 +104,18 @@ async function writeEvents(tx: Db, inputs: EventInput[], recorded: RecordedEvent
     columns.deliveryIdPrefix.push(`${ID_PREFIXES.delivery}_${encodeTime(recordedAt.getTime(), 10)}`);
   });
   const answer = await tx.execute(sql`
-    with ${along ? sql`${along},` : sql``} new_events (id, merchant_id, type, data, created_at, delivery_id_prefix) as (
+    with ${along ? sql`${along},` : sql``} given_events (id, merchant_id, type, data, created_at, delivery_id_prefix, ord) as (
       select * from unnest(${sql.param(columns.id)}::text[], ${sql.param(columns.merchantId)}::text[], ${sql.param(columns.type)}::text[],
-        ${sql.param(columns.data)}::jsonb[], ${sql.param(columns.createdAt)}::timestamptz[], ${sql.param(columns.deliveryIdPrefix)}::text[])
-    ),
-    inserted as (
+        ${sql.param(columns.data)}::jsonb[], ${sql.param(columns.createdAt)}::timestamptz[], ${sql.param(columns.deliveryIdPrefix)}::text[]) with ordinality
+    ), inserted as (
+      -- In the order given: the events_number trigger numbers them in this order at commit.
       insert into events (id, merchant_id, type, data, created_at)
-      select id, merchant_id, type, data, created_at from new_events
+      select id, merchant_id, type, data, created_at from given_events order by ord
     ), deliveries as (
       insert into webhook_deliveries (id, merchant_id, endpoint_id, event_id, event_type, status, next_attempt_at, due_at, created_at, updated_at)
       select ev.delivery_id_prefix || upper(substr(replace(gen_random_uuid()::text, '-', ''), 1, 16)), e.merchant_id, e.id, ev.id, ev.type,
         ${NEW_DELIVERY_STATUS}::text, ${recordedAt.toISOString()}::timestamptz, ${recordedAt.toISOString()}::timestamptz, ${recordedAt.toISOString()}::timestamptz, ${recordedAt.toISOString()}::timestamptz
-      from new_events ev
+      from given_events ev
       join webhook_endpoints e on e.merchant_id = ev.merchant_id and e.enabled and e.events && array[ev.type, '*']::text[]
       returning 1
     )

@@ -9,6 +9,7 @@ import { CreditGrantResponse, CustomerEntitlementsResponse, UsageRecordResponse 
 import { SubscriptionResponse } from '../subscriptions/schemas';
 import { billingRecordFields } from '../billing/schemas';
 import { EVENT_TYPES, type EventType } from './types';
+import { EventSequence } from './sequence';
 
 /** The subscription (and period, when one is billed) a payment belongs to; absent on one-time payments. */
 const SubscriptionPeriod = {
@@ -99,7 +100,12 @@ export const EVENT_OBJECTS: Record<EventType, z.ZodType> = {
 export function eventBody(type: EventType) {
   return z.object({
     id: z.string().meta({ description: 'Event id (prefix evt_), equal to the X-Service-Event-Id header.' }),
+    apiVersion: z.string().meta({
+      description: 'The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).',
+      example: '2026-11-27',
+    }),
     type: z.literal(type),
+    sequence: EventSequence,
     createdAt: Timestamp,
     data: z.object({
       object: EVENT_OBJECTS[type],

@@ -23,11 +23,14 @@ import {
 import { recordApiRequest, type SeenApiRequest } from '../request-logs/record';
 import { identifyActor } from '../audit/request-context';
 import { countApiRequest } from './rate-limit';
+import { apiVersionOf, type ApiVersionName } from './api-versions';
 
 export interface ApiContext<TOp extends Operation> {
   requestId: string;
   merchantId: string;
   apiKeyId: string;
+  /** The version the answer is made in: the `Paybase-Version` header, else the key's pinned version. */
+  apiVersion: ApiVersionName;
   params: InferOr<TOp['params']>;
   query: InferOr<TOp['query']>;
   body: InferOr<TOp['body']>;
@@ -132,13 +135,15 @@ function route<TOp extends Operation>(operation: TOp, run: (base: BaseContext<TO
       const principal = await authenticate(request);
       logFields.merchantId = seen.merchantId = principal.merchantId;
       seen.apiKeyId = principal.apiKeyId;
+      const apiVersion = apiVersionOf(request.headers, principal.apiVersion);
+      logFields.apiVersion = apiVersion;
       rateLimitHeaders = await countApiRequest(getDb(), principal.apiKeyId);
       if (!hasScope(principal.scopes, operation.scope)) throw missingScope(principal, operation.scope);
       const rawBody = operation.method === 'GET' ? '' : await readBodyText(request);
       seen.rawBody = rawBody;
       const { json, ...input } = parseInput(operation, (await routeContext.params) ?? {}, url, rawBody);
       const idempotencyKey = readIdempotencyKey(operation, request);
-      const base = { ...input, requestId, merchantId: principal.merchantId, apiKeyId: principal.apiKeyId, request } as BaseContext<TOp>;
+      const base = { ...input, requestId, merchantId: principal.merchantId, apiKeyId: principal.apiKeyId, apiVersion, request } as BaseContext<TOp>;
       const idempotency = idempotencyKey ? { merchantId: principal.merchantId, key: idempotencyKey, url, body: json, requestId } : undefined;
       const response = await run(base, idempotency);
       if (apiKeyUseIsStale(principal)) {

@@ -6,6 +6,7 @@ import { ApiError, toProblem } from './errors';
 import { PROBLEM_TYPE } from './respond';
 import { declaresTooLargeBody, discardsDeclaredBody, newRequestId, payloadTooLarge } from './request';
 import { apiSecurityHeaders } from './security-headers';
+import { API_VERSION_HEADER, CURRENT_API_VERSION } from './api-versions';
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const;
 /** Pages answer GET (and HEAD); console forms post server actions. */
@@ -26,7 +27,7 @@ const matchedRoutes = new WeakMap<IncomingMessage, ApiRoute>();
  * before the request reaches it: a malformed `%` escape (400), a method no route has (405 with
  * `Allow`, TRACE included), an unknown `/api/` path (404), a method the API route does not
  * implement (405), a declared body over the limit (413) and a server action posted from
- * another origin (403). All as problem+json with `X-Request-Id` and the API's security headers.
+ * another origin (403). All as problem+json with `X-Request-Id`, `Paybase-Version` and the API's security headers.
  * Returns true when it answered.
  */
 export function answerAtFrontDoor(request: IncomingMessage, response: ServerResponse, routes: ApiRoute[]): boolean {
@@ -107,6 +108,8 @@ function refuse(request: IncomingMessage, response: ServerResponse, error: ApiEr
     'Content-Type': PROBLEM_TYPE,
     'Cache-Control': 'no-store',
     'X-Request-Id': requestId,
+    // Made before any key is read: in the current version, like the route core's refusals.
+    [API_VERSION_HEADER]: CURRENT_API_VERSION,
     ...apiSecurityHeaders(),
     ...error.options.headers,
   });

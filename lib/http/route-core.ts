@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { log } from '../log';
 import { withRoundTripCount } from '../db/round-trips';
 import { isDatabaseUnavailable } from '../db/availability';
+import { isTransientDatabaseError } from '../db/errors';
 import { ApiError } from './errors';
 import { problemResponse } from './respond';
 import { queryObject, readJsonBody } from './request';
@@ -10,13 +11,19 @@ import { runInRequestContext } from '../audit/request-context';
 import { validationError } from './zod-errors';
 import { refuseUnstorableText } from './input-checks';
 import { apiSecurityHeaders } from './security-headers';
+import { API_VERSION_HEADER, CURRENT_API_VERSION, requestedApiVersion } from './api-versions';
 
-/** Fields a wrapper learns while handling a request and adds to its log line. */
+/**
+ * Fields a wrapper learns while handling a request and adds to its log line. `apiVersion` is
+ * the version the answer is made in (an API-key route sets its key's pinned one).
+ */
 export type LogFields = Record<string, string | undefined>;
 
 /**
- * What every route wrapper shares: a request id and the security headers on every answer, errors
- * as problem+json (an unexpected error becomes a logged, generic 500) and one log line per request.
+ * What every route wrapper shares: a request id, the API version and the security headers on
+ * every answer, errors as problem+json (an unexpected error becomes a logged, generic 500) and
+ * one log line per request. A `Paybase-Version` the server does not serve is refused (400)
+ * before the route runs; an answer made in no requested or pinned version says the current one.
  */
 export async function handleRequest(request: Request, run: (requestId: string, logFields: LogFields, url: URL) => Promise<Response>): Promise<Response> {
   const requestId = requestIdOf(request.headers);
@@ -26,12 +33,14 @@ export async function handleRequest(request: Request, run: (requestId: string, l
   let response: Response;
   try {
     const context = { requestId, ip: clientInfo(request.headers).ip };
+    logFields.apiVersion = requestedApiVersion(request.headers);
     response = await withRoundTripCount(() => runInRequestContext(context, () => run(requestId, logFields, url)));
     if (!response.headers.has('X-Request-Id')) response.headers.set('X-Request-Id', requestId);
   } catch (error) {
     response = errorResponse(error, requestId);
   }
   for (const [name, value] of Object.entries(apiSecurityHeaders())) response.headers.set(name, value);
+  response.headers.set(API_VERSION_HEADER, logFields.apiVersion ?? CURRENT_API_VERSION);
   log.info(
     {
       requestId,
@@ -52,6 +61,19 @@ export function errorResponse(error: unknown, requestId: string): Response {
     log.warn({ err: error, requestId }, 'database unavailable');
     return problemResponse(
       new ApiError('SERVICE_UNAVAILABLE', 'The database cannot be reached; retry in a few seconds.', { headers: { 'Retry-After': '5' } }),
+      requestId,
+    );
+  }
+  if (isTransientDatabaseError(error)) {
+    // A deadlock or serialization failure rolled the transaction it was in back; the same
+    // request can succeed in a moment (a money move's recovery finishes one stopped mid-way).
+    log.warn({ err: error, requestId }, 'transaction rolled back by the database');
+    return problemResponse(
+      new ApiError(
+        'SERVICE_UNAVAILABLE',
+        'The request ran into a concurrent change and was stopped; retry it (with the same Idempotency-Key, if it had one).',
+        { headers: { 'Retry-After': '1' } },
+      ),
       requestId,
     );
   }

@@ -9,7 +9,16 @@ import { ALL_OPERATIONS } from './operations';
 import { SESSION_OPERATIONS } from './session-operations';
 import { Problem, nameSchemas } from './components';
 import { TAGS } from './tags';
-import { IDEMPOTENCY_PARAMETERS, RATE_LIMIT_HEADERS, SHARED_RESPONSES, developerErrorResponses, rateLimitHeaderRefs, sessionErrorResponses } from './responses';
+import { problemExtrasSchemas } from './problem-extras';
+import {
+  REQUEST_HEADER_PARAMETERS,
+  RESPONSE_HEADERS,
+  SHARED_RESPONSES,
+  developerErrorResponses,
+  rateLimitHeaderRefs,
+  sessionErrorResponses,
+  versionHeaderRef,
+} from './responses';
 
 const json = (schema: z.ZodType) => ({ content: { 'application/json': { schema } } });
 
@@ -25,15 +34,17 @@ function inputs(operation: Operation | SessionOperation): Partial<ZodOpenApiOper
 
 function success(operation: Operation | SessionOperation) {
   const status = operation.successStatus ?? 200;
-  if (status === 204) return { [status]: { description: 'Success, no body.' } };
+  if (status === 204) return { [status]: { description: 'Success, no body.', headers: versionHeaderRef() } };
   // `defineSessionOperation` makes every answer with a body declare its schema.
   if (!operation.response) throw new Error(`${operation.id} answers ${status} with a body but declares no response schema.`);
-  return { [status]: { description: 'Success', ...json(operation.response) } };
+  return { [status]: { description: 'Success', headers: versionHeaderRef(), ...json(operation.response) } };
 }
 
 /** A developer-API success also carries the API key's quota headers. */
 function developerSuccess(operation: Operation) {
-  return Object.fromEntries(Object.entries(success(operation)).map(([status, answer]) => [status, { ...answer, headers: rateLimitHeaderRefs() }]));
+  return Object.fromEntries(
+    Object.entries(success(operation)).map(([status, answer]) => [status, { ...answer, headers: { ...answer.headers, ...rateLimitHeaderRefs() } }]),
+  );
 }
 
 function developerOperation(operation: Operation): ZodOpenApiOperationObject {
@@ -53,7 +64,7 @@ function developerOperation(operation: Operation): ZodOpenApiOperationObject {
     security: [{ apiKey: [] }],
     'x-scope': operation.scope,
     ...inputs(operation),
-    ...(idempotency ? { parameters: [{ $ref: `#/components/parameters/${idempotency}` }] } : {}),
+    parameters: [{ $ref: '#/components/parameters/RequestedApiVersion' }, ...(idempotency ? [{ $ref: `#/components/parameters/${idempotency}` }] : [])],
     responses: { ...developerSuccess(operation), ...developerErrorResponses(operation) },
   };
 }
@@ -83,6 +94,7 @@ const SIGNATURE_HEADERS = {
   'X-Service-Event-Id': { required: true, schema: HeaderText, description: 'Event id (evt_), the deduplication key.' },
   'X-Service-Delivery-Id': { required: true, schema: HeaderText, description: 'Delivery id (wda_).' },
   'X-Service-Event-Type': { required: true, schema: HeaderText, description: 'Event type name.' },
+  'Paybase-Version': { required: true, schema: HeaderText, description: 'The API version the body is rendered in (its `apiVersion`).' },
 };
 
 /** One entry per event type: what a receiver gets (docs/webhooks.md). */
@@ -168,16 +180,52 @@ export function buildOpenApiDocument(serverUrl: string) {
       },
       schemas: { Problem },
       parameters: {
-        ...IDEMPOTENCY_PARAMETERS,
+        ...REQUEST_HEADER_PARAMETERS,
         ...Object.fromEntries(Object.entries(SIGNATURE_HEADERS).map(([name, header]) => [name, { name, in: 'header' as const, ...header }])),
       },
       responses: SHARED_RESPONSES,
-      headers: RATE_LIMIT_HEADERS,
+      headers: RESPONSE_HEADERS,
     },
   });
   const components = document.components!;
-  components.schemas = { ...components.schemas, ...(eventBodySchemas() as typeof components.schemas) };
+  const problemExtras = problemExtrasSchemas();
+  components.schemas = {
+    ...components.schemas,
+    ...(eventBodySchemas() as typeof components.schemas),
+    ...(problemExtras.components as typeof components.schemas),
+  };
+  Object.assign(components.schemas.Problem!, { 'x-problem-extras': problemExtras.extras });
+  moveRequestBodiesToComponents(document);
   return document;
+}
+
+type Document = ReturnType<typeof createDocument>;
+type JsonBody = { content?: { 'application/json'?: { schema?: { $ref?: string } } } };
+
+/**
+ * Each named request body schema (`CreatePriceBody`, …) becomes a `components.requestBodies`
+ * entry that operations refer to. A field with a `default` is optional in a request and always
+ * present in an answer; generators read `default` that way only for request bodies (e.g.
+ * openapi-typescript's default options make such a field required in a shared schema).
+ */
+function moveRequestBodiesToComponents(document: Document): void {
+  const components = document.components!;
+  const schemas = components.schemas!;
+  const requestBodies: Record<string, unknown> = {};
+  for (const methods of Object.values(document.paths ?? {})) {
+    for (const operation of Object.values(methods as Record<string, { requestBody?: JsonBody | { $ref: string } }>)) {
+      const ref = (operation.requestBody as JsonBody | undefined)?.content?.['application/json']?.schema?.$ref;
+      const name = ref?.replace('#/components/schemas/', '');
+      if (!name || !schemas[name]) continue;
+      requestBodies[name] ??= { required: true, content: { 'application/json': { schema: schemas[name] } } };
+      operation.requestBody = { $ref: `#/components/requestBodies/${name}` };
+    }
+  }
+  for (const name of Object.keys(requestBodies)) delete schemas[name];
+  const rendered = JSON.stringify(document);
+  const stillReferred = Object.keys(requestBodies).filter((name) => rendered.includes(`"#/components/schemas/${name}"`));
+  if (stillReferred.length > 0) throw new Error(`Request body schemas referred to elsewhere: ${stillReferred.join(', ')}`);
+  components.requestBodies = requestBodies as typeof components.requestBodies;
 }
 
 export type OpenApiDocument = ReturnType<typeof buildOpenApiDocument>;

@@ -1,6 +1,7 @@
 import openapiTS, { astToString } from 'openapi-typescript';
 import { buildOpenApiDocument } from './document';
 import { ALL_OPERATIONS } from './operations';
+import { CURRENT_API_VERSION } from '../http/api-versions';
 
 /** The server address written into the SDK's copy of the document (clients pass their own). */
 const SDK_SERVER_URL = 'http://localhost:3000';
@@ -13,17 +14,26 @@ function idempotentOperations(): string {
   return `${HEADER}\n/** Operations that take an Idempotency-Key: the client sends one on each call (the same on its retries). */\nexport const IDEMPOTENT_OPERATIONS: ReadonlySet<string> = new Set([\n${keys.join('\n')}\n]);\n`;
 }
 
+/** The API version the SDK is generated for: the client sends it as `Paybase-Version`. */
+function apiVersion(): string {
+  return `${HEADER}\n/** The API version this SDK was generated for; every request sends it as \`Paybase-Version\` unless the caller passes another. */\nexport const API_VERSION = '${CURRENT_API_VERSION}';\n`;
+}
+
 /** The files of `packages/sdk` generated from the document: the document itself, its TypeScript types, the IK operations. */
 export async function sdkSources(): Promise<Record<string, string>> {
   const document = buildOpenApiDocument(SDK_SERVER_URL);
-  // The client sends the Idempotency-Key itself, so callers' types leave it optional; fields
-  // with a default are optional in a request, as the API reads them.
+  // The client sends the Idempotency-Key itself, so callers' types leave it optional. The types
+  // are openapi-typescript's with its default options, as an integrator would generate them.
   const forTypes = structuredClone(document);
   forTypes.components!.parameters!.IdempotencyKey = { ...forTypes.components!.parameters!.IdempotencyKey!, required: false } as never;
-  const types = astToString(await openapiTS(forTypes as Parameters<typeof openapiTS>[0], { defaultNonNullable: false }));
+  // Each code's problem members (`x-problem-extras`) become a schema of their own, `<CODE>_Extras`, for `PaybaseError.extra`.
+  const extras = (forTypes.components!.schemas!.Problem as { 'x-problem-extras': Record<string, unknown> })['x-problem-extras'];
+  for (const [code, schema] of Object.entries(extras)) forTypes.components!.schemas![`${code}_Extras`] = schema as never;
+  const types = astToString(await openapiTS(forTypes as Parameters<typeof openapiTS>[0]));
   return {
     'openapi.json': `${JSON.stringify(document, null, 2)}\n`,
     'src/schema.ts': `${HEADER}\n${types}`,
     'src/idempotent-operations.ts': idempotentOperations(),
+    'src/api-version.ts': apiVersion(),
   };
 }

@@ -69,6 +69,9 @@ export const CompletePaymentLinkBody = z.strictObject({
   customerEmail: Email.optional(),
   customerId: z.string().min(1).optional(),
   customerName: z.string().trim().min(1).max(250).optional(),
+  metadata: Metadata.optional().meta({
+    description: "Your own key/value strings, kept on the checkout and its payment together with the link's own metadata (a key given here wins).",
+  }),
   paymentMethodRefId: z.string().min(1).optional(),
   priceId: z.string().min(1).optional().meta({ description: "Optional check: must be the link's own price." }),
   promotionCode: z.string().trim().min(1).max(64).optional(),

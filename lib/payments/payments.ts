@@ -34,6 +34,7 @@ export function toPaymentResponse(row: PaymentRow) {
     failureMessage: row.failureMessage,
     nextAction: row.nextActionUrl ? { type: 'redirect_to_url' as const, url: row.nextActionUrl } : null,
     processor: processorDetails(row),
+    metadata: row.metadata,
     settledAt: row.settledAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
@@ -59,6 +60,7 @@ export interface PendingPaymentInput {
   processorToken?: string | null;
   processorKey?: string | null;
   intent?: Record<string, unknown> | null;
+  metadata?: Record<string, string>;
 }
 
 /**
@@ -99,6 +101,7 @@ export async function createPendingPayment(
     failureCode: null,
     failureMessage: null,
     nextActionUrl: null,
+    metadata: input.metadata ?? {},
     settledAt: null,
     createdAt: at,
     updatedAt: at,

@@ -13,6 +13,7 @@ export function toRefundResponse(row: RefundRow) {
     reason: row.reason,
     failureMessage: row.failureMessage,
     processor: { name: row.processor, mode: row.processorMode, reference: row.processorReference?.startsWith('none_') ? null : row.processorReference },
+    metadata: row.metadata,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

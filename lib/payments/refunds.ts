@@ -59,7 +59,7 @@ export async function refundPayment(phases: Phases, merchantId: string, paymentI
     if (amount > refundable) {
       throw invalidField('amount', `At most ${refundable} (${formatMoney(refundable, payment.currency)}) of this payment is left to refund.`);
     }
-    const row = await insertRefund(tx, payment, amount, input.reason ?? null, attempt?.key ?? null);
+    const row = await insertRefund(tx, payment, amount, input.reason ?? null, attempt?.key ?? null, input.metadata);
     await recordAudit(tx, {
       merchantId,
       action: 'refund.created',
@@ -72,7 +72,14 @@ export async function refundPayment(phases: Phases, merchantId: string, paymentI
 }
 
 /** Phase 1 of a refund: `requested`, with its event; the amount is reserved from then on. */
-async function insertRefund(tx: Db, payment: PaymentRow, amount: number, reason: string | null, attemptKey: string | null = null): Promise<RefundRow> {
+async function insertRefund(
+  tx: Db,
+  payment: PaymentRow,
+  amount: number,
+  reason: string | null,
+  attemptKey: string | null = null,
+  metadata: Record<string, string> = {},
+): Promise<RefundRow> {
   const at = now();
   const [row] = await tx
     .insert(refunds)
@@ -87,6 +94,7 @@ async function insertRefund(tx: Db, payment: PaymentRow, amount: number, reason:
       processor: payment.processor,
       processorMode: payment.processorMode,
       attemptKey,
+      metadata,
       createdAt: at,
       updatedAt: at,
     })

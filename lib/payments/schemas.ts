@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Timestamp } from '../http/schemas';
+import { Metadata, Timestamp } from '../http/schemas';
 import { DISPUTE_EVIDENCE_FIELDS, DISPUTE_STATUSES } from '../db/schema/disputes';
 
 export const PaymentMethodResponse = z.object({
@@ -76,6 +76,7 @@ export const PaymentResponse = z.object({
   failureMessage: z.string().nullable(),
   nextAction: NextActionResponse.nullable(),
   processor: ProcessorDetails,
+  metadata: z.record(z.string(), z.string()).meta({ description: "Your own key/value strings: a checkout's payment carries the checkout's." }),
   settledAt: Timestamp.nullable(),
   createdAt: Timestamp,
   updatedAt: Timestamp,
@@ -92,6 +93,7 @@ export const RefundResponse = z.object({
   reason: z.string().nullable(),
   failureMessage: z.string().nullable(),
   processor: ProcessorDetails,
+  metadata: z.record(z.string(), z.string()),
   createdAt: Timestamp,
   updatedAt: Timestamp,
 });
@@ -150,4 +152,5 @@ export const DisputeEvidenceBody = z
 export const RefundBody = z.strictObject({
   amount: z.int().min(1).max(2_147_483_647).optional().meta({ description: 'Minor units; defaults to everything not yet refunded.' }),
   reason: z.string().trim().min(1).max(500).optional(),
+  metadata: Metadata.optional().meta({ description: 'Your own key/value strings, kept on the refund and returned in its answers and events.' }),
 });

@@ -64,7 +64,13 @@ export async function startSampleWebhooks(db: Database, merchantId: string) {
       const results: AttemptResult[] = await Promise.all(
         claimed.map(async (delivery) => {
           const secrets = liveSigningSecrets({ ...delivery, id: delivery.endpointId }, at);
-          const payload = eventBody({ id: delivery.eventId, type: delivery.eventType, createdAt: delivery.eventCreatedAt, data: delivery.eventData });
+          const payload = eventBody({
+            id: delivery.eventId,
+            type: delivery.eventType,
+            sequence: delivery.eventSequence,
+            createdAt: delivery.eventCreatedAt,
+            data: delivery.eventData,
+          });
           const headers = deliveryHeaders(delivery, secrets, payload, at);
           const outcome = await sendWebhookRequest({ url: delivery.url, headers, body: payload, timeoutMs: TIMEOUT_MS }, agent);
           return { delivery, headers, startedAt: at, finishedAt: now(), outcome };

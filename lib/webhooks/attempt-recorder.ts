@@ -1,5 +1,5 @@
 import type { Db } from '../db/client';
-import { isDatabaseUnavailable } from '../db/errors';
+import { isTransientDatabaseError } from '../db/errors';
 import { writeIsolating } from '../db/isolating-writes';
 import { log } from '../log';
 import { recordAttemptResults, withoutAnswer, type AttemptResult } from './record';
@@ -112,7 +112,7 @@ export async function recordIsolating(db: Db, dispatcherId: string, batch: Attem
     try {
       await record([withoutAnswer(result, refusal)]);
     } catch (error) {
-      if (isDatabaseUnavailable(error)) throw error;
+      if (isTransientDatabaseError(error)) throw error;
       log.error({ err: error, dispatcherId, deliveryId }, 'a webhook attempt could not be recorded; it is sent again when its lease runs out');
     }
   });

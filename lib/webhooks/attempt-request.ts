@@ -3,6 +3,7 @@ import { eventBody } from './deliveries';
 import { signatureHeader, standardSignatureHeader } from './signature';
 import type { ClaimedDelivery } from './claim';
 import type { AttemptResult } from './record';
+import { API_VERSION_HEADER, CURRENT_API_VERSION } from '../http/api-versions';
 
 /** The history's error for an attempt not made because the endpoint's signing secret does not decrypt here. */
 export const UNDECRYPTABLE_SECRET_ERROR =
@@ -27,6 +28,8 @@ export function deliveryHeaders(
     'X-Service-Event-Id': delivery.eventId,
     'X-Service-Delivery-Id': delivery.id,
     'X-Service-Event-Type': delivery.eventType,
+    // The version the body is rendered in, as in the body's `apiVersion`.
+    [API_VERSION_HEADER]: CURRENT_API_VERSION,
     // The same delivery for Standard Webhooks receivers: the id is the event's, stable across attempts.
     'webhook-id': delivery.eventId,
     'webhook-timestamp': String(timestamp),
@@ -58,7 +61,13 @@ export function attemptRequests(onUndecryptable: (endpointId: string, error: unk
     if (!endpointSecrets) return { notSent: UNDECRYPTABLE_SECRET_ERROR };
     let body = bodies.get(delivery.eventId);
     if (body === undefined) {
-      body = eventBody({ id: delivery.eventId, type: delivery.eventType, createdAt: delivery.eventCreatedAt, data: delivery.eventData });
+      body = eventBody({
+        id: delivery.eventId,
+        type: delivery.eventType,
+        sequence: delivery.eventSequence,
+        createdAt: delivery.eventCreatedAt,
+        data: delivery.eventData,
+      });
       bodies.set(delivery.eventId, body);
     }
     return { headers: deliveryHeaders(delivery, endpointSecrets, body, startedAt), body };

@@ -33,6 +33,12 @@ export interface ClaimedDelivery {
   secretCiphertext: string;
   previousSecretCiphertext: string | null;
   previousSecretExpiresAt: Date | null;
+  eventSequence: number;
+  /**
+   * The transaction that recorded the event (its row's `xmin`): the events of one change share it.
+   * The dispatcher sends those to one endpoint one after another (docs/webhooks.md, "Ordering").
+   */
+  eventTransaction: string;
   eventCreatedAt: Date;
   eventData: { object: Record<string, unknown> };
 }
@@ -101,7 +107,7 @@ export async function claimDueDeliveries(pool: pg.Pool, options: ClaimOptions): 
         -- Read only: the oldest due rows of endpoints with a free slot (a saturated endpoint's
         -- backlog is filtered out, so the next endpoints' rows are reached). Locking happens
         -- below, on the rows actually taken.
-        select d.id, d.endpoint_id, d.due_at, d.requested_trigger, e.enabled, coalesce(b.in_flight, 0) as in_flight, l.slots
+        select d.id, d.endpoint_id, d.due_at, d.event_sequence, d.requested_trigger, e.enabled, coalesce(b.in_flight, 0) as in_flight, l.slots
         from webhook_deliveries d
         join webhook_endpoints e on e.id = d.endpoint_id
         cross join lateral (
@@ -109,7 +115,7 @@ export async function claimDueDeliveries(pool: pg.Pool, options: ClaimOptions): 
         ) l
         left join busy b on b.endpoint_id = d.endpoint_id
         where d.due_at <= ${at}::timestamptz and coalesce(b.in_flight, 0) < l.slots
-        order by d.due_at
+        order by d.due_at, d.event_sequence
         limit ${limit}
       ), retiring as (
         select l.id, l.endpoint_id, l.lease_worker_id, l.lease_until, l.requested_trigger from webhook_deliveries l
@@ -125,7 +131,7 @@ export async function claimDueDeliveries(pool: pg.Pool, options: ClaimOptions): 
         select l.id, l.endpoint_id, l.lease_worker_id, l.lease_until, l.requested_trigger from webhook_deliveries l
         where l.due_at <= ${at}::timestamptz and l.id = any(array(
           select id from (
-            select id, slots, in_flight + row_number() over (partition by endpoint_id order by due_at, id) as slot
+            select id, slots, in_flight + row_number() over (partition by endpoint_id order by due_at, event_sequence, id) as slot
             from candidates
             where enabled or requested_trigger is not null
           ) ranked
@@ -149,7 +155,7 @@ export async function claimDueDeliveries(pool: pg.Pool, options: ClaimOptions): 
       where d.id = any(array(select id from chosen)) and c.id = d.id and e.id = d.endpoint_id and ev.id = d.event_id
       returning d.id, d.endpoint_id, d.event_id, d.event_type, d.status, d.attempt_count, d.requested_trigger, d.requested_at,
         e.url, e.secret_ciphertext, e.previous_secret_ciphertext, e.previous_secret_expires_at,
-        ev.created_at as event_created_at, ev.data as event_data`)) as unknown as pg.QueryResult<RawClaim>[];
+        ev.sequence as event_sequence, ev.xmin::text as event_transaction, ev.created_at as event_created_at, ev.data as event_data`)) as unknown as pg.QueryResult<RawClaim>[];
   return results[3]!.rows.map((row) => ({
     id: row.id,
     endpointId: row.endpoint_id,
@@ -164,6 +170,8 @@ export async function claimDueDeliveries(pool: pg.Pool, options: ClaimOptions): 
     secretCiphertext: row.secret_ciphertext,
     previousSecretCiphertext: row.previous_secret_ciphertext,
     previousSecretExpiresAt: toDate(row.previous_secret_expires_at),
+    eventSequence: Number(row.event_sequence),
+    eventTransaction: row.event_transaction,
     eventCreatedAt: toDate(row.event_created_at)!,
     eventData: row.event_data,
   }));
@@ -192,6 +200,8 @@ interface RawClaim {
   secret_ciphertext: string;
   previous_secret_ciphertext: string | null;
   previous_secret_expires_at: Date | string | null;
+  event_sequence: string | number;
+  event_transaction: string;
   event_created_at: Date | string;
   event_data: { object: Record<string, unknown> };
 }

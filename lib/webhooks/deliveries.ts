@@ -9,6 +9,7 @@ import { findWebhookEndpointRow } from './endpoints';
 import { DELIVERIES_CHANNEL } from '../events/channel';
 import type { WebhookDeliveryStatus } from '../db/schema';
 import { webhookDeliveryStateMachine } from '../events/webhook-delivery-states';
+import { CURRENT_API_VERSION } from '../http/api-versions';
 
 type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 type AttemptRow = typeof webhookAttempts.$inferSelect;
@@ -21,12 +22,26 @@ export const RECOVER_BATCH_LIMIT = 1000;
  * The exact JSON every attempt of a delivery sends (DESIGN 4.8). Built from the stored event,
  * so it is byte-identical across attempts and processes.
  */
-export function eventBody(row: Pick<EventRow, 'id' | 'type' | 'createdAt' | 'data'>): string {
+export function eventBody(row: Pick<EventRow, 'id' | 'type' | 'sequence' | 'createdAt' | 'data'>): string {
   return JSON.stringify(toWebhookEventResponse(row));
 }
 
-export function toWebhookEventResponse(row: Pick<EventRow, 'id' | 'type' | 'createdAt' | 'data'>) {
-  return { id: row.id, type: row.type, createdAt: row.createdAt.toISOString(), data: row.data };
+/** An event as deliveries and the event history show it: rendered in the current API version, which it names (docs/changelog.md). */
+export function toWebhookEventResponse(row: Pick<EventRow, 'id' | 'type' | 'sequence' | 'createdAt' | 'data'>) {
+  return {
+    id: row.id,
+    apiVersion: CURRENT_API_VERSION,
+    type: row.type,
+    sequence: committedSequence(row),
+    createdAt: row.createdAt.toISOString(),
+    data: row.data,
+  };
+}
+
+/** An event's `sequence`, which its transaction's commit sets (the `events_number` trigger): every event another transaction reads has one. */
+function committedSequence(row: Pick<EventRow, 'id' | 'sequence'>): number {
+  if (row.sequence === null) throw new Error(`Event ${row.id} was read before its transaction committed; it has no sequence yet.`);
+  return row.sequence;
 }
 
 export function toWebhookDeliveryResponse(row: DeliveryRow) {

@@ -13,6 +13,7 @@ import { attemptRequests, notSentResult, UNPREPARED_ATTEMPT_ERROR } from './atte
 import { createAttemptRecorder } from './attempt-recorder';
 import { sendWebhookRequest, webhookAgent, closeWebhookAgent } from './send';
 import { DELIVERIES_CHANNEL } from '../events/channel';
+import { createChangeOrder } from './change-order';
 
 /** Rows per claim (the issue's 100–500); fewer when the process is near WEBHOOK_MAX_IN_FLIGHT. */
 const CLAIM_BATCH = 500;
@@ -60,6 +61,8 @@ export async function startDispatcher(): Promise<Dispatcher> {
   let wakeTimer: NodeJS.Timeout | undefined;
   let wakeAt = Infinity;
   const sending = new Set<Promise<void>>();
+  /** One change's events to one endpoint go out in their order (./change-order.ts). */
+  const changeOrder = createChangeOrder(timeoutMs);
   /** Endpoints whose secret this process could not decrypt, logged once each. */
   const undecryptable = new Set<string>();
   const recorder = createAttemptRecorder({
@@ -116,8 +119,8 @@ export async function startDispatcher(): Promise<Dispatcher> {
       // A SECRET_KEY differing from the other processes': the attempts fail visibly (recorded, retried, then dead).
       log.error({ err: error, dispatcherId: id, endpointId }, 'cannot decrypt a webhook signing secret; its attempts are recorded as failed');
     });
-    for (const delivery of claimed) {
-      const task = attempt(delivery, requestOf).finally(() => sending.delete(task));
+    for (const scheduled of changeOrder.schedule(claimed, (delivery) => attempt(delivery, requestOf))) {
+      const task = scheduled.finally(() => sending.delete(task));
       sending.add(task);
     }
   }

@@ -1,5 +1,6 @@
 import { ADDED_EVENT_TYPES, EVENT_TYPES } from '../events/types';
 import { EVENT_SAMPLES } from './samples';
+import { CURRENT_API_VERSION } from '../http/api-versions';
 
 const SAMPLE_EVENT_ID = 'evt_01KEXAMPLE0EVENT000000000';
 const SAMPLE_TIME = '2026-01-15T10:00:00.000Z';
@@ -13,7 +14,7 @@ export function eventCatalogMarkdown(): string {
   const added = new Set<string>(ADDED_EVENT_TYPES);
   const rows = EVENT_TYPES.map((type) => `| \`${type}\` | ${EVENT_SAMPLES[type].emittedBy} | ${added.has(type) ? 'added (not in the spec table)' : 'spec'} |`);
   const samples = EVENT_TYPES.map((type) => {
-    const body = { id: SAMPLE_EVENT_ID, type, createdAt: SAMPLE_TIME, data: EVENT_SAMPLES[type].data };
+    const body = { id: SAMPLE_EVENT_ID, apiVersion: CURRENT_API_VERSION, type, sequence: 42, createdAt: SAMPLE_TIME, data: EVENT_SAMPLES[type].data };
     return `\`${type}\`:\n\n\`\`\`json\n${JSON.stringify(body, null, 2)}\n\`\`\``;
   });
   return ['| Event | Emitted by | In the spec |', '|---|---|---|', ...rows, '', '### Sample bodies', '', samples.join('\n\n'), ''].join('\n');

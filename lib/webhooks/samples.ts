@@ -81,6 +81,7 @@ const payment = {
   failureMessage: null,
   nextAction: null,
   processor: { name: 'stripe', mode: 'test', reference: 'pi_3QExample0PaymentIntent00' },
+  metadata: {},
   settledAt: at,
   createdAt: at,
   updatedAt: at,
@@ -119,6 +120,7 @@ const refund = {
   reason: null,
   failureMessage: null,
   processor: { name: 'stripe', mode: 'test', reference: 're_3QExample0Refund000000000' },
+  metadata: { supportTicket: 'T-1042' },
   createdAt: at,
   updatedAt: at,
 };

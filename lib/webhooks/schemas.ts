@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EVENT_TYPES } from '../events/types';
+import { EventSequence } from '../events/sequence';
 import { DateTime, Timestamp } from '../http/schemas';
 
 export const EventTypeName = z.enum(EVENT_TYPES);
@@ -59,7 +60,9 @@ export const DeletedWebhookEndpointResponse = z.object({ id: z.string(), deleted
 
 export const WebhookEventResponse = z.object({
   id: z.string(),
+  apiVersion: z.string().meta({ description: 'The API version the event is rendered in, as in its deliveries (docs/changelog.md).' }),
   type: z.string(),
+  sequence: EventSequence,
   createdAt: Timestamp,
   data: z.object({
     object: z.record(z.string(), z.unknown()),

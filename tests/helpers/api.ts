@@ -1,3 +1,4 @@
+import { Agent, fetch as undiciFetch } from 'undici';
 import { inject } from 'vitest';
 import { contractViolations } from './contract';
 
@@ -9,6 +10,12 @@ export interface ApiAnswer<T = any> {
 }
 
 export const baseUrl = () => inject('baseUrl');
+
+/**
+ * The suite's own connection pool to the server, apart from the global `fetch`'s that some tests
+ * use for requests made to be refused (api-hardening.test.ts sends oversized bodies on its own).
+ */
+const suiteAgent = new Agent();
 
 /** Calls the running service over HTTP, as a seller's backend would. */
 export async function call<T = any>(
@@ -24,7 +31,7 @@ export async function call<T = any>(
     body = JSON.stringify(options.body);
     headers['content-type'] = 'application/json';
   }
-  const response = await fetch(`${options.baseUrl ?? baseUrl()}${path}`, { method, headers, body });
+  const response = await undiciFetch(`${options.baseUrl ?? baseUrl()}${path}`, { method, headers, body, dispatcher: suiteAgent });
   const text = await response.text();
   let parsed: unknown;
   try {
@@ -32,7 +39,7 @@ export async function call<T = any>(
   } catch {
     parsed = text;
   }
-  const answer = { status: response.status, headers: response.headers, body: parsed as T, text };
+  const answer = { status: response.status, headers: response.headers as unknown as Headers, body: parsed as T, text };
   // Every answer the suite sees is held to the OpenAPI document (tests/helpers/contract.ts).
   const violations = contractViolations(method, path, answer);
   if (violations.length > 0) {

@@ -302,8 +302,8 @@ describe('API reference', () => {
     expect(doc.paths['/api/Auth/Identity'].get.security).toEqual([{ signInToken: [] }]);
     expect(doc.paths['/api/Auth/Identity'].get['x-audiences']).toEqual(['admin', 'merchant', 'member']);
     expect(doc.paths['/api/MerchantApiKey/{apiKeyId}/Revoke'].post['x-audiences']).toEqual(['merchant']);
-    expect(doc.paths['/api/AdminAuth/Refresh'].post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/RefreshBody' });
-    expect(doc.components.schemas.RefreshBody.properties.refreshToken).toBeTruthy();
+    expect(doc.paths['/api/AdminAuth/Refresh'].post.requestBody).toEqual({ $ref: '#/components/requestBodies/RefreshBody' });
+    expect(doc.components.requestBodies.RefreshBody.content['application/json'].schema.properties.refreshToken).toBeTruthy();
     expect(doc.components.securitySchemes.signInToken.bearerFormat).toBe('JWT');
   });
 });

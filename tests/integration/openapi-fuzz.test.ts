@@ -93,7 +93,7 @@ const NOT_AN_OBJECT = fc
   .map((value) => JSON.stringify(value));
 
 function bodies(documented: Schema): fc.Arbitrary<string> {
-  const schema = resolve(documented.requestBody?.content?.['application/json']?.schema);
+  const schema = resolve(resolve(documented.requestBody)?.content?.['application/json']?.schema);
   const fields = Object.entries<Schema>(schema?.properties ?? {}).flatMap(([name, property]) => {
     const values = invalidValues(property);
     return values ? [values.map((value) => JSON.stringify({ [name]: value }))] : [];
@@ -193,7 +193,7 @@ const NESTED: [string, string][] = [
  * escape reaches the server as written.
  */
 function surrogateBodies(documented: Schema): [string, string][] {
-  const schema = resolve(documented.requestBody?.content?.['application/json']?.schema);
+  const schema = resolve(resolve(documented.requestBody)?.content?.['application/json']?.schema);
   return [
     ...Object.keys(schema?.properties ?? {}).map((name): [string, string] => [`a lone surrogate in ${name}`, `{"${name}":"\\ud800"}`]),
     ['a lone surrogate in a nested value', '{"metadata":{"note":["\\udfff"]}}'],

@@ -69,7 +69,9 @@ describe('paybase listen (the SDK bin)', () => {
       'content-type': 'application/json',
       'x-service-event-id': event.id,
       'x-service-event-type': 'product.created',
+      'paybase-version': event.apiVersion,
     });
+    expect(event.sequence).toBeGreaterThan(0);
     expect(delivery!.headers['x-service-delivery-id']).toMatch(/^wda_/);
     // The body is the event as the history holds it, byte for byte what a real delivery carries.
     const stored = await call('GET', `/api/WebhookEvent/${event.id}`, { key });

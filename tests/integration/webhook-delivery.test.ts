@@ -52,7 +52,7 @@ describe('webhook delivery', () => {
     const event = verifyWebhook(request!.body, headers['x-service-signature'] as string, endpoint.signingSecret);
     expect(event.id).toBe(headers['x-service-event-id']);
     expect(event).toMatchObject({ type: 'product.created', data: { object: product } });
-    expect(Object.keys(event)).toEqual(['id', 'type', 'createdAt', 'data']);
+    expect(Object.keys(event)).toEqual(['id', 'apiVersion', 'type', 'sequence', 'createdAt', 'data']);
 
     const eventRead = await api.get(`/api/WebhookEvent/${event.id}`);
     expect(eventRead.body).toEqual(event);

@@ -47,6 +47,7 @@ const ACTION_CHECKS: Record<string, string> = {
   rotateWebhookSecretAction: 'developers:write',
   setWebhookEndpointEnabledAction: 'developers:write',
   deleteWebhookEndpointAction: 'developers:write',
+  sendTestWebhookEventAction: 'developers:write',
   recoverFailedDeliveriesAction: 'developers:write',
   retryWebhookDeliveryAction: 'developers:write',
   inviteMemberAction: 'team:manage',

@@ -12,7 +12,8 @@ import {
   updateWebhookEndpoint,
 } from '@/lib/webhooks/endpoints';
 import { retryFailedWebhookDeliveries, retryWebhookDelivery } from '@/lib/webhooks/deliveries';
-import { CreateWebhookEndpointBody, RetryFailedDeliveriesBody } from '@/lib/webhooks/schemas';
+import { CreateWebhookEndpointBody, RetryFailedDeliveriesBody, TestWebhookEndpointBody } from '@/lib/webhooks/schemas';
+import { sendTestWebhookEvent } from '@/lib/webhooks/test-events';
 import { sellerAccountId } from './session';
 import { field, formAction, type FormState } from '@/lib/web/form-state';
 import { parseForm } from '@/lib/web/parse-form';
@@ -136,6 +137,27 @@ export async function retryWebhookDeliveryAction(_: FormState, form: FormData): 
         ? 'This retry was already queued (the form was sent twice); it is sent once.'
         : 'Retry queued. The new attempt appears below within a few seconds.',
       result: { deliveryId, queuedAt: new Date().toISOString() },
+    };
+  });
+}
+
+/** Developers → Webhooks → endpoint, "Send test event": POST /api/WebhookEndpoint/{id}/Test's domain function. */
+export async function sendTestWebhookEventAction(_: FormState, form: FormData): Promise<FormState> {
+  return formAction(async () => {
+    const merchantId = await sellerAccountId('developers:write');
+    const endpointId = field(form, 'endpointId');
+    const body = parseForm(TestWebhookEndpointBody, { type: field(form, 'type') });
+    const outcome = await runConsoleOnce(
+      getDb(),
+      { merchantId, key: field(form, 'formKey'), action: `/api/WebhookEndpoint/${endpointId}/Test`, body },
+      inTransaction((tx) => sendTestWebhookEvent(tx, merchantId, endpointId, body)),
+    );
+    revalidatePath(`${WEBHOOKS}/${endpointId}`);
+    return {
+      notice: outcome.replayed
+        ? 'This test event was already sent (the form was sent twice); it is sent once.'
+        : `Test ${body.type} event sent. Its delivery appears under Deliveries within a few seconds; the event log marks it Test.`,
+      result: { deliveryId: outcome.result.id, eventId: outcome.result.eventId },
     };
   });
 }

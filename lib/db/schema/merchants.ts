@@ -46,6 +46,12 @@ export const apiKeys = pgTable(
     scopes: text().array().notNull(),
     prefix: text().notNull(),
     secretHash: text().notNull(),
+    /**
+     * The API version current when the key was made (lib/http/api-versions.ts): requests without
+     * `Paybase-Version` are answered in it. The default pins keys made before versions existed
+     * to the first version; new keys are given the current one.
+     */
+    apiVersion: text().notNull().default('2026-11-27'),
     createdAt: createdAt(),
     lastUsedAt: timestampTz(),
     revokedAt: timestampTz(),

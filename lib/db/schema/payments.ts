@@ -150,6 +150,8 @@ export const checkouts = pgTable(
     successUrl: text(),
     /** The hosted page's per-attempt key: a double-submitted form pays once. */
     attemptKey: text(),
+    /** The seller's own key/value strings (lib/http/schemas.ts Metadata), copied to the checkout's payment. */
+    metadata: jsonb().notNull().$type<Metadata>().default({}),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -210,6 +212,8 @@ export const payments = pgTable(
     failureMessage: text(),
     /** Where the customer authenticates (3-D Secure) while the payment is `requires_action`; cleared once it settles. */
     nextActionUrl: text(),
+    /** The seller's own key/value strings; a checkout's payment carries the checkout's. */
+    metadata: jsonb().notNull().$type<Metadata>().default({}),
     settledAt: timestampTz(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -248,6 +252,7 @@ export const refunds = pgTable(
     failureMessage: text(),
     /** The API request's attempt (lib/http/idempotency.ts): a retry that takes it over finds this refund. */
     attemptKey: text(),
+    metadata: jsonb().notNull().$type<Metadata>().default({}),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -53,6 +53,8 @@ export const webhookDeliveries = pgTable(
       .notNull()
       .references(() => events.id),
     eventType: text().notNull(),
+    /** The event's `sequence`: due rows are claimed in (due_at, event_sequence) order, a change's events in their order. */
+    eventSequence: bigint({ mode: 'number' }),
     status: text().notNull().$type<WebhookDeliveryStatus>().default('pending'),
     /** Automatic attempts made so far (manual retries are recorded but not counted here). */
     attemptCount: integer().notNull().default(0),
@@ -82,7 +84,7 @@ export const webhookDeliveries = pgTable(
     index('webhook_deliveries_event_idx').on(t.eventId),
     index('webhook_deliveries_endpoint_status_idx').on(t.endpointId, t.status, t.createdAt),
     index('webhook_deliveries_dead_idx').on(t.createdAt).where(sql`${t.status} = 'dead'`),
-    index('webhook_deliveries_due_idx').on(t.dueAt).where(sql`due_at is not null`),
+    index('webhook_deliveries_due_idx').on(t.dueAt, t.eventSequence).where(sql`due_at is not null`),
     // Attempts in flight per endpoint, counted by every claim (WEBHOOK_ENDPOINT_CONCURRENCY).
     index('webhook_deliveries_leased_idx').on(t.endpointId).where(sql`lease_until is not null`),
   ],

@@ -3,6 +3,7 @@ import type { paths } from './schema.js';
 import { PaybaseError } from './errors.js';
 import { IDEMPOTENT_OPERATIONS } from './idempotent-operations.js';
 import { retryingFetch, type RetryOptions } from './retry.js';
+import { API_VERSION } from './api-version.js';
 
 export interface PaybaseOptions {
   /** Where the service runs, e.g. `https://payments.example.com`. */
@@ -11,6 +12,11 @@ export interface PaybaseOptions {
   apiKey?: string;
   /** Or a sign-in access token (sign-in APIs). */
   accessToken?: string;
+  /**
+   * The dated API version to call (`Paybase-Version`), by default the one this SDK was generated
+   * for (`API_VERSION`), whose types it carries. A call may pass its own in `params.header`.
+   */
+  apiVersion?: string;
   retry?: RetryOptions;
   /** Milliseconds one attempt may take before it is abandoned with a `TimeoutError` (default 60,000); a repeatable request is then retried. */
   timeoutMs?: number;
@@ -54,7 +60,7 @@ export class Paybase {
     const credential = options.apiKey ?? options.accessToken;
     this.raw = createClient<paths>({
       baseUrl: options.baseUrl.replace(/\/$/, ''),
-      headers: credential ? { Authorization: `Bearer ${credential}` } : {},
+      headers: { 'Paybase-Version': options.apiVersion ?? API_VERSION, ...(credential ? { Authorization: `Bearer ${credential}` } : {}) },
       fetch: retryingFetch(options.fetch ?? globalThis.fetch, options.retry, options.timeoutMs),
     });
     this.raw.use(idempotencyKeys);

@@ -2,7 +2,8 @@ import type { components } from './schema.js';
 import { verifyWebhook, type VerifyOptions } from './webhooks.js';
 
 export { Paybase, createPaybase, type ListPath, type PaybaseOptions } from './client.js';
-export { PaybaseError, isPaybaseError, type ErrorCode, type Problem } from './errors.js';
+export { PaybaseError, isPaybaseError, type AnyPaybaseError, type ErrorCode, type Problem, type ProblemExtras } from './errors.js';
+export { API_VERSION } from './api-version.js';
 export type { RetryOptions } from './retry.js';
 export {
   DEFAULT_TOLERANCE_SECONDS,

@@ -111,8 +111,15 @@ export async function listen(options: ListenOptions): Promise<Listener> {
   await poll(false);
 
   async function forward(event: EventItem): Promise<void> {
-    // The body of a real delivery: the event's four fields in this order (lib/webhooks/deliveries.ts).
-    const body = JSON.stringify({ id: event.id, type: event.type, createdAt: event.createdAt, data: event.data });
+    // The body of a real delivery: the event's fields in this order (lib/webhooks/deliveries.ts).
+    const body = JSON.stringify({
+      id: event.id,
+      apiVersion: event.apiVersion,
+      type: event.type,
+      sequence: event.sequence,
+      createdAt: event.createdAt,
+      data: event.data,
+    });
     const timestamp = Math.floor(Date.now() / 1000);
     const headers = {
       'Content-Type': 'application/json',
@@ -121,6 +128,7 @@ export async function listen(options: ListenOptions): Promise<Listener> {
       'X-Service-Event-Id': event.id,
       'X-Service-Delivery-Id': `wda_listen_${crypto.randomBytes(8).toString('hex')}`,
       'X-Service-Event-Type': event.type,
+      'Paybase-Version': event.apiVersion,
       'webhook-id': event.id,
       'webhook-timestamp': String(timestamp),
       'webhook-signature': standardWebhookSignature(secret, event.id, timestamp, body),

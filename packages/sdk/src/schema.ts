@@ -2730,81 +2730,6 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
-        CreateProductBody: {
-            name: string;
-            description?: string | null;
-            /** @default true */
-            active?: boolean;
-            /**
-             * @description Flat object of string values (≤50 keys, key ≤40 chars, value ≤500 chars).
-             * @default {}
-             */
-            metadata?: {
-                [key: string]: string;
-            };
-        };
-        UpdateProductBody: {
-            name?: string;
-            description?: string | null;
-            active?: boolean;
-            /** @description Flat object of string values (≤50 keys, key ≤40 chars, value ≤500 chars). */
-            metadata?: {
-                [key: string]: string;
-            };
-        };
-        CreatePriceBody: {
-            productId: string;
-            /** @enum {string} */
-            type: "OneTime" | "Recurring";
-            /** @description Integer minor units; the value itself for zero-decimal currencies. Required for licensed prices; for a metered price, the price of one unit (or package). */
-            amount?: number;
-            /**
-             * @description ISO 4217 currency code, case-insensitive (returned upper case).
-             * @example USD
-             */
-            currency: string;
-            /** @enum {string} */
-            interval?: "day" | "week" | "month" | "year";
-            /** @description Periods per billing cycle (Recurring; default 1). */
-            intervalCount?: number;
-            /** @description Free days before the first charge (Recurring). */
-            trialDays?: number;
-            /**
-             * @description `licensed` (default): `amount` billed in advance each period. `metered`: the usage of `feature` billed in arrears at each period end.
-             * @default licensed
-             * @enum {string}
-             */
-            usageType?: "licensed" | "metered";
-            /**
-             * @description The usage feature (meter) this metered price bills: the `feature` of usage records.
-             * @example api_calls
-             */
-            feature?: string;
-            /**
-             * @description Metered: how a period's usage records make its quantity: `sum` of quantities (default), `max` quantity, `last` quantity, `unique` count of values of `aggregationProperty`.
-             * @enum {string}
-             */
-            aggregation?: "sum" | "max" | "last" | "unique";
-            /**
-             * @description With `aggregation: "unique"`: the key of the usage records' `properties` whose distinct values are counted.
-             * @example user_id
-             */
-            aggregationProperty?: string;
-            /**
-             * @description Per-unit price in minor units, as a decimal string with up to 12 decimals (fractions of a minor unit).
-             * @example 0.0004
-             */
-            unitAmountDecimal?: string;
-            /** @description Metered: tiers by ascending `upTo`, the last with `upTo: null`; each with `unitAmount` or `unitAmountDecimal` and/or `flatAmount`. */
-            tiers?: components["schemas"]["PriceTierBody"][];
-            /**
-             * @description With `tiers`: `graduated` (each tier prices its own units) or `volume` (the tier of the total prices all).
-             * @enum {string}
-             */
-            tiersMode?: "graduated" | "volume";
-            /** @description Metered: bill per started block of this many units. */
-            packageSize?: number;
-        };
         PriceTierBody: {
             /** @description Last unit (or package) of this tier, inclusive; null for the last tier. */
             upTo: number | null;
@@ -2816,654 +2741,6 @@ export interface components {
             unitAmountDecimal?: string;
             /** @description Added once when the quantity reaches this tier. */
             flatAmount?: number;
-        };
-        UpdatePriceBody: {
-            /** @description The only field a price changes after creation. */
-            active: boolean;
-        };
-        EntitlementOverrideBody: {
-            /**
-             * @description The feature or meter this entitlement governs.
-             * @default default
-             * @example api_calls
-             */
-            feature?: string;
-            /**
-             * @description Unlimited: always allowed. Limited: allowed up to `limit` units and/or `limitAmount` per period. Denied: never allowed.
-             * @enum {string}
-             */
-            allowed: "Unlimited" | "Limited" | "Denied";
-            /** @description Units allowed per billing period (Limited only). */
-            limit?: number;
-            /** @description Spend allowed per period, in minor units of the price currency (Limited only). */
-            limitAmount?: number;
-        };
-        CreateEntitlementPolicyBody: {
-            /**
-             * @description The feature or meter this entitlement governs.
-             * @default default
-             * @example api_calls
-             */
-            feature?: string;
-            /**
-             * @description Unlimited: always allowed. Limited: allowed up to `limit` units and/or `limitAmount` per period. Denied: never allowed.
-             * @enum {string}
-             */
-            allowed: "Unlimited" | "Limited" | "Denied";
-            /** @description Units allowed per billing period (Limited only). */
-            limit?: number;
-            /** @description Spend allowed per period, in minor units of the price currency (Limited only). */
-            limitAmount?: number;
-            /** @description Credits granted to the customer at each paid period. */
-            creditGrantAmount?: number;
-        };
-        CreateCreditGrantBody: {
-            /**
-             * @description The feature or meter this entitlement governs.
-             * @default default
-             * @example api_calls
-             */
-            feature?: string;
-            /** @description Credit units granted. */
-            amount: number;
-            /**
-             * Format: date-time
-             * @description After this moment what is left of the grant stops counting.
-             */
-            expiresAt?: string;
-            /** @example Credit pack: 500 messages */
-            reason: string;
-        };
-        CheckEntitlementBody: {
-            /**
-             * @description The feature or meter this entitlement governs.
-             * @default default
-             * @example api_calls
-             */
-            feature?: string;
-            /** @default 1 */
-            quantity?: number;
-            /** @default 0 */
-            amount?: number;
-            /**
-             * @description Record the usage if (and only if) it is allowed, atomically.
-             * @default false
-             */
-            consume?: boolean;
-            /**
-             * @description Your deduplication key, unique among your usage records: the same id again counts nothing twice.
-             * @example msg_81f3
-             */
-            id?: string;
-            /** @description Free-form facts about the usage (model, region…), kept with the record. */
-            properties?: {
-                [key: string]: unknown;
-            };
-        };
-        RecordUsageBody: {
-            customerId: string;
-            /**
-             * @description The feature or meter this entitlement governs.
-             * @default default
-             * @example api_calls
-             */
-            feature?: string;
-            /**
-             * @description Units used (default 1).
-             * @default 1
-             */
-            quantity?: number;
-            /**
-             * @description Spend of this usage in minor units, counted against `limitAmount` (default 0).
-             * @default 0
-             */
-            amount?: number;
-            /**
-             * @description Your deduplication key, unique among your usage records: the same id again counts nothing twice.
-             * @example msg_81f3
-             */
-            id?: string;
-            /**
-             * Format: date-time
-             * @description When it happened (default: now on the customer’s clock).
-             */
-            timestamp?: string;
-            /** @description Free-form facts about the usage (model, region…), kept with the record. */
-            properties?: {
-                [key: string]: unknown;
-            };
-        };
-        RecordUsageBatchBody: {
-            /** @description 1 to 1000 records, each with its own `id`. */
-            records: {
-                customerId: string;
-                /**
-                 * @description The feature or meter this entitlement governs.
-                 * @default default
-                 * @example api_calls
-                 */
-                feature?: string;
-                /**
-                 * @description Units used (default 1).
-                 * @default 1
-                 */
-                quantity?: number;
-                /**
-                 * @description Spend of this usage in minor units, counted against `limitAmount` (default 0).
-                 * @default 0
-                 */
-                amount?: number;
-                /**
-                 * @description Your deduplication key, unique among your usage records: the same id again counts nothing twice.
-                 * @example msg_81f3
-                 */
-                id: string;
-                /**
-                 * Format: date-time
-                 * @description When it happened (default: now on the customer’s clock).
-                 */
-                timestamp?: string;
-                /** @description Free-form facts about the usage (model, region…), kept with the record. */
-                properties?: {
-                    [key: string]: unknown;
-                };
-            }[];
-        };
-        CreateCustomerBody: {
-            email?: string | null;
-            name?: string | null;
-            /** @description Your own id for this customer; unique among your customers. */
-            externalId?: string | null;
-            /**
-             * @description Flat object of string values (≤50 keys, key ≤40 chars, value ≤500 chars).
-             * @default {}
-             */
-            metadata?: {
-                [key: string]: string;
-            };
-            /**
-             * @description active (default) or archived.
-             * @default active
-             * @enum {string}
-             */
-            status?: "active" | "archived";
-        };
-        UpdateCustomerBody: {
-            email?: string | null;
-            name?: string | null;
-            /** @description Your own id for this customer; unique among your customers. */
-            externalId?: string | null;
-            /** @description Flat object of string values (≤50 keys, key ≤40 chars, value ≤500 chars). */
-            metadata?: {
-                [key: string]: string;
-            };
-            /**
-             * @description active (default) or archived.
-             * @enum {string}
-             */
-            status?: "active" | "archived";
-        };
-        CustomValueBody: {
-            key: string;
-            value: string;
-        };
-        AttachPaymentMethodBody: {
-            /** @description A processor token, e.g. the sandbox tok_visa. */
-            tokenRef: string;
-            /** @description true makes it the customer's default and the method their running subscriptions charge. A customer's first method is always the default. */
-            makeDefault?: boolean;
-        };
-        CreatePaymentLinkBody: {
-            /** @description Sell a catalog price; or leave out and give an ad hoc amount. */
-            priceId?: string;
-            /** @default 1 */
-            quantity?: number;
-            /** @description Ad hoc: the line total (unitAmount × quantity) in minor units. */
-            amount?: number;
-            /** @description Ad hoc: the price of one unit in minor units. */
-            unitAmount?: number;
-            /**
-             * @description ISO 4217 currency code, case-insensitive (returned upper case).
-             * @example USD
-             */
-            currency?: string;
-            /** @description What the customer buys; defaults to the product name for a price. */
-            name?: string;
-            description?: string;
-            /** @default false */
-            singleUse?: boolean;
-            maxCompletions?: number;
-            /** Format: date-time */
-            expiresAt?: string;
-            /**
-             * Format: uri
-             * @description Where the hosted page sends the customer after paying; `checkoutId` is appended as a query parameter.
-             */
-            successUrl?: string;
-            /** @description A checkout design of yours (`design_…`, /api/CheckoutDesign) that styles this link's hosted pages; without one, your default design does. Unknown → 404. */
-            designId?: string;
-            /**
-             * @description Flat object of string values (≤50 keys, key ≤40 chars, value ≤500 chars).
-             * @default {}
-             */
-            metadata?: {
-                [key: string]: string;
-            };
-        };
-        UpdatePaymentLinkBody: {
-            designId?: string | null;
-            expiresAt?: string | null;
-            maxCompletions?: number | null;
-            name?: string;
-            quantity?: number;
-            successUrl?: string | null;
-        };
-        CompletePaymentLinkBody: {
-            /** Format: email */
-            customerEmail?: string;
-            customerId?: string;
-            customerName?: string;
-            paymentMethodRefId?: string;
-            /** @description Optional check: must be the link's own price. */
-            priceId?: string;
-            promotionCode?: string;
-            /**
-             * Format: uri
-             * @description Where the card authentication page (3-D Secure) sends the customer back when the payment answers `requires_action`; `{CHECKOUT_ID}` in it is replaced by the checkout id. Without it, the authentication page ends on a page of its own; either way the payment settles on its own (poll GET /api/Checkout/{id} or wait for `payment.succeeded`/`payment.failed`).
-             */
-            returnUrl?: string;
-            tokenRef?: string;
-        };
-        CreateCheckoutDesignBody: {
-            /** @description The name shown beside the logo at the top of the hosted pages and emails. */
-            displayName: string;
-            /** @description The logo image's bytes, base64-encoded: PNG, JPEG or WebP, at most 256 KiB (SVG is refused: it can carry script). `null` removes the logo. Answered as `logoUrl`. */
-            logoBase64?: string | null;
-            /**
-             * @description Fills the pay button; buttonTextColor must read on it (WCAG AA 4.5:1).
-             * @example #3856e0
-             */
-            brandColor?: string;
-            /**
-             * @description The pay button's text.
-             * @example #ffffff
-             */
-            buttonTextColor?: string;
-            /**
-             * @description Links and the focus outline on the hosted pages; must read on the page background (WCAG AA 4.5:1).
-             * @example #2c43b8
-             */
-            accentColor?: string;
-            /**
-             * @default rounded
-             * @enum {string}
-             */
-            cornerStyle?: "rounded" | "square" | "pill";
-            /**
-             * @description The verb on the pay button of a one-time payment ("Donate €10.00").
-             * @default Pay
-             * @enum {string}
-             */
-            buttonLabel?: "Pay" | "Subscribe" | "Donate" | "Book";
-            /** @description Shown to customers; null falls back to the account's support email. */
-            supportEmail?: string | null;
-            /** @description Shown to customers; null falls back to the account's support URL. */
-            supportUrl?: string | null;
-            termsUrl?: string | null;
-            privacyUrl?: string | null;
-            /**
-             * @description The language of the hosted pages, chosen before the customer's browser language; null (the default) follows the browser's Accept-Language, then English.
-             * @default null
-             */
-            defaultLocale?: ("en" | "de" | "fr" | "es" | "ja") | null;
-            /**
-             * @description Styles every link without a designId, the customer portal and emails. Setting it moves the default from the previous design; one default per seller.
-             * @default false
-             */
-            isDefault?: boolean;
-        };
-        UpdateCheckoutDesignBody: {
-            /** @description The name shown beside the logo at the top of the hosted pages and emails. */
-            displayName?: string;
-            /** @description The logo image's bytes, base64-encoded: PNG, JPEG or WebP, at most 256 KiB (SVG is refused: it can carry script). `null` removes the logo. Answered as `logoUrl`. */
-            logoBase64?: string | null;
-            /**
-             * @description Fills the pay button; buttonTextColor must read on it (WCAG AA 4.5:1).
-             * @example #3856e0
-             */
-            brandColor?: string;
-            /**
-             * @description The pay button's text.
-             * @example #ffffff
-             */
-            buttonTextColor?: string;
-            /**
-             * @description Links and the focus outline on the hosted pages; must read on the page background (WCAG AA 4.5:1).
-             * @example #2c43b8
-             */
-            accentColor?: string;
-            /** @enum {string} */
-            cornerStyle?: "rounded" | "square" | "pill";
-            /**
-             * @description The verb on the pay button of a one-time payment ("Donate €10.00").
-             * @enum {string}
-             */
-            buttonLabel?: "Pay" | "Subscribe" | "Donate" | "Book";
-            /** @description Shown to customers; null falls back to the account's support email. */
-            supportEmail?: string | null;
-            /** @description Shown to customers; null falls back to the account's support URL. */
-            supportUrl?: string | null;
-            termsUrl?: string | null;
-            privacyUrl?: string | null;
-            /** @description The language of the hosted pages, chosen before the customer's browser language; null (the default) follows the browser's Accept-Language, then English. */
-            defaultLocale?: ("en" | "de" | "fr" | "es" | "ja") | null;
-            /** @description Styles every link without a designId, the customer portal and emails. Setting it moves the default from the previous design; one default per seller. */
-            isDefault?: boolean;
-        };
-        CheckoutBody: {
-            /** Format: email */
-            customerEmail?: string;
-            customerId?: string;
-            customerName?: string;
-            paymentLinkToken?: string;
-            /** @description A saved payment method (pm_) of the customer. */
-            paymentMethodRefId?: string;
-            priceId?: string;
-            promotionCode?: string;
-            quantity?: number;
-            /**
-             * Format: uri
-             * @description Where the card authentication page (3-D Secure) sends the customer back when the payment answers `requires_action`; `{CHECKOUT_ID}` in it is replaced by the checkout id. Without it, the authentication page ends on a page of its own; either way the payment settles on its own (poll GET /api/Checkout/{id} or wait for `payment.succeeded`/`payment.failed`).
-             */
-            returnUrl?: string;
-            /** @description A processor token, e.g. the sandbox tok_visa. */
-            tokenRef?: string;
-        };
-        RefundBody: {
-            /** @description Minor units; defaults to everything not yet refunded. */
-            amount?: number;
-            reason?: string;
-        };
-        DisputeEvidenceBody: {
-            productDescription?: string;
-            customerName?: string;
-            customerEmailAddress?: string;
-            customerPurchaseIp?: string;
-            billingAddress?: string;
-            accessActivityLog?: string;
-            serviceDate?: string;
-            shippingAddress?: string;
-            shippingCarrier?: string;
-            shippingDate?: string;
-            shippingTrackingNumber?: string;
-            refundPolicyDisclosure?: string;
-            refundRefusalExplanation?: string;
-            cancellationPolicyDisclosure?: string;
-            cancellationRebuttal?: string;
-            duplicateChargeExplanation?: string;
-            duplicateChargeId?: string;
-            uncategorizedText?: string;
-            /** @description Default true: sent to the issuer, final. false: a draft at Stripe. */
-            submit?: boolean;
-        };
-        CreateCouponBody: {
-            name?: string;
-            /** @description Whole percent off (1..100). Give this or amountOff. */
-            percentOff?: number;
-            /** @description Fixed amount off in minor units; needs currency. */
-            amountOff?: number;
-            /**
-             * @description ISO 4217 currency code, case-insensitive (returned upper case).
-             * @example USD
-             */
-            currency?: string;
-            /**
-             * @description How many billing periods of a subscription it applies to; a one-time payment is discounted once whatever the duration.
-             * @default once
-             * @enum {string}
-             */
-            duration?: "once" | "repeating" | "forever";
-            /** @description Months, for duration `repeating` only. */
-            durationInMonths?: number;
-            /**
-             * Format: date-time
-             * @description Last moment the coupon can be redeemed.
-             */
-            redeemBy?: string;
-            /** @description Redemptions across all of its promotion codes. */
-            maxRedemptions?: number;
-            /**
-             * @description Flat object of string values (≤50 keys, key ≤40 chars, value ≤500 chars).
-             * @default {}
-             */
-            metadata?: {
-                [key: string]: string;
-            };
-        };
-        CreatePromotionCodeBody: {
-            couponId: string;
-            /** @description What customers type; unique per merchant, case-insensitive. */
-            code: string;
-            /** @default true */
-            active?: boolean;
-            /** Format: date-time */
-            expiresAt?: string;
-            maxRedemptions?: number;
-            /**
-             * @description Flat object of string values (≤50 keys, key ≤40 chars, value ≤500 chars).
-             * @default {}
-             */
-            metadata?: {
-                [key: string]: string;
-            };
-        };
-        UpdatePromotionCodeBody: {
-            active?: boolean;
-            /** @description Flat object of string values (≤50 keys, key ≤40 chars, value ≤500 chars). */
-            metadata?: {
-                [key: string]: string;
-            };
-        };
-        CreateSubscriptionBody: {
-            customerId: string;
-            priceId: string;
-            /** @description A saved payment method of the customer (pm_…); defaults to the customer's default method. */
-            paymentMethodId?: string;
-            /** @description Same as paymentMethodId (the name the checkout API uses). */
-            paymentMethodRefId?: string;
-            /** @description Flat object of string values (≤50 keys, key ≤40 chars, value ≤500 chars). */
-            metadata?: {
-                [key: string]: string;
-            };
-            /** @description Metered prices billed in arrears at each period end, besides `priceId` (which may itself be metered): same currency, interval and intervalCount, one per feature. */
-            items?: {
-                priceId: string;
-            }[];
-        };
-        CancelSubscriptionBody: {
-            /** @description true ends it now; false (default) keeps service to the period end. */
-            immediate?: boolean;
-        };
-        CommandBody: {
-            /** @enum {string} */
-            type: "ChangePrice" | "CancelAtPeriodEnd" | "Reactivate" | "Pause" | "Resume" | "ChangePaymentMethod" | "AddItem" | "RemoveItem";
-            /** @description ChangePrice: the new licensed Recurring price (same currency, interval and intervalCount). AddItem: a metered price to bill in arrears from now; RemoveItem: the metered item to stop billing (its usage so far is billed at the period end). */
-            priceId?: string;
-            /** @description ChangePaymentMethod only: a saved method of the subscription's customer (pm_…); open past-due records are retried with it at once. */
-            paymentMethodId?: string;
-            /**
-             * Format: date-time
-             * @description Omitted or not in the future: now. A future time schedules the change (not ChangePaymentMethod, which applies now).
-             */
-            effectiveAt?: string;
-            reason?: string;
-            expectedVersion?: string;
-        };
-        PreviewBody: {
-            priceId: string;
-        };
-        CreateTestClockBody: {
-            name?: string;
-            /**
-             * Format: date-time
-             * @description Starting time (2000 to 2100); defaults to now.
-             */
-            frozenTime?: string;
-        };
-        AdvanceTestClockBody: {
-            /**
-             * Format: date-time
-             * @description The new time (2000 to 2100).
-             */
-            frozenTime: string;
-        };
-        AttachTestClockCustomerBody: {
-            customerId: string;
-        };
-        CreateWebhookEndpointBody: {
-            /**
-             * @description Public http(s) address of your receiver.
-             * @example https://example.com/webhooks/paybase
-             */
-            url: string;
-            /**
-             * @description Event type names to receive; `*` receives every type.
-             * @example [
-             *       "payment.succeeded",
-             *       "refund.succeeded"
-             *     ]
-             */
-            events: ("*" | ("product.created" | "price.created" | "customer.created" | "subscription.created" | "subscription.canceled" | "subscription.ended" | "billing_record.created" | "billing_record.paid" | "payment.succeeded" | "payment.failed" | "payment.unknown" | "refund.requested" | "refund.succeeded" | "refund.failed" | "payment_link.created" | "payment_link.completed" | "usage.recorded" | "usage.reversed" | "credit.granted" | "credit.low" | "credit.exhausted" | "entitlement.changed" | "entitlement.exhausted" | "product.updated" | "price.updated" | "customer.updated" | "subscription.updated" | "payment_link.updated" | "payment_method.attached" | "payment_method.detached" | "dispute.created" | "dispute.updated" | "dispute.closed"))[];
-            description?: string | null;
-            /** @default true */
-            enabled?: boolean;
-        };
-        UpdateWebhookEndpointBody: {
-            /**
-             * @description Public http(s) address of your receiver.
-             * @example https://example.com/webhooks/paybase
-             */
-            url?: string;
-            /**
-             * @description Event type names to receive; `*` receives every type.
-             * @example [
-             *       "payment.succeeded",
-             *       "refund.succeeded"
-             *     ]
-             */
-            events?: ("*" | ("product.created" | "price.created" | "customer.created" | "subscription.created" | "subscription.canceled" | "subscription.ended" | "billing_record.created" | "billing_record.paid" | "payment.succeeded" | "payment.failed" | "payment.unknown" | "refund.requested" | "refund.succeeded" | "refund.failed" | "payment_link.created" | "payment_link.completed" | "usage.recorded" | "usage.reversed" | "credit.granted" | "credit.low" | "credit.exhausted" | "entitlement.changed" | "entitlement.exhausted" | "product.updated" | "price.updated" | "customer.updated" | "subscription.updated" | "payment_link.updated" | "payment_method.attached" | "payment_method.detached" | "dispute.created" | "dispute.updated" | "dispute.closed"))[];
-            description?: string | null;
-            /** @description false pauses deliveries; true re-enables an endpoint disabled for failures. */
-            enabled?: boolean;
-        };
-        RetryFailedDeliveriesBody: {
-            /**
-             * Format: date-time
-             * @description Resend failed and dead deliveries created at or after this time.
-             */
-            since: string;
-            /**
-             * Format: date-time
-             * @description Inclusive upper bound on creation time (default: now).
-             */
-            until?: string;
-        };
-        TestWebhookEndpointBody: {
-            /**
-             * @description The event type to send; its sample data is in docs/webhooks.md.
-             * @enum {string}
-             */
-            type: "product.created" | "price.created" | "customer.created" | "subscription.created" | "subscription.canceled" | "subscription.ended" | "billing_record.created" | "billing_record.paid" | "payment.succeeded" | "payment.failed" | "payment.unknown" | "refund.requested" | "refund.succeeded" | "refund.failed" | "payment_link.created" | "payment_link.completed" | "usage.recorded" | "usage.reversed" | "credit.granted" | "credit.low" | "credit.exhausted" | "entitlement.changed" | "entitlement.exhausted" | "product.updated" | "price.updated" | "customer.updated" | "subscription.updated" | "payment_link.updated" | "payment_method.attached" | "payment_method.detached" | "dispute.created" | "dispute.updated" | "dispute.closed";
-        };
-        AdminLoginBody: {
-            name: string;
-            password: string;
-        };
-        LogoutBody: {
-            refreshToken?: string;
-        };
-        RefreshBody: {
-            refreshToken: string;
-        };
-        SuspensionBody: {
-            /** @description Why (kept in the audit log and the seller page's suspension history). */
-            reason?: string;
-        };
-        MemberLoginBody: {
-            /** Format: email */
-            email: string;
-        };
-        MemberVerifyBody: {
-            loginToken: string;
-        };
-        CreateApiKeyBody: {
-            name: string;
-            scopes: ("products:read" | "products:write" | "prices:read" | "prices:write" | "customers:read" | "customers:write" | "entitlements:read" | "entitlements:write" | "subscriptions:read" | "subscriptions:write" | "payment_links:read" | "payment_links:write" | "payments:read" | "payments:write" | "refunds:write" | "disputes:read" | "disputes:write" | "webhooks:read" | "webhooks:write")[];
-        };
-        AcceptInvitationBody: {
-            /** @description The `inv_…` token of the emailed link. */
-            invitationToken: string;
-            name: string;
-            password: string;
-        };
-        MerchantLoginBody: {
-            /** Format: email */
-            email: string;
-            password: string;
-            /**
-             * @description Business or Individual; when sent it must match the account.
-             * @enum {string}
-             */
-            accountType?: "Business" | "Individual";
-        };
-        LoginTwoFactorBody: {
-            challengeToken: string;
-            /** @description The 6-digit code of the authenticator app, or an unused recovery code. */
-            code: string;
-        };
-        PasswordResetBody: {
-            /** Format: email */
-            email: string;
-        };
-        PasswordResetConfirmBody: {
-            /** @description The `prt_…` token of the emailed link. */
-            resetToken: string;
-            password: string;
-        };
-        MerchantRegisterBody: {
-            /** Format: email */
-            email: string;
-            password: string;
-            /** @description Business or personal name shown to customers. */
-            name: string;
-            /** @enum {string} */
-            accountType: "Business" | "Individual";
-        };
-        VerifyEmailBody: {
-            /** @description The `emv_…` token of the emailed link. */
-            verificationToken: string;
-        };
-        ChangeRoleBody: {
-            /**
-             * @description Owner, Admin, Developer, Support or ReadOnly.
-             * @enum {string}
-             */
-            role: "Owner" | "Admin" | "Developer" | "Support" | "ReadOnly";
-        };
-        InviteMemberBody: {
-            /** Format: email */
-            email: string;
-            /**
-             * @description Owner, Admin, Developer, Support or ReadOnly.
-             * @enum {string}
-             */
-            role: "Owner" | "Admin" | "Developer" | "Support" | "ReadOnly";
-        };
-        RequireTwoFactorBody: {
-            required: boolean;
-        };
-        TwoFactorCodeBody: {
-            code: string;
         };
         ProductResponse: {
             id: string;
@@ -3753,6 +3030,9 @@ export interface components {
             couponId: string | null;
             billingRecordId: string | null;
             successUrl: string | null;
+            metadata: {
+                [key: string]: string;
+            };
             payment: components["schemas"]["PaymentResponse"] | null;
             /** @description For a checkout of a Recurring price: the subscription it started (null otherwise, or when declined). */
             subscriptionId: string | null;
@@ -3781,6 +3061,10 @@ export interface components {
             failureMessage: string | null;
             nextAction: components["schemas"]["NextActionResponse"] | null;
             processor: components["schemas"]["ProcessorDetails"];
+            /** @description Your own key/value strings: a checkout's payment carries the checkout's. */
+            metadata: {
+                [key: string]: string;
+            };
             settledAt: components["schemas"]["Timestamp"] | null;
             createdAt: components["schemas"]["Timestamp"];
             updatedAt: components["schemas"]["Timestamp"];
@@ -3838,6 +3122,10 @@ export interface components {
             failureMessage: string | null;
             nextAction: components["schemas"]["NextActionResponse"] | null;
             processor: components["schemas"]["ProcessorDetails"];
+            /** @description Your own key/value strings: a checkout's payment carries the checkout's. */
+            metadata: {
+                [key: string]: string;
+            };
             settledAt: components["schemas"]["Timestamp"] | null;
             createdAt: components["schemas"]["Timestamp"];
             updatedAt: components["schemas"]["Timestamp"];
@@ -3854,6 +3142,9 @@ export interface components {
             reason: string | null;
             failureMessage: string | null;
             processor: components["schemas"]["ProcessorDetails"];
+            metadata: {
+                [key: string]: string;
+            };
             createdAt: components["schemas"]["Timestamp"];
             updatedAt: components["schemas"]["Timestamp"];
         };
@@ -4307,7 +3598,11 @@ export interface components {
         };
         WebhookEventResponse: {
             id: string;
+            /** @description The API version the event is rendered in, as in its deliveries (docs/changelog.md). */
+            apiVersion: string;
             type: string;
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: {
@@ -4390,6 +3685,11 @@ export interface components {
             name: string;
             scopes: string[];
             prefix: string;
+            /**
+             * @description The API version pinned when the key was created: requests without a `Paybase-Version` header are answered in it (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             createdAt: components["schemas"]["Timestamp"];
             lastUsedAt: components["schemas"]["Timestamp"] | null;
             revokedAt: components["schemas"]["Timestamp"] | null;
@@ -4399,6 +3699,11 @@ export interface components {
             name: string;
             scopes: string[];
             prefix: string;
+            /**
+             * @description The API version pinned when the key was created: requests without a `Paybase-Version` header are answered in it (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             createdAt: components["schemas"]["Timestamp"];
             lastUsedAt: components["schemas"]["Timestamp"] | null;
             revokedAt: components["schemas"]["Timestamp"] | null;
@@ -4499,8 +3804,15 @@ export interface components {
         ProductCreatedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "product.created";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["ProductResponse"];
@@ -4518,8 +3830,15 @@ export interface components {
         PriceCreatedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "price.created";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["PriceResponse"];
@@ -4537,8 +3856,15 @@ export interface components {
         CustomerCreatedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "customer.created";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["CustomerResponse"];
@@ -4556,8 +3882,15 @@ export interface components {
         SubscriptionCreatedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "subscription.created";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["SubscriptionResponse"];
@@ -4575,8 +3908,15 @@ export interface components {
         SubscriptionCanceledEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "subscription.canceled";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["SubscriptionResponse"];
@@ -4594,8 +3934,15 @@ export interface components {
         SubscriptionEndedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "subscription.ended";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["SubscriptionResponse"];
@@ -4653,8 +4000,15 @@ export interface components {
         BillingRecordCreatedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "billing_record.created";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["BillingRecordEvent"];
@@ -4672,8 +4026,15 @@ export interface components {
         BillingRecordPaidEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "billing_record.paid";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["BillingRecordEvent"];
@@ -4710,6 +4071,10 @@ export interface components {
             failureMessage: string | null;
             nextAction: components["schemas"]["NextActionResponse"] | null;
             processor: components["schemas"]["ProcessorDetails"];
+            /** @description Your own key/value strings: a checkout's payment carries the checkout's. */
+            metadata: {
+                [key: string]: string;
+            };
             settledAt: components["schemas"]["Timestamp"] | null;
             createdAt: components["schemas"]["Timestamp"];
             updatedAt: components["schemas"]["Timestamp"];
@@ -4721,8 +4086,15 @@ export interface components {
         PaymentSucceededEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "payment.succeeded";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["PaymentEvent"];
@@ -4740,8 +4112,15 @@ export interface components {
         PaymentFailedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "payment.failed";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["PaymentEvent"];
@@ -4759,8 +4138,15 @@ export interface components {
         PaymentUnknownEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "payment.unknown";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["PaymentEvent"];
@@ -4778,8 +4164,15 @@ export interface components {
         RefundRequestedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "refund.requested";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["RefundResponse"];
@@ -4797,8 +4190,15 @@ export interface components {
         RefundSucceededEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "refund.succeeded";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["RefundResponse"];
@@ -4816,8 +4216,15 @@ export interface components {
         RefundFailedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "refund.failed";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["RefundResponse"];
@@ -4835,8 +4242,15 @@ export interface components {
         PaymentLinkCreatedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "payment_link.created";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["PaymentLinkResponse"];
@@ -4883,8 +4297,15 @@ export interface components {
         PaymentLinkCompletedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "payment_link.completed";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["PaymentLinkCompletedEvent"];
@@ -4902,8 +4323,15 @@ export interface components {
         UsageRecordedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "usage.recorded";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["UsageRecordResponse"];
@@ -4921,8 +4349,15 @@ export interface components {
         UsageReversedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "usage.reversed";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["UsageRecordResponse"];
@@ -4955,8 +4390,15 @@ export interface components {
         CreditGrantedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "credit.granted";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["CreditGrantEvent"];
@@ -4982,8 +4424,15 @@ export interface components {
         CreditLowEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "credit.low";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["CreditBalanceEvent"];
@@ -5001,8 +4450,15 @@ export interface components {
         CreditExhaustedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "credit.exhausted";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["CreditBalanceEvent"];
@@ -5027,8 +4483,15 @@ export interface components {
         EntitlementChangedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "entitlement.changed";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["EntitlementChangedEvent"];
@@ -5059,8 +4522,15 @@ export interface components {
         EntitlementExhaustedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "entitlement.exhausted";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["EntitlementExhaustedEvent"];
@@ -5078,8 +4548,15 @@ export interface components {
         ProductUpdatedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "product.updated";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["ProductResponse"];
@@ -5097,8 +4574,15 @@ export interface components {
         PriceUpdatedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "price.updated";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["PriceResponse"];
@@ -5116,8 +4600,15 @@ export interface components {
         CustomerUpdatedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "customer.updated";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["CustomerResponse"];
@@ -5135,8 +4626,15 @@ export interface components {
         SubscriptionUpdatedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "subscription.updated";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["SubscriptionResponse"];
@@ -5154,8 +4652,15 @@ export interface components {
         PaymentLinkUpdatedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "payment_link.updated";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["PaymentLinkResponse"];
@@ -5173,8 +4678,15 @@ export interface components {
         PaymentMethodAttachedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "payment_method.attached";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["PaymentMethodResponse"];
@@ -5192,8 +4704,15 @@ export interface components {
         PaymentMethodDetachedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "payment_method.detached";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["PaymentMethodResponse"];
@@ -5211,8 +4730,15 @@ export interface components {
         DisputeCreatedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "dispute.created";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["DisputeResponse"];
@@ -5230,8 +4756,15 @@ export interface components {
         DisputeUpdatedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "dispute.updated";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["DisputeResponse"];
@@ -5249,8 +4782,15 @@ export interface components {
         DisputeClosedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
             id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
             /** @constant */
             type: "dispute.closed";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
             createdAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["DisputeResponse"];
@@ -5265,11 +4805,76 @@ export interface components {
                 test?: true;
             };
         };
+        VALIDATION_FAILED_Extras: {
+            /** @description A checkout design whose colours read too faintly: each pair, its contrast ratio and the ratio required. */
+            contrast?: {
+                path: string;
+                ratio: number;
+                required: number;
+            }[];
+            /** @description An unknown `Paybase-Version`: the versions the server serves. */
+            knownVersions?: string[];
+        };
+        INSUFFICIENT_SCOPE_Extras: {
+            /** @description The scope the operation needs. */
+            requiredScope?: string;
+            /** @description The scopes a role may not give a new API key. */
+            scopes?: string[];
+        };
+        FORBIDDEN_Extras: {
+            /** @description `two_factor_setup_required`: the account requires a second factor the user has not set up. */
+            reason?: string;
+        };
+        CONFLICT_Extras: {
+            /** @description `payment_link_being_paid`: a payment link is being paid by someone else; retry after `Retry-After`. */
+            reason?: string;
+        };
+        VERSION_CONFLICT_Extras: {
+            /** @description The subscription's current version. */
+            currentVersion: string;
+        };
+        INVALID_STATE_Extras: {
+            /** @description The resource's state, which refuses the request. */
+            state?: string;
+            /** @description The state the request would have moved it to. */
+            requested?: string;
+            /** @description `seller_suspended`: the seller cannot take payments. */
+            reason?: string;
+        };
+        PAYMENT_DECLINED_Extras: {
+            /** @description The processor's decline code, e.g. `card_declined`, `insufficient_funds`. */
+            declineCode: string | null;
+            /** @description A card refused while being saved: why, for the customer. */
+            declineMessage?: string;
+            /** @description A checkout completion: the checkout with its failed payment. */
+            checkout?: components["schemas"]["CheckoutResponse"];
+            /** @description A subscription's first charge: the failed payment. */
+            payment?: components["schemas"]["PaymentResponse"];
+        };
+        RATE_LIMITED_Extras: {
+            /** @description Seconds to wait (sign-in APIs). */
+            retryAfter?: number;
+            /** @description The API key's requests per window. */
+            limit?: number;
+            /** @description The window, in seconds. */
+            windowSeconds?: number;
+        };
+        PAYLOAD_TOO_LARGE_Extras: {
+            /** @description The largest body accepted, in bytes. */
+            limitBytes: number;
+        };
+        SERVICE_UNAVAILABLE_Extras: {
+            /** @description `payment_needs_review` (with `paymentId`), or why the server is not ready. */
+            reason?: string;
+            /** @description The payment waiting for the platform operator. */
+            paymentId?: string;
+        };
     };
     responses: {
         /** @description Invalid input: VALIDATION_FAILED with `errors[]` naming each field, or IDEMPOTENCY_KEY_REQUIRED. */
         BadRequest: {
             headers: {
+                "Paybase-Version": components["headers"]["Paybase-Version"];
                 [name: string]: unknown;
             };
             content: {
@@ -5279,6 +4884,7 @@ export interface components {
         /** @description UNAUTHENTICATED: no credential, or an unknown, expired or revoked one; TOKEN_EXPIRED or INVALID_REFRESH_TOKEN on the sign-in APIs. */
         Unauthenticated: {
             headers: {
+                "Paybase-Version": components["headers"]["Paybase-Version"];
                 [name: string]: unknown;
             };
             content: {
@@ -5288,6 +4894,7 @@ export interface components {
         /** @description WRONG_TOKEN_TYPE (a credential of the other family or audience), INSUFFICIENT_SCOPE (`requiredScope` names it) or FORBIDDEN (role). */
         Forbidden: {
             headers: {
+                "Paybase-Version": components["headers"]["Paybase-Version"];
                 [name: string]: unknown;
             };
             content: {
@@ -5297,6 +4904,7 @@ export interface components {
         /** @description NOT_FOUND: no such resource, or one owned by another seller. */
         NotFound: {
             headers: {
+                "Paybase-Version": components["headers"]["Paybase-Version"];
                 [name: string]: unknown;
             };
             content: {
@@ -5306,6 +4914,7 @@ export interface components {
         /** @description IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running; retry after `Retry-After` seconds. */
         IdempotencyKeyInUse: {
             headers: {
+                "Paybase-Version": components["headers"]["Paybase-Version"];
                 /** @description Seconds to wait before retrying. */
                 "Retry-After"?: number;
                 [name: string]: unknown;
@@ -5317,6 +4926,7 @@ export interface components {
         /** @description IDEMPOTENCY_KEY_REUSED: the key was used with another request (method, path or body). */
         IdempotencyKeyReused: {
             headers: {
+                "Paybase-Version": components["headers"]["Paybase-Version"];
                 [name: string]: unknown;
             };
             content: {
@@ -5326,6 +4936,7 @@ export interface components {
         /** @description RATE_LIMITED: too many attempts; retry after `Retry-After` seconds. */
         RateLimited: {
             headers: {
+                "Paybase-Version": components["headers"]["Paybase-Version"];
                 /** @description Seconds to wait before retrying. */
                 "Retry-After"?: number;
                 [name: string]: unknown;
@@ -5337,6 +4948,7 @@ export interface components {
         /** @description RATE_LIMITED: this API key made more requests than its limit in the current window (docs/api.md, "Rate limits"); retry after `Retry-After` seconds. Nothing was executed. */
         ApiRateLimited: {
             headers: {
+                "Paybase-Version": components["headers"]["Paybase-Version"];
                 /** @description Seconds until the window resets. */
                 "Retry-After"?: number;
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -5352,6 +4964,7 @@ export interface components {
         /** @description PAYLOAD_TOO_LARGE: the body is larger than the limit (docs/api.md, "Limits"); refused before it is read. */
         PayloadTooLarge: {
             headers: {
+                "Paybase-Version": components["headers"]["Paybase-Version"];
                 [name: string]: unknown;
             };
             content: {
@@ -5361,6 +4974,7 @@ export interface components {
         /** @description UNSUPPORTED_MEDIA_TYPE: a body that is not sent as `application/json`. */
         UnsupportedMediaType: {
             headers: {
+                "Paybase-Version": components["headers"]["Paybase-Version"];
                 [name: string]: unknown;
             };
             content: {
@@ -5370,6 +4984,7 @@ export interface components {
         /** @description INTERNAL: an unexpected failure; `requestId` identifies it in the logs. Never a stack or SQL. */
         Internal: {
             headers: {
+                "Paybase-Version": components["headers"]["Paybase-Version"];
                 [name: string]: unknown;
             };
             content: {
@@ -5379,6 +4994,7 @@ export interface components {
         /** @description SERVICE_UNAVAILABLE: the database cannot be reached (or the embedded one is restarting), or — `reason: "payment_needs_review"` with its `paymentId` — a money move waits for the platform operator to settle its charge (docs/operations.md). Retry after `Retry-After` seconds, with the same Idempotency-Key where the request has one: this answer is never stored under it. */
         ServiceUnavailable: {
             headers: {
+                "Paybase-Version": components["headers"]["Paybase-Version"];
                 /** @description Seconds to wait before retrying. */
                 "Retry-After"?: number;
                 [name: string]: unknown;
@@ -5393,6 +5009,8 @@ export interface components {
         IdempotencyKey: string;
         /** @description Optional. Makes a create safe to retry: a repeat within 24 h replays the first answer. */
         OptionalIdempotencyKey: string;
+        /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+        RequestedApiVersion: string;
         /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`; one `v1` per live signing secret. */
         "X-Service-Signature": string;
         /** @description Event id (evt_), the deduplication key. */
@@ -5401,6 +5019,8 @@ export interface components {
         "X-Service-Delivery-Id": string;
         /** @description Event type name. */
         "X-Service-Event-Type": string;
+        /** @description The API version the body is rendered in (its `apiVersion`). */
+        "Paybase-Version": string;
         /** @description Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`. */
         Page: number;
         /** @description Items per page, 1 to 100. */
@@ -5415,7 +5035,959 @@ export interface components {
         /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
         EndingBefore: string;
     };
-    requestBodies: never;
+    requestBodies: {
+        CreateProductBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    description?: string | null;
+                    /** @default true */
+                    active?: boolean;
+                    /**
+                     * @description Flat object of string values (≤50 keys, key ≤40 chars, value ≤500 chars).
+                     * @default {}
+                     */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        UpdateProductBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    description?: string | null;
+                    active?: boolean;
+                    /** @description Flat object of string values (≤50 keys, key ≤40 chars, value ≤500 chars). */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        CreatePriceBody: {
+            content: {
+                "application/json": {
+                    productId: string;
+                    /** @enum {string} */
+                    type: "OneTime" | "Recurring";
+                    /** @description Integer minor units; the value itself for zero-decimal currencies. Required for licensed prices; for a metered price, the price of one unit (or package). */
+                    amount?: number;
+                    /**
+                     * @description ISO 4217 currency code, case-insensitive (returned upper case).
+                     * @example USD
+                     */
+                    currency: string;
+                    /** @enum {string} */
+                    interval?: "day" | "week" | "month" | "year";
+                    /** @description Periods per billing cycle (Recurring; default 1). */
+                    intervalCount?: number;
+                    /** @description Free days before the first charge (Recurring). */
+                    trialDays?: number;
+                    /**
+                     * @description `licensed` (default): `amount` billed in advance each period. `metered`: the usage of `feature` billed in arrears at each period end.
+                     * @default licensed
+                     * @enum {string}
+                     */
+                    usageType?: "licensed" | "metered";
+                    /**
+                     * @description The usage feature (meter) this metered price bills: the `feature` of usage records.
+                     * @example api_calls
+                     */
+                    feature?: string;
+                    /**
+                     * @description Metered: how a period's usage records make its quantity: `sum` of quantities (default), `max` quantity, `last` quantity, `unique` count of values of `aggregationProperty`.
+                     * @enum {string}
+                     */
+                    aggregation?: "sum" | "max" | "last" | "unique";
+                    /**
+                     * @description With `aggregation: "unique"`: the key of the usage records' `properties` whose distinct values are counted.
+                     * @example user_id
+                     */
+                    aggregationProperty?: string;
+                    /**
+                     * @description Per-unit price in minor units, as a decimal string with up to 12 decimals (fractions of a minor unit).
+                     * @example 0.0004
+                     */
+                    unitAmountDecimal?: string;
+                    /** @description Metered: tiers by ascending `upTo`, the last with `upTo: null`; each with `unitAmount` or `unitAmountDecimal` and/or `flatAmount`. */
+                    tiers?: components["schemas"]["PriceTierBody"][];
+                    /**
+                     * @description With `tiers`: `graduated` (each tier prices its own units) or `volume` (the tier of the total prices all).
+                     * @enum {string}
+                     */
+                    tiersMode?: "graduated" | "volume";
+                    /** @description Metered: bill per started block of this many units. */
+                    packageSize?: number;
+                };
+            };
+        };
+        UpdatePriceBody: {
+            content: {
+                "application/json": {
+                    /** @description The only field a price changes after creation. */
+                    active: boolean;
+                };
+            };
+        };
+        EntitlementOverrideBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The feature or meter this entitlement governs.
+                     * @default default
+                     * @example api_calls
+                     */
+                    feature?: string;
+                    /**
+                     * @description Unlimited: always allowed. Limited: allowed up to `limit` units and/or `limitAmount` per period. Denied: never allowed.
+                     * @enum {string}
+                     */
+                    allowed: "Unlimited" | "Limited" | "Denied";
+                    /** @description Units allowed per billing period (Limited only). */
+                    limit?: number;
+                    /** @description Spend allowed per period, in minor units of the price currency (Limited only). */
+                    limitAmount?: number;
+                };
+            };
+        };
+        CreateEntitlementPolicyBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The feature or meter this entitlement governs.
+                     * @default default
+                     * @example api_calls
+                     */
+                    feature?: string;
+                    /**
+                     * @description Unlimited: always allowed. Limited: allowed up to `limit` units and/or `limitAmount` per period. Denied: never allowed.
+                     * @enum {string}
+                     */
+                    allowed: "Unlimited" | "Limited" | "Denied";
+                    /** @description Units allowed per billing period (Limited only). */
+                    limit?: number;
+                    /** @description Spend allowed per period, in minor units of the price currency (Limited only). */
+                    limitAmount?: number;
+                    /** @description Credits granted to the customer at each paid period. */
+                    creditGrantAmount?: number;
+                };
+            };
+        };
+        CreateCreditGrantBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The feature or meter this entitlement governs.
+                     * @default default
+                     * @example api_calls
+                     */
+                    feature?: string;
+                    /** @description Credit units granted. */
+                    amount: number;
+                    /**
+                     * Format: date-time
+                     * @description After this moment what is left of the grant stops counting.
+                     */
+                    expiresAt?: string;
+                    /** @example Credit pack: 500 messages */
+                    reason: string;
+                };
+            };
+        };
+        CheckEntitlementBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The feature or meter this entitlement governs.
+                     * @default default
+                     * @example api_calls
+                     */
+                    feature?: string;
+                    /** @default 1 */
+                    quantity?: number;
+                    /** @default 0 */
+                    amount?: number;
+                    /**
+                     * @description Record the usage if (and only if) it is allowed, atomically.
+                     * @default false
+                     */
+                    consume?: boolean;
+                    /**
+                     * @description Your deduplication key, unique among your usage records: the same id again counts nothing twice.
+                     * @example msg_81f3
+                     */
+                    id?: string;
+                    /** @description Free-form facts about the usage (model, region…), kept with the record. */
+                    properties?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        RecordUsageBody: {
+            content: {
+                "application/json": {
+                    customerId: string;
+                    /**
+                     * @description The feature or meter this entitlement governs.
+                     * @default default
+                     * @example api_calls
+                     */
+                    feature?: string;
+                    /**
+                     * @description Units used (default 1).
+                     * @default 1
+                     */
+                    quantity?: number;
+                    /**
+                     * @description Spend of this usage in minor units, counted against `limitAmount` (default 0).
+                     * @default 0
+                     */
+                    amount?: number;
+                    /**
+                     * @description Your deduplication key, unique among your usage records: the same id again counts nothing twice.
+                     * @example msg_81f3
+                     */
+                    id?: string;
+                    /**
+                     * Format: date-time
+                     * @description When it happened (default: now on the customer’s clock).
+                     */
+                    timestamp?: string;
+                    /** @description Free-form facts about the usage (model, region…), kept with the record. */
+                    properties?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        RecordUsageBatchBody: {
+            content: {
+                "application/json": {
+                    /** @description 1 to 1000 records, each with its own `id`. */
+                    records: {
+                        customerId: string;
+                        /**
+                         * @description The feature or meter this entitlement governs.
+                         * @default default
+                         * @example api_calls
+                         */
+                        feature?: string;
+                        /**
+                         * @description Units used (default 1).
+                         * @default 1
+                         */
+                        quantity?: number;
+                        /**
+                         * @description Spend of this usage in minor units, counted against `limitAmount` (default 0).
+                         * @default 0
+                         */
+                        amount?: number;
+                        /**
+                         * @description Your deduplication key, unique among your usage records: the same id again counts nothing twice.
+                         * @example msg_81f3
+                         */
+                        id: string;
+                        /**
+                         * Format: date-time
+                         * @description When it happened (default: now on the customer’s clock).
+                         */
+                        timestamp?: string;
+                        /** @description Free-form facts about the usage (model, region…), kept with the record. */
+                        properties?: {
+                            [key: string]: unknown;
+                        };
+                    }[];
+                };
+            };
+        };
+        CreateCustomerBody: {
+            content: {
+                "application/json": {
+                    email?: string | null;
+                    name?: string | null;
+                    /** @description Your own id for this customer; unique among your customers. */
+                    externalId?: string | null;
+                    /**
+                     * @description Flat object of string values (≤50 keys, key ≤40 chars, value ≤500 chars).
+                     * @default {}
+                     */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                    /**
+                     * @description active (default) or archived.
+                     * @default active
+                     * @enum {string}
+                     */
+                    status?: "active" | "archived";
+                };
+            };
+        };
+        UpdateCustomerBody: {
+            content: {
+                "application/json": {
+                    email?: string | null;
+                    name?: string | null;
+                    /** @description Your own id for this customer; unique among your customers. */
+                    externalId?: string | null;
+                    /** @description Flat object of string values (≤50 keys, key ≤40 chars, value ≤500 chars). */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                    /**
+                     * @description active (default) or archived.
+                     * @enum {string}
+                     */
+                    status?: "active" | "archived";
+                };
+            };
+        };
+        CustomValueBody: {
+            content: {
+                "application/json": {
+                    key: string;
+                    value: string;
+                };
+            };
+        };
+        AttachPaymentMethodBody: {
+            content: {
+                "application/json": {
+                    /** @description A processor token, e.g. the sandbox tok_visa. */
+                    tokenRef: string;
+                    /** @description true makes it the customer's default and the method their running subscriptions charge. A customer's first method is always the default. */
+                    makeDefault?: boolean;
+                };
+            };
+        };
+        CreatePaymentLinkBody: {
+            content: {
+                "application/json": {
+                    /** @description Sell a catalog price; or leave out and give an ad hoc amount. */
+                    priceId?: string;
+                    /** @default 1 */
+                    quantity?: number;
+                    /** @description Ad hoc: the line total (unitAmount × quantity) in minor units. */
+                    amount?: number;
+                    /** @description Ad hoc: the price of one unit in minor units. */
+                    unitAmount?: number;
+                    /**
+                     * @description ISO 4217 currency code, case-insensitive (returned upper case).
+                     * @example USD
+                     */
+                    currency?: string;
+                    /** @description What the customer buys; defaults to the product name for a price. */
+                    name?: string;
+                    description?: string;
+                    /** @default false */
+                    singleUse?: boolean;
+                    maxCompletions?: number;
+                    /** Format: date-time */
+                    expiresAt?: string;
+                    /**
+                     * Format: uri
+                     * @description Where the hosted page sends the customer after paying; `checkoutId` is appended as a query parameter.
+                     */
+                    successUrl?: string;
+                    /** @description A checkout design of yours (`design_…`, /api/CheckoutDesign) that styles this link's hosted pages; without one, your default design does. Unknown → 404. */
+                    designId?: string;
+                    /**
+                     * @description Flat object of string values (≤50 keys, key ≤40 chars, value ≤500 chars).
+                     * @default {}
+                     */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        UpdatePaymentLinkBody: {
+            content: {
+                "application/json": {
+                    designId?: string | null;
+                    expiresAt?: string | null;
+                    maxCompletions?: number | null;
+                    name?: string;
+                    quantity?: number;
+                    successUrl?: string | null;
+                };
+            };
+        };
+        CompletePaymentLinkBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    customerEmail?: string;
+                    customerId?: string;
+                    customerName?: string;
+                    /** @description Your own key/value strings, kept on the checkout and its payment together with the link's own metadata (a key given here wins). */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                    paymentMethodRefId?: string;
+                    /** @description Optional check: must be the link's own price. */
+                    priceId?: string;
+                    promotionCode?: string;
+                    /**
+                     * Format: uri
+                     * @description Where the card authentication page (3-D Secure) sends the customer back when the payment answers `requires_action`; `{CHECKOUT_ID}` in it is replaced by the checkout id. Without it, the authentication page ends on a page of its own; either way the payment settles on its own (poll GET /api/Checkout/{id} or wait for `payment.succeeded`/`payment.failed`).
+                     */
+                    returnUrl?: string;
+                    tokenRef?: string;
+                };
+            };
+        };
+        CreateCheckoutDesignBody: {
+            content: {
+                "application/json": {
+                    /** @description The name shown beside the logo at the top of the hosted pages and emails. */
+                    displayName: string;
+                    /** @description The logo image's bytes, base64-encoded: PNG, JPEG or WebP, at most 256 KiB (SVG is refused: it can carry script). `null` removes the logo. Answered as `logoUrl`. */
+                    logoBase64?: string | null;
+                    /**
+                     * @description Fills the pay button; buttonTextColor must read on it (WCAG AA 4.5:1).
+                     * @example #3856e0
+                     */
+                    brandColor?: string;
+                    /**
+                     * @description The pay button's text.
+                     * @example #ffffff
+                     */
+                    buttonTextColor?: string;
+                    /**
+                     * @description Links and the focus outline on the hosted pages; must read on the page background (WCAG AA 4.5:1).
+                     * @example #2c43b8
+                     */
+                    accentColor?: string;
+                    /**
+                     * @default rounded
+                     * @enum {string}
+                     */
+                    cornerStyle?: "rounded" | "square" | "pill";
+                    /**
+                     * @description The verb on the pay button of a one-time payment ("Donate €10.00").
+                     * @default Pay
+                     * @enum {string}
+                     */
+                    buttonLabel?: "Pay" | "Subscribe" | "Donate" | "Book";
+                    /** @description Shown to customers; null falls back to the account's support email. */
+                    supportEmail?: string | null;
+                    /** @description Shown to customers; null falls back to the account's support URL. */
+                    supportUrl?: string | null;
+                    termsUrl?: string | null;
+                    privacyUrl?: string | null;
+                    /**
+                     * @description The language of the hosted pages, chosen before the customer's browser language; null (the default) follows the browser's Accept-Language, then English.
+                     * @default null
+                     */
+                    defaultLocale?: ("en" | "de" | "fr" | "es" | "ja") | null;
+                    /**
+                     * @description Styles every link without a designId, the customer portal and emails. Setting it moves the default from the previous design; one default per seller.
+                     * @default false
+                     */
+                    isDefault?: boolean;
+                };
+            };
+        };
+        UpdateCheckoutDesignBody: {
+            content: {
+                "application/json": {
+                    /** @description The name shown beside the logo at the top of the hosted pages and emails. */
+                    displayName?: string;
+                    /** @description The logo image's bytes, base64-encoded: PNG, JPEG or WebP, at most 256 KiB (SVG is refused: it can carry script). `null` removes the logo. Answered as `logoUrl`. */
+                    logoBase64?: string | null;
+                    /**
+                     * @description Fills the pay button; buttonTextColor must read on it (WCAG AA 4.5:1).
+                     * @example #3856e0
+                     */
+                    brandColor?: string;
+                    /**
+                     * @description The pay button's text.
+                     * @example #ffffff
+                     */
+                    buttonTextColor?: string;
+                    /**
+                     * @description Links and the focus outline on the hosted pages; must read on the page background (WCAG AA 4.5:1).
+                     * @example #2c43b8
+                     */
+                    accentColor?: string;
+                    /** @enum {string} */
+                    cornerStyle?: "rounded" | "square" | "pill";
+                    /**
+                     * @description The verb on the pay button of a one-time payment ("Donate €10.00").
+                     * @enum {string}
+                     */
+                    buttonLabel?: "Pay" | "Subscribe" | "Donate" | "Book";
+                    /** @description Shown to customers; null falls back to the account's support email. */
+                    supportEmail?: string | null;
+                    /** @description Shown to customers; null falls back to the account's support URL. */
+                    supportUrl?: string | null;
+                    termsUrl?: string | null;
+                    privacyUrl?: string | null;
+                    /** @description The language of the hosted pages, chosen before the customer's browser language; null (the default) follows the browser's Accept-Language, then English. */
+                    defaultLocale?: ("en" | "de" | "fr" | "es" | "ja") | null;
+                    /** @description Styles every link without a designId, the customer portal and emails. Setting it moves the default from the previous design; one default per seller. */
+                    isDefault?: boolean;
+                };
+            };
+        };
+        CheckoutBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    customerEmail?: string;
+                    customerId?: string;
+                    customerName?: string;
+                    /** @description Your own key/value strings (e.g. your order id), kept on the checkout and its payment and returned in their answers and events. A payment link's metadata is included; a key given here wins. */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                    paymentLinkToken?: string;
+                    /** @description A saved payment method (pm_) of the customer. */
+                    paymentMethodRefId?: string;
+                    priceId?: string;
+                    promotionCode?: string;
+                    quantity?: number;
+                    /**
+                     * Format: uri
+                     * @description Where the card authentication page (3-D Secure) sends the customer back when the payment answers `requires_action`; `{CHECKOUT_ID}` in it is replaced by the checkout id. Without it, the authentication page ends on a page of its own; either way the payment settles on its own (poll GET /api/Checkout/{id} or wait for `payment.succeeded`/`payment.failed`).
+                     */
+                    returnUrl?: string;
+                    /** @description A processor token, e.g. the sandbox tok_visa. */
+                    tokenRef?: string;
+                };
+            };
+        };
+        RefundBody: {
+            content: {
+                "application/json": {
+                    /** @description Minor units; defaults to everything not yet refunded. */
+                    amount?: number;
+                    reason?: string;
+                    /** @description Your own key/value strings, kept on the refund and returned in its answers and events. */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        DisputeEvidenceBody: {
+            content: {
+                "application/json": {
+                    productDescription?: string;
+                    customerName?: string;
+                    customerEmailAddress?: string;
+                    customerPurchaseIp?: string;
+                    billingAddress?: string;
+                    accessActivityLog?: string;
+                    serviceDate?: string;
+                    shippingAddress?: string;
+                    shippingCarrier?: string;
+                    shippingDate?: string;
+                    shippingTrackingNumber?: string;
+                    refundPolicyDisclosure?: string;
+                    refundRefusalExplanation?: string;
+                    cancellationPolicyDisclosure?: string;
+                    cancellationRebuttal?: string;
+                    duplicateChargeExplanation?: string;
+                    duplicateChargeId?: string;
+                    uncategorizedText?: string;
+                    /** @description Default true: sent to the issuer, final. false: a draft at Stripe. */
+                    submit?: boolean;
+                };
+            };
+        };
+        CreateCouponBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @description Whole percent off (1..100). Give this or amountOff. */
+                    percentOff?: number;
+                    /** @description Fixed amount off in minor units; needs currency. */
+                    amountOff?: number;
+                    /**
+                     * @description ISO 4217 currency code, case-insensitive (returned upper case).
+                     * @example USD
+                     */
+                    currency?: string;
+                    /**
+                     * @description How many billing periods of a subscription it applies to; a one-time payment is discounted once whatever the duration.
+                     * @default once
+                     * @enum {string}
+                     */
+                    duration?: "once" | "repeating" | "forever";
+                    /** @description Months, for duration `repeating` only. */
+                    durationInMonths?: number;
+                    /**
+                     * Format: date-time
+                     * @description Last moment the coupon can be redeemed.
+                     */
+                    redeemBy?: string;
+                    /** @description Redemptions across all of its promotion codes. */
+                    maxRedemptions?: number;
+                    /**
+                     * @description Flat object of string values (≤50 keys, key ≤40 chars, value ≤500 chars).
+                     * @default {}
+                     */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        CreatePromotionCodeBody: {
+            content: {
+                "application/json": {
+                    couponId: string;
+                    /** @description What customers type; unique per merchant, case-insensitive. */
+                    code: string;
+                    /** @default true */
+                    active?: boolean;
+                    /** Format: date-time */
+                    expiresAt?: string;
+                    maxRedemptions?: number;
+                    /**
+                     * @description Flat object of string values (≤50 keys, key ≤40 chars, value ≤500 chars).
+                     * @default {}
+                     */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        UpdatePromotionCodeBody: {
+            content: {
+                "application/json": {
+                    active?: boolean;
+                    /** @description Flat object of string values (≤50 keys, key ≤40 chars, value ≤500 chars). */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        CreateSubscriptionBody: {
+            content: {
+                "application/json": {
+                    customerId: string;
+                    priceId: string;
+                    /** @description A saved payment method of the customer (pm_…); defaults to the customer's default method. */
+                    paymentMethodId?: string;
+                    /** @description Same as paymentMethodId (the name the checkout API uses). */
+                    paymentMethodRefId?: string;
+                    /** @description Flat object of string values (≤50 keys, key ≤40 chars, value ≤500 chars). */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                    /** @description Metered prices billed in arrears at each period end, besides `priceId` (which may itself be metered): same currency, interval and intervalCount, one per feature. */
+                    items?: {
+                        priceId: string;
+                    }[];
+                };
+            };
+        };
+        CancelSubscriptionBody: {
+            content: {
+                "application/json": {
+                    /** @description true ends it now; false (default) keeps service to the period end. */
+                    immediate?: boolean;
+                };
+            };
+        };
+        CommandBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "ChangePrice" | "CancelAtPeriodEnd" | "Reactivate" | "Pause" | "Resume" | "ChangePaymentMethod" | "AddItem" | "RemoveItem";
+                    /** @description ChangePrice: the new licensed Recurring price (same currency, interval and intervalCount). AddItem: a metered price to bill in arrears from now; RemoveItem: the metered item to stop billing (its usage so far is billed at the period end). */
+                    priceId?: string;
+                    /** @description ChangePaymentMethod only: a saved method of the subscription's customer (pm_…); open past-due records are retried with it at once. */
+                    paymentMethodId?: string;
+                    /**
+                     * Format: date-time
+                     * @description Omitted or not in the future: now. A future time schedules the change (not ChangePaymentMethod, which applies now).
+                     */
+                    effectiveAt?: string;
+                    reason?: string;
+                    expectedVersion?: string;
+                };
+            };
+        };
+        PreviewBody: {
+            content: {
+                "application/json": {
+                    priceId: string;
+                };
+            };
+        };
+        CreateTestClockBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /**
+                     * Format: date-time
+                     * @description Starting time (2000 to 2100); defaults to now.
+                     */
+                    frozenTime?: string;
+                };
+            };
+        };
+        AdvanceTestClockBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description The new time (2000 to 2100).
+                     */
+                    frozenTime: string;
+                };
+            };
+        };
+        AttachTestClockCustomerBody: {
+            content: {
+                "application/json": {
+                    customerId: string;
+                };
+            };
+        };
+        CreateWebhookEndpointBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Public http(s) address of your receiver.
+                     * @example https://example.com/webhooks/paybase
+                     */
+                    url: string;
+                    /**
+                     * @description Event type names to receive; `*` receives every type.
+                     * @example [
+                     *       "payment.succeeded",
+                     *       "refund.succeeded"
+                     *     ]
+                     */
+                    events: ("*" | ("product.created" | "price.created" | "customer.created" | "subscription.created" | "subscription.canceled" | "subscription.ended" | "billing_record.created" | "billing_record.paid" | "payment.succeeded" | "payment.failed" | "payment.unknown" | "refund.requested" | "refund.succeeded" | "refund.failed" | "payment_link.created" | "payment_link.completed" | "usage.recorded" | "usage.reversed" | "credit.granted" | "credit.low" | "credit.exhausted" | "entitlement.changed" | "entitlement.exhausted" | "product.updated" | "price.updated" | "customer.updated" | "subscription.updated" | "payment_link.updated" | "payment_method.attached" | "payment_method.detached" | "dispute.created" | "dispute.updated" | "dispute.closed"))[];
+                    description?: string | null;
+                    /** @default true */
+                    enabled?: boolean;
+                };
+            };
+        };
+        UpdateWebhookEndpointBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Public http(s) address of your receiver.
+                     * @example https://example.com/webhooks/paybase
+                     */
+                    url?: string;
+                    /**
+                     * @description Event type names to receive; `*` receives every type.
+                     * @example [
+                     *       "payment.succeeded",
+                     *       "refund.succeeded"
+                     *     ]
+                     */
+                    events?: ("*" | ("product.created" | "price.created" | "customer.created" | "subscription.created" | "subscription.canceled" | "subscription.ended" | "billing_record.created" | "billing_record.paid" | "payment.succeeded" | "payment.failed" | "payment.unknown" | "refund.requested" | "refund.succeeded" | "refund.failed" | "payment_link.created" | "payment_link.completed" | "usage.recorded" | "usage.reversed" | "credit.granted" | "credit.low" | "credit.exhausted" | "entitlement.changed" | "entitlement.exhausted" | "product.updated" | "price.updated" | "customer.updated" | "subscription.updated" | "payment_link.updated" | "payment_method.attached" | "payment_method.detached" | "dispute.created" | "dispute.updated" | "dispute.closed"))[];
+                    description?: string | null;
+                    /** @description false pauses deliveries; true re-enables an endpoint disabled for failures. */
+                    enabled?: boolean;
+                };
+            };
+        };
+        RetryFailedDeliveriesBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description Resend failed and dead deliveries created at or after this time.
+                     */
+                    since: string;
+                    /**
+                     * Format: date-time
+                     * @description Inclusive upper bound on creation time (default: now).
+                     */
+                    until?: string;
+                };
+            };
+        };
+        TestWebhookEndpointBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The event type to send; its sample data is in docs/webhooks.md.
+                     * @enum {string}
+                     */
+                    type: "product.created" | "price.created" | "customer.created" | "subscription.created" | "subscription.canceled" | "subscription.ended" | "billing_record.created" | "billing_record.paid" | "payment.succeeded" | "payment.failed" | "payment.unknown" | "refund.requested" | "refund.succeeded" | "refund.failed" | "payment_link.created" | "payment_link.completed" | "usage.recorded" | "usage.reversed" | "credit.granted" | "credit.low" | "credit.exhausted" | "entitlement.changed" | "entitlement.exhausted" | "product.updated" | "price.updated" | "customer.updated" | "subscription.updated" | "payment_link.updated" | "payment_method.attached" | "payment_method.detached" | "dispute.created" | "dispute.updated" | "dispute.closed";
+                };
+            };
+        };
+        AdminLoginBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    password: string;
+                };
+            };
+        };
+        LogoutBody: {
+            content: {
+                "application/json": {
+                    refreshToken?: string;
+                };
+            };
+        };
+        RefreshBody: {
+            content: {
+                "application/json": {
+                    refreshToken: string;
+                };
+            };
+        };
+        SuspensionBody: {
+            content: {
+                "application/json": {
+                    /** @description Why (kept in the audit log and the seller page's suspension history). */
+                    reason?: string;
+                };
+            };
+        };
+        MemberLoginBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                };
+            };
+        };
+        MemberVerifyBody: {
+            content: {
+                "application/json": {
+                    loginToken: string;
+                };
+            };
+        };
+        CreateApiKeyBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    scopes: ("products:read" | "products:write" | "prices:read" | "prices:write" | "customers:read" | "customers:write" | "entitlements:read" | "entitlements:write" | "subscriptions:read" | "subscriptions:write" | "payment_links:read" | "payment_links:write" | "payments:read" | "payments:write" | "refunds:write" | "disputes:read" | "disputes:write" | "webhooks:read" | "webhooks:write")[];
+                };
+            };
+        };
+        AcceptInvitationBody: {
+            content: {
+                "application/json": {
+                    /** @description The `inv_…` token of the emailed link. */
+                    invitationToken: string;
+                    name: string;
+                    password: string;
+                };
+            };
+        };
+        MerchantLoginBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    password: string;
+                    /**
+                     * @description Business or Individual; when sent it must match the account.
+                     * @enum {string}
+                     */
+                    accountType?: "Business" | "Individual";
+                };
+            };
+        };
+        LoginTwoFactorBody: {
+            content: {
+                "application/json": {
+                    challengeToken: string;
+                    /** @description The 6-digit code of the authenticator app, or an unused recovery code. */
+                    code: string;
+                };
+            };
+        };
+        PasswordResetBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                };
+            };
+        };
+        PasswordResetConfirmBody: {
+            content: {
+                "application/json": {
+                    /** @description The `prt_…` token of the emailed link. */
+                    resetToken: string;
+                    password: string;
+                };
+            };
+        };
+        MerchantRegisterBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    password: string;
+                    /** @description Business or personal name shown to customers. */
+                    name: string;
+                    /** @enum {string} */
+                    accountType: "Business" | "Individual";
+                };
+            };
+        };
+        VerifyEmailBody: {
+            content: {
+                "application/json": {
+                    /** @description The `emv_…` token of the emailed link. */
+                    verificationToken: string;
+                };
+            };
+        };
+        ChangeRoleBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Owner, Admin, Developer, Support or ReadOnly.
+                     * @enum {string}
+                     */
+                    role: "Owner" | "Admin" | "Developer" | "Support" | "ReadOnly";
+                };
+            };
+        };
+        InviteMemberBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    /**
+                     * @description Owner, Admin, Developer, Support or ReadOnly.
+                     * @enum {string}
+                     */
+                    role: "Owner" | "Admin" | "Developer" | "Support" | "ReadOnly";
+                };
+            };
+        };
+        RequireTwoFactorBody: {
+            content: {
+                "application/json": {
+                    required: boolean;
+                };
+            };
+        };
+        TwoFactorCodeBody: {
+            content: {
+                "application/json": {
+                    code: string;
+                };
+            };
+        };
+    };
     headers: {
         /** @description Requests this API key may make per window (this server process's count). */
         "RateLimit-Limit": number;
@@ -5425,6 +5997,8 @@ export interface components {
         "RateLimit-Reset": number;
         /** @description The policy: `<limit>;w=<window seconds>`, e.g. `100;w=1`. */
         "RateLimit-Policy": string;
+        /** @description The API version the answer is made in: the request's `Paybase-Version`, else the API key's pinned version (docs/changelog.md). */
+        "Paybase-Version": string;
     };
     pathItems: never;
 }
@@ -5449,7 +6023,10 @@ export interface operations {
                 endingBefore?: components["parameters"]["EndingBefore"];
                 active?: "true" | "false";
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5458,6 +6035,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5488,21 +6066,20 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Optional. Makes a create safe to retry: a repeat within 24 h replays the first answer. */
                 "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
             };
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateProductBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["CreateProductBody"];
         responses: {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5529,7 +6106,10 @@ export interface operations {
     getProduct: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 productId: string;
             };
@@ -5540,6 +6120,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5562,21 +6143,21 @@ export interface operations {
     updateProduct: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 productId: string;
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["UpdateProductBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["UpdateProductBody"];
         responses: {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5619,7 +6200,10 @@ export interface operations {
                 active?: "true" | "false";
                 type?: "OneTime" | "Recurring";
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5628,6 +6212,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5658,21 +6243,20 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Optional. Makes a create safe to retry: a repeat within 24 h replays the first answer. */
                 "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
             };
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreatePriceBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["CreatePriceBody"];
         responses: {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5699,7 +6283,10 @@ export interface operations {
     getPrice: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 priceId: string;
             };
@@ -5710,6 +6297,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5732,21 +6320,21 @@ export interface operations {
     updatePrice: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 priceId: string;
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["UpdatePriceBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["UpdatePriceBody"];
         responses: {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5772,6 +6360,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Optional. Makes a create safe to retry: a repeat within 24 h replays the first answer. */
                 "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
             };
@@ -5780,15 +6370,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["EntitlementOverrideBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["EntitlementOverrideBody"];
         responses: {
             /** @description An override for this feature existed and was replaced. */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5798,6 +6385,7 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5839,7 +6427,10 @@ export interface operations {
                 /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
                 endingBefore?: components["parameters"]["EndingBefore"];
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 priceId: string;
             };
@@ -5850,6 +6441,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5881,6 +6473,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Optional. Makes a create safe to retry: a repeat within 24 h replays the first answer. */
                 "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
             };
@@ -5889,15 +6483,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateEntitlementPolicyBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["CreateEntitlementPolicyBody"];
         responses: {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5915,6 +6506,7 @@ export interface operations {
             /** @description CONFLICT: the price already has a policy for this feature. Or IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running; retry after `Retry-After` seconds. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5934,7 +6526,10 @@ export interface operations {
     getCreditBalance: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 customerId: string;
             };
@@ -5945,6 +6540,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -5968,6 +6564,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Required. A repeat within 24 h with the same request replays the first answer (`Idempotent-Replayed: true`). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -5976,15 +6574,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateCreditGrantBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["CreateCreditGrantBody"];
         responses: {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6011,7 +6606,10 @@ export interface operations {
     getCustomerEntitlements: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 customerId: string;
             };
@@ -6022,6 +6620,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6044,21 +6643,21 @@ export interface operations {
     checkEntitlement: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 customerId: string;
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CheckEntitlementBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["CheckEntitlementBody"];
         responses: {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6076,6 +6675,7 @@ export interface operations {
             /** @description CONFLICT: with `consume`, the `id` is being recorded by another request or was recorded with another body. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6113,7 +6713,10 @@ export interface operations {
                 /** @description Records whose timestamp is before this. */
                 to?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6122,6 +6725,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6152,21 +6756,20 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Optional. Makes a create safe to retry: a repeat within 24 h replays the first answer. */
                 "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
             };
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["RecordUsageBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["RecordUsageBody"];
         responses: {
             /** @description The same `id` and body again: the original record, counted once. */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6176,6 +6779,7 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6193,6 +6797,7 @@ export interface operations {
             /** @description CONFLICT: the `id` was already recorded with another body. Or IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running; retry after `Retry-After` seconds. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6213,6 +6818,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Required. A repeat within 24 h with the same request replays the first answer (`Idempotent-Replayed: true`). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -6226,6 +6833,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6243,6 +6851,7 @@ export interface operations {
             /** @description INVALID_STATE: the record was already reversed. Or IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running; retry after `Retry-After` seconds. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6260,19 +6869,19 @@ export interface operations {
     recordUsageBatch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["RecordUsageBatchBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["RecordUsageBatchBody"];
         responses: {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6305,7 +6914,10 @@ export interface operations {
                 to?: string;
                 groupBy?: "day" | "period";
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6314,6 +6926,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6353,7 +6966,10 @@ export interface operations {
                 externalId?: string;
                 status?: "active" | "archived";
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6362,6 +6978,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6392,21 +7009,20 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Optional. Makes a create safe to retry: a repeat within 24 h replays the first answer. */
                 "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
             };
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateCustomerBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["CreateCustomerBody"];
         responses: {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6424,6 +7040,7 @@ export interface operations {
             /** @description CONFLICT: another customer has this `externalId`. Or IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running; retry after `Retry-After` seconds. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6443,7 +7060,10 @@ export interface operations {
     getCustomer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 customerId: string;
             };
@@ -6454,6 +7074,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6476,21 +7097,21 @@ export interface operations {
     updateCustomer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 customerId: string;
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["UpdateCustomerBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["UpdateCustomerBody"];
         responses: {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6508,6 +7129,7 @@ export interface operations {
             /** @description CONFLICT: another customer has this `externalId`. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6539,7 +7161,10 @@ export interface operations {
                 /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
                 endingBefore?: components["parameters"]["EndingBefore"];
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 customerId: string;
             };
@@ -6550,6 +7175,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6580,21 +7206,21 @@ export interface operations {
     updateCustomValue: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 customerId: string;
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CustomValueBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["CustomValueBody"];
         responses: {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6620,6 +7246,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Optional. Makes a create safe to retry: a repeat within 24 h replays the first answer. */
                 "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
             };
@@ -6628,15 +7256,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CustomValueBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["CustomValueBody"];
         responses: {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6654,6 +7279,7 @@ export interface operations {
             /** @description CONFLICT: the key exists (use PUT), or INVALID_STATE: the customer holds the most custom values allowed. Or IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running; retry after `Retry-After` seconds. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6688,7 +7314,10 @@ export interface operations {
                 /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
                 endingBefore?: components["parameters"]["EndingBefore"];
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 customerId: string;
             };
@@ -6699,6 +7328,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6730,6 +7360,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Required. A repeat within 24 h with the same request replays the first answer (`Idempotent-Replayed: true`). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -6738,15 +7370,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["AttachPaymentMethodBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["AttachPaymentMethodBody"];
         responses: {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6762,6 +7391,7 @@ export interface operations {
             /** @description PAYMENT_DECLINED: the card declined the zero-amount authorization (`declineCode`, `declineMessage`); nothing was saved. */
             402: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6782,7 +7412,10 @@ export interface operations {
     detachPaymentMethod: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 customerId: string;
                 paymentMethodId: string;
@@ -6794,6 +7427,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6811,6 +7445,7 @@ export interface operations {
             /** @description INVALID_STATE: the only card of a customer with a running subscription. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6825,7 +7460,10 @@ export interface operations {
     makeDefaultPaymentMethod: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 customerId: string;
                 paymentMethodId: string;
@@ -6837,6 +7475,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6876,7 +7515,10 @@ export interface operations {
                 status?: "active" | "disabled" | "archived" | "completed" | "expired";
                 priceId?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6885,6 +7527,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6915,21 +7558,20 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Optional. Makes a create safe to retry: a repeat within 24 h replays the first answer. */
                 "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
             };
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreatePaymentLinkBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["CreatePaymentLinkBody"];
         responses: {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6956,7 +7598,10 @@ export interface operations {
     getPaymentLink: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 paymentLinkId: string;
             };
@@ -6967,6 +7612,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -6989,21 +7635,21 @@ export interface operations {
     updatePaymentLink: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 paymentLinkId: string;
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["UpdatePaymentLinkBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["UpdatePaymentLinkBody"];
         responses: {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7021,6 +7667,7 @@ export interface operations {
             /** @description INVALID_STATE: the link is archived. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7037,7 +7684,10 @@ export interface operations {
     archivePaymentLink: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 paymentLinkId: string;
             };
@@ -7048,6 +7698,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7065,6 +7716,7 @@ export interface operations {
             /** @description INVALID_STATE: the link cannot make this transition from its state. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7080,6 +7732,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Required. A repeat within 24 h with the same request replays the first answer (`Idempotent-Replayed: true`). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -7088,15 +7742,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CompletePaymentLinkBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["CompletePaymentLinkBody"];
         responses: {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7112,6 +7763,7 @@ export interface operations {
             /** @description PAYMENT_DECLINED: the payment was declined (`declineCode`, and `checkout` with its failed payment). */
             402: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7123,6 +7775,7 @@ export interface operations {
             /** @description INVALID_STATE: the link cannot be paid now (disabled, archived, completed, expired, or its price is inactive). Or IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running; retry after `Retry-After` seconds. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7142,7 +7795,10 @@ export interface operations {
     disablePaymentLink: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 paymentLinkId: string;
             };
@@ -7153,6 +7809,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7170,6 +7827,7 @@ export interface operations {
             /** @description INVALID_STATE: the link cannot make this transition from its state. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7184,7 +7842,10 @@ export interface operations {
     duplicatePaymentLink: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 paymentLinkId: string;
             };
@@ -7195,6 +7856,7 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7217,7 +7879,10 @@ export interface operations {
     enablePaymentLink: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 paymentLinkId: string;
             };
@@ -7228,6 +7893,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7245,6 +7911,7 @@ export interface operations {
             /** @description INVALID_STATE: the link cannot make this transition from its state. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7275,7 +7942,10 @@ export interface operations {
                 endingBefore?: components["parameters"]["EndingBefore"];
                 isDefault?: "true" | "false";
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7284,6 +7954,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7314,21 +7985,20 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Optional. Makes a create safe to retry: a repeat within 24 h replays the first answer. */
                 "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
             };
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateCheckoutDesignBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["CreateCheckoutDesignBody"];
         responses: {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7342,6 +8012,7 @@ export interface operations {
             /** @description VALIDATION_FAILED: a field is invalid; for colours that fail WCAG AA the problem names the field and its contrast ratio (`errors`, and `contrast`: [{ path, ratio, required }]); a logo that is not a PNG, JPEG or WebP, or is too large, names `logoBase64`. */
             400: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7363,7 +8034,10 @@ export interface operations {
     getCheckoutDesign: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 designId: string;
             };
@@ -7374,6 +8048,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7396,21 +8071,21 @@ export interface operations {
     updateCheckoutDesign: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 designId: string;
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["UpdateCheckoutDesignBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["UpdateCheckoutDesignBody"];
         responses: {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7424,6 +8099,7 @@ export interface operations {
             /** @description VALIDATION_FAILED: a field is invalid; for colours that fail WCAG AA the problem names the field and its contrast ratio (`errors`, and `contrast`: [{ path, ratio, required }]); a logo that is not a PNG, JPEG or WebP, or is too large, names `logoBase64`. */
             400: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7444,21 +8120,20 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Required. A repeat within 24 h with the same request replays the first answer (`Idempotent-Replayed: true`). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CheckoutBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["CheckoutBody"];
         responses: {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7474,6 +8149,7 @@ export interface operations {
             /** @description PAYMENT_DECLINED: the payment was declined (`declineCode`, and `checkout` with its failed payment). */
             402: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7485,6 +8161,7 @@ export interface operations {
             /** @description INVALID_STATE: the link or price cannot be bought now. Or IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running; retry after `Retry-After` seconds. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7504,7 +8181,10 @@ export interface operations {
     getCheckout: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 checkoutId: string;
             };
@@ -7515,6 +8195,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7555,7 +8236,10 @@ export interface operations {
                 customerId?: string;
                 checkoutId?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7564,6 +8248,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7593,7 +8278,10 @@ export interface operations {
     getPayment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 paymentId: string;
             };
@@ -7604,6 +8292,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7626,7 +8315,10 @@ export interface operations {
     listRefunds: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 paymentId: string;
             };
@@ -7637,6 +8329,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7662,6 +8355,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Required. A repeat within 24 h with the same request replays the first answer (`Idempotent-Replayed: true`). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -7670,15 +8365,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["RefundBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["RefundBody"];
         responses: {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7696,6 +8388,7 @@ export interface operations {
             /** @description INVALID_STATE: the payment is not refundable (not succeeded, or nothing left to refund). Or IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running; retry after `Retry-After` seconds. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7732,7 +8425,10 @@ export interface operations {
                 status?: "warning_needs_response" | "warning_under_review" | "warning_closed" | "needs_response" | "under_review" | "won" | "lost" | "prevented" | "appeal_needs_response" | "appeal_under_review";
                 paymentId?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7741,6 +8437,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7770,7 +8467,10 @@ export interface operations {
     getDispute: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 disputeId: string;
             };
@@ -7781,6 +8481,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7804,6 +8505,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Required. A repeat within 24 h with the same request replays the first answer (`Idempotent-Replayed: true`). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -7812,15 +8515,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["DisputeEvidenceBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["DisputeEvidenceBody"];
         responses: {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7838,6 +8538,7 @@ export interface operations {
             /** @description INVALID_STATE: the dispute takes no evidence now, or Stripe refused it. CONFLICT: not connected to its Stripe mode. Or IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running; retry after `Retry-After` seconds. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7875,7 +8576,10 @@ export interface operations {
                 subscriptionId?: string;
                 status?: "open" | "paid" | "void" | "uncollectible";
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7884,6 +8588,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7913,7 +8618,10 @@ export interface operations {
     getBillingRecord: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 billingRecordId: string;
             };
@@ -7924,6 +8632,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -7961,7 +8670,10 @@ export interface operations {
                 /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
                 endingBefore?: components["parameters"]["EndingBefore"];
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7970,6 +8682,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8000,21 +8713,20 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Optional. Makes a create safe to retry: a repeat within 24 h replays the first answer. */
                 "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
             };
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateCouponBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["CreateCouponBody"];
         responses: {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8041,7 +8753,10 @@ export interface operations {
     getCoupon: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 couponId: string;
             };
@@ -8052,6 +8767,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8092,7 +8808,10 @@ export interface operations {
                 couponId?: string;
                 active?: "true" | "false";
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8101,6 +8820,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8131,21 +8851,20 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Optional. Makes a create safe to retry: a repeat within 24 h replays the first answer. */
                 "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
             };
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreatePromotionCodeBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["CreatePromotionCodeBody"];
         responses: {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8163,6 +8882,7 @@ export interface operations {
             /** @description CONFLICT: a promotion code with this text exists. Or IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running; retry after `Retry-After` seconds. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8182,7 +8902,10 @@ export interface operations {
     getPromotionCode: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 promotionCodeId: string;
             };
@@ -8193,6 +8916,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8215,21 +8939,21 @@ export interface operations {
     updatePromotionCode: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 promotionCodeId: string;
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["UpdatePromotionCodeBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["UpdatePromotionCodeBody"];
         responses: {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8272,7 +8996,10 @@ export interface operations {
                 priceId?: string;
                 status?: "trialing" | "active" | "past_due" | "canceled" | "ended";
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8281,6 +9008,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8311,21 +9039,20 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Required. A repeat within 24 h with the same request replays the first answer (`Idempotent-Replayed: true`). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateSubscriptionBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["CreateSubscriptionBody"];
         responses: {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8341,6 +9068,7 @@ export interface operations {
             /** @description PAYMENT_DECLINED: the first payment was declined (`declineCode`, `payment`); no subscription starts. */
             402: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8352,6 +9080,7 @@ export interface operations {
             /** @description INVALID_STATE: the price is inactive. Or IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running; retry after `Retry-After` seconds. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8371,7 +9100,10 @@ export interface operations {
     getSubscription: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 subscriptionId: string;
             };
@@ -8382,6 +9114,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8405,6 +9138,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Required. A repeat within 24 h with the same request replays the first answer (`Idempotent-Replayed: true`). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -8413,15 +9148,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CancelSubscriptionBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["CancelSubscriptionBody"];
         responses: {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8439,6 +9171,7 @@ export interface operations {
             /** @description INVALID_STATE: the subscription has ended, or is already canceled at its period end. Or IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running; retry after `Retry-After` seconds. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8473,7 +9206,10 @@ export interface operations {
                 /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
                 endingBefore?: components["parameters"]["EndingBefore"];
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 subscriptionId: string;
             };
@@ -8484,6 +9220,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8515,6 +9252,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Required. A repeat within 24 h with the same request replays the first answer (`Idempotent-Replayed: true`). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -8523,15 +9262,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CommandBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["CommandBody"];
         responses: {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8547,6 +9283,7 @@ export interface operations {
             /** @description PAYMENT_DECLINED: the proration payment was declined; nothing changed. */
             402: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8558,6 +9295,7 @@ export interface operations {
             /** @description VERSION_CONFLICT: `expectedVersion` is not the current version; INVALID_STATE: the command does not apply to the subscription state. Or IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running; retry after `Retry-After` seconds. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8577,21 +9315,21 @@ export interface operations {
     previewSubscription: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 subscriptionId: string;
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["PreviewBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["PreviewBody"];
         responses: {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8609,6 +9347,7 @@ export interface operations {
             /** @description INVALID_STATE: the subscription has ended or is past due. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8625,7 +9364,10 @@ export interface operations {
     getUpcomingInvoice: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 subscriptionId: string;
             };
@@ -8636,6 +9378,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8653,6 +9396,7 @@ export interface operations {
             /** @description INVALID_STATE: the subscription will not renew (ended or canceled at its period end) or its collection is paused. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8682,7 +9426,10 @@ export interface operations {
                 /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
                 endingBefore?: components["parameters"]["EndingBefore"];
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8691,6 +9438,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8721,21 +9469,20 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Optional. Makes a create safe to retry: a repeat within 24 h replays the first answer. */
                 "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
             };
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateTestClockBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["CreateTestClockBody"];
         responses: {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8762,7 +9509,10 @@ export interface operations {
     getTestClock: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 testClockId: string;
             };
@@ -8773,6 +9523,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8796,6 +9547,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Optional. Makes a create safe to retry: a repeat within 24 h replays the first answer. */
                 "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
             };
@@ -8804,15 +9557,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["AdvanceTestClockBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["AdvanceTestClockBody"];
         responses: {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8842,6 +9592,7 @@ export interface operations {
             /** @description INVALID_STATE: the clock is still advancing (another Advance is running what became due); retry when its status is ready. Or IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running; retry after `Retry-After` seconds. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8861,21 +9612,21 @@ export interface operations {
     attachTestClockCustomer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 testClockId: string;
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["AttachTestClockCustomerBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["AttachTestClockCustomerBody"];
         responses: {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8893,6 +9644,7 @@ export interface operations {
             /** @description CONFLICT: the customer is attached to another test clock; INVALID_STATE: the customer has a subscription on real time. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8928,7 +9680,10 @@ export interface operations {
                 eventId?: string;
                 type?: "product.created" | "price.created" | "customer.created" | "subscription.created" | "subscription.canceled" | "subscription.ended" | "billing_record.created" | "billing_record.paid" | "payment.succeeded" | "payment.failed" | "payment.unknown" | "refund.requested" | "refund.succeeded" | "refund.failed" | "payment_link.created" | "payment_link.completed" | "usage.recorded" | "usage.reversed" | "credit.granted" | "credit.low" | "credit.exhausted" | "entitlement.changed" | "entitlement.exhausted" | "product.updated" | "price.updated" | "customer.updated" | "subscription.updated" | "payment_link.updated" | "payment_method.attached" | "payment_method.detached" | "dispute.created" | "dispute.updated" | "dispute.closed";
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8937,6 +9692,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -8966,7 +9722,10 @@ export interface operations {
     getWebhookDelivery: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 deliveryId: string;
             };
@@ -8977,6 +9736,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -9000,6 +9760,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Required. A repeat within 24 h with the same request replays the first answer (`Idempotent-Replayed: true`). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -9013,6 +9775,7 @@ export interface operations {
             /** @description Success */
             202: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -9053,7 +9816,10 @@ export interface operations {
                 endingBefore?: components["parameters"]["EndingBefore"];
                 enabled?: "true" | "false";
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -9062,6 +9828,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -9091,19 +9858,19 @@ export interface operations {
     createWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateWebhookEndpointBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["CreateWebhookEndpointBody"];
         responses: {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -9128,7 +9895,10 @@ export interface operations {
     getWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 endpointId: string;
             };
@@ -9139,6 +9909,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -9161,21 +9932,21 @@ export interface operations {
     updateWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 endpointId: string;
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["UpdateWebhookEndpointBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["UpdateWebhookEndpointBody"];
         responses: {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -9200,7 +9971,10 @@ export interface operations {
     deleteWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 endpointId: string;
             };
@@ -9211,6 +9985,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -9234,6 +10009,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Required. A repeat within 24 h with the same request replays the first answer (`Idempotent-Replayed: true`). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -9242,15 +10019,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["RetryFailedDeliveriesBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["RetryFailedDeliveriesBody"];
         responses: {
             /** @description Success */
             202: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -9268,6 +10042,7 @@ export interface operations {
             /** @description INVALID_STATE: the endpoint is disabled; enable it first. Or IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running; retry after `Retry-After` seconds. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9287,7 +10062,10 @@ export interface operations {
     rotateWebhookEndpointSecret: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 endpointId: string;
             };
@@ -9298,6 +10076,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -9321,6 +10100,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
                 /** @description Optional. Makes a create safe to retry: a repeat within 24 h replays the first answer. */
                 "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
             };
@@ -9329,15 +10110,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["TestWebhookEndpointBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["TestWebhookEndpointBody"];
         responses: {
             /** @description Success */
             202: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -9382,7 +10160,10 @@ export interface operations {
                 /** @description `true`: only test events (`data.test`); `false`: only real ones. */
                 test?: "true" | "false";
             };
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -9391,6 +10172,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -9420,7 +10202,10 @@ export interface operations {
     getWebhookEvent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
             path: {
                 eventId: string;
             };
@@ -9431,6 +10216,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -9457,15 +10243,12 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["AdminLoginBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["AdminLoginBody"];
         responses: {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9489,15 +10272,12 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["LogoutBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["LogoutBody"];
         responses: {
             /** @description Success, no body. */
             204: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -9519,15 +10299,12 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["RefreshBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["RefreshBody"];
         responses: {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9574,6 +10351,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9605,15 +10383,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["SuspensionBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["SuspensionBody"];
         responses: {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9627,6 +10402,7 @@ export interface operations {
             /** @description INVALID_STATE: the seller is active already. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9649,15 +10425,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["SuspensionBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["SuspensionBody"];
         responses: {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9671,6 +10444,7 @@ export interface operations {
             /** @description INVALID_STATE: the seller is suspended already. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9696,6 +10470,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9717,15 +10492,12 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["MemberLoginBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["MemberLoginBody"];
         responses: {
             /** @description Success */
             202: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9749,15 +10521,12 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["LogoutBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["LogoutBody"];
         responses: {
             /** @description Success, no body. */
             204: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -9779,15 +10548,12 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["RefreshBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["RefreshBody"];
         responses: {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9811,15 +10577,12 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["MemberVerifyBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["MemberVerifyBody"];
         responses: {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9864,6 +10627,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9893,15 +10657,12 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateApiKeyBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["CreateApiKeyBody"];
         responses: {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9932,6 +10693,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9954,15 +10716,12 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["AcceptInvitationBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["AcceptInvitationBody"];
         responses: {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9983,6 +10742,7 @@ export interface operations {
             /** @description CONFLICT: the address already signs in to a seller account. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10003,15 +10763,12 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["MerchantLoginBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["MerchantLoginBody"];
         responses: {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10035,15 +10792,12 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["LoginTwoFactorBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["LoginTwoFactorBody"];
         responses: {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10067,15 +10821,12 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["LogoutBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["LogoutBody"];
         responses: {
             /** @description Success, no body. */
             204: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -10097,15 +10848,12 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["PasswordResetBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["PasswordResetBody"];
         responses: {
             /** @description Success */
             202: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10129,15 +10877,12 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["PasswordResetConfirmBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["PasswordResetConfirmBody"];
         responses: {
             /** @description Success, no body. */
             204: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -10159,15 +10904,12 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["RefreshBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["RefreshBody"];
         responses: {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10191,15 +10933,12 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["MerchantRegisterBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["MerchantRegisterBody"];
         responses: {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10212,6 +10951,7 @@ export interface operations {
             /** @description CONFLICT: an account with this email exists. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10232,15 +10972,12 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["VerifyEmailBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["VerifyEmailBody"];
         responses: {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10269,6 +11006,7 @@ export interface operations {
             /** @description Success */
             202: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10281,6 +11019,7 @@ export interface operations {
             /** @description CONFLICT: the email address is already verified. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10304,6 +11043,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10352,6 +11092,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10380,6 +11121,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10408,6 +11150,7 @@ export interface operations {
             /** @description Success, no body. */
             204: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -10419,6 +11162,7 @@ export interface operations {
             /** @description INVALID_STATE: the account must keep an Owner. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10439,15 +11183,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ChangeRoleBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["ChangeRoleBody"];
         responses: {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10461,6 +11202,7 @@ export interface operations {
             /** @description INVALID_STATE: the account must keep an Owner. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10481,15 +11223,12 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["InviteMemberBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["InviteMemberBody"];
         responses: {
             /** @description Success */
             201: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10502,6 +11241,7 @@ export interface operations {
             /** @description CONFLICT: the address already signs in to a seller account. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10529,6 +11269,7 @@ export interface operations {
             /** @description Success, no body. */
             204: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -10549,15 +11290,12 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["RequireTwoFactorBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["RequireTwoFactorBody"];
         responses: {
             /** @description Success, no body. */
             204: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -10568,6 +11306,7 @@ export interface operations {
             /** @description INVALID_STATE: turn on two-factor sign-in for yourself first. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10588,15 +11327,12 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["TwoFactorCodeBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["TwoFactorCodeBody"];
         responses: {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10609,6 +11345,7 @@ export interface operations {
             /** @description CONFLICT: two-factor sign-in is already on; INVALID_STATE: no setup is waiting to be confirmed. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10629,15 +11366,12 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["TwoFactorCodeBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["TwoFactorCodeBody"];
         responses: {
             /** @description Success, no body. */
             204: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -10659,15 +11393,12 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["TwoFactorCodeBody"];
-            };
-        };
+        requestBody: components["requestBodies"]["TwoFactorCodeBody"];
         responses: {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10696,6 +11427,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10708,6 +11440,7 @@ export interface operations {
             /** @description CONFLICT: two-factor sign-in is already on. */
             409: {
                 headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10731,6 +11464,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -10762,6 +11497,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -10793,6 +11530,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -10824,6 +11563,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -10855,6 +11596,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -10886,6 +11629,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -10917,6 +11662,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -10948,6 +11695,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -10979,6 +11728,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -11010,6 +11761,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -11041,6 +11794,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -11072,6 +11827,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -11103,6 +11860,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -11134,6 +11893,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -11165,6 +11926,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -11196,6 +11959,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -11227,6 +11992,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -11258,6 +12025,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -11289,6 +12058,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -11320,6 +12091,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -11351,6 +12124,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -11382,6 +12157,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -11413,6 +12190,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -11444,6 +12223,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -11475,6 +12256,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -11506,6 +12289,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -11537,6 +12322,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -11568,6 +12355,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -11599,6 +12388,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -11630,6 +12421,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -11661,6 +12454,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -11692,6 +12487,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;
@@ -11723,6 +12520,8 @@ export interface operations {
                 "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
                 /** @description Event type name. */
                 "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
             };
             path?: never;
             cookie?: never;

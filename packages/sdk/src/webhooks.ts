@@ -25,7 +25,11 @@ export class WebhookVerificationError extends Error {
 
 export interface WebhookEvent<TObject = Record<string, unknown>> {
   id: string;
+  /** The API version the body is rendered in (docs/changelog.md). */
+  apiVersion: string;
   type: string;
+  /** The seller's event counter: larger for every later event (docs/webhooks.md, "Ordering"). */
+  sequence: number;
   createdAt: string;
   data: { object: TObject };
 }

@@ -30,14 +30,17 @@ export default async function ApiKeysPage({ searchParams }: { searchParams: Prom
   const keys = await listApiKeyPage(getDb(), merchant.id, { page, pageSize: 20, orderBy: 'createdAt', orderDirection: 'desc' });
   return (
     <>
-      <PageHeader title="API keys" description="Your backend calls the developer API with a key: Authorization: Bearer sk_…" />
+      <PageHeader
+        title="API keys"
+        description="Your backend calls the developer API with a key: Authorization: Bearer sk_…. A key answers in the API version it was created with unless a request sends Paybase-Version."
+      />
       <div className="grid grid-cols-1 gap-6 2xl:grid-cols-[minmax(0,1fr)_420px]">
         <div>
           {keys.totalCount === 0 ? (
             <EmptyState title="No API keys yet">Create one with the scopes your backend needs.</EmptyState>
           ) : (
             <>
-              <Table caption="API keys" head={['Name', 'Key', 'Scopes', 'Last used', 'Status', '']}>
+              <Table caption="API keys" head={['Name', 'Key', 'Scopes', 'API version', 'Last used', 'Status', '']}>
                 {keys.data.map((key) => (
                   <tr key={key.id} data-testid={`api-key-row-${key.id}`}>
                     <Cell className="font-medium">{key.name}</Cell>
@@ -51,6 +54,7 @@ export default async function ApiKeysPage({ searchParams }: { searchParams: Prom
                         ))}
                       </span>
                     </Cell>
+                    <Cell className="font-mono text-xs whitespace-nowrap">{key.apiVersion}</Cell>
                     <Cell className="whitespace-nowrap">{formatConsoleDateTime(key.lastUsedAt, merchant.timeZone)}</Cell>
                     <Cell>{key.revokedAt ? <Badge tone="red">Revoked</Badge> : <Badge tone="green">Active</Badge>}</Cell>
                     <Cell className="text-right">

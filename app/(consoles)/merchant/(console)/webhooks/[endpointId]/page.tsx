@@ -11,7 +11,7 @@ import { now } from '@/lib/clock';
 import { ActionForm } from '@/components/ui/action-form';
 import { Alert } from '@/components/ui/alert';
 import { ConfirmButton } from '@/components/ui/confirm-button';
-import { TextField } from '@/components/ui/field';
+import { SelectField, TextField } from '@/components/ui/field';
 import { SubmitButton } from '@/components/ui/submit-button';
 import { Card, DescriptionList, PageHeader } from '@/components/ui/layout';
 import { Pagination, pageParam } from '@/components/ui/pagination';
@@ -27,6 +27,7 @@ import {
   deleteWebhookEndpointAction,
   recoverFailedDeliveriesAction,
   rotateWebhookSecretAction,
+  sendTestWebhookEventAction,
   setWebhookEndpointEnabledAction,
 } from '../../../webhook-actions';
 
@@ -157,6 +158,21 @@ export default async function WebhookEndpointPage({
               <p className="mb-3 text-sm text-amber-900">A previous secret is still in its overlap; rotating again stops it at once.</p>
             ) : null}
             <RotateSecretForm action={rotateWebhookSecretAction} timeZone={merchant.timeZone} endpointId={endpoint.id} secretPrefix={endpoint.secretPrefix} />
+          </Card>
+          <Card title="Send test event">
+            <ActionForm action={sendTestWebhookEventAction} className="space-y-3" ariaLabel="Send test event">
+              <p className="text-sm text-slate-700">
+                Sends a signed sample event of the type you choose to this endpoint only, marked <code>&quot;test&quot;: true</code> in its <code>data</code>.
+                It need not subscribe to the type.
+              </p>
+              {!endpoint.enabled ? <p className="text-sm text-amber-900">Enable the endpoint first: a disabled endpoint receives nothing.</p> : null}
+              <input type="hidden" name="endpointId" value={endpoint.id} />
+              <input type="hidden" name="formKey" value={randomUUID()} />
+              <SelectField label="Event type" name="type" options={EVENT_TYPES} defaultValue="payment.succeeded" className="font-mono" />
+              <SubmitButton variant="secondary" pendingText="Sending…">
+                Send test event
+              </SubmitButton>
+            </ActionForm>
           </Card>
           <Card title="Recover failed deliveries">
             <ActionForm action={recoverFailedDeliveriesAction} className="space-y-3" ariaLabel="Recover failed deliveries">

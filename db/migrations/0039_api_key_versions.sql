@@ -1,0 +1,1 @@
+ALTER TABLE "api_keys" ADD COLUMN "api_version" text DEFAULT '2026-11-27' NOT NULL;
