@@ -61,7 +61,7 @@ export async function planUsageLines(
   for (const { item, price } of items) {
     const feature = price.feature!;
     // An item added or removed during the period bills the usage of the part it was on.
-    const from = item.createdAt > period.start ? item.createdAt : period.start;
+    const from = new Date(Math.max(item.createdAt.getTime(), period.start.getTime()));
     const to = item.removedAt && item.removedAt < period.end ? item.removedAt : period.end;
     const usage = await aggregatePeriodUsage(tx, {
       merchantId: sub.merchantId,
