@@ -14,8 +14,11 @@ export const baseUrl = () => inject('baseUrl');
 /**
  * The suite's own connection pool to the server, apart from the global `fetch`'s that some tests
  * use for requests made to be refused (api-hardening.test.ts sends oversized bodies on its own).
+ * Idle connections are dropped after 10 s: by default undici keeps one until 2 s before the
+ * server's advertised keep-alive (65 s), and a worker whose event loop is busy longer than that
+ * sends its next request on a connection the server has just closed ("other side closed").
  */
-const suiteAgent = new Agent();
+const suiteAgent = new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 10_000 });
 
 /** Calls the running service over HTTP, as a seller's backend would. */
 export async function call<T = any>(
