@@ -3317,6 +3317,8 @@ export interface components {
             endedAt: components["schemas"]["Timestamp"] | null;
             pausedAt: components["schemas"]["Timestamp"] | null;
             creditBalance: number;
+            /** @description The usage threshold (minor units), or null: usage is billed at the period end only. */
+            usageThresholdAmount: number | null;
             discount: components["schemas"]["SubscriptionDiscountResponse"] | null;
             testClockId: string | null;
             metadata: {
@@ -3359,6 +3361,8 @@ export interface components {
             endedAt: components["schemas"]["Timestamp"] | null;
             pausedAt: components["schemas"]["Timestamp"] | null;
             creditBalance: number;
+            /** @description The usage threshold (minor units), or null: usage is billed at the period end only. */
+            usageThresholdAmount: number | null;
             discount: components["schemas"]["SubscriptionDiscountResponse"] | null;
             testClockId: string | null;
             metadata: {
@@ -3379,8 +3383,11 @@ export interface components {
                 discountAmount: number;
                 couponId: string | null;
                 paymentId: string | null;
-                /** @enum {string} */
-                kind: "period" | "proration";
+                /**
+                 * @description `usage`: usage billed on its own record (a usage threshold reached, or an ended subscription's last usage).
+                 * @enum {string}
+                 */
+                kind: "period" | "proration" | "usage";
                 periodIndex: number | null;
                 attempts: number;
                 nextAttemptAt: components["schemas"]["Timestamp"] | null;
@@ -5687,6 +5694,8 @@ export interface components {
                     items?: {
                         priceId: string;
                     }[];
+                    /** @description Minor units: as soon as the current period’s unbilled usage amount reaches it, the usage so far is billed and charged on a record of its own, and counting starts again (the period end bills only what was added since). Needs metered items; null: usage is billed at the period end only. */
+                    usageThresholdAmount?: number | null;
                 };
             };
         };
@@ -5702,7 +5711,7 @@ export interface components {
             content: {
                 "application/json": {
                     /** @enum {string} */
-                    type: "ChangePrice" | "CancelAtPeriodEnd" | "Reactivate" | "Pause" | "Resume" | "ChangePaymentMethod" | "AddItem" | "RemoveItem";
+                    type: "ChangePrice" | "CancelAtPeriodEnd" | "Reactivate" | "Pause" | "Resume" | "ChangePaymentMethod" | "AddItem" | "RemoveItem" | "SetUsageThreshold";
                     /** @description ChangePrice: the new licensed Recurring price (same currency, interval and intervalCount). AddItem: a metered price to bill in arrears from now; RemoveItem: the metered item to stop billing (its usage so far is billed at the period end). */
                     priceId?: string;
                     /** @description ChangePaymentMethod only: a saved method of the subscription's customer (pm_…); open past-due records are retried with it at once. */
@@ -5712,6 +5721,8 @@ export interface components {
                      * @description Omitted or not in the future: now. A future time schedules the change (not ChangePaymentMethod, which applies now).
                      */
                     effectiveAt?: string;
+                    /** @description SetUsageThreshold only (applies now): the new usage threshold in minor units, or null to bill usage at the period end only. */
+                    usageThresholdAmount?: number | null;
                     reason?: string;
                     expectedVersion?: string;
                 };
