@@ -134,7 +134,7 @@ async function applyScheduled(tx: Db, sub: SubscriptionRow, change: ChangeRow): 
 
 async function renew(tx: Db, sub: SubscriptionRow, options: { sellerSuspended?: boolean } = {}): Promise<ActionStep> {
   // A drafted renewal still waiting for its grace window (a window longer than a period) is charged first.
-  if (sub.renewalDraft) return chargeRenewalDraft(tx, sub);
+  if (sub.renewalDraft && !options.sellerSuspended) return chargeRenewalDraft(tx, sub);
   const boundary = sub.currentPeriodEnd;
   if (sub.status === 'canceled' || sub.cancelAtPeriodEnd) {
     await endSubscription(tx, sub, boundary, 'system', 'End');
@@ -147,7 +147,9 @@ async function renew(tx: Db, sub: SubscriptionRow, options: { sellerSuspended?: 
   if (sub.pausedAt || options.sellerSuspended) {
     // Collection paused (or the seller suspended): the period moves on without a charge or credits (its usage is not billed).
     const reason = options.sellerSuspended ? 'seller suspended: not charged' : 'collection paused: not charged';
-    const updated = await writeSubscription(tx, sub, periodSet);
+    // A suspended seller's renewal still drafted is dropped with it: nothing of those periods is charged.
+    const dropped = options.sellerSuspended ? { renewalDraft: null, usageBillingDueAt: null } : {};
+    const updated = await writeSubscription(tx, sub, { ...periodSet, ...dropped });
     if (options.sellerSuspended) await refreshNextAction(tx, updated, { renewalsOnly: true });
     await recordChange(tx, updated, { type: 'Renew', actor: 'system', reason, effectiveAt: boundary, version: updated.version });
     return 'done';
