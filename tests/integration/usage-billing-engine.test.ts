@@ -116,6 +116,27 @@ describe('late usage, after the window', () => {
   });
 });
 
+describe('usage while collection is paused', () => {
+  it('is not billed, and neither is late usage of a period renewed while paused', async () => {
+    const { api, customerId, clock, sub } = await meteredSubscription('2026-01-01T00:00:00.000Z');
+    const command = (body: Record<string, unknown>) => api.post(`/api/Subscription/${sub.id}/Command`, body, ik());
+    await recordUsage(api, { customerId, feature: 'api_calls', quantity: 100, timestamp: '2026-01-05T00:00:00.000Z' });
+    await advance(api, clock, '2026-01-10T00:00:00.000Z');
+    expect((await command({ type: 'Pause' })).status).toBe(200);
+    await advance(api, clock, '2026-02-01T02:00:00.000Z');
+    expect((await api.get(`/api/Subscription/${sub.id}`)).body).toMatchObject({ currentPeriodIndex: 1 });
+    expect(await subscriptionRecords(api, sub.id)).toHaveLength(1);
+    expect((await command({ type: 'Resume' })).status).toBe(200);
+    await recordUsage(api, { customerId, feature: 'api_calls', quantity: 30, timestamp: '2026-01-20T00:00:00.000Z' });
+    await recordUsage(api, { customerId, feature: 'api_calls', quantity: 10, timestamp: '2026-02-10T00:00:00.000Z' });
+
+    await advance(api, clock, '2026-03-01T01:00:00.000Z');
+    const march = await periodRecord(api, sub.id, 2);
+    expect(usageLines(march)).toEqual([expect.objectContaining({ quantity: 10, amount: 50, periodStart: '2026-02-01T00:00:00.000Z' })]);
+    expect(march.total).toBe(50);
+  });
+});
+
 describe('the last usage of a subscription that ends', () => {
   it('is billed after the period end + the window when canceled at its period end, late usage within the window included', async () => {
     const { api, customerId, clock, sub } = await meteredSubscription('2026-01-01T00:00:00.000Z');

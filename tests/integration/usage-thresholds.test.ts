@@ -81,6 +81,26 @@ describe('usage thresholds', () => {
     expect(removed.body.subscription.usageThresholdAmount).toBeNull();
   });
 
+  it('is checked for usage recorded in a batch too', async () => {
+    const { api, merchant } = await newMerchant();
+    const price = await meteredPrice(api, { amount: 5 });
+    const { customerId, paymentMethodId } = await customerWithCard(api, merchant.id);
+    await clockFor(api, customerId, '2026-01-01T00:00:00.000Z');
+    const sub = (await subscribe(api, { customerId, priceId: price.id, paymentMethodId, usageThresholdAmount: 500 })).body;
+    const batch = await api.post('/api/Usage/Batch', {
+      records: [
+        { id: 'b-1', customerId, feature: 'api_calls', quantity: 60 },
+        { id: 'b-2', customerId, feature: 'api_calls', quantity: 60 },
+      ],
+    });
+    expect(batch.status, batch.text).toBe(200);
+    const [billed] = await eventually(async () => {
+      const found = thresholdRecords(await subscriptionRecords(api, sub.id));
+      return found.length > 0 ? found : undefined;
+    });
+    expect(usageLines(billed!)).toEqual([expect.objectContaining({ quantity: 120, amount: 600 })]);
+  });
+
   it('needs metered items', async () => {
     const { api, merchant } = await newMerchant();
     const price = await recurringPrice(api, { amount: 1000 });
