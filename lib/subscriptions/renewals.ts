@@ -1,6 +1,7 @@
 import { and, asc, eq, isNotNull, isNull, lte, ne, or } from 'drizzle-orm';
 import type { Database, Db } from '../db/client';
 import { plainPhases } from '../db/phases';
+import { enqueueJob } from '../jobs/enqueue';
 import { subscriptionBillingRecords, subscriptionChanges, subscriptions } from '../db/schema';
 import type { SubscriptionStatus } from '../db/schema';
 import { now } from '../clock';
@@ -183,6 +184,8 @@ async function chargeRenewalDraft(tx: Db, sub: SubscriptionRow): Promise<ActionS
   const creditUsed = Math.min(sub.creditBalance, draft.unitAmount - draft.discount + usageAmountDue(usage));
   const plan: PeriodCharge = { ...draft, usage, creditUsed, card: source.card, at };
   const taken = await takeRenewalDraft(tx, sub, sub.creditBalance - creditUsed);
+  // A threshold reached in the new period while the draft owned the due time is checked now.
+  if (sub.usageThresholdAmount !== null) await enqueueJob(tx, 'check-usage-threshold', { subscriptionId: sub.id }, { jobKey: `usage-threshold:${sub.id}` });
   return pinRenewal(tx, taken, plan, source.paymentMethodId, source.token);
 }
 

@@ -44,7 +44,7 @@ async function usageOverThreshold(tx: Db, sub: SubscriptionRow): Promise<PinnedU
 export async function markUsageThresholdDue(db: Database, subscriptionId: string): Promise<boolean> {
   return db.transaction(async (tx) => {
     const [sub] = await tx.select().from(subscriptions).where(eq(subscriptions.id, subscriptionId)).for('update');
-    // A renewal drafted in its grace window owns the due time; the next usage recorded checks again.
+    // A renewal drafted in its grace window owns the due time; charging it queues this check again.
     if (!sub || sub.renewalDraft || !(await usageOverThreshold(tx, sub))) return false;
     const at = await timeFor(tx, sub.testClockId);
     if (sub.usageBillingDueAt && sub.usageBillingDueAt <= at) return true;

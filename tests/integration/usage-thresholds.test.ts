@@ -101,6 +101,25 @@ describe('usage thresholds', () => {
     expect(usageLines(billed!)).toEqual([expect.objectContaining({ quantity: 120, amount: 600 })]);
   });
 
+  it('reached while a renewal waits for its grace window, bills once that renewal is charged', async () => {
+    const { api, merchant } = await newMerchant();
+    const price = await meteredPrice(api, { amount: 5 });
+    const { customerId, paymentMethodId } = await customerWithCard(api, merchant.id);
+    const clock = await clockFor(api, customerId, '2026-01-01T00:00:00.000Z');
+    const sub = (await subscribe(api, { customerId, priceId: price.id, paymentMethodId, usageThresholdAmount: 500 })).body;
+    await recordUsage(api, { customerId, feature: 'api_calls', quantity: 10, timestamp: '2026-01-05T00:00:00.000Z' });
+    await advance(api, clock, '2026-02-01T00:30:00.000Z');
+    await recordUsage(api, { customerId, feature: 'api_calls', quantity: 120 });
+
+    await advance(api, clock, '2026-02-01T01:00:00.000Z');
+    expect(usageLines(await periodRecord(api, sub.id, 1))).toEqual([expect.objectContaining({ quantity: 10, amount: 50 })]);
+    const [billed] = await eventually(async () => {
+      const found = thresholdRecords(await subscriptionRecords(api, sub.id));
+      return found.length > 0 ? found : undefined;
+    });
+    expect(usageLines(billed!)).toEqual([expect.objectContaining({ quantity: 120, amount: 600, periodStart: '2026-02-01T00:00:00.000Z' })]);
+  });
+
   it('needs metered items', async () => {
     const { api, merchant } = await newMerchant();
     const price = await recurringPrice(api, { amount: 1000 });
