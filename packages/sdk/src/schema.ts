@@ -3237,20 +3237,21 @@ export interface components {
         };
         BillingLineItemResponse: {
             /**
-             * @description `one_time` (a checkout), `plan` (a subscription period), `proration` (a mid-period upgrade), `usage` (a metered price's usage of an ended period, billed in arrears), `discount` (a coupon), `credit` (account credit or usage credits applied).
+             * @description `one_time` (a checkout), `plan` (a subscription period), `proration` (a mid-period upgrade), `usage` (a metered price's usage of the period it names, billed in arrears: the ended period, usage arriving late for an earlier one, or the current one when a usage threshold is reached), `discount` (a coupon), `credit` (account credit or usage credits applied).
              * @enum {string}
              */
             kind: "one_time" | "plan" | "proration" | "usage" | "discount" | "credit";
             description: string;
             priceId: string | null;
+            /** @description Usage lines: the units added since the period was last billed. Usage credit lines: the units the credits paid. */
             quantity: number;
-            /** @description Minor units per unit; on a usage line of a decimal or tiered price 0 (see `unitAmountDecimal`, `tiers`). */
+            /** @description Minor units per unit; on a usage line of a decimal or tiered price 0 (see `unitAmountDecimal`, `tiers`), and on a usage credit line 0. */
             unitAmount: number;
             /** @description Minor units, signed: discount and credit lines are negative; the lines add up to `total`. */
             amount: number;
             /** @description Usage lines and the credit lines paying them: the usage feature. */
             feature?: string;
-            /** @description Usage lines: start of the period whose usage is billed (the previous period). */
+            /** @description Usage lines: start of the period whose usage is billed (the ended period; an earlier one for late usage; the current one for a usage threshold). A later line of the same period bills only what its usage added. */
             periodStart?: components["schemas"]["Timestamp"];
             periodEnd?: components["schemas"]["Timestamp"];
             /** @description Usage lines of a decimal price: the exact unit amount in minor units. */
