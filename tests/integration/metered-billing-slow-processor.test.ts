@@ -80,5 +80,5 @@ describe('metered renewals with a slow processor', () => {
     const thresholdRecords = await records(key, thresholded.subscriptionId);
     expect(thresholdRecords.map((r: { total: number }) => r.total)).toEqual([0, 1500, 0]);
     expect(thresholdRecords.every((r: { status: string }) => r.status === 'paid')).toBe(true);
-  });
+  }, 240_000);
 });
