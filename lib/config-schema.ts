@@ -150,6 +150,7 @@ export const configSchema = z
     PAYMENT_RECOVERY_MAX_ATTEMPTS: wholeNumber(20, { min: 1 }),
     PAYMENT_ACTION_TIMEOUT_MS: wholeNumber(3_600_000, { min: 1_000 }),
     SUBSCRIPTION_DUNNING_DAYS: positiveNumberList('1,3,5,7'),
+    USAGE_GRACE_PERIOD: duration('1h'),
 
     // The payment processor (docs/processors.md)
     PAYMENT_PROCESSOR: oneOf(['sandbox', 'stripe'], 'sandbox'),

@@ -306,6 +306,10 @@ export const config = {
     get dunningDays(): readonly number[] {
       return env().SUBSCRIPTION_DUNNING_DAYS;
     },
+    /** How long after a period ends its usage is finalized (late usage with a timestamp in it still counts), e.g. `1h`. */
+    get usageGracePeriod() {
+      return env().USAGE_GRACE_PERIOD;
+    },
   },
   webhooks: {
     /** Delays after each failed attempt (DESIGN 5); e.g. `5s,5m,30m,2h,5h,10h,10h`. Tests compress it. */

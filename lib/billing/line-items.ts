@@ -27,22 +27,22 @@ export interface BilledUsage {
 }
 
 /**
- * The lines and totals of one charge, with any usage billed in arrears after it, less its
+ * The lines and totals of one charge (none: a record of usage alone), with any usage billed in arrears after it, less its
  * discount (on the charge only), then less the credit applied (account credit, then the usage
  * credits of each usage line).
  */
 export function billingLines(
-  charge: BilledCharge,
+  charge: BilledCharge | null,
   reductions: { discountAmount?: number; discountLabel?: string; creditsApplied?: number } = {},
   usage: BilledUsage[] = [],
 ): BilledTotals {
-  const chargeAmount = charge.quantity * charge.unitAmount;
+  const chargeAmount = charge ? charge.quantity * charge.unitAmount : 0;
   const subtotal = chargeAmount + usage.reduce((sum, billed) => sum + billed.line.amount, 0);
   const discountAmount = reductions.discountAmount ?? 0;
   const accountCredit = reductions.creditsApplied ?? 0;
   const usageCredits = usage.reduce((sum, billed) => sum + billed.creditAmount, 0);
   const creditsApplied = accountCredit + usageCredits;
-  const lineItems: BillingLineItem[] = [{ ...charge, amount: chargeAmount }, ...usage.map((billed) => billed.line)];
+  const lineItems: BillingLineItem[] = [...(charge ? [{ ...charge, amount: chargeAmount }] : []), ...usage.map((billed) => billed.line)];
   if (discountAmount > 0) {
     lineItems.push({
       kind: 'discount',
@@ -62,8 +62,9 @@ export function billingLines(
       kind: 'credit',
       description: `Credits applied: ${creditedUnits} ${line.feature} units`,
       priceId: line.priceId,
-      quantity: 1,
-      unitAmount: -creditAmount,
+      // The units the credits paid (what a later line of the same period counts as credited already).
+      quantity: creditedUnits,
+      unitAmount: 0,
       amount: -creditAmount,
       feature: line.feature,
       periodStart: line.periodStart,

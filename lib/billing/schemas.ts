@@ -8,15 +8,20 @@ export const BILLING_RECORD_STATUSES = ['open', 'paid', 'void', 'uncollectible']
 export const BillingLineItemResponse = z.object({
   kind: z.enum(BILLING_LINE_KINDS).meta({
     description:
-      "`one_time` (a checkout), `plan` (a subscription period), `proration` (a mid-period upgrade), `usage` (a metered price's usage of an ended period, billed in arrears), `discount` (a coupon), `credit` (account credit or usage credits applied).",
+      "`one_time` (a checkout), `plan` (a subscription period), `proration` (a mid-period upgrade), `usage` (a metered price's usage of the period it names, billed in arrears: the ended period, usage arriving late for an earlier one, or the current one when a usage threshold is reached), `discount` (a coupon), `credit` (account credit or usage credits applied).",
   }),
   description: z.string(),
   priceId: z.string().nullable(),
-  quantity: z.int(),
-  unitAmount: z.int().meta({ description: 'Minor units per unit; on a usage line of a decimal or tiered price 0 (see `unitAmountDecimal`, `tiers`).' }),
+  quantity: z.int().meta({ description: 'Usage lines: the units added since the period was last billed. Usage credit lines: the units the credits paid.' }),
+  unitAmount: z.int().meta({
+    description: 'Minor units per unit; on a usage line of a decimal or tiered price 0 (see `unitAmountDecimal`, `tiers`), and on a usage credit line 0.',
+  }),
   amount: z.int().meta({ description: 'Minor units, signed: discount and credit lines are negative; the lines add up to `total`.' }),
   feature: z.string().optional().meta({ description: 'Usage lines and the credit lines paying them: the usage feature.' }),
-  periodStart: Timestamp.optional().meta({ description: 'Usage lines: start of the period whose usage is billed (the previous period).' }),
+  periodStart: Timestamp.optional().meta({
+    description:
+      'Usage lines: start of the period whose usage is billed (the ended period; an earlier one for late usage; the current one for a usage threshold). A later line of the same period bills only what its usage added.',
+  }),
   periodEnd: Timestamp.optional(),
   unitAmountDecimal: z.string().optional().meta({ description: 'Usage lines of a decimal price: the exact unit amount in minor units.' }),
   tiers: z

@@ -7,7 +7,7 @@ import { sendReceiptTask } from './tasks/send-receipt';
 import { log } from '../log';
 import { finishRefundTask, finishStalePhasesTask, reconcilePaymentTask, reconcileUnknownPaymentsTask } from './tasks/reconcile-payment';
 import { enqueueJob } from './enqueue';
-import { finishTestClockAdvanceTask, processSubscriptionTask, runDueSubscriptionsTask } from './tasks/subscriptions';
+import { checkUsageThresholdTask, finishTestClockAdvanceTask, processSubscriptionTask, runDueSubscriptionsTask } from './tasks/subscriptions';
 import { pruneRequestLogsTask } from './tasks/prune-request-logs';
 import { purgeExpiredSecrets } from './tasks/purge-expired-secrets';
 import { startDispatcher, type Dispatcher } from '../webhooks/dispatcher';
@@ -22,6 +22,7 @@ export const TASKS: TaskList = {
   'finish-stale-phases': finishStalePhasesTask,
   'finish-refund': finishRefundTask,
   'process-subscription': processSubscriptionTask,
+  'check-usage-threshold': checkUsageThresholdTask,
   'run-due-subscriptions': runDueSubscriptionsTask,
   'finish-test-clock-advance': finishTestClockAdvanceTask,
   'prune-request-logs': pruneRequestLogsTask,

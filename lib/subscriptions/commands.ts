@@ -16,7 +16,8 @@ import { findSubscriptionRow, getSubscriptionDetail } from './queries';
 import { toChangeResponse, toSubscriptionResponse, type ChangeRow, type CommandResult } from './responses';
 import { endSubscription, markChangeApplied, recordChange, refreshNextAction, runningStatus, writeSubscription, type Actor } from './subscription-writer';
 import { PRICE_COMMANDS, type CommandBody, type CommandType } from './schemas';
-import { addSubscriptionItem, removeSubscriptionItem } from './items';
+import { addSubscriptionItem, listSubscriptionItems, removeSubscriptionItem } from './items';
+import { enqueueJob } from '../jobs/enqueue';
 
 /** What a seller or customer asks of one subscription: Command (now or scheduled) and Cancel. */
 
@@ -64,10 +65,21 @@ async function commandSubscriptionNow(
   if (!namesPrice && body.priceId) throw invalidField('priceId', `${body.type} takes no priceId.`);
   if (body.type === 'ChangePaymentMethod' && !body.paymentMethodId) throw invalidField('paymentMethodId', 'ChangePaymentMethod needs paymentMethodId.');
   if (body.type !== 'ChangePaymentMethod' && body.paymentMethodId) throw invalidField('paymentMethodId', `${body.type} takes no paymentMethodId.`);
+  if (body.type === 'SetUsageThreshold' && body.usageThresholdAmount === undefined) {
+    throw invalidField('usageThresholdAmount', 'SetUsageThreshold needs usageThresholdAmount (null removes the threshold).');
+  }
+  if (body.type !== 'SetUsageThreshold' && body.usageThresholdAmount !== undefined) {
+    throw invalidField('usageThresholdAmount', `${body.type} takes no usageThresholdAmount.`);
+  }
   // Commands that restart collection wait for a suspended seller's reinstatement (ChangePrice is
   // checked before its phases start); cancelling and pausing stay open.
   if (body.type === 'Reactivate' || body.type === 'Resume') await assertSellerAcceptsPayments(tx, merchantId);
   const at = await timeFor(tx, sub.testClockId);
+  if (body.type === 'SetUsageThreshold') {
+    if (body.effectiveAt && body.effectiveAt > at) throw invalidField('effectiveAt', 'SetUsageThreshold applies now; it cannot be scheduled.');
+    const command = { type: body.type, priceId: null, usageThresholdAmount: body.usageThresholdAmount ?? null, reason: body.reason ?? null };
+    return applyCommand(tx, sub, command, at, actor, null);
+  }
   if (body.type === 'ChangePaymentMethod') {
     if (body.effectiveAt && body.effectiveAt > at) throw invalidField('effectiveAt', 'ChangePaymentMethod applies now; it cannot be scheduled.');
     return applyCommand(tx, sub, { type: body.type, priceId: null, paymentMethodId: body.paymentMethodId!, reason: body.reason ?? null }, at, actor, null);
@@ -109,7 +121,7 @@ async function commandSubscriptionNow(
 export async function applyCommand(
   tx: Db,
   sub: SubscriptionRow,
-  command: { type: CommandType; priceId: string | null; paymentMethodId?: string; reason: string | null },
+  command: { type: CommandType; priceId: string | null; paymentMethodId?: string; usageThresholdAmount?: number | null; reason: string | null },
   at: Date,
   actor: Actor,
   scheduled: ChangeRow | null,
@@ -153,6 +165,16 @@ export async function applyCommand(
     case 'RemoveItem': {
       await removeSubscriptionItem(tx, sub, command.priceId!, at);
       updated = await writeSubscription(tx, sub, {});
+      break;
+    }
+    case 'SetUsageThreshold': {
+      const amount = command.usageThresholdAmount ?? null;
+      if (amount !== null && (await listSubscriptionItems(tx, sub.id)).length === 0) {
+        throw invalidField('usageThresholdAmount', `Subscription ${sub.id} has no metered items: a usage threshold needs them.`);
+      }
+      updated = await writeSubscription(tx, sub, { usageThresholdAmount: amount });
+      // The usage so far may already reach the new threshold.
+      if (amount !== null) await enqueueJob(tx, 'check-usage-threshold', { subscriptionId: sub.id }, { jobKey: `usage-threshold:${sub.id}` });
       break;
     }
     case 'ChangePaymentMethod': {

@@ -58,6 +58,7 @@ export const CreatePlan = z.object({
   customerPresent: z.boolean(),
   /** The metered items to write with the subscription (none in plans pinned before they existed). */
   meteredPriceIds: z.array(z.string()).default([]),
+  usageThresholdAmount: z.number().int().nullable().default(null),
   period: PeriodCharge,
 });
 export type CreatePlan = z.output<typeof CreatePlan>;
@@ -93,6 +94,10 @@ export async function planSubscriptionCreate(
   const price = await findPriceRow(tx, merchantId, body.priceId, 'priceId');
   requireRecurring(price, 'priceId');
   const meteredPriceIds = (await resolveMeteredItems(tx, merchantId, price, body.items ?? [])).map((metered) => metered.id);
+  const usageThresholdAmount = body.usageThresholdAmount ?? null;
+  if (usageThresholdAmount !== null && meteredPriceIds.length === 0) {
+    throw invalidField('usageThresholdAmount', 'A usage threshold needs metered prices: give a metered priceId or items.');
+  }
   if (body.paymentMethodId && body.paymentMethodRefId && body.paymentMethodId !== body.paymentMethodRefId) {
     throw invalidField('paymentMethodRefId', 'paymentMethodId and paymentMethodRefId name different methods; give one.');
   }
@@ -124,7 +129,7 @@ export async function planSubscriptionCreate(
     const started = await withEventTime(testClockId ? at : null, async () => {
       let sub = await insertSubscription(tx, {
         ...subscriptionValues(
-          { id, merchantId, customerId: customer.id, priceId: price.id, paymentMethodId, paymentToken, anchor, testClockId, discount },
+          { id, merchantId, customerId: customer.id, priceId: price.id, paymentMethodId, paymentToken, anchor, testClockId, discount, usageThresholdAmount },
           body.metadata,
         ),
         status: 'trialing',
@@ -163,6 +168,7 @@ export async function planSubscriptionCreate(
     attemptKey: options.attemptKey ?? null,
     customerPresent: options.customerPresent ?? false,
     meteredPriceIds,
+    usageThresholdAmount,
     period,
   };
   const charge: ChargeRequest = {
@@ -182,7 +188,7 @@ export async function planSubscriptionCreate(
 function subscriptionValues(
   fields: Pick<
     typeof subscriptions.$inferInsert,
-    'id' | 'merchantId' | 'customerId' | 'priceId' | 'paymentMethodId' | 'paymentToken' | 'testClockId' | 'discount'
+    'id' | 'merchantId' | 'customerId' | 'priceId' | 'paymentMethodId' | 'paymentToken' | 'testClockId' | 'discount' | 'usageThresholdAmount'
   > & { anchor: Date },
   metadata: Record<string, string> | undefined,
 ) {
@@ -215,6 +221,7 @@ export async function applySubscriptionCreate(tx: Db, payment: PaymentRow, plan:
           anchor: plan.anchor,
           testClockId: plan.testClockId,
           discount: plan.discount,
+          usageThresholdAmount: plan.usageThresholdAmount,
         },
         plan.metadata,
       ),

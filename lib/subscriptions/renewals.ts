@@ -1,6 +1,7 @@
-import { and, asc, eq, isNotNull, isNull, lte, ne } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, isNull, lte, ne, or } from 'drizzle-orm';
 import type { Database, Db } from '../db/client';
 import { plainPhases } from '../db/phases';
+import { enqueueJob } from '../jobs/enqueue';
 import { subscriptionBillingRecords, subscriptionChanges, subscriptions } from '../db/schema';
 import type { SubscriptionStatus } from '../db/schema';
 import { now } from '../clock';
@@ -29,7 +30,10 @@ import {
   type SubscriptionRow,
 } from './billing';
 import { applyCommand } from './commands';
-import { planUsageLines } from './usage-billing';
+import { planLateUsageLines, planUsageLines, usageAmountDue } from './usage-billing';
+import { meteredDuring, renewalDraftOf, usageGraceMs, type RenewalDraft } from './usage-spans';
+import { billFinalUsage } from './final-usage';
+import { billUsageThreshold } from './usage-thresholds';
 import { askToAuthenticate, closeUnwantedCharge, lookUpUnknownCharge, retryDue, settleSubscriptionCharge, subscriptionStillRunning } from './dunning';
 import type { ChangeRow } from './responses';
 import {
@@ -39,6 +43,7 @@ import {
   moveSubscriptionPeriod,
   recordChange,
   refreshNextAction,
+  takeRenewalDraft,
   writeSubscription,
 } from './subscription-writer';
 import type { CommandType } from './schemas';
@@ -55,11 +60,20 @@ import type { CommandType } from './schemas';
  */
 export async function processNextAction(tx: Db, subscriptionId: string): Promise<ActionStep> {
   const [sub] = await tx.select().from(subscriptions).where(eq(subscriptions.id, subscriptionId)).for('update');
-  if (!sub || sub.status === 'ended') return 'none';
+  if (!sub || (sub.status === 'ended' && !sub.usageBillingDueAt)) return 'none';
   if (await chargeInFlight(tx, sub)) return 'none';
   const at = await timeFor(tx, sub.testClockId);
   // A suspended seller's subscriptions only move their periods, uncharged; everything else waits (docs/subscriptions.md).
   const suspended = await isMerchantSuspended(tx, sub.merchantId);
+  if (sub.status === 'ended') {
+    // What is left of an ended subscription: its last usage, billed after the grace window (final-usage.ts).
+    if (suspended) {
+      await refreshNextAction(tx, sub, { renewalsOnly: true });
+      return 'none';
+    }
+    if (sub.usageBillingDueAt! > at) return 'none';
+    return withEventTime(sub.testClockId ? sub.usageBillingDueAt : null, () => billFinalUsage(tx, sub));
+  }
   if (suspended) {
     if (sub.currentPeriodEnd <= at) return renew(tx, sub, { sellerSuspended: true });
     await refreshNextAction(tx, sub, { renewalsOnly: true });
@@ -85,15 +99,17 @@ export async function processNextAction(tx: Db, subscriptionId: string): Promise
     .orderBy(asc(subscriptionBillingRecords.nextAttemptAt))
     .limit(1);
   const renewalDue = sub.currentPeriodEnd <= at;
+  const usageDue = sub.usageBillingDueAt !== null && sub.usageBillingDueAt <= at;
   const candidates: { at: Date; run: () => Promise<ActionStep> }[] = [];
   if (scheduled) candidates.push({ at: scheduled.effectiveAt, run: () => applyScheduled(tx, sub, scheduled) });
   if (retry) candidates.push({ at: retry.nextAttemptAt!, run: () => retryDue(tx, sub, retry) });
+  if (usageDue) candidates.push({ at: sub.usageBillingDueAt!, run: () => (sub.renewalDraft ? chargeRenewalDraft(tx, sub) : billUsageThreshold(tx, sub)) });
   if (renewalDue) candidates.push({ at: sub.currentPeriodEnd, run: () => renew(tx, sub) });
   if (candidates.length === 0) {
     await refreshNextAction(tx, sub);
     return 'none';
   }
-  // Earliest first; on a tie the listed order holds (changes, then retries, then the renewal).
+  // Earliest first; on a tie the listed order holds (changes, retries, usage, then the renewal).
   candidates.sort((a, b) => a.at.getTime() - b.at.getTime());
   // On a test clock, the action's events carry the clock time it happened at.
   return withEventTime(sub.testClockId ? candidates[0]!.at : null, candidates[0]!.run);
@@ -118,6 +134,8 @@ async function applyScheduled(tx: Db, sub: SubscriptionRow, change: ChangeRow): 
 }
 
 async function renew(tx: Db, sub: SubscriptionRow, options: { sellerSuspended?: boolean } = {}): Promise<ActionStep> {
+  // A drafted renewal still waiting for its grace window (a window longer than a period) is charged first.
+  if (sub.renewalDraft && !options.sellerSuspended) return chargeRenewalDraft(tx, sub);
   const boundary = sub.currentPeriodEnd;
   if (sub.status === 'canceled' || sub.cancelAtPeriodEnd) {
     await endSubscription(tx, sub, boundary, 'system', 'End');
@@ -128,38 +146,61 @@ async function renew(tx: Db, sub: SubscriptionRow, options: { sellerSuspended?: 
   const index = sub.currentPeriodIndex + 1;
   const periodSet = { currentPeriodIndex: index, currentPeriodStart: periodBoundary(cycle, index), currentPeriodEnd: periodBoundary(cycle, index + 1) };
   if (sub.pausedAt || options.sellerSuspended) {
-    // Collection paused (or the seller suspended): the period moves on without a charge or credits.
+    // Collection paused (or the seller suspended): the period moves on without a charge or credits (its usage is not billed).
     const reason = options.sellerSuspended ? 'seller suspended: not charged' : 'collection paused: not charged';
-    const updated = await writeSubscription(tx, sub, periodSet);
+    // A suspended seller's renewal still drafted is dropped with it: nothing of those periods is charged.
+    const dropped = options.sellerSuspended ? { renewalDraft: null, usageBillingDueAt: null } : {};
+    const updated = await writeSubscription(tx, sub, { ...periodSet, ...dropped });
     if (options.sellerSuspended) await refreshNextAction(tx, updated, { renewalsOnly: true });
     await recordChange(tx, updated, { type: 'Renew', actor: 'system', reason, effectiveAt: boundary, version: updated.version });
     return 'done';
   }
+  const period = { index, start: periodSet.currentPeriodStart, end: periodSet.currentPeriodEnd };
+  const productName = await productNameOf(tx, price);
+  // The ended period's usage is billed with it, in arrears (a trial's usage is free), once the grace window has passed:
+  // the period moves now (entitlements meter the new one), its charge is drafted and pinned at the boundary + the window.
+  if (sub.currentPeriodIndex >= 0 && (await meteredDuring(tx, sub.id, [{ start: sub.currentPeriodStart, end: boundary }]))) {
+    const draft: RenewalDraft = { ...planPeriodCharge(sub, period, price, productName, boundary, null), usageFrom: sub.currentPeriodStart };
+    await writeSubscription(tx, sub, { ...periodSet, renewalDraft: draft, usageBillingDueAt: new Date(boundary.getTime() + usageGraceMs()) });
+    return 'done';
+  }
   // The period moves (and its credit is taken) now, so no other run renews it while it is charged.
   const source = await resolveToken(tx, sub);
-  // The ended period's usage is billed with it, in arrears (a trial's usage is free).
-  const usage = sub.currentPeriodIndex >= 0 ? await planUsageLines(tx, sub, { start: sub.currentPeriodStart, end: boundary }) : [];
-  const plan = planPeriodCharge(
-    sub,
-    { index, start: periodSet.currentPeriodStart, end: periodSet.currentPeriodEnd },
-    price,
-    await productNameOf(tx, price),
-    boundary,
-    source.card,
-    usage,
-  );
+  const plan = planPeriodCharge(sub, period, price, productName, boundary, source.card);
   const moved = await moveSubscriptionPeriod(tx, sub, { ...periodSet, creditBalance: sub.creditBalance - plan.creditUsed });
-  await refreshNextAction(tx, moved);
+  return pinRenewal(tx, moved, plan, source.paymentMethodId, source.token);
+}
+
+/**
+ * Phase 1 of a drafted renewal, at its boundary + the grace window: the draft's price in advance
+ * with the ended period's usage (and late usage of earlier periods), then credits off the whole.
+ */
+async function chargeRenewalDraft(tx: Db, sub: SubscriptionRow): Promise<ActionStep> {
+  const { usageFrom, ...draft } = renewalDraftOf(sub)!;
+  const ended = await planUsageLines(tx, sub, { start: usageFrom, end: draft.periodStart });
+  const usage = [...ended, ...(await planLateUsageLines(tx, sub, usageFrom))];
+  const source = await resolveToken(tx, sub);
+  const at = sub.usageBillingDueAt ?? draft.at;
+  const creditUsed = Math.min(sub.creditBalance, draft.unitAmount - draft.discount + usageAmountDue(usage));
+  const plan: PeriodCharge = { ...draft, usage, creditUsed, card: source.card, at };
+  const taken = await takeRenewalDraft(tx, sub, sub.creditBalance - creditUsed);
+  // A threshold reached in the new period while the draft owned the due time is checked now.
+  if (sub.usageThresholdAmount !== null) await enqueueJob(tx, 'check-usage-threshold', { subscriptionId: sub.id }, { jobKey: `usage-threshold:${sub.id}` });
+  return pinRenewal(tx, taken, plan, source.paymentMethodId, source.token);
+}
+
+async function pinRenewal(tx: Db, sub: SubscriptionRow, plan: PeriodCharge, paymentMethodId: string | null, token: string | null): Promise<ActionStep> {
+  await refreshNextAction(tx, sub);
   const step = await pinMoneyMove(tx, renewalMove, plan, {
     merchantId: sub.merchantId,
     customerId: sub.customerId,
     checkoutId: null,
-    paymentMethodId: source.paymentMethodId,
+    paymentMethodId,
     amount: periodChargeAmount(plan),
     currency: plan.currency,
     description: plan.description,
-    token: source.token,
-    processorKey: `${sub.id}:p${index}:a1`,
+    token,
+    processorKey: `${sub.id}:p${plan.periodIndex}:a1`,
   });
   return step instanceof Pinned ? step : 'done';
 }
@@ -217,7 +258,7 @@ export async function resumeHeldSubscriptionActions(tx: Db, merchantId: string) 
   const rows = await tx
     .select()
     .from(subscriptions)
-    .where(and(eq(subscriptions.merchantId, merchantId), ne(subscriptions.status, 'ended')));
+    .where(and(eq(subscriptions.merchantId, merchantId), or(ne(subscriptions.status, 'ended'), isNotNull(subscriptions.usageBillingDueAt))));
   for (const sub of rows) await refreshNextAction(tx, sub);
 }
 
@@ -242,7 +283,13 @@ export async function dueSubscriptionIds(db: Db, limit = 500) {
   const rows = await db
     .select({ id: subscriptions.id })
     .from(subscriptions)
-    .where(and(isNull(subscriptions.testClockId), ne(subscriptions.status, 'ended'), lte(subscriptions.nextActionAt, now())))
+    .where(
+      and(
+        isNull(subscriptions.testClockId),
+        or(ne(subscriptions.status, 'ended'), isNotNull(subscriptions.usageBillingDueAt)),
+        lte(subscriptions.nextActionAt, now()),
+      ),
+    )
     .orderBy(asc(subscriptions.nextActionAt))
     .limit(limit);
   return rows.map((row) => row.id);

@@ -24,6 +24,7 @@ export function toSubscriptionResponse(row: SubscriptionRow) {
     endedAt: row.endedAt?.toISOString() ?? null,
     pausedAt: row.pausedAt?.toISOString() ?? null,
     creditBalance: row.creditBalance,
+    usageThresholdAmount: row.usageThresholdAmount,
     discount: row.discount,
     testClockId: row.testClockId,
     metadata: row.metadata,

@@ -3,12 +3,27 @@ import { DateTime, Metadata, Timestamp, dateTimeBetween } from '../http/schemas'
 import { BillingLineItemResponse } from '../billing/schemas';
 
 export const SUBSCRIPTION_STATUSES = ['trialing', 'active', 'past_due', 'canceled', 'ended'] as const;
-export const COMMAND_TYPES = ['ChangePrice', 'CancelAtPeriodEnd', 'Reactivate', 'Pause', 'Resume', 'ChangePaymentMethod', 'AddItem', 'RemoveItem'] as const;
+export const COMMAND_TYPES = [
+  'ChangePrice',
+  'CancelAtPeriodEnd',
+  'Reactivate',
+  'Pause',
+  'Resume',
+  'ChangePaymentMethod',
+  'AddItem',
+  'RemoveItem',
+  'SetUsageThreshold',
+] as const;
 /** The commands that name a price. */
 export const PRICE_COMMANDS: readonly CommandType[] = ['ChangePrice', 'AddItem', 'RemoveItem'];
 export type CommandType = (typeof COMMAND_TYPES)[number];
 
 const Id = z.string().trim().min(1).max(64);
+
+const UsageThresholdAmount = z.int().min(1).max(1_000_000_000).nullable().meta({
+  description:
+    'Minor units: as soon as the current period’s unbilled usage amount reaches it, the usage so far is billed and charged on a record of its own, and counting starts again (the period end bills only what was added since). Needs metered items; null: usage is billed at the period end only.',
+});
 
 export const CreateSubscriptionBody = z.strictObject({
   customerId: Id,
@@ -24,6 +39,7 @@ export const CreateSubscriptionBody = z.strictObject({
       description:
         'Metered prices billed in arrears at each period end, besides `priceId` (which may itself be metered): same currency, interval and intervalCount, one per feature.',
     }),
+  usageThresholdAmount: UsageThresholdAmount.optional(),
 });
 
 export const CancelSubscriptionBody = z.strictObject({
@@ -41,6 +57,9 @@ export const CommandBody = z.strictObject({
   }),
   effectiveAt: DateTime.optional().meta({
     description: 'Omitted or not in the future: now. A future time schedules the change (not ChangePaymentMethod, which applies now).',
+  }),
+  usageThresholdAmount: UsageThresholdAmount.optional().meta({
+    description: 'SetUsageThreshold only (applies now): the new usage threshold in minor units, or null to bill usage at the period end only.',
   }),
   reason: z.string().trim().min(1).max(500).optional(),
   expectedVersion: z
@@ -60,7 +79,9 @@ const BillingRecordShape = z.object({
   discountAmount: z.int().meta({ description: "The coupon's discount taken off this record (already out of amount)." }),
   couponId: z.string().nullable(),
   paymentId: z.string().nullable(),
-  kind: z.enum(['period', 'proration']),
+  kind: z
+    .enum(['period', 'proration', 'usage'])
+    .meta({ description: "`usage`: usage billed on its own record (a usage threshold reached, or an ended subscription's last usage)." }),
   periodIndex: z.int().nullable(),
   attempts: z.int(),
   nextAttemptAt: Timestamp.nullable(),
@@ -108,6 +129,7 @@ export const SubscriptionResponse = z.object({
   endedAt: Timestamp.nullable(),
   pausedAt: Timestamp.nullable(),
   creditBalance: z.int(),
+  usageThresholdAmount: z.int().nullable().meta({ description: 'The usage threshold (minor units), or null: usage is billed at the period end only.' }),
   discount: SubscriptionDiscountResponse.nullable(),
   testClockId: z.string().nullable(),
   metadata: z.record(z.string(), z.string()),

@@ -10,6 +10,7 @@ import { recordEntitlementChanged } from '../usage/entitlement-changes';
 import type { SubscriptionRow } from './billing';
 import { toSubscriptionResponse, type ChangeRow } from './responses';
 import { subscriptionChangeStateMachine, subscriptionStateMachine } from './subscription-states';
+import { meteredDuring, unbilledUsageSpans, usageGraceMs } from './usage-spans';
 
 /**
  * The one place a subscription row or a subscription change is written after it was inserted:
@@ -59,6 +60,24 @@ export function moveSubscriptionPeriod(
 }
 
 /**
+ * A drafted renewal is charged now (renewals.ts): the draft leaves the row with the account credit
+ * it uses, in phase 1 like a renewal's period move (phase 3 writes the status and the version).
+ */
+export function takeRenewalDraft(tx: Db, sub: SubscriptionRow, creditBalance: number) {
+  return updateSubscriptionRow(tx, sub, { renewalDraft: null, usageBillingDueAt: null, creditBalance });
+}
+
+/** Usage billed on its own (a threshold, an ended subscription's last usage): nothing more is due, and the account credit it used is taken. */
+export function takeUsageBilling(tx: Db, sub: SubscriptionRow, set: { creditBalance: number; renewalDraft?: null }) {
+  return updateSubscriptionRow(tx, sub, { ...set, usageBillingDueAt: null });
+}
+
+/** A usage threshold was reached: usage billing is due at `at` (usage-thresholds.ts). */
+export function markUsageBillingDue(tx: Db, sub: SubscriptionRow, at: Date) {
+  return updateSubscriptionRow(tx, sub, { usageBillingDueAt: at });
+}
+
+/**
  * Part of creating a subscription: its first charge's outcome is unknown, so it starts
  * past_due (still version 1; the `subscription.created` that follows carries the status).
  */
@@ -74,7 +93,8 @@ async function recordSubscriptionUpdated(tx: Db, before: SubscriptionRow, after:
 }
 
 /**
- * Recomputes when something is next due: a scheduled change, a dunning retry or the period end.
+ * Recomputes when something is next due: a scheduled change, a dunning retry, the period end, or
+ * usage to bill (a drafted renewal, a threshold reached, an ended subscription's last usage).
  * `renewalsOnly`: the seller is suspended, so retries and scheduled changes are held until reinstatement.
  */
 export async function refreshNextAction(tx: Db, sub: SubscriptionRow, options: { renewalsOnly?: boolean } = {}): Promise<SubscriptionRow> {
@@ -83,6 +103,7 @@ export async function refreshNextAction(tx: Db, sub: SubscriptionRow, options: {
     if (at && (!next || at < next)) next = at;
   };
   if (sub.status !== 'ended') consider(sub.currentPeriodEnd);
+  if (!options.renewalsOnly) consider(sub.usageBillingDueAt);
   if (sub.status !== 'ended' && !options.renewalsOnly) {
     const [retry] = await tx
       .select({ at: min(subscriptionBillingRecords.nextAttemptAt) })
@@ -180,7 +201,11 @@ export async function markChangeCanceled(tx: Db, change: ChangeRow, reason: stri
 // ---------------------------------------------------------------------------------------------
 // The end
 
-/** → ended: open records void (or uncollectible), scheduled changes canceled, `subscription.ended`. */
+/**
+ * → ended: open records void (or uncollectible), scheduled changes canceled, `subscription.ended`.
+ * Usage not billed yet (the last period's, a drafted renewal's) is billed after the grace window
+ * by its own charge (final-usage.ts).
+ */
 export async function endSubscription(
   tx: Db,
   sub: SubscriptionRow,
@@ -202,7 +227,16 @@ export async function endSubscription(
     .update(subscriptionChanges)
     .set({ status: 'canceled' })
     .where(and(eq(subscriptionChanges.subscriptionId, sub.id), inArray(subscriptionChanges.status, subscriptionChangeStateMachine.sourcesOf('canceled'))));
-  const updated = await writeSubscription(tx, sub, { status: 'ended', endedAt: at, cancelAtPeriodEnd: false, nextActionAt: null });
+  const unbilled = unbilledUsageSpans(sub, at);
+  const usageBillingDueAt = (await meteredDuring(tx, sub.id, unbilled)) ? new Date(at.getTime() + usageGraceMs()) : null;
+  const updated = await writeSubscription(tx, sub, {
+    status: 'ended',
+    endedAt: at,
+    cancelAtPeriodEnd: false,
+    nextActionAt: null,
+    usageBillingDueAt,
+    renewalDraft: usageBillingDueAt ? sub.renewalDraft : null,
+  });
   await recordChange(tx, updated, { type, actor, effectiveAt: at, version: updated.version });
   await recordEvent(tx, { merchantId: sub.merchantId, type: 'subscription.ended', object: toSubscriptionResponse(updated) });
   await recordEntitlementChanged(tx, {

@@ -216,7 +216,14 @@ async function dueOnClock(db: Db, testClockId: string): Promise<string[]> {
     .select({ id: subscriptions.id })
     .from(subscriptions)
     .innerJoin(testClocks, eq(testClocks.id, subscriptions.testClockId))
-    .where(and(eq(subscriptions.testClockId, testClockId), ne(subscriptions.status, 'ended'), lte(subscriptions.nextActionAt, testClocks.frozenTime)))
+    .where(
+      and(
+        eq(subscriptions.testClockId, testClockId),
+        // An ended subscription may still have its last usage to bill.
+        or(ne(subscriptions.status, 'ended'), isNotNull(subscriptions.usageBillingDueAt)),
+        lte(subscriptions.nextActionAt, testClocks.frozenTime),
+      ),
+    )
     .orderBy(asc(subscriptions.nextActionAt), asc(subscriptions.id));
   return rows.map((row) => row.id);
 }
@@ -233,7 +240,7 @@ async function markReady(tx: Db, testClockId: string): Promise<TestClockRow | un
       and(
         eq(testClocks.id, testClockId),
         inArray(testClocks.status, testClockStateMachine.sourcesOf('ready')),
-        sql`not exists (select 1 from ${subscriptions} where ${subscriptions.testClockId} = ${testClocks.id} and ${subscriptions.status} <> 'ended' and ${subscriptions.nextActionAt} <= ${testClocks.frozenTime})`,
+        sql`not exists (select 1 from ${subscriptions} where ${subscriptions.testClockId} = ${testClocks.id} and (${subscriptions.status} <> 'ended' or ${subscriptions.usageBillingDueAt} is not null) and ${subscriptions.nextActionAt} <= ${testClocks.frozenTime})`,
       ),
     )
     .returning();

@@ -1,15 +1,44 @@
 import type { Db } from '../db/client';
 import { ApiError } from '../http/errors';
 import { findPriceRow } from '../catalog/prices';
-import { cycleOf, periodLines, planPeriodCharge, productNameOf } from './billing';
+import { cycleOf, periodLines, planPeriodCharge, productNameOf, type PeriodCharge, type SubscriptionRow } from './billing';
 import { periodBoundary } from './periods';
 import { findSubscriptionRow } from './queries';
-import { planUsageLines } from './usage-billing';
+import { planLateUsageLines, planUsageLines, usageAmountDue } from './usage-billing';
+import { renewalDraftOf } from './usage-spans';
+
+/**
+ * The next renewal: one drafted at the last boundary and not charged yet (within the grace window:
+ * the ended period's usage so far, late usage of earlier periods), else the one at the period end.
+ */
+async function upcomingPlan(db: Db, sub: SubscriptionRow): Promise<PeriodCharge> {
+  const draft = renewalDraftOf(sub);
+  if (draft) {
+    const { usageFrom, ...drafted } = draft;
+    const usage = [...(await planUsageLines(db, sub, { start: usageFrom, end: drafted.periodStart })), ...(await planLateUsageLines(db, sub, usageFrom))];
+    const creditUsed = Math.min(sub.creditBalance, drafted.unitAmount - drafted.discount + usageAmountDue(usage));
+    return { ...drafted, usage, creditUsed, at: sub.usageBillingDueAt ?? drafted.at };
+  }
+  const price = await findPriceRow(db, sub.merchantId, sub.priceId);
+  const cycle = cycleOf(sub, price);
+  const index = sub.currentPeriodIndex + 1;
+  const usage = sub.currentPeriodIndex >= 0 ? await planUsageLines(db, sub, { start: sub.currentPeriodStart, end: sub.currentPeriodEnd }) : [];
+  return planPeriodCharge(
+    sub,
+    { index, start: periodBoundary(cycle, index), end: periodBoundary(cycle, index + 1) },
+    price,
+    await productNameOf(db, price),
+    sub.currentPeriodEnd,
+    null,
+    usage,
+  );
+}
 
 /**
  * What the next renewal's billing record would say if the period ended now
  * (`GET /api/Subscription/{id}/UpcomingInvoice`): the next period's price in advance and the
- * current period's usage so far, priced, less the coupon and credits. It is planned by the same
+ * current period's usage so far, priced, less the coupon and credits; `at` is the period end (a
+ * renewal drafted there is charged after the grace window: then `at` is that moment). It is planned by the same
  * functions the renewal pins its charge with (`planUsageLines`, `planPeriodCharge`,
  * `periodLines`), so the two cannot disagree about the same usage. Nothing is written.
  */
@@ -19,23 +48,11 @@ export async function getUpcomingInvoice(db: Db, merchantId: string, subscriptio
     throw new ApiError('INVALID_STATE', `Subscription ${sub.id} will not renew: it has no upcoming invoice.`);
   }
   if (sub.pausedAt) throw new ApiError('INVALID_STATE', `Collection of subscription ${sub.id} is paused: its next renewal bills nothing.`);
-  const price = await findPriceRow(db, merchantId, sub.priceId);
-  const cycle = cycleOf(sub, price);
-  const index = sub.currentPeriodIndex + 1;
-  const usage = sub.currentPeriodIndex >= 0 ? await planUsageLines(db, sub, { start: sub.currentPeriodStart, end: sub.currentPeriodEnd }) : [];
-  const plan = planPeriodCharge(
-    sub,
-    { index, start: periodBoundary(cycle, index), end: periodBoundary(cycle, index + 1) },
-    price,
-    await productNameOf(db, price),
-    sub.currentPeriodEnd,
-    null,
-    usage,
-  );
+  const plan = await upcomingPlan(db, sub);
   const billed = periodLines(plan);
   return {
     subscriptionId: sub.id,
-    at: sub.currentPeriodEnd.toISOString(),
+    at: plan.at.toISOString(),
     currency: plan.currency,
     periodIndex: plan.periodIndex,
     periodStart: plan.periodStart.toISOString(),

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Db } from '../db/client';
+import { queueUsageThresholdChecks } from './billing-thresholds';
 import type { RecordUsageBatchBody } from './schemas';
 import { resolveCustomersEntitlements, type CustomerEntitlements } from './resolve';
 import { findUsageByExternalId, insertUsageRows, lockMeters, meterUsageRows, newUsageRow, usageResponses, type UsageRecordResponseBody } from './usage-records';
@@ -30,6 +31,7 @@ export async function recordUsageBatch(tx: Db, merchantId: string, body: z.outpu
   const inserted = await insertUsageRows(tx, rows);
   const insertedIds = new Set(inserted.map((row) => row.id));
   const responses = await meterUsageRows(tx, merchantId, locked, inserted);
+  await queueUsageThresholdChecks(tx, merchantId, [...new Set(inserted.map((row) => row.customerId))]);
 
   const duplicateIds = prepared.flatMap((p) => (p && !insertedIds.has(p.row.id) ? [p.row.externalId!] : []));
   const existing = await findUsageByExternalId(tx, merchantId, duplicateIds);

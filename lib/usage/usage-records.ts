@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../db/client';
+import { queueUsageThresholdChecks } from './billing-thresholds';
 import { usageRecords } from '../db/schema';
 import { newId } from '../ids';
 import { now } from '../clock';
@@ -235,6 +236,7 @@ export async function recordUsage(tx: Db, merchantId: string, input: UsageInput)
     return { created: false, usage: usage!, entitlement: toEntitlementResponse(meter) };
   }
   const responses = await meterUsageRows(tx, merchantId, locked, [inserted]);
+  await queueUsageThresholdChecks(tx, merchantId, [inserted.customerId]);
   return { created: true, usage: responses.get(inserted.id)!, entitlement: toEntitlementResponse(meter) };
 }
 

@@ -60,6 +60,7 @@ const subscription = {
   endedAt: null,
   pausedAt: null,
   creditBalance: 0,
+  usageThresholdAmount: null,
   discount: null,
   testClockId: null,
   metadata: {},
@@ -219,7 +220,7 @@ export const EVENT_SAMPLES: Record<EventType, EventSample> = {
   'subscription.created': { emittedBy: 'POST /api/Subscription; a checkout of a Recurring price', data: { object: subscription } },
   'subscription.updated': {
     emittedBy:
-      'Command (ChangePrice, Pause, Resume, CancelAtPeriodEnd, Reactivate, ChangePaymentMethod), Cancel, renewals and dunning that change the status, a new default card',
+      'Command (ChangePrice, Pause, Resume, CancelAtPeriodEnd, Reactivate, ChangePaymentMethod, AddItem, RemoveItem, SetUsageThreshold), Cancel, renewals and dunning that change the status, a renewal drafted at its boundary (metered items: the period moves, the charge follows after the grace window), a new default card',
     data: { object: { ...subscription, pausedAt: at }, previousAttributes: { pausedAt: null } },
   },
   'subscription.canceled': {
@@ -231,7 +232,8 @@ export const EVENT_SAMPLES: Record<EventType, EventSample> = {
     data: { object: { ...subscription, status: 'ended', endedAt: at } },
   },
   'billing_record.created': {
-    emittedBy: 'every charge: checkout, subscription start, renewal, proration (before the payment event)',
+    emittedBy:
+      "every charge: checkout, subscription start, renewal, proration, usage billed on its own (a usage threshold, an ended subscription's last usage) (before the payment event)",
     data: { object: billingRecord },
   },
   'billing_record.paid': {

@@ -71,7 +71,8 @@ describe('usage billed in arrears', () => {
     expect(upcoming.status, upcoming.text).toBe(200);
     expect(upcoming.body).toMatchObject({ at: '2026-02-10T12:00:00.000Z', periodIndex: 1, subtotal: 6170, total: 6170 });
 
-    await advance(api, clock, '2026-02-10T12:00:01.000Z');
+    // The period's usage is billed once its grace window (USAGE_GRACE_PERIOD, 1 h) has passed.
+    await advance(api, clock, '2026-02-10T13:00:00.000Z');
     const record = await periodRecord(api, sub.id, 1);
     expect(upcoming.body.lineItems).toEqual(record.lineItems);
     expect(record).toMatchObject({ status: 'paid', currency: 'USD', subtotal: 6170, total: 6170, amountPaid: 6170, periodStart: '2026-02-10T12:00:00.000Z' });
@@ -110,7 +111,7 @@ describe('usage billed in arrears', () => {
     const sub = (await subscribe(api, { customerId, priceId: licensed.id, paymentMethodId, items: [{ priceId: graduated.id }] })).body;
     await recordUsage(api, { customerId, feature: 'api_calls', quantity: 1234 });
 
-    await advance(api, clock, '2026-04-01T00:00:00.000Z');
+    await advance(api, clock, '2026-04-01T01:00:00.000Z');
     const record = await periodRecord(api, sub.id, 1);
     expect(record).toMatchObject({ status: 'paid', subtotal: 2468, total: 2468 });
     const usage = record.lineItems.find((line: { kind: string }) => line.kind === 'usage');
@@ -142,7 +143,7 @@ describe('usage billed in arrears', () => {
     await recordUsage(api, { customerId, feature: 'api_calls', quantity: 1134 });
     const upcoming = (await api.get(`/api/Subscription/${sub.id}/UpcomingInvoice`)).body;
 
-    await advance(api, clock, '2026-02-01T00:00:00.000Z');
+    await advance(api, clock, '2026-02-01T01:00:00.000Z');
     const record = await periodRecord(api, sub.id, 1);
     expect(upcoming).toMatchObject({ lineItems: record.lineItems, creditsApplied: 1750, total: 4420 });
     // 1,234 units × 5 = 6,170; 350 of them paid by credits = 1,750; the card pays 4,420.
@@ -199,7 +200,7 @@ describe('usage billed in arrears', () => {
     expect((await api.get(`/api/Subscription/${sub.id}`)).body.items.map((item: { priceId: string }) => item.priceId)).toEqual([calls.id]);
     await recordUsage(api, { customerId, feature: 'storage_gb', quantity: 4, timestamp: '2026-01-25T00:00:00.000Z' });
 
-    await advance(api, clock, '2026-02-01T00:00:00.000Z');
+    await advance(api, clock, '2026-02-01T01:00:00.000Z');
     const january = await periodRecord(api, sub.id, 1);
     expect(january.lineItems.filter((line: { kind: string }) => line.kind === 'usage')).toEqual([
       expect.objectContaining({
@@ -220,7 +221,7 @@ describe('usage billed in arrears', () => {
     expect(january.total).toBe(3300);
 
     await recordUsage(api, { customerId, feature: 'storage_gb', quantity: 9, timestamp: '2026-02-02T00:00:00.000Z' });
-    await advance(api, clock, '2026-03-01T00:00:00.000Z');
+    await advance(api, clock, '2026-03-01T01:00:00.000Z');
     const february = await periodRecord(api, sub.id, 2);
     expect(february.lineItems.filter((line: { kind: string }) => line.kind === 'usage').map((line: { feature: string }) => line.feature)).toEqual([
       'api_calls',
@@ -255,7 +256,7 @@ describe('usage billed in arrears', () => {
     for (const user of ['ada', 'grace', 'ada']) await recordUsage(api, { customerId, feature: 'active_users', properties: { user_id: user } });
     await recordUsage(api, { customerId, feature: 'active_users' });
 
-    await advance(api, clock, '2026-06-01T00:00:00.000Z');
+    await advance(api, clock, '2026-06-01T01:00:00.000Z');
     const record = await periodRecord(api, sub.id, 1);
     const byFeature = Object.fromEntries(
       record.lineItems
@@ -267,7 +268,7 @@ describe('usage billed in arrears', () => {
     expect(record.total).toBe(5225);
   });
 
-  it('charges the pinned usage once when the renewal is cut off after phase 1, whatever is recorded meanwhile', async () => {
+  it('charges the pinned usage once when the renewal is cut off between finalizing the period (phase 1) and charging it, whatever is recorded meanwhile', async () => {
     const { api, merchant } = await newMerchant();
     const price = await meteredPrice(api, { amount: 5 });
     const { customerId, paymentMethodId } = await customerWithCard(api, merchant.id);
@@ -276,7 +277,7 @@ describe('usage billed in arrears', () => {
     await recordUsage(api, { customerId, feature: 'api_calls', quantity: 1234 });
     await getDb()
       .update(testClocks)
-      .set({ frozenTime: new Date('2025-02-01T00:00:00Z') })
+      .set({ frozenTime: new Date('2025-02-01T01:00:00Z') })
       .where(eq(testClocks.id, clock));
 
     vi.spyOn(SandboxProcessor.prototype, 'charge').mockImplementationOnce(() => Promise.reject(new Error('connection to the processor lost')));

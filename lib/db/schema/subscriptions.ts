@@ -95,6 +95,20 @@ export const subscriptions = pgTable(
     /** The coupon redeemed at checkout and the window of periods it discounts (lib/subscriptions/discounts.ts). */
     discount: jsonb().$type<SubscriptionDiscount>(),
     testClockId: text().references(() => testClocks.id),
+    /**
+     * A renewal of a subscription with metered items, drafted at the period boundary (the price in
+     * advance, its discount) and charged with the ended period's usage at `usageBillingDueAt`
+     * (lib/subscriptions/renewal-draft.ts); null otherwise. An ended subscription keeps the draft it
+     * ended with until its last usage is billed (only the draft's usage span is then billed).
+     */
+    renewalDraft: jsonb().$type<Record<string, unknown>>(),
+    /**
+     * When usage is next billed outside a plain renewal: the drafted renewal (period end + the
+     * grace window), an ended subscription's last usage, or a usage threshold reached (now).
+     */
+    usageBillingDueAt: timestampTz(),
+    /** Bill the period's usage so far as soon as its unbilled amount reaches this (minor units); null: only at period end. */
+    usageThresholdAmount: integer(),
     /** The earliest moment something is due (renewal, retry, scheduled change); null when nothing is. */
     nextActionAt: timestampTz(),
     metadata: jsonb().notNull().$type<Metadata>().default({}),
@@ -147,7 +161,8 @@ export const subscriptionBillingRecords = pgTable(
     billingRecordId: text()
       .notNull()
       .references(() => billingRecords.id),
-    kind: text().notNull().$type<'period' | 'proration'>(),
+    /** `usage`: usage billed on its own (a threshold reached, or an ended subscription's last usage). */
+    kind: text().notNull().$type<'period' | 'proration' | 'usage'>(),
     periodIndex: integer(),
     /** Charge attempts so far (1 after the first). */
     attempts: integer().notNull().default(0),
@@ -174,6 +189,7 @@ export type SubscriptionCommandType =
   | 'ChangePaymentMethod'
   | 'AddItem'
   | 'RemoveItem'
+  | 'SetUsageThreshold'
   | 'Cancel'
   | 'Create'
   | 'Renew'

@@ -4,6 +4,7 @@ import { getDb } from '../../db/client';
 import { enqueueJob } from '../enqueue';
 import { dueSubscriptionIds, processSubscription } from '../../subscriptions/renewals';
 import { abandonedAdvanceIds, finishAbandonedAdvance } from '../../subscriptions/test-clocks';
+import { markUsageThresholdDue } from '../../subscriptions/usage-thresholds';
 
 const Payload = z.object({ subscriptionId: z.string() });
 
@@ -36,4 +37,14 @@ const AdvancePayload = z.object({ testClockId: z.string() });
 export const finishTestClockAdvanceTask: Task = async (payload) => {
   const { testClockId } = AdvancePayload.parse(payload);
   await finishAbandonedAdvance(getDb(), testClockId);
+};
+
+/**
+ * Queued by recorded usage of a customer whose subscription has a usage threshold (lib/usage):
+ * when the period's unbilled usage reached it, the usage is billed now, by the billing engine.
+ */
+export const checkUsageThresholdTask: Task = async (payload) => {
+  const { subscriptionId } = Payload.parse(payload);
+  const db = getDb();
+  if (await markUsageThresholdDue(db, subscriptionId)) await processSubscription(db, subscriptionId);
 };

@@ -3237,20 +3237,21 @@ export interface components {
         };
         BillingLineItemResponse: {
             /**
-             * @description `one_time` (a checkout), `plan` (a subscription period), `proration` (a mid-period upgrade), `usage` (a metered price's usage of an ended period, billed in arrears), `discount` (a coupon), `credit` (account credit or usage credits applied).
+             * @description `one_time` (a checkout), `plan` (a subscription period), `proration` (a mid-period upgrade), `usage` (a metered price's usage of the period it names, billed in arrears: the ended period, usage arriving late for an earlier one, or the current one when a usage threshold is reached), `discount` (a coupon), `credit` (account credit or usage credits applied).
              * @enum {string}
              */
             kind: "one_time" | "plan" | "proration" | "usage" | "discount" | "credit";
             description: string;
             priceId: string | null;
+            /** @description Usage lines: the units added since the period was last billed. Usage credit lines: the units the credits paid. */
             quantity: number;
-            /** @description Minor units per unit; on a usage line of a decimal or tiered price 0 (see `unitAmountDecimal`, `tiers`). */
+            /** @description Minor units per unit; on a usage line of a decimal or tiered price 0 (see `unitAmountDecimal`, `tiers`), and on a usage credit line 0. */
             unitAmount: number;
             /** @description Minor units, signed: discount and credit lines are negative; the lines add up to `total`. */
             amount: number;
             /** @description Usage lines and the credit lines paying them: the usage feature. */
             feature?: string;
-            /** @description Usage lines: start of the period whose usage is billed (the previous period). */
+            /** @description Usage lines: start of the period whose usage is billed (the ended period; an earlier one for late usage; the current one for a usage threshold). A later line of the same period bills only what its usage added. */
             periodStart?: components["schemas"]["Timestamp"];
             periodEnd?: components["schemas"]["Timestamp"];
             /** @description Usage lines of a decimal price: the exact unit amount in minor units. */
@@ -3317,6 +3318,8 @@ export interface components {
             endedAt: components["schemas"]["Timestamp"] | null;
             pausedAt: components["schemas"]["Timestamp"] | null;
             creditBalance: number;
+            /** @description The usage threshold (minor units), or null: usage is billed at the period end only. */
+            usageThresholdAmount: number | null;
             discount: components["schemas"]["SubscriptionDiscountResponse"] | null;
             testClockId: string | null;
             metadata: {
@@ -3359,6 +3362,8 @@ export interface components {
             endedAt: components["schemas"]["Timestamp"] | null;
             pausedAt: components["schemas"]["Timestamp"] | null;
             creditBalance: number;
+            /** @description The usage threshold (minor units), or null: usage is billed at the period end only. */
+            usageThresholdAmount: number | null;
             discount: components["schemas"]["SubscriptionDiscountResponse"] | null;
             testClockId: string | null;
             metadata: {
@@ -3379,8 +3384,11 @@ export interface components {
                 discountAmount: number;
                 couponId: string | null;
                 paymentId: string | null;
-                /** @enum {string} */
-                kind: "period" | "proration";
+                /**
+                 * @description `usage`: usage billed on its own record (a usage threshold reached, or an ended subscription's last usage).
+                 * @enum {string}
+                 */
+                kind: "period" | "proration" | "usage";
                 periodIndex: number | null;
                 attempts: number;
                 nextAttemptAt: components["schemas"]["Timestamp"] | null;
@@ -5687,6 +5695,8 @@ export interface components {
                     items?: {
                         priceId: string;
                     }[];
+                    /** @description Minor units: as soon as the current period’s unbilled usage amount reaches it, the usage so far is billed and charged on a record of its own, and counting starts again (the period end bills only what was added since). Needs metered items; null: usage is billed at the period end only. */
+                    usageThresholdAmount?: number | null;
                 };
             };
         };
@@ -5702,7 +5712,7 @@ export interface components {
             content: {
                 "application/json": {
                     /** @enum {string} */
-                    type: "ChangePrice" | "CancelAtPeriodEnd" | "Reactivate" | "Pause" | "Resume" | "ChangePaymentMethod" | "AddItem" | "RemoveItem";
+                    type: "ChangePrice" | "CancelAtPeriodEnd" | "Reactivate" | "Pause" | "Resume" | "ChangePaymentMethod" | "AddItem" | "RemoveItem" | "SetUsageThreshold";
                     /** @description ChangePrice: the new licensed Recurring price (same currency, interval and intervalCount). AddItem: a metered price to bill in arrears from now; RemoveItem: the metered item to stop billing (its usage so far is billed at the period end). */
                     priceId?: string;
                     /** @description ChangePaymentMethod only: a saved method of the subscription's customer (pm_…); open past-due records are retried with it at once. */
@@ -5712,6 +5722,8 @@ export interface components {
                      * @description Omitted or not in the future: now. A future time schedules the change (not ChangePaymentMethod, which applies now).
                      */
                     effectiveAt?: string;
+                    /** @description SetUsageThreshold only (applies now): the new usage threshold in minor units, or null to bill usage at the period end only. */
+                    usageThresholdAmount?: number | null;
                     reason?: string;
                     expectedVersion?: string;
                 };

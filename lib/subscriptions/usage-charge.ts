@@ -1,0 +1,141 @@
+import { and, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Db } from '../db/client';
+import { billingRecords, customers, subscriptionBillingRecords, subscriptions } from '../db/schema';
+import { newId } from '../ids';
+import { recordEvent } from '../events/record-event';
+import { PinnedCard, Pinned, pinMoneyMove, type DefiniteOutcome, type KnownOutcome, type MoneyMoveKind } from '../payments/money-moves';
+import { recordChargeOutcome, settleUnknownPaymentRow, type PaymentRow, type SubscriptionContext } from '../payments/payments';
+import { closeBillingRecord, createBillingRecord } from '../billing/billing-records';
+import { billingLines } from '../billing/line-items';
+import { settlePaid, type ActionStep, type ChargeSource, type SubscriptionBillingRow, type SubscriptionRow } from './billing';
+import { PinnedUsage, usageAmountDue } from './usage-billing';
+
+/**
+ * Usage billed on its own billing record, not with a renewal: an ended subscription's last usage
+ * (final-usage.ts) and the usage so far when a usage threshold is reached (usage-thresholds.ts).
+ * Both are money moves whose plan is pinned here in phase 1; their records are linked to the
+ * subscription as kind `usage`.
+ */
+
+export const UsageCharge = z.object({
+  subscriptionId: z.string(),
+  /** The (last) period whose usage it bills, and the span its lines cover. */
+  periodIndex: z.number().int(),
+  periodStart: z.coerce.date(),
+  periodEnd: z.coerce.date(),
+  currency: z.string(),
+  description: z.string(),
+  /** When it is billed (on the subscription's clock). */
+  at: z.coerce.date(),
+  card: PinnedCard,
+  usage: z.array(PinnedUsage),
+  /** Account credit taken off it. */
+  creditUsed: z.number().int(),
+});
+export type UsageCharge = z.output<typeof UsageCharge>;
+
+/** Whether any of the lines bills something (a record of nothing but zeros is not written). */
+export function billsSomething(usage: readonly PinnedUsage[]): boolean {
+  return usage.some(({ line }) => line.amount > 0);
+}
+
+/** Phase 1's end: the pending payment with the plan pinned on it, charged to the subscription's card. */
+export async function pinUsageCharge(
+  tx: Db,
+  kind: MoneyMoveKind<UsageCharge, void>,
+  sub: SubscriptionRow,
+  plan: UsageCharge,
+  source: ChargeSource,
+): Promise<ActionStep> {
+  const id = newId('payment');
+  const step = await pinMoneyMove(tx, kind, plan, {
+    id,
+    merchantId: sub.merchantId,
+    customerId: sub.customerId,
+    checkoutId: null,
+    paymentMethodId: source.paymentMethodId,
+    amount: usageAmountDue(plan.usage) - plan.creditUsed,
+    currency: plan.currency,
+    description: plan.description,
+    token: source.token,
+    processorKey: `${sub.id}:usage:${id}`,
+  });
+  return step instanceof Pinned ? step : 'done';
+}
+
+export function usageChargeContext(plan: UsageCharge): SubscriptionContext {
+  return {
+    subscriptionId: plan.subscriptionId,
+    periodIndex: plan.periodIndex,
+    periodStart: plan.periodStart.toISOString(),
+    periodEnd: plan.periodEnd.toISOString(),
+  };
+}
+
+/** Phase 3: the record of the usage lines with the payment's outcome, linked to the subscription as kind `usage`. */
+export async function billUsageCharge(tx: Db, sub: SubscriptionRow, plan: UsageCharge, pending: PaymentRow, outcome: KnownOutcome) {
+  const context = usageChargeContext(plan);
+  let payment = pending;
+  const record = await createBillingRecord(
+    tx,
+    {
+      merchantId: sub.merchantId,
+      customerId: sub.customerId,
+      checkoutId: null,
+      paymentId: pending.id,
+      currency: plan.currency,
+      description: plan.description,
+      billed: billingLines(null, { creditsApplied: plan.creditUsed }, plan.usage),
+    },
+    { context, recordPayment: async () => (payment = await recordChargeOutcome(tx, pending, outcome, recordEvent, context)) },
+  );
+  const [link] = await tx
+    .insert(subscriptionBillingRecords)
+    .values({
+      id: newId('subscriptionItem'),
+      merchantId: sub.merchantId,
+      subscriptionId: sub.id,
+      billingRecordId: record.id,
+      kind: 'usage',
+      periodIndex: plan.periodIndex,
+      attempts: 1,
+      lastPaymentId: pending.id,
+      createdAt: plan.at,
+    })
+    .returning();
+  return { link: link!, record, payment };
+}
+
+/**
+ * The usage record of an ended subscription once its charge is known: paid, or `uncollectible`
+ * when declined (an ended subscription has no dunning: the seller collects it another way). An
+ * unknown outcome leaves it open until the processor tells (`settleEndedUsageCharge`).
+ */
+export async function closeEndedUsageRecord(tx: Db, sub: SubscriptionRow, link: SubscriptionBillingRow, status: PaymentRow['status']) {
+  if (status === 'succeeded') await settlePaid(tx, sub, link, sub.priceId);
+  else if (status === 'failed') await closeBillingRecord(tx, sub.merchantId, link.billingRecordId, 'uncollectible');
+}
+
+/** An ended subscription's usage charge whose outcome was unknown (or awaited authentication) is settled: its record follows. */
+export async function settleEndedUsageCharge(tx: Db, payment: PaymentRow, plan: UsageCharge, outcome: DefiniteOutcome) {
+  const [sub] = await tx.select().from(subscriptions).where(eq(subscriptions.id, plan.subscriptionId)).for('update');
+  const settled = await settleUnknownPaymentRow(tx, payment.id, outcome, usageChargeContext(plan));
+  if (!settled || !sub) return;
+  const [found] = await tx
+    .select({ link: subscriptionBillingRecords, status: billingRecords.status })
+    .from(subscriptionBillingRecords)
+    .innerJoin(billingRecords, eq(billingRecords.id, subscriptionBillingRecords.billingRecordId))
+    .where(and(eq(subscriptionBillingRecords.subscriptionId, sub.id), eq(subscriptionBillingRecords.lastPaymentId, payment.id)));
+  if (found?.status === 'open') await closeEndedUsageRecord(tx, sub, found.link, settled.status);
+}
+
+/** A usage charge is made by recovery only for a customer who is still there: an archived customer is never charged again. */
+export async function customerStillThere(db: Db, plan: { subscriptionId: string }): Promise<boolean> {
+  const [row] = await db
+    .select({ status: customers.status })
+    .from(subscriptions)
+    .innerJoin(customers, eq(customers.id, subscriptions.customerId))
+    .where(eq(subscriptions.id, plan.subscriptionId));
+  return row?.status === 'active';
+}
