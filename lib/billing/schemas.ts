@@ -37,6 +37,15 @@ export const BillingLineItemResponse = z.object({
 /** The fields of a billing record that its `billing_record.*` events carry too (lib/billing/billing-records.ts). */
 export const billingRecordFields = {
   id: z.string(),
+  number: z
+    .string()
+    .nullable()
+    .meta({
+      description:
+        "The invoice number: the seller's prefix and the next number of its gapless sequence (`ACME-0042`), given as the record's " +
+        'transaction commits, so every record read back and every `billing_record.*` event carries one (docs/invoices.md, "Invoice numbers").',
+      example: 'ACME-0042',
+    }),
   status: z.enum(BILLING_RECORD_STATUSES),
   customerId: z.string(),
   subscriptionId: z.string().nullable().meta({ description: 'The subscription billed; null for a checkout of a one-time price.' }),

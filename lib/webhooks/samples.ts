@@ -89,6 +89,7 @@ const payment = {
 };
 const billingRecord = {
   id: 'br_01KEXAMPLE0BILLINGRECORD00',
+  number: 'ACME-0042',
   status: 'open',
   customerId: customer.id,
   checkoutId: null,

@@ -23,6 +23,11 @@ export const merchants = pgTable(
     addressRegion: text(),
     addressPostalCode: text(),
     addressCountry: text(),
+    /**
+     * What invoice numbers start with (`ACME` → `ACME-0001`); null: the business name's letters
+     * and digits, upper case, at most 12 (docs/invoices.md, "Invoice numbers").
+     */
+    invoicePrefix: text(),
     /** IANA time zone the seller console shows dates in. */
     timeZone: text().notNull().default('UTC'),
     /** Email the customer a receipt (linking the hosted invoice) after each successful payment. */

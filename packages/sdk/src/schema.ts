@@ -3195,6 +3195,11 @@ export interface components {
         };
         BillingRecordResponse: {
             id: string;
+            /**
+             * @description The invoice number: the seller's prefix and the next number of its gapless sequence (`ACME-0042`), given as the record's transaction commits, so every record read back and every `billing_record.*` event carries one (docs/invoices.md, "Invoice numbers").
+             * @example ACME-0042
+             */
+            number: string | null;
             /** @enum {string} */
             status: "open" | "paid" | "void" | "uncollectible";
             customerId: string;
@@ -3752,6 +3757,13 @@ export interface components {
             /** @description IANA time zone. */
             timeZone: string;
             sendReceipts: boolean;
+            /** @description The prefix set in Settings; null: made from the business name (docs/invoices.md, "Invoice numbers"). */
+            invoicePrefix: string | null;
+            /**
+             * @description The number the next invoice gets, e.g. `ACME-0004`.
+             * @example ACME-0004
+             */
+            nextInvoiceNumber: string;
             updatedAt: components["schemas"]["Timestamp"];
         };
         TeamResponse: {
@@ -3959,6 +3971,11 @@ export interface components {
         };
         BillingRecordEvent: {
             id: string;
+            /**
+             * @description The invoice number: the seller's prefix and the next number of its gapless sequence (`ACME-0042`), given as the record's transaction commits, so every record read back and every `billing_record.*` event carries one (docs/invoices.md, "Invoice numbers").
+             * @example ACME-0042
+             */
+            number: string | null;
             /** @enum {string} */
             status: "open" | "paid" | "void" | "uncollectible";
             customerId: string;
@@ -11085,6 +11102,8 @@ export interface operations {
                     timeZone?: string;
                     /** @description Email customers a receipt, linking the hosted invoice and its PDF, after each successful payment (on by default). */
                     sendReceipts?: boolean;
+                    /** @description What invoice numbers start with (`ACME` → `ACME-0001`); null: the business name's letters and digits, upper case, at most 12. A new prefix applies to the next number; the sequence goes on. */
+                    invoicePrefix?: string | null;
                 };
             };
         };

@@ -32,6 +32,7 @@ export async function saveSettingsAction(_: FormState, form: FormData): Promise<
       },
       timeZone: field(form, 'timeZone'),
       sendReceipts: form.get('sendReceipts') === 'on',
+      invoicePrefix: orNull(form, 'invoicePrefix'),
     });
     await getDb().transaction((tx) => updateAccountSettings(tx, merchantId, body));
     revalidatePath('/merchant', 'layout');

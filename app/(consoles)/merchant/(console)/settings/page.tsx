@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { toAccountSettings } from '@/lib/merchants/settings';
+import { getDb } from '@/lib/db/client';
+import { nextInvoiceNumberOf, toAccountSettings } from '@/lib/merchants/settings';
 import { roleCan } from '@/lib/merchants/roles';
 import { ActionForm } from '@/components/ui/action-form';
 import { Alert } from '@/components/ui/alert';
@@ -17,7 +18,7 @@ const TIME_ZONES = Intl.supportedValuesOf('timeZone');
 export default async function SettingsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { merchant, user } = await currentSeller('view');
   const { saved } = await searchParams;
-  const settings = toAccountSettings(merchant);
+  const settings = toAccountSettings(merchant, await nextInvoiceNumberOf(getDb(), merchant.id));
   const canEdit = roleCan(user.role, 'settings:write');
   return (
     <>
@@ -84,6 +85,13 @@ export default async function SettingsPage({ searchParams }: { searchParams: Pro
                 <span className="block text-xs text-slate-600">After each successful payment, customers get a receipt linking their invoice page and PDF.</span>
               </span>
             </label>
+            <TextField
+              label="Invoice number prefix"
+              name="invoicePrefix"
+              defaultValue={settings.invoicePrefix ?? ''}
+              maxLength={20}
+              hint={`Letters, digits and dashes. Your next invoice is numbered ${settings.nextInvoiceNumber}; empty: made from the business name.`}
+            />
             <SelectField
               label="Time zone"
               name="timeZone"

@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { call } from '../helpers/api';
+import { newMerchant } from '../helpers/merchants';
+import { eventsOf, ik, oneTimePrice } from '../helpers/payments';
+import { signInSeller } from '../helpers/sessions';
+
+// Issue 32: every billing record gets an invoice number from the seller's gapless sequence.
+
+type Api = Awaited<ReturnType<typeof newMerchant>>['api'];
+
+/** The seller's Settings, as the console (a signed-in Owner) reads and changes them. */
+async function settingsOf(merchant: { email: string }) {
+  const { accessToken } = await signInSeller(merchant.email);
+  return {
+    get: () => call('GET', '/api/MerchantSettings', { key: accessToken }),
+    put: (body: unknown) => call('PUT', '/api/MerchantSettings', { key: accessToken, body }),
+  };
+}
+
+async function checkout(api: Api, priceId: string, tokenRef = 'tok_visa') {
+  return api.post('/api/Checkout', { priceId, customerEmail: `n-${crypto.randomUUID()}@example.com`, tokenRef }, ik());
+}
+
+async function recordOf(api: Api, billingRecordId: string) {
+  const record = await api.get(`/api/BillingRecord/${billingRecordId}`);
+  expect(record.status, record.text).toBe(200);
+  return record.body as { id: string; number: string; status: string };
+}
+
+describe('invoice numbers', () => {
+  it('numbers paid checkouts ACME-0001, -0002, -0003 in order, skips nothing for a decline, and says so in the events', async () => {
+    const { api, merchant } = await newMerchant();
+    const settings = await settingsOf(merchant);
+    const prefixed = await settings.put({ invoicePrefix: 'acme' });
+    expect(prefixed.status, prefixed.text).toBe(200);
+    expect(prefixed.body).toMatchObject({ invoicePrefix: 'ACME', nextInvoiceNumber: 'ACME-0001' });
+    const price = await oneTimePrice(api, 1000);
+
+    const numbers: string[] = [];
+    for (const [index, token] of ['tok_visa', 'tok_visa', 'tok_declined', 'tok_visa'].entries()) {
+      const answer = await checkout(api, price.id, token);
+      if (token === 'tok_declined') {
+        expect(answer.status, `checkout ${index}: ${answer.text}`).toBe(402);
+        continue;
+      }
+      expect(answer.status, `checkout ${index}: ${answer.text}`).toBe(201);
+      numbers.push((await recordOf(api, answer.body.billingRecordId)).number);
+    }
+    expect(numbers).toEqual(['ACME-0001', 'ACME-0002', 'ACME-0003']);
+    expect((await settings.get()).body.nextInvoiceNumber).toBe('ACME-0004');
+
+    // The events written with the record carry the number the record got as it committed.
+    const created = await eventsOf(merchant.id, 'billing_record.created');
+    const paid = await eventsOf(merchant.id, 'billing_record.paid');
+    expect(created.map((event) => event.data.object.number)).toEqual(numbers);
+    expect(paid.map((event) => event.data.object.number)).toEqual(numbers);
+    const webhookEvent = await api.get(`/api/WebhookEvent/${created[0]!.id}`);
+    expect(webhookEvent.body.data.object.number, webhookEvent.text).toBe('ACME-0001');
+  });
+
+  it('gives concurrent checkouts every number once, without a gap', async () => {
+    const { api, merchant } = await newMerchant();
+    const price = await oneTimePrice(api, 500);
+    const answers = await Promise.all(Array.from({ length: 12 }, () => checkout(api, price.id)));
+    for (const answer of answers) expect(answer.status, answer.text).toBe(201);
+    const list = await api.get('/api/BillingRecord?pageSize=100');
+    const numbers = list.body.data.map((r: { number: string }) => r.number).sort();
+    // No prefix set: the business name's letters and digits, upper case, at most 12.
+    const prefix = merchant.name
+      .replace(/[^A-Za-z0-9]/g, '')
+      .toUpperCase()
+      .slice(0, 12);
+    expect(numbers).toEqual(Array.from({ length: 12 }, (_, i) => `${prefix}-${String(i + 1).padStart(4, '0')}`));
+  });
+
+  it('applies a new prefix to the next number, the sequence going on; refuses a malformed one naming the field', async () => {
+    const { api, merchant } = await newMerchant();
+    const settings = await settingsOf(merchant);
+    const price = await oneTimePrice(api, 700);
+    expect((await settings.put({ invoicePrefix: 'OLD' })).status).toBe(200);
+    const first = await checkout(api, price.id);
+    expect((await settings.put({ invoicePrefix: 'NEW-2026' })).status).toBe(200);
+    const second = await checkout(api, price.id);
+    expect((await recordOf(api, first.body.billingRecordId)).number).toBe('OLD-0001');
+    expect((await recordOf(api, second.body.billingRecordId)).number).toBe('NEW-2026-0002');
+
+    const bad = await settings.put({ invoicePrefix: 'no spaces/slashes' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors.map((e: { path: string }) => e.path)).toEqual(['invoicePrefix']);
+    // Cleared: made from the business name again.
+    const cleared = await settings.put({ invoicePrefix: null });
+    expect(cleared.body.invoicePrefix).toBeNull();
+    expect(cleared.body.nextInvoiceNumber).toMatch(/^SELLER[0-9A-F]{6}-0003$/);
+  });
+});
