@@ -50,6 +50,7 @@ export const ID_PREFIXES = {
   dispute: 'dsp',
   processorConnection: 'pcn',
   billingRecord: 'br',
+  creditNote: 'cn',
   coupon: 'coupon',
   promotionCode: 'promo',
   webhookEndpoint: 'we',

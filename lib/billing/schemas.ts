@@ -76,3 +76,20 @@ export const BillingRecordResponse = z.object({
   ...billingRecordFields,
   payments: z.array(PaymentResponse).meta({ description: 'Every payment attempt that tried to collect this record, oldest first.' }),
 });
+
+export const CreditNoteResponse = z.object({
+  id: z.string(),
+  number: z
+    .string()
+    .nullable()
+    .meta({ description: "From the seller's credit-note sequence (`ACME-CN-0001`), given as the refund's outcome commits.", example: 'ACME-CN-0001' }),
+  billingRecordId: z.string().meta({ description: 'The billing record (invoice) the credit note reduces.' }),
+  invoiceNumber: z.string().nullable().meta({ description: "That invoice's number, the credit note's reference.", example: 'ACME-0042' }),
+  refundId: z.string(),
+  customerId: z.string(),
+  currency: z.string(),
+  amount: z.int().meta({ description: 'Minor units credited: the refund’s amount.' }),
+  lineItems: z.array(z.object({ description: z.string(), quantity: z.int(), unitAmount: z.int(), amount: z.int() })),
+  reason: z.string().nullable().meta({ description: "The refund's reason." }),
+  createdAt: Timestamp,
+});

@@ -96,7 +96,7 @@ export function toAccountSettings(row: MerchantRow, nextInvoiceNumber: string) {
 /** The number the seller's next invoice gets, by the same database function that numbers it (migration 0043_invoice_numbers). */
 export async function nextInvoiceNumberOf(db: Db, merchantId: string): Promise<string> {
   const result = await db.execute<{ number: string }>(sql`
-    select invoice_number(${merchantId}, coalesce((select last_number from document_sequences where merchant_id = ${merchantId} and kind = 'invoice'), 0) + 1) as number`);
+    select document_number(${merchantId}, 'invoice', coalesce((select last_number from document_sequences where merchant_id = ${merchantId} and kind = 'invoice'), 0) + 1) as number`);
   return result.rows[0]!.number;
 }
 

@@ -291,6 +291,24 @@ export const EVENT_SAMPLES: Record<EventType, EventSample> = {
       previousAttributes: { status: 'under_review', fundsReinstated: false, closedAt: null },
     },
   },
+  'credit_note.created': {
+    emittedBy: 'a refund that succeeds (POST /api/Payment/{id}/Refund, the console, the portal), against the invoice the payment paid',
+    data: {
+      object: {
+        id: 'cn_01KEXAMPLE0CREDITNOTE00000',
+        number: 'ACME-CN-0001',
+        billingRecordId: billingRecord.id,
+        invoiceNumber: billingRecord.number,
+        refundId: 're_01KEXAMPLE0REFUND00000000',
+        customerId: customer.id,
+        currency: 'USD',
+        amount: 500,
+        lineItems: [{ description: `Partial refund of invoice ${billingRecord.number}`, quantity: 1, unitAmount: 500, amount: 500 }],
+        reason: 'requested_by_customer',
+        createdAt: at,
+      },
+    },
+  },
   'usage.recorded': {
     emittedBy:
       'POST /api/Usage (new records only, not a repeated id), POST /api/Usage/Batch (one per new record), POST /api/Customer/{id}/Entitlement/Check with consume: true when allowed',

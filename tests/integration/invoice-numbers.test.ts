@@ -58,6 +58,54 @@ describe('invoice numbers', () => {
     expect(webhookEvent.body.data.object.number, webhookEvent.text).toBe('ACME-0001');
   });
 
+  it('issues a credit note for each refund, numbered ACME-CN-0001, -0002, referencing the invoice it reduces', async () => {
+    const { api, merchant } = await newMerchant();
+    const settings = await settingsOf(merchant);
+    await settings.put({ invoicePrefix: 'ACME' });
+    const price = await oneTimePrice(api, 1000);
+    const paid = [];
+    for (let i = 0; i < 3; i++) paid.push((await checkout(api, price.id)).body);
+    expect(await Promise.all(paid.map(async (c) => (await recordOf(api, c.billingRecordId)).number))).toEqual(['ACME-0001', 'ACME-0002', 'ACME-0003']);
+
+    const partial = await api.post(`/api/Payment/${paid[0].payment.id}/Refund`, { amount: 400, reason: 'requested_by_customer' }, ik());
+    expect(partial.status, partial.text).toBe(201);
+    const rest = await api.post(`/api/Payment/${paid[0].payment.id}/Refund`, {}, ik());
+    expect(rest.status, rest.text).toBe(201);
+    const third = await api.post(`/api/Payment/${paid[2].payment.id}/Refund`, { amount: 1 }, ik());
+    expect(third.status, third.text).toBe(201);
+
+    const notes = await api.get(`/api/CreditNote?billingRecordId=${paid[0].billingRecordId}`);
+    expect(notes.status, notes.text).toBe(200);
+    // Newest first, as every list.
+    expect(notes.body.data.toReversed()).toEqual([
+      expect.objectContaining({
+        number: 'ACME-CN-0001',
+        invoiceNumber: 'ACME-0001',
+        refundId: partial.body.id,
+        amount: 400,
+        currency: 'USD',
+        reason: 'requested_by_customer',
+        lineItems: [{ description: 'Partial refund of invoice ACME-0001', quantity: 1, unitAmount: 400, amount: 400 }],
+      }),
+      expect.objectContaining({ number: 'ACME-CN-0002', invoiceNumber: 'ACME-0001', refundId: rest.body.id, amount: 600 }),
+    ]);
+    const one = await api.get(`/api/CreditNote/${notes.body.data[0].id}`);
+    expect(one.body).toEqual(notes.body.data[0]);
+    const all = await api.get('/api/CreditNote');
+    expect(all.body.data.map((note: { number: string }) => note.number).sort()).toEqual(['ACME-CN-0001', 'ACME-CN-0002', 'ACME-CN-0003']);
+    // Credit notes have their own sequence: the next invoice is still ACME-0004.
+    expect((await settings.get()).body.nextInvoiceNumber).toBe('ACME-0004');
+    const events = await eventsOf(merchant.id, 'credit_note.created');
+    expect(events.map((event) => [event.data.object.number, event.data.object.invoiceNumber])).toEqual([
+      ['ACME-CN-0001', 'ACME-0001'],
+      ['ACME-CN-0002', 'ACME-0001'],
+      ['ACME-CN-0003', 'ACME-0003'],
+    ]);
+    // Another seller sees none of them.
+    const other = await newMerchant();
+    expect((await other.api.get(`/api/CreditNote/${notes.body.data[0].id}`)).status).toBe(404);
+  });
+
   it('gives concurrent checkouts every number once, without a gap', async () => {
     const { api, merchant } = await newMerchant();
     const price = await oneTimePrice(api, 500);

@@ -51,7 +51,7 @@ export const documentSequences = pgTable(
   'document_sequences',
   {
     merchantId: text().notNull(),
-    kind: text().notNull().$type<'invoice'>(),
+    kind: text().notNull().$type<'invoice' | 'credit_note'>(),
     lastNumber: bigint({ mode: 'number' }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.merchantId, t.kind] })],
