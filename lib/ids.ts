@@ -51,6 +51,7 @@ export const ID_PREFIXES = {
   processorConnection: 'pcn',
   billingRecord: 'br',
   creditNote: 'cn',
+  taxRate: 'txr',
   coupon: 'coupon',
   promotionCode: 'promo',
   webhookEndpoint: 'we',

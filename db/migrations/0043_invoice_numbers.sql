@@ -19,6 +19,20 @@ CREATE TABLE "credit_notes" (
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "tax_rates" (
+	"id" text PRIMARY KEY NOT NULL,
+	"merchant_id" text NOT NULL,
+	"display_name" text NOT NULL,
+	"description" text,
+	"percentage" text NOT NULL,
+	"inclusive" boolean NOT NULL,
+	"country" text,
+	"jurisdiction" text,
+	"active" boolean DEFAULT true NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
 ALTER TABLE "merchants" ADD COLUMN "invoice_prefix" text;--> statement-breakpoint
 ALTER TABLE "billing_records" ADD COLUMN "number" text;--> statement-breakpoint
 ALTER TABLE "credit_notes" ADD CONSTRAINT "credit_notes_customer_id_customers_id_fk" FOREIGN KEY ("customer_id") REFERENCES "public"."customers"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
@@ -28,6 +42,7 @@ CREATE UNIQUE INDEX "credit_notes_merchant_number_unique" ON "credit_notes" USIN
 CREATE UNIQUE INDEX "credit_notes_refund_unique" ON "credit_notes" USING btree ("refund_id");--> statement-breakpoint
 CREATE INDEX "credit_notes_merchant_created_idx" ON "credit_notes" USING btree ("merchant_id","created_at");--> statement-breakpoint
 CREATE INDEX "credit_notes_billing_record_idx" ON "credit_notes" USING btree ("billing_record_id");--> statement-breakpoint
+CREATE INDEX "tax_rates_merchant_created_idx" ON "tax_rates" USING btree ("merchant_id","created_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "billing_records_merchant_number_unique" ON "billing_records" USING btree ("merchant_id","number");--> statement-breakpoint
 -- A document number: the seller's prefix (its own, or its name's letters and digits, upper case,
 -- at most 12; else INV), `-CN` for a credit note, a dash, and the number, at least four digits

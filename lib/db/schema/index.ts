@@ -17,3 +17,4 @@ export * from './designs';
 export * from './processors';
 export * from './disputes';
 export * from './credit-notes';
+export * from './tax';

@@ -885,6 +885,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/TaxRate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List tax rates
+         * @description Scope: `prices:read`.
+         */
+        get: operations["listTaxRates"];
+        put?: never;
+        /**
+         * Create a tax rate
+         * @description The percentage is an exact decimal string; it and `inclusive` never change afterwards (archive the rate and create another). Scope: `prices:write`.
+         */
+        post: operations["createTaxRate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/TaxRate/{taxRateId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a tax rate
+         * @description Scope: `prices:read`.
+         */
+        get: operations["getTaxRate"];
+        /**
+         * Update or archive a tax rate
+         * @description Fields left out keep their value; `active: false` archives it. The percentage and `inclusive` cannot change (400). Scope: `prices:write`.
+         */
+        put: operations["updateTaxRate"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/Coupon": {
         parameters: {
             query?: never;
@@ -8875,6 +8923,262 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listTaxRates: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`. */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page, 1 to 100. */
+                pageSize?: components["parameters"]["PageSize"];
+                orderBy?: "createdAt" | "displayName";
+                orderDirection?: components["parameters"]["OrderDirection"];
+                /** @description Created at or after this time (inclusive). */
+                createdFrom?: components["parameters"]["CreatedFrom"];
+                /** @description Created at or before this time (inclusive). */
+                createdTo?: components["parameters"]["CreatedTo"];
+                /** @description Cursor paging: the items after the item with this id, in the requested order (docs/api.md, "Lists"). */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
+                endingBefore?: components["parameters"]["EndingBefore"];
+                active?: "true" | "false";
+                inclusive?: "true" | "false";
+                country?: string;
+            };
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            displayName: string;
+                            description: string | null;
+                            /** @example 20 */
+                            percentage: string;
+                            inclusive: boolean;
+                            country: string | null;
+                            jurisdiction: string | null;
+                            active: boolean;
+                            createdAt: components["schemas"]["Timestamp"];
+                            updatedAt: components["schemas"]["Timestamp"];
+                        }[];
+                        /** @description The page number; 0 on a page asked for by cursor (it has no number). */
+                        page: number;
+                        pageSize: number;
+                        totalCount: number;
+                        /** @description More items follow in the direction of paging: after the last item, or before the first for `endingBefore`. */
+                        hasMore: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["ApiRateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createTaxRate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+                /** @description Optional. Makes a create safe to retry: a repeat within 24 h replays the first answer. */
+                "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description What invoices print beside the tax, e.g. `VAT`, `GST`, `Sales tax`. */
+                    displayName: string;
+                    description?: string | null;
+                    /**
+                     * @description Exact decimal string (0 to 99.9999, at most 4 decimals). Cannot change once created.
+                     * @example 20
+                     */
+                    percentage: string;
+                    /** @description true: included in the prices it applies to (VAT-style); false: added on top. Cannot change once created. */
+                    inclusive: boolean;
+                    /** @description ISO 3166-1 alpha-2 country the rate is for; null or absent: any country. */
+                    country?: string | null;
+                    /** @description A state, province or region within the country, e.g. `CA`. */
+                    jurisdiction?: string | null;
+                    /** @default true */
+                    active?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        displayName: string;
+                        description: string | null;
+                        /** @example 20 */
+                        percentage: string;
+                        inclusive: boolean;
+                        country: string | null;
+                        jurisdiction: string | null;
+                        active: boolean;
+                        createdAt: components["schemas"]["Timestamp"];
+                        updatedAt: components["schemas"]["Timestamp"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getTaxRate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
+            path: {
+                taxRateId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        displayName: string;
+                        description: string | null;
+                        /** @example 20 */
+                        percentage: string;
+                        inclusive: boolean;
+                        country: string | null;
+                        jurisdiction: string | null;
+                        active: boolean;
+                        createdAt: components["schemas"]["Timestamp"];
+                        updatedAt: components["schemas"]["Timestamp"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateTaxRate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
+            path: {
+                taxRateId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    displayName?: string;
+                    description?: string | null;
+                    jurisdiction?: string | null;
+                    /** @description false archives it: kept on what used it, offered for nothing new. */
+                    active?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        displayName: string;
+                        description: string | null;
+                        /** @example 20 */
+                        percentage: string;
+                        inclusive: boolean;
+                        country: string | null;
+                        jurisdiction: string | null;
+                        active: boolean;
+                        createdAt: components["schemas"]["Timestamp"];
+                        updatedAt: components["schemas"]["Timestamp"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["ApiRateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["ServiceUnavailable"];
