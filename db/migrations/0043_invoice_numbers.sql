@@ -33,7 +33,13 @@ CREATE TABLE "tax_rates" (
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+ALTER TABLE "merchants" ADD COLUMN "legal_name" text;--> statement-breakpoint
+ALTER TABLE "merchants" ADD COLUMN "tax_id" text;--> statement-breakpoint
+ALTER TABLE "merchants" ADD COLUMN "invoice_footer" text;--> statement-breakpoint
 ALTER TABLE "merchants" ADD COLUMN "invoice_prefix" text;--> statement-breakpoint
+ALTER TABLE "customers" ADD COLUMN "address" jsonb;--> statement-breakpoint
+ALTER TABLE "customers" ADD COLUMN "tax_id" text;--> statement-breakpoint
+ALTER TABLE "customers" ADD COLUMN "tax_exempt" text DEFAULT 'none' NOT NULL;--> statement-breakpoint
 ALTER TABLE "billing_records" ADD COLUMN "number" text;--> statement-breakpoint
 ALTER TABLE "credit_notes" ADD CONSTRAINT "credit_notes_customer_id_customers_id_fk" FOREIGN KEY ("customer_id") REFERENCES "public"."customers"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "credit_notes" ADD CONSTRAINT "credit_notes_billing_record_id_billing_records_id_fk" FOREIGN KEY ("billing_record_id") REFERENCES "public"."billing_records"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint

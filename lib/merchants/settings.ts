@@ -52,6 +52,9 @@ export const AccountSettingsBody = z.strictObject({
     .boolean()
     .optional()
     .meta({ description: 'Email customers a receipt, linking the hosted invoice and its PDF, after each successful payment (on by default).' }),
+  legalName: optionalText(250).meta({ description: 'Registered name printed on invoices, when it differs from `name`.' }),
+  taxId: optionalText(64).meta({ description: 'Your VAT or other tax id, printed on invoices.' }),
+  invoiceFooter: optionalText(1000).meta({ description: 'Printed at the foot of every invoice: registration details, payment terms.' }),
   invoicePrefix: z
     .string()
     .trim()
@@ -87,6 +90,9 @@ export function toAccountSettings(row: MerchantRow, nextInvoiceNumber: string) {
     },
     timeZone: row.timeZone,
     sendReceipts: row.sendReceipts,
+    legalName: row.legalName,
+    taxId: row.taxId,
+    invoiceFooter: row.invoiceFooter,
     invoicePrefix: row.invoicePrefix,
     nextInvoiceNumber,
     updatedAt: row.updatedAt.toISOString(),
@@ -122,6 +128,9 @@ export async function updateAccountSettings(tx: Db, merchantId: string, input: A
     addressCountry: cleared(address.country),
     timeZone: input.timeZone,
     sendReceipts: input.sendReceipts,
+    legalName: cleared(input.legalName),
+    taxId: cleared(input.taxId),
+    invoiceFooter: cleared(input.invoiceFooter),
     invoicePrefix: input.invoicePrefix === undefined ? undefined : input.invoicePrefix || null,
   };
   const set = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));

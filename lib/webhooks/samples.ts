@@ -13,6 +13,9 @@ const customer = {
   externalId: 'user_42',
   status: 'active',
   metadata: {},
+  address: { line1: '12 St James Square', line2: null, city: 'London', region: null, postalCode: 'SW1Y 4JH', country: 'GB' },
+  taxId: 'GB123456789',
+  taxExempt: 'none',
   createdAt: at,
   updatedAt: at,
 };

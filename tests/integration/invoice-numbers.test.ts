@@ -141,3 +141,34 @@ describe('invoice numbers', () => {
     expect(cleared.body.nextInvoiceNumber).toMatch(/^SELLER[0-9A-F]{6}-0003$/);
   });
 });
+
+describe('what invoices print about the buyer and the seller', () => {
+  it("keeps a customer's billing address, tax id and exemption, and the seller's legal name, tax id and footer", async () => {
+    const { api, merchant } = await newMerchant();
+    const created = await api.post('/api/Customer', {
+      email: 'buyer@example.com',
+      address: { line1: '1 Rue de Rivoli', city: 'Paris', postalCode: '75001', country: 'fr' },
+      taxId: 'FR40303265045',
+      taxExempt: 'reverse',
+    });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body).toMatchObject({
+      address: { line1: '1 Rue de Rivoli', line2: null, city: 'Paris', region: null, postalCode: '75001', country: 'FR' },
+      taxId: 'FR40303265045',
+      taxExempt: 'reverse',
+    });
+    const plain = await api.post('/api/Customer', { email: 'plain@example.com' });
+    expect(plain.body).toMatchObject({ address: null, taxId: null, taxExempt: 'none' });
+    const cleared = await api.put(`/api/Customer/${created.body.id}`, { address: null, taxExempt: 'none' });
+    expect(cleared.body).toMatchObject({ address: null, taxId: 'FR40303265045', taxExempt: 'none' });
+    const bad = await api.put(`/api/Customer/${created.body.id}`, { address: { country: 'France' }, taxExempt: 'sometimes' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors.map((error: { path: string }) => error.path).sort()).toEqual(['address.country', 'taxExempt']);
+
+    const settings = await settingsOf(merchant);
+    const saved = await settings.put({ legalName: 'Acme Tools Ltd', taxId: 'GB123456789', invoiceFooter: 'Registered in England, no. 01234567.' });
+    expect(saved.status, saved.text).toBe(200);
+    expect(saved.body).toMatchObject({ legalName: 'Acme Tools Ltd', taxId: 'GB123456789', invoiceFooter: 'Registered in England, no. 01234567.' });
+    expect((await settings.put({ taxId: null })).body.taxId).toBeNull();
+  });
+});

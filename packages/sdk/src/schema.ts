@@ -2850,6 +2850,14 @@ export interface components {
             /** @description Added once when the quantity reaches this tier. */
             flatAmount?: number;
         };
+        PostalAddressBody: {
+            line1?: string | null;
+            line2?: string | null;
+            city?: string | null;
+            region?: string | null;
+            postalCode?: string | null;
+            country?: string | null;
+        };
         ProductResponse: {
             id: string;
             name: string;
@@ -3057,6 +3065,17 @@ export interface components {
             metadata: {
                 [key: string]: string;
             };
+            address: {
+                line1: string | null;
+                line2: string | null;
+                city: string | null;
+                region: string | null;
+                postalCode: string | null;
+                country: string | null;
+            } | null;
+            taxId: string | null;
+            /** @enum {string} */
+            taxExempt: "none" | "exempt" | "reverse";
             createdAt: components["schemas"]["Timestamp"];
             updatedAt: components["schemas"]["Timestamp"];
         };
@@ -3894,6 +3913,9 @@ export interface components {
             /** @description IANA time zone. */
             timeZone: string;
             sendReceipts: boolean;
+            legalName: string | null;
+            taxId: string | null;
+            invoiceFooter: string | null;
             /** @description The prefix set in Settings; null: made from the business name (docs/invoices.md, "Invoice numbers"). */
             invoicePrefix: string | null;
             /**
@@ -5503,6 +5525,16 @@ export interface components {
                      * @enum {string}
                      */
                     status?: "active" | "archived";
+                    /** @description Billing address printed on invoices; null clears it. */
+                    address?: components["schemas"]["PostalAddressBody"] | null;
+                    /** @description VAT or other tax id printed on invoices, e.g. `DE123456789`. */
+                    taxId?: string | null;
+                    /**
+                     * @description `none` (default), `exempt` (charged no tax) or `reverse` (reverse charge: no tax, the invoice says so).
+                     * @default none
+                     * @enum {string}
+                     */
+                    taxExempt?: "none" | "exempt" | "reverse";
                 };
             };
         };
@@ -5522,6 +5554,15 @@ export interface components {
                      * @enum {string}
                      */
                     status?: "active" | "archived";
+                    /** @description Billing address printed on invoices; null clears it. */
+                    address?: components["schemas"]["PostalAddressBody"] | null;
+                    /** @description VAT or other tax id printed on invoices, e.g. `DE123456789`. */
+                    taxId?: string | null;
+                    /**
+                     * @description `none` (default), `exempt` (charged no tax) or `reverse` (reverse charge: no tax, the invoice says so).
+                     * @enum {string}
+                     */
+                    taxExempt?: "none" | "exempt" | "reverse";
                 };
             };
         };
@@ -11617,6 +11658,12 @@ export interface operations {
                     timeZone?: string;
                     /** @description Email customers a receipt, linking the hosted invoice and its PDF, after each successful payment (on by default). */
                     sendReceipts?: boolean;
+                    /** @description Registered name printed on invoices, when it differs from `name`. */
+                    legalName?: string | null;
+                    /** @description Your VAT or other tax id, printed on invoices. */
+                    taxId?: string | null;
+                    /** @description Printed at the foot of every invoice: registration details, payment terms. */
+                    invoiceFooter?: string | null;
                     /** @description What invoice numbers start with (`ACME` → `ACME-0001`); null: the business name's letters and digits, upper case, at most 12. A new prefix applies to the next number; the sequence goes on. */
                     invoicePrefix?: string | null;
                 };

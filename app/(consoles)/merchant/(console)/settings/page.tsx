@@ -85,6 +85,26 @@ export default async function SettingsPage({ searchParams }: { searchParams: Pro
                 <span className="block text-xs text-slate-600">After each successful payment, customers get a receipt linking their invoice page and PDF.</span>
               </span>
             </label>
+            <fieldset className="space-y-4">
+              <legend className="text-sm font-semibold text-slate-900">On invoices</legend>
+              <div className="grid gap-4 sm:grid-cols-2">
+                <TextField
+                  label="Legal name"
+                  name="legalName"
+                  defaultValue={settings.legalName ?? ''}
+                  maxLength={250}
+                  hint="If it differs from the business name."
+                />
+                <TextField label="Tax ID" name="taxId" defaultValue={settings.taxId ?? ''} maxLength={64} hint="Your VAT or other tax number." />
+              </div>
+              <TextField
+                label="Invoice footer"
+                name="invoiceFooter"
+                defaultValue={settings.invoiceFooter ?? ''}
+                maxLength={1000}
+                hint="Registration details or payment terms, printed at the foot of every invoice."
+              />
+            </fieldset>
             <TextField
               label="Invoice number prefix"
               name="invoicePrefix"
