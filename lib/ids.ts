@@ -50,6 +50,8 @@ export const ID_PREFIXES = {
   dispute: 'dsp',
   processorConnection: 'pcn',
   billingRecord: 'br',
+  creditNote: 'cn',
+  taxRate: 'txr',
   coupon: 'coupon',
   promotionCode: 'promo',
   webhookEndpoint: 'we',

@@ -41,6 +41,7 @@ export function billingRecordTotals(row: Pick<BillingRecordRow, 'status' | 'amou
 export function toBillingRecordResponse(row: BillingRecordRow) {
   return {
     id: row.id,
+    number: row.number,
     status: row.status,
     customerId: row.customerId,
     subscriptionId: row.subscriptionId,
@@ -113,6 +114,7 @@ export function newBillingRecordRow(input: NewBillingRecord, options: { paid?: b
     hostedToken: crypto.randomUUID().replaceAll('-', '') + crypto.randomUUID().replaceAll('-', ''),
     receiptEmailId: null,
     authenticationEmailId: null,
+    number: null,
     paidAt: options.paid ? at : null,
     createdAt: at,
     updatedAt: at,

@@ -42,6 +42,15 @@ export const BillingLineItemResponse = z.object({
 /** The fields of a billing record that its `billing_record.*` events carry too (lib/billing/billing-records.ts). */
 export const billingRecordFields = {
   id: z.string(),
+  number: z
+    .string()
+    .nullable()
+    .meta({
+      description:
+        "The invoice number: the seller's prefix and the next number of its gapless sequence (`ACME-0042`), given as the record's " +
+        'transaction commits, so every record read back and every `billing_record.*` event carries one (docs/invoices.md, "Invoice numbers").',
+      example: 'ACME-0042',
+    }),
   status: z.enum(BILLING_RECORD_STATUSES),
   customerId: z.string(),
   subscriptionId: z.string().nullable().meta({ description: 'The subscription billed; null for a checkout of a one-time price.' }),
@@ -71,4 +80,21 @@ export const billingRecordFields = {
 export const BillingRecordResponse = z.object({
   ...billingRecordFields,
   payments: z.array(PaymentResponse).meta({ description: 'Every payment attempt that tried to collect this record, oldest first.' }),
+});
+
+export const CreditNoteResponse = z.object({
+  id: z.string(),
+  number: z
+    .string()
+    .nullable()
+    .meta({ description: "From the seller's credit-note sequence (`ACME-CN-0001`), given as the refund's outcome commits.", example: 'ACME-CN-0001' }),
+  billingRecordId: z.string().meta({ description: 'The billing record (invoice) the credit note reduces.' }),
+  invoiceNumber: z.string().nullable().meta({ description: "That invoice's number, the credit note's reference.", example: 'ACME-0042' }),
+  refundId: z.string(),
+  customerId: z.string(),
+  currency: z.string(),
+  amount: z.int().meta({ description: 'Minor units credited: the refund’s amount.' }),
+  lineItems: z.array(z.object({ description: z.string(), quantity: z.int(), unitAmount: z.int(), amount: z.int() })),
+  reason: z.string().nullable().meta({ description: "The refund's reason." }),
+  createdAt: Timestamp,
 });

@@ -20,12 +20,20 @@ export function toCustomerResponse(row: CustomerRow) {
     externalId: row.externalId,
     status: row.status,
     metadata: row.metadata,
+    address: row.address,
+    taxId: row.taxId,
+    taxExempt: row.taxExempt,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
 }
 
-export async function createCustomer(tx: Db, merchantId: string, input: z.output<typeof CreateCustomerBody>) {
+/** A new customer; `taxExempt` defaults to `none` for callers other than the API (checkout, the portal). */
+export async function createCustomer(
+  tx: Db,
+  merchantId: string,
+  input: Omit<z.output<typeof CreateCustomerBody>, 'taxExempt'> & { taxExempt?: z.output<typeof CreateCustomerBody>['taxExempt'] },
+) {
   await assertExternalIdFree(tx, merchantId, input.externalId);
   const at = now();
   const [row] = await tx
@@ -38,6 +46,9 @@ export async function createCustomer(tx: Db, merchantId: string, input: z.output
       externalId: input.externalId ?? null,
       status: customerStateMachine.start(input.status),
       metadata: input.metadata,
+      address: input.address ?? null,
+      taxId: input.taxId ?? null,
+      taxExempt: input.taxExempt ?? 'none',
       createdAt: at,
       updatedAt: at,
     })

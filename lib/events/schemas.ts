@@ -7,7 +7,7 @@ import { PaymentLinkResponse } from '../payment-links/schemas';
 import { DisputeResponse, PaymentMethodResponse, PaymentResponse, RefundResponse } from '../payments/schemas';
 import { CreditGrantResponse, CustomerEntitlementsResponse, UsageRecordResponse } from '../usage/schemas';
 import { SubscriptionResponse } from '../subscriptions/schemas';
-import { billingRecordFields } from '../billing/schemas';
+import { billingRecordFields, CreditNoteResponse } from '../billing/schemas';
 import { EVENT_TYPES, type EventType } from './types';
 import { EventSequence } from './sequence';
 
@@ -87,6 +87,7 @@ export const EVENT_OBJECTS: Record<EventType, z.ZodType> = {
   'dispute.created': DisputeResponse,
   'dispute.updated': DisputeResponse,
   'dispute.closed': DisputeResponse,
+  'credit_note.created': CreditNoteResponse,
   'usage.recorded': UsageRecordResponse,
   'usage.reversed': UsageRecordResponse,
   'credit.granted': CreditGrantEvent,

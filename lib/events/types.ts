@@ -41,6 +41,7 @@ export const ADDED_EVENT_TYPES = [
   'dispute.created',
   'dispute.updated',
   'dispute.closed',
+  'credit_note.created',
 ] as const;
 
 export const EVENT_TYPES = [...SPEC_EVENT_TYPES, ...ADDED_EVENT_TYPES] as const;

@@ -40,6 +40,11 @@ export const AccountSettingsResponse = z.object({
   address: z.object({ line1: NullableText, line2: NullableText, city: NullableText, region: NullableText, postalCode: NullableText, country: NullableText }),
   timeZone: z.string().meta({ description: 'IANA time zone.' }),
   sendReceipts: z.boolean(),
+  legalName: NullableText,
+  taxId: NullableText,
+  invoiceFooter: NullableText,
+  invoicePrefix: NullableText.meta({ description: 'The prefix set in Settings; null: made from the business name (docs/invoices.md, "Invoice numbers").' }),
+  nextInvoiceNumber: z.string().meta({ description: 'The number the next invoice gets, e.g. `ACME-0004`.', example: 'ACME-0004' }),
   updatedAt: Timestamp,
 });
 

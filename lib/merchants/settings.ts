@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../db/client';
 import { merchants } from '../db/schema';
@@ -52,11 +52,27 @@ export const AccountSettingsBody = z.strictObject({
     .boolean()
     .optional()
     .meta({ description: 'Email customers a receipt, linking the hosted invoice and its PDF, after each successful payment (on by default).' }),
+  legalName: optionalText(250).meta({ description: 'Registered name printed on invoices, when it differs from `name`.' }),
+  taxId: optionalText(64).meta({ description: 'Your VAT or other tax id, printed on invoices.' }),
+  invoiceFooter: optionalText(1000).meta({ description: 'Printed at the foot of every invoice: registration details, payment terms.' }),
+  invoicePrefix: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .regex(/^[A-Z0-9][A-Z0-9-]{0,19}$/, 'Letters, digits and dashes, at most 20, such as ACME or ACME-2026.')
+    .nullable()
+    .optional()
+    .meta({
+      description:
+        "What invoice numbers start with (`ACME` → `ACME-0001`); null: the business name's letters and digits, upper case, at most 12. " +
+        'A new prefix applies to the next number; the sequence goes on.',
+    }),
 });
 
 export type AccountSettingsInput = z.output<typeof AccountSettingsBody>;
 
-export function toAccountSettings(row: MerchantRow) {
+/** The settings as the API and the console show them; `nextInvoiceNumber` from `nextInvoiceNumberOf`. */
+export function toAccountSettings(row: MerchantRow, nextInvoiceNumber: string) {
   return {
     id: row.id,
     name: row.name,
@@ -74,14 +90,26 @@ export function toAccountSettings(row: MerchantRow) {
     },
     timeZone: row.timeZone,
     sendReceipts: row.sendReceipts,
+    legalName: row.legalName,
+    taxId: row.taxId,
+    invoiceFooter: row.invoiceFooter,
+    invoicePrefix: row.invoicePrefix,
+    nextInvoiceNumber,
     updatedAt: row.updatedAt.toISOString(),
   };
+}
+
+/** The number the seller's next invoice gets, by the same database function that numbers it (migration 0044_invoice_numbers). */
+export async function nextInvoiceNumberOf(db: Db, merchantId: string): Promise<string> {
+  const result = await db.execute<{ number: string }>(sql`
+    select document_number(${merchantId}, 'invoice', coalesce((select last_number from document_sequences where merchant_id = ${merchantId} and kind = 'invoice'), 0) + 1) as number`);
+  return result.rows[0]!.number;
 }
 
 export async function getAccountSettings(db: Db, merchantId: string) {
   const row = await findMerchantById(db, merchantId);
   if (!row) throw notFound('seller account', merchantId);
-  return toAccountSettings(row);
+  return toAccountSettings(row, await nextInvoiceNumberOf(db, merchantId));
 }
 
 /** Changes the fields present in the input (null clears an optional one). */
@@ -100,6 +128,10 @@ export async function updateAccountSettings(tx: Db, merchantId: string, input: A
     addressCountry: cleared(address.country),
     timeZone: input.timeZone,
     sendReceipts: input.sendReceipts,
+    legalName: cleared(input.legalName),
+    taxId: cleared(input.taxId),
+    invoiceFooter: cleared(input.invoiceFooter),
+    invoicePrefix: input.invoicePrefix === undefined ? undefined : input.invoicePrefix || null,
   };
   const set = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
   const [row] = await tx
@@ -108,5 +140,5 @@ export async function updateAccountSettings(tx: Db, merchantId: string, input: A
     .where(eq(merchants.id, merchantId))
     .returning();
   if (!row) throw notFound('seller account', merchantId);
-  return toAccountSettings(row);
+  return toAccountSettings(row, await nextInvoiceNumberOf(tx, merchantId));
 }

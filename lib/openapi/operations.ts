@@ -11,6 +11,7 @@ import * as promotions from '../promotions/api';
 import * as webhooks from '../webhooks/api';
 import * as subscriptions from '../subscriptions/api';
 import * as usage from '../usage/api';
+import * as tax from '../tax/api';
 
 /** Resource groups in the order the reference presents them. */
 export const TAG_ORDER = [
@@ -25,6 +26,7 @@ export const TAG_ORDER = [
   'Payments',
   'Disputes',
   'Billing records',
+  'Tax rates',
   'Promotion codes',
   'Subscriptions',
   'Test clocks',
@@ -41,6 +43,7 @@ function rank(operation: Operation): [number, string, number] {
 /** Every developer-API operation, grouped by resource, then by path and method. */
 export const ALL_OPERATIONS: Operation[] = [
   ...Object.values(billing),
+  ...Object.values(tax),
   ...Object.values(catalog),
   ...Object.values(customers),
   ...Object.values(entitlements),

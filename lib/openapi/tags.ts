@@ -9,6 +9,7 @@ export const TAGS = [
   { name: 'Disputes', description: 'Chargebacks and inquiries of payments, as the processor reports them, and the evidence that answers them.' },
   { name: 'Subscriptions', description: 'Recurring billing: create, preview, commands (change, pause, cancel, resume).' },
   { name: 'Billing records', description: 'What each subscription period billed: invoices, with lines and a PDF.' },
+  { name: 'Tax rates', description: "A seller's tax rates: percentage, inclusive or added on top, country and jurisdiction." },
   { name: 'Promotion codes', description: 'Coupons and the codes customers type at checkout.' },
   { name: 'Usage', description: 'Usage records, credits and their balances.' },
   { name: 'Entitlements', description: 'What a customer may use: policies, overrides and checks.' },

@@ -17,6 +17,7 @@ import { recordAudit } from '../audit/audit-log';
 import type { RefundBody } from './schemas';
 import { paymentStateMachine } from './payment-states';
 import { refundStateMachine } from './refund-states';
+import { issueCreditNote } from './credit-notes';
 
 /**
  * Refunds all or part of a payment in phases (docs/payments.md): phase 1 locks the payment,
@@ -200,6 +201,7 @@ export async function finishRefund(phases: Phases, refundId: string) {
         type: outcome.status === 'succeeded' ? 'refund.succeeded' : 'refund.failed',
         object: toRefundResponse(row),
       });
+      if (outcome.status === 'succeeded') await issueCreditNote(tx, locked!, row);
     }
     const refund = toRefundResponse(row);
     await phases.answer(tx, refund);

@@ -13,6 +13,9 @@ const customer = {
   externalId: 'user_42',
   status: 'active',
   metadata: {},
+  address: { line1: '12 St James Square', line2: null, city: 'London', region: null, postalCode: 'SW1Y 4JH', country: 'GB' },
+  taxId: 'GB123456789',
+  taxExempt: 'none',
   createdAt: at,
   updatedAt: at,
 };
@@ -90,6 +93,7 @@ const payment = {
 };
 const billingRecord = {
   id: 'br_01KEXAMPLE0BILLINGRECORD00',
+  number: 'ACME-0042',
   status: 'open',
   customerId: customer.id,
   checkoutId: null,
@@ -290,6 +294,24 @@ export const EVENT_SAMPLES: Record<EventType, EventSample> = {
     data: {
       object: { ...dispute, status: 'won', evidence: submittedEvidence, evidenceSubmissionCount: 1, fundsReinstated: true, closedAt: at },
       previousAttributes: { status: 'under_review', fundsReinstated: false, closedAt: null },
+    },
+  },
+  'credit_note.created': {
+    emittedBy: 'a refund that succeeds (POST /api/Payment/{id}/Refund, the console, the portal), against the invoice the payment paid',
+    data: {
+      object: {
+        id: 'cn_01KEXAMPLE0CREDITNOTE00000',
+        number: 'ACME-CN-0001',
+        billingRecordId: billingRecord.id,
+        invoiceNumber: billingRecord.number,
+        refundId: 're_01KEXAMPLE0REFUND00000000',
+        customerId: customer.id,
+        currency: 'USD',
+        amount: 500,
+        lineItems: [{ description: `Partial refund of invoice ${billingRecord.number}`, quantity: 1, unitAmount: 500, amount: 500 }],
+        reason: 'requested_by_customer',
+        createdAt: at,
+      },
     },
   },
   'usage.recorded': {

@@ -3,6 +3,16 @@ import { sql } from 'drizzle-orm';
 import { createdAt, timestampTz, updatedAt } from './columns';
 import type { Metadata } from './catalog';
 
+export interface PostalAddress {
+  line1: string | null;
+  line2: string | null;
+  city: string | null;
+  region: string | null;
+  postalCode: string | null;
+  /** ISO 3166-1 alpha-2. */
+  country: string | null;
+}
+
 export const customers = pgTable(
   'customers',
   {
@@ -15,6 +25,12 @@ export const customers = pgTable(
     metadata: jsonb().notNull().$type<Metadata>().default({}),
     /** The language the customer last used a hosted page in (e.g. "de"); their emails use it. */
     locale: text(),
+    /** The billing address printed on their invoices; its country chooses tax rates by country. */
+    address: jsonb().$type<PostalAddress>(),
+    /** Their VAT or other tax id, printed on invoices (free text, e.g. `DE123456789`). */
+    taxId: text(),
+    /** `none`, `exempt` (no tax) or `reverse` (reverse charge: no tax, invoices say so). */
+    taxExempt: text().notNull().$type<'none' | 'exempt' | 'reverse'>().default('none'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

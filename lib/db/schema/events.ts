@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { pgTable, text, jsonb, index, bigint, uniqueIndex } from 'drizzle-orm/pg-core';
+import { pgTable, text, jsonb, index, bigint, uniqueIndex, primaryKey } from 'drizzle-orm/pg-core';
 import { createdAt } from './columns';
 
 /** The customer an event is about: its object's customerId, or the customer itself for customer.* events. */
@@ -40,3 +40,19 @@ export const eventSequences = pgTable('event_sequences', {
   merchantId: text().primaryKey(),
   lastSequence: bigint({ mode: 'number' }).notNull(),
 });
+
+/**
+ * Each seller's last number of a kind of document (`invoice`): gapless, because the deferred
+ * trigger that raises it (migration 0044_invoice_numbers) runs as the document's transaction
+ * commits and rolls back with it. It is raised only while the seller's `event_sequences` row is
+ * locked, so every committing transaction takes the two locks in one order.
+ */
+export const documentSequences = pgTable(
+  'document_sequences',
+  {
+    merchantId: text().notNull(),
+    kind: text().notNull().$type<'invoice' | 'credit_note'>(),
+    lastNumber: bigint({ mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.merchantId, t.kind] })],
+);

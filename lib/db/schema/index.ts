@@ -16,3 +16,5 @@ export * from './audit';
 export * from './designs';
 export * from './processors';
 export * from './disputes';
+export * from './credit-notes';
+export * from './tax';

@@ -23,6 +23,17 @@ export const merchants = pgTable(
     addressRegion: text(),
     addressPostalCode: text(),
     addressCountry: text(),
+    /** The registered name printed on invoices when it differs from the name customers know. */
+    legalName: text(),
+    /** The seller's VAT or other tax id, printed on invoices. */
+    taxId: text(),
+    /** A note printed at the foot of every invoice (registration details, payment terms). */
+    invoiceFooter: text(),
+    /**
+     * What invoice numbers start with (`ACME` → `ACME-0001`); null: the business name's letters
+     * and digits, upper case, at most 12 (docs/invoices.md, "Invoice numbers").
+     */
+    invoicePrefix: text(),
     /** IANA time zone the seller console shows dates in. */
     timeZone: text().notNull().default('UTC'),
     /** Email the customer a receipt (linking the hosted invoice) after each successful payment. */

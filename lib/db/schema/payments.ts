@@ -329,10 +329,18 @@ export const billingRecords = pgTable(
      */
     authenticationEmailId: text(),
     paidAt: timestampTz(),
+    /**
+     * The invoice number (`ACME-0042`): the seller's prefix and the next of its gapless sequence,
+     * set by the deferred `billing_records_number` trigger as the writing transaction commits
+     * (migration 0044_invoice_numbers; docs/invoices.md, "Invoice numbers"). Null only inside that
+     * transaction.
+     */
+    number: text(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
+    uniqueIndex('billing_records_merchant_number_unique').on(t.merchantId, t.number),
     index('billing_records_merchant_created_idx').on(t.merchantId, t.createdAt),
     index('billing_records_payment_idx').on(t.paymentId),
     index('billing_records_customer_idx').on(t.customerId, t.createdAt),

@@ -18,6 +18,7 @@ export const IDEMPOTENT_OPERATIONS: ReadonlySet<string> = new Set([
   'POST /api/Checkout',
   'POST /api/Payment/{paymentId}/Refund',
   'POST /api/Dispute/{disputeId}/Evidence',
+  'POST /api/TaxRate',
   'POST /api/Coupon',
   'POST /api/PromotionCode',
   'POST /api/Subscription',

@@ -845,6 +845,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/CreditNote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List credit notes
+         * @description Every refund that succeeds issues a credit note against the invoice the refunded payment paid, numbered from its own gapless sequence (`ACME-CN-0001`). Emitted as `credit_note.created`. Scope: `payments:read`.
+         */
+        get: operations["listCreditNotes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/CreditNote/{creditNoteId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a credit note
+         * @description Scope: `payments:read`.
+         */
+        get: operations["getCreditNote"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/TaxRate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List tax rates
+         * @description Scope: `prices:read`.
+         */
+        get: operations["listTaxRates"];
+        put?: never;
+        /**
+         * Create a tax rate
+         * @description The percentage is an exact decimal string; it and `inclusive` never change afterwards (archive the rate and create another). Scope: `prices:write`.
+         */
+        post: operations["createTaxRate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/TaxRate/{taxRateId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a tax rate
+         * @description Scope: `prices:read`.
+         */
+        get: operations["getTaxRate"];
+        /**
+         * Update or archive a tax rate
+         * @description Fields left out keep their value; `active: false` archives it. The percentage and `inclusive` cannot change (400). Scope: `prices:write`.
+         */
+        put: operations["updateTaxRate"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/Coupon": {
         parameters: {
             query?: never;
@@ -2727,6 +2815,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "credit_note.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * credit_note.created delivery
+         * @description Signed, at-least-once delivery to each endpoint subscribed to this type. Answer 2xx within 10 s; anything else is retried with backoff.
+         */
+        post: operations["webhook_credit_note_created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -2741,6 +2849,14 @@ export interface components {
             unitAmountDecimal?: string;
             /** @description Added once when the quantity reaches this tier. */
             flatAmount?: number;
+        };
+        PostalAddressBody: {
+            line1?: string | null;
+            line2?: string | null;
+            city?: string | null;
+            region?: string | null;
+            postalCode?: string | null;
+            country?: string | null;
         };
         ProductResponse: {
             id: string;
@@ -2949,6 +3065,17 @@ export interface components {
             metadata: {
                 [key: string]: string;
             };
+            address: {
+                line1: string | null;
+                line2: string | null;
+                city: string | null;
+                region: string | null;
+                postalCode: string | null;
+                country: string | null;
+            } | null;
+            taxId: string | null;
+            /** @enum {string} */
+            taxExempt: "none" | "exempt" | "reverse";
             createdAt: components["schemas"]["Timestamp"];
             updatedAt: components["schemas"]["Timestamp"];
         };
@@ -3195,6 +3322,11 @@ export interface components {
         };
         BillingRecordResponse: {
             id: string;
+            /**
+             * @description The invoice number: the seller's prefix and the next number of its gapless sequence (`ACME-0042`), given as the record's transaction commits, so every record read back and every `billing_record.*` event carries one (docs/invoices.md, "Invoice numbers").
+             * @example ACME-0042
+             */
+            number: string | null;
             /** @enum {string} */
             status: "open" | "paid" | "void" | "uncollectible";
             customerId: string;
@@ -3266,6 +3398,35 @@ export interface components {
                 /** @description Exact, before the line is rounded (once, half up). */
                 amountDecimal: string;
             }[];
+        };
+        CreditNoteResponse: {
+            id: string;
+            /**
+             * @description From the seller's credit-note sequence (`ACME-CN-0001`), given as the refund's outcome commits.
+             * @example ACME-CN-0001
+             */
+            number: string | null;
+            /** @description The billing record (invoice) the credit note reduces. */
+            billingRecordId: string;
+            /**
+             * @description That invoice's number, the credit note's reference.
+             * @example ACME-0042
+             */
+            invoiceNumber: string | null;
+            refundId: string;
+            customerId: string;
+            currency: string;
+            /** @description Minor units credited: the refund’s amount. */
+            amount: number;
+            lineItems: {
+                description: string;
+                quantity: number;
+                unitAmount: number;
+                amount: number;
+            }[];
+            /** @description The refund's reason. */
+            reason: string | null;
+            createdAt: components["schemas"]["Timestamp"];
         };
         CouponResponse: {
             id: string;
@@ -3760,6 +3921,16 @@ export interface components {
             /** @description IANA time zone. */
             timeZone: string;
             sendReceipts: boolean;
+            legalName: string | null;
+            taxId: string | null;
+            invoiceFooter: string | null;
+            /** @description The prefix set in Settings; null: made from the business name (docs/invoices.md, "Invoice numbers"). */
+            invoicePrefix: string | null;
+            /**
+             * @description The number the next invoice gets, e.g. `ACME-0004`.
+             * @example ACME-0004
+             */
+            nextInvoiceNumber: string;
             updatedAt: components["schemas"]["Timestamp"];
         };
         TeamResponse: {
@@ -3967,6 +4138,11 @@ export interface components {
         };
         BillingRecordEvent: {
             id: string;
+            /**
+             * @description The invoice number: the seller's prefix and the next number of its gapless sequence (`ACME-0042`), given as the record's transaction commits, so every record read back and every `billing_record.*` event carries one (docs/invoices.md, "Invoice numbers").
+             * @example ACME-0042
+             */
+            number: string | null;
             /** @enum {string} */
             status: "open" | "paid" | "void" | "uncollectible";
             customerId: string;
@@ -4813,6 +4989,32 @@ export interface components {
                 test?: true;
             };
         };
+        CreditNoteCreatedEventBody: {
+            /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
+            id: string;
+            /**
+             * @description The API version the body is rendered in, equal to the `Paybase-Version` header (docs/changelog.md).
+             * @example 2026-11-27
+             */
+            apiVersion: string;
+            /** @constant */
+            type: "credit_note.created";
+            /** @description The seller's event counter: larger for every later event of the seller (in commit order; gaps possible), never shared by two. Deliveries can arrive out of order (a retry); compare `sequence` to put them back in order or to ignore an older state. */
+            sequence: number;
+            createdAt: components["schemas"]["Timestamp"];
+            data: {
+                object: components["schemas"]["CreditNoteResponse"];
+                /** @description On `*.updated` events: each changed field with its earlier value. */
+                previousAttributes?: {
+                    [key: string]: unknown;
+                };
+                /**
+                 * @description Present, and `true`, only on a test event (POST /api/WebhookEndpoint/{endpointId}/Test): its object is sample data, not a resource of the seller.
+                 * @constant
+                 */
+                test?: true;
+            };
+        };
         VALIDATION_FAILED_Extras: {
             /** @description A checkout design whose colours read too faintly: each pair, its contrast ratio and the ratio required. */
             contrast?: {
@@ -5331,6 +5533,16 @@ export interface components {
                      * @enum {string}
                      */
                     status?: "active" | "archived";
+                    /** @description Billing address printed on invoices; null clears it. */
+                    address?: components["schemas"]["PostalAddressBody"] | null;
+                    /** @description VAT or other tax id printed on invoices, e.g. `DE123456789`. */
+                    taxId?: string | null;
+                    /**
+                     * @description `none` (default), `exempt` (charged no tax) or `reverse` (reverse charge: no tax, the invoice says so).
+                     * @default none
+                     * @enum {string}
+                     */
+                    taxExempt?: "none" | "exempt" | "reverse";
                 };
             };
         };
@@ -5350,6 +5562,15 @@ export interface components {
                      * @enum {string}
                      */
                     status?: "active" | "archived";
+                    /** @description Billing address printed on invoices; null clears it. */
+                    address?: components["schemas"]["PostalAddressBody"] | null;
+                    /** @description VAT or other tax id printed on invoices, e.g. `DE123456789`. */
+                    taxId?: string | null;
+                    /**
+                     * @description `none` (default), `exempt` (charged no tax) or `reverse` (reverse charge: no tax, the invoice says so).
+                     * @enum {string}
+                     */
+                    taxExempt?: "none" | "exempt" | "reverse";
                 };
             };
         };
@@ -5781,7 +6002,7 @@ export interface components {
                      *       "refund.succeeded"
                      *     ]
                      */
-                    events: ("*" | ("product.created" | "price.created" | "customer.created" | "subscription.created" | "subscription.canceled" | "subscription.ended" | "billing_record.created" | "billing_record.paid" | "payment.succeeded" | "payment.failed" | "payment.unknown" | "refund.requested" | "refund.succeeded" | "refund.failed" | "payment_link.created" | "payment_link.completed" | "usage.recorded" | "usage.reversed" | "credit.granted" | "credit.low" | "credit.exhausted" | "entitlement.changed" | "entitlement.exhausted" | "product.updated" | "price.updated" | "customer.updated" | "subscription.updated" | "payment_link.updated" | "payment_method.attached" | "payment_method.detached" | "dispute.created" | "dispute.updated" | "dispute.closed"))[];
+                    events: ("*" | ("product.created" | "price.created" | "customer.created" | "subscription.created" | "subscription.canceled" | "subscription.ended" | "billing_record.created" | "billing_record.paid" | "payment.succeeded" | "payment.failed" | "payment.unknown" | "refund.requested" | "refund.succeeded" | "refund.failed" | "payment_link.created" | "payment_link.completed" | "usage.recorded" | "usage.reversed" | "credit.granted" | "credit.low" | "credit.exhausted" | "entitlement.changed" | "entitlement.exhausted" | "product.updated" | "price.updated" | "customer.updated" | "subscription.updated" | "payment_link.updated" | "payment_method.attached" | "payment_method.detached" | "dispute.created" | "dispute.updated" | "dispute.closed" | "credit_note.created"))[];
                     description?: string | null;
                     /** @default true */
                     enabled?: boolean;
@@ -5803,7 +6024,7 @@ export interface components {
                      *       "refund.succeeded"
                      *     ]
                      */
-                    events?: ("*" | ("product.created" | "price.created" | "customer.created" | "subscription.created" | "subscription.canceled" | "subscription.ended" | "billing_record.created" | "billing_record.paid" | "payment.succeeded" | "payment.failed" | "payment.unknown" | "refund.requested" | "refund.succeeded" | "refund.failed" | "payment_link.created" | "payment_link.completed" | "usage.recorded" | "usage.reversed" | "credit.granted" | "credit.low" | "credit.exhausted" | "entitlement.changed" | "entitlement.exhausted" | "product.updated" | "price.updated" | "customer.updated" | "subscription.updated" | "payment_link.updated" | "payment_method.attached" | "payment_method.detached" | "dispute.created" | "dispute.updated" | "dispute.closed"))[];
+                    events?: ("*" | ("product.created" | "price.created" | "customer.created" | "subscription.created" | "subscription.canceled" | "subscription.ended" | "billing_record.created" | "billing_record.paid" | "payment.succeeded" | "payment.failed" | "payment.unknown" | "refund.requested" | "refund.succeeded" | "refund.failed" | "payment_link.created" | "payment_link.completed" | "usage.recorded" | "usage.reversed" | "credit.granted" | "credit.low" | "credit.exhausted" | "entitlement.changed" | "entitlement.exhausted" | "product.updated" | "price.updated" | "customer.updated" | "subscription.updated" | "payment_link.updated" | "payment_method.attached" | "payment_method.detached" | "dispute.created" | "dispute.updated" | "dispute.closed" | "credit_note.created"))[];
                     description?: string | null;
                     /** @description false pauses deliveries; true re-enables an endpoint disabled for failures. */
                     enabled?: boolean;
@@ -5833,7 +6054,7 @@ export interface components {
                      * @description The event type to send; its sample data is in docs/webhooks.md.
                      * @enum {string}
                      */
-                    type: "product.created" | "price.created" | "customer.created" | "subscription.created" | "subscription.canceled" | "subscription.ended" | "billing_record.created" | "billing_record.paid" | "payment.succeeded" | "payment.failed" | "payment.unknown" | "refund.requested" | "refund.succeeded" | "refund.failed" | "payment_link.created" | "payment_link.completed" | "usage.recorded" | "usage.reversed" | "credit.granted" | "credit.low" | "credit.exhausted" | "entitlement.changed" | "entitlement.exhausted" | "product.updated" | "price.updated" | "customer.updated" | "subscription.updated" | "payment_link.updated" | "payment_method.attached" | "payment_method.detached" | "dispute.created" | "dispute.updated" | "dispute.closed";
+                    type: "product.created" | "price.created" | "customer.created" | "subscription.created" | "subscription.canceled" | "subscription.ended" | "billing_record.created" | "billing_record.paid" | "payment.succeeded" | "payment.failed" | "payment.unknown" | "refund.requested" | "refund.succeeded" | "refund.failed" | "payment_link.created" | "payment_link.completed" | "usage.recorded" | "usage.reversed" | "credit.granted" | "credit.low" | "credit.exhausted" | "entitlement.changed" | "entitlement.exhausted" | "product.updated" | "price.updated" | "customer.updated" | "subscription.updated" | "payment_link.updated" | "payment_method.attached" | "payment_method.detached" | "dispute.created" | "dispute.updated" | "dispute.closed" | "credit_note.created";
                 };
             };
         };
@@ -8664,6 +8885,358 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listCreditNotes: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`. */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page, 1 to 100. */
+                pageSize?: components["parameters"]["PageSize"];
+                orderBy?: "createdAt" | "amount";
+                orderDirection?: components["parameters"]["OrderDirection"];
+                /** @description Created at or after this time (inclusive). */
+                createdFrom?: components["parameters"]["CreatedFrom"];
+                /** @description Created at or before this time (inclusive). */
+                createdTo?: components["parameters"]["CreatedTo"];
+                /** @description Cursor paging: the items after the item with this id, in the requested order (docs/api.md, "Lists"). */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
+                endingBefore?: components["parameters"]["EndingBefore"];
+                billingRecordId?: string;
+                customerId?: string;
+            };
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CreditNoteResponse"][];
+                        /** @description The page number; 0 on a page asked for by cursor (it has no number). */
+                        page: number;
+                        pageSize: number;
+                        totalCount: number;
+                        /** @description More items follow in the direction of paging: after the last item, or before the first for `endingBefore`. */
+                        hasMore: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["ApiRateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getCreditNote: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
+            path: {
+                creditNoteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreditNoteResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listTaxRates: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 (default 1). Not with `startingAfter` or `endingBefore`. */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page, 1 to 100. */
+                pageSize?: components["parameters"]["PageSize"];
+                orderBy?: "createdAt" | "displayName";
+                orderDirection?: components["parameters"]["OrderDirection"];
+                /** @description Created at or after this time (inclusive). */
+                createdFrom?: components["parameters"]["CreatedFrom"];
+                /** @description Created at or before this time (inclusive). */
+                createdTo?: components["parameters"]["CreatedTo"];
+                /** @description Cursor paging: the items after the item with this id, in the requested order (docs/api.md, "Lists"). */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
+                endingBefore?: components["parameters"]["EndingBefore"];
+                active?: "true" | "false";
+                inclusive?: "true" | "false";
+                country?: string;
+            };
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            displayName: string;
+                            description: string | null;
+                            /** @example 20 */
+                            percentage: string;
+                            inclusive: boolean;
+                            country: string | null;
+                            jurisdiction: string | null;
+                            active: boolean;
+                            createdAt: components["schemas"]["Timestamp"];
+                            updatedAt: components["schemas"]["Timestamp"];
+                        }[];
+                        /** @description The page number; 0 on a page asked for by cursor (it has no number). */
+                        page: number;
+                        pageSize: number;
+                        totalCount: number;
+                        /** @description More items follow in the direction of paging: after the last item, or before the first for `endingBefore`. */
+                        hasMore: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["ApiRateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createTaxRate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+                /** @description Optional. Makes a create safe to retry: a repeat within 24 h replays the first answer. */
+                "Idempotency-Key"?: components["parameters"]["OptionalIdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description What invoices print beside the tax, e.g. `VAT`, `GST`, `Sales tax`. */
+                    displayName: string;
+                    description?: string | null;
+                    /**
+                     * @description Exact decimal string (0 to 99.9999, at most 4 decimals). Cannot change once created.
+                     * @example 20
+                     */
+                    percentage: string;
+                    /** @description true: included in the prices it applies to (VAT-style); false: added on top. Cannot change once created. */
+                    inclusive: boolean;
+                    /** @description ISO 3166-1 alpha-2 country the rate is for; null or absent: any country. */
+                    country?: string | null;
+                    /** @description A state, province or region within the country, e.g. `CA`. */
+                    jurisdiction?: string | null;
+                    /** @default true */
+                    active?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        displayName: string;
+                        description: string | null;
+                        /** @example 20 */
+                        percentage: string;
+                        inclusive: boolean;
+                        country: string | null;
+                        jurisdiction: string | null;
+                        active: boolean;
+                        createdAt: components["schemas"]["Timestamp"];
+                        updatedAt: components["schemas"]["Timestamp"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["ApiRateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getTaxRate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
+            path: {
+                taxRateId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        displayName: string;
+                        description: string | null;
+                        /** @example 20 */
+                        percentage: string;
+                        inclusive: boolean;
+                        country: string | null;
+                        jurisdiction: string | null;
+                        active: boolean;
+                        createdAt: components["schemas"]["Timestamp"];
+                        updatedAt: components["schemas"]["Timestamp"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["ApiRateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateTaxRate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
+                "Paybase-Version"?: components["parameters"]["RequestedApiVersion"];
+            };
+            path: {
+                taxRateId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    displayName?: string;
+                    description?: string | null;
+                    jurisdiction?: string | null;
+                    /** @description false archives it: kept on what used it, offered for nothing new. */
+                    active?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "Paybase-Version": components["headers"]["Paybase-Version"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        displayName: string;
+                        description: string | null;
+                        /** @example 20 */
+                        percentage: string;
+                        inclusive: boolean;
+                        country: string | null;
+                        jurisdiction: string | null;
+                        active: boolean;
+                        createdAt: components["schemas"]["Timestamp"];
+                        updatedAt: components["schemas"]["Timestamp"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["ApiRateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listCoupons: {
         parameters: {
             query?: {
@@ -9690,7 +10263,7 @@ export interface operations {
                 status?: "pending" | "failed" | "delivered" | "dead";
                 endpointId?: string;
                 eventId?: string;
-                type?: "product.created" | "price.created" | "customer.created" | "subscription.created" | "subscription.canceled" | "subscription.ended" | "billing_record.created" | "billing_record.paid" | "payment.succeeded" | "payment.failed" | "payment.unknown" | "refund.requested" | "refund.succeeded" | "refund.failed" | "payment_link.created" | "payment_link.completed" | "usage.recorded" | "usage.reversed" | "credit.granted" | "credit.low" | "credit.exhausted" | "entitlement.changed" | "entitlement.exhausted" | "product.updated" | "price.updated" | "customer.updated" | "subscription.updated" | "payment_link.updated" | "payment_method.attached" | "payment_method.detached" | "dispute.created" | "dispute.updated" | "dispute.closed";
+                type?: "product.created" | "price.created" | "customer.created" | "subscription.created" | "subscription.canceled" | "subscription.ended" | "billing_record.created" | "billing_record.paid" | "payment.succeeded" | "payment.failed" | "payment.unknown" | "refund.requested" | "refund.succeeded" | "refund.failed" | "payment_link.created" | "payment_link.completed" | "usage.recorded" | "usage.reversed" | "credit.granted" | "credit.low" | "credit.exhausted" | "entitlement.changed" | "entitlement.exhausted" | "product.updated" | "price.updated" | "customer.updated" | "subscription.updated" | "payment_link.updated" | "payment_method.attached" | "payment_method.detached" | "dispute.created" | "dispute.updated" | "dispute.closed" | "credit_note.created";
             };
             header?: {
                 /** @description The dated API version to answer in (docs/changelog.md). Without it, the API key's pinned version applies; an unknown version is a 400 VALIDATION_FAILED listing `knownVersions`. */
@@ -10168,7 +10741,7 @@ export interface operations {
                 startingAfter?: components["parameters"]["StartingAfter"];
                 /** @description Cursor paging: the items before the item with this id, in the requested order (docs/api.md, "Lists"). */
                 endingBefore?: components["parameters"]["EndingBefore"];
-                type?: "product.created" | "price.created" | "customer.created" | "subscription.created" | "subscription.canceled" | "subscription.ended" | "billing_record.created" | "billing_record.paid" | "payment.succeeded" | "payment.failed" | "payment.unknown" | "refund.requested" | "refund.succeeded" | "refund.failed" | "payment_link.created" | "payment_link.completed" | "usage.recorded" | "usage.reversed" | "credit.granted" | "credit.low" | "credit.exhausted" | "entitlement.changed" | "entitlement.exhausted" | "product.updated" | "price.updated" | "customer.updated" | "subscription.updated" | "payment_link.updated" | "payment_method.attached" | "payment_method.detached" | "dispute.created" | "dispute.updated" | "dispute.closed";
+                type?: "product.created" | "price.created" | "customer.created" | "subscription.created" | "subscription.canceled" | "subscription.ended" | "billing_record.created" | "billing_record.paid" | "payment.succeeded" | "payment.failed" | "payment.unknown" | "refund.requested" | "refund.succeeded" | "refund.failed" | "payment_link.created" | "payment_link.completed" | "usage.recorded" | "usage.reversed" | "credit.granted" | "credit.low" | "credit.exhausted" | "entitlement.changed" | "entitlement.exhausted" | "product.updated" | "price.updated" | "customer.updated" | "subscription.updated" | "payment_link.updated" | "payment_method.attached" | "payment_method.detached" | "dispute.created" | "dispute.updated" | "dispute.closed" | "credit_note.created";
                 /** @description `true`: only test events (`data.test`); `false`: only real ones. */
                 test?: "true" | "false";
             };
@@ -11097,6 +11670,14 @@ export interface operations {
                     timeZone?: string;
                     /** @description Email customers a receipt, linking the hosted invoice and its PDF, after each successful payment (on by default). */
                     sendReceipts?: boolean;
+                    /** @description Registered name printed on invoices, when it differs from `name`. */
+                    legalName?: string | null;
+                    /** @description Your VAT or other tax id, printed on invoices. */
+                    taxId?: string | null;
+                    /** @description Printed at the foot of every invoice: registration details, payment terms. */
+                    invoiceFooter?: string | null;
+                    /** @description What invoice numbers start with (`ACME` → `ACME-0001`); null: the business name's letters and digits, upper case, at most 12. A new prefix applies to the next number; the sequence goes on. */
+                    invoicePrefix?: string | null;
                 };
             };
         };
@@ -12541,6 +13122,39 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["DisputeClosedEventBody"];
+            };
+        };
+        responses: {
+            /** @description Received; the delivery is done. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_credit_note_created: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`; one `v1` per live signing secret. */
+                "X-Service-Signature": components["parameters"]["X-Service-Signature"];
+                /** @description Event id (evt_), the deduplication key. */
+                "X-Service-Event-Id": components["parameters"]["X-Service-Event-Id"];
+                /** @description Delivery id (wda_). */
+                "X-Service-Delivery-Id": components["parameters"]["X-Service-Delivery-Id"];
+                /** @description Event type name. */
+                "X-Service-Event-Type": components["parameters"]["X-Service-Event-Type"];
+                /** @description The API version the body is rendered in (its `apiVersion`). */
+                "Paybase-Version": components["parameters"]["Paybase-Version"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreditNoteCreatedEventBody"];
             };
         };
         responses: {

@@ -32,6 +32,10 @@ export async function saveSettingsAction(_: FormState, form: FormData): Promise<
       },
       timeZone: field(form, 'timeZone'),
       sendReceipts: form.get('sendReceipts') === 'on',
+      legalName: orNull(form, 'legalName'),
+      taxId: orNull(form, 'taxId'),
+      invoiceFooter: orNull(form, 'invoiceFooter'),
+      invoicePrefix: orNull(form, 'invoicePrefix'),
     });
     await getDb().transaction((tx) => updateAccountSettings(tx, merchantId, body));
     revalidatePath('/merchant', 'layout');

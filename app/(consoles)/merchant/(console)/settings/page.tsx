@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { toAccountSettings } from '@/lib/merchants/settings';
+import { getDb } from '@/lib/db/client';
+import { nextInvoiceNumberOf, toAccountSettings } from '@/lib/merchants/settings';
 import { roleCan } from '@/lib/merchants/roles';
 import { ActionForm } from '@/components/ui/action-form';
 import { Alert } from '@/components/ui/alert';
@@ -17,7 +18,7 @@ const TIME_ZONES = Intl.supportedValuesOf('timeZone');
 export default async function SettingsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { merchant, user } = await currentSeller('view');
   const { saved } = await searchParams;
-  const settings = toAccountSettings(merchant);
+  const settings = toAccountSettings(merchant, await nextInvoiceNumberOf(getDb(), merchant.id));
   const canEdit = roleCan(user.role, 'settings:write');
   return (
     <>
@@ -84,6 +85,33 @@ export default async function SettingsPage({ searchParams }: { searchParams: Pro
                 <span className="block text-xs text-slate-600">After each successful payment, customers get a receipt linking their invoice page and PDF.</span>
               </span>
             </label>
+            <fieldset className="space-y-4">
+              <legend className="text-sm font-semibold text-slate-900">On invoices</legend>
+              <div className="grid gap-4 sm:grid-cols-2">
+                <TextField
+                  label="Legal name"
+                  name="legalName"
+                  defaultValue={settings.legalName ?? ''}
+                  maxLength={250}
+                  hint="If it differs from the business name."
+                />
+                <TextField label="Tax ID" name="taxId" defaultValue={settings.taxId ?? ''} maxLength={64} hint="Your VAT or other tax number." />
+              </div>
+              <TextField
+                label="Invoice footer"
+                name="invoiceFooter"
+                defaultValue={settings.invoiceFooter ?? ''}
+                maxLength={1000}
+                hint="Registration details or payment terms, printed at the foot of every invoice."
+              />
+            </fieldset>
+            <TextField
+              label="Invoice number prefix"
+              name="invoicePrefix"
+              defaultValue={settings.invoicePrefix ?? ''}
+              maxLength={20}
+              hint={`Letters, digits and dashes. Your next invoice is numbered ${settings.nextInvoiceNumber}; empty: made from the business name.`}
+            />
             <SelectField
               label="Time zone"
               name="timeZone"

@@ -1,0 +1,5 @@
+import { apiRoute } from '@/lib/http/api-route';
+import { listCreditNotesOperation } from '@/lib/billing/api';
+import { listCreditNotes } from '@/lib/payments/credit-notes';
+
+export const GET = apiRoute(listCreditNotesOperation, ({ db, merchantId, query }) => listCreditNotes(db, merchantId, query));
