@@ -6,7 +6,10 @@ import { invoicePath, invoicePdfPath } from '../billing/billing-records';
 import { toPaymentMethodResponse } from '../payments/payment-methods';
 import { toSubscriptionResponse } from '../subscriptions/responses';
 import { renewalQuote } from '../subscriptions/discounts';
-import { advanceAmount } from '../catalog/prices';
+import { advanceAmount, type PriceRow } from '../catalog/prices';
+import { documentLines, type DocumentLine } from '../billing/document-lines';
+import { formatMinorDecimal } from '../money/format-decimal';
+import { findUpcomingInvoice } from '../subscriptions/upcoming-invoice';
 
 /**
  * Renewals' billing records keep the English description they were made with ("Pro plan —
@@ -17,6 +20,26 @@ const PERIOD_DESCRIPTION = /^(.*) — subscription period (\d+)$/;
 function describeRecord(description: string, text: CustomerText): string {
   const period = PERIOD_DESCRIPTION.exec(description);
   return period ? text.t('portal.periodDescription', { product: period[1]!, period: Number(period[2]) }) : description;
+}
+
+/** What the next invoice of a subscription would be if its period ended now, in the customer's words. */
+export interface PortalUpcomingInvoice {
+  at: string;
+  lines: DocumentLine[];
+  total: string;
+}
+
+/** A subscription's price in the customer's words: "$19.99/month", or how a metered price bills its usage in arrears. */
+function priceLabel(price: PriceRow, text: CustomerText): string {
+  if (price.usageType !== 'metered') return text.recurring(price.amount, price.currency, price.interval, price.intervalCount);
+  const feature = price.feature ?? '';
+  if (price.tiers && price.tiers.length > 0) return text.t('common.meteredTiered', { feature });
+  const locale = text.locale === 'en' ? 'en-US' : text.locale;
+  const rate = price.unitAmountDecimal ? formatMinorDecimal(price.unitAmountDecimal, price.currency, locale) : text.money(price.amount, price.currency);
+  if (price.packageSize && price.packageSize > 1) {
+    return text.t('common.meteredPackage', { rate, feature, size: new Intl.NumberFormat(locale).format(price.packageSize) });
+  }
+  return text.t('common.meteredUnit', { rate, feature });
 }
 
 /** Everything the portal shows a customer, amounts formatted in each currency's own way for the customer's locale. */
@@ -56,6 +79,16 @@ export async function portalOverview(db: Db, merchantId: string, customerId: str
     .from(paymentMethods)
     .where(and(eq(paymentMethods.merchantId, merchantId), eq(paymentMethods.customerId, customerId), isNull(paymentMethods.detachedAt)))
     .orderBy(desc(paymentMethods.isDefault), desc(paymentMethods.createdAt));
+  const upcoming = new Map<string, PortalUpcomingInvoice>();
+  for (const { sub } of running) {
+    const invoice = await findUpcomingInvoice(db, merchantId, sub.id);
+    if (!invoice) continue;
+    upcoming.set(sub.id, {
+      at: invoice.at,
+      lines: documentLines(invoice.lineItems, invoice.currency, text),
+      total: money(invoice.total, invoice.currency),
+    });
+  }
   return {
     subscriptions: subs.map(({ sub, price, productName }) => {
       const charging = sub.status !== 'ended' && sub.status !== 'canceled' && !sub.pausedAt;
@@ -63,7 +96,8 @@ export async function portalOverview(db: Db, merchantId: string, customerId: str
       return {
         ...toSubscriptionResponse(sub),
         productName,
-        priceLabel: text.recurring(price.amount, price.currency, price.interval, price.intervalCount),
+        priceLabel: priceLabel(price, text),
+        upcomingInvoice: upcoming.get(sub.id) ?? null,
         nextCharge: charging
           ? {
               at: renewal.at,

@@ -40,10 +40,13 @@ export default async function PaymentLinksPage({ searchParams }: { searchParams:
   ]);
   const productNames = new Map(products.data.map((p) => [p.id, p.name]));
   const linkPrices = (await labelsFor(db, merchant.id, { customerIds: [], priceIds: links.data.flatMap((l) => (l.priceId ? [l.priceId] : [])) })).prices;
-  const priceOptions = prices.data.map((price) => ({
-    value: price.id,
-    label: `${productNames.get(price.productId) ?? price.productId} — ${formatMoney(price.amount, price.currency)} ${interval(price)}`,
-  }));
+  // A metered price bills usage in arrears: a link cannot sell it (the API refuses it too).
+  const priceOptions = prices.data
+    .filter((price) => price.usageType !== 'metered')
+    .map((price) => ({
+      value: price.id,
+      label: `${productNames.get(price.productId) ?? price.productId} — ${formatMoney(price.amount, price.currency)} ${interval(price)}`,
+    }));
   const tabs = [{ value: undefined, label: 'All' }, ...PAYMENT_LINK_STATUSES.map((value) => ({ value, label: STATUS[value][0] }))];
 
   return (
