@@ -257,3 +257,49 @@ test('usage lines, the upcoming invoice and metered items: console, portal and t
     await context.close();
   }
 });
+
+test('a payment link made in the console adds metered items; the pay page says how usage is billed; the subscription carries them', async ({
+  page,
+  baseURL,
+}) => {
+  const { email, api, get } = await newSeller(baseURL, 'Linkly');
+  const product = await api('/api/Product', { name: 'Linkly API' });
+  const pro = await api('/api/Price', { productId: product.id, type: 'Recurring', amount: 2000, currency: 'USD', interval: 'month' });
+  const calls = await api('/api/Price', {
+    productId: product.id,
+    type: 'Recurring',
+    currency: 'USD',
+    interval: 'month',
+    usageType: 'metered',
+    feature: 'api_calls',
+    amount: 5,
+  });
+  await signIn(page, email, 'Linkly');
+  await page.goto('/merchant/payment-links');
+  const form = page.getByRole('form', { name: 'New payment link' });
+  await form.getByLabel('Sell').selectOption(pro.id);
+  // A metered price is not offered as the thing sold, only as an item.
+  await expect(form.getByLabel('Sell').locator(`option[value="${calls.id}"]`)).toHaveCount(0);
+  await form.getByRole('checkbox', { name: /\$0\.05 per api_calls unit, billed monthly in arrears/ }).check();
+  await form.getByRole('button', { name: 'Create payment link' }).click();
+  await expect(page.getByText('Share this URL')).toBeVisible();
+  const link = (await get('/api/PaymentLink')).data[0];
+  expect(link).toMatchObject({ priceId: pro.id, items: [{ priceId: calls.id }] });
+
+  await page.goto(new URL(link.url).pathname);
+  await expect(page.getByTestId('recurring-price')).toHaveText('$20.00/month');
+  await expect(page.getByTestId('metered-items')).toHaveText(/Usage, billed at the end of each period\s*\$0\.05 per api_calls unit, billed in arrears/);
+  await page.getByLabel('Email').fill(`linkly-${crypto.randomBytes(4).toString('hex')}@example.com`);
+  await page.getByLabel('Name').fill('Grace Hopper');
+  await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+  await page.getByLabel('Expiry').fill('12 / 34');
+  await page.getByLabel('CVC').fill('123');
+  await expectNoSidewaysScroll(page);
+  await expectNoSeriousA11yViolations(page);
+  await shot(page, 'metered-11-pay-page-items');
+  await page.getByRole('button', { name: /^(Subscribe|Pay)/ }).click();
+  await expect(page.getByRole('heading', { name: 'Subscription started' })).toBeVisible();
+  const subs = (await get('/api/Subscription')).data;
+  expect(subs).toHaveLength(1);
+  expect((await get(`/api/Subscription/${subs[0].id}`)).items.map((item: any) => item.priceId)).toEqual([calls.id]);
+});

@@ -6,9 +6,9 @@ import { invoicePath, invoicePdfPath } from '../billing/billing-records';
 import { toPaymentMethodResponse } from '../payments/payment-methods';
 import { toSubscriptionResponse } from '../subscriptions/responses';
 import { renewalQuote } from '../subscriptions/discounts';
-import { advanceAmount, type PriceRow } from '../catalog/prices';
+import { advanceAmount } from '../catalog/prices';
 import { documentLines, type DocumentLine } from '../billing/document-lines';
-import { formatMinorDecimal } from '../money/format-decimal';
+import { customerPriceLabel } from '../billing/price-words';
 import { findUpcomingInvoice } from '../subscriptions/upcoming-invoice';
 
 /**
@@ -27,19 +27,6 @@ export interface PortalUpcomingInvoice {
   at: string;
   lines: DocumentLine[];
   total: string;
-}
-
-/** A subscription's price in the customer's words: "$19.99/month", or how a metered price bills its usage in arrears. */
-function priceLabel(price: PriceRow, text: CustomerText): string {
-  if (price.usageType !== 'metered') return text.recurring(price.amount, price.currency, price.interval, price.intervalCount);
-  const feature = price.feature ?? '';
-  if (price.tiers && price.tiers.length > 0) return text.t('common.meteredTiered', { feature });
-  const locale = text.locale === 'en' ? 'en-US' : text.locale;
-  const rate = price.unitAmountDecimal ? formatMinorDecimal(price.unitAmountDecimal, price.currency, locale) : text.money(price.amount, price.currency);
-  if (price.packageSize && price.packageSize > 1) {
-    return text.t('common.meteredPackage', { rate, feature, size: new Intl.NumberFormat(locale).format(price.packageSize) });
-  }
-  return text.t('common.meteredUnit', { rate, feature });
 }
 
 /** Everything the portal shows a customer, amounts formatted in each currency's own way for the customer's locale. */
@@ -96,7 +83,7 @@ export async function portalOverview(db: Db, merchantId: string, customerId: str
       return {
         ...toSubscriptionResponse(sub),
         productName,
-        priceLabel: priceLabel(price, text),
+        priceLabel: customerPriceLabel(price, text),
         upcomingInvoice: upcoming.get(sub.id) ?? null,
         nextCharge: charging
           ? {
