@@ -158,6 +158,7 @@ test('usage lines, the upcoming invoice and metered items: console, portal and t
   await expect(items.locator('[data-item-feature="messages"]')).toContainText(
     'Graduated: first 1,000 free, then $0.02 per messages unit, billed monthly in arrears',
   );
+  await expect(page.getByText('$20.00 on 2030-02-10 in advance, plus the period’s usage (Upcoming invoice below)')).toBeVisible();
   // AddItem from the console, then usage of it, then (days later) RemoveItem: its usage so far is still billed.
   const add = page.getByRole('form', { name: 'Add metered item' });
   await add.getByLabel('Add a metered price').selectOption(tokens.id);
@@ -207,6 +208,7 @@ test('usage lines, the upcoming invoice and metered items: console, portal and t
   await page.getByRole('button', { name: 'Continue' }).click();
   const portalUpcoming = page.getByTestId('portal-upcoming-invoice');
   await expect(portalUpcoming).toContainText('Total so far$81.87');
+  await expect(page.getByText('$20.00 on 10 Feb 2030, plus your usage this period')).toBeVisible();
   await expect(portalUpcoming).toContainText('Tokenworks API — api_calls usage');
   await expect(portalUpcoming).toContainText('1,234 units at $0.05 each');
   await expect(portalUpcoming).toContainText('Tier 2: 234 units at $0.02 each = $4.68');

@@ -7,7 +7,10 @@ import { formatMinorDecimal } from '../money/format-decimal';
  * or how a metered price bills its feature's usage in arrears ("$0.0004 per tokens unit, billed in
  * arrears"; a tiered one names its feature, the tiers are on the invoice).
  */
-export function customerPriceLabel(price: PriceRow, text: CustomerText): string {
+export function customerPriceLabel(
+  price: Pick<PriceRow, 'amount' | 'currency' | 'interval' | 'intervalCount' | 'usageType' | 'feature' | 'unitAmountDecimal' | 'tiers' | 'packageSize'>,
+  text: CustomerText,
+): string {
   if (price.usageType !== 'metered') return text.recurring(price.amount, price.currency, price.interval, price.intervalCount);
   const feature = price.feature ?? '';
   if (price.tiers && price.tiers.length > 0) return text.t('common.meteredTiered', { feature });

@@ -90,6 +90,7 @@ export async function portalOverview(db: Db, merchantId: string, customerId: str
               at: renewal.at,
               amount: money(renewal.amountDue, price.currency),
               discount: renewal.discountAmount > 0 ? money(renewal.discountAmount, price.currency) : null,
+              plusUsage: Boolean(upcoming.get(sub.id)?.lines.some((line) => line.kind === 'usage')),
             }
           : null,
         discountLabel: sub.discount ? text.discount(sub.discount, price.currency) : null,

@@ -52,6 +52,7 @@ export default async function PortalPage({
   const query = await searchParams;
   const text = customerText(await pageLocale((await portalDesign(customerId))?.defaultLocale));
   const { t, locale, date } = text;
+  const withUsage = (plusUsage: boolean, charge: string) => (plusUsage ? t('portal.chargePlusUsage', { charge }) : charge);
   const session = await currentPortalCustomer(customerId);
   if (!session) {
     return (
@@ -131,9 +132,12 @@ export default async function PortalPage({
               [
                 t('portal.nextCharge'),
                 sub.nextCharge
-                  ? sub.nextCharge.discount
-                    ? t('portal.chargeOnAfterDiscount', { amount: sub.nextCharge.amount, date: date(sub.nextCharge.at), discount: sub.nextCharge.discount })
-                    : t('portal.chargeOn', { amount: sub.nextCharge.amount, date: date(sub.nextCharge.at) })
+                  ? withUsage(
+                      sub.nextCharge.plusUsage,
+                      sub.nextCharge.discount
+                        ? t('portal.chargeOnAfterDiscount', { amount: sub.nextCharge.amount, date: date(sub.nextCharge.at), discount: sub.nextCharge.discount })
+                        : t('portal.chargeOn', { amount: sub.nextCharge.amount, date: date(sub.nextCharge.at) }),
+                    )
                   : sub.status === 'canceled'
                     ? t('portal.noneEnds', { date: date(sub.currentPeriodEnd) })
                     : t('portal.none'),

@@ -138,7 +138,9 @@ export default async function SubscriptionPage({ params }: { params: Promise<{ s
               [
                 'Next renewal',
                 sub.upcomingRenewal && price
-                  ? `${formatMoney(sub.upcomingRenewal.amountDue, price.currency)} on ${formatConsoleDate(sub.upcomingRenewal.at, merchant.timeZone)}`
+                  ? `${formatMoney(sub.upcomingRenewal.amountDue, price.currency)} on ${formatConsoleDate(sub.upcomingRenewal.at, merchant.timeZone)}${
+                      sub.items.length > 0 ? ' in advance, plus the period’s usage (Upcoming invoice below)' : ''
+                    }`
                   : 'None',
               ],
               ['Version', sub.version],
