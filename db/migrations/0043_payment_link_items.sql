@@ -1,1 +1,0 @@
-ALTER TABLE "payment_links" ADD COLUMN "items" jsonb DEFAULT '[]'::jsonb NOT NULL;
