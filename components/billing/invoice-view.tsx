@@ -62,10 +62,17 @@ export function InvoiceView({ document, pdfHref }: { document: InvoiceDocument; 
         <tbody>
           {document.lines.map((line, index) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: an invoice's lines are a fixed document in its own order; two lines may read the same.
-            <tr key={index} className="border-b border-slate-100">
-              <td className="py-2 pr-4">{line.description}</td>
-              <td className="py-2 text-right">{line.quantity}</td>
-              <td className="py-2 text-right tabular-nums">{line.amount}</td>
+            <tr key={index} className="border-b border-slate-100 align-top" data-line-kind={line.kind}>
+              <td className="py-2 pr-4">
+                {line.description}
+                {line.details.map((detail) => (
+                  <span key={detail} className="block text-xs text-slate-500">
+                    {detail}
+                  </span>
+                ))}
+              </td>
+              <td className="py-2 text-right align-top tabular-nums">{line.quantityLabel}</td>
+              <td className="py-2 text-right align-top tabular-nums">{line.amount}</td>
             </tr>
           ))}
         </tbody>

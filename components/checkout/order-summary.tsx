@@ -29,7 +29,25 @@ export function OrderSummary({
       </h1>
       {view.description && <p className="mt-2 text-slate-600">{view.description}</p>}
       {view.subscription ? (
-        <SubscriptionSummary terms={view.subscription} text={text} withCharges={withCharges} />
+        <>
+          <SubscriptionSummary terms={view.subscription} text={text} withCharges={withCharges} />
+          {view.meteredItems.length > 0 ? (
+            <section
+              className="mt-3 rounded-lg border border-slate-200 bg-white p-5 text-sm"
+              aria-labelledby="metered-items-heading"
+              data-testid="metered-items"
+            >
+              <h2 id="metered-items-heading" className="font-medium text-slate-900">
+                {t('checkout.meteredItems')}
+              </h2>
+              <ul className="mt-2 list-disc space-y-1 pl-5 text-slate-700">
+                {view.meteredItems.map((label) => (
+                  <li key={label}>{label}</li>
+                ))}
+              </ul>
+            </section>
+          ) : null}
+        </>
       ) : (
         <dl className="mt-6 space-y-2 rounded-lg border border-slate-200 bg-white p-5 text-sm">
           <div className="flex justify-between gap-4">

@@ -1,4 +1,5 @@
 import type { CustomerText } from '@/lib/i18n/customer-text';
+import { customerPriceLabel } from '@/lib/billing/price-words';
 import { Badge, EmptyState } from '@/components/ui/layout';
 import { Pagination } from '@/components/ui/pagination';
 import type { listWalletSubscriptions } from '@/lib/members/wallet-subscriptions';
@@ -22,7 +23,7 @@ export function WalletSubscriptions({ subscriptions, query, text }: { subscripti
               <span className="font-medium">{sub.productName}</span>
               <span className="text-slate-600"> · {sub.sellerName}</span>
               <span className="block text-slate-600">
-                {sub.interval ? text.recurring(sub.amount, sub.currency, sub.interval, sub.intervalCount) : text.money(sub.amount, sub.currency)}
+                {sub.interval ? customerPriceLabel(sub, text) : text.money(sub.amount, sub.currency)}
                 {sub.status === 'ended' || !sub.currentPeriodEnd
                   ? ''
                   : ` · ${t(sub.cancelAtPeriodEnd ? 'wallet.ends' : 'wallet.renews', { date: text.date(sub.currentPeriodEnd) })}`}

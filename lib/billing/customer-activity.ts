@@ -1,8 +1,9 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { billingRecords, EVENT_CUSTOMER_ID, events, payments, prices, products, refunds } from '../db/schema';
+import { billingRecords, EVENT_CUSTOMER_ID, events, payments, prices, products, refunds, type BillingLineItem } from '../db/schema';
 import { toBillingRecordResponse } from './billing-records';
 import { toRefundResponse } from '../payments/refund-response';
+import type { PriceRow } from '../catalog/prices';
 
 // What the console's customer page shows beside the customer: the newest few of each kind,
 // always within the seller (every query filters by merchant and customer, on an index).
@@ -45,19 +46,21 @@ export async function listCustomerEvents(db: Db, merchantId: string, customerId:
 
 /** Product name and price of each price id (for naming a customer's subscriptions). */
 export async function describePrices(db: Db, merchantId: string, priceIds: readonly string[]) {
-  if (priceIds.length === 0)
-    return new Map<string, { productName: string; amount: number; currency: string; interval: string | null; intervalCount: number | null }>();
+  if (priceIds.length === 0) return new Map<string, PriceRow & { productName: string }>();
   const rows = await db
-    .select({
-      id: prices.id,
-      productName: products.name,
-      amount: prices.amount,
-      currency: prices.currency,
-      interval: prices.interval,
-      intervalCount: prices.intervalCount,
-    })
+    .select({ price: prices, productName: products.name })
     .from(prices)
     .innerJoin(products, eq(products.id, prices.productId))
     .where(and(eq(prices.merchantId, merchantId), inArray(prices.id, [...new Set(priceIds)])));
-  return new Map(rows.map(({ id, ...price }) => [id, price]));
+  return new Map(rows.map(({ price, productName }) => [price.id, { ...price, productName }]));
+}
+
+/** The lines of the seller's billing records `ids`, by record id (the consoles show them under each record). */
+export async function billingRecordLines(db: Db, merchantId: string, ids: readonly string[]) {
+  if (ids.length === 0) return new Map<string, BillingLineItem[]>();
+  const rows = await db
+    .select({ id: billingRecords.id, lineItems: billingRecords.lineItems })
+    .from(billingRecords)
+    .where(and(eq(billingRecords.merchantId, merchantId), inArray(billingRecords.id, [...new Set(ids)])));
+  return new Map(rows.map((row) => [row.id, row.lineItems]));
 }

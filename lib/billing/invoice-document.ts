@@ -1,6 +1,7 @@
 import { formatMoney } from '../money/format';
 import { customerText, type CustomerText } from '../i18n/customer-text';
 import type { HostedInvoice } from './invoices';
+import { documentLines, type DocumentLine } from './document-lines';
 
 /**
  * What an invoice or receipt shows, in words and formatted money, shared by the hosted page,
@@ -18,7 +19,7 @@ export interface InvoiceDocument {
   period: string | null;
   seller: { name: string; addressLines: string[]; supportEmail: string | null; supportUrl: string | null };
   billedTo: { name: string | null; email: string | null };
-  lines: { description: string; quantity: number; amount: string }[];
+  lines: DocumentLine[];
   totals: { kind: TotalKind; label: string; amount: string; strong?: boolean }[];
   payments: { date: string; description: string; status: string; amount: string }[];
   /** The fixed words around the figures (labels and headings). */
@@ -76,7 +77,7 @@ export function invoiceDocument(
       record.periodStart && record.periodEnd ? t('invoice.periodRange', { start: text.date(record.periodStart), end: text.date(record.periodEnd) }) : null,
     seller: { name: seller.name, addressLines, supportEmail: seller.supportEmail, supportUrl: seller.supportUrl },
     billedTo: { name: customer.name, email: customer.email },
-    lines: record.lineItems.map((line) => ({ description: line.description, quantity: line.quantity, amount: money(line.amount) })),
+    lines: documentLines(record.lineItems, record.currency, text, options.currencyDisplay),
     totals,
     payments: record.payments.map((payment) => ({
       date: text.date(payment.createdAt),

@@ -98,8 +98,12 @@ function writeDocument(w: PageWriter, doc: InvoiceDocument, fonts: { regular: PD
   for (const line of doc.lines) {
     down(16);
     w.text(line.description.length > 70 ? `${line.description.slice(0, 69)}…` : line.description, { font: fonts.regular });
-    w.text(String(line.quantity), { font: fonts.regular, alignRight: right - 110 });
+    w.text(line.quantityLabel, { font: fonts.regular, alignRight: right - 110 });
     w.text(line.amount, { font: fonts.regular, alignRight: right });
+    for (const detail of line.details) {
+      down(12);
+      w.text(detail.length > 90 ? `${detail.slice(0, 89)}…` : detail, { font: fonts.regular, size: 8, color: MUTED, x: PAGE.margin + 8 });
+    }
     down(8);
     w.rule();
   }

@@ -39,7 +39,10 @@ export async function writeReceipt(db: Database, billingRecordId: string): Promi
       t('invoice.receiptLine', { number: document.number, date: document.paidAt ?? document.issuedAt }),
       ...(document.period ? [t('invoice.receiptPeriod', { period: document.period })] : []),
       '',
-      ...document.lines.map((line) => `${line.description}${line.quantity > 1 ? ` × ${line.quantity}` : ''}: ${line.amount}`),
+      ...document.lines.flatMap((line) => [
+        `${line.description}${line.quantity > 1 ? ` × ${line.quantityLabel}` : ''}: ${line.amount}`,
+        ...line.details.map((detail) => `  ${detail}`),
+      ]),
       t('invoice.receiptTotal', { total }),
       '',
       t('invoice.receiptView', { url: invoice.record.hostedInvoiceUrl }),

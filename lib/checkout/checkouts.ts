@@ -172,6 +172,7 @@ async function prepareCheckout(
       priceId: item.price.id,
       quantity: item.quantity,
       paymentLinkId: item.link?.id ?? null,
+      items: item.link?.items ?? [],
       payment: { paymentMethodId: method.paymentMethodId, token, card: method.card },
       promotion: promotion && { promotionCodeId: promotion.promotionCodeId, couponId: promotion.couponId },
       successUrl: item.successUrl,

@@ -15,6 +15,7 @@ import { completeCheckout, findCheckoutByAttempt } from './checkouts';
 import { paymentLinkSlotHeld } from './checkout-status';
 import type { CheckoutInput } from './checkout-input';
 import { subscriptionTerms, type SubscriptionTerms } from './subscription-terms';
+import { customerPriceLabel } from '../billing/price-words';
 
 /** Everything the public page /pay/{token} shows before payment. */
 export interface HostedCheckoutView {
@@ -30,6 +31,8 @@ export interface HostedCheckoutView {
   unavailableReason: string | null;
   /** For a link selling a Recurring price: the interval, trial and what is charged today. */
   subscription: SubscriptionTerms | null;
+  /** The link's metered items: how each bills usage in arrears, in the customer's words. */
+  meteredItems: string[];
   /** The heading above that reason. */
   unavailableTitle: string;
   /** How the page takes the card: the seller's processor (lib/payments/card-entry.ts). */
@@ -47,6 +50,7 @@ export async function loadHostedCheckout(db: Database, token: string, text: Cust
       ...linkSummary(token, sellerName, link, text),
       cardEntry,
       subscription: null,
+      meteredItems: [],
       unavailableTitle: t('checkout.errors.sellerSuspendedTitle'),
       unavailableReason: t('checkout.errors.sellerSuspended', { seller: sellerName }),
     };
@@ -63,6 +67,7 @@ export async function loadHostedCheckout(db: Database, token: string, text: Cust
     unavailableTitle: t('checkout.cannotBePaid'),
     unavailableReason: reason,
     subscription: price?.type === 'Recurring' ? subscriptionTerms(price, null, now(), text) : null,
+    meteredItems: await Promise.all(link.items.map(async (item) => customerPriceLabel(await findPriceRow(db, link.merchantId, item.priceId), text))),
   };
 }
 

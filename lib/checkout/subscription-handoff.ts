@@ -25,6 +25,8 @@ export const RecurringCheckoutRequest = z.object({
   priceId: z.string(),
   quantity: z.number().int(),
   paymentLinkId: z.string().nullable(),
+  /** The payment link's metered items, which the subscription carries (none in requests pinned before links had them). */
+  items: z.array(z.object({ priceId: z.string() })).default([]),
   /** The saved method to charge, or a one-off processor token, and the card's details. */
   payment: z.object({ paymentMethodId: z.string().nullable(), token: z.string(), card: PinnedCard }),
   promotion: z.object({ promotionCodeId: z.string(), couponId: z.string() }).nullable(),
@@ -58,6 +60,7 @@ export async function startSubscriptionFromCheckout(tx: Db, request: RecurringCh
     {
       customerId: request.customerId,
       priceId: request.priceId,
+      ...(request.items.length > 0 ? { items: request.items } : {}),
       ...(request.payment.paymentMethodId ? { paymentMethodId: request.payment.paymentMethodId } : {}),
     },
     {

@@ -24,6 +24,11 @@ export async function listWalletSubscriptions(db: Db, email: string, query: { pa
         currency: prices.currency,
         interval: prices.interval,
         intervalCount: prices.intervalCount,
+        usageType: prices.usageType,
+        feature: prices.feature,
+        unitAmountDecimal: prices.unitAmountDecimal,
+        tiers: prices.tiers,
+        packageSize: prices.packageSize,
       })
       .from(subscriptions)
       .innerJoin(customers, eq(customers.id, subscriptions.customerId))

@@ -11,6 +11,7 @@ import { recordEvent, recordUpdated, type EventInput } from '../events/record-ev
 import { ApiError, invalidField, notFound } from '../http/errors';
 import { INT32_MAX } from '../http/schemas';
 import { findPriceRow, refuseMetered } from '../catalog/prices';
+import { resolveMeteredItems } from '../catalog/metered-items';
 import { assertCheckoutDesignExists } from '../designs/designs';
 import type { CreatePaymentLinkBody, PAYMENT_LINK_STATUSES, UpdatePaymentLinkBody } from './schemas';
 import { paymentLinkStateMachine } from './payment-link-states';
@@ -67,6 +68,7 @@ export function toPaymentLinkResponse(row: PaymentLinkRow) {
     url: paymentLinkUrl(row.token),
     status: paymentLinkStatus(row),
     priceId: row.priceId,
+    items: row.items.map((item) => ({ priceId: item.priceId })),
     name: row.name,
     description: row.description,
     unitAmount: row.unitAmount,
@@ -97,17 +99,21 @@ export async function createPaymentLink(tx: Db, merchantId: string, input: z.out
   const at = now();
   if (input.expiresAt && input.expiresAt <= at) throw invalidField('expiresAt', 'expiresAt must be in the future.');
   if (input.designId) await assertCheckoutDesignExists(tx, merchantId, input.designId);
-  let item: { priceId: string | null; name: string; description: string | null; unitAmount: number; currency: string };
+  let item: { priceId: string | null; items: { priceId: string }[]; name: string; description: string | null; unitAmount: number; currency: string };
   if (input.priceId) {
     const price = await findPriceRow(tx, merchantId, input.priceId, 'priceId');
     if (!price.active) throw invalidField('priceId', `Price ${price.id} is inactive.`);
     refuseMetered(price, 'priceId');
+    const items = input.items ?? [];
+    if (items.length > 0 && price.type !== 'Recurring') throw invalidField('items', `Price ${price.id} is one-time: metered items join a subscription.`);
+    const metered = await resolveMeteredItems(tx, merchantId, price, items);
     const [product] = await tx
       .select()
       .from(products)
       .where(and(eq(products.id, price.productId), eq(products.merchantId, merchantId)));
     item = {
       priceId: price.id,
+      items: metered.map((meteredPrice) => ({ priceId: meteredPrice.id })),
       name: input.name ?? product!.name,
       description: input.description ?? product!.description,
       unitAmount: price.amount,
@@ -116,6 +122,7 @@ export async function createPaymentLink(tx: Db, merchantId: string, input: z.out
   } else {
     item = {
       priceId: null,
+      items: [],
       name: input.name!,
       description: input.description ?? null,
       unitAmount: input.unitAmount ?? input.amount! / input.quantity,

@@ -20,6 +20,14 @@ export const CreatePaymentLinkBody = z
   .strictObject({
     priceId: z.string().min(1).optional().meta({ description: 'Sell a catalog price; or leave out and give an ad hoc amount.' }),
     quantity: Quantity.default(1),
+    items: z
+      .array(z.strictObject({ priceId: z.string().trim().min(1).max(64) }))
+      .max(20)
+      .optional()
+      .meta({
+        description:
+          'Metered prices the subscription bought through this link carries, billed in arrears at each period end (as `items` of POST /api/Subscription). Only with a licensed Recurring `priceId`; each in its currency, interval and intervalCount, one per feature.',
+      }),
     amount: MinorAmount.optional().meta({ description: 'Ad hoc: the line total (unitAmount × quantity) in minor units.' }),
     unitAmount: MinorAmount.optional().meta({ description: 'Ad hoc: the price of one unit in minor units.' }),
     currency: Currency.optional(),
@@ -33,6 +41,9 @@ export const CreatePaymentLinkBody = z
     metadata: Metadata.default({}),
   })
   .superRefine((link, ctx) => {
+    if (link.items && link.items.length > 0 && !link.priceId) {
+      ctx.addIssue({ code: 'custom', path: ['items'], message: 'Metered items join a subscription: give the licensed Recurring priceId they are sold with.' });
+    }
     if (link.priceId) {
       for (const field of ['amount', 'unitAmount', 'currency'] as const) {
         if (link[field] !== undefined) ctx.addIssue({ code: 'custom', path: [field], message: `A link for a price takes its ${field} from the price.` });
@@ -85,6 +96,9 @@ export const PaymentLinkResponse = z.object({
   url: z.string().meta({ description: 'The public hosted checkout page, /pay/{token}.' }),
   status: z.enum(PAYMENT_LINK_STATUSES),
   priceId: z.string().nullable(),
+  items: z
+    .array(z.object({ priceId: z.string() }))
+    .meta({ description: 'Metered prices added as items to the subscription a checkout of this link creates (empty for most links).' }),
   name: z.string(),
   description: z.string().nullable(),
   unitAmount: z.int(),

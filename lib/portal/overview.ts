@@ -7,6 +7,9 @@ import { toPaymentMethodResponse } from '../payments/payment-methods';
 import { toSubscriptionResponse } from '../subscriptions/responses';
 import { renewalQuote } from '../subscriptions/discounts';
 import { advanceAmount } from '../catalog/prices';
+import { documentLines, type DocumentLine } from '../billing/document-lines';
+import { customerPriceLabel } from '../billing/price-words';
+import { findUpcomingInvoice } from '../subscriptions/upcoming-invoice';
 
 /**
  * Renewals' billing records keep the English description they were made with ("Pro plan —
@@ -17,6 +20,13 @@ const PERIOD_DESCRIPTION = /^(.*) — subscription period (\d+)$/;
 function describeRecord(description: string, text: CustomerText): string {
   const period = PERIOD_DESCRIPTION.exec(description);
   return period ? text.t('portal.periodDescription', { product: period[1]!, period: Number(period[2]) }) : description;
+}
+
+/** What the next invoice of a subscription would be if its period ended now, in the customer's words. */
+export interface PortalUpcomingInvoice {
+  at: string;
+  lines: DocumentLine[];
+  total: string;
 }
 
 /** Everything the portal shows a customer, amounts formatted in each currency's own way for the customer's locale. */
@@ -56,6 +66,16 @@ export async function portalOverview(db: Db, merchantId: string, customerId: str
     .from(paymentMethods)
     .where(and(eq(paymentMethods.merchantId, merchantId), eq(paymentMethods.customerId, customerId), isNull(paymentMethods.detachedAt)))
     .orderBy(desc(paymentMethods.isDefault), desc(paymentMethods.createdAt));
+  const upcoming = new Map<string, PortalUpcomingInvoice>();
+  for (const { sub } of running) {
+    const invoice = await findUpcomingInvoice(db, merchantId, sub.id);
+    if (!invoice) continue;
+    upcoming.set(sub.id, {
+      at: invoice.at,
+      lines: documentLines(invoice.lineItems, invoice.currency, text),
+      total: money(invoice.total, invoice.currency),
+    });
+  }
   return {
     subscriptions: subs.map(({ sub, price, productName }) => {
       const charging = sub.status !== 'ended' && sub.status !== 'canceled' && !sub.pausedAt;
@@ -63,12 +83,14 @@ export async function portalOverview(db: Db, merchantId: string, customerId: str
       return {
         ...toSubscriptionResponse(sub),
         productName,
-        priceLabel: text.recurring(price.amount, price.currency, price.interval, price.intervalCount),
+        priceLabel: customerPriceLabel(price, text),
+        upcomingInvoice: upcoming.get(sub.id) ?? null,
         nextCharge: charging
           ? {
               at: renewal.at,
               amount: money(renewal.amountDue, price.currency),
               discount: renewal.discountAmount > 0 ? money(renewal.discountAmount, price.currency) : null,
+              plusUsage: Boolean(upcoming.get(sub.id)?.lines.some((line) => line.kind === 'usage')),
             }
           : null,
         discountLabel: sub.discount ? text.discount(sub.discount, price.currency) : null,

@@ -2,8 +2,12 @@ import { and, asc, eq, gt, isNull, lt, or } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { prices, subscriptionItems } from '../db/schema';
 import { newId } from '../ids';
-import { ApiError, invalidField } from '../http/errors';
+import { invalidField } from '../http/errors';
 import { findPriceRow, type PriceRow } from '../catalog/prices';
+import { checkItemPrice } from '../catalog/metered-items';
+
+// The rule of which metered prices fit a subscription lives with the prices (a payment link checks it too).
+export { resolveMeteredItems } from '../catalog/metered-items';
 
 /**
  * A subscription's metered items: the metered prices whose usage it bills in arrears at each
@@ -15,41 +19,6 @@ export type SubscriptionItemRow = typeof subscriptionItems.$inferSelect;
 
 /** Most metered items a subscription may carry. */
 export const MAX_SUBSCRIPTION_ITEMS = 20;
-
-/**
- * The metered prices a new subscription on `main` bills: `main` itself when metered, then each
- * of `items` (`checkItemPrice`). 400 names the item.
- */
-export async function resolveMeteredItems(tx: Db, merchantId: string, main: PriceRow, items: { priceId: string }[]): Promise<PriceRow[]> {
-  const chosen: PriceRow[] = main.usageType === 'metered' ? [main] : [];
-  for (const [index, item] of items.entries()) {
-    const field = `items.${index}.priceId`;
-    const price = await findPriceRow(tx, merchantId, item.priceId, field);
-    checkItemPrice(price, main, chosen, field);
-    chosen.push(price);
-  }
-  return chosen;
-}
-
-/**
- * An item must be an active metered price in the subscription price's currency and cadence,
- * for another price and another feature than the items it joins (the same usage is never billed
- * twice).
- */
-function checkItemPrice(price: PriceRow, main: PriceRow, others: PriceRow[], field: string) {
-  if (price.usageType !== 'metered') throw invalidField(field, `Price ${price.id} is licensed: items are metered prices; the licensed price is priceId.`);
-  if (!price.active) throw new ApiError('INVALID_STATE', `Price ${price.id} is inactive and cannot be subscribed to.`);
-  if (price.currency !== main.currency) throw invalidField(field, `Price ${price.id} is in ${price.currency} but the subscription bills in ${main.currency}.`);
-  if (price.interval !== main.interval || (price.intervalCount ?? 1) !== (main.intervalCount ?? 1)) {
-    throw invalidField(
-      field,
-      `Price ${price.id} renews every ${price.intervalCount ?? 1} ${price.interval} but the subscription every ${main.intervalCount ?? 1} ${main.interval}.`,
-    );
-  }
-  if (others.some((other) => other.id === price.id)) throw invalidField(field, `Price ${price.id} is already on the subscription.`);
-  const sameFeature = others.find((other) => other.feature === price.feature);
-  if (sameFeature) throw invalidField(field, `Price ${sameFeature.id} already bills feature '${price.feature}': each feature is billed by one item.`);
-}
 
 /** AddItem: a metered price joins a running subscription; it bills its feature's usage from `at`. */
 export async function addSubscriptionItem(tx: Db, sub: { id: string; merchantId: string; priceId: string }, priceId: string, at: Date, validateOnly = false) {

@@ -1,7 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { customers, prices, products } from '../db/schema';
-import { formatMoney } from '../money/format';
+import { priceTerms } from '../catalog/price-terms';
 
 export interface CustomerLabel {
   name: string | null;
@@ -10,7 +10,7 @@ export interface CustomerLabel {
 
 export interface PriceLabel {
   productName: string;
-  /** "$19.99 per month", "¥3,000 every 3 months", "$5.00 one time". */
+  /** "$19.99 per month", "¥3,000 every 3 months", "$5.00 one time", "$0.05 per api_calls unit, billed monthly in arrears". */
   amount: string;
   /** "per month", "every 3 months"; null for a one-time price. */
   interval: string | null;
@@ -41,10 +41,7 @@ export async function labelsFor(db: Db, merchantId: string, ids: { customerIds: 
       ? db
           .select({
             id: prices.id,
-            amount: prices.amount,
-            currency: prices.currency,
-            interval: prices.interval,
-            intervalCount: prices.intervalCount,
+            price: prices,
             productName: products.name,
           })
           .from(prices)
@@ -59,8 +56,8 @@ export async function labelsFor(db: Db, merchantId: string, ids: { customerIds: 
         p.id,
         {
           productName: p.productName,
-          amount: `${formatMoney(p.amount, p.currency)} ${intervalLabel(p.interval, p.intervalCount)}`,
-          interval: p.interval ? intervalLabel(p.interval, p.intervalCount) : null,
+          amount: priceTerms(p.price),
+          interval: p.price.interval ? intervalLabel(p.price.interval, p.price.intervalCount) : null,
         },
       ]),
     ),

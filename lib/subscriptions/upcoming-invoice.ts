@@ -64,3 +64,15 @@ export async function getUpcomingInvoice(db: Db, merchantId: string, subscriptio
     total: billed.amount,
   };
 }
+
+/** The upcoming invoice for the pages that show it, or null when the subscription will not renew (ended, canceling, paused). */
+export async function findUpcomingInvoice(db: Db, merchantId: string, subscriptionId: string) {
+  try {
+    return await getUpcomingInvoice(db, merchantId, subscriptionId);
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'INVALID_STATE') return null;
+    throw error;
+  }
+}
+
+export type UpcomingInvoice = Awaited<ReturnType<typeof getUpcomingInvoice>>;

@@ -34,7 +34,12 @@ export async function formAction<T>(work: () => Promise<FormState<T> | void>, wo
   } catch (error) {
     unstable_rethrow(error);
     if (error instanceof ApiError) {
-      const fieldErrors = Object.fromEntries((error.options.errors ?? []).map((e) => [e.path.split('.')[0]!, e.message]));
+      // Each message under its field's name and, for a nested one (`tiers.1.upTo`), its full path too.
+      const fieldErrors: Record<string, string> = {};
+      for (const e of error.options.errors ?? []) {
+        fieldErrors[e.path.split('.')[0]!] = e.message;
+        fieldErrors[e.path] ??= e.message;
+      }
       const detail = error.code === 'VALIDATION_FAILED' ? words.correctFields : error.detail;
       return { error: detail, fieldErrors };
     }

@@ -153,6 +153,7 @@ const paymentLink = {
   url: 'https://pay.example.com/pay/Zx3sExampleToken0000000000',
   status: 'active',
   priceId: null,
+  items: [],
   name: 'Consulting hour',
   description: null,
   unitAmount: 5000,

@@ -3,7 +3,7 @@
 import { redirect } from 'next/navigation';
 import { revalidatePath } from 'next/cache';
 import { getDb } from '@/lib/db/client';
-import { invalidField } from '@/lib/http/errors';
+import { ApiError, invalidField } from '@/lib/http/errors';
 import { signInMerchant, registerMerchant } from '@/lib/auth/sign-in';
 import { createMerchantApiKey, revokeMerchantApiKey } from '@/lib/auth/api-keys';
 import { CreateApiKeyBody, LoginTwoFactorBody, MerchantLoginBody, MerchantRegisterBody } from '@/lib/auth/schemas';
@@ -18,6 +18,7 @@ import { endConsoleSession, requestClient, storeSession } from '@/lib/web/sessio
 import { sellerAccountId, sellerAction } from './session';
 import { field, formAction, requireConfirmed, type FormState } from '@/lib/web/form-state';
 import { parseForm } from '@/lib/web/parse-form';
+import { readMeteredFields } from '@/components/console/price-form/metered-input';
 
 // Every action re-checks the session and takes the seller from it, never from the form.
 
@@ -92,20 +93,29 @@ export async function createPriceAction(_: FormState, form: FormData): Promise<F
     const merchantId = await sellerAccountId('catalog:write');
     const currency = normalizeCurrency(field(form, 'currency'));
     if (!currency) throw invalidField('currency', 'Enter a three-letter ISO 4217 code, such as USD or EUR.');
-    const amount = parseMoney(field(form, 'amount'), currency);
-    if (amount === undefined) throw invalidField('amount', `Enter an amount in ${currency}, such as 12.00.`);
     const type = field(form, 'type');
     const recurring = type === 'Recurring';
+    const metered = recurring && field(form, 'usageType') === 'metered';
+    let pricing: Record<string, unknown>;
+    if (metered) {
+      const { fields, problems } = readMeteredFields((name) => field(form, name), currency);
+      if (problems.length > 0) throw new ApiError('VALIDATION_FAILED', problems[0]!.message, { errors: problems });
+      pricing = { usageType: 'metered', ...fields };
+    } else {
+      const amount = parseMoney(field(form, 'amount'), currency);
+      if (amount === undefined) throw invalidField('amount', `Enter an amount in ${currency}, such as 12.00.`);
+      pricing = { amount };
+    }
     const body = parseForm(CreatePriceBody, {
       productId: field(form, 'productId'),
       type,
-      amount,
       currency,
+      ...pricing,
       ...(recurring
         ? {
             interval: field(form, 'interval'),
             intervalCount: Number(field(form, 'intervalCount') || 1),
-            ...(field(form, 'trialDays') ? { trialDays: Number(field(form, 'trialDays')) } : {}),
+            ...(field(form, 'trialDays') && !metered ? { trialDays: Number(field(form, 'trialDays')) } : {}),
           }
         : {}),
     });

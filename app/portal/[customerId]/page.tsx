@@ -52,6 +52,7 @@ export default async function PortalPage({
   const query = await searchParams;
   const text = customerText(await pageLocale((await portalDesign(customerId))?.defaultLocale));
   const { t, locale, date } = text;
+  const withUsage = (plusUsage: boolean, charge: string) => (plusUsage ? t('portal.chargePlusUsage', { charge }) : charge);
   const session = await currentPortalCustomer(customerId);
   if (!session) {
     return (
@@ -131,9 +132,12 @@ export default async function PortalPage({
               [
                 t('portal.nextCharge'),
                 sub.nextCharge
-                  ? sub.nextCharge.discount
-                    ? t('portal.chargeOnAfterDiscount', { amount: sub.nextCharge.amount, date: date(sub.nextCharge.at), discount: sub.nextCharge.discount })
-                    : t('portal.chargeOn', { amount: sub.nextCharge.amount, date: date(sub.nextCharge.at) })
+                  ? withUsage(
+                      sub.nextCharge.plusUsage,
+                      sub.nextCharge.discount
+                        ? t('portal.chargeOnAfterDiscount', { amount: sub.nextCharge.amount, date: date(sub.nextCharge.at), discount: sub.nextCharge.discount })
+                        : t('portal.chargeOn', { amount: sub.nextCharge.amount, date: date(sub.nextCharge.at) }),
+                    )
                   : sub.status === 'canceled'
                     ? t('portal.noneEnds', { date: date(sub.currentPeriodEnd) })
                     : t('portal.none'),
@@ -141,6 +145,34 @@ export default async function PortalPage({
               ...(sub.creditBalanceLabel ? ([[t('portal.credit'), sub.creditBalanceLabel]] as [string, string][]) : []),
             ]}
           />
+          {sub.upcomingInvoice ? (
+            <section className="mt-6 border-t border-slate-100 pt-4" aria-labelledby={`upcoming-${sub.id}`} data-testid="portal-upcoming-invoice">
+              <h3 id={`upcoming-${sub.id}`} className="text-sm font-semibold text-slate-900">
+                {t('portal.upcoming')}
+              </h3>
+              <p className="mt-1 text-xs text-slate-600">{t('portal.upcomingNote', { date: date(sub.upcomingInvoice.at) })}</p>
+              <ul className="mt-2 divide-y divide-slate-100 text-sm">
+                {sub.upcomingInvoice.lines.map((line, index) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: an invoice's lines are a fixed document in its own order; two lines may read the same.
+                  <li key={index} className="flex justify-between gap-4 py-2" data-line-kind={line.kind}>
+                    <span>
+                      {line.description}
+                      {line.details.map((detail) => (
+                        <span key={detail} className="block text-xs text-slate-500">
+                          {detail}
+                        </span>
+                      ))}
+                    </span>
+                    <span className="shrink-0 tabular-nums">{line.amount}</span>
+                  </li>
+                ))}
+              </ul>
+              <p className="mt-2 flex justify-between text-sm font-semibold text-slate-900">
+                <span>{t('portal.upcomingTotal')}</span>
+                <span className="tabular-nums">{sub.upcomingInvoice.total}</span>
+              </p>
+            </section>
+          ) : null}
           {sub.status !== 'ended' ? (
             <div className="mt-6 space-y-4 border-t border-slate-100 pt-4">
               {sub.options.length > 0 && sub.status !== 'past_due' ? (

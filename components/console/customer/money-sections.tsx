@@ -1,11 +1,14 @@
 import Link from 'next/link';
 import { formatMoney } from '@/lib/money/format';
+import { priceTerms, type PriceTermsInput } from '@/lib/catalog/price-terms';
 import { formatConsoleDate, formatConsoleDateTime } from '@/lib/web/console-time';
 import { Badge } from '@/components/ui/layout';
 import { Cell, Table } from '@/components/ui/table';
 import { PaymentStatusBadge } from '@/app/(consoles)/merchant/(console)/payments/status-badge';
 import { InvoiceLinks } from '@/components/billing/invoice-links';
 import { HubSection, hubLink } from './hub-section';
+import { RecordLines } from '../upcoming-invoice';
+import type { BillingLine } from '../billing-lines';
 
 // The customer page's money: subscriptions, payments, refunds and billing records, newest first,
 // each row linking to its own page. The lists are the first few; "All" links open the full lists.
@@ -14,11 +17,7 @@ const SUBSCRIPTION_TONE = { trialing: 'blue', active: 'green', past_due: 'red', 
 const REFUND_TONE = { requested: 'gray', succeeded: 'green', failed: 'red' } as const;
 const RECORD_TONE = { open: 'blue', paid: 'green', void: 'gray', uncollectible: 'red' } as const;
 
-type Plan = { productName: string; amount: number; currency: string; interval: string | null; intervalCount: number | null };
-const every = (plan: Plan) =>
-  plan.interval
-    ? ` / ${plan.intervalCount && plan.intervalCount > 1 ? `${plan.intervalCount} ` : ''}${plan.interval}${plan.intervalCount && plan.intervalCount > 1 ? 's' : ''}`
-    : '';
+type Plan = PriceTermsInput & { productName: string };
 
 export function CustomerSubscriptions({
   subscriptions,
@@ -39,11 +38,7 @@ export function CustomerSubscriptions({
               <Cell>
                 {plan ? (
                   <>
-                    <span className="font-medium">{plan.productName}</span>{' '}
-                    <span className="whitespace-nowrap text-slate-600">
-                      {formatMoney(plan.amount, plan.currency)}
-                      {every(plan)}
-                    </span>
+                    <span className="font-medium">{plan.productName}</span> <span className="text-slate-600">{priceTerms(plan)}</span>
                   </>
                 ) : (
                   <span className="font-mono text-xs">{sub.priceId}</span>
@@ -154,6 +149,7 @@ export function CustomerBillingRecords({
     createdAt: string;
     hostedInvoiceUrl: string;
     invoicePdfUrl: string;
+    lineItems: BillingLine[];
   }[];
   timeZone: string;
 }) {
@@ -165,6 +161,7 @@ export function CustomerBillingRecords({
             <Cell>
               {record.description}
               <span className="block font-mono text-xs text-slate-600">{record.id}</span>
+              <RecordLines lines={record.lineItems} currency={record.currency} timeZone={timeZone} />
               <InvoiceLinks page={record.hostedInvoiceUrl} pdf={record.invoicePdfUrl} />
             </Cell>
             <Cell className="whitespace-nowrap">{formatMoney(record.amount, record.currency)}</Cell>

@@ -59,6 +59,8 @@ export const paymentLinks = pgTable(
     /** `expired` is not stored: it is derived from `expiresAt` whenever the link is read. */
     status: text().notNull().$type<PaymentLinkStoredStatus>(),
     priceId: text().references(() => prices.id),
+    /** Metered prices the subscription a checkout of this link creates carries (a licensed Recurring `priceId` only). */
+    items: jsonb().notNull().$type<{ priceId: string }[]>().default([]),
     name: text().notNull(),
     description: text(),
     unitAmount: integer().notNull(),

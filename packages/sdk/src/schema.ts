@@ -3118,6 +3118,10 @@ export interface components {
             /** @enum {string} */
             status: "active" | "disabled" | "archived" | "completed" | "expired";
             priceId: string | null;
+            /** @description Metered prices added as items to the subscription a checkout of this link creates (empty for most links). */
+            items: {
+                priceId: string;
+            }[];
             name: string;
             description: string | null;
             unitAmount: number;
@@ -4457,6 +4461,10 @@ export interface components {
             /** @enum {string} */
             status: "active" | "disabled" | "archived" | "completed" | "expired";
             priceId: string | null;
+            /** @description Metered prices added as items to the subscription a checkout of this link creates (empty for most links). */
+            items: {
+                priceId: string;
+            }[];
             name: string;
             description: string | null;
             unitAmount: number;
@@ -5599,6 +5607,10 @@ export interface components {
                     priceId?: string;
                     /** @default 1 */
                     quantity?: number;
+                    /** @description Metered prices the subscription bought through this link carries, billed in arrears at each period end (as `items` of POST /api/Subscription). Only with a licensed Recurring `priceId`; each in its currency, interval and intervalCount, one per feature. */
+                    items?: {
+                        priceId: string;
+                    }[];
                     /** @description Ad hoc: the line total (unitAmount × quantity) in minor units. */
                     amount?: number;
                     /** @description Ad hoc: the price of one unit in minor units. */

@@ -26,7 +26,12 @@ export async function createPaymentLinkAction(_: FormState, form: FormData): Pro
     const quantity = wholeNumber(form, 'quantity', 'Quantity') ?? 1;
     let item: Record<string, unknown>;
     if (priceId) {
-      item = { priceId, ...(field(form, 'name') ? { name: field(form, 'name') } : {}) };
+      const items = form.getAll('items').filter((value): value is string => typeof value === 'string' && value !== '');
+      item = {
+        priceId,
+        ...(items.length > 0 ? { items: items.map((meteredPriceId) => ({ priceId: meteredPriceId })) } : {}),
+        ...(field(form, 'name') ? { name: field(form, 'name') } : {}),
+      };
     } else {
       const currency = normalizeCurrency(field(form, 'currency'));
       if (!currency) throw invalidField('currency', 'Enter a three-letter ISO 4217 code, such as USD or EUR.');

@@ -1,12 +1,20 @@
 'use client';
 
 import { ActionForm } from '@/components/ui/action-form';
-import { SelectField, TextField } from '@/components/ui/field';
+import { CheckboxGroup, SelectField, TextField } from '@/components/ui/field';
 import { SubmitButton } from '@/components/ui/submit-button';
 import { createPaymentLinkAction } from './actions';
 import { NewLinkResult } from './link-forms';
 
-export function CreateLinkForm({ prices, designs }: { prices: { value: string; label: string }[]; designs: { value: string; label: string }[] }) {
+export function CreateLinkForm({
+  prices,
+  meteredPrices,
+  designs,
+}: {
+  prices: { value: string; label: string }[];
+  meteredPrices: { value: string; label: string }[];
+  designs: { value: string; label: string }[];
+}) {
   return (
     <ActionForm
       action={createPaymentLinkAction}
@@ -21,6 +29,14 @@ export function CreateLinkForm({ prices, designs }: { prices: { value: string; l
         hint="A price from your catalog, or an amount typed here."
       />
       <TextField label="Quantity" name="quantity" type="number" min={1} max={10000} defaultValue={1} required />
+      {meteredPrices.length > 0 ? (
+        <CheckboxGroup
+          legend="Metered items (recurring prices only)"
+          name="items"
+          hint="Usage the subscription bills in arrears at each period end; same currency and interval as the price sold."
+          options={meteredPrices.map((price) => ({ value: price.value, label: price.label }))}
+        />
+      ) : null}
       <fieldset className="space-y-3 rounded-md border border-slate-200 p-3">
         <legend className="px-1 text-xs font-medium text-slate-600">Ad hoc amount only</legend>
         <TextField label="Name" name="name" maxLength={250} hint="What the customer buys (optional for a price: defaults to the product name)." />

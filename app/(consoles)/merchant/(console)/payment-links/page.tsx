@@ -9,6 +9,7 @@ import { listCheckoutDesigns } from '@/lib/designs/designs';
 import { listProducts } from '@/lib/catalog/products';
 import { formatMoney } from '@/lib/money/format';
 import { labelsFor } from '@/lib/subscriptions/labels';
+import { priceTerms } from '@/lib/catalog/price-terms';
 import { CopyButton } from '@/components/ui/copy-button';
 import { Badge, Card, EmptyState, PageHeader } from '@/components/ui/layout';
 import { Pagination, pageParam } from '@/components/ui/pagination';
@@ -40,10 +41,16 @@ export default async function PaymentLinksPage({ searchParams }: { searchParams:
   ]);
   const productNames = new Map(products.data.map((p) => [p.id, p.name]));
   const linkPrices = (await labelsFor(db, merchant.id, { customerIds: [], priceIds: links.data.flatMap((l) => (l.priceId ? [l.priceId] : [])) })).prices;
-  const priceOptions = prices.data.map((price) => ({
-    value: price.id,
-    label: `${productNames.get(price.productId) ?? price.productId} — ${formatMoney(price.amount, price.currency)} ${interval(price)}`,
-  }));
+  // A metered price bills usage in arrears: a link cannot sell it (the API refuses it too).
+  const priceOptions = prices.data
+    .filter((price) => price.usageType !== 'metered')
+    .map((price) => ({
+      value: price.id,
+      label: `${productNames.get(price.productId) ?? price.productId} — ${formatMoney(price.amount, price.currency)} ${interval(price)}`,
+    }));
+  const meteredOptions = prices.data
+    .filter((price) => price.usageType === 'metered')
+    .map((price) => ({ value: price.id, label: `${productNames.get(price.productId) ?? price.productId} — ${priceTerms(price)}` }));
   const tabs = [{ value: undefined, label: 'All' }, ...PAYMENT_LINK_STATUSES.map((value) => ({ value, label: STATUS[value][0] }))];
 
   return (
@@ -138,6 +145,7 @@ export default async function PaymentLinksPage({ searchParams }: { searchParams:
         <Card title="New payment link" className="h-fit">
           <CreateLinkForm
             prices={priceOptions}
+            meteredPrices={meteredOptions}
             designs={designs.data.map((d) => ({ value: d.id, label: d.isDefault ? `${d.displayName} (default)` : d.displayName }))}
           />
         </Card>

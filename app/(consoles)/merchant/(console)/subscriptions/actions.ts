@@ -26,7 +26,7 @@ export async function commandSubscriptionAction(_state: FormState, form: FormDat
   return formAction(async () => {
     const merchantId = await sellerAccountId('subscriptions:write');
     const id = field(form, 'subscriptionId');
-    const type = field(form, 'type') as 'ChangePrice' | 'Reactivate' | 'Pause' | 'Resume';
+    const type = field(form, 'type') as 'ChangePrice' | 'Reactivate' | 'Pause' | 'Resume' | 'AddItem' | 'RemoveItem';
     const priceId = field(form, 'priceId');
     const result = await commandSubscriptionInPhases(
       plainPhases(getDb()),
@@ -37,6 +37,7 @@ export async function commandSubscriptionAction(_state: FormState, form: FormDat
     );
     if (result.declined) return { error: `The card was declined (${result.message}); nothing changed.` };
     revalidatePath(detailPath(id));
-    return { notice: `${type} applied (version ${result.subscription.version}).` };
+    const done = type === 'AddItem' ? 'Item added' : type === 'RemoveItem' ? 'Item removed' : `${type} applied`;
+    return { notice: `${done} (version ${result.subscription.version}).` };
   });
 }

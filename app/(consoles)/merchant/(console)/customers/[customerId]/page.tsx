@@ -22,6 +22,9 @@ import { CustomerEvents } from '@/components/console/customer/customer-events';
 import { UsageOverview } from '@/components/usage/usage-overview';
 import { getCustomerUsageOverview } from '@/lib/usage/customer-usage';
 import { currentSeller } from '../../../session';
+import { findUpcomingInvoice } from '@/lib/subscriptions/upcoming-invoice';
+import { UpcomingInvoiceSummary } from '@/components/console/upcoming-invoice';
+import { HubSection } from '@/components/console/customer/hub-section';
 
 export const metadata: Metadata = { title: 'Customer' };
 
@@ -62,6 +65,11 @@ export default async function CustomerPage({
     merchant.id,
     subscriptions.data.map((sub) => sub.priceId),
   );
+  const upcoming = (
+    await Promise.all(
+      subscriptions.data.filter((sub) => sub.status !== 'ended' && sub.status !== 'canceled').map((sub) => findUpcomingInvoice(db, merchant.id, sub.id)),
+    )
+  ).filter((invoice) => invoice !== null);
   const canEdit = roleCan(user.role, 'customers:write');
   const base = `/merchant/customers/${customer.id}`;
   const metadataEntries = Object.entries(customer.metadata);
@@ -110,6 +118,18 @@ export default async function CustomerPage({
       </div>
       <div className="mt-6 space-y-6">
         <CustomerSubscriptions subscriptions={subscriptions.data} plans={plans} timeZone={tz} />
+        {upcoming.length > 0 ? (
+          <HubSection id="upcoming-invoices" title={upcoming.length === 1 ? 'Upcoming invoice' : 'Upcoming invoices'}>
+            <div className="space-y-6">
+              {upcoming.map((invoice) => (
+                <div key={invoice.subscriptionId}>
+                  {upcoming.length > 1 ? <h3 className="mb-1 font-mono text-xs text-slate-600">{invoice.subscriptionId}</h3> : null}
+                  <UpcomingInvoiceSummary upcoming={invoice} timeZone={tz} />
+                </div>
+              ))}
+            </div>
+          </HubSection>
+        ) : null}
         <CustomerPayments
           payments={payments.data}
           timeZone={tz}

@@ -5,12 +5,11 @@ import { getDb } from '@/lib/db/client';
 import { ApiError } from '@/lib/http/errors';
 import { getProduct } from '@/lib/catalog/products';
 import { listPrices } from '@/lib/catalog/prices';
-import { PRICE_INTERVALS } from '@/lib/catalog/schemas';
+import { aggregationLabel, meteredRate } from '@/lib/catalog/price-terms';
 import { listPoliciesOfPrices } from '@/lib/entitlements/policies';
 import { formatMoney } from '@/lib/money/format';
 import { ActionForm } from '@/components/ui/action-form';
-import { SelectField, TextField } from '@/components/ui/field';
-import { SubmitButton } from '@/components/ui/submit-button';
+import { NewPriceFields } from '@/components/console/price-form/new-price-fields';
 import { Badge, Card, DescriptionList, EmptyState, PageHeader } from '@/components/ui/layout';
 import { Cell, Table } from '@/components/ui/table';
 import { Pagination, pageParam } from '@/components/ui/pagination';
@@ -65,7 +64,7 @@ export default async function ProductPage({
           />
         }
       />
-      <div className="grid grid-cols-1 gap-6 xl:grid-cols-[minmax(0,1fr)_340px]">
+      <div className="grid grid-cols-1 gap-6 xl:grid-cols-[minmax(0,1fr)_400px]">
         <div className="space-y-6">
           <Card title="Details">
             <DescriptionList
@@ -105,7 +104,13 @@ export default async function ProductPage({
                   {prices.data.map((price) => (
                     <tr key={price.id}>
                       <Cell className="whitespace-nowrap">
-                        <span className="font-medium">{formatMoney(price.amount, price.currency)}</span>
+                        {price.usageType === 'metered' ? (
+                          <span className="block max-w-md font-medium whitespace-normal" data-testid="price-terms">
+                            {meteredRate(price)}
+                          </span>
+                        ) : (
+                          <span className="font-medium">{formatMoney(price.amount, price.currency)}</span>
+                        )}
                         <span className="block font-mono text-xs text-slate-600">{price.id}</span>
                         {policies.has(price.id) ? (
                           <div className="mt-2 whitespace-normal">
@@ -118,6 +123,7 @@ export default async function ProductPage({
                           ? 'One time'
                           : `Every ${price.intervalCount === 1 ? '' : `${price.intervalCount} `}${price.interval}${price.intervalCount === 1 ? '' : 's'}`}
                         {price.trialDays ? ` · ${price.trialDays}-day trial` : ''}
+                        {price.usageType === 'metered' ? <span className="block text-xs text-slate-600">in arrears · {aggregationLabel(price)}</span> : null}
                       </Cell>
                       <Cell>{price.active ? <Badge tone="green">Active</Badge> : <Badge>Inactive</Badge>}</Cell>
                       <Cell className="text-right">
@@ -138,29 +144,8 @@ export default async function ProductPage({
           </section>
         </div>
         <Card title="New price" className="h-fit">
-          <ActionForm action={createPriceAction} className="space-y-4" ariaLabel="New price">
-            <input type="hidden" name="productId" value={product.id} />
-            <div className="grid grid-cols-[minmax(0,1fr)_100px] gap-3">
-              <TextField label="Amount" name="amount" inputMode="decimal" placeholder="12.00" required />
-              <TextField label="Currency" name="currency" defaultValue="USD" maxLength={3} required className="[&_input]:uppercase" />
-            </div>
-            <SelectField
-              label="Type"
-              name="type"
-              options={[
-                { value: 'OneTime', label: 'One time' },
-                { value: 'Recurring', label: 'Recurring' },
-              ]}
-            />
-            <fieldset className="space-y-3 rounded-md border border-slate-200 p-3">
-              <legend className="px-1 text-xs font-medium text-slate-600">Recurring prices only</legend>
-              <div className="grid grid-cols-2 gap-3">
-                <TextField label="Every" name="intervalCount" type="number" min={1} defaultValue={1} />
-                <SelectField label="Interval" name="interval" options={PRICE_INTERVALS} defaultValue="month" />
-              </div>
-              <TextField label="Trial days" name="trialDays" type="number" min={0} max={730} hint="Optional." />
-            </fieldset>
-            <SubmitButton pendingText="Creating…">Create price</SubmitButton>
+          <ActionForm action={createPriceAction} ariaLabel="New price">
+            <NewPriceFields productId={product.id} />
           </ActionForm>
         </Card>
       </div>

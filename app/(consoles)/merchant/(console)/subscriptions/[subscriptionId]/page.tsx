@@ -7,7 +7,12 @@ import { prices } from '@/lib/db/schema';
 import { ApiError } from '@/lib/http/errors';
 import { formatMoney } from '@/lib/money/format';
 import Link from 'next/link';
-import { intervalLabel, labelsFor } from '@/lib/subscriptions/labels';
+import { labelsFor } from '@/lib/subscriptions/labels';
+import { priceTerms } from '@/lib/catalog/price-terms';
+import { billingRecordLines, describePrices } from '@/lib/billing/customer-activity';
+import { RecordLines, UpcomingInvoiceCard } from '@/components/console/upcoming-invoice';
+import { findUpcomingInvoice } from '@/lib/subscriptions/upcoming-invoice';
+import { SubscriptionItems } from '@/components/console/subscription-items';
 import { getSubscriptionDetail, listSubscriptionBillingRecords, listSubscriptionChanges } from '@/lib/subscriptions/queries';
 import { describeDiscount } from '@/lib/subscriptions/discounts';
 import { ActionForm } from '@/components/ui/action-form';
@@ -54,8 +59,28 @@ export default async function SubscriptionPage({ params }: { params: Promise<{ s
           p.intervalCount === price.intervalCount,
       )
     : [];
+  const itemPrices = await describePrices(
+    db,
+    merchant.id,
+    sub.items.map((item) => item.priceId),
+  );
+  const onItems = new Set(sub.items.map((item) => item.priceId));
+  const addable = price
+    ? (
+        await db
+          .select()
+          .from(prices)
+          .where(and(eq(prices.merchantId, merchant.id), eq(prices.usageType, 'metered'), eq(prices.active, true)))
+      ).filter((p) => !onItems.has(p.id) && p.currency === price.currency && p.interval === price.interval && p.intervalCount === price.intervalCount)
+    : [];
+  const upcoming = await findUpcomingInvoice(db, merchant.id, sub.id);
   const changes = await listSubscriptionChanges(db, merchant.id, sub.id, { page: 1, pageSize: 100, orderBy: 'createdAt', orderDirection: 'desc' });
   const records = await listSubscriptionBillingRecords(db, sub.id, 100);
+  const recordLines = await billingRecordLines(
+    db,
+    merchant.id,
+    records.map((r) => r.id),
+  );
   const labels = await labelsFor(db, merchant.id, {
     customerIds: [sub.customerId],
     priceIds: [sub.priceId, ...changes.data.flatMap((c) => [c.fromPriceId, c.toPriceId]).filter((id): id is string => Boolean(id))],
@@ -100,7 +125,7 @@ export default async function SubscriptionPage({ params }: { params: Promise<{ s
                 </span>,
               ],
               ['Product', plan?.productName ?? '—'],
-              ['Price', price ? `${formatMoney(price.amount, price.currency)} ${intervalLabel(price.interval, price.intervalCount)}` : sub.priceId],
+              ['Price', price ? priceTerms(price) : sub.priceId],
               [
                 'Current period',
                 `${formatConsoleDate(sub.currentPeriodStart, merchant.timeZone)} – ${formatConsoleDate(sub.currentPeriodEnd, merchant.timeZone)}`,
@@ -113,7 +138,9 @@ export default async function SubscriptionPage({ params }: { params: Promise<{ s
               [
                 'Next renewal',
                 sub.upcomingRenewal && price
-                  ? `${formatMoney(sub.upcomingRenewal.amountDue, price.currency)} on ${formatConsoleDate(sub.upcomingRenewal.at, merchant.timeZone)}`
+                  ? `${formatMoney(sub.upcomingRenewal.amountDue, price.currency)} on ${formatConsoleDate(sub.upcomingRenewal.at, merchant.timeZone)}${
+                      sub.items.length > 0 ? ' in advance, plus the period’s usage (Upcoming invoice below)' : ''
+                    }`
                   : 'None',
               ],
               ['Version', sub.version],
@@ -134,7 +161,7 @@ export default async function SubscriptionPage({ params }: { params: Promise<{ s
                     <select name="priceId" className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 text-sm">
                       {others.map((p) => (
                         <option key={p.id} value={p.id}>
-                          {formatMoney(p.amount, p.currency)} {intervalLabel(p.interval, p.intervalCount)}
+                          {priceTerms(p)}
                         </option>
                       ))}
                     </select>
@@ -168,6 +195,14 @@ export default async function SubscriptionPage({ params }: { params: Promise<{ s
             </div>
           )}
         </Card>
+        <SubscriptionItems
+          items={sub.items.map((item) => ({ ...item, price: itemPrices.get(item.priceId) ?? null }))}
+          ownPriceId={sub.priceId}
+          addable={addable.map((p) => ({ id: p.id, label: priceTerms(p) }))}
+          hidden={sub.status === 'ended' ? null : hidden}
+          timeZone={merchant.timeZone}
+        />
+        <UpcomingInvoiceCard upcoming={upcoming} timeZone={merchant.timeZone} />
         <Card title="Timeline of changes" className="lg:col-span-2">
           <Table caption="Changes" head={['When', 'Change', 'From → to', 'Actor', 'Reason', 'Version']}>
             {changes.data.map((c) => (
@@ -190,7 +225,10 @@ export default async function SubscriptionPage({ params }: { params: Promise<{ s
             {records.map((r) => (
               <tr key={r.id}>
                 <Cell>{formatConsoleDate(r.createdAt, merchant.timeZone)}</Cell>
-                <Cell>{r.description}</Cell>
+                <Cell>
+                  {r.description}
+                  <RecordLines lines={recordLines.get(r.id) ?? []} currency={r.currency} timeZone={merchant.timeZone} />
+                </Cell>
                 <Cell className="tabular-nums">
                   {formatMoney(r.amount, r.currency)}
                   {r.discountAmount > 0 ? (
