@@ -76,7 +76,8 @@ async function billedRenewal(locale: string | null) {
     const usage = await api.post('/api/Usage', { customerId, feature, quantity: 1234 });
     expect(usage.status, usage.text).toBe(201);
   }
-  await advance(api, clock, '2026-06-01T00:00:00.000Z');
+  // Past the period end and its usage grace window (USAGE_GRACE_PERIOD, 1 h).
+  await advance(api, clock, '2026-06-01T01:00:00.000Z');
   const list = await api.get(`/api/BillingRecord?subscriptionId=${sub.body.id}&pageSize=100`);
   const record = list.body.data.find((r: { periodIndex: number }) => r.periodIndex === 1);
   // 1,234 × 5 ¢ = 6,170, less 100 units of credits (500); first 1,000 free then 234 × 2 ¢ = 468.
