@@ -217,7 +217,8 @@ test('usage lines, the upcoming invoice and metered items: console, portal and t
   await shot(page, 'metered-7-portal-upcoming');
 
   // The period ends: the renewal's billing record carries the usage lines, and is paid.
-  await api(`/api/TestClock/${clock.id}/Advance`, { frozenTime: '2030-02-10T12:00:01.000Z' });
+  // Past the period end and its usage grace window (USAGE_GRACE_PERIOD, 1 h): the renewal is charged then.
+  await api(`/api/TestClock/${clock.id}/Advance`, { frozenTime: '2030-02-10T13:00:01.000Z' });
   const records = (await get(`/api/BillingRecord?subscriptionId=${sub.id}&pageSize=100`)).data;
   const renewal = records.find((record: any) => record.periodIndex === 1);
   expect(renewal).toMatchObject({ status: 'paid', total: 8187 });
