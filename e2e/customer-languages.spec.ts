@@ -122,7 +122,7 @@ for (const lang of Object.keys(WORDS) as Lang[]) {
     const mailbox = (await (await fetch(`${baseURL}/dev/mailbox?format=json&to=${encodeURIComponent(customerEmail)}`)).json()) as {
       data: { links: string[] }[];
     };
-    await page.goto(mailbox.data[0]!.links.find((href) => href.includes('/verify?token='))!);
+    await page.goto(mailbox.data.flatMap((mail) => mail.links).find((href) => href.includes('/verify?token='))!);
     await page.waitForLoadState('networkidle');
     await page.getByLabel(words.yourEmail, { exact: true }).fill(customerEmail);
     await page.getByRole('button', { name: words.continue }).click();

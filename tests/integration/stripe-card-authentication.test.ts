@@ -50,7 +50,7 @@ async function portalCustomer(name: string) {
   });
   expect(asked.value.notice).toContain('sign-in link');
   const mailbox = (await (await fetch(`${baseUrl}/dev/mailbox?format=json&to=${encodeURIComponent(email)}`)).json()) as { data: { links: string[] }[] };
-  const token = new URL(mailbox.data[0]!.links.find((href) => href.includes('/verify?token='))!).searchParams.get('token')!;
+  const token = new URL(mailbox.data.flatMap((mail) => mail.links).find((href) => href.includes('/verify?token='))!).searchParams.get('token')!;
   const verified = await callServerAction({
     baseUrl,
     page: `/portal/${customerId}/verify?token=${encodeURIComponent(token)}`,
