@@ -1,4 +1,5 @@
 import type { BillingLineItem } from '../db/schema';
+import { NO_TAX, exclusiveTaxOf, ratesOfLine, sumTaxes, taxLabel, taxOfLine, totalTaxOf, type PinnedTax, type TaxAmount } from '../tax/calculate';
 
 export interface BilledCharge {
   kind: 'one_time' | 'plan' | 'proration';
@@ -12,6 +13,10 @@ export interface BilledTotals {
   subtotal: number;
   discountAmount: number;
   creditsApplied: number;
+  /** All tax (inclusive and exclusive); `amount` includes the exclusive part. */
+  taxAmount: number;
+  taxes: TaxAmount[];
+  taxExempt: PinnedTax['exempt'];
   amount: number;
   lineItems: BillingLineItem[];
 }
@@ -26,15 +31,22 @@ export interface BilledUsage {
   creditedUnits: number;
 }
 
+/** Its taxes on a line, when it has any. */
+function withTaxes<Line extends BillingLineItem>(line: Line, taxes: TaxAmount[]): Line {
+  return taxes.length > 0 ? { ...line, taxes } : line;
+}
+
 /**
- * The lines and totals of one charge (none: a record of usage alone), with any usage billed in arrears after it, less its
- * discount (on the charge only), then less the credit applied (account credit, then the usage
- * credits of each usage line).
+ * The lines and totals of one charge (none: a record of usage alone), with any usage billed in
+ * arrears after it: less its discount (on the charge only) and the usage credits of each usage
+ * line, plus the tax of each line on what is left of it (lib/tax/calculate.ts), less the account
+ * credit applied (money the customer already has with the seller, so after tax).
  */
 export function billingLines(
   charge: BilledCharge | null,
   reductions: { discountAmount?: number; discountLabel?: string; creditsApplied?: number } = {},
   usage: BilledUsage[] = [],
+  tax: PinnedTax = NO_TAX,
 ): BilledTotals {
   const chargeAmount = charge ? charge.quantity * charge.unitAmount : 0;
   const subtotal = chargeAmount + usage.reduce((sum, billed) => sum + billed.line.amount, 0);
@@ -42,7 +54,13 @@ export function billingLines(
   const accountCredit = reductions.creditsApplied ?? 0;
   const usageCredits = usage.reduce((sum, billed) => sum + billed.creditAmount, 0);
   const creditsApplied = accountCredit + usageCredits;
-  const lineItems: BillingLineItem[] = [...(charge ? [{ ...charge, amount: chargeAmount }] : []), ...usage.map((billed) => billed.line)];
+  const chargeTaxes = charge ? taxOfLine(chargeAmount - discountAmount, ratesOfLine(tax, charge.priceId)) : [];
+  const usageTaxes = usage.map(({ line, creditAmount }) => taxOfLine(line.amount - creditAmount, ratesOfLine(tax, line.priceId)));
+  const taxes = sumTaxes([chargeTaxes, ...usageTaxes]);
+  const lineItems: BillingLineItem[] = [
+    ...(charge ? [withTaxes({ ...charge, amount: chargeAmount }, chargeTaxes)] : []),
+    ...usage.map((billed, index) => withTaxes(billed.line, usageTaxes[index]!)),
+  ];
   if (discountAmount > 0) {
     lineItems.push({
       kind: 'discount',
@@ -71,5 +89,28 @@ export function billingLines(
       periodEnd: line.periodEnd,
     });
   }
-  return { subtotal, discountAmount, creditsApplied, amount: subtotal - discountAmount - creditsApplied, lineItems };
+  // Tax added on top is a line per rate, so a record's lines still add up to its amount.
+  for (const rate of taxes) {
+    if (rate.inclusive || rate.amount === 0) continue;
+    lineItems.push({
+      kind: 'tax',
+      description: taxLabel(rate),
+      priceId: null,
+      quantity: 1,
+      unitAmount: rate.amount,
+      amount: rate.amount,
+      taxRateId: rate.taxRateId,
+    });
+  }
+  const exclusiveTax = exclusiveTaxOf(taxes);
+  return {
+    subtotal,
+    discountAmount,
+    creditsApplied,
+    taxAmount: totalTaxOf(taxes),
+    taxes,
+    taxExempt: tax.exempt,
+    amount: subtotal - discountAmount - creditsApplied + exclusiveTax,
+    lineItems,
+  };
 }

@@ -5,10 +5,21 @@ import { BILLING_LINE_KINDS } from '../db/schema';
 
 export const BILLING_RECORD_STATUSES = ['open', 'paid', 'void', 'uncollectible'] as const;
 
+export const TaxAmountResponse = z.object({
+  taxRateId: z.string(),
+  displayName: z.string(),
+  percentage: z.string().meta({ description: 'Exact decimal string, e.g. `20` or `8.875`.' }),
+  inclusive: z.boolean().meta({ description: 'true: the tax is inside the amounts taxed; false: added on top (a `tax` line).' }),
+  country: z.string().nullable(),
+  jurisdiction: z.string().nullable(),
+  taxableAmount: z.int().meta({ description: 'What the rate was applied to, net of inclusive tax (minor units).' }),
+  amount: z.int().meta({ description: 'The tax (minor units), rounded once per line and rate, half away from zero.' }),
+});
+
 export const BillingLineItemResponse = z.object({
   kind: z.enum(BILLING_LINE_KINDS).meta({
     description:
-      "`one_time` (a checkout), `plan` (a subscription period), `proration` (a mid-period upgrade), `usage` (a metered price's usage of the period it names, billed in arrears: the ended period, usage arriving late for an earlier one, or the current one when a usage threshold is reached), `discount` (a coupon), `credit` (account credit or usage credits applied).",
+      "`one_time` (a checkout), `plan` (a subscription period), `proration` (a mid-period upgrade), `usage` (a metered price's usage of the period it names, billed in arrears: the ended period, usage arriving late for an earlier one, or the current one when a usage threshold is reached), `discount` (a coupon), `credit` (account credit or usage credits applied), `tax` (one exclusive tax rate's tax, added on top).",
   }),
   description: z.string(),
   priceId: z.string().nullable(),
@@ -37,6 +48,11 @@ export const BillingLineItemResponse = z.object({
     )
     .optional()
     .meta({ description: 'Usage lines of a tiered price: each tier the quantity reached.' }),
+  taxes: z
+    .array(TaxAmountResponse)
+    .optional()
+    .meta({ description: 'Charge and usage lines: the tax of the line per rate, on the line net of its discount and credits (docs/invoices.md, "Tax").' }),
+  taxRateId: z.string().optional().meta({ description: '`tax` lines: the rate.' }),
 });
 
 /** The fields of a billing record that its `billing_record.*` events carry too (lib/billing/billing-records.ts). */
@@ -65,8 +81,13 @@ export const billingRecordFields = {
   lineItems: z.array(BillingLineItemResponse),
   subtotal: z.int().meta({ description: 'Minor units, before the discount and credits.' }),
   discountAmount: z.int().meta({ description: "The coupon's discount (minor units)." }),
-  creditsApplied: z.int().meta({ description: 'Account credit taken off (minor units).' }),
-  total: z.int().meta({ description: '`subtotal` - `discountAmount` - `creditsApplied`.' }),
+  creditsApplied: z.int().meta({ description: 'Account credit and usage credits taken off (minor units).' }),
+  taxAmount: z.int().meta({ description: 'All tax on the record, inclusive and exclusive (minor units).' }),
+  taxes: z.array(TaxAmountResponse).meta({ description: 'The tax per rate over all lines: what an invoice prints as its tax lines.' }),
+  taxExempt: z
+    .enum(['none', 'exempt', 'reverse'])
+    .meta({ description: "The customer's tax status when the charge was planned; `reverse`: reverse charge, the buyer accounts for the tax." }),
+  total: z.int().meta({ description: '`subtotal` - `discountAmount` - `creditsApplied` + the exclusive tax.' }),
   amountPaid: z.int().meta({ description: '`total` once paid, else 0.' }),
   amountDue: z.int().meta({ description: '`total` while open or uncollectible, else 0.' }),
   couponId: z.string().nullable(),
@@ -93,8 +114,10 @@ export const CreditNoteResponse = z.object({
   refundId: z.string(),
   customerId: z.string(),
   currency: z.string(),
-  amount: z.int().meta({ description: 'Minor units credited: the refund’s amount.' }),
+  amount: z.int().meta({ description: 'Minor units credited: the refund’s amount, tax included.' }),
   lineItems: z.array(z.object({ description: z.string(), quantity: z.int(), unitAmount: z.int(), amount: z.int() })),
+  taxAmount: z.int().meta({ description: "The invoice's tax given back, in proportion to the amount refunded (inside `amount`)." }),
+  taxes: z.array(TaxAmountResponse),
   reason: z.string().nullable().meta({ description: "The refund's reason." }),
   createdAt: Timestamp,
 });

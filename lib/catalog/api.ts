@@ -101,8 +101,9 @@ export const updatePriceOperation = defineOperation({
   method: 'PUT',
   path: '/api/Price/{priceId}',
   tag: 'Prices',
-  summary: 'Activate or deactivate a price',
-  description: 'Only `active` can change; amounts and currency are fixed once created (create a new price instead).',
+  summary: 'Activate or deactivate a price, or set its tax rates',
+  description:
+    'Only `active` and `taxRateIds` can change (tax rates apply to charges planned from then on); amounts and currency are fixed once created (create a new price instead).',
   scope: 'prices:write',
   params: PriceParams,
   body: UpdatePriceBody,

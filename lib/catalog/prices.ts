@@ -8,6 +8,7 @@ import { now } from '../clock';
 import { recordEvent, recordUpdated } from '../events/record-event';
 import { invalidField, notFound } from '../http/errors';
 import { findProductRow } from './products';
+import { requireTaxRates } from '../tax/tax-rates';
 import type { CreatePriceBody } from './schemas';
 
 export type PriceRow = typeof prices.$inferSelect;
@@ -30,6 +31,7 @@ export function toPriceResponse(row: PriceRow) {
     tiers: row.tiers,
     tiersMode: row.tiersMode,
     packageSize: row.packageSize,
+    taxRateIds: row.taxRateIds,
     active: row.active,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
@@ -38,6 +40,7 @@ export function toPriceResponse(row: PriceRow) {
 
 export async function createPrice(tx: Db, merchantId: string, input: z.output<typeof CreatePriceBody>) {
   await findProductRow(tx, merchantId, input.productId, 'productId');
+  if (input.taxRateIds) await requireTaxRates(tx, merchantId, input.taxRateIds, 'taxRateIds');
   const recurring = input.type === 'Recurring';
   const metered = input.usageType === 'metered';
   const at = now();
@@ -67,6 +70,7 @@ export async function createPrice(tx: Db, merchantId: string, input: z.output<ty
         })) ?? null,
       tiersMode: input.tiersMode ?? null,
       packageSize: input.packageSize ?? null,
+      taxRateIds: input.taxRateIds ?? [],
       createdAt: at,
       updatedAt: at,
     })
@@ -139,11 +143,13 @@ export async function listPrices(
   return mapPage(page, toPriceResponse);
 }
 
-export async function setPriceActive(tx: Db, merchantId: string, priceId: string, active: boolean) {
+/** What a price may change after creation: whether it sells, and its tax rates (for charges planned from now on). */
+export async function updatePrice(tx: Db, merchantId: string, priceId: string, change: { active?: boolean; taxRateIds?: string[] }) {
   const current = await findPriceRow(tx, merchantId, priceId);
+  if (change.taxRateIds) await requireTaxRates(tx, merchantId, change.taxRateIds, 'taxRateIds');
   const [row] = await tx
     .update(prices)
-    .set({ active, updatedAt: now() })
+    .set({ ...change, updatedAt: now() })
     .where(and(eq(prices.id, priceId), eq(prices.merchantId, merchantId)))
     .returning();
   const price = toPriceResponse(row!);

@@ -55,6 +55,13 @@ export const PriceTierBody = z.strictObject({
   flatAmount: MinorAmount.optional().meta({ description: 'Added once when the quantity reaches this tier.' }),
 });
 
+/** Tax rates (txr_) for a price's lines, in the order invoices print them; [] uses the seller's defaults. */
+export const TaxRateIds = z
+  .array(z.string().regex(/^txr_/, 'A tax rate id (txr_…).'))
+  .max(5)
+  .refine((ids) => new Set(ids).size === ids.length, 'Each tax rate once.')
+  .meta({ description: 'Tax rates (`txr_…`, at most 5) for this price\'s lines; empty or absent: the seller\'s default tax rates (docs/invoices.md, "Tax").' });
+
 export const CreatePriceBody = z
   .strictObject({
     productId: z.string().min(1),
@@ -88,6 +95,7 @@ export const CreatePriceBody = z
       .optional()
       .meta({ description: 'With `tiers`: `graduated` (each tier prices its own units) or `volume` (the tier of the total prices all).' }),
     packageSize: PositiveInt32.optional().meta({ description: 'Metered: bill per started block of this many units.' }),
+    taxRateIds: TaxRateIds.optional(),
   })
   .superRefine((price, ctx) => {
     const issue = (path: (string | number)[], message: string) => ctx.addIssue({ code: 'custom', path, message });
@@ -161,9 +169,12 @@ function refineTiers(tiers: z.output<typeof PriceTierBody>[], issue: (path: (str
   }
 }
 
-export const UpdatePriceBody = z.strictObject({
-  active: z.boolean().meta({ description: 'The only field a price changes after creation.' }),
-});
+export const UpdatePriceBody = z
+  .strictObject({
+    active: z.boolean().optional(),
+    taxRateIds: TaxRateIds.optional(),
+  })
+  .refine((body) => body.active !== undefined || body.taxRateIds !== undefined, { message: 'Give active or taxRateIds.', path: ['active'] });
 
 export const PriceResponse = z.object({
   id: z.string(),
@@ -186,6 +197,7 @@ export const PriceResponse = z.object({
     .nullable(),
   tiersMode: z.enum(TIERS_MODES).nullable(),
   packageSize: z.int().nullable(),
+  taxRateIds: z.array(z.string()).meta({ description: "The tax rates of this price's lines; empty: the seller's default tax rates." }),
   active: z.boolean(),
   createdAt: Timestamp,
   updatedAt: Timestamp,

@@ -1,7 +1,8 @@
 import type { AttemptLease } from '../http/idempotency';
 import { and, eq, sql } from 'drizzle-orm';
 import { preparedPerDatabase, type Database, type Db } from '../db/client';
-import { customers, merchants, prices, products } from '../db/schema';
+import { customers, merchants, prices, products, type PostalAddress } from '../db/schema';
+import { now } from '../clock';
 import { ApiError, invalidField } from '../http/errors';
 import { METADATA_LIMITS } from '../http/schemas';
 import { findPriceRow, priceWithProductName, refuseMetered, type PriceRow } from '../catalog/prices';
@@ -27,6 +28,9 @@ import { paymentLinkSlotHeld } from './checkout-status';
  */
 
 export interface CheckoutInput {
+  /** Saved on the customer before tax is chosen (its country selects rates by country). */
+  billingAddress?: PostalAddress;
+  customerTaxId?: string;
   customerEmail?: string;
   customerId?: string;
   customerName?: string;
@@ -168,13 +172,18 @@ async function refusalOfUsedUpLink(tx: Db, link: PaymentLinkRow, refusal: unknow
 
 export async function resolveCustomer(tx: Db, merchantId: string, input: CheckoutInput, parties: CheckoutParties) {
   const customer = await findOrCreateCustomer(tx, merchantId, input, parties);
-  if (input.customerLocale && customer.locale !== input.customerLocale) {
+  const changes = {
+    ...(input.customerLocale && customer.locale !== input.customerLocale ? { locale: input.customerLocale } : {}),
+    ...(input.billingAddress ? { address: input.billingAddress } : {}),
+    ...(input.customerTaxId ? { taxId: input.customerTaxId } : {}),
+  };
+  if (Object.keys(changes).length > 0) {
     await tx
       .update(customers)
-      .set({ locale: input.customerLocale })
+      .set({ ...changes, updatedAt: now() })
       .where(and(eq(customers.merchantId, merchantId), eq(customers.id, customer.id)));
   }
-  return customer;
+  return { ...customer, ...changes };
 }
 
 async function findOrCreateCustomer(tx: Db, merchantId: string, input: CheckoutInput, parties: CheckoutParties) {

@@ -25,6 +25,7 @@ import {
   type BillingRecordRow,
 } from '../billing/billing-records';
 import { billingLines } from '../billing/line-items';
+import { NO_TAX } from '../tax/calculate';
 import { recordEventsAlong, type EventInput } from '../events/record-event';
 import { addJobCall } from '../jobs/enqueue';
 import { paymentLinkCompletedEvent } from '../payment-links/payment-links';
@@ -103,6 +104,8 @@ export async function recordCheckoutOutcome(
         billed: billingLines(
           { kind: 'one_time', description: checkout.description, priceId: checkout.priceId, quantity: checkout.quantity, unitAmount: checkout.unitAmount },
           { discountAmount: checkout.discountAmount },
+          [],
+          checkout.tax ?? NO_TAX,
         ),
       },
       { paid: outcome.status === 'succeeded' },

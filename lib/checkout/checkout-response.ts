@@ -43,6 +43,7 @@ export function shapeCheckout(row: CheckoutRow, related: { payment: PaymentRow |
     quantity: row.quantity,
     subtotal: row.subtotal,
     discountAmount: row.discountAmount,
+    taxAmount: row.taxAmount,
     total: row.total,
     promotionCode,
     couponId: row.couponId,

@@ -28,6 +28,9 @@ import {
 import { startSubscriptionFromCheckout, type RecurringCheckoutRequest } from './subscription-handoff';
 import type { CheckoutRow } from './checkout-status';
 import { checkoutStateMachine } from './checkout-states';
+import { billingLines } from '../billing/line-items';
+import { NO_TAX } from '../tax/calculate';
+import { selectTax } from '../tax/tax-selection';
 import { checkoutMove, outcomeOf, type CheckoutOutcome } from './checkout-outcome';
 
 export type { CheckoutOutcome };
@@ -145,7 +148,16 @@ async function prepareCheckout(
     ? await redeemPromotionCode(tx, merchantId, input.promotionCode, { currency: item.currency, subtotal })
     : null;
 
-  const total = subtotal - (promotion?.discount ?? 0);
+  // A recurring price's first period is taxed by the subscription's own plan (lib/subscriptions/create.ts).
+  const tax = item.price?.type === 'Recurring' ? NO_TAX : await selectTax(tx, merchantId, customer.id, [item.price?.id ?? null]);
+  const billed = billingLines(
+    { kind: 'one_time', description: item.description, priceId: item.price?.id ?? null, quantity: item.quantity, unitAmount: item.unitAmount },
+    { discountAmount: promotion?.discount ?? 0 },
+    [],
+    tax,
+  );
+  const total = billed.amount;
+  if (total > INT32_MAX) throw invalidField('quantity', `The total with tax must not exceed ${INT32_MAX} minor units.`);
   // A card is kept only once the processor accepted it: a charge now does that; a trial or a
   // zero total charges nothing, so the card is verified first (lib/payments/card-verification.ts).
   const keepsCard = item.price?.type === 'Recurring' || Boolean(options.savePaymentMethod);
@@ -205,6 +217,8 @@ async function prepareCheckout(
     quantity: item.quantity,
     subtotal,
     discountAmount: promotion?.discount ?? 0,
+    taxAmount: billed.taxAmount,
+    tax,
     total,
     promotionCodeId: promotion?.promotionCodeId ?? null,
     couponId: promotion?.couponId ?? null,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PostalAddressBody } from '../customers/schemas';
 import { Email, Metadata, Timestamp } from '../http/schemas';
 import { PaymentResponse, ReturnUrl } from '../payments/schemas';
 
@@ -6,6 +7,16 @@ export const CHECKOUT_STATUSES = ['open', 'paid', 'failed', 'expired'] as const;
 
 export const CheckoutBody = z
   .strictObject({
+    billingAddress: PostalAddressBody.optional().meta({
+      description: "The customer's billing address, saved on the customer: printed on the invoice, and its country chooses tax rates by country.",
+    }),
+    customerTaxId: z
+      .string()
+      .trim()
+      .min(1)
+      .max(64)
+      .optional()
+      .meta({ description: "The customer's VAT or other tax id, saved on the customer and printed on the invoice." }),
     customerEmail: Email.optional(),
     customerId: z.string().min(1).optional(),
     customerName: z.string().trim().min(1).max(250).optional(),
@@ -40,7 +51,8 @@ export const CheckoutResponse = z.object({
   quantity: z.int(),
   subtotal: z.int(),
   discountAmount: z.int(),
-  total: z.int(),
+  taxAmount: z.int().meta({ description: 'All tax of the checkout (inclusive and exclusive); `total` includes the exclusive part.' }),
+  total: z.int().meta({ description: '`subtotal` - `discountAmount` + exclusive tax: what the card is charged.' }),
   promotionCode: z.string().nullable(),
   couponId: z.string().nullable(),
   billingRecordId: z.string().nullable(),

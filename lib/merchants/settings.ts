@@ -6,6 +6,8 @@ import { now } from '../clock';
 import { notFound } from '../http/errors';
 import { Email } from '../http/schemas';
 import { findMerchantById, type MerchantRow } from './merchants';
+import { requireTaxRates } from '../tax/tax-rates';
+import { TaxRateIds } from '../catalog/schemas';
 import { ACCOUNT_TYPES } from './schemas';
 
 /** Whether this runtime knows the IANA zone (the console formats dates with it). */
@@ -67,6 +69,10 @@ export const AccountSettingsBody = z.strictObject({
         "What invoice numbers start with (`ACME` → `ACME-0001`); null: the business name's letters and digits, upper case, at most 12. " +
         'A new prefix applies to the next number; the sequence goes on.',
     }),
+  defaultTaxRateIds: TaxRateIds.optional().meta({
+    description:
+      'Tax rates (`txr_…`) for the lines of prices that name none; a rate with a country applies only to customers whose billing address is there (docs/invoices.md, "Tax").',
+  }),
 });
 
 export type AccountSettingsInput = z.output<typeof AccountSettingsBody>;
@@ -94,6 +100,7 @@ export function toAccountSettings(row: MerchantRow, nextInvoiceNumber: string) {
     taxId: row.taxId,
     invoiceFooter: row.invoiceFooter,
     invoicePrefix: row.invoicePrefix,
+    defaultTaxRateIds: row.defaultTaxRateIds,
     nextInvoiceNumber,
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -132,7 +139,9 @@ export async function updateAccountSettings(tx: Db, merchantId: string, input: A
     taxId: cleared(input.taxId),
     invoiceFooter: cleared(input.invoiceFooter),
     invoicePrefix: input.invoicePrefix === undefined ? undefined : input.invoicePrefix || null,
+    defaultTaxRateIds: input.defaultTaxRateIds,
   };
+  if (input.defaultTaxRateIds) await requireTaxRates(tx, merchantId, input.defaultTaxRateIds, 'defaultTaxRateIds');
   const set = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
   const [row] = await tx
     .update(merchants)

@@ -6,6 +6,7 @@ import { newId } from '../ids';
 import { now } from '../clock';
 import { notFound } from '../http/errors';
 import { recordEvent } from '../events/record-event';
+import { proportionalTaxes, totalTaxOf } from '../tax/calculate';
 
 export type CreditNoteRow = typeof creditNotes.$inferSelect;
 
@@ -24,6 +25,8 @@ export function toCreditNoteResponse(row: CreditNoteRow, invoiceNumber: string |
     currency: row.currency,
     amount: row.amount,
     lineItems: row.lineItems,
+    taxAmount: row.taxAmount,
+    taxes: row.taxes,
     reason: row.reason,
     createdAt: row.createdAt.toISOString(),
   };
@@ -32,7 +35,8 @@ export function toCreditNoteResponse(row: CreditNoteRow, invoiceNumber: string |
 /**
  * The credit note of a refund that succeeded, written in the transaction that records the
  * refund's outcome (docs/invoices.md, "Credit notes"): it reduces the billing record the refunded
- * payment paid, by the refund's amount, in one line naming that invoice. A payment whose record
+ * payment paid, by the refund's amount, in one line naming that invoice, with the invoice's tax
+ * reversed in proportion. A payment whose record
  * is void (a charge refunded because what it paid for ended meanwhile) owes nothing to credit.
  */
 export async function issueCreditNote(
@@ -58,6 +62,8 @@ export async function issueCreditNote(
     unitAmount: refund.amount,
     amount: refund.amount,
   };
+  // The invoice's tax comes back in the share the refund is of what the invoice charged.
+  const taxes = proportionalTaxes(record.taxes, refund.amount, record.amount);
   const [row] = await tx
     .insert(creditNotes)
     .values({
@@ -69,6 +75,8 @@ export async function issueCreditNote(
       currency: refund.currency,
       amount: refund.amount,
       lineItems: [line],
+      taxAmount: totalTaxOf(taxes),
+      taxes,
       reason: refund.reason,
       createdAt: now(),
     })

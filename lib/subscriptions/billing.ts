@@ -13,7 +13,8 @@ import { recordChargeOutcome, type PaymentRow, type SubscriptionContext } from '
 import { periodDiscount } from './discounts';
 import { closeBillingRecord, createBillingRecord } from '../billing/billing-records';
 import { billingLines } from '../billing/line-items';
-import { PinnedUsage, usageAmountDue } from './usage-billing';
+import { PinnedUsage } from './usage-billing';
+import { NO_TAX, PinnedTax as PinnedTaxSchema, type PinnedTax } from '../tax/calculate';
 
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 export type SubscriptionBillingRow = typeof subscriptionBillingRecords.$inferSelect;
@@ -135,14 +136,16 @@ export const PeriodCharge = z.object({
   card: PinnedCard,
   /** The ended period's usage, billed in arrears (none before metered items existed). */
   usage: z.array(PinnedUsage).default([]),
+  /** The tax of its lines for the customer (none before tax existed). */
+  tax: PinnedTaxSchema.default(NO_TAX),
 });
 export type PeriodCharge = z.output<typeof PeriodCharge>;
 
 /**
  * Phase 1 of a period's charge: the price in advance and the ended period's `usage` in arrears
  * (usage-billing.ts). The coupon's discount for the period comes off the price first
- * (lib/subscriptions/discounts.ts), then account credit off what is left of the whole.
- * `sub` is in the period being billed.
+ * (lib/subscriptions/discounts.ts), tax is added per line, then account credit comes off what
+ * is left of the whole. `sub` is in the period being billed.
  */
 export function planPeriodCharge(
   sub: Pick<SubscriptionRow, 'id' | 'discount' | 'creditBalance'>,
@@ -152,10 +155,11 @@ export function planPeriodCharge(
   at: Date,
   card: PinnedCard,
   usage: PinnedUsage[] = [],
+  tax: PinnedTax = NO_TAX,
 ): PeriodCharge {
   const amount = advanceAmount(price);
   const discount = periodDiscount(sub.discount, period.start, amount);
-  return {
+  const planned: PeriodCharge = {
     subscriptionId: sub.id,
     periodIndex: period.index,
     periodStart: period.start,
@@ -165,17 +169,24 @@ export function planPeriodCharge(
     currency: price.currency,
     discount,
     couponId: discount > 0 ? sub.discount!.couponId : null,
-    creditUsed: Math.min(sub.creditBalance, amount - discount + usageAmountDue(usage)),
+    creditUsed: 0,
     description: periodDescription(productName, period.index),
     at,
     card,
     usage,
+    tax,
   };
+  return withCreditFrom(sub.creditBalance, planned);
+}
+
+/** A period charge with as much of `creditBalance` taken off as it comes to, tax included. */
+export function withCreditFrom(creditBalance: number, plan: PeriodCharge): PeriodCharge {
+  return { ...plan, creditUsed: Math.min(creditBalance, periodLines({ ...plan, creditUsed: 0 }).amount) };
 }
 
 /** What a period charge's payment is asked for. */
 export function periodChargeAmount(plan: PeriodCharge) {
-  return plan.unitAmount - plan.discount + usageAmountDue(plan.usage) - plan.creditUsed;
+  return periodLines(plan).amount;
 }
 
 export function periodContext(plan: PeriodCharge): SubscriptionContext {
@@ -193,6 +204,7 @@ export function periodLines(plan: PeriodCharge) {
     { kind: 'plan', description: plan.description, priceId: plan.priceId, quantity: 1, unitAmount: plan.unitAmount },
     { discountAmount: plan.discount, creditsApplied: plan.creditUsed },
     plan.usage,
+    plan.tax,
   );
 }
 

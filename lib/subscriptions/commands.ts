@@ -10,6 +10,7 @@ import { findPaymentMethodRow } from '../payments/payment-methods';
 import { assertSellerAcceptsPayments } from '../merchants/accepts-payments';
 import { timeFor } from './time';
 import { chargeInFlight, type SubscriptionRow } from './billing';
+import { selectTax } from '../tax/tax-selection';
 import type { Pinned } from '../payments/money-moves';
 import { changePrice, planPriceChange } from './price-change';
 import { findSubscriptionRow, getSubscriptionDetail } from './queries';
@@ -132,7 +133,7 @@ export async function applyCommand(
     case 'ChangePrice': {
       const from = await findPriceRow(tx, sub.merchantId, sub.priceId);
       const to = await findPriceRow(tx, sub.merchantId, command.priceId!, 'priceId');
-      const plan = planPriceChange(sub, from, to, at);
+      const plan = planPriceChange(sub, from, to, at, await selectTax(tx, sub.merchantId, sub.customerId, [to.id]));
       return changePrice(tx, sub, plan, { actor, reason: command.reason, scheduled, customerPresent: actor.startsWith('portal:') });
     }
     case 'CancelAtPeriodEnd': {

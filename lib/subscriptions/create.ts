@@ -15,6 +15,7 @@ import { periodBoundary, type BillingCycle } from './periods';
 import { timeFor } from './time';
 import { subscriptionDiscountFor } from './discounts';
 import { billPinnedPeriod, periodChargeAmount, PeriodCharge, planPeriodCharge, productNameOf, resolveToken, settlePaid, UNKNOWN_RECHECK_MS } from './billing';
+import { selectTax } from '../tax/tax-selection';
 import { settleSubscriptionCharge } from './dunning';
 import { requireRecurring } from './price-change';
 import { insertSubscriptionItems, resolveMeteredItems } from './items';
@@ -154,6 +155,8 @@ export async function planSubscriptionCreate(
     await productNameOf(tx, price),
     at,
     source.card,
+    [],
+    await selectTax(tx, merchantId, customer.id, [price.id]),
   );
   const plan: CreatePlan = {
     merchantId,

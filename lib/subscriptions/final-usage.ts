@@ -7,7 +7,7 @@ import { defineMoneyMove, type KnownOutcome } from '../payments/money-moves';
 import type { PaymentRow } from '../payments/payments';
 import { productNameOf, resolveToken, type ActionStep, type SubscriptionRow } from './billing';
 import { refreshNextAction, takeUsageBilling } from './subscription-writer';
-import { planLateUsageLines, planUsageLines, usageAmountDue } from './usage-billing';
+import { planLateUsageLines, planUsageLines } from './usage-billing';
 import { unbilledUsageSpans, type UsageSpan } from './usage-spans';
 import {
   billsSomething,
@@ -17,7 +17,9 @@ import {
   pinUsageCharge,
   settleEndedUsageCharge,
   UsageCharge,
+  usageChargeReductions,
 } from './usage-charge';
+import { NO_TAX } from '../tax/calculate';
 
 /**
  * The last usage of a subscription that ended (canceled at its period end or at once, or ended
@@ -41,8 +43,8 @@ export async function billFinalUsage(tx: Db, sub: SubscriptionRow): Promise<Acti
   if (spans.length > 0) usage.push(...(await planLateUsageLines(tx, sub, spans[0]!.start)));
   // Nothing to bill, or a customer archived since (never charged again): nothing is written.
   const bills = billsSomething(usage) && customer?.status === 'active';
-  const creditUsed = bills ? Math.min(sub.creditBalance, usageAmountDue(usage)) : 0;
-  const taken = await takeUsageBilling(tx, sub, { creditBalance: sub.creditBalance - creditUsed, renewalDraft: null });
+  const reductions = bills ? await usageChargeReductions(tx, sub, usage) : { creditUsed: 0, tax: NO_TAX };
+  const taken = await takeUsageBilling(tx, sub, { creditBalance: sub.creditBalance - reductions.creditUsed, renewalDraft: null });
   await refreshNextAction(tx, taken);
   if (!bills) return 'done';
   const price = await findPriceRow(tx, sub.merchantId, sub.priceId);
@@ -59,7 +61,7 @@ export async function billFinalUsage(tx: Db, sub: SubscriptionRow): Promise<Acti
     at: sub.usageBillingDueAt!,
     card: source.card,
     usage,
-    creditUsed,
+    ...reductions,
   };
   return pinUsageCharge(tx, finalUsageMove, taken, plan, source);
 }

@@ -15,6 +15,8 @@ import { prorate } from './proration';
 import { timeFor } from './time';
 import { periodDiscount, renewalQuote } from './discounts';
 import { resolveToken, settlePaid, subscriptionContext, UNKNOWN_RECHECK_MS, type SubscriptionRow } from './billing';
+import { NO_TAX, type PinnedTax } from '../tax/calculate';
+import { selectTax } from '../tax/tax-selection';
 import { closeUnwantedCharge, settleSubscriptionCharge } from './dunning';
 import { findChangeRow, findSubscriptionRow } from './queries';
 import { toChangeResponse, toDeclinedResult, toSubscriptionResponse, type ChangeRow, type CommandResult } from './responses';
@@ -41,6 +43,11 @@ export interface PriceChangePlan {
   remainingCharge: number;
   net: number;
   creditBalanceBefore: number;
+  /** The tax of the remaining time's charge (inclusive and exclusive), 0 when nothing is charged. */
+  taxAmount: number;
+  /** The rates the charge is taxed at for the customer, pinned with it. */
+  tax: PinnedTax;
+  /** What is charged now: `net` plus exclusive tax, less account credit. */
   amountDueNow: number;
   creditBalanceAfter: number;
   nextRenewal: ReturnType<typeof renewalQuote>;
@@ -49,10 +56,11 @@ export interface PriceChangePlan {
 /**
  * What changing to `to` at `at` charges or credits. Same currency, interval and intervalCount
  * only (another currency or cadence is a new subscription). While trialing nothing is
- * prorated; otherwise the net of the remaining time is charged now (less account credit) or,
- * when negative, added to the account credit that the next renewals use first.
+ * prorated; otherwise the net of the remaining time is charged now (with its tax at the new
+ * price's `tax` rates, less account credit) or, when negative, added to the account credit that
+ * the next renewals use first.
  */
-export function planPriceChange(sub: SubscriptionRow, from: PriceRow, to: PriceRow, at: Date, field = 'priceId'): PriceChangePlan {
+export function planPriceChange(sub: SubscriptionRow, from: PriceRow, to: PriceRow, at: Date, tax: PinnedTax = NO_TAX, field = 'priceId'): PriceChangePlan {
   requireRecurring(to, field);
   // Metered prices are items billed in arrears: a price change moves between licensed prices only.
   refuseMetered(to, field);
@@ -87,10 +95,13 @@ export function planPriceChange(sub: SubscriptionRow, from: PriceRow, to: PriceR
     : { unusedCredit: 0, remainingCharge: 0, net: 0 };
   const before = sub.creditBalance;
   let amountDueNow = 0;
+  let taxAmount = 0;
   let after = before;
   if (p.net > 0) {
-    const used = Math.min(before, p.net);
-    amountDueNow = p.net - used;
+    const taxed = prorationLines(to.id, p.net, 0, tax, '');
+    const used = Math.min(before, taxed.amount);
+    amountDueNow = taxed.amount - used;
+    taxAmount = taxed.taxAmount;
     after = before - used;
   } else {
     after = before - p.net;
@@ -108,6 +119,8 @@ export function planPriceChange(sub: SubscriptionRow, from: PriceRow, to: PriceR
     remainingCharge: p.remainingCharge,
     net: p.net,
     creditBalanceBefore: before,
+    taxAmount,
+    tax,
     amountDueNow,
     creditBalanceAfter: after,
     nextRenewal: renewalQuote(sub, to.amount, after),
@@ -118,7 +131,19 @@ export async function previewPriceChange(db: Db, merchantId: string, subscriptio
   const sub = await findSubscriptionRow(db, merchantId, subscriptionId);
   const from = await findPriceRow(db, merchantId, sub.priceId);
   const to = await findPriceRow(db, merchantId, priceId, 'priceId');
-  return planPriceChange(sub, from, to, await timeFor(db, sub.testClockId));
+  const { tax: _pinned, ...preview } = planPriceChange(
+    sub,
+    from,
+    to,
+    await timeFor(db, sub.testClockId),
+    await selectTax(db, merchantId, sub.customerId, [to.id]),
+  );
+  return preview;
+}
+
+/** The lines of a proration's charge: the remaining time at the new price, its tax, less the account credit used. */
+export function prorationLines(toPriceId: string, net: number, creditUsed: number, tax: PinnedTax, description: string) {
+  return billingLines({ kind: 'proration', description, priceId: toPriceId, quantity: 1, unitAmount: net }, { creditsApplied: creditUsed }, [], tax);
 }
 
 /** A mid-period price change with a charge, pinned in phase 1 (lib/payments/money-moves.ts). */
@@ -240,13 +265,13 @@ async function applyProration(tx: Db, pending: PaymentRow, plan: ProrationPlan, 
         paymentId: pending.id,
         currency: plan.change.currency,
         description: plan.description,
-        billed: billingLines({
-          kind: 'proration',
-          description: plan.description,
-          priceId: plan.change.toPriceId,
-          quantity: 1,
-          unitAmount: plan.change.amountDueNow,
-        }),
+        billed: prorationLines(
+          plan.change.toPriceId,
+          plan.change.net,
+          plan.change.creditBalanceBefore - plan.change.creditBalanceAfter,
+          plan.change.tax ?? NO_TAX,
+          plan.description,
+        ),
       },
       { context, recordPayment: async () => (payment = await recordChargeOutcome(tx, pending, outcome, recordEvent, context)) },
     );

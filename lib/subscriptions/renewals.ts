@@ -26,11 +26,13 @@ import {
   UNKNOWN_RECHECK_MS,
   chargeInFlight,
   UnknownCharge,
+  withCreditFrom,
   type ActionStep,
   type SubscriptionRow,
 } from './billing';
+import { selectTax } from '../tax/tax-selection';
 import { applyCommand } from './commands';
-import { planLateUsageLines, planUsageLines, usageAmountDue } from './usage-billing';
+import { planLateUsageLines, planUsageLines } from './usage-billing';
 import { meteredDuring, renewalDraftOf, usageGraceMs, type RenewalDraft } from './usage-spans';
 import { billFinalUsage } from './final-usage';
 import { billUsageThreshold } from './usage-thresholds';
@@ -166,7 +168,8 @@ async function renew(tx: Db, sub: SubscriptionRow, options: { sellerSuspended?: 
   }
   // The period moves (and its credit is taken) now, so no other run renews it while it is charged.
   const source = await resolveToken(tx, sub);
-  const plan = planPeriodCharge(sub, period, price, productName, boundary, source.card);
+  const tax = await selectTax(tx, sub.merchantId, sub.customerId, [price.id]);
+  const plan = planPeriodCharge(sub, period, price, productName, boundary, source.card, [], tax);
   const moved = await moveSubscriptionPeriod(tx, sub, { ...periodSet, creditBalance: sub.creditBalance - plan.creditUsed });
   return pinRenewal(tx, moved, plan, source.paymentMethodId, source.token);
 }
@@ -181,9 +184,9 @@ async function chargeRenewalDraft(tx: Db, sub: SubscriptionRow): Promise<ActionS
   const usage = [...ended, ...(await planLateUsageLines(tx, sub, usageFrom))];
   const source = await resolveToken(tx, sub);
   const at = sub.usageBillingDueAt ?? draft.at;
-  const creditUsed = Math.min(sub.creditBalance, draft.unitAmount - draft.discount + usageAmountDue(usage));
-  const plan: PeriodCharge = { ...draft, usage, creditUsed, card: source.card, at };
-  const taken = await takeRenewalDraft(tx, sub, sub.creditBalance - creditUsed);
+  const tax = await selectTax(tx, sub.merchantId, sub.customerId, [draft.priceId, ...usage.map(({ line }) => line.priceId)]);
+  const plan = withCreditFrom(sub.creditBalance, { ...draft, usage, tax, card: source.card, at });
+  const taken = await takeRenewalDraft(tx, sub, sub.creditBalance - plan.creditUsed);
   // A threshold reached in the new period while the draft owned the due time is checked now.
   if (sub.usageThresholdAmount !== null) await enqueueJob(tx, 'check-usage-threshold', { subscriptionId: sub.id }, { jobKey: `usage-threshold:${sub.id}` });
   return pinRenewal(tx, taken, plan, source.paymentMethodId, source.token);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DateTime, Metadata, Timestamp, dateTimeBetween } from '../http/schemas';
-import { BillingLineItemResponse } from '../billing/schemas';
+import { BillingLineItemResponse, TaxAmountResponse } from '../billing/schemas';
 
 export const SUBSCRIPTION_STATUSES = ['trialing', 'active', 'past_due', 'canceled', 'ended'] as const;
 export const COMMAND_TYPES = [
@@ -182,6 +182,8 @@ export const UpcomingInvoiceResponse = z.object({
   subtotal: z.int(),
   discountAmount: z.int(),
   creditsApplied: z.int(),
+  taxAmount: z.int().meta({ description: 'All tax, inclusive and exclusive, at the rates that apply to the customer now.' }),
+  taxes: z.array(TaxAmountResponse),
   total: z.int().meta({ description: 'What would be charged if the period ended now.' }),
 });
 
@@ -200,7 +202,10 @@ export const PreviewResponse = z.object({
   remainingCharge: z.int(),
   net: z.int(),
   creditBalanceBefore: z.int(),
-  amountDueNow: z.int(),
+  taxAmount: z
+    .int()
+    .meta({ description: 'The tax of the charge for the remaining time (inclusive and exclusive), at the new price’s rates for the customer.' }),
+  amountDueNow: z.int().meta({ description: '`net` plus exclusive tax, less account credit; charged at once when positive.' }),
   creditBalanceAfter: z.int(),
   nextRenewal: RenewalQuote,
 });

@@ -1,10 +1,11 @@
 import type { Db } from '../db/client';
 import { ApiError } from '../http/errors';
 import { findPriceRow } from '../catalog/prices';
-import { cycleOf, periodLines, planPeriodCharge, productNameOf, type PeriodCharge, type SubscriptionRow } from './billing';
+import { cycleOf, periodLines, planPeriodCharge, productNameOf, withCreditFrom, type PeriodCharge, type SubscriptionRow } from './billing';
 import { periodBoundary } from './periods';
 import { findSubscriptionRow } from './queries';
-import { planLateUsageLines, planUsageLines, usageAmountDue } from './usage-billing';
+import { planLateUsageLines, planUsageLines } from './usage-billing';
+import { selectTax } from '../tax/tax-selection';
 import { renewalDraftOf } from './usage-spans';
 
 /**
@@ -16,13 +17,14 @@ async function upcomingPlan(db: Db, sub: SubscriptionRow): Promise<PeriodCharge>
   if (draft) {
     const { usageFrom, ...drafted } = draft;
     const usage = [...(await planUsageLines(db, sub, { start: usageFrom, end: drafted.periodStart })), ...(await planLateUsageLines(db, sub, usageFrom))];
-    const creditUsed = Math.min(sub.creditBalance, drafted.unitAmount - drafted.discount + usageAmountDue(usage));
-    return { ...drafted, usage, creditUsed, at: sub.usageBillingDueAt ?? drafted.at };
+    const tax = await selectTax(db, sub.merchantId, sub.customerId, [drafted.priceId, ...usage.map(({ line }) => line.priceId)]);
+    return withCreditFrom(sub.creditBalance, { ...drafted, usage, tax, at: sub.usageBillingDueAt ?? drafted.at });
   }
   const price = await findPriceRow(db, sub.merchantId, sub.priceId);
   const cycle = cycleOf(sub, price);
   const index = sub.currentPeriodIndex + 1;
   const usage = sub.currentPeriodIndex >= 0 ? await planUsageLines(db, sub, { start: sub.currentPeriodStart, end: sub.currentPeriodEnd }) : [];
+  const tax = await selectTax(db, sub.merchantId, sub.customerId, [price.id, ...usage.map(({ line }) => line.priceId)]);
   return planPeriodCharge(
     sub,
     { index, start: periodBoundary(cycle, index), end: periodBoundary(cycle, index + 1) },
@@ -31,6 +33,7 @@ async function upcomingPlan(db: Db, sub: SubscriptionRow): Promise<PeriodCharge>
     sub.currentPeriodEnd,
     null,
     usage,
+    tax,
   );
 }
 
@@ -61,6 +64,8 @@ export async function getUpcomingInvoice(db: Db, merchantId: string, subscriptio
     subtotal: billed.subtotal,
     discountAmount: billed.discountAmount,
     creditsApplied: billed.creditsApplied,
+    taxAmount: billed.taxAmount,
+    taxes: billed.taxes,
     total: billed.amount,
   };
 }

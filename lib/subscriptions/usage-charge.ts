@@ -9,7 +9,9 @@ import { recordChargeOutcome, settleUnknownPaymentRow, type PaymentRow, type Sub
 import { closeBillingRecord, createBillingRecord } from '../billing/billing-records';
 import { billingLines } from '../billing/line-items';
 import { settlePaid, type ActionStep, type ChargeSource, type SubscriptionBillingRow, type SubscriptionRow } from './billing';
-import { PinnedUsage, usageAmountDue } from './usage-billing';
+import { PinnedUsage } from './usage-billing';
+import { NO_TAX, PinnedTax as PinnedTaxSchema } from '../tax/calculate';
+import { selectTax } from '../tax/tax-selection';
 
 /**
  * Usage billed on its own billing record, not with a renewal: an ended subscription's last usage
@@ -32,8 +34,29 @@ export const UsageCharge = z.object({
   usage: z.array(PinnedUsage),
   /** Account credit taken off it. */
   creditUsed: z.number().int(),
+  /** The tax of its lines (none before tax existed). */
+  tax: PinnedTaxSchema.default(NO_TAX),
 });
 export type UsageCharge = z.output<typeof UsageCharge>;
+
+/** A usage charge's lines and totals: its usage, less usage credits, plus tax, less account credit. */
+export function usageChargeLines(plan: Pick<UsageCharge, 'usage' | 'creditUsed' | 'tax'>) {
+  return billingLines(null, { creditsApplied: plan.creditUsed }, plan.usage, plan.tax);
+}
+
+/**
+ * The tax and account credit of usage billed on its own: the rates of the usage's prices for the
+ * customer, then as much of `creditBalance` as the charge comes to, tax included.
+ */
+export async function usageChargeReductions(tx: Db, sub: SubscriptionRow, usage: PinnedUsage[]): Promise<Pick<UsageCharge, 'creditUsed' | 'tax'>> {
+  const tax = await selectTax(
+    tx,
+    sub.merchantId,
+    sub.customerId,
+    usage.map(({ line }) => line.priceId),
+  );
+  return { tax, creditUsed: Math.min(sub.creditBalance, usageChargeLines({ usage, creditUsed: 0, tax }).amount) };
+}
 
 /** Whether any of the lines bills something (a record of nothing but zeros is not written). */
 export function billsSomething(usage: readonly PinnedUsage[]): boolean {
@@ -55,7 +78,7 @@ export async function pinUsageCharge(
     customerId: sub.customerId,
     checkoutId: null,
     paymentMethodId: source.paymentMethodId,
-    amount: usageAmountDue(plan.usage) - plan.creditUsed,
+    amount: usageChargeLines(plan).amount,
     currency: plan.currency,
     description: plan.description,
     token: source.token,
@@ -86,7 +109,7 @@ export async function billUsageCharge(tx: Db, sub: SubscriptionRow, plan: UsageC
       paymentId: pending.id,
       currency: plan.currency,
       description: plan.description,
-      billed: billingLines(null, { creditsApplied: plan.creditUsed }, plan.usage),
+      billed: usageChargeLines(plan),
     },
     { context, recordPayment: async () => (payment = await recordChargeOutcome(tx, pending, outcome, recordEvent, context)) },
   );

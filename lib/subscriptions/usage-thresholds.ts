@@ -17,7 +17,9 @@ import {
   pinUsageCharge,
   settleEndedUsageCharge,
   UsageCharge,
+  usageChargeReductions,
 } from './usage-charge';
+import { NO_TAX } from '../tax/calculate';
 import { timeFor } from './time';
 
 /**
@@ -56,8 +58,8 @@ export async function markUsageThresholdDue(db: Database, subscriptionId: string
 /** Phase 1, when the usage billing marked due runs (renewals.ts): checked again under the lock, then pinned. */
 export async function billUsageThreshold(tx: Db, sub: SubscriptionRow): Promise<ActionStep> {
   const usage = await usageOverThreshold(tx, sub);
-  const creditUsed = usage ? Math.min(sub.creditBalance, usageAmountDue(usage)) : 0;
-  const taken = await takeUsageBilling(tx, sub, { creditBalance: sub.creditBalance - creditUsed });
+  const reductions = usage ? await usageChargeReductions(tx, sub, usage) : { creditUsed: 0, tax: NO_TAX };
+  const taken = await takeUsageBilling(tx, sub, { creditBalance: sub.creditBalance - reductions.creditUsed });
   await refreshNextAction(tx, taken);
   if (!usage) return 'done';
   const price = await findPriceRow(tx, sub.merchantId, sub.priceId);
@@ -72,7 +74,7 @@ export async function billUsageThreshold(tx: Db, sub: SubscriptionRow): Promise<
     at: sub.usageBillingDueAt!,
     card: source.card,
     usage,
-    creditUsed,
+    ...reductions,
   };
   return pinUsageCharge(tx, thresholdUsageMove, taken, plan, source);
 }

@@ -1,11 +1,11 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../db/client';
 import { taxRates } from '../db/schema';
 import { mapPage, paginate, type PageRequest } from '../db/paginate';
 import { newId } from '../ids';
 import { now } from '../clock';
-import { notFound } from '../http/errors';
+import { invalidField, notFound } from '../http/errors';
 import type { CreateTaxRateBody, UpdateTaxRateBody } from './schemas';
 
 type TaxRateRow = typeof taxRates.$inferSelect;
@@ -94,4 +94,18 @@ export async function updateTaxRate(tx: Db, merchantId: string, taxRateId: strin
     .where(and(eq(taxRates.id, taxRateId), eq(taxRates.merchantId, merchantId)))
     .returning();
   return toTaxRateResponse(row!);
+}
+
+/** Tax rates named for a price or as the seller's defaults: the seller's own, and active. */
+export async function requireTaxRates(db: Db, merchantId: string, ids: readonly string[], field: string) {
+  if (ids.length === 0) return;
+  const found = await db
+    .select({ id: taxRates.id, active: taxRates.active })
+    .from(taxRates)
+    .where(and(eq(taxRates.merchantId, merchantId), inArray(taxRates.id, [...ids])));
+  for (const [index, id] of ids.entries()) {
+    const rate = found.find((row) => row.id === id);
+    if (!rate) throw invalidField(`${field}.${index}`, `No tax rate ${id}.`);
+    if (!rate.active) throw invalidField(`${field}.${index}`, `Tax rate ${id} is archived.`);
+  }
 }

@@ -30,6 +30,7 @@ const price = {
   tiers: null,
   tiersMode: null,
   packageSize: null,
+  taxRateIds: [],
   active: true,
   createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-01T00:00:00.000Z',

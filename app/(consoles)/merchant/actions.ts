@@ -10,7 +10,7 @@ import { CreateApiKeyBody, LoginTwoFactorBody, MerchantLoginBody, MerchantRegist
 import { completeTwoFactorSignIn } from '@/lib/auth/two-factor';
 import { clearTwoFactorChallenge, readTwoFactorChallenge, storeTwoFactorChallenge } from '@/lib/web/two-factor-cookie';
 import { createProduct, updateProduct } from '@/lib/catalog/products';
-import { createPrice, setPriceActive } from '@/lib/catalog/prices';
+import { createPrice, updatePrice } from '@/lib/catalog/prices';
 import { CreatePriceBody, CreateProductBody } from '@/lib/catalog/schemas';
 import { parseMoney } from '@/lib/money/parse';
 import { normalizeCurrency } from '@/lib/money/currencies';
@@ -128,7 +128,7 @@ export async function createPriceAction(_: FormState, form: FormData): Promise<F
 export async function setPriceActiveAction(_: FormState, form: FormData): Promise<FormState> {
   return formAction(async () => {
     const merchantId = await sellerAccountId('catalog:write');
-    const price = await getDb().transaction((tx) => setPriceActive(tx, merchantId, field(form, 'priceId'), field(form, 'active') === 'true'));
+    const price = await getDb().transaction((tx) => updatePrice(tx, merchantId, field(form, 'priceId'), { active: field(form, 'active') === 'true' }));
     revalidatePath(`/merchant/products/${price.productId}`);
   });
 }

@@ -1,4 +1,5 @@
 import { pgTable, text, boolean, integer, jsonb, index } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { createdAt, updatedAt } from './columns';
 
 export type Metadata = Record<string, string>;
@@ -50,6 +51,8 @@ export const prices = pgTable(
     tiers: jsonb().$type<PriceTierRow[]>(),
     tiersMode: text().$type<'graduated' | 'volume'>(),
     packageSize: integer(),
+    /** The tax rates of this price's lines; empty: the seller's default rates (docs/invoices.md, "Tax"). */
+    taxRateIds: text().array().notNull().default(sql`'{}'::text[]`),
     active: boolean().notNull().default(true),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

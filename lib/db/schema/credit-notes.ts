@@ -2,6 +2,7 @@ import { index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/p
 import { createdAt } from './columns';
 import { customers } from './customers';
 import { billingRecords, refunds } from './payments';
+import type { IssuedDetails, TaxAmount } from './tax';
 
 /** One line of a credit note: what it gives back, in minor units (positive: the amount credited). */
 export interface CreditNoteLine {
@@ -38,6 +39,12 @@ export const creditNotes = pgTable(
     currency: text().notNull(),
     amount: integer().notNull(),
     lineItems: jsonb().notNull().$type<CreditNoteLine[]>(),
+    /** The invoice's tax given back, per rate, in proportion to the amount refunded (included in `amount`). */
+    taxAmount: integer().notNull().default(0),
+    taxes: jsonb().notNull().$type<TaxAmount[]>().default([]),
+    /** As on billing records: the parties' details when the credit note was numbered. */
+    sellerDetails: jsonb().$type<IssuedDetails>(),
+    customerDetails: jsonb().$type<IssuedDetails>(),
     reason: text(),
     createdAt: createdAt(),
   },

@@ -34,6 +34,8 @@ export const merchants = pgTable(
      * and digits, upper case, at most 12 (docs/invoices.md, "Invoice numbers").
      */
     invoicePrefix: text(),
+    /** The tax rates of prices that name none (docs/invoices.md, "Tax"); a rate with a country applies only to customers there. */
+    defaultTaxRateIds: text().array().notNull().default(sql`'{}'::text[]`),
     /** IANA time zone the seller console shows dates in. */
     timeZone: text().notNull().default('UTC'),
     /** Email the customer a receipt (linking the hosted invoice) after each successful payment. */

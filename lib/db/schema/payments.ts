@@ -4,6 +4,7 @@ import { createdAt, timestampTz, updatedAt } from './columns';
 import type { Metadata } from './catalog';
 import { prices } from './catalog';
 import { customers, paymentMethods } from './customers';
+import type { IssuedDetails, PinnedTax, TaxAmount, TaxExempt } from './tax';
 
 /**
  * One line of a billing record (an invoice line), stored when the record is written because
@@ -28,6 +29,10 @@ export interface BillingLineItem {
   unitAmountDecimal?: string;
   /** Usage lines of a tiered price: each tier reached (lib/usage/pricing.ts). */
   tiers?: BillingLineTier[];
+  /** Charge and usage lines: the tax of the line per rate (lib/tax/calculate.ts), on the line net of its discount and credits. */
+  taxes?: TaxAmount[];
+  /** A `tax` line: its rate. */
+  taxRateId?: string;
 }
 
 export interface BillingLineTier {
@@ -42,9 +47,10 @@ export interface BillingLineTier {
 /**
  * `one_time`: a checkout of a one-time price or an ad hoc amount; `plan`: a subscription period;
  * `proration`: a mid-period upgrade; `usage`: a metered price's usage of an ended period;
- * `discount`: a coupon; `credit`: account credit or usage credits applied.
+ * `discount`: a coupon; `credit`: account credit or usage credits applied; `tax`: the tax of one
+ * exclusive rate added on top (inclusive tax is inside the lines; both are in `taxes` per line).
  */
-export const BILLING_LINE_KINDS = ['one_time', 'plan', 'proration', 'usage', 'discount', 'credit'] as const;
+export const BILLING_LINE_KINDS = ['one_time', 'plan', 'proration', 'usage', 'discount', 'credit', 'tax'] as const;
 export type BillingLineKind = (typeof BILLING_LINE_KINDS)[number];
 
 export type PaymentLinkStoredStatus = 'active' | 'disabled' | 'archived' | 'completed';
@@ -143,6 +149,10 @@ export const checkouts = pgTable(
     quantity: integer().notNull(),
     subtotal: integer().notNull(),
     discountAmount: integer().notNull().default(0),
+    /** All tax of the checkout; `total` includes the exclusive part. */
+    taxAmount: integer().notNull().default(0),
+    /** The rates and exemption the checkout was charged with, pinned before the charge (lib/tax/calculate.ts). */
+    tax: jsonb().$type<PinnedTax>(),
     total: integer().notNull(),
     promotionCodeId: text().references(() => promotionCodes.id),
     couponId: text().references(() => coupons.id),
@@ -310,6 +320,15 @@ export const billingRecords = pgTable(
     creditsApplied: integer().notNull().default(0),
     /** What was billed, as known when the record was written (lib/billing/line-items.ts builds it). */
     lineItems: jsonb().notNull().$type<BillingLineItem[]>().default([]),
+    /** All tax on the record (inclusive and exclusive); `amount` includes the exclusive part. */
+    taxAmount: integer().notNull().default(0),
+    /** The tax lines: per rate, its taxable amount and tax, summed over the lines (lib/tax/calculate.ts). */
+    taxes: jsonb().notNull().$type<TaxAmount[]>().default([]),
+    /** The customer's tax status the charge was planned with (`reverse`: the invoice says the buyer accounts for VAT). */
+    taxExempt: text().notNull().$type<TaxExempt>().default('none'),
+    /** The seller's and the buyer's details as they were when the record was numbered (set with `number`). */
+    sellerDetails: jsonb().$type<IssuedDetails>(),
+    customerDetails: jsonb().$type<IssuedDetails>(),
     /** Set on a subscription's records: the period billed (a proration's is the period it falls in). */
     subscriptionId: text(),
     periodIndex: integer(),

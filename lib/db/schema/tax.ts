@@ -1,5 +1,45 @@
 import { boolean, index, pgTable, text } from 'drizzle-orm/pg-core';
 import { createdAt, updatedAt } from './columns';
+import type { PostalAddress } from './customers';
+
+/** A tax rate as it was when a charge was planned (rates never change percentage or inclusiveness). */
+export interface AppliedTaxRate {
+  taxRateId: string;
+  displayName: string;
+  percentage: string;
+  inclusive: boolean;
+  country: string | null;
+  jurisdiction: string | null;
+}
+
+/** One rate's tax on one line, or summed over a document's lines (lib/tax/calculate.ts). */
+export interface TaxAmount extends AppliedTaxRate {
+  /** What the rate was applied to, net of inclusive tax, in minor units. */
+  taxableAmount: number;
+  amount: number;
+}
+
+/** Who pays tax: `exempt` and `reverse` (the buyer accounts for it) are charged none. */
+export type TaxExempt = 'none' | 'exempt' | 'reverse';
+
+/** The tax a charge was planned with: the exemption and, per price (key `''`: no price), its lines' rates. */
+export interface PinnedTax {
+  exempt: TaxExempt;
+  ratesByPrice: Record<string, AppliedTaxRate[]>;
+}
+
+/**
+ * Who a document was issued by or to, as they were when it was numbered: a VAT invoice keeps
+ * the details it was issued with whatever changes later (migration 0046_tax).
+ */
+export interface IssuedDetails {
+  name: string | null;
+  email: string | null;
+  address: PostalAddress | null;
+  taxId: string | null;
+  /** The seller's invoice footer. */
+  footer?: string | null;
+}
 
 /** A seller's tax rate (docs/invoices.md, "Tax rates"): what its invoices charge as tax at `percentage`. */
 export const taxRates = pgTable(

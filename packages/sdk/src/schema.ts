@@ -86,8 +86,8 @@ export interface paths {
          */
         get: operations["getPrice"];
         /**
-         * Activate or deactivate a price
-         * @description Only `active` can change; amounts and currency are fixed once created (create a new price instead). Scope: `prices:write`.
+         * Activate or deactivate a price, or set its tax rates
+         * @description Only `active` and `taxRateIds` can change (tax rates apply to charges planned from then on); amounts and currency are fixed once created (create a new price instead). Scope: `prices:write`.
          */
         put: operations["updatePrice"];
         post?: never;
@@ -2900,6 +2900,8 @@ export interface components {
             }[] | null;
             tiersMode: ("graduated" | "volume") | null;
             packageSize: number | null;
+            /** @description The tax rates of this price's lines; empty: the seller's default tax rates. */
+            taxRateIds: string[];
             active: boolean;
             createdAt: components["schemas"]["Timestamp"];
             updatedAt: components["schemas"]["Timestamp"];
@@ -3156,6 +3158,9 @@ export interface components {
             quantity: number;
             subtotal: number;
             discountAmount: number;
+            /** @description All tax of the checkout (inclusive and exclusive); `total` includes the exclusive part. */
+            taxAmount: number;
+            /** @description `subtotal` - `discountAmount` + exclusive tax: what the card is charged. */
             total: number;
             promotionCode: string | null;
             couponId: string | null;
@@ -3352,9 +3357,18 @@ export interface components {
             subtotal: number;
             /** @description The coupon's discount (minor units). */
             discountAmount: number;
-            /** @description Account credit taken off (minor units). */
+            /** @description Account credit and usage credits taken off (minor units). */
             creditsApplied: number;
-            /** @description `subtotal` - `discountAmount` - `creditsApplied`. */
+            /** @description All tax on the record, inclusive and exclusive (minor units). */
+            taxAmount: number;
+            /** @description The tax per rate over all lines: what an invoice prints as its tax lines. */
+            taxes: components["schemas"]["TaxAmountResponse"][];
+            /**
+             * @description The customer's tax status when the charge was planned; `reverse`: reverse charge, the buyer accounts for the tax.
+             * @enum {string}
+             */
+            taxExempt: "none" | "exempt" | "reverse";
+            /** @description `subtotal` - `discountAmount` - `creditsApplied` + the exclusive tax. */
             total: number;
             /** @description `total` once paid, else 0. */
             amountPaid: number;
@@ -3373,10 +3387,10 @@ export interface components {
         };
         BillingLineItemResponse: {
             /**
-             * @description `one_time` (a checkout), `plan` (a subscription period), `proration` (a mid-period upgrade), `usage` (a metered price's usage of the period it names, billed in arrears: the ended period, usage arriving late for an earlier one, or the current one when a usage threshold is reached), `discount` (a coupon), `credit` (account credit or usage credits applied).
+             * @description `one_time` (a checkout), `plan` (a subscription period), `proration` (a mid-period upgrade), `usage` (a metered price's usage of the period it names, billed in arrears: the ended period, usage arriving late for an earlier one, or the current one when a usage threshold is reached), `discount` (a coupon), `credit` (account credit or usage credits applied), `tax` (one exclusive tax rate's tax, added on top).
              * @enum {string}
              */
-            kind: "one_time" | "plan" | "proration" | "usage" | "discount" | "credit";
+            kind: "one_time" | "plan" | "proration" | "usage" | "discount" | "credit" | "tax";
             description: string;
             priceId: string | null;
             /** @description Usage lines: the units added since the period was last billed. Usage credit lines: the units the credits paid. */
@@ -3402,6 +3416,24 @@ export interface components {
                 /** @description Exact, before the line is rounded (once, half up). */
                 amountDecimal: string;
             }[];
+            /** @description Charge and usage lines: the tax of the line per rate, on the line net of its discount and credits (docs/invoices.md, "Tax"). */
+            taxes?: components["schemas"]["TaxAmountResponse"][];
+            /** @description `tax` lines: the rate. */
+            taxRateId?: string;
+        };
+        TaxAmountResponse: {
+            taxRateId: string;
+            displayName: string;
+            /** @description Exact decimal string, e.g. `20` or `8.875`. */
+            percentage: string;
+            /** @description true: the tax is inside the amounts taxed; false: added on top (a `tax` line). */
+            inclusive: boolean;
+            country: string | null;
+            jurisdiction: string | null;
+            /** @description What the rate was applied to, net of inclusive tax (minor units). */
+            taxableAmount: number;
+            /** @description The tax (minor units), rounded once per line and rate, half away from zero. */
+            amount: number;
         };
         CreditNoteResponse: {
             id: string;
@@ -3420,7 +3452,7 @@ export interface components {
             refundId: string;
             customerId: string;
             currency: string;
-            /** @description Minor units credited: the refund’s amount. */
+            /** @description Minor units credited: the refund’s amount, tax included. */
             amount: number;
             lineItems: {
                 description: string;
@@ -3428,6 +3460,9 @@ export interface components {
                 unitAmount: number;
                 amount: number;
             }[];
+            /** @description The invoice's tax given back, in proportion to the amount refunded (inside `amount`). */
+            taxAmount: number;
+            taxes: components["schemas"]["TaxAmountResponse"][];
             /** @description The refund's reason. */
             reason: string | null;
             createdAt: components["schemas"]["Timestamp"];
@@ -3612,6 +3647,9 @@ export interface components {
             remainingCharge: number;
             net: number;
             creditBalanceBefore: number;
+            /** @description The tax of the charge for the remaining time (inclusive and exclusive), at the new price’s rates for the customer. */
+            taxAmount: number;
+            /** @description `net` plus exclusive tax, less account credit; charged at once when positive. */
             amountDueNow: number;
             creditBalanceAfter: number;
             nextRenewal: {
@@ -3638,6 +3676,9 @@ export interface components {
             subtotal: number;
             discountAmount: number;
             creditsApplied: number;
+            /** @description All tax, inclusive and exclusive, at the rates that apply to the customer now. */
+            taxAmount: number;
+            taxes: components["schemas"]["TaxAmountResponse"][];
             /** @description What would be charged if the period ended now. */
             total: number;
         };
@@ -3930,6 +3971,8 @@ export interface components {
             invoiceFooter: string | null;
             /** @description The prefix set in Settings; null: made from the business name (docs/invoices.md, "Invoice numbers"). */
             invoicePrefix: string | null;
+            /** @description Tax rates of prices that name none (a rate with a country: only for customers there). */
+            defaultTaxRateIds: string[];
             /**
              * @description The number the next invoice gets, e.g. `ACME-0004`.
              * @example ACME-0004
@@ -4168,9 +4211,18 @@ export interface components {
             subtotal: number;
             /** @description The coupon's discount (minor units). */
             discountAmount: number;
-            /** @description Account credit taken off (minor units). */
+            /** @description Account credit and usage credits taken off (minor units). */
             creditsApplied: number;
-            /** @description `subtotal` - `discountAmount` - `creditsApplied`. */
+            /** @description All tax on the record, inclusive and exclusive (minor units). */
+            taxAmount: number;
+            /** @description The tax per rate over all lines: what an invoice prints as its tax lines. */
+            taxes: components["schemas"]["TaxAmountResponse"][];
+            /**
+             * @description The customer's tax status when the charge was planned; `reverse`: reverse charge, the buyer accounts for the tax.
+             * @enum {string}
+             */
+            taxExempt: "none" | "exempt" | "reverse";
+            /** @description `subtotal` - `discountAmount` - `creditsApplied` + the exclusive tax. */
             total: number;
             /** @description `total` once paid, else 0. */
             amountPaid: number;
@@ -5338,14 +5390,17 @@ export interface components {
                     tiersMode?: "graduated" | "volume";
                     /** @description Metered: bill per started block of this many units. */
                     packageSize?: number;
+                    /** @description Tax rates (`txr_…`, at most 5) for this price's lines; empty or absent: the seller's default tax rates (docs/invoices.md, "Tax"). */
+                    taxRateIds?: string[];
                 };
             };
         };
         UpdatePriceBody: {
             content: {
                 "application/json": {
-                    /** @description The only field a price changes after creation. */
-                    active: boolean;
+                    active?: boolean;
+                    /** @description Tax rates (`txr_…`, at most 5) for this price's lines; empty or absent: the seller's default tax rates (docs/invoices.md, "Tax"). */
+                    taxRateIds?: string[];
                 };
             };
         };
@@ -5660,6 +5715,10 @@ export interface components {
         CompletePaymentLinkBody: {
             content: {
                 "application/json": {
+                    /** @description The customer's billing address, saved on the customer: printed on the invoice, and its country chooses tax rates by country. */
+                    billingAddress?: components["schemas"]["PostalAddressBody"];
+                    /** @description The customer's VAT or other tax id, saved on the customer and printed on the invoice. */
+                    customerTaxId?: string;
                     /** Format: email */
                     customerEmail?: string;
                     customerId?: string;
@@ -5778,6 +5837,10 @@ export interface components {
         CheckoutBody: {
             content: {
                 "application/json": {
+                    /** @description The customer's billing address, saved on the customer: printed on the invoice, and its country chooses tax rates by country. */
+                    billingAddress?: components["schemas"]["PostalAddressBody"];
+                    /** @description The customer's VAT or other tax id, saved on the customer and printed on the invoice. */
+                    customerTaxId?: string;
                     /** Format: email */
                     customerEmail?: string;
                     customerId?: string;
@@ -11690,6 +11753,8 @@ export interface operations {
                     invoiceFooter?: string | null;
                     /** @description What invoice numbers start with (`ACME` → `ACME-0001`); null: the business name's letters and digits, upper case, at most 12. A new prefix applies to the next number; the sequence goes on. */
                     invoicePrefix?: string | null;
+                    /** @description Tax rates (`txr_…`) for the lines of prices that name none; a rate with a country applies only to customers whose billing address is there (docs/invoices.md, "Tax"). */
+                    defaultTaxRateIds?: string[];
                 };
             };
         };
