@@ -33,7 +33,8 @@ export function shapeCheckout(row: CheckoutRow, related: { payment: PaymentRow |
   return {
     id: row.id,
     status: row.status,
-    paid: row.status === 'paid' && payment !== undefined && isSucceeded(payment),
+    // A trial's checkout completes with nothing due, so without a payment.
+    paid: row.status === 'paid' && (payment === undefined ? row.total === 0 && row.subscriptionId !== null : isSucceeded(payment)),
     paymentLinkId: row.paymentLinkId,
     priceId: row.priceId,
     customerId: row.customerId,

@@ -29,7 +29,7 @@ export async function markCheckoutPaid(tx: Db, checkout: CheckoutRow, grantsPurc
     .returning();
   if (!paid) return undefined;
   if (paid.paymentLinkId) {
-    await recordPaymentLinkCompleted(tx, paid.merchantId, paid.paymentLinkId, { checkoutId: paid.id, paymentId: paid.paymentId! });
+    await recordPaymentLinkCompleted(tx, paid.merchantId, paid.paymentLinkId, { checkoutId: paid.id, paymentId: paid.paymentId });
   }
   if (paid.priceId && (grantsPurchase ?? (await readPurchaseGrants(tx, paid.priceId)))) await grantPurchaseEntitlements(tx, paid, paid.priceId);
   return paid;

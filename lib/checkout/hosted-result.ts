@@ -8,6 +8,7 @@ import { portalPath } from '../portal/portal';
 import { findPriceRow } from '../catalog/prices';
 import { findSubscriptionRow } from '../subscriptions/queries';
 import { renewalQuote } from '../subscriptions/discounts';
+import { selectTax } from '../tax/tax-selection';
 import { reconcilePayment } from '../payments/recovery';
 import { toCheckoutResponse } from './checkout-response';
 // Settling finds the payment's kind in the registry: the one-time checkout's must be loaded here too.
@@ -46,7 +47,7 @@ export interface SubscriptionNextSteps {
 async function nextStepsOf(db: Database, merchantId: string, subscriptionId: string, customerId: string, text: CustomerText): Promise<SubscriptionNextSteps> {
   const sub = await findSubscriptionRow(db, merchantId, subscriptionId);
   const price = await findPriceRow(db, merchantId, sub.priceId);
-  const next = renewalQuote(sub, price.amount);
+  const next = renewalQuote(sub, price, { tax: await selectTax(db, merchantId, sub.customerId, [price.id]) });
   return {
     trialing: sub.status === 'trialing',
     nextChargeDate: text.date(next.at),

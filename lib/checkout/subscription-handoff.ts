@@ -7,9 +7,8 @@ import { now } from '../clock';
 import { invalidField } from '../http/errors';
 import { findPriceRow } from '../catalog/prices';
 import { chargedToken, defineMoneyMove, PinnedCard, pinnedIntent, Pinned, type KnownOutcome } from '../payments/money-moves';
-import { createPendingPayment, currentPaymentStatus, paymentAwaitingReview, recordChargeOutcome, type PaymentRow } from '../payments/payments';
+import { createPendingPayment, currentPaymentStatus, paymentAwaitingReview, type PaymentRow } from '../payments/payments';
 import { savePaymentMethod } from '../payments/payment-methods';
-import { recordEvent } from '../events/record-event';
 import { linkBillingRecordToCheckout } from '../billing/billing-records';
 import { applySubscriptionCreate, CreatePlan, planSubscriptionCreate, type CreateResult } from '../subscriptions/create';
 import { settleSubscriptionCharge } from '../subscriptions/dunning';
@@ -127,7 +126,8 @@ async function recordSubscriptionCheckout(
     unitAmount: price.amount,
     quantity: 1,
     subtotal: trial ? 0 : price.amount,
-    discountAmount: trial ? 0 : price.amount - total,
+    discountAmount: firstRecord?.discountAmount ?? 0,
+    taxAmount: firstRecord?.taxAmount ?? 0,
     total,
     promotionCodeId: request.promotion?.promotionCodeId ?? null,
     couponId: request.promotion?.couponId ?? null,
@@ -140,32 +140,20 @@ async function recordSubscriptionCheckout(
     updatedAt: at,
   });
 
-  let paymentId: string;
+  // Nothing is due during a trial: its checkout completes without a payment (none is written).
+  let paymentId: string | null = null;
   if (result.declined) {
     paymentId = result.payment.id;
-  } else if (trial) {
-    // Nothing is due during the trial: a zero payment records that the checkout completed.
-    const pending = await createPendingPayment(tx, {
-      merchantId: request.merchantId,
-      customerId: request.customerId,
-      checkoutId,
-      paymentMethodId: request.payment.paymentMethodId,
-      amount: 0,
-      currency: price.currency,
-      description: `${product?.name ?? price.id} — trial until ${result.subscription.trialEnd}`,
-      metadata: request.metadata,
-    });
-    paymentId = (
-      await recordChargeOutcome(tx, pending, { status: 'succeeded', reference: null, card: null }, recordEvent, { subscriptionId: result.subscription.id })
-    ).id;
-  } else {
+  } else if (!trial) {
     paymentId = chargeId ?? firstRecord!.paymentId!;
     await linkBillingRecordToCheckout(tx, firstRecord!.id, checkoutId);
   }
-  await tx
-    .update(payments)
-    .set({ checkoutId })
-    .where(and(eq(payments.id, paymentId), eq(payments.merchantId, request.merchantId)));
+  if (paymentId) {
+    await tx
+      .update(payments)
+      .set({ checkoutId })
+      .where(and(eq(payments.id, paymentId), eq(payments.merchantId, request.merchantId)));
+  }
   const [withPayment] = await tx
     .update(checkouts)
     .set({ paymentId })
@@ -182,11 +170,13 @@ async function recordSubscriptionCheckout(
         .set({ paymentMethodId: saved.id, paymentToken: null })
         .where(and(eq(subscriptions.id, result.subscription.id), eq(subscriptions.merchantId, request.merchantId)));
     }
-    const [payment] = await tx
-      .select({ status: payments.status })
-      .from(payments)
-      .where(and(eq(payments.id, paymentId), eq(payments.merchantId, request.merchantId)));
-    if (payment?.status === 'succeeded') await markCheckoutPaid(tx, withPayment!);
+    const [payment] = paymentId
+      ? await tx
+          .select({ status: payments.status })
+          .from(payments)
+          .where(and(eq(payments.id, paymentId), eq(payments.merchantId, request.merchantId)))
+      : [];
+    if (trial || payment?.status === 'succeeded') await markCheckoutPaid(tx, withPayment!);
   }
   return answerFor(tx, checkoutId, request.merchantId, result.declined);
 }

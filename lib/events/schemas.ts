@@ -27,7 +27,10 @@ export const PaymentEvent = PaymentResponse.extend(SubscriptionPeriod);
 /** Credits granted by a paid period, a one-time purchase or by hand (`priceId` when a price's policy granted them). */
 export const CreditGrantEvent = CreditGrantResponse.extend({ priceId: z.string().optional() });
 
-export const PaymentLinkCompletedEvent = PaymentLinkResponse.extend({ checkoutId: z.string(), paymentId: z.string() });
+export const PaymentLinkCompletedEvent = PaymentLinkResponse.extend({
+  checkoutId: z.string(),
+  paymentId: z.string().nullable().meta({ description: 'The payment; null when nothing was due (a subscription starting with a trial).' }),
+});
 
 /** A feature's credit balance crossing the low line or reaching zero (lib/usage/meter.ts). */
 export const CreditBalanceEvent = z.object({

@@ -344,7 +344,12 @@ export async function releasePaymentLinkCompletion(tx: Db, paymentLinkId: string
     .where(eq(paymentLinks.id, paymentLinkId));
 }
 
-export async function recordPaymentLinkCompleted(tx: Db, merchantId: string, paymentLinkId: string, completion: { checkoutId: string; paymentId: string }) {
+export async function recordPaymentLinkCompleted(
+  tx: Db,
+  merchantId: string,
+  paymentLinkId: string,
+  completion: { checkoutId: string; paymentId: string | null },
+) {
   await recordEvent(tx, await paymentLinkCompletedEvent(tx, merchantId, paymentLinkId, completion));
 }
 
@@ -353,7 +358,7 @@ export async function paymentLinkCompletedEvent(
   tx: Db,
   merchantId: string,
   paymentLinkId: string,
-  completion: { checkoutId: string; paymentId: string },
+  completion: { checkoutId: string; paymentId: string | null },
 ): Promise<EventInput> {
   const row = await findPaymentLinkRow(tx, merchantId, paymentLinkId);
   return { merchantId, type: 'payment_link.completed', object: { ...toPaymentLinkResponse(row), ...completion } };

@@ -1,4 +1,6 @@
 import { and, desc, eq, inArray, isNull, ne } from 'drizzle-orm';
+import type { PinnedTax } from '../tax/calculate';
+import { selectTax } from '../tax/tax-selection';
 import type { Db } from '../db/client';
 import { billingRecords, paymentMethods, prices, products, subscriptions } from '../db/schema';
 import { customerText, type CustomerText } from '../i18n/customer-text';
@@ -67,7 +69,9 @@ export async function portalOverview(db: Db, merchantId: string, customerId: str
     .where(and(eq(paymentMethods.merchantId, merchantId), eq(paymentMethods.customerId, customerId), isNull(paymentMethods.detachedAt)))
     .orderBy(desc(paymentMethods.isDefault), desc(paymentMethods.createdAt));
   const upcoming = new Map<string, PortalUpcomingInvoice>();
+  const taxes = new Map<string, PinnedTax>();
   for (const { sub } of running) {
+    taxes.set(sub.id, await selectTax(db, merchantId, customerId, [sub.priceId]));
     const invoice = await findUpcomingInvoice(db, merchantId, sub.id);
     if (!invoice) continue;
     upcoming.set(sub.id, {
@@ -79,7 +83,7 @@ export async function portalOverview(db: Db, merchantId: string, customerId: str
   return {
     subscriptions: subs.map(({ sub, price, productName }) => {
       const charging = sub.status !== 'ended' && sub.status !== 'canceled' && !sub.pausedAt;
-      const renewal = renewalQuote(sub, advanceAmount(price));
+      const renewal = renewalQuote(sub, { id: price.id, amount: advanceAmount(price) }, { tax: taxes.get(sub.id) });
       return {
         ...toSubscriptionResponse(sub),
         productName,

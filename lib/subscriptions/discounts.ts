@@ -4,6 +4,8 @@ import { coupons, promotionCodes, type SubscriptionDiscount } from '../db/schema
 import { discountAmount } from '../promotions/discount';
 import { formatMoney } from '../money/format';
 import { periodBoundary, type BillingCycle } from './periods';
+import { billingLines } from '../billing/line-items';
+import { NO_TAX, type PinnedTax } from '../tax/calculate';
 
 export type { SubscriptionDiscount } from '../db/schema';
 
@@ -80,18 +82,26 @@ export function describeDiscountDuration(discount: Pick<SubscriptionDiscount, 'd
  */
 export function renewalQuote(
   sub: { currentPeriodEnd: Date; creditBalance: number; discount: SubscriptionDiscount | null },
-  amount: number,
-  creditBalance = sub.creditBalance,
+  price: { id: string; amount: number },
+  options: { creditBalance?: number; tax?: PinnedTax } = {},
 ) {
+  const { amount } = price;
   const discountAmount = periodDiscount(sub.discount, sub.currentPeriodEnd, amount);
-  const creditApplied = Math.min(creditBalance, amount - discountAmount);
+  const taxed = billingLines(
+    { kind: 'plan', description: '', priceId: price.id, quantity: 1, unitAmount: amount },
+    { discountAmount },
+    [],
+    options.tax ?? NO_TAX,
+  );
+  const creditApplied = Math.min(options.creditBalance ?? sub.creditBalance, taxed.amount);
   return {
     at: sub.currentPeriodEnd.toISOString(),
     amount,
     discountAmount,
     couponId: discountAmount > 0 ? sub.discount!.couponId : null,
+    taxAmount: taxed.taxAmount,
     creditApplied,
-    amountDue: amount - discountAmount - creditApplied,
+    amountDue: taxed.amount - creditApplied,
   };
 }
 

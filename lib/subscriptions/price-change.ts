@@ -123,7 +123,7 @@ export function planPriceChange(sub: SubscriptionRow, from: PriceRow, to: PriceR
     tax,
     amountDueNow,
     creditBalanceAfter: after,
-    nextRenewal: renewalQuote(sub, to.amount, after),
+    nextRenewal: renewalQuote(sub, to, { creditBalance: after, tax }),
   };
 }
 

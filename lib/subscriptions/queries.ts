@@ -1,4 +1,5 @@
 import { and, asc, desc, eq } from 'drizzle-orm';
+import { selectTax } from '../tax/tax-selection';
 import type { Db } from '../db/client';
 import { billingRecords, subscriptionBillingRecords, subscriptionChanges, subscriptions } from '../db/schema';
 import type { SubscriptionStatus } from '../db/schema';
@@ -53,7 +54,9 @@ export async function getSubscriptionDetail(db: Db, merchantId: string, subscrip
     ...toSubscriptionResponse(sub),
     items: items.map(toSubscriptionItemResponse),
     latestBillingRecord: latest ?? null,
-    upcomingRenewal: renews ? renewalQuote(sub, advanceAmount(price)) : null,
+    upcomingRenewal: renews
+      ? renewalQuote(sub, { id: price.id, amount: advanceAmount(price) }, { tax: await selectTax(db, merchantId, sub.customerId, [price.id]) })
+      : null,
     scheduledChanges: scheduled.map(toChangeResponse),
   };
 }

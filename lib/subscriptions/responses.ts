@@ -60,6 +60,7 @@ export function toSubscriptionRecordResponse(link: SubscriptionBillingRow, recor
     currency: record.currency,
     description: record.description,
     discountAmount: record.discountAmount,
+    taxAmount: record.taxAmount,
     couponId: record.couponId,
     paymentId: record.paymentId,
     kind: link.kind,

@@ -77,6 +77,7 @@ const BillingRecordShape = z.object({
   currency: z.string(),
   description: z.string(),
   discountAmount: z.int().meta({ description: "The coupon's discount taken off this record (already out of amount)." }),
+  taxAmount: z.int().meta({ description: 'All tax on the record (its exclusive part is in amount).' }),
   couponId: z.string().nullable(),
   paymentId: z.string().nullable(),
   kind: z
@@ -109,8 +110,11 @@ export const RenewalQuote = z.object({
   amount: z.int().meta({ description: 'The price before discount and credit.' }),
   discountAmount: z.int(),
   couponId: z.string().nullable(),
+  taxAmount: z.int().meta({ description: "The price's tax at the rates that apply to the customer now (inclusive and exclusive)." }),
   creditApplied: z.int(),
-  amountDue: z.int(),
+  amountDue: z
+    .int()
+    .meta({ description: 'What the renewal charges for the price: less discount, plus exclusive tax, less account credit (usage comes on top).' }),
 });
 
 export const SubscriptionResponse = z.object({

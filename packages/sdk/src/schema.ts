@@ -3582,6 +3582,8 @@ export interface components {
                 description: string;
                 /** @description The coupon's discount taken off this record (already out of amount). */
                 discountAmount: number;
+                /** @description All tax on the record (its exclusive part is in amount). */
+                taxAmount: number;
                 couponId: string | null;
                 paymentId: string | null;
                 /**
@@ -3602,7 +3604,10 @@ export interface components {
                 amount: number;
                 discountAmount: number;
                 couponId: string | null;
+                /** @description The price's tax at the rates that apply to the customer now (inclusive and exclusive). */
+                taxAmount: number;
                 creditApplied: number;
+                /** @description What the renewal charges for the price: less discount, plus exclusive tax, less account credit (usage comes on top). */
                 amountDue: number;
             } | null;
             scheduledChanges: components["schemas"]["ChangeResponse"][];
@@ -3658,7 +3663,10 @@ export interface components {
                 amount: number;
                 discountAmount: number;
                 couponId: string | null;
+                /** @description The price's tax at the rates that apply to the customer now (inclusive and exclusive). */
+                taxAmount: number;
                 creditApplied: number;
+                /** @description What the renewal charges for the price: less discount, plus exclusive tax, less account credit (usage comes on top). */
                 amountDue: number;
             };
         };
@@ -4536,7 +4544,8 @@ export interface components {
             createdAt: components["schemas"]["Timestamp"];
             updatedAt: components["schemas"]["Timestamp"];
             checkoutId: string;
-            paymentId: string;
+            /** @description The payment; null when nothing was due (a subscription starting with a trial). */
+            paymentId: string | null;
         };
         PaymentLinkCompletedEventBody: {
             /** @description Event id (prefix evt_), equal to the X-Service-Event-Id header. */
