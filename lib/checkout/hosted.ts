@@ -16,6 +16,9 @@ import { paymentLinkSlotHeld } from './checkout-status';
 import type { CheckoutInput } from './checkout-input';
 import { subscriptionTerms, type SubscriptionTerms } from './subscription-terms';
 import { customerPriceLabel } from '../billing/price-words';
+import { billingLines } from '../billing/line-items';
+import { taxLabel } from '../tax/calculate';
+import { selectTaxForCountry } from '../tax/tax-selection';
 
 /** Everything the public page /pay/{token} shows before payment. */
 export interface HostedCheckoutView {
@@ -27,6 +30,10 @@ export interface HostedCheckoutView {
   currency: string;
   unitAmount: string;
   total: string;
+  /** Tax lines of a one-time payment before the buyer chose a country (rates for any country). */
+  taxLines: QuotedTaxLine[];
+  /** The seller asks for a billing address (and optional tax id) at checkout. */
+  collectBillingAddress: boolean;
   /** Why the link cannot be paid, in the customer's words; null when it can. */
   unavailableReason: string | null;
   /** For a link selling a Recurring price: the interval, trial and what is charged today. */
@@ -45,9 +52,12 @@ export async function loadHostedCheckout(db: Database, token: string, text: Cust
   const { link, sellerName, sellerStatus } = found;
   const { t } = text;
   const cardEntry = await browserCardEntry(db, link.merchantId);
+  const collectBillingAddress = found.collectBillingAddress;
   if (sellerStatus === 'suspended') {
     return {
       ...linkSummary(token, sellerName, link, text),
+      taxLines: [],
+      collectBillingAddress,
       cardEntry,
       subscription: null,
       meteredItems: [],
@@ -61,8 +71,11 @@ export async function loadHostedCheckout(db: Database, token: string, text: Cust
   }
   const price = link.priceId ? await findPriceRow(db, link.merchantId, link.priceId) : null;
   if (!reason && price && !price.active) reason = t('checkout.errors.notOffered');
+  const priced = price?.type === 'Recurring' ? null : await priceOneTime(db, link, { discount: 0, country: null }, text);
   return {
     ...linkSummary(token, sellerName, link, text),
+    ...(priced ? { total: priced.total, taxLines: priced.taxLines } : { taxLines: [] }),
+    collectBillingAddress,
     cardEntry,
     unavailableTitle: t('checkout.cannotBePaid'),
     unavailableReason: reason,
@@ -93,31 +106,67 @@ function linkSummary(token: string, sellerName: string, link: PaymentLinkRow, te
   };
 }
 
-export type PromotionQuote =
-  | { ok: true; code: string; discount: string; total: string; subscription: SubscriptionTerms | null }
+/** A tax line as the hosted page shows it: "VAT 20% (included)", "$2.00". */
+export interface QuotedTaxLine {
+  label: string;
+  amount: string;
+}
+
+export type CheckoutQuote =
+  | { ok: true; code: string | null; discount: string | null; taxLines: QuotedTaxLine[]; total: string; subscription: SubscriptionTerms | null }
   | { ok: false; message: string };
 
+/** A one-time link's total with its discount and the tax for a buyer in `country`, by the same functions its checkout charges with. */
+async function priceOneTime(db: Database, link: PaymentLinkRow, options: { discount: number; country: string | null }, text: CustomerText) {
+  const tax = await selectTaxForCountry(db, link.merchantId, options.country, [link.priceId]);
+  const billed = billingLines(
+    { kind: 'one_time', description: link.name, priceId: link.priceId, quantity: link.quantity, unitAmount: link.unitAmount },
+    { discountAmount: options.discount },
+    [],
+    tax,
+  );
+  const taxLines = billed.taxes.map((rate) => ({
+    label: rate.inclusive ? text.t('checkout.taxIncluded', { rate: taxLabel(rate) }) : taxLabel(rate),
+    amount: text.money(rate.amount, link.currency),
+  }));
+  return { total: text.money(billed.amount, link.currency), taxLines };
+}
+
 /**
- * The hosted page's "Apply": checks the code and shows the new total, redeeming nothing. For a
- * subscription it shows the terms with the discount over the periods its duration covers, so
- * a code that cannot apply is refused here, before Pay, by the same checks Pay runs.
+ * The hosted page's totals as the buyer fills the form ("Apply" of a promotion code, a billing
+ * country chosen): the code checked (redeeming nothing) and the tax for that country, so the total
+ * shown is what Pay charges. For a subscription it shows the terms with the discount over the
+ * periods its duration covers, so a code that cannot apply is refused here, before Pay, by the
+ * same checks Pay runs.
  */
-export async function quoteHostedPromotion(db: Database, token: string, code: string, text: CustomerText = customerText()): Promise<PromotionQuote> {
+export async function quoteHostedCheckout(
+  db: Database,
+  token: string,
+  input: { promotionCode?: string; country?: string | null },
+  text: CustomerText = customerText(),
+): Promise<CheckoutQuote> {
   const found = await findPublicPaymentLink(db, token);
   if (!found) return { ok: false, message: text.t('checkout.errors.linkMissing') };
   const { link } = found;
   const subtotal = link.unitAmount * link.quantity;
+  const country = input.country && /^[A-Z]{2}$/.test(input.country) ? input.country : null;
   try {
-    const quote = await quotePromotionCode(db, link.merchantId, code, { currency: link.currency, subtotal });
+    const code = input.promotionCode?.trim();
+    const quote = code ? await quotePromotionCode(db, link.merchantId, code, { currency: link.currency, subtotal }) : null;
     const price = link.priceId ? await findPriceRow(db, link.merchantId, link.priceId) : null;
-    const subscription = price?.type === 'Recurring' ? subscriptionTerms(price, quote.coupon, now(), text) : null;
-    return {
-      ok: true,
-      code: quote.code,
-      discount: subscription?.discountLabel ?? text.money(quote.discount, link.currency),
-      total: subscription?.dueToday ?? text.money(subtotal - quote.discount, link.currency),
-      subscription,
-    };
+    if (price?.type === 'Recurring') {
+      const subscription = subscriptionTerms(price, quote?.coupon ?? null, now(), text);
+      return {
+        ok: true,
+        code: quote?.code ?? null,
+        discount: quote ? subscription.discountLabel : null,
+        taxLines: [],
+        total: subscription.dueToday,
+        subscription,
+      };
+    }
+    const priced = await priceOneTime(db, link, { discount: quote?.discount ?? 0, country }, text);
+    return { ok: true, code: quote?.code ?? null, discount: quote ? text.money(quote.discount, link.currency) : null, ...priced, subscription: null };
   } catch (error) {
     if (error instanceof ApiError) return { ok: false, message: apiErrorWords(error, 'promotion', text) };
     throw error;
@@ -138,7 +187,12 @@ export interface HostedPaymentForm {
   saveCard: boolean;
   /** Back from the card's 3-D Secure challenge (`authenticate_card`): the verification the customer authenticated, for the same attempt. */
   cardVerification?: string;
+  /** Asked for when the seller collects billing addresses (`country` required then). */
+  billingAddress?: { line1: string; postalCode: string; city: string; country: string };
+  taxId?: string;
 }
+
+export type HostedFormField = 'email' | 'name' | 'cardNumber' | 'expiry' | 'cvc' | 'promotionCode' | 'billingCountry' | 'taxId';
 
 export type HostedPaymentResult =
   | { kind: 'paid' | 'processing'; checkoutId: string }
@@ -150,7 +204,7 @@ export type HostedPaymentResult =
    */
   | { kind: 'authenticate_card'; clientSecret: string; setupIntent: string }
   | { kind: 'declined'; message: string }
-  | { kind: 'invalid'; field: 'email' | 'name' | 'cardNumber' | 'expiry' | 'cvc' | 'promotionCode'; message: string }
+  | { kind: 'invalid'; field: HostedFormField; message: string }
   | { kind: 'unavailable'; message: string };
 
 /**
@@ -166,6 +220,8 @@ export async function payHostedCheckout(db: Database, form: HostedPaymentForm, t
   if (!email.success) return { kind: 'invalid', field: 'email', message: t('checkout.errors.email') };
   if (form.name.trim().length > 250) return { kind: 'invalid', field: 'name', message: t('checkout.errors.nameTooLong') };
   if (!/^[A-Za-z0-9-]{8,100}$/.test(form.attemptKey)) return { kind: 'invalid', field: 'cardNumber', message: t('checkout.errors.reload') };
+  const billing = billingDetails(form, found.collectBillingAddress, text);
+  if ('kind' in billing) return billing;
 
   const card = form.paymentMethodToken ? { token: form.paymentMethodToken } : await tokenizeTyped(db, found.link.merchantId, form, text);
   if ('kind' in card) return card;
@@ -180,6 +236,7 @@ export async function payHostedCheckout(db: Database, form: HostedPaymentForm, t
       tokenRef: card.token,
       promotionCode: form.promotionCode.trim() || undefined,
       customerLocale: text.locale,
+      ...billing,
     },
     { attempt: { key: `hosted:${form.attemptKey}` }, savePaymentMethod: form.saveCard, authenticatedVerification: form.cardVerification || undefined },
     text,
@@ -234,6 +291,32 @@ export async function runHostedCheckout(
  */
 function apiErrorWords(error: ApiError, gist: 'promotion' | 'unavailable' | 'cardNumber', text: CustomerText): string {
   return text.locale === 'en' ? error.detail : text.t(`checkout.errors.${gist}`);
+}
+
+/** The billing address and tax id the form collected (the seller's setting): the country is required, the rest kept as typed. */
+function billingDetails(
+  form: HostedPaymentForm,
+  collected: boolean,
+  text: CustomerText,
+): Pick<CheckoutInput, 'billingAddress' | 'customerTaxId'> | Extract<HostedPaymentResult, { kind: 'invalid' }> {
+  if (!collected) return {};
+  const address = form.billingAddress;
+  const country = address?.country.trim().toUpperCase() ?? '';
+  if (!/^[A-Z]{2}$/.test(country)) return { kind: 'invalid', field: 'billingCountry', message: text.t('checkout.errors.country') };
+  const taxId = form.taxId?.trim() ?? '';
+  if (taxId.length > 64) return { kind: 'invalid', field: 'taxId', message: text.t('checkout.errors.taxId') };
+  const kept = (value: string | undefined, max: number) => value?.trim().slice(0, max) || null;
+  return {
+    billingAddress: {
+      line1: kept(address?.line1, 200),
+      line2: null,
+      city: kept(address?.city, 100),
+      region: null,
+      postalCode: kept(address?.postalCode, 20),
+      country,
+    },
+    ...(taxId ? { customerTaxId: taxId } : {}),
+  };
 }
 
 /** The sandbox's card fields, tokenized in memory; a refusal names the field. */

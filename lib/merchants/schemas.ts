@@ -45,6 +45,7 @@ export const AccountSettingsResponse = z.object({
   invoiceFooter: NullableText,
   invoicePrefix: NullableText.meta({ description: 'The prefix set in Settings; null: made from the business name (docs/invoices.md, "Invoice numbers").' }),
   defaultTaxRateIds: z.array(z.string()).meta({ description: 'Tax rates of prices that name none (a rate with a country: only for customers there).' }),
+  collectBillingAddress: z.boolean().meta({ description: 'The hosted checkout asks for the billing address and an optional tax id.' }),
   nextInvoiceNumber: z.string().meta({ description: 'The number the next invoice gets, e.g. `ACME-0004`.', example: 'ACME-0004' }),
   updatedAt: Timestamp,
 });

@@ -69,6 +69,12 @@ export const AccountSettingsBody = z.strictObject({
         "What invoice numbers start with (`ACME` → `ACME-0001`); null: the business name's letters and digits, upper case, at most 12. " +
         'A new prefix applies to the next number; the sequence goes on.',
     }),
+  collectBillingAddress: z
+    .boolean()
+    .optional()
+    .meta({
+      description: 'The hosted checkout asks for the billing address and an optional tax id (off by default); the country chooses tax rates by country.',
+    }),
   defaultTaxRateIds: TaxRateIds.optional().meta({
     description:
       'Tax rates (`txr_…`) for the lines of prices that name none; a rate with a country applies only to customers whose billing address is there (docs/invoices.md, "Tax").',
@@ -101,6 +107,7 @@ export function toAccountSettings(row: MerchantRow, nextInvoiceNumber: string) {
     invoiceFooter: row.invoiceFooter,
     invoicePrefix: row.invoicePrefix,
     defaultTaxRateIds: row.defaultTaxRateIds,
+    collectBillingAddress: row.collectBillingAddress,
     nextInvoiceNumber,
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -140,6 +147,7 @@ export async function updateAccountSettings(tx: Db, merchantId: string, input: A
     invoiceFooter: cleared(input.invoiceFooter),
     invoicePrefix: input.invoicePrefix === undefined ? undefined : input.invoicePrefix || null,
     defaultTaxRateIds: input.defaultTaxRateIds,
+    collectBillingAddress: input.collectBillingAddress,
   };
   if (input.defaultTaxRateIds) await requireTaxRates(tx, merchantId, input.defaultTaxRateIds, 'defaultTaxRateIds');
   const set = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));

@@ -186,7 +186,7 @@ export async function findPaymentLinkByToken(db: Db, merchantId: string, token: 
 export async function findPublicPaymentLink(db: Db, token: string) {
   if (!/^[A-Za-z0-9_-]{8,64}$/.test(token)) return undefined;
   const [row] = await db
-    .select({ link: paymentLinks, sellerName: merchants.name, sellerStatus: merchants.status })
+    .select({ link: paymentLinks, sellerName: merchants.name, sellerStatus: merchants.status, collectBillingAddress: merchants.collectBillingAddress })
     .from(paymentLinks)
     .innerJoin(merchants, eq(merchants.id, paymentLinks.merchantId))
     .where(eq(paymentLinks.token, token));

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import type { AppliedTaxRate, PinnedTax, TaxExempt } from './calculate';
 
@@ -23,12 +23,24 @@ interface SelectedRateRow extends Record<string, unknown> {
  * A tax engine would answer here instead (given the customer's address and the lines), and its
  * answer would be pinned the same way.
  */
-export async function selectTax(db: Db, merchantId: string, customerId: string, priceIds: readonly (string | null)[]): Promise<PinnedTax> {
+export function selectTax(db: Db, merchantId: string, customerId: string, priceIds: readonly (string | null)[]): Promise<PinnedTax> {
+  return selectRates(
+    db,
+    merchantId,
+    sql`select tax_exempt, upper(address->>'country') as country from customers where id = ${customerId} and merchant_id = ${merchantId}`,
+    priceIds,
+  );
+}
+
+/** The same for a buyer not known yet (the hosted checkout before payment): by the country they chose, if any. */
+export function selectTaxForCountry(db: Db, merchantId: string, country: string | null, priceIds: readonly (string | null)[]): Promise<PinnedTax> {
+  return selectRates(db, merchantId, sql`select 'none'::text as tax_exempt, ${country?.toUpperCase() ?? null}::text as country`, priceIds);
+}
+
+async function selectRates(db: Db, merchantId: string, buyer: SQL, priceIds: readonly (string | null)[]): Promise<PinnedTax> {
   const keys = [...new Set(priceIds.map((id) => id ?? ''))];
   const rows = await db.execute<SelectedRateRow>(sql`
-    with buyer as (
-      select tax_exempt, upper(address->>'country') as country from customers where id = ${customerId} and merchant_id = ${merchantId}
-    ),
+    with buyer as (${buyer}),
     chosen as (
       select w.price_key, r.rate_id, r.position
       from unnest(${sql.param(keys)}::text[]) as w(price_key)

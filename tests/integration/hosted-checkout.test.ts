@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { eq, inArray, like } from 'drizzle-orm';
 import { getDb } from '@/lib/db/client';
 import { paymentMethods, payments, sandboxProcessorOperations } from '@/lib/db/schema';
-import { loadHostedCheckout, payHostedCheckout, quoteHostedPromotion, type HostedPaymentForm } from '@/lib/checkout/hosted';
+import { loadHostedCheckout, payHostedCheckout, quoteHostedCheckout, type HostedPaymentForm } from '@/lib/checkout/hosted';
 import { loadHostedCheckoutResult } from '@/lib/checkout/hosted-result';
 import { SandboxProcessor } from '@/lib/payments/processor/sandbox';
 import { newMerchant } from '../helpers/merchants';
@@ -161,13 +161,14 @@ describe('hosted checkout (/pay/{token})', () => {
     expect(await payHostedCheckout(getDb(), form(link.token, { promotionCode: 'MISSING' }))).toMatchObject({ kind: 'invalid', field: 'promotionCode' });
     const coupon = await api.post('/api/Coupon', { percentOff: 15 });
     await api.post('/api/PromotionCode', { couponId: coupon.body.id, code: 'HOSTED15' });
-    expect(await quoteHostedPromotion(getDb(), link.token, 'hosted15')).toEqual({
+    expect(await quoteHostedCheckout(getDb(), link.token, { promotionCode: 'hosted15' })).toEqual({
       ok: true,
       code: 'HOSTED15',
       discount: '$1.50',
+      taxLines: [],
       total: '$8.49',
       subscription: null,
     });
-    expect(await quoteHostedPromotion(getDb(), link.token, 'nope')).toMatchObject({ ok: false });
+    expect(await quoteHostedCheckout(getDb(), link.token, { promotionCode: 'nope' })).toMatchObject({ ok: false });
   });
 });

@@ -4,7 +4,9 @@ import { getDb } from '@/lib/db/client';
 import { billingRecords } from '@/lib/db/schema';
 import { call } from '../helpers/api';
 import { newMerchant } from '../helpers/merchants';
-import { ik } from '../helpers/payments';
+import { adHocLink, ik } from '../helpers/payments';
+import { loadHostedCheckout, payHostedCheckout, quoteHostedCheckout } from '@/lib/checkout/hosted';
+import { customerText } from '@/lib/i18n/customer-text';
 import { signInSeller } from '../helpers/sessions';
 import { advance, clockFor, customerWithCard, recurringPrice, subscribe } from '../helpers/subscriptions';
 
@@ -192,5 +194,63 @@ describe('tax on charges', () => {
       expect(lines.reduce((sum, line) => sum + line.amount, 0)).toBe(record.total);
       expect(record.payments.at(-1).amount).toBe(record.total);
     }
+  });
+});
+
+describe('tax on the hosted checkout', () => {
+  it('asks for the billing address when the seller collects it, shows the tax for the chosen country, and charges that total', async () => {
+    const { api, merchant } = await newMerchant();
+    const salesTax = await taxRate(api, { displayName: 'Sales tax', percentage: '10', inclusive: false, country: 'US' });
+    const vat = await taxRate(api, { displayName: 'VAT', percentage: '20', inclusive: true, country: 'GB' });
+    const { accessToken } = await signInSeller(merchant.email);
+    const settings = await call('PUT', '/api/MerchantSettings', {
+      key: accessToken,
+      body: { collectBillingAddress: true, defaultTaxRateIds: [salesTax, vat] },
+    });
+    expect(settings.body).toMatchObject({ collectBillingAddress: true });
+    const link = await adHocLink(api, { unitAmount: 1000 });
+
+    const view = await loadHostedCheckout(getDb(), link.token);
+    expect(view).toMatchObject({ collectBillingAddress: true, taxLines: [], total: '$10.00' });
+    expect(await quoteHostedCheckout(getDb(), link.token, { country: 'US' })).toMatchObject({
+      ok: true,
+      taxLines: [{ label: 'Sales tax 10%', amount: '$1.00' }],
+      total: '$11.00',
+    });
+    expect(await quoteHostedCheckout(getDb(), link.token, { country: 'GB' })).toMatchObject({
+      taxLines: [{ label: 'VAT 20% (included)', amount: '$1.67' }],
+      total: '$10.00',
+    });
+    const german = await quoteHostedCheckout(getDb(), link.token, { country: 'GB' }, customerText('de'));
+    expect(german).toMatchObject({ taxLines: [{ label: 'VAT 20% (enthalten)' }] });
+
+    const card = {
+      token: link.token,
+      email: `hosted-${Date.now()}@example.com`,
+      name: 'Ada',
+      cardNumber: '4242 4242 4242 4242',
+      expiry: '12 / 34',
+      cvc: '123',
+      promotionCode: '',
+      saveCard: false,
+    };
+    const noCountry = await payHostedCheckout(getDb(), {
+      ...card,
+      attemptKey: crypto.randomUUID(),
+      billingAddress: { line1: '', postalCode: '', city: '', country: '' },
+    });
+    expect(noCountry).toMatchObject({ kind: 'invalid', field: 'billingCountry' });
+    const paid = await payHostedCheckout(getDb(), {
+      ...card,
+      attemptKey: crypto.randomUUID(),
+      billingAddress: { line1: '5 Elm St', postalCode: '94107', city: 'San Francisco', country: 'us' },
+      taxId: 'US-EIN-12-3456789',
+    });
+    expect(paid).toMatchObject({ kind: 'paid' });
+    const checkoutId = (paid as { checkoutId: string }).checkoutId;
+    const checkout = (await api.get(`/api/Checkout/${checkoutId}`)).body;
+    expect(checkout).toMatchObject({ subtotal: 1000, taxAmount: 100, total: 1100, payment: { amount: 1100 } });
+    const customer = (await api.get(`/api/Customer/${checkout.customerId}`)).body;
+    expect(customer).toMatchObject({ address: { line1: '5 Elm St', city: 'San Francisco', postalCode: '94107', country: 'US' }, taxId: 'US-EIN-12-3456789' });
   });
 });

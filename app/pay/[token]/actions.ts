@@ -1,7 +1,7 @@
 'use server';
 
 import { getDb } from '@/lib/db/client';
-import { payHostedCheckout, quoteHostedPromotion, type HostedPaymentResult, type PromotionQuote } from '@/lib/checkout/hosted';
+import { payHostedCheckout, quoteHostedCheckout, type CheckoutQuote, type HostedPaymentResult } from '@/lib/checkout/hosted';
 import { customerText } from '@/lib/i18n/customer-text';
 import { actionLocale } from '@/lib/i18n/page-locale';
 
@@ -23,11 +23,19 @@ export async function payAction(token: string, attemptKey: string, locale: strin
       promotionCode: field('promotionCode'),
       saveCard: formData.get('saveCard') === 'on',
       cardVerification: field('cardVerification'),
+      billingAddress: {
+        line1: field('billingLine1'),
+        postalCode: field('billingPostalCode'),
+        city: field('billingCity'),
+        country: field('billingCountry'),
+      },
+      taxId: field('taxId'),
     },
     text,
   );
 }
 
-export async function applyPromotionAction(token: string, code: string, locale: string): Promise<PromotionQuote> {
-  return quoteHostedPromotion(getDb(), token, code, customerText(await actionLocale(locale)));
+/** The totals as the form stands: its promotion code and billing country. */
+export async function quoteAction(token: string, input: { promotionCode: string; country: string }, locale: string): Promise<CheckoutQuote> {
+  return quoteHostedCheckout(getDb(), token, input, customerText(await actionLocale(locale)));
 }

@@ -4,11 +4,13 @@ import { useEffect, useRef, useState, useTransition } from 'react';
 import { useRouter } from 'next/navigation';
 import { useTranslations } from 'next-intl';
 import type { SubscriptionTerms } from '@/lib/checkout/subscription-terms';
-import { applyPromotionAction, payAction } from './actions';
+import type { HostedFormField, QuotedTaxLine } from '@/lib/checkout/hosted';
+import { payAction, quoteAction } from './actions';
+import { BillingAddressFields, TaxLines, type CountryOption } from './billing-fields';
 import { UnavailableNotice } from '@/components/checkout/order-summary';
 import { StripeCardField, useStripeCard, type StripeCardSettings } from '@/components/checkout/stripe-card';
 
-type Field = 'email' | 'name' | 'cardNumber' | 'expiry' | 'cvc' | 'promotionCode';
+type Field = HostedFormField;
 
 const inputClass =
   'mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-slate-900 shadow-sm focus:border-brand-600 aria-[invalid=true]:border-red-500';
@@ -26,6 +28,8 @@ export function CheckoutForm({
   token,
   locale,
   total,
+  taxLines = [],
+  countries = null,
   subscription,
   buttonLabel = 'Pay',
   stripe = null,
@@ -33,6 +37,9 @@ export function CheckoutForm({
   token: string;
   locale: string;
   total: string;
+  taxLines?: QuotedTaxLine[];
+  /** The countries to choose a billing address in, when the seller collects one; null: not asked. */
+  countries?: CountryOption[] | null;
   subscription: SubscriptionTerms | null;
   buttonLabel?: string;
   stripe?: StripeCardSettings | null;
@@ -48,6 +55,9 @@ export function CheckoutForm({
   const [promotion, setPromotion] = useState<{ code: string; discount: string; total: string; subscription: SubscriptionTerms | null } | null>(null);
   const [promotionInput, setPromotionInput] = useState('');
   const [promotionMessage, setPromotionMessage] = useState<string | null>(null);
+  // The totals for the code applied and the country chosen: what Pay charges.
+  const [quoted, setQuoted] = useState<{ total: string; taxLines: QuotedTaxLine[] }>({ total, taxLines });
+  const [country, setCountry] = useState('');
   const stripeCard = useStripeCard(stripe, locale, () => setFieldError((shown) => (shown?.field === 'cardNumber' ? null : shown)));
   const declineRef = useRef<HTMLDivElement>(null);
   // After a decline, focus moves to the message so the customer (and a screen reader) hears why.
@@ -93,16 +103,18 @@ export function CheckoutForm({
     });
   }
 
-  function applyPromotion() {
+  function requote(code: string, chosenCountry: string) {
     setPromotionMessage(null);
     setDeclined(null);
     startTransition(async () => {
-      const quote = await applyPromotionAction(token, promotionInput, locale);
-      if (quote.ok) setPromotion({ code: quote.code, discount: quote.discount, total: quote.total, subscription: quote.subscription });
-      else {
+      const quote = await quoteAction(token, { promotionCode: code, country: chosenCountry }, locale);
+      if (!quote.ok) {
         setPromotion(null);
         setPromotionMessage(quote.message);
+        return;
       }
+      setQuoted({ total: quote.total, taxLines: quote.taxLines });
+      setPromotion(quote.code ? { code: quote.code, discount: quote.discount ?? '', total: quote.total, subscription: quote.subscription } : null);
     });
   }
 
@@ -170,6 +182,8 @@ export function CheckoutForm({
             name="promotionCode"
             value={promotion?.code ?? promotionInput}
             onChange={(event) => {
+              // Editing an applied code takes its discount off the total until Apply.
+              if (promotion) requote('', country);
               setPromotion(null);
               setPromotionInput(event.target.value);
             }}
@@ -178,7 +192,7 @@ export function CheckoutForm({
           />
           <button
             type="button"
-            onClick={applyPromotion}
+            onClick={() => requote(promotionInput, country)}
             disabled={pending || !promotionInput.trim()}
             className="whitespace-nowrap rounded-md border border-slate-300 px-3 text-sm font-medium hover:bg-slate-50 disabled:opacity-50"
           >
@@ -197,6 +211,18 @@ export function CheckoutForm({
         )}
         {error('promotionCode')}
       </div>
+      {countries ? (
+        <BillingAddressFields
+          countries={countries}
+          invalid={invalid}
+          error={error}
+          onCountry={(chosen) => {
+            setCountry(chosen);
+            requote(promotion?.code ?? '', chosen);
+          }}
+        />
+      ) : null}
+      {terms ? null : <TaxLines lines={quoted.taxLines} total={quoted.total} />}
       {terms ? (
         <p className="rounded-md bg-slate-50 p-3 text-sm text-slate-700" data-testid="subscription-terms">
           {t('checkout.subscriptionCardNote', { summary: terms.summary })}
@@ -212,7 +238,7 @@ export function CheckoutForm({
         disabled={pending || (stripe !== null && stripeCard.status !== 'ready')}
         className="w-full rounded-md bg-brand-600 px-4 py-2.5 font-semibold text-white hover:bg-brand-700 disabled:opacity-60"
       >
-        {pending ? t('checkout.processing') : terms ? terms.buttonLabel : t('checkout.pay', { verb: buttonLabel, total: promotion?.total ?? total })}
+        {pending ? t('checkout.processing') : terms ? terms.buttonLabel : t('checkout.pay', { verb: buttonLabel, total: quoted.total })}
       </button>
     </form>
   );

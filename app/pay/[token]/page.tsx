@@ -10,6 +10,7 @@ import { pageLocale } from '@/lib/i18n/page-locale';
 import { OrderSummary, UnavailableNotice } from '@/components/checkout/order-summary';
 import { CheckoutForm } from './checkout-form';
 import { linkDesign } from './design';
+import { countryOptions } from '@/lib/i18n/countries';
 
 export const dynamic = 'force-dynamic';
 
@@ -45,6 +46,8 @@ export default async function PayPage({ params }: { params: Promise<{ token: str
                 token={view.token}
                 locale={locale}
                 total={view.total}
+                taxLines={view.taxLines}
+                countries={view.collectBillingAddress ? countryOptions(locale) : null}
                 subscription={view.subscription}
                 buttonLabel={design?.buttonLabel}
                 stripe={stripe}

@@ -38,6 +38,8 @@ export const merchants = pgTable(
     defaultTaxRateIds: text().array().notNull().default(sql`'{}'::text[]`),
     /** IANA time zone the seller console shows dates in. */
     timeZone: text().notNull().default('UTC'),
+    /** The hosted checkout asks for the customer's billing address and (optionally) tax id. */
+    collectBillingAddress: boolean().notNull().default(false),
     /** Email the customer a receipt (linking the hosted invoice) after each successful payment. */
     sendReceipts: boolean().notNull().default(true),
     /** Set by an Owner: every member must sign in with a second factor. */

@@ -32,6 +32,7 @@ export async function saveSettingsAction(_: FormState, form: FormData): Promise<
       },
       timeZone: field(form, 'timeZone'),
       sendReceipts: form.get('sendReceipts') === 'on',
+      collectBillingAddress: form.get('collectBillingAddress') === 'on',
       legalName: orNull(form, 'legalName'),
       taxId: orNull(form, 'taxId'),
       invoiceFooter: orNull(form, 'invoiceFooter'),

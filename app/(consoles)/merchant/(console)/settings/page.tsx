@@ -85,6 +85,15 @@ export default async function SettingsPage({ searchParams }: { searchParams: Pro
                 <span className="block text-xs text-slate-600">After each successful payment, customers get a receipt linking their invoice page and PDF.</span>
               </span>
             </label>
+            <label className="flex items-start gap-2 text-sm text-slate-800">
+              <input type="checkbox" name="collectBillingAddress" defaultChecked={settings.collectBillingAddress} className="mt-0.5 h-4 w-4 accent-brand-600" />
+              <span>
+                Ask for the billing address at checkout
+                <span className="block text-xs text-slate-600">
+                  The hosted checkout asks for the customer’s address and an optional tax ID; the country chooses tax rates by country.
+                </span>
+              </span>
+            </label>
             <fieldset className="space-y-4">
               <legend className="text-sm font-semibold text-slate-900">On invoices</legend>
               <div className="grid gap-4 sm:grid-cols-2">

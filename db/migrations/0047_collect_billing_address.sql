@@ -1,0 +1,1 @@
+ALTER TABLE "merchants" ADD COLUMN "collect_billing_address" boolean DEFAULT false NOT NULL;
