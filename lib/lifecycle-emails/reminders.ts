@@ -60,13 +60,14 @@ function dueSubscriptions(db: Database, where: (SQL | undefined)[], scope: Remin
     .limit(BATCH);
 }
 
-/** Trials that end within 3 days of their time. */
+/** Trials that end within 3 days of their time (and will be charged: canceling ones are `canceled`, paused ones charge nothing). */
 function trialsEnding(db: Database, scope: ReminderScope) {
   const at = clockTime();
   return dueSubscriptions(
     db,
     [
       eq(subscriptions.status, 'trialing'),
+      isNull(subscriptions.pausedAt),
       eq(merchants.sendTrialEndingEmails, true),
       sql`${subscriptions.trialEnd} > ${at} and ${subscriptions.trialEnd} <= ${at} + ${TRIAL_ENDING_NOTICE}::interval`,
       notWritten('trial_ending', subscriptions.merchantId, sql`${subscriptions.id}`),
