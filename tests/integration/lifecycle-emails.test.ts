@@ -245,7 +245,8 @@ describe('lifecycle emails', () => {
     expect(mail.subject).toBe(t('lifecycle.upcomingSubject', words));
     expect(mail.text).toContain(t('lifecycle.upcomingIntro', words));
     expect(mail.links).toEqual([portalUrl(customerId)]);
-
+    // Swept again within the 7 days, then renewed: still one.
+    expect((await sendDueReminders(getDb(), { testClockId: clock })).written).toBe(0);
     await advance(api, clock, '2026-01-02T00:00:00.000Z');
     expect((await sendDueReminders(getDb(), { testClockId: clock })).written).toBe(0);
     expect(await mails(email, 'renewal.upcoming')).toHaveLength(1);
