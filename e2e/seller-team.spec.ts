@@ -178,10 +178,15 @@ test('a seller signs up, verifies, invites a developer and a support person whos
   await settings.getByLabel('Time zone').selectOption('Asia/Tokyo');
   await expect(settings.getByLabel('Email receipts')).toBeChecked();
   await settings.getByLabel('Email receipts').uncheck();
+  // Each lifecycle email is a setting of its own, on until turned off.
+  await expect(settings.getByLabel('Card expiring')).toBeChecked();
+  await settings.getByLabel('Card expiring').uncheck();
   await settings.getByRole('button', { name: 'Save settings' }).click();
   await expect(page.getByText('Settings saved.')).toBeVisible();
   await expect(settings.getByLabel('Time zone')).toHaveValue('Asia/Tokyo');
   await expect(settings.getByLabel('Email receipts')).not.toBeChecked();
+  await expect(settings.getByLabel('Card expiring')).not.toBeChecked();
+  await expect(settings.getByLabel('Refund issued')).toBeChecked();
   await expect(settings.getByLabel('City')).toHaveValue('Tokyo');
   await shot(page, 'team-05b-settings');
   await page.goto(`/merchant/payments/${paymentId}`);

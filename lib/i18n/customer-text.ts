@@ -38,6 +38,7 @@ function textOf(locale: Locale) {
   const dateLocale = locale === 'en' ? 'en-GB' : locale;
   const dateFormat = new Intl.DateTimeFormat(dateLocale, { dateStyle: 'medium', timeZone: 'UTC' });
   const dayFormat = new Intl.DateTimeFormat(dateLocale, { day: 'numeric', month: 'short', timeZone: 'UTC' });
+  const monthFormat = new Intl.DateTimeFormat(dateLocale, { month: 'long', year: 'numeric', timeZone: 'UTC' });
   const money = (amount: number, currency: string) => formatMoney(amount, currency, locale === 'en' ? 'en-US' : locale);
   const discountDuration = (coupon: Pick<DiscountTerms, 'duration' | 'durationInMonths'>) =>
     t('common.discountDuration', { duration: coupon.duration, months: coupon.durationInMonths ?? 1 });
@@ -49,6 +50,8 @@ function textOf(locale: Locale) {
     date: (at: Date | string) => dateFormat.format(new Date(at)),
     /** "30 Nov", "30. Nov.", "11月30日". */
     day: (at: Date | string) => dayFormat.format(new Date(at)),
+    /** A card's expiry month (1–12): "December 2034", "Dezember 2034", "2034年12月". */
+    month: (year: number, month: number) => monthFormat.format(new Date(Date.UTC(year, month - 1, 1))),
     /** "$19.99/month", "19,99 $/Monat", "$19.99 every 3 months". */
     recurring: (amount: number, currency: string, interval: string | null, intervalCount: number | null) =>
       t('common.recurring', { amount: money(amount, currency), interval: interval ?? 'month', count: intervalCount ?? 1 }),

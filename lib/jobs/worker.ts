@@ -12,6 +12,7 @@ import { pruneRequestLogsTask } from './tasks/prune-request-logs';
 import { purgeExpiredSecrets } from './tasks/purge-expired-secrets';
 import { startDispatcher, type Dispatcher } from '../webhooks/dispatcher';
 import { processStripeEventTask, registerStripeWebhookEndpointTask } from './tasks/stripe';
+import { sendLifecycleEmailTask, sendLifecycleRemindersTask } from './tasks/lifecycle-emails';
 
 export const TASKS: TaskList = {
   'purge-idempotency-keys': purgeIdempotencyKeys,
@@ -29,6 +30,8 @@ export const TASKS: TaskList = {
   'purge-expired-secrets': purgeExpiredSecrets,
   'process-stripe-event': processStripeEventTask,
   'register-stripe-webhook-endpoint': registerStripeWebhookEndpointTask,
+  'send-lifecycle-email': sendLifecycleEmailTask,
+  'send-lifecycle-reminders': sendLifecycleRemindersTask,
 };
 
 const CRONTAB = [
@@ -38,6 +41,7 @@ const CRONTAB = [
   '* * * * * finish-stale-phases',
   '17 * * * * prune-request-logs',
   '37 * * * * purge-expired-secrets',
+  '47 * * * * send-lifecycle-reminders',
 ].join('\n');
 
 /**

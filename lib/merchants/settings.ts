@@ -20,6 +20,52 @@ export function isTimeZone(zone: string): boolean {
   }
 }
 
+/** The lifecycle emails a seller can turn off, one setting each, as the API describes them and the console labels them. */
+export const LIFECYCLE_EMAIL_OPTIONS = [
+  {
+    name: 'sendTrialEndingEmails',
+    label: 'Trial ending',
+    hint: '3 days before a trial ends: when the first charge is made and how much.',
+  },
+  {
+    name: 'sendCancellationEmails',
+    label: 'Subscription canceled or ended',
+    hint: 'When a cancellation is scheduled for the period end (with the date it ends), and when a subscription ends.',
+  },
+  {
+    name: 'sendRefundEmails',
+    label: 'Refund issued',
+    hint: 'When a refund succeeds: the amount, the invoice and its credit note.',
+  },
+  {
+    name: 'sendPaymentFailedEmails',
+    label: 'Renewal failed',
+    hint: 'When a renewal charge is declined: a link to the portal to update the card.',
+  },
+  {
+    name: 'sendCardExpiringEmails',
+    label: 'Card expiring',
+    hint: 'When the default card of a customer with a running subscription expires next month.',
+  },
+  {
+    name: 'sendRenewalReminderEmails',
+    label: 'Yearly renewal reminder',
+    hint: '7 days before a yearly subscription renews: the date and the amount.',
+  },
+] as const;
+
+export type LifecycleEmailSetting = (typeof LIFECYCLE_EMAIL_OPTIONS)[number]['name'];
+
+const LIFECYCLE_EMAIL_SETTINGS = Object.fromEntries(
+  LIFECYCLE_EMAIL_OPTIONS.map(({ name, label, hint }) => [
+    name,
+    z
+      .boolean()
+      .optional()
+      .meta({ description: `Sends customers the "${label}" email. ${hint} On by default (docs/invoices.md, "Lifecycle emails").` }),
+  ]),
+) as Record<LifecycleEmailSetting, z.ZodOptional<z.ZodBoolean>>;
+
 const optionalText = (max: number) => z.string().trim().max(max).nullable().optional();
 /** Absent: unchanged; empty or null: cleared. */
 const cleared = (value: string | null | undefined) => (value === undefined ? undefined : value || null);
@@ -54,6 +100,7 @@ export const AccountSettingsBody = z.strictObject({
     .boolean()
     .optional()
     .meta({ description: 'Email customers a receipt, linking the hosted invoice and its PDF, after each successful payment (on by default).' }),
+  ...LIFECYCLE_EMAIL_SETTINGS,
   legalName: optionalText(250).meta({ description: 'Registered name printed on invoices, when it differs from `name`.' }),
   taxId: optionalText(64).meta({ description: 'Your VAT or other tax id, printed on invoices.' }),
   invoiceFooter: optionalText(1000).meta({ description: 'Printed at the foot of every invoice: registration details, payment terms.' }),
@@ -69,12 +116,9 @@ export const AccountSettingsBody = z.strictObject({
         "What invoice numbers start with (`ACME` → `ACME-0001`); null: the business name's letters and digits, upper case, at most 12. " +
         'A new prefix applies to the next number; the sequence goes on.',
     }),
-  collectBillingAddress: z
-    .boolean()
-    .optional()
-    .meta({
-      description: 'The hosted checkout asks for the billing address and an optional tax id (off by default); the country chooses tax rates by country.',
-    }),
+  collectBillingAddress: z.boolean().optional().meta({
+    description: 'The hosted checkout asks for the billing address and an optional tax id (off by default); the country chooses tax rates by country.',
+  }),
   defaultTaxRateIds: TaxRateIds.optional().meta({
     description:
       'Tax rates (`txr_…`) for the lines of prices that name none; a rate with a country applies only to customers whose billing address is there (docs/invoices.md, "Tax").',
@@ -102,6 +146,12 @@ export function toAccountSettings(row: MerchantRow, nextInvoiceNumber: string) {
     },
     timeZone: row.timeZone,
     sendReceipts: row.sendReceipts,
+    sendTrialEndingEmails: row.sendTrialEndingEmails,
+    sendCancellationEmails: row.sendCancellationEmails,
+    sendRefundEmails: row.sendRefundEmails,
+    sendPaymentFailedEmails: row.sendPaymentFailedEmails,
+    sendCardExpiringEmails: row.sendCardExpiringEmails,
+    sendRenewalReminderEmails: row.sendRenewalReminderEmails,
     legalName: row.legalName,
     taxId: row.taxId,
     invoiceFooter: row.invoiceFooter,
@@ -142,6 +192,12 @@ export async function updateAccountSettings(tx: Db, merchantId: string, input: A
     addressCountry: cleared(address.country),
     timeZone: input.timeZone,
     sendReceipts: input.sendReceipts,
+    sendTrialEndingEmails: input.sendTrialEndingEmails,
+    sendCancellationEmails: input.sendCancellationEmails,
+    sendRefundEmails: input.sendRefundEmails,
+    sendPaymentFailedEmails: input.sendPaymentFailedEmails,
+    sendCardExpiringEmails: input.sendCardExpiringEmails,
+    sendRenewalReminderEmails: input.sendRenewalReminderEmails,
     legalName: cleared(input.legalName),
     taxId: cleared(input.taxId),
     invoiceFooter: cleared(input.invoiceFooter),

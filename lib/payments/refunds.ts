@@ -11,7 +11,7 @@ import { lockAttempt, type Attempt } from '../http/idempotency';
 import { formatMoney } from '../money/format';
 import { processorOf, type PaymentProcessor } from './processor';
 import { findPaymentRow, type PaymentRow } from './payments';
-import { enqueueQueuedJob } from '../jobs/enqueue';
+import { enqueueJob, enqueueQueuedJob } from '../jobs/enqueue';
 import { toRefundResponse, type RefundRow } from './refund-response';
 import { recordAudit } from '../audit/audit-log';
 import type { RefundBody } from './schemas';
@@ -201,7 +201,11 @@ export async function finishRefund(phases: Phases, refundId: string) {
         type: outcome.status === 'succeeded' ? 'refund.succeeded' : 'refund.failed',
         object: toRefundResponse(row),
       });
-      if (outcome.status === 'succeeded') await issueCreditNote(tx, locked!, row);
+      if (outcome.status === 'succeeded') {
+        await issueCreditNote(tx, locked!, row);
+        // The customer's "refund issued" email names the credit note, whose number is given as this transaction commits.
+        await enqueueJob(tx, 'send-lifecycle-email', { kind: 'refund_issued', refundId: row.id });
+      }
     }
     const refund = toRefundResponse(row);
     await phases.answer(tx, refund);

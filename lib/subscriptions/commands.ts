@@ -19,6 +19,7 @@ import { endSubscription, markChangeApplied, recordChange, refreshNextAction, ru
 import { PRICE_COMMANDS, type CommandBody, type CommandType } from './schemas';
 import { addSubscriptionItem, listSubscriptionItems, removeSubscriptionItem } from './items';
 import { enqueueJob } from '../jobs/enqueue';
+import { queueCanceledEmail } from './lifecycle-email-jobs';
 
 /** What a seller or customer asks of one subscription: Command (now or scheduled) and Cancel. */
 
@@ -140,6 +141,7 @@ export async function applyCommand(
       if (sub.status === 'canceled' || sub.cancelAtPeriodEnd) throw invalid(`Subscription ${sub.id} is already canceled at its period end.`);
       updated = await writeSubscription(tx, sub, { status: 'canceled', cancelAtPeriodEnd: true, canceledAt: now() });
       await recordEvent(tx, { merchantId: sub.merchantId, type: 'subscription.canceled', object: toSubscriptionResponse(updated) });
+      await queueCanceledEmail(tx, updated);
       break;
     }
     case 'Reactivate': {
@@ -217,6 +219,7 @@ async function cancelSubscriptionNow(tx: Db, merchantId: string, subscriptionId:
     const updated = await writeSubscription(tx, sub, { status: 'canceled', cancelAtPeriodEnd: true, canceledAt: now() });
     await recordChange(tx, updated, { type: 'CancelAtPeriodEnd', actor, effectiveAt: at, version: updated.version });
     await recordEvent(tx, { merchantId, type: 'subscription.canceled', object: toSubscriptionResponse(updated) });
+    await queueCanceledEmail(tx, updated);
     return getSubscriptionDetail(tx, merchantId, sub.id);
   }
   let current = sub;

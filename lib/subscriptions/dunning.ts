@@ -24,6 +24,7 @@ import {
   type SubscriptionRow,
 } from './billing';
 import { endSubscription, refreshNextAction, runningStatus, writeSubscription } from './subscription-writer';
+import { queueRenewalFailedEmail } from './lifecycle-email-jobs';
 
 // Dunning: retries of an open record, second looks at unknown outcomes, and what follows when
 // a record settles (past_due → active, or ended when it cannot be collected).
@@ -134,7 +135,7 @@ async function applyRetry(tx: Db, pending: PaymentRow, plan: RetryPlan, outcome:
     }
     // The customer's own payment (declined, or waiting for their authentication) leaves dunning's schedule as it was.
     if (plan.customerPresent) return;
-    await askToAuthenticate(tx, plan.billingRecordId, outcome);
+    await askCustomerToAct(tx, plan.billingRecordId, outcome);
     const next = outcome.status === 'unknown' ? new Date(plan.at.getTime() + UNKNOWN_RECHECK_MS) : nextRetryAt(link!.createdAt, plan.attempt);
     const [current] = await tx.select().from(subscriptions).where(eq(subscriptions.id, sub!.id));
     if (next) {
@@ -165,12 +166,15 @@ export const dunningRetryMove = defineMoneyMove({
 });
 
 /**
- * An off-session charge of an open record declined because the bank wants the customer to
- * authenticate it: the customer is emailed the record's hosted invoice page (once per record),
- * in this transaction. Dunning goes on meanwhile.
+ * An off-session charge of an open record declined: when the bank wants the customer to
+ * authenticate it, the customer is emailed the record's hosted invoice page (once per record), in
+ * this transaction; any other decline queues the "renewal failed" email, which links the portal to
+ * update the card (once per record, lib/lifecycle-emails). Dunning goes on meanwhile.
  */
-export async function askToAuthenticate(tx: Db, billingRecordId: string, outcome: KnownOutcome) {
-  if (outcome.status === 'failed' && outcome.declineCode === 'authentication_required') await requestPaymentAuthentication(tx, billingRecordId);
+export async function askCustomerToAct(tx: Db, billingRecordId: string, outcome: KnownOutcome) {
+  if (outcome.status !== 'failed') return;
+  if (outcome.declineCode === 'authentication_required') await requestPaymentAuthentication(tx, billingRecordId);
+  else await queueRenewalFailedEmail(tx, billingRecordId);
 }
 
 /** Why a charge that went through is refunded: its subscription ended, or another payment paid its record first. */
@@ -262,7 +266,7 @@ export async function settleSubscriptionCharge(
       return 'settled' as const;
     }
     if (attempt.customerPresent) return 'settled' as const;
-    await askToAuthenticate(tx, record.id, outcome);
+    await askCustomerToAct(tx, record.id, outcome);
     const next = nextRetryAt(link.createdAt, link.attempts);
     if (!next) {
       await endSubscription(tx, sub!, at, 'system', 'End', 'uncollectible');

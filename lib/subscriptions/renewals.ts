@@ -36,7 +36,7 @@ import { planLateUsageLines, planUsageLines } from './usage-billing';
 import { meteredDuring, renewalDraftOf, usageGraceMs, type RenewalDraft } from './usage-spans';
 import { billFinalUsage } from './final-usage';
 import { billUsageThreshold } from './usage-thresholds';
-import { askToAuthenticate, closeUnwantedCharge, lookUpUnknownCharge, retryDue, settleSubscriptionCharge, subscriptionStillRunning } from './dunning';
+import { askCustomerToAct, closeUnwantedCharge, lookUpUnknownCharge, retryDue, settleSubscriptionCharge, subscriptionStillRunning } from './dunning';
 import type { ChangeRow } from './responses';
 import {
   endSubscription,
@@ -234,7 +234,7 @@ async function applyRenewal(tx: Db, payment: PaymentRow, plan: PeriodCharge, out
         return;
       }
       await tx.update(subscriptionBillingRecords).set({ nextAttemptAt: retryAt }).where(eq(subscriptionBillingRecords.id, billed.link.id));
-      await askToAuthenticate(tx, billed.record.id, outcome);
+      await askCustomerToAct(tx, billed.record.id, outcome);
       status = 'past_due';
     }
     const [current] = await tx.select().from(subscriptions).where(eq(subscriptions.id, sub!.id));

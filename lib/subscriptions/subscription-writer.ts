@@ -10,6 +10,7 @@ import { recordEntitlementChanged } from '../usage/entitlement-changes';
 import type { SubscriptionRow } from './billing';
 import { toSubscriptionResponse, type ChangeRow } from './responses';
 import { subscriptionChangeStateMachine, subscriptionStateMachine } from './subscription-states';
+import { queueEndedEmail } from './lifecycle-email-jobs';
 import { meteredDuring, unbilledUsageSpans, usageGraceMs } from './usage-spans';
 
 /**
@@ -202,7 +203,8 @@ export async function markChangeCanceled(tx: Db, change: ChangeRow, reason: stri
 // The end
 
 /**
- * → ended: open records void (or uncollectible), scheduled changes canceled, `subscription.ended`.
+ * → ended: open records void (or uncollectible), scheduled changes canceled, `subscription.ended`,
+ * and the customer's "subscription ended" email queued.
  * Usage not billed yet (the last period's, a drafted renewal's) is billed after the grace window
  * by its own charge (final-usage.ts).
  */
@@ -239,6 +241,7 @@ export async function endSubscription(
   });
   await recordChange(tx, updated, { type, actor, effectiveAt: at, version: updated.version });
   await recordEvent(tx, { merchantId: sub.merchantId, type: 'subscription.ended', object: toSubscriptionResponse(updated) });
+  await queueEndedEmail(tx, sub.id, openRecordsBecome === 'uncollectible');
   await recordEntitlementChanged(tx, {
     merchantId: sub.merchantId,
     customerId: sub.customerId,

@@ -7,6 +7,7 @@ import { paginate, type PageRequest } from '../db/paginate';
 import { newId } from '../ids';
 import { now } from '../clock';
 import { config } from '../config';
+import { enqueueJob } from '../jobs/enqueue';
 import { log } from '../log';
 import { ApiError, invalidField, notFound } from '../http/errors';
 import type { Attempt } from '../http/idempotency';
@@ -115,6 +116,7 @@ export async function advanceTestClock(
   const actionsRun = await catchUp(phases.db, testClockId);
   return phases.db.transaction(async (tx) => {
     const clock = (await markReady(tx, testClockId)) ?? (await findTestClockRow(tx, merchantId, testClockId));
+    await queueReminders(tx, testClockId);
     const result = { ...(await toTestClockResponse(tx, clock)), actionsRun };
     await phases.answer(tx, result);
     return result;
@@ -229,6 +231,15 @@ async function dueOnClock(db: Db, testClockId: string): Promise<string[]> {
 }
 
 /**
+ * The lifecycle reminders due at the clock's new time (a trial ending in 3 days, a yearly renewal
+ * in 7, a card expiring next month: lib/lifecycle-emails/reminders.ts), written by the worker for
+ * this clock's customers, as the hourly sweep does for real time.
+ */
+function queueReminders(tx: Db, testClockId: string) {
+  return enqueueJob(tx, 'send-lifecycle-reminders', { testClockId }, { jobKey: `lifecycle-reminders:${testClockId}` });
+}
+
+/**
  * `ready` once nothing is due by the clock's time; undefined when it is not advancing, or when
  * another Advance moved it further meanwhile (that one finishes it).
  */
@@ -266,7 +277,10 @@ export async function finishAbandonedAdvance(db: Database, testClockId: string):
   if (!claimed) return false;
   await finishLeftCharges(db, testClockId);
   const actions = await catchUp(db, testClockId);
-  await db.transaction((tx) => markReady(tx, testClockId));
+  await db.transaction(async (tx) => {
+    await markReady(tx, testClockId);
+    await queueReminders(tx, testClockId);
+  });
   log.info({ testClockId, actions }, 'finished an interrupted test clock advance');
   return true;
 }

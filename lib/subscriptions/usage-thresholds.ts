@@ -6,7 +6,7 @@ import { findPriceRow } from '../catalog/prices';
 import { defineMoneyMove, type KnownOutcome } from '../payments/money-moves';
 import type { PaymentRow } from '../payments/payments';
 import { nextRetryAt, productNameOf, resolveToken, settlePaid, UNKNOWN_RECHECK_MS, type ActionStep, type SubscriptionRow } from './billing';
-import { askToAuthenticate, settleSubscriptionCharge } from './dunning';
+import { askCustomerToAct, settleSubscriptionCharge } from './dunning';
 import { endSubscription, markUsageBillingDue, refreshNextAction, runningStatus, takeUsageBilling, writeSubscription } from './subscription-writer';
 import { planUsageLines, usageAmountDue, type PinnedUsage } from './usage-billing';
 import {
@@ -101,7 +101,7 @@ async function applyThreshold(tx: Db, payment: PaymentRow, plan: UsageCharge, ou
         return;
       }
       await tx.update(subscriptionBillingRecords).set({ nextAttemptAt: retryAt }).where(eq(subscriptionBillingRecords.id, billed.link.id));
-      await askToAuthenticate(tx, billed.record.id, outcome);
+      await askCustomerToAct(tx, billed.record.id, outcome);
     }
     const [current] = await tx.select().from(subscriptions).where(eq(subscriptions.id, sub!.id));
     await writeSubscription(tx, current!, { status: current!.status === 'canceled' ? 'canceled' : await runningStatus(tx, current!, plan.at) });

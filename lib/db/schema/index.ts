@@ -18,3 +18,4 @@ export * from './processors';
 export * from './disputes';
 export * from './credit-notes';
 export * from './tax';
+export * from './lifecycle-emails';

@@ -42,6 +42,13 @@ export const merchants = pgTable(
     collectBillingAddress: boolean().notNull().default(false),
     /** Email the customer a receipt (linking the hosted invoice) after each successful payment. */
     sendReceipts: boolean().notNull().default(true),
+    /** The lifecycle emails the customers get (docs/invoices.md, "Lifecycle emails"), each one on by default. */
+    sendTrialEndingEmails: boolean().notNull().default(true),
+    sendCancellationEmails: boolean().notNull().default(true),
+    sendRefundEmails: boolean().notNull().default(true),
+    sendPaymentFailedEmails: boolean().notNull().default(true),
+    sendCardExpiringEmails: boolean().notNull().default(true),
+    sendRenewalReminderEmails: boolean().notNull().default(true),
     /** Set by an Owner: every member must sign in with a second factor. */
     requireTwoFactor: boolean().notNull().default(false),
     createdAt: createdAt(),

@@ -3974,6 +3974,12 @@ export interface components {
             /** @description IANA time zone. */
             timeZone: string;
             sendReceipts: boolean;
+            sendTrialEndingEmails: boolean;
+            sendCancellationEmails: boolean;
+            sendRefundEmails: boolean;
+            sendPaymentFailedEmails: boolean;
+            sendCardExpiringEmails: boolean;
+            sendRenewalReminderEmails: boolean;
             legalName: string | null;
             taxId: string | null;
             invoiceFooter: string | null;
@@ -3981,6 +3987,8 @@ export interface components {
             invoicePrefix: string | null;
             /** @description Tax rates of prices that name none (a rate with a country: only for customers there). */
             defaultTaxRateIds: string[];
+            /** @description The hosted checkout asks for the billing address and an optional tax id. */
+            collectBillingAddress: boolean;
             /**
              * @description The number the next invoice gets, e.g. `ACME-0004`.
              * @example ACME-0004
@@ -11754,6 +11762,18 @@ export interface operations {
                     timeZone?: string;
                     /** @description Email customers a receipt, linking the hosted invoice and its PDF, after each successful payment (on by default). */
                     sendReceipts?: boolean;
+                    /** @description Sends customers the "Trial ending" email. 3 days before a trial ends: when the first charge is made and how much. On by default (docs/invoices.md, "Lifecycle emails"). */
+                    sendTrialEndingEmails?: boolean;
+                    /** @description Sends customers the "Subscription canceled or ended" email. When a cancellation is scheduled for the period end (with the date it ends), and when a subscription ends. On by default (docs/invoices.md, "Lifecycle emails"). */
+                    sendCancellationEmails?: boolean;
+                    /** @description Sends customers the "Refund issued" email. When a refund succeeds: the amount, the invoice and its credit note. On by default (docs/invoices.md, "Lifecycle emails"). */
+                    sendRefundEmails?: boolean;
+                    /** @description Sends customers the "Renewal failed" email. When a renewal charge is declined: a link to the portal to update the card. On by default (docs/invoices.md, "Lifecycle emails"). */
+                    sendPaymentFailedEmails?: boolean;
+                    /** @description Sends customers the "Card expiring" email. When the default card of a customer with a running subscription expires next month. On by default (docs/invoices.md, "Lifecycle emails"). */
+                    sendCardExpiringEmails?: boolean;
+                    /** @description Sends customers the "Yearly renewal reminder" email. 7 days before a yearly subscription renews: the date and the amount. On by default (docs/invoices.md, "Lifecycle emails"). */
+                    sendRenewalReminderEmails?: boolean;
                     /** @description Registered name printed on invoices, when it differs from `name`. */
                     legalName?: string | null;
                     /** @description Your VAT or other tax id, printed on invoices. */
@@ -11762,6 +11782,8 @@ export interface operations {
                     invoiceFooter?: string | null;
                     /** @description What invoice numbers start with (`ACME` → `ACME-0001`); null: the business name's letters and digits, upper case, at most 12. A new prefix applies to the next number; the sequence goes on. */
                     invoicePrefix?: string | null;
+                    /** @description The hosted checkout asks for the billing address and an optional tax id (off by default); the country chooses tax rates by country. */
+                    collectBillingAddress?: boolean;
                     /** @description Tax rates (`txr_…`) for the lines of prices that name none; a rate with a country applies only to customers whose billing address is there (docs/invoices.md, "Tax"). */
                     defaultTaxRateIds?: string[];
                 };

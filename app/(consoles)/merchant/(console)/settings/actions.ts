@@ -4,7 +4,7 @@ import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
 import { getDb } from '@/lib/db/client';
 import { invalidField } from '@/lib/http/errors';
-import { AccountSettingsBody, updateAccountSettings } from '@/lib/merchants/settings';
+import { AccountSettingsBody, LIFECYCLE_EMAIL_OPTIONS, updateAccountSettings } from '@/lib/merchants/settings';
 import { field, formAction, type FormState } from '@/lib/web/form-state';
 import { parseForm } from '@/lib/web/parse-form';
 import { sellerAction } from '../../session';
@@ -33,6 +33,7 @@ export async function saveSettingsAction(_: FormState, form: FormData): Promise<
       timeZone: field(form, 'timeZone'),
       sendReceipts: form.get('sendReceipts') === 'on',
       collectBillingAddress: form.get('collectBillingAddress') === 'on',
+      ...Object.fromEntries(LIFECYCLE_EMAIL_OPTIONS.map(({ name }) => [name, form.get(name) === 'on'])),
       legalName: orNull(form, 'legalName'),
       taxId: orNull(form, 'taxId'),
       invoiceFooter: orNull(form, 'invoiceFooter'),

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { getDb } from '@/lib/db/client';
-import { nextInvoiceNumberOf, toAccountSettings } from '@/lib/merchants/settings';
+import { LIFECYCLE_EMAIL_OPTIONS, nextInvoiceNumberOf, toAccountSettings } from '@/lib/merchants/settings';
 import { roleCan } from '@/lib/merchants/roles';
 import { ActionForm } from '@/components/ui/action-form';
 import { Alert } from '@/components/ui/alert';
@@ -94,6 +94,18 @@ export default async function SettingsPage({ searchParams }: { searchParams: Pro
                 </span>
               </span>
             </label>
+            <fieldset className="space-y-3">
+              <legend className="text-sm font-semibold text-slate-900">Subscription and refund emails</legend>
+              {LIFECYCLE_EMAIL_OPTIONS.map((option) => (
+                <label key={option.name} className="flex items-start gap-2 text-sm text-slate-800">
+                  <input type="checkbox" name={option.name} defaultChecked={settings[option.name]} className="mt-0.5 h-4 w-4 accent-brand-600" />
+                  <span>
+                    {option.label}
+                    <span className="block text-xs text-slate-600">{option.hint}</span>
+                  </span>
+                </label>
+              ))}
+            </fieldset>
             <fieldset className="space-y-4">
               <legend className="text-sm font-semibold text-slate-900">On invoices</legend>
               <div className="grid gap-4 sm:grid-cols-2">
