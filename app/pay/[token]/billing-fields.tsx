@@ -44,27 +44,28 @@ export function BillingAddressFields({
           <input name="billingCity" autoComplete="billing address-level2" maxLength={100} className={fieldClass} />
         </label>
       </div>
-      <label className="block text-sm">
+      <label className="block text-sm" htmlFor="billingCountry">
         {t('checkout.country')}
-        <select
-          name="billingCountry"
-          required
-          defaultValue=""
-          autoComplete="billing country"
-          onChange={(event) => onCountry(event.target.value)}
-          className={fieldClass}
-          {...invalid('billingCountry')}
-        >
-          <option value="" disabled>
-            {t('checkout.chooseCountry')}
-          </option>
-          {countries.map((country) => (
-            <option key={country.code} value={country.code}>
-              {country.name}
-            </option>
-          ))}
-        </select>
       </label>
+      <select
+        id="billingCountry"
+        name="billingCountry"
+        required
+        defaultValue=""
+        autoComplete="billing country"
+        onChange={(event) => onCountry(event.target.value)}
+        className={fieldClass}
+        {...invalid('billingCountry')}
+      >
+        <option value="" disabled>
+          {t('checkout.chooseCountry')}
+        </option>
+        {countries.map((country) => (
+          <option key={country.code} value={country.code}>
+            {country.name}
+          </option>
+        ))}
+      </select>
       {error('billingCountry')}
       <label className="block text-sm">
         {t('checkout.taxId')}
