@@ -66,3 +66,39 @@ test('a German page names the tax in German', async ({ browser, baseURL }) => {
   await shot(page, 'checkout-tax-2-de');
   await context.close();
 });
+
+test('a seller creates tax rates, makes one the default and archives another in the console', async ({ page, baseURL }) => {
+  const post = postJson(baseURL!);
+  const email = `tax-console-${crypto.randomBytes(4).toString('hex')}@example.com`;
+  await post('/api/MerchantAuth/Register', { email, password: 'a long seller password', name: 'Tea Shop', accountType: 'Business' });
+  await page.goto('/merchant/sign-in');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill('a long seller password');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('link', { name: 'Tax rates' }).click();
+  await expect(page.getByRole('heading', { name: 'Tax rates', level: 1 })).toBeVisible();
+
+  const form = page.getByRole('form', { name: 'New tax rate' });
+  for (const [name, percent, kind, country] of [
+    ['VAT', '20', 'true', 'GB'],
+    ['Sales tax', '8.875', 'false', 'US'],
+  ] as const) {
+    await form.getByLabel('Name on invoices').fill(name);
+    await form.getByLabel('Percent').fill(percent);
+    await form.getByLabel('Included in prices?').selectOption(kind);
+    await form.getByLabel('Country').fill(country);
+    await form.getByRole('button', { name: 'Create tax rate' }).click();
+    await expect(page.getByText(`Tax rate “${name} ${percent}%” created.`)).toBeVisible();
+  }
+  const defaults = page.getByRole('form', { name: 'Default tax rates' });
+  await defaults.getByLabel(/VAT 20%/).check();
+  await defaults.getByRole('button', { name: 'Save defaults' }).click();
+  await expect(page.getByText('Default tax rates saved.')).toBeVisible();
+  const salesTaxRow = page.getByRole('row', { name: /Sales tax 8.875%/ });
+  await salesTaxRow.getByRole('button', { name: 'Deactivate' }).click();
+  await salesTaxRow.getByRole('button', { name: 'Deactivate', exact: true }).click();
+  await expect(salesTaxRow.getByText('Inactive')).toBeVisible();
+  await expect(page.getByRole('row', { name: /VAT 20%/ }).getByText('Default')).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+  await shot(page, 'tax-rates-console');
+});

@@ -106,11 +106,13 @@ export async function createPriceAction(_: FormState, form: FormData): Promise<F
       if (amount === undefined) throw invalidField('amount', `Enter an amount in ${currency}, such as 12.00.`);
       pricing = { amount };
     }
+    const taxRateIds = form.getAll('taxRateIds').map(String);
     const body = parseForm(CreatePriceBody, {
       productId: field(form, 'productId'),
       type,
       currency,
       ...pricing,
+      ...(taxRateIds.length > 0 ? { taxRateIds } : {}),
       ...(recurring
         ? {
             interval: field(form, 'interval'),

@@ -22,7 +22,8 @@ const AGGREGATION_LABELS: Record<(typeof AGGREGATIONS)[number], string> = {
  * (per unit, decimal, package, graduated or volume tiers) with a live preview of what N units
  * cost, priced by the same function the invoices use.
  */
-export function NewPriceFields({ productId }: { productId: string }) {
+/** `taxChoices`: the seller's tax rates to tick for the price (server-rendered), shown before the button. */
+export function NewPriceFields({ productId, taxChoices }: { productId: string; taxChoices?: React.ReactNode }) {
   const [type, setType] = useState('OneTime');
   const [usageType, setUsageType] = useState('licensed');
   const [model, setModel] = useState<PricingModel>('perUnit');
@@ -132,6 +133,7 @@ export function NewPriceFields({ productId }: { productId: string }) {
           <UsagePreview read={preview} currency={currency} feature={values.feature || 'units'} />
         </fieldset>
       ) : null}
+      {taxChoices}
       <SubmitButton pendingText="Creating…">Create price</SubmitButton>
     </div>
   );

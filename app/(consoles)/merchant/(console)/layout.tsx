@@ -18,6 +18,7 @@ const NAV: (NavItem & { needs: Permission })[] = [
   { href: '/merchant/disputes', label: 'Disputes', needs: 'view' },
   { href: '/merchant/payment-links', label: 'Payment links', needs: 'view' },
   { href: '/merchant/promotion-codes', label: 'Promotion codes', needs: 'view' },
+  { href: '/merchant/tax-rates', label: 'Tax rates', needs: 'view' },
   { href: '/merchant/subscriptions', label: 'Subscriptions', needs: 'view' },
   { href: '/merchant/usage', label: 'Usage', needs: 'view' },
   { href: '/merchant/developers/api-keys', label: 'API keys', group: 'Developers', needs: 'developers:read' },

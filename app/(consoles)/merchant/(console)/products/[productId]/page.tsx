@@ -5,6 +5,7 @@ import { getDb } from '@/lib/db/client';
 import { ApiError } from '@/lib/http/errors';
 import { getProduct } from '@/lib/catalog/products';
 import { listPrices } from '@/lib/catalog/prices';
+import { listTaxRates } from '@/lib/tax/tax-rates';
 import { aggregationLabel, meteredRate } from '@/lib/catalog/price-terms';
 import { listPoliciesOfPrices } from '@/lib/entitlements/policies';
 import { formatMoney } from '@/lib/money/format';
@@ -37,6 +38,7 @@ export default async function ProductPage({
     throw error;
   });
   const prices = await listPrices(db, merchant.id, { productId, page, pageSize: 20, orderBy: 'createdAt', orderDirection: 'desc' });
+  const taxRates = (await listTaxRates(db, merchant.id, { page: 1, pageSize: 100, orderBy: 'createdAt', orderDirection: 'asc', active: true })).data;
   const policies = await listPoliciesOfPrices(
     db,
     merchant.id,
@@ -145,7 +147,24 @@ export default async function ProductPage({
         </div>
         <Card title="New price" className="h-fit">
           <ActionForm action={createPriceAction} ariaLabel="New price">
-            <NewPriceFields productId={product.id} />
+            <NewPriceFields
+              productId={product.id}
+              taxChoices={
+                taxRates.length > 0 ? (
+                  <fieldset className="mt-4 space-y-2">
+                    <legend className="text-sm font-medium text-slate-900">Tax rates</legend>
+                    <p className="text-xs text-slate-600">None ticked: your default rates (Tax rates page).</p>
+                    {taxRates.map((rate) => (
+                      <label key={rate.id} className="flex items-center gap-2 text-sm text-slate-800">
+                        <input type="checkbox" name="taxRateIds" value={rate.id} className="h-4 w-4 accent-brand-600" />
+                        {rate.displayName} {rate.percentage}% {rate.inclusive ? '(inclusive)' : '(exclusive)'}
+                        {rate.country ? ` · ${rate.country}` : ''}
+                      </label>
+                    ))}
+                  </fieldset>
+                ) : null
+              }
+            />
           </ActionForm>
         </Card>
       </div>
