@@ -17,7 +17,7 @@ import type { CheckoutInput } from './checkout-input';
 import { subscriptionTerms, type SubscriptionTerms } from './subscription-terms';
 import { customerPriceLabel } from '../billing/price-words';
 import { billingLines } from '../billing/line-items';
-import { taxLabel } from '../tax/calculate';
+import { ratesOfLine, taxLabel, type TaxAmount } from '../tax/calculate';
 import { selectTaxForCountry } from '../tax/tax-selection';
 
 /** Everything the public page /pay/{token} shows before payment. */
@@ -71,15 +71,17 @@ export async function loadHostedCheckout(db: Database, token: string, text: Cust
   }
   const price = link.priceId ? await findPriceRow(db, link.merchantId, link.priceId) : null;
   if (!reason && price && !price.active) reason = t('checkout.errors.notOffered');
-  const priced = price?.type === 'Recurring' ? null : await priceOneTime(db, link, { discount: 0, country: null }, text);
+  const recurring = price?.type === 'Recurring' ? price : null;
+  const priced = recurring ? null : await priceOneTime(db, link, { discount: 0, country: null }, text);
+  const terms = recurring && subscriptionTerms(recurring, null, now(), text, await recurringRates(db, link, recurring.id, null));
   return {
     ...linkSummary(token, sellerName, link, text),
-    ...(priced ? { total: priced.total, taxLines: priced.taxLines } : { taxLines: [] }),
+    ...(priced ? { total: priced.total, taxLines: priced.taxLines } : { taxLines: terms ? quotedTaxLines(terms.dueTodayTaxes, link.currency, text) : [] }),
     collectBillingAddress,
     cardEntry,
     unavailableTitle: t('checkout.cannotBePaid'),
     unavailableReason: reason,
-    subscription: price?.type === 'Recurring' ? subscriptionTerms(price, null, now(), text) : null,
+    subscription: terms || null,
     meteredItems: await Promise.all(link.items.map(async (item) => customerPriceLabel(await findPriceRow(db, link.merchantId, item.priceId), text))),
   };
 }
@@ -125,11 +127,19 @@ async function priceOneTime(db: Database, link: PaymentLinkRow, options: { disco
     [],
     tax,
   );
-  const taxLines = billed.taxes.map((rate) => ({
+  return { total: text.money(billed.amount, link.currency), taxLines: quotedTaxLines(billed.taxes, link.currency, text) };
+}
+
+function quotedTaxLines(taxes: readonly TaxAmount[], currency: string, text: CustomerText): QuotedTaxLine[] {
+  return taxes.map((rate) => ({
     label: rate.inclusive ? text.t('checkout.taxIncluded', { rate: taxLabel(rate) }) : taxLabel(rate),
-    amount: text.money(rate.amount, link.currency),
+    amount: text.money(rate.amount, currency),
   }));
-  return { total: text.money(billed.amount, link.currency), taxLines };
+}
+
+/** The rates a subscription's price is charged at for a buyer in `country`. */
+async function recurringRates(db: Database, link: PaymentLinkRow, priceId: string, country: string | null) {
+  return ratesOfLine(await selectTaxForCountry(db, link.merchantId, country, [priceId]), priceId);
 }
 
 /**
@@ -155,12 +165,12 @@ export async function quoteHostedCheckout(
     const quote = code ? await quotePromotionCode(db, link.merchantId, code, { currency: link.currency, subtotal }) : null;
     const price = link.priceId ? await findPriceRow(db, link.merchantId, link.priceId) : null;
     if (price?.type === 'Recurring') {
-      const subscription = subscriptionTerms(price, quote?.coupon ?? null, now(), text);
+      const subscription = subscriptionTerms(price, quote?.coupon ?? null, now(), text, await recurringRates(db, link, price.id, country));
       return {
         ok: true,
         code: quote?.code ?? null,
         discount: quote ? subscription.discountLabel : null,
-        taxLines: [],
+        taxLines: quotedTaxLines(subscription.dueTodayTaxes, link.currency, text),
         total: subscription.dueToday,
         subscription,
       };

@@ -254,3 +254,36 @@ describe('tax on the hosted checkout', () => {
     expect(customer).toMatchObject({ address: { line1: '5 Elm St', city: 'San Francisco', postalCode: '94107', country: 'US' }, taxId: 'US-EIN-12-3456789' });
   });
 });
+
+describe('tax on a subscription’s hosted checkout', () => {
+  it('shows the first charge and the periods after it with tax, and charges exactly that', async () => {
+    const { api, merchant } = await newMerchant();
+    const salesTax = await taxRate(api, { displayName: 'Sales tax', percentage: '10', inclusive: false, country: 'US' });
+    const { accessToken } = await signInSeller(merchant.email);
+    await call('PUT', '/api/MerchantSettings', { key: accessToken, body: { collectBillingAddress: true, defaultTaxRateIds: [salesTax] } });
+    const price = await recurringPrice(api, { amount: 1000 });
+    const link = await api.post('/api/PaymentLink', { priceId: price.id });
+    expect(link.status, link.text).toBe(201);
+
+    const quote = await quoteHostedCheckout(getDb(), link.body.token, { country: 'US' });
+    expect(quote).toMatchObject({ ok: true, total: '$11.00', taxLines: [{ label: 'Sales tax 10%', amount: '$1.00' }] });
+    expect((quote as { subscription: { summary: string } }).subscription.summary).toMatch(/^\$11\.00 today, then \$11\.00\/month from /);
+    expect(await quoteHostedCheckout(getDb(), link.body.token, { country: 'FR' })).toMatchObject({ total: '$10.00', taxLines: [] });
+
+    const paid = await payHostedCheckout(getDb(), {
+      token: link.body.token,
+      attemptKey: crypto.randomUUID(),
+      email: `sub-${Date.now()}@example.com`,
+      name: 'Ada',
+      cardNumber: '4242 4242 4242 4242',
+      expiry: '12 / 34',
+      cvc: '123',
+      promotionCode: '',
+      saveCard: false,
+      billingAddress: { line1: '', postalCode: '', city: '', country: 'US' },
+    });
+    expect(paid).toMatchObject({ kind: 'paid' });
+    const checkout = (await api.get(`/api/Checkout/${(paid as { checkoutId: string }).checkoutId}`)).body;
+    expect(checkout).toMatchObject({ total: 1100, taxAmount: 100, payment: { amount: 1100 } });
+  });
+});

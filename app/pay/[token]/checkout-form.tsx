@@ -56,7 +56,11 @@ export function CheckoutForm({
   const [promotionInput, setPromotionInput] = useState('');
   const [promotionMessage, setPromotionMessage] = useState<string | null>(null);
   // The totals for the code applied and the country chosen: what Pay charges.
-  const [quoted, setQuoted] = useState<{ total: string; taxLines: QuotedTaxLine[] }>({ total, taxLines });
+  const [quoted, setQuoted] = useState<{ total: string; taxLines: QuotedTaxLine[]; subscription: SubscriptionTerms | null }>({
+    total,
+    taxLines,
+    subscription,
+  });
   const [country, setCountry] = useState('');
   const stripeCard = useStripeCard(stripe, locale, () => setFieldError((shown) => (shown?.field === 'cardNumber' ? null : shown)));
   const declineRef = useRef<HTMLDivElement>(null);
@@ -64,7 +68,7 @@ export function CheckoutForm({
   useEffect(() => {
     if (declined) declineRef.current?.focus();
   }, [declined]);
-  const terms = promotion?.subscription ?? subscription;
+  const terms = quoted.subscription;
 
   function submit(formData: FormData) {
     setDeclined(null);
@@ -113,7 +117,7 @@ export function CheckoutForm({
         setPromotionMessage(quote.message);
         return;
       }
-      setQuoted({ total: quote.total, taxLines: quote.taxLines });
+      setQuoted({ total: quote.total, taxLines: quote.taxLines, subscription: quote.subscription });
       setPromotion(quote.code ? { code: quote.code, discount: quote.discount ?? '', total: quote.total, subscription: quote.subscription } : null);
     });
   }
@@ -222,7 +226,7 @@ export function CheckoutForm({
           }}
         />
       ) : null}
-      {terms ? null : <TaxLines lines={quoted.taxLines} total={quoted.total} />}
+      <TaxLines lines={quoted.taxLines} total={quoted.total} />
       {terms ? (
         <p className="rounded-md bg-slate-50 p-3 text-sm text-slate-700" data-testid="subscription-terms">
           {t('checkout.subscriptionCardNote', { summary: terms.summary })}
