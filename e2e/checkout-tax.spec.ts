@@ -45,6 +45,8 @@ test('the checkout asks for the billing address, shows the tax of the chosen cou
   await page.getByLabel('Country', { exact: true }).selectOption('US');
   await expect(page.getByTestId('tax-lines')).toContainText('Sales tax 10%');
   await expect(page.getByTestId('quoted-total')).toHaveText('$11.00');
+  // The order summary shows the same total as the form (issue 34: it kept the list total).
+  await expect(page.getByTestId('list-total')).toHaveText('$11.00');
   await page.getByLabel('VAT or tax ID (optional)').fill('US-EIN-12-3456789');
   await expectNoSidewaysScroll(page);
   await expectNoSeriousA11yViolations(page);

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import type { HostedCheckoutView } from '@/lib/checkout/hosted';
 import type { CustomerText } from '@/lib/i18n/customer-text';
 import { SubscriptionSummary } from './subscription-summary';
+import { LiveTotal } from './quoted-total';
 
 /**
  * The order half of a hosted checkout (the card form's page and the wallet's): seller, product,
@@ -60,7 +61,9 @@ export function OrderSummary({
           </div>
           <div className="flex justify-between gap-4 border-t border-slate-100 pt-2 text-base font-semibold">
             <dt>{t('checkout.total')}</dt>
-            <dd data-testid="list-total">{view.total}</dd>
+            <dd data-testid="list-total">
+              <LiveTotal initial={view.total} />
+            </dd>
           </div>
         </dl>
       )}

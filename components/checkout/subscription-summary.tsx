@@ -1,4 +1,5 @@
 import type { SubscriptionTerms } from '@/lib/checkout/subscription-terms';
+import { LiveTotal } from './quoted-total';
 import type { CustomerText } from '@/lib/i18n/customer-text';
 
 /**
@@ -21,7 +22,9 @@ export function SubscriptionSummary({ terms, text, withCharges = true }: { terms
       ) : null}
       <div className="flex justify-between gap-4 border-t border-slate-100 pt-2 text-base font-semibold">
         <dt>{t('checkout.dueToday')}</dt>
-        <dd data-testid="list-total">{terms.dueToday}</dd>
+        <dd data-testid="list-total">
+          <LiveTotal initial={terms.dueToday} />
+        </dd>
       </div>
       {withCharges ? (
         <p className="pt-1 text-slate-600" data-testid="subscription-summary">

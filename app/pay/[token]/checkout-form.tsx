@@ -7,6 +7,7 @@ import type { SubscriptionTerms } from '@/lib/checkout/subscription-terms';
 import type { HostedFormField, QuotedTaxLine } from '@/lib/checkout/hosted';
 import { payAction, quoteAction } from './actions';
 import { BillingAddressFields, TaxLines, type CountryOption } from './billing-fields';
+import { useSetQuotedTotal } from '@/components/checkout/quoted-total';
 import { UnavailableNotice } from '@/components/checkout/order-summary';
 import { StripeCardField, useStripeCard, type StripeCardSettings } from '@/components/checkout/stripe-card';
 
@@ -62,6 +63,7 @@ export function CheckoutForm({
     subscription,
   });
   const [country, setCountry] = useState('');
+  const setSummaryTotal = useSetQuotedTotal();
   const stripeCard = useStripeCard(stripe, locale, () => setFieldError((shown) => (shown?.field === 'cardNumber' ? null : shown)));
   const declineRef = useRef<HTMLDivElement>(null);
   // After a decline, focus moves to the message so the customer (and a screen reader) hears why.
@@ -118,6 +120,7 @@ export function CheckoutForm({
         return;
       }
       setQuoted({ total: quote.total, taxLines: quote.taxLines, subscription: quote.subscription });
+      setSummaryTotal(quote.total);
       setPromotion(quote.code ? { code: quote.code, discount: quote.discount ?? '', total: quote.total, subscription: quote.subscription } : null);
     });
   }

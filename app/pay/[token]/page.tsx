@@ -11,6 +11,7 @@ import { OrderSummary, UnavailableNotice } from '@/components/checkout/order-sum
 import { CheckoutForm } from './checkout-form';
 import { linkDesign } from './design';
 import { countryOptions } from '@/lib/i18n/countries';
+import { QuotedTotalProvider } from '@/components/checkout/quoted-total';
 
 export const dynamic = 'force-dynamic';
 
@@ -32,36 +33,38 @@ export default async function PayPage({ params }: { params: Promise<{ token: str
   // Live Stripe takes real cards: no note. The sandbox and Stripe's test mode say which cards work.
   const testCards = cardEntry.processor === 'sandbox' ? t('common.sandboxCards') : cardEntry.testMode ? t('common.stripeTestCards') : null;
   return (
-    <main lang={locale} className="mx-auto grid max-w-4xl gap-8 px-6 py-12 md:grid-cols-2">
-      <OrderSummary view={view} text={text} withCharges={false}>
-        {testCards ? <p className="mt-4 text-xs text-slate-500">{testCards}</p> : null}
-      </OrderSummary>
-      <section aria-label={t('checkout.paymentSection')}>
-        {view.unavailableReason ? (
-          <UnavailableNotice title={view.unavailableTitle} reason={view.unavailableReason} />
-        ) : (
-          <>
-            <NextIntlClientProvider locale={locale} messages={clientMessages(locale, 'checkout', 'common')} timeZone="UTC">
-              <CheckoutForm
-                token={view.token}
-                locale={locale}
-                total={view.total}
-                taxLines={view.taxLines}
-                countries={view.collectBillingAddress ? countryOptions(locale) : null}
-                subscription={view.subscription}
-                buttonLabel={design?.buttonLabel}
-                stripe={stripe}
-              />
-            </NextIntlClientProvider>
-            <p className="mt-4 text-center text-sm text-slate-600">
-              {t('checkout.walletPrompt', { seller: view.sellerName })}{' '}
-              <Link href={`/member/pay/${view.token}`} prefetch={false} className="font-medium text-brand-700 hover:underline">
-                {t('checkout.walletLink')}
-              </Link>
-            </p>
-          </>
-        )}
-      </section>
-    </main>
+    <QuotedTotalProvider>
+      <main lang={locale} className="mx-auto grid max-w-4xl gap-8 px-6 py-12 md:grid-cols-2">
+        <OrderSummary view={view} text={text} withCharges={false}>
+          {testCards ? <p className="mt-4 text-xs text-slate-500">{testCards}</p> : null}
+        </OrderSummary>
+        <section aria-label={t('checkout.paymentSection')}>
+          {view.unavailableReason ? (
+            <UnavailableNotice title={view.unavailableTitle} reason={view.unavailableReason} />
+          ) : (
+            <>
+              <NextIntlClientProvider locale={locale} messages={clientMessages(locale, 'checkout', 'common')} timeZone="UTC">
+                <CheckoutForm
+                  token={view.token}
+                  locale={locale}
+                  total={view.total}
+                  taxLines={view.taxLines}
+                  countries={view.collectBillingAddress ? countryOptions(locale) : null}
+                  subscription={view.subscription}
+                  buttonLabel={design?.buttonLabel}
+                  stripe={stripe}
+                />
+              </NextIntlClientProvider>
+              <p className="mt-4 text-center text-sm text-slate-600">
+                {t('checkout.walletPrompt', { seller: view.sellerName })}{' '}
+                <Link href={`/member/pay/${view.token}`} prefetch={false} className="font-medium text-brand-700 hover:underline">
+                  {t('checkout.walletLink')}
+                </Link>
+              </p>
+            </>
+          )}
+        </section>
+      </main>
+    </QuotedTotalProvider>
   );
 }
