@@ -6,6 +6,7 @@ import { config as appConfig } from './lib/config';
 import { newCspNonce, pageContentSecurityPolicy, securityHeaders } from './lib/http/security-headers';
 import { accessCookieName, audienceOfPath, clearedSessionCookies, refreshCookieName, sessionCookies, type CookieSpec } from './lib/web/session-cookies';
 import type { Audience } from './lib/db/schema';
+import { PAGE_PATH_HEADER } from './lib/web/page-path';
 
 /** Refresh a little before expiry, so a page never starts rendering with a token about to lapse. */
 const REFRESH_MARGIN_MS = 30_000;
@@ -23,6 +24,8 @@ const inFlight = new Map<string, { at: number; result: Promise<Pair | undefined>
 export async function proxy(request: NextRequest) {
   const policy = pageContentSecurityPolicy(newCspNonce());
   request.headers.set('content-security-policy', policy);
+  // The root layout's <html lang> follows the page's language (app/document-language.ts); set here, never taken from the client.
+  request.headers.set(PAGE_PATH_HEADER, request.nextUrl.pathname);
   const response = await routePage(request);
   for (const [name, value] of Object.entries(securityHeaders(policy))) response.headers.set(name, value);
   return response;

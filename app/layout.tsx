@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import { connection } from 'next/server';
 import type { ReactNode } from 'react';
 import './globals.css';
+import { documentLanguage } from './document-language';
 
 export const metadata: Metadata = {
   title: { default: 'Paybase', template: '%s · Paybase' },
@@ -13,7 +14,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   // request's CSP nonce (proxy.ts), which a page made at build time could not know.
   await connection();
   return (
-    <html lang="en">
+    <html lang={await documentLanguage()}>
       <body className="min-h-screen bg-slate-50 text-slate-900 antialiased">{children}</body>
     </html>
   );

@@ -57,6 +57,8 @@ describe('hosted checkout in the customer’s language', () => {
     expect(german.text).toContain('1.500 ¥ bezahlen');
     expect(german.text).toContain('Mit Ihrer Paybase-Wallet bezahlen');
     expect(german.html).toContain('lang="de"');
+    // The document itself is German (issue 34): title, header and footer are announced in German.
+    expect(german.html).toMatch(/^<!DOCTYPE html><html[^>]* lang="de"/);
     expect(german.text).not.toContain('Pay with card');
 
     const japanese = await page(path, 'ja');
@@ -214,5 +216,15 @@ describe('portal and wallet in the customer’s language', () => {
     const sent = await call('POST', '/api/MemberAuth/Login', { body: { email: other }, headers: { 'accept-language': 'de-AT, en;q=0.5', ...freshIp() } });
     expect(sent.status, sent.text).toBe(202);
     expect((await mailbox(other))[0]!.subject).toBe('Ihr Anmeldelink für die Paybase-Wallet');
+  });
+});
+
+describe('the document language', () => {
+  it('is the customer page’s language, and English in the consoles whatever the browser asks', async () => {
+    const { api } = await newMerchant();
+    const link = await adHocLink(api, { unitAmount: 1000, currency: 'EUR' });
+    expect((await page(`/pay/${link.token}`, 'fr-FR,fr;q=0.9')).html).toMatch(/^<!DOCTYPE html><html[^>]* lang="fr"/);
+    expect((await page('/member/sign-in', 'ja')).html).toMatch(/^<!DOCTYPE html><html[^>]* lang="ja"/);
+    expect((await page('/merchant/sign-in', 'de')).html).toMatch(/^<!DOCTYPE html><html[^>]* lang="en"/);
   });
 });
