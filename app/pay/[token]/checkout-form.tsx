@@ -53,7 +53,7 @@ export function CheckoutForm({
   const [declined, setDeclined] = useState<string | null>(null);
   const [unavailable, setUnavailable] = useState<string | null>(null);
   const [fieldError, setFieldError] = useState<{ field: Field; message: string } | null>(null);
-  const [promotion, setPromotion] = useState<{ code: string; discount: string; total: string; subscription: SubscriptionTerms | null } | null>(null);
+  const [promotion, setPromotion] = useState<{ code: string; discount: string } | null>(null);
   const [promotionInput, setPromotionInput] = useState('');
   const [promotionMessage, setPromotionMessage] = useState<string | null>(null);
   // The totals for the code applied and the country chosen: what Pay charges.
@@ -121,7 +121,7 @@ export function CheckoutForm({
       }
       setQuoted({ total: quote.total, taxLines: quote.taxLines, subscription: quote.subscription });
       setSummaryTotal(quote.total);
-      setPromotion(quote.code ? { code: quote.code, discount: quote.discount ?? '', total: quote.total, subscription: quote.subscription } : null);
+      setPromotion(quote.code ? { code: quote.code, discount: quote.discount ?? '' } : null);
     });
   }
 
