@@ -4,6 +4,7 @@ import { billingRecords, customers, merchants, payments } from '../db/schema';
 import { paginate, type PageRequest } from '../db/paginate';
 import { notFound } from '../http/errors';
 import { toPaymentResponse } from '../payments/payments';
+import { creditNotesOfInvoice, toCreditNoteResponse } from '../payments/credit-notes';
 import { toBillingRecordResponse, type BillingRecordRow } from './billing-records';
 
 export type BillingRecordStatus = BillingRecordRow['status'];
@@ -78,7 +79,8 @@ async function readInvoice(db: Db, match: SQL, { lock }: { lock: boolean }) {
   const [found] = await (lock ? query.for('update', { of: billingRecords }) : query);
   if (!found) return undefined;
   const [record] = await withAttempts(db, found.record.merchantId, [found.record]);
-  return { row: found.record, record: record!, customer: found.customer, seller: found.seller };
+  const creditNotes = (await creditNotesOfInvoice(db, found.record.merchantId, found.record.id)).map((note) => toCreditNoteResponse(note, found.record.number));
+  return { row: found.record, record: record!, customer: found.customer, seller: found.seller, creditNotes };
 }
 
 export type HostedInvoice = NonNullable<Awaited<ReturnType<typeof findInvoiceByToken>>>;
