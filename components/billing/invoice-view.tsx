@@ -94,7 +94,10 @@ export function InvoiceView({ document, pdfHref }: { document: InvoiceDocument; 
       </table>
       <dl className="ml-auto mt-4 max-w-xs space-y-1 text-sm" data-testid="invoice-totals">
         {document.totals.map((total) => (
-          <div key={`${total.kind}:${total.label}`} className={`flex justify-between gap-4 ${total.strong ? 'font-semibold text-slate-900' : 'text-slate-600'}`}>
+          <div
+            key={`${total.kind}:${total.label}`}
+            className={`flex justify-between gap-4 ${total.strong ? 'font-semibold text-slate-900' : 'text-slate-600'}`}
+          >
             <dt>{total.label}</dt>
             <dd className="tabular-nums">{total.amount}</dd>
           </div>

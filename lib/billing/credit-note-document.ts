@@ -12,7 +12,12 @@ import { hostedInvoiceUrl } from './billing-records';
  */
 export async function findCreditNoteByToken(db: Db, token: string) {
   const [found] = await db
-    .select({ note: creditNotes, invoice: { number: billingRecords.number, hostedToken: billingRecords.hostedToken, taxExempt: billingRecords.taxExempt }, customer: customers, seller: merchants })
+    .select({
+      note: creditNotes,
+      invoice: { number: billingRecords.number, hostedToken: billingRecords.hostedToken, taxExempt: billingRecords.taxExempt },
+      customer: customers,
+      seller: merchants,
+    })
     .from(creditNotes)
     .innerJoin(billingRecords, eq(billingRecords.id, creditNotes.billingRecordId))
     .innerJoin(customers, eq(customers.id, creditNotes.customerId))

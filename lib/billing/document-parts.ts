@@ -76,6 +76,9 @@ export function documentParties(
   };
 }
 
+/** A document's taxes per rate, as billing records and credit notes keep them. */
+export type DocumentTaxes = readonly TaxAmount[];
+
 /** A tax line of a document's totals: "VAT 20% on €10.00" and its tax, "(included)" when inside the prices. */
 export interface DocumentTaxLine {
   label: string;

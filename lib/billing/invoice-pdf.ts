@@ -79,10 +79,14 @@ function writeDocument(w: PageWriter, doc: InvoiceDocument, fonts: { regular: PD
       w.y = PAGE.height - PAGE.margin;
     }
   };
-  const wrap = (value: string, width: number) => value.length > width ? `${value.slice(0, width - 1)}…` : value;
+  const wrap = (value: string, width: number) => (value.length > width ? `${value.slice(0, width - 1)}…` : value);
   w.text(doc.seller.name, { font: fonts.bold, size: 14 });
   w.text(doc.title, { font: fonts.bold, size: 20, alignRight: right });
-  for (const line of [...doc.seller.addressLines, ...(doc.seller.taxId ? [doc.seller.taxId] : []), ...(doc.seller.supportEmail ? [doc.seller.supportEmail] : [])]) {
+  for (const line of [
+    ...doc.seller.addressLines,
+    ...(doc.seller.taxId ? [doc.seller.taxId] : []),
+    ...(doc.seller.supportEmail ? [doc.seller.supportEmail] : []),
+  ]) {
     down(14);
     w.text(line, { font: fonts.regular, color: MUTED });
   }

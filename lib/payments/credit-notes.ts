@@ -152,3 +152,21 @@ export function creditNotesOfInvoice(db: Db, merchantId: string, billingRecordId
     .where(and(eq(creditNotes.merchantId, merchantId), eq(creditNotes.billingRecordId, billingRecordId)))
     .orderBy(asc(creditNotes.createdAt), asc(creditNotes.id));
 }
+
+/** The credit notes of the seller's invoices `billingRecordIds`, oldest first, by invoice (the console lists them under each record). */
+export async function creditNotesByInvoice(db: Db, merchantId: string, invoices: readonly { id: string; number: string | null }[]) {
+  const byInvoice = new Map<string, ReturnType<typeof toCreditNoteResponse>[]>();
+  if (invoices.length === 0) return byInvoice;
+  const numbers = new Map(invoices.map((invoice) => [invoice.id, invoice.number]));
+  const rows = await db
+    .select()
+    .from(creditNotes)
+    .where(and(eq(creditNotes.merchantId, merchantId), inArray(creditNotes.billingRecordId, [...numbers.keys()])))
+    .orderBy(asc(creditNotes.createdAt), asc(creditNotes.id));
+  for (const row of rows) {
+    const notes = byInvoice.get(row.billingRecordId) ?? [];
+    notes.push(toCreditNoteResponse(row, numbers.get(row.billingRecordId) ?? null));
+    byInvoice.set(row.billingRecordId, notes);
+  }
+  return byInvoice;
+}
