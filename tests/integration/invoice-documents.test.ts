@@ -18,22 +18,27 @@ async function page(url: string, language = 'en') {
   const answer = await fetch(`${baseUrl()}${path(url)}`, { headers: { 'Accept-Language': language } });
   const html = await answer.text();
   expect(answer.status, html.slice(0, 300)).toBe(200);
-  // The text a reader sees, tags out (React splits text around expressions with comments).
+  // The text a reader sees and the addresses of its links, tags out (React splits text around expressions with comments).
   return plain(
     html
+      .replace(/<script[\s\S]*?<\/script>/g, '')
       .replace(/<!-- -->/g, '')
+      .replace(/<a [^>]*href="([^"]+)"[^>]*>/g, ' $1 ')
       .replace(/<[^>]+>/g, ' ')
       .replace(/&#x27;/g, "'")
       .replace(/&amp;/g, '&'),
   );
 }
 
+/** The standard fonts draw WinAnsi (Windows-1252): these bytes are not Latin-1's (Node's TextDecoder reads them as Latin-1). */
+const WIN_ANSI: Record<string, string> = { '\x80': '€', '\x85': '…', '\x92': '’', '\x96': '–' };
+
 async function pdf(url: string, language: string) {
   const answer = await fetch(`${baseUrl()}${path(url)}`, { headers: { 'Accept-Language': language } });
   const body = Buffer.from(await answer.arrayBuffer());
   expect(answer.status, body.subarray(0, 200).toString('utf8')).toBe(200);
   expect(answer.headers.get('content-type')).toContain('application/pdf');
-  return plain(pdfText(body));
+  return plain(pdfText(body).replace(/[\x80\x85\x92\x96]/g, (byte) => WIN_ANSI[byte]!));
 }
 
 /** A German seller with its legal details, a tax rate on a €10.00 product, and a buyer in Berlin. */
