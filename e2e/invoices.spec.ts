@@ -124,7 +124,7 @@ test('an invoice with tax lines and its credit note, as the customer reads them'
   expect(settings.status).toBe(200);
   const key = await json(
     '/api/MerchantApiKey',
-    { name: 'backend', scopes: ['products:write', 'prices:write', 'customers:write', 'payments:write', 'payments:read', 'refunds:write'] },
+    { name: 'backend', scopes: ['products:write', 'prices:write', 'customers:write', 'payment_links:write', 'payments:read', 'refunds:write'] },
     session,
   );
   const api = { Authorization: `Bearer ${key.secret}` };

@@ -4,7 +4,7 @@ import { billingRecords, creditNotes, customers, merchants } from '../db/schema'
 import { customerText, type CustomerText } from '../i18n/customer-text';
 import { documentParties, documentTaxLines } from './document-parts';
 import { documentMoney, documentWords, type InvoiceDocument } from './invoice-document';
-import { hostedInvoiceUrl } from './billing-records';
+import { invoicePath } from './billing-records';
 
 /**
  * A credit note with what its page and PDF print, found by its secret token (no session: holding
@@ -55,7 +55,7 @@ export function creditNoteDocument(
     number: note.number ?? note.id,
     status: null,
     statusName: null,
-    reference: { text: t('invoice.creditNoteFor', { number: invoiceNumber }), href: hostedInvoiceUrl(invoice.hostedToken) },
+    reference: { text: t('invoice.creditNoteFor', { number: invoiceNumber }), href: invoicePath(invoice.hostedToken) },
     issuedAt: text.date(note.createdAt),
     paidAt: null,
     period: null,

@@ -140,7 +140,8 @@ export function invoiceDocument(invoice: HostedInvoice, options: { text?: Custom
       number: note.number ?? note.id,
       date: text.date(note.createdAt),
       amount: money(-note.amount),
-      href: note.hostedUrl,
+      // A path: the page links its credit notes on the origin it was opened on.
+      href: new URL(note.hostedUrl).pathname,
     })),
     words: documentWords(text, seller.name),
   };

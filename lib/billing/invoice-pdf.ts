@@ -65,6 +65,21 @@ class PageWriter {
     this.page.drawText(text, { x, y: this.y, size, font: options.font, color: options.color ?? INK });
   }
 
+  /** `value` in lines no wider than `width` points, broken between words. */
+  wrapped(value: string, font: PDFFont, size: number, width: number): string[] {
+    const lines: string[] = [];
+    let line = '';
+    for (const word of value.split(/\s+/).filter(Boolean)) {
+      const longer = line ? `${line} ${word}` : word;
+      if (line && font.widthOfTextAtSize(this.clean(longer), size) > width) {
+        lines.push(line);
+        line = word;
+      } else line = longer;
+    }
+    if (line) lines.push(line);
+    return lines;
+  }
+
   rule() {
     this.page.drawLine({ start: { x: PAGE.margin, y: this.y }, end: { x: PAGE.width - PAGE.margin, y: this.y }, thickness: 0.75, color: RULE });
   }
@@ -134,9 +149,13 @@ function writeDocument(w: PageWriter, doc: InvoiceDocument, fonts: { regular: PD
     w.text(wrap(total.label, 48), { font, x: right - 300 });
     w.text(total.amount, { font, alignRight: right });
   }
+  // Legal mentions and the footer are wrapped, never cut: a reverse-charge note must be whole.
   for (const note of doc.notes) {
-    down(24);
-    w.text(wrap(note, 110), { font: fonts.bold, size: 9 });
+    down(14);
+    for (const line of w.wrapped(note, fonts.bold, 9, right - PAGE.margin)) {
+      down(12);
+      w.text(line, { font: fonts.bold, size: 9 });
+    }
   }
   if (doc.payments.length > 0) {
     down(36);
@@ -158,8 +177,8 @@ function writeDocument(w: PageWriter, doc: InvoiceDocument, fonts: { regular: PD
   }
   if (doc.seller.footer) {
     down(36);
-    for (const line of doc.seller.footer.split('\n')) {
-      w.text(wrap(line, 120), { font: fonts.regular, size: 8, color: MUTED });
+    for (const line of doc.seller.footer.split('\n').flatMap((paragraph) => w.wrapped(paragraph, fonts.regular, 8, right - PAGE.margin))) {
+      w.text(line, { font: fonts.regular, size: 8, color: MUTED });
       down(11);
     }
   }

@@ -1,4 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { getDb } from '@/lib/db/client';
+import { customerText } from '@/lib/i18n/customer-text';
+import { portalOverview } from '@/lib/portal/overview';
+import { accessCookieName } from '@/lib/web/session-cookies';
 import { baseUrl, call } from '../helpers/api';
 import { newMerchant } from '../helpers/merchants';
 import { pdfText } from '../helpers/pdf';
@@ -73,7 +77,7 @@ async function germanSeller(rate: { displayName: string; percentage: string; inc
   expect(checkout.status, checkout.text).toBe(201);
   const record = await api.get(`/api/BillingRecord/${checkout.body.billingRecordId}`);
   expect(record.status, record.text).toBe(200);
-  return { api, checkout: checkout.body, record: record.body };
+  return { api, merchant, checkout: checkout.body, record: record.body };
 }
 
 async function creditNotesOf(api: Api, billingRecordId: string) {
@@ -139,10 +143,14 @@ describe('invoice documents', () => {
     expect(await page(reverse.hostedInvoiceUrl, 'fr')).toContain('Autoliquidation : la TVA est due par le preneur.');
     expect(await page(reverse.hostedInvoiceUrl, 'ja')).toContain('リバースチャージ');
     expect(await pdf(reverse.invoicePdfUrl, 'es')).toContain('Inversión del sujeto pasivo');
+    // Wrapped on the PDF's narrow page, never cut short.
+    expect((await pdf(reverse.invoicePdfUrl, 'de')).replace(/\n/g, ' ')).toContain(
+      'Steuerschuldnerschaft des Leistungsempfängers (Reverse Charge): Der Leistungsempfänger schuldet die Umsatzsteuer.',
+    );
   });
 
   it('a partly refunded invoice says so in words and lists its credit note, whose page and PDF read in French', async () => {
-    const { api, checkout, record } = await germanSeller({ displayName: 'TVA', percentage: '20', inclusive: false });
+    const { api, merchant, checkout, record } = await germanSeller({ displayName: 'TVA', percentage: '20', inclusive: false });
     expect(record.total).toBe(1200);
     const refund = await api.post(`/api/Payment/${checkout.payment.id}/Refund`, { amount: 600 }, ik());
     expect(refund.status, refund.text).toBe(201);
@@ -189,6 +197,21 @@ describe('invoice documents', () => {
       expect(creditNotePdf).toContain(text);
     }
     expect(await page(note!.hostedUrl, 'ja')).toContain('請求書 ACME-0001 のクレジットノート');
+    // The portal's billing history says it in words too.
+    const german = customerText('de');
+    const [history] = (await portalOverview(getDb(), merchant.id, record.customerId, german)).history;
+    expect(german.t('portal.recordStatus', { status: history!.status })).toBe('bezahlt · teilweise erstattet');
+
+    // The seller's console: the customer's page shows the number, the tax line, the state in words and the credit note.
+    const { accessToken } = await signInSeller(merchant.email);
+    const consolePage = await fetch(`${baseUrl()}/merchant/customers/${record.customerId}`, {
+      headers: { Cookie: `${accessCookieName('merchant')}=${accessToken}` },
+    });
+    expect(consolePage.status).toBe(200);
+    const consoleText = plain((await consolePage.text()).replace(/<script[\s\S]*?<\/script>/g, '').replace(/<!-- -->/g, ''));
+    for (const text of ['ACME-0001', 'Paid · partly refunded', 'TVA 20% on €10.00: €2.00', 'Credit notes', 'ACME-CN-0001', note!.hostedUrl])
+      expect(consoleText).toContain(text);
+    expect(consoleText).not.toMatch(/>partially_refunded</);
 
     // The rest refunded: "paid · refunded"; an unknown token is not found.
     expect((await api.post(`/api/Payment/${checkout.payment.id}/Refund`, {}, ik())).status).toBe(201);
