@@ -6,7 +6,7 @@ import { accessCookieName } from '@/lib/web/session-cookies';
 import { baseUrl, call } from '../helpers/api';
 import { newMerchant } from '../helpers/merchants';
 import { pdfText } from '../helpers/pdf';
-import { ik } from '../helpers/payments';
+import { ik, waitFor } from '../helpers/payments';
 import { signInSeller } from '../helpers/sessions';
 
 // Issue 32: the documents a business can file (docs/invoices.md, "What an invoice shows",
@@ -65,8 +65,9 @@ async function germanSeller(rate: { displayName: string; percentage: string; inc
   const product = await api.post('/api/Product', { name: 'Werkbank' });
   const price = await api.post('/api/Price', { productId: product.body.id, type: 'OneTime', amount: 1000, currency: 'EUR', taxRateIds: [taxRate.body.id] });
   expect(price.status, price.text).toBe(201);
+  const email = `kunde-${crypto.randomUUID()}@example.com`;
   const customer = await api.post('/api/Customer', {
-    email: `kunde-${crypto.randomUUID()}@example.com`,
+    email,
     name: 'Kunde AG',
     address: { line1: 'Kundenweg 7', city: 'München', postalCode: '80331', country: 'DE' },
     taxId: 'DE987654321',
@@ -77,7 +78,7 @@ async function germanSeller(rate: { displayName: string; percentage: string; inc
   expect(checkout.status, checkout.text).toBe(201);
   const record = await api.get(`/api/BillingRecord/${checkout.body.billingRecordId}`);
   expect(record.status, record.text).toBe(200);
-  return { api, merchant, checkout: checkout.body, record: record.body };
+  return { api, merchant, email, checkout: checkout.body, record: record.body };
 }
 
 async function creditNotesOf(api: Api, billingRecordId: string) {
@@ -88,7 +89,7 @@ async function creditNotesOf(api: Api, billingRecordId: string) {
 
 describe('invoice documents', () => {
   it('a German invoice shows its number, both parties’ legal details, the MwSt line per rate and the footer, on the page and the PDF', async () => {
-    const { record } = await germanSeller({ displayName: 'MwSt', percentage: '19', inclusive: false });
+    const { record, email } = await germanSeller({ displayName: 'MwSt', percentage: '19', inclusive: false });
     expect(record).toMatchObject({ number: 'ACME-0001', total: 1190, taxAmount: 190 });
 
     const german = await page(record.hostedInvoiceUrl, 'de-DE,de;q=0.9');
@@ -128,6 +129,24 @@ describe('invoice documents', () => {
     }
     const english = await page(record.hostedInvoiceUrl);
     for (const text of ['Invoice number', 'Tax ID: DE123456789', 'MwSt 19% on €10.00', '€1.90']) expect(english).toContain(text);
+
+    // The receipt email (the customer's language: English, none recorded) prints the same.
+    const receipt = await waitFor(async () => {
+      const answer = await fetch(`${baseUrl()}/dev/mailbox?format=json&to=${encodeURIComponent(email)}`);
+      return ((await answer.json()) as { data: { category: string; text: string }[] }).data.find((mail) => mail.category === 'receipt');
+    });
+    for (const text of [
+      'Receipt ACME-0001',
+      'Beispiel Werkzeuge GmbH',
+      'Tax ID: DE123456789',
+      'Kundenweg 7',
+      'Tax ID: DE987654321',
+      'MwSt 19% on €10.00: €1.90',
+      'Total paid: €11.90',
+      'Amtsgericht Berlin HRB 12345',
+    ]) {
+      expect(receipt.text).toContain(text);
+    }
   });
 
   it('an inclusive rate reads "included"; a reverse-charge invoice says the buyer accounts for VAT, in each language', async () => {
