@@ -231,6 +231,11 @@ describe('invoice documents', () => {
     for (const text of ['ACME-0001', 'Paid · partly refunded', 'TVA 20% on €10.00: €2.00', 'Credit notes', 'ACME-CN-0001', note!.hostedUrl])
       expect(consoleText).toContain(text);
     expect(consoleText).not.toMatch(/>partially_refunded</);
+    const paymentPage = await fetch(`${baseUrl()}/merchant/payments/${checkout.payment.id}`, {
+      headers: { Cookie: `${accessCookieName('merchant')}=${accessToken}` },
+    });
+    const paymentText = await paymentPage.text();
+    for (const text of ['ACME-0001', 'ACME-CN-0001', note!.pdfUrl, record.invoicePdfUrl]) expect(paymentText).toContain(text);
 
     // The rest refunded: "paid · refunded"; an unknown token is not found.
     expect((await api.post(`/api/Payment/${checkout.payment.id}/Refund`, {}, ik())).status).toBe(201);
