@@ -66,10 +66,10 @@ export function InvoiceView({ document, pdfHref }: { document: InvoiceDocument; 
             <th scope="col" className="py-2 font-medium">
               {document.words.description}
             </th>
-            <th scope="col" className="py-2 text-right font-medium">
+            <th scope="col" className="py-2 pl-4 text-right font-medium">
               {document.words.quantity}
             </th>
-            <th scope="col" className="py-2 text-right font-medium">
+            <th scope="col" className="py-2 pl-4 text-right font-medium">
               {document.words.amount}
             </th>
           </tr>
@@ -86,8 +86,8 @@ export function InvoiceView({ document, pdfHref }: { document: InvoiceDocument; 
                   </span>
                 ))}
               </td>
-              <td className="py-2 text-right align-top tabular-nums">{line.quantityLabel}</td>
-              <td className="py-2 text-right align-top tabular-nums">{line.amount}</td>
+              <td className="py-2 pl-4 text-right align-top tabular-nums">{line.quantityLabel}</td>
+              <td className="py-2 pl-4 text-right align-top tabular-nums">{line.amount}</td>
             </tr>
           ))}
         </tbody>

@@ -235,7 +235,7 @@ describe('invoice documents', () => {
       headers: { Cookie: `${accessCookieName('merchant')}=${accessToken}` },
     });
     const paymentText = await paymentPage.text();
-    for (const text of ['ACME-0001', 'ACME-CN-0001', note!.pdfUrl, record.invoicePdfUrl]) expect(paymentText).toContain(text);
+    for (const text of ['ACME-0001', 'ACME-CN-0001', '-€6.00', note!.pdfUrl, record.invoicePdfUrl]) expect(paymentText).toContain(text);
 
     // The rest refunded: "paid · refunded"; an unknown token is not found.
     expect((await api.post(`/api/Payment/${checkout.payment.id}/Refund`, {}, ik())).status).toBe(201);

@@ -178,7 +178,7 @@ export function CustomerBillingRecords({
                   <a href={note.hostedUrl} className={hubLink}>
                     {note.number ?? note.id}
                   </a>{' '}
-                  · −{formatMoney(note.amount, note.currency)} · {formatConsoleDate(note.createdAt, timeZone)}
+                  · {formatMoney(-note.amount, note.currency)} · {formatConsoleDate(note.createdAt, timeZone)}
                 </span>
               ))}
             </Cell>

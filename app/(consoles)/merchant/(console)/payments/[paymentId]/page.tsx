@@ -126,7 +126,7 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
                           </span>
                           {invoice.creditNotes.map((note) => (
                             <span key={note.id} className="inline-flex flex-wrap items-center gap-2 text-slate-600">
-                              Credit note <span className="font-mono">{note.number ?? note.id}</span> · −{money(note.amount)}
+                              Credit note <span className="font-mono">{note.number ?? note.id}</span> · {money(-note.amount)}
                               <InvoiceLinks page={note.hostedUrl} pdf={note.pdfUrl} />
                             </span>
                           ))}
