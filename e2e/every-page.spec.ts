@@ -96,6 +96,8 @@ test('no page is wider than a phone, and axe finds no serious or critical violat
 
   // The hosted invoice of the first checkout (a secret address, no sign-in).
   const [invoice] = (await ok('GET', `/api/BillingRecord?customerId=${paid.customerId}&orderDirection=asc`, undefined, auth)).data;
+  // Its credit note (the refund above issued one), at its own secret address.
+  const [creditNote] = (await ok('GET', `/api/CreditNote?billingRecordId=${invoice.id}`, undefined, auth)).data;
 
   // Sign-in pages, before anyone signs in.
   const pages: string[] = [
@@ -112,6 +114,7 @@ test('no page is wider than a phone, and axe finds no serious or critical violat
     `/pay/${link.token}/success?checkoutId=${linkPaid.id}`,
     `/portal/${customerId}`,
     new URL(invoice.hostedInvoiceUrl).pathname,
+    new URL(creditNote.hostedUrl).pathname,
     '/dev/mailbox',
   ];
   const failures: string[] = [];

@@ -98,3 +98,83 @@ test('the hosted invoice, its PDF, and the invoice lists of the portal and the w
   await expectNoSeriousA11yViolations(page);
   await shot(page, 'invoice-wallet-list');
 });
+
+test('an invoice with tax lines and its credit note, as the customer reads them', async ({ page, baseURL }) => {
+  const suffix = crypto.randomBytes(4).toString('hex');
+  const json = postJson(baseURL);
+  const seller = await json('/api/MerchantAuth/Register', {
+    email: `tax-seller-${suffix}@example.com`,
+    password: 'a long seller password',
+    name: 'Harbour Tools',
+    accountType: 'Business',
+  });
+  const session = { Authorization: `Bearer ${seller.accessToken}` };
+  const settings = await fetch(`${baseURL}/api/MerchantSettings`, {
+    method: 'PUT',
+    headers: { 'Content-Type': 'application/json', ...session },
+    body: JSON.stringify({
+      invoicePrefix: 'HT',
+      legalName: 'Harbour Tools Ltd',
+      taxId: 'GB123456789',
+      invoiceFooter: 'Registered in England and Wales, no. 01234567.',
+      supportEmail: 'help@harbour.example',
+      address: { line1: '12 Harbour Road', city: 'Portsmouth', postalCode: 'PO1 2AB', country: 'GB' },
+    }),
+  });
+  expect(settings.status).toBe(200);
+  const key = await json(
+    '/api/MerchantApiKey',
+    { name: 'backend', scopes: ['products:write', 'prices:write', 'customers:write', 'payment_links:write', 'payments:read', 'refunds:write'] },
+    session,
+  );
+  const api = { Authorization: `Bearer ${key.secret}` };
+  const vat = await json('/api/TaxRate', { displayName: 'VAT', percentage: '20', inclusive: false, country: 'GB' }, api);
+  const product = await json('/api/Product', { name: 'Brass compass' }, api);
+  const price = await json('/api/Price', { productId: product.id, type: 'OneTime', amount: 4000, currency: 'GBP', taxRateIds: [vat.id] }, api);
+  const customer = await json(
+    '/api/Customer',
+    {
+      email: `tax-buyer-${suffix}@example.com`,
+      name: 'Grace Hopper',
+      address: { line1: '3 Dock Street', city: 'Southampton', postalCode: 'SO14 2AA', country: 'GB' },
+      taxId: 'GB987654321',
+    },
+    api,
+  );
+  const checkout = await json(
+    '/api/Checkout',
+    { priceId: price.id, customerId: customer.id, tokenRef: 'tok_visa' },
+    { ...api, 'Idempotency-Key': crypto.randomUUID() },
+  );
+  const record = await (await fetch(`${baseURL}/api/BillingRecord/${checkout.billingRecordId}`, { headers: api })).json();
+  expect(record).toMatchObject({ number: 'HT-0001', total: 4800, taxAmount: 800 });
+  await json(`/api/Payment/${checkout.payment.id}/Refund`, { amount: 1200 }, { ...api, 'Idempotency-Key': crypto.randomUUID() });
+  const notes = await (await fetch(`${baseURL}/api/CreditNote?billingRecordId=${record.id}`, { headers: api })).json();
+  const note = notes.data[0] as { number: string; hostedUrl: string };
+
+  // The invoice: its number, both parties' details, the VAT line, the state in words and its credit note.
+  await page.goto(new URL(record.hostedInvoiceUrl).pathname);
+  await expect(page.getByRole('heading', { name: 'Receipt' })).toBeVisible();
+  await expect(page.getByTestId('invoice-status')).toHaveText('paid · partly refunded');
+  await expect(page.getByText('Tax ID: GB123456789')).toBeVisible();
+  await expect(page.getByTestId('invoice-buyer')).toContainText('3 Dock Street');
+  await expect(page.getByTestId('invoice-buyer')).toContainText('Tax ID: GB987654321');
+  await expect(page.getByTestId('invoice-totals')).toContainText('VAT 20% on £40.00£8.00');
+  await expect(page.getByTestId('invoice-totals')).toContainText('Total£48.00');
+  await expect(page.getByTestId('invoice-footer')).toHaveText('Registered in England and Wales, no. 01234567.');
+  await expectNoSeriousA11yViolations(page);
+  await shot(page, 'invoice-with-tax');
+
+  // Its credit note, reached from the invoice.
+  await page.getByTestId('invoice-credit-notes').getByRole('link', { name: note.number }).click();
+  await expect(page).toHaveURL(new URL(note.hostedUrl).pathname);
+  await expect(page.getByRole('heading', { name: 'Credit note' })).toBeVisible();
+  await expect(page.getByTestId('document-reference')).toHaveText('Credit note for invoice HT-0001');
+  await expect(page.getByRole('cell', { name: 'Partial refund of invoice HT-0001' })).toBeVisible();
+  await expect(page.getByTestId('invoice-totals')).toContainText('VAT 20% on £10.00 (included)£2.00');
+  await expect(page.getByTestId('invoice-totals')).toContainText('Total credited£12.00');
+  await expectNoSeriousA11yViolations(page);
+  await shot(page, 'credit-note');
+  const pdf = await page.request.get(`${new URL(note.hostedUrl).pathname}/pdf`);
+  expect(pdf.headers()['content-type']).toBe('application/pdf');
+});

@@ -16,11 +16,7 @@ export function InvoiceView({ document, pdfHref }: { document: InvoiceDocument; 
           <p className="text-sm font-medium text-slate-500" data-testid="invoice-seller">
             {document.seller.name}
           </p>
-          {document.seller.addressLines.map((line) => (
-            <p key={line} className="text-sm text-slate-600">
-              {line}
-            </p>
-          ))}
+          <PartyLines party={document.seller} />
         </div>
         <a href={pdfHref} className="rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700" download>
           {document.words.downloadPdf}
@@ -30,20 +26,39 @@ export function InvoiceView({ document, pdfHref }: { document: InvoiceDocument; 
         <h1 id="invoice-title" className="text-2xl font-semibold tracking-tight">
           {document.title}
         </h1>
-        <span
-          className={`rounded-full px-2.5 py-0.5 text-xs font-medium ring-1 ring-inset ${STATUS_TONE[document.status] ?? STATUS_TONE.void}`}
-          data-testid="invoice-status"
-        >
-          {document.statusName}
-        </span>
+        {document.statusName ? (
+          <span
+            className={`rounded-full px-2.5 py-0.5 text-xs font-medium ring-1 ring-inset ${STATUS_TONE[document.status ?? 'void'] ?? STATUS_TONE.void}`}
+            data-testid="invoice-status"
+          >
+            {document.statusName}
+          </span>
+        ) : null}
       </div>
+      {document.reference ? (
+        <p className="mt-2 text-sm text-slate-700" data-testid="document-reference">
+          {document.reference.href ? (
+            <a className="text-brand-700 underline" href={document.reference.href}>
+              {document.reference.text}
+            </a>
+          ) : (
+            document.reference.text
+          )}
+        </p>
+      ) : null}
       <dl className="mt-4 grid gap-x-8 gap-y-2 text-sm sm:grid-cols-2">
         <Fact label={document.words.number} value={document.number} mono />
         <Fact label={document.words.issued} value={document.issuedAt} />
         {document.paidAt ? <Fact label={document.words.paid} value={document.paidAt} /> : null}
         {document.period ? <Fact label={document.words.servicePeriod} value={document.period} /> : null}
-        <Fact label={document.words.billedTo} value={[document.billedTo.name, document.billedTo.email].filter(Boolean).join(' · ') || '—'} />
       </dl>
+      <section className="mt-6 text-sm" aria-labelledby="billed-to-heading" data-testid="invoice-buyer">
+        <h2 id="billed-to-heading" className="text-slate-500">
+          {document.words.billedTo}
+        </h2>
+        <p className="text-slate-900">{[document.billedTo.name, document.billedTo.email].filter(Boolean).join(' · ') || '—'}</p>
+        <PartyLines party={document.billedTo} />
+      </section>
       <table className="mt-8 w-full text-sm">
         <caption className="sr-only">{document.words.lineItems}</caption>
         <thead>
@@ -51,10 +66,10 @@ export function InvoiceView({ document, pdfHref }: { document: InvoiceDocument; 
             <th scope="col" className="py-2 font-medium">
               {document.words.description}
             </th>
-            <th scope="col" className="py-2 text-right font-medium">
+            <th scope="col" className="py-2 pl-4 text-right font-medium">
               {document.words.quantity}
             </th>
-            <th scope="col" className="py-2 text-right font-medium">
+            <th scope="col" className="py-2 pl-4 text-right font-medium">
               {document.words.amount}
             </th>
           </tr>
@@ -71,20 +86,48 @@ export function InvoiceView({ document, pdfHref }: { document: InvoiceDocument; 
                   </span>
                 ))}
               </td>
-              <td className="py-2 text-right align-top tabular-nums">{line.quantityLabel}</td>
-              <td className="py-2 text-right align-top tabular-nums">{line.amount}</td>
+              <td className="py-2 pl-4 text-right align-top tabular-nums">{line.quantityLabel}</td>
+              <td className="py-2 pl-4 text-right align-top tabular-nums">{line.amount}</td>
             </tr>
           ))}
         </tbody>
       </table>
       <dl className="ml-auto mt-4 max-w-xs space-y-1 text-sm" data-testid="invoice-totals">
         {document.totals.map((total) => (
-          <div key={total.kind} className={`flex justify-between ${total.strong ? 'font-semibold text-slate-900' : 'text-slate-600'}`}>
+          <div
+            key={`${total.kind}:${total.label}`}
+            className={`flex justify-between gap-4 ${total.strong ? 'font-semibold text-slate-900' : 'text-slate-600'}`}
+          >
             <dt>{total.label}</dt>
             <dd className="tabular-nums">{total.amount}</dd>
           </div>
         ))}
       </dl>
+      {document.notes.map((note) => (
+        <p key={note} className="mt-4 text-sm font-medium text-slate-800" data-testid="invoice-note">
+          {note}
+        </p>
+      ))}
+      {document.creditNotes.length > 0 ? (
+        <section className="mt-8" aria-labelledby="credit-notes-heading" data-testid="invoice-credit-notes">
+          <h2 id="credit-notes-heading" className="text-sm font-semibold text-slate-900">
+            {document.words.creditNotes}
+          </h2>
+          <ul className="mt-2 divide-y divide-slate-100 text-sm">
+            {document.creditNotes.map((note) => (
+              <li key={note.number} className="flex justify-between gap-4 py-2 text-slate-600">
+                <span>
+                  <a className="font-mono text-brand-700 underline" href={note.href}>
+                    {note.number}
+                  </a>{' '}
+                  · {note.date}
+                </span>
+                <span className="tabular-nums">{note.amount}</span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
       {document.payments.length > 0 ? (
         <section className="mt-8" aria-labelledby="payments-heading">
           <h2 id="payments-heading" className="text-sm font-semibold text-slate-900">
@@ -118,7 +161,26 @@ export function InvoiceView({ document, pdfHref }: { document: InvoiceDocument; 
             ))}
         </p>
       ) : null}
+      {document.seller.footer ? (
+        <p className="mt-8 whitespace-pre-line border-t border-slate-100 pt-4 text-xs text-slate-500" data-testid="invoice-footer">
+          {document.seller.footer}
+        </p>
+      ) : null}
     </article>
+  );
+}
+
+/** A party's address lines and tax id. */
+function PartyLines({ party }: { party: InvoiceDocument['billedTo'] }) {
+  return (
+    <>
+      {party.addressLines.map((line) => (
+        <p key={line} className="text-sm text-slate-600">
+          {line}
+        </p>
+      ))}
+      {party.taxId ? <p className="text-sm text-slate-600">{party.taxId}</p> : null}
+    </>
   );
 }
 

@@ -2,6 +2,7 @@ import { Badge, EmptyState } from '@/components/ui/layout';
 import { Pagination } from '@/components/ui/pagination';
 import { InvoiceLinks } from '@/components/billing/invoice-links';
 import type { listWalletInvoices } from '@/lib/members/wallet-invoices';
+import { statusWord } from '@/lib/web/status-words';
 
 type Page = Awaited<ReturnType<typeof listWalletInvoices>>;
 
@@ -25,7 +26,7 @@ export function WalletInvoices({ invoices, query }: { invoices: Page; query: Rec
               </span>
             </span>
             <span className="flex items-center gap-3">
-              <Badge tone={TONE[invoice.status]}>{invoice.status}</Badge>
+              <Badge tone={TONE[invoice.status]}>{statusWord('record', invoice.status)}</Badge>
               <InvoiceLinks page={invoice.invoicePath} pdf={invoice.invoicePdfPath} />
             </span>
           </li>

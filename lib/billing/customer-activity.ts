@@ -3,6 +3,7 @@ import type { Db } from '../db/client';
 import { billingRecords, EVENT_CUSTOMER_ID, events, payments, prices, products, refunds, type BillingLineItem } from '../db/schema';
 import { toBillingRecordResponse } from './billing-records';
 import { toRefundResponse } from '../payments/refund-response';
+import { creditNotesByInvoice } from '../payments/credit-notes';
 import type { PriceRow } from '../catalog/prices';
 
 // What the console's customer page shows beside the customer: the newest few of each kind,
@@ -20,7 +21,7 @@ export async function listCustomerRefunds(db: Db, merchantId: string, customerId
   return rows.map(({ refund }) => toRefundResponse(refund));
 }
 
-/** The customer's billing records (what they were billed for: checkouts, renewals), newest first. */
+/** The customer's billing records (what they were billed for: checkouts, renewals), newest first, each with its credit notes. */
 export async function listCustomerBillingRecords(db: Db, merchantId: string, customerId: string, limit: number) {
   const rows = await db
     .select()
@@ -28,7 +29,8 @@ export async function listCustomerBillingRecords(db: Db, merchantId: string, cus
     .where(and(eq(billingRecords.merchantId, merchantId), eq(billingRecords.customerId, customerId)))
     .orderBy(desc(billingRecords.createdAt), desc(billingRecords.id))
     .limit(limit);
-  return rows.map(toBillingRecordResponse);
+  const notes = await creditNotesByInvoice(db, merchantId, rows);
+  return rows.map((row) => ({ ...toBillingRecordResponse(row), creditNotes: notes.get(row.id) ?? [] }));
 }
 
 /**

@@ -1,7 +1,8 @@
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
 import { formatMoney } from '../money/format';
 import { invoiceDocument, type InvoiceDocument } from './invoice-document';
-import { customerText } from '../i18n/customer-text';
+import { customerText, type CustomerText } from '../i18n/customer-text';
+import { creditNoteDocument, type HostedCreditNote } from './credit-note-document';
 import { DEFAULT_LOCALE, type Locale } from '../i18n/locales';
 import type { HostedInvoice } from './invoices';
 
@@ -18,15 +19,28 @@ const NARROW_SPACES = /[\u202f\u2009]/g;
  * draws Latin text only (WinAnsi): any other character is printed as "?", and a currency whose
  * symbol it cannot draw is shown by its code (docs/invoices.md, "Limits").
  */
-export async function renderInvoicePdf(invoice: HostedInvoice, locale: Locale = DEFAULT_LOCALE): Promise<Uint8Array> {
+export function renderInvoicePdf(invoice: HostedInvoice, locale: Locale = DEFAULT_LOCALE): Promise<Uint8Array> {
+  return renderDocumentPdf(invoice.record.currency, locale, (options) => invoiceDocument(invoice, options));
+}
+
+/** A credit note as a PDF, drawn as the invoice's. */
+export function renderCreditNotePdf(creditNote: HostedCreditNote, locale: Locale = DEFAULT_LOCALE): Promise<Uint8Array> {
+  return renderDocumentPdf(creditNote.note.currency, locale, (options) => creditNoteDocument(creditNote, options));
+}
+
+async function renderDocumentPdf(
+  currency: string,
+  locale: Locale,
+  documentOf: (options: { text: CustomerText; currencyDisplay: 'symbol' | 'code' }) => InvoiceDocument,
+): Promise<Uint8Array> {
   const pdf = await PDFDocument.create();
   const regular = await pdf.embedFont(StandardFonts.Helvetica);
   const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
   const drawable = new Set(regular.getCharacterSet());
-  const symbolDrawable = [...formatMoney(-12345, invoice.record.currency)].every((char) => drawable.has(char.codePointAt(0)!));
+  const symbolDrawable = [...formatMoney(-12345, currency)].every((char) => drawable.has(char.codePointAt(0)!));
   // The standard font draws Latin scripts only: a Japanese reader gets the English PDF.
   const text = customerText(LATIN_LOCALES.has(locale) ? locale : DEFAULT_LOCALE);
-  const document = invoiceDocument(invoice, { text, currencyDisplay: symbolDrawable ? 'symbol' : 'code' });
+  const document = documentOf({ text, currencyDisplay: symbolDrawable ? 'symbol' : 'code' });
   pdf.setTitle(`${document.title} ${document.number}`);
   pdf.setAuthor(document.seller.name.replace(/[^\x20-\x7e\u00a0-\u00ff]/g, '?'));
   pdf.setCreator('Paybase');
@@ -51,6 +65,21 @@ class PageWriter {
     this.page.drawText(text, { x, y: this.y, size, font: options.font, color: options.color ?? INK });
   }
 
+  /** `value` in lines no wider than `width` points, broken between words. */
+  wrapped(value: string, font: PDFFont, size: number, width: number): string[] {
+    const lines: string[] = [];
+    let line = '';
+    for (const word of value.split(/\s+/).filter(Boolean)) {
+      const longer = line ? `${line} ${word}` : word;
+      if (line && font.widthOfTextAtSize(this.clean(longer), size) > width) {
+        lines.push(line);
+        line = word;
+      } else line = longer;
+    }
+    if (line) lines.push(line);
+    return lines;
+  }
+
   rule() {
     this.page.drawLine({ start: { x: PAGE.margin, y: this.y }, end: { x: PAGE.width - PAGE.margin, y: this.y }, thickness: 0.75, color: RULE });
   }
@@ -65,28 +94,34 @@ function writeDocument(w: PageWriter, doc: InvoiceDocument, fonts: { regular: PD
       w.y = PAGE.height - PAGE.margin;
     }
   };
+  const wrap = (value: string, width: number) => (value.length > width ? `${value.slice(0, width - 1)}…` : value);
   w.text(doc.seller.name, { font: fonts.bold, size: 14 });
   w.text(doc.title, { font: fonts.bold, size: 20, alignRight: right });
-  for (const line of doc.seller.addressLines) {
+  for (const line of [
+    ...doc.seller.addressLines,
+    ...(doc.seller.taxId ? [doc.seller.taxId] : []),
+    ...(doc.seller.supportEmail ? [doc.seller.supportEmail] : []),
+  ]) {
     down(14);
     w.text(line, { font: fonts.regular, color: MUTED });
   }
-  if (doc.seller.supportEmail) {
-    down(14);
-    w.text(doc.seller.supportEmail, { font: fonts.regular, color: MUTED });
+  if (doc.reference) {
+    down(28);
+    w.text(doc.reference.text, { font: fonts.bold });
   }
-  down(32);
+  down(28);
   const facts: [string, string][] = [
     [doc.words.number, doc.number],
-    [doc.words.status, doc.statusName],
+    ...(doc.statusName ? ([[doc.words.status, doc.statusName]] as [string, string][]) : []),
     [doc.words.issued, doc.issuedAt],
     ...(doc.paidAt ? ([[doc.words.paid, doc.paidAt]] as [string, string][]) : []),
     ...(doc.period ? ([[doc.words.servicePeriod, doc.period]] as [string, string][]) : []),
     [doc.words.billedTo, [doc.billedTo.name, doc.billedTo.email].filter(Boolean).join(', ') || '-'],
+    ...[...doc.billedTo.addressLines, ...(doc.billedTo.taxId ? [doc.billedTo.taxId] : [])].map((line): [string, string] => ['', line]),
   ];
   for (const [label, value] of facts) {
     w.text(label, { font: fonts.regular, color: MUTED });
-    w.text(value, { font: fonts.regular, x: PAGE.margin + 100 });
+    w.text(wrap(value, 70), { font: fonts.regular, x: PAGE.margin + 120 });
     down(15);
   }
   down(15);
@@ -111,8 +146,16 @@ function writeDocument(w: PageWriter, doc: InvoiceDocument, fonts: { regular: PD
   for (const total of doc.totals) {
     down(16);
     const font = total.strong ? fonts.bold : fonts.regular;
-    w.text(total.label, { font, x: right - 220 });
+    w.text(wrap(total.label, 48), { font, x: right - 300 });
     w.text(total.amount, { font, alignRight: right });
+  }
+  // Legal mentions and the footer are wrapped, never cut: a reverse-charge note must be whole.
+  for (const note of doc.notes) {
+    down(14);
+    for (const line of w.wrapped(note, fonts.bold, 9, right - PAGE.margin)) {
+      down(12);
+      w.text(line, { font: fonts.bold, size: 9 });
+    }
   }
   if (doc.payments.length > 0) {
     down(36);
@@ -121,6 +164,22 @@ function writeDocument(w: PageWriter, doc: InvoiceDocument, fonts: { regular: PD
       down(16);
       w.text(`${payment.date}  ${payment.description}  ${payment.status}`, { font: fonts.regular, color: MUTED });
       w.text(payment.amount, { font: fonts.regular, color: MUTED, alignRight: right });
+    }
+  }
+  if (doc.creditNotes.length > 0) {
+    down(36);
+    w.text(doc.words.creditNotes, { font: fonts.bold });
+    for (const note of doc.creditNotes) {
+      down(16);
+      w.text(`${note.number}  ${note.date}`, { font: fonts.regular, color: MUTED });
+      w.text(note.amount, { font: fonts.regular, color: MUTED, alignRight: right });
+    }
+  }
+  if (doc.seller.footer) {
+    down(36);
+    for (const line of doc.seller.footer.split('\n').flatMap((paragraph) => w.wrapped(paragraph, fonts.regular, 8, right - PAGE.margin))) {
+      w.text(line, { font: fonts.regular, size: 8, color: MUTED });
+      down(11);
     }
   }
 }

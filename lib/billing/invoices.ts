@@ -1,9 +1,10 @@
-import { and, asc, eq, inArray, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { billingRecords, customers, merchants, payments } from '../db/schema';
 import { paginate, type PageRequest } from '../db/paginate';
 import { notFound } from '../http/errors';
 import { toPaymentResponse } from '../payments/payments';
+import { creditNotesByInvoice, creditNotesOfInvoice, toCreditNoteResponse } from '../payments/credit-notes';
 import { toBillingRecordResponse, type BillingRecordRow } from './billing-records';
 
 export type BillingRecordStatus = BillingRecordRow['status'];
@@ -78,7 +79,22 @@ async function readInvoice(db: Db, match: SQL, { lock }: { lock: boolean }) {
   const [found] = await (lock ? query.for('update', { of: billingRecords }) : query);
   if (!found) return undefined;
   const [record] = await withAttempts(db, found.record.merchantId, [found.record]);
-  return { row: found.record, record: record!, customer: found.customer, seller: found.seller };
+  const creditNotes = (await creditNotesOfInvoice(db, found.record.merchantId, found.record.id)).map((note) => toCreditNoteResponse(note, found.record.number));
+  return { row: found.record, record: record!, customer: found.customer, seller: found.seller, creditNotes };
 }
 
 export type HostedInvoice = NonNullable<Awaited<ReturnType<typeof findInvoiceByToken>>>;
+
+/** The invoice a payment paid or tried to pay, with its credit notes (the console's payment page), or null. */
+export async function invoiceOfPayment(db: Db, merchantId: string, paymentId: string) {
+  const [row] = await db
+    .select()
+    .from(billingRecords)
+    .where(
+      and(eq(billingRecords.merchantId, merchantId), or(eq(billingRecords.paymentId, paymentId), sql`${paymentId} = any(${billingRecords.attemptPaymentIds})`)),
+    )
+    .limit(1);
+  if (!row) return null;
+  const notes = await creditNotesByInvoice(db, merchantId, [row]);
+  return { ...toBillingRecordResponse(row), creditNotes: notes.get(row.id) ?? [] };
+}

@@ -33,17 +33,27 @@ export async function writeReceipt(db: Database, billingRecordId: string): Promi
     const { t } = text;
     const document = invoiceDocument(invoice, { text });
     const total = document.totals.find((line) => line.kind === 'total')!.amount;
+    const party = (who: typeof document.billedTo) => [...who.addressLines, ...(who.taxId ? [who.taxId] : [])];
     const body = [
       t('invoice.receiptThanks', { seller: document.seller.name }),
       '',
       t('invoice.receiptLine', { number: document.number, date: document.paidAt ?? document.issuedAt }),
       ...(document.period ? [t('invoice.receiptPeriod', { period: document.period })] : []),
       '',
+      document.seller.name,
+      ...party(document.seller),
+      '',
+      `${document.words.billedTo}: ${[document.billedTo.name, document.billedTo.email].filter(Boolean).join(', ')}`,
+      ...party(document.billedTo),
+      '',
       ...document.lines.flatMap((line) => [
         `${line.description}${line.quantity > 1 ? ` × ${line.quantityLabel}` : ''}: ${line.amount}`,
         ...line.details.map((detail) => `  ${detail}`),
       ]),
+      ...document.totals.filter((line) => line.kind === 'tax').map((line) => `${line.label}: ${line.amount}`),
       t('invoice.receiptTotal', { total }),
+      ...document.notes,
+      ...(document.seller.footer ? ['', document.seller.footer] : []),
       '',
       t('invoice.receiptView', { url: invoice.record.hostedInvoiceUrl }),
       t('invoice.receiptPdf', { url: invoice.record.invoicePdfUrl }),

@@ -119,5 +119,7 @@ export const CreditNoteResponse = z.object({
   taxAmount: z.int().meta({ description: "The invoice's tax given back, in proportion to the amount refunded (inside `amount`)." }),
   taxes: z.array(TaxAmountResponse),
   reason: z.string().nullable().meta({ description: "The refund's reason." }),
+  hostedUrl: z.string().meta({ description: 'The hosted credit note page: a secret address, as the invoice’s (no sign-in).' }),
+  pdfUrl: z.string().meta({ description: 'The credit note as a PDF, at the same secret address.' }),
   createdAt: Timestamp,
 });

@@ -1,14 +1,30 @@
-import { and, eq, inArray, or, sql } from 'drizzle-orm';
+import crypto from 'node:crypto';
+import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { billingRecords, creditNotes, type CreditNoteLine } from '../db/schema';
 import { paginate, type PageRequest } from '../db/paginate';
 import { newId } from '../ids';
 import { now } from '../clock';
 import { notFound } from '../http/errors';
+import { config } from '../config';
 import { recordEvent } from '../events/record-event';
 import { proportionalTaxes, totalTaxOf } from '../tax/calculate';
 
 export type CreditNoteRow = typeof creditNotes.$inferSelect;
+
+/** The hosted credit note page and its PDF: at a random token, like the invoice's (docs/invoices.md). */
+export function creditNotePath(token: string) {
+  return `/credit-note/${token}`;
+}
+
+export function creditNotePdfPath(token: string) {
+  return `/credit-note/${token}/pdf`;
+}
+
+/** 244 random bits (two v4 UUIDs from Node's CSPRNG), as a billing record's `hostedToken`. */
+function newHostedToken() {
+  return crypto.randomUUID().replaceAll('-', '') + crypto.randomUUID().replaceAll('-', '');
+}
 
 /**
  * A credit note as the API and `credit_note.created` show it: `invoiceNumber` is the number of
@@ -28,6 +44,8 @@ export function toCreditNoteResponse(row: CreditNoteRow, invoiceNumber: string |
     taxAmount: row.taxAmount,
     taxes: row.taxes,
     reason: row.reason,
+    hostedUrl: `${config.publicUrl}${creditNotePath(row.hostedToken)}`,
+    pdfUrl: `${config.publicUrl}${creditNotePdfPath(row.hostedToken)}`,
     createdAt: row.createdAt.toISOString(),
   };
 }
@@ -78,6 +96,7 @@ export async function issueCreditNote(
       taxAmount: totalTaxOf(taxes),
       taxes,
       reason: refund.reason,
+      hostedToken: newHostedToken(),
       createdAt: now(),
     })
     .returning();
@@ -123,4 +142,31 @@ export async function getCreditNote(db: Db, merchantId: string, creditNoteId: st
     .where(and(eq(creditNotes.id, creditNoteId), eq(creditNotes.merchantId, merchantId)));
   if (!found) throw notFound('credit note', creditNoteId);
   return toCreditNoteResponse(found.note, found.invoiceNumber);
+}
+
+/** The credit notes issued against one invoice, oldest first, for its documents. */
+export function creditNotesOfInvoice(db: Db, merchantId: string, billingRecordId: string) {
+  return db
+    .select()
+    .from(creditNotes)
+    .where(and(eq(creditNotes.merchantId, merchantId), eq(creditNotes.billingRecordId, billingRecordId)))
+    .orderBy(asc(creditNotes.createdAt), asc(creditNotes.id));
+}
+
+/** The credit notes of the seller's invoices `billingRecordIds`, oldest first, by invoice (the console lists them under each record). */
+export async function creditNotesByInvoice(db: Db, merchantId: string, invoices: readonly { id: string; number: string | null }[]) {
+  const byInvoice = new Map<string, ReturnType<typeof toCreditNoteResponse>[]>();
+  if (invoices.length === 0) return byInvoice;
+  const numbers = new Map(invoices.map((invoice) => [invoice.id, invoice.number]));
+  const rows = await db
+    .select()
+    .from(creditNotes)
+    .where(and(eq(creditNotes.merchantId, merchantId), inArray(creditNotes.billingRecordId, [...numbers.keys()])))
+    .orderBy(asc(creditNotes.createdAt), asc(creditNotes.id));
+  for (const row of rows) {
+    const notes = byInvoice.get(row.billingRecordId) ?? [];
+    notes.push(toCreditNoteResponse(row, numbers.get(row.billingRecordId) ?? null));
+    byInvoice.set(row.billingRecordId, notes);
+  }
+  return byInvoice;
 }

@@ -1,8 +1,8 @@
-import { and, desc, eq, inArray, isNull, ne } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { PinnedTax } from '../tax/calculate';
 import { selectTax } from '../tax/tax-selection';
 import type { Db } from '../db/client';
-import { billingRecords, paymentMethods, prices, products, subscriptions } from '../db/schema';
+import { billingRecords, creditNotes, paymentMethods, prices, products, subscriptions } from '../db/schema';
 import { customerText, type CustomerText } from '../i18n/customer-text';
 import { invoicePath, invoicePdfPath } from '../billing/billing-records';
 import { toPaymentMethodResponse } from '../payments/payment-methods';
@@ -63,6 +63,11 @@ export async function portalOverview(db: Db, merchantId: string, customerId: str
     .where(and(eq(billingRecords.merchantId, merchantId), eq(billingRecords.customerId, customerId), ne(billingRecords.status, 'open')))
     .orderBy(desc(billingRecords.createdAt), desc(billingRecords.id))
     .limit(50);
+  const credited = await creditedOf(
+    db,
+    merchantId,
+    history.map((r) => r.id),
+  );
   const methods = await db
     .select()
     .from(paymentMethods)
@@ -114,7 +119,7 @@ export async function portalOverview(db: Db, merchantId: string, customerId: str
     history: history.map((r) => ({
       id: r.id,
       description: describeRecord(r.description, text),
-      status: r.status,
+      status: recordStatus(r, credited.get(r.id) ?? 0),
       amount: money(r.amount, r.currency),
       discount: r.discountAmount > 0 ? money(r.discountAmount, r.currency) : null,
       date: (r.paidAt ?? r.createdAt).toISOString(),
@@ -123,4 +128,21 @@ export async function portalOverview(db: Db, merchantId: string, customerId: str
     })),
     paymentMethods: methods.map(toPaymentMethodResponse),
   };
+}
+
+/** What credit notes gave back on each record, for "paid · partly refunded" (one query for the page). */
+async function creditedOf(db: Db, merchantId: string, billingRecordIds: string[]) {
+  if (billingRecordIds.length === 0) return new Map<string, number>();
+  const sums = await db
+    .select({ billingRecordId: creditNotes.billingRecordId, amount: sql<number>`sum(${creditNotes.amount})::int` })
+    .from(creditNotes)
+    .where(and(eq(creditNotes.merchantId, merchantId), inArray(creditNotes.billingRecordId, billingRecordIds)))
+    .groupBy(creditNotes.billingRecordId);
+  return new Map(sums.map((sum) => [sum.billingRecordId, sum.amount]));
+}
+
+/** A paid record that credit notes reduced reads "paid · partly refunded" or "paid · refunded". */
+function recordStatus(record: { status: string; amount: number }, credited: number) {
+  if (record.status !== 'paid' || credited === 0) return record.status;
+  return credited >= record.amount ? 'refunded' : 'partially_refunded';
 }

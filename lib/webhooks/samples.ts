@@ -317,6 +317,8 @@ export const EVENT_SAMPLES: Record<EventType, EventSample> = {
         taxAmount: 0,
         taxes: [],
         reason: 'requested_by_customer',
+        hostedUrl: 'https://pay.example.com/credit-note/9c2e4a6b8d0f1e3c5a7b9d1f3e5c7a9b0d2f4e6a8c1b3d5f7e9a2c4b6d8f0e1a3',
+        pdfUrl: 'https://pay.example.com/credit-note/9c2e4a6b8d0f1e3c5a7b9d1f3e5c7a9b0d2f4e6a8c1b3d5f7e9a2c4b6d8f0e1a3/pdf',
         createdAt: at,
       },
     },

@@ -79,7 +79,7 @@ describe('billing records as invoices', () => {
     const page = await fetch(`${baseUrl()}${path(record.hostedInvoiceUrl)}`);
     expect(page.status).toBe(200);
     const html = await page.text();
-    for (const text of [merchant.name, '1 Market St', 'Springfield', 'Receipt', '$45.00', '$50.00', '-$5.00', record.id]) expect(html).toContain(text);
+    for (const text of [merchant.name, '1 Market St', 'Springfield', 'Receipt', '$45.00', '$50.00', '-$5.00', record.number]) expect(html).toContain(text);
 
     const pdf = await fetch(`${baseUrl()}${path(record.invoicePdfUrl)}`);
     expect(pdf.status).toBe(200);
@@ -87,7 +87,7 @@ describe('billing records as invoices', () => {
     const bytes = Buffer.from(await pdf.arrayBuffer());
     expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     const drawn = pdfText(bytes);
-    for (const text of [merchant.name, '1 Market St', '$45.00', '$50.00', 'Receipt', record.id]) expect(drawn).toContain(text);
+    for (const text of [merchant.name, '1 Market St', '$45.00', '$50.00', 'Receipt', record.number]) expect(drawn).toContain(text);
 
     expect((await fetch(`${baseUrl()}/invoice/${'0'.repeat(64)}`)).status).toBe(404);
     expect((await fetch(`${baseUrl()}/invoice/${record.id}/pdf`)).status).toBe(404);

@@ -9,6 +9,9 @@ import { InvoiceLinks } from '@/components/billing/invoice-links';
 import { HubSection, hubLink } from './hub-section';
 import { RecordLines } from '../upcoming-invoice';
 import type { BillingLine } from '../billing-lines';
+import { recordStatusWord, statusWord } from '@/lib/web/status-words';
+import { documentTaxLines, type DocumentTaxes } from '@/lib/billing/document-parts';
+import { customerText } from '@/lib/i18n/customer-text';
 
 // The customer page's money: subscriptions, payments, refunds and billing records, newest first,
 // each row linking to its own page. The lists are the first few; "All" links open the full lists.
@@ -45,7 +48,7 @@ export function CustomerSubscriptions({
                 )}
               </Cell>
               <Cell>
-                <Badge tone={SUBSCRIPTION_TONE[sub.status]}>{sub.status.replace('_', ' ')}</Badge>
+                <Badge tone={SUBSCRIPTION_TONE[sub.status]}>{statusWord('subscription', sub.status)}</Badge>
                 {sub.cancelAtPeriodEnd && sub.status !== 'ended' ? <span className="ml-1 text-xs text-slate-600">ends at period end</span> : null}
               </Cell>
               <Cell className="whitespace-nowrap">{formatConsoleDate(sub.currentPeriodEnd, timeZone)}</Cell>
@@ -119,7 +122,7 @@ export function CustomerRefunds({
           <tr key={refund.id}>
             <Cell className="font-medium whitespace-nowrap">{formatMoney(refund.amount, refund.currency)}</Cell>
             <Cell>
-              <Badge tone={REFUND_TONE[refund.status]}>{refund.status}</Badge>
+              <Badge tone={REFUND_TONE[refund.status]}>{statusWord('refund', refund.status)}</Badge>
             </Cell>
             <Cell>{refund.reason?.replaceAll('_', ' ') ?? '—'}</Cell>
             <Cell>
@@ -150,6 +153,10 @@ export function CustomerBillingRecords({
     hostedInvoiceUrl: string;
     invoicePdfUrl: string;
     lineItems: BillingLine[];
+    number: string | null;
+    taxes: DocumentTaxes;
+    taxExempt: string;
+    creditNotes: CreditNoteSummary[];
   }[];
   timeZone: string;
 }) {
@@ -159,14 +166,31 @@ export function CustomerBillingRecords({
         {records.map((record) => (
           <tr key={record.id}>
             <Cell>
+              {record.number ? <span className="block font-mono font-medium">{record.number}</span> : null}
               {record.description}
               <span className="block font-mono text-xs text-slate-600">{record.id}</span>
-              <RecordLines lines={record.lineItems} currency={record.currency} timeZone={timeZone} />
+              <RecordLines lines={record.lineItems.filter((line) => line.kind !== 'tax')} currency={record.currency} timeZone={timeZone} />
+              <RecordTaxes taxes={record.taxes} currency={record.currency} reverseCharge={record.taxExempt === 'reverse'} />
               <InvoiceLinks page={record.hostedInvoiceUrl} pdf={record.invoicePdfUrl} />
+              {record.creditNotes.map((note) => (
+                <span key={note.id} className="block text-xs text-slate-600">
+                  Credit note{' '}
+                  <a href={note.hostedUrl} className={hubLink}>
+                    {note.number ?? note.id}
+                  </a>{' '}
+                  · {formatMoney(-note.amount, note.currency)} · {formatConsoleDate(note.createdAt, timeZone)}
+                </span>
+              ))}
             </Cell>
             <Cell className="whitespace-nowrap">{formatMoney(record.amount, record.currency)}</Cell>
             <Cell>
-              <Badge tone={RECORD_TONE[record.status]}>{record.status}</Badge>
+              <Badge tone={RECORD_TONE[record.status]}>
+                {recordStatusWord(
+                  record.status,
+                  record.amount,
+                  record.creditNotes.reduce((sum, note) => sum + note.amount, 0),
+                )}
+              </Badge>
             </Cell>
             <Cell>
               {record.paymentId ? (
@@ -178,6 +202,56 @@ export function CustomerBillingRecords({
               )}
             </Cell>
             <Cell className="whitespace-nowrap">{formatConsoleDateTime(record.createdAt, timeZone)}</Cell>
+          </tr>
+        ))}
+      </Table>
+    </HubSection>
+  );
+}
+
+interface CreditNoteSummary {
+  id: string;
+  number: string | null;
+  invoiceNumber: string | null;
+  amount: number;
+  currency: string;
+  taxAmount: number;
+  hostedUrl: string;
+  pdfUrl: string;
+  createdAt: string;
+}
+
+/** A record's tax per rate, as its invoice prints it (English): "VAT 20% on $10.00: $2.00". */
+function RecordTaxes({ taxes, currency, reverseCharge }: { taxes: DocumentTaxes; currency: string; reverseCharge: boolean }) {
+  const text = customerText('en');
+  const lines = documentTaxLines(taxes, (amount) => formatMoney(amount, currency), text);
+  return (
+    <>
+      {lines.map((line) => (
+        <span key={line.label} className="block text-xs text-slate-600">
+          {line.label}: {line.amount}
+        </span>
+      ))}
+      {reverseCharge ? <span className="block text-xs text-slate-600">Reverse charge: the buyer accounts for VAT.</span> : null}
+    </>
+  );
+}
+
+/** The customer's credit notes, newest first, each linking its hosted page and PDF. */
+export function CustomerCreditNotes({ creditNotes, timeZone }: { creditNotes: CreditNoteSummary[]; timeZone: string }) {
+  return (
+    <HubSection id="credit-notes" title="Credit notes" empty={creditNotes.length ? undefined : 'No credit notes.'}>
+      <Table caption="Credit notes" head={['Number', 'Invoice', 'Amount', 'Tax reversed', 'Date']}>
+        {creditNotes.map((note) => (
+          <tr key={note.id}>
+            <Cell>
+              <span className="font-mono font-medium">{note.number ?? note.id}</span>
+              <InvoiceLinks page={note.hostedUrl} pdf={note.pdfUrl} />
+            </Cell>
+            <Cell className="font-mono">{note.invoiceNumber ?? '—'}</Cell>
+            <Cell className="whitespace-nowrap">{formatMoney(note.amount, note.currency)}</Cell>
+            <Cell className="whitespace-nowrap">{formatMoney(note.taxAmount, note.currency)}</Cell>
+            <Cell className="whitespace-nowrap">{formatConsoleDateTime(note.createdAt, timeZone)}</Cell>
           </tr>
         ))}
       </Table>

@@ -46,6 +46,11 @@ export const creditNotes = pgTable(
     sellerDetails: jsonb().$type<IssuedDetails>(),
     customerDetails: jsonb().$type<IssuedDetails>(),
     reason: text(),
+    /**
+     * The secret of the hosted credit note page and PDF (`/credit-note/{token}`), as a billing
+     * record's `hostedToken`: 244 random bits made with the row (`newCreditNoteRow`).
+     */
+    hostedToken: text().notNull(),
     createdAt: createdAt(),
   },
   (t) => [
@@ -53,5 +58,6 @@ export const creditNotes = pgTable(
     uniqueIndex('credit_notes_refund_unique').on(t.refundId),
     index('credit_notes_merchant_created_idx').on(t.merchantId, t.createdAt),
     index('credit_notes_billing_record_idx').on(t.billingRecordId),
+    uniqueIndex('credit_notes_hosted_token_unique').on(t.hostedToken),
   ],
 );

@@ -3465,6 +3465,10 @@ export interface components {
             taxes: components["schemas"]["TaxAmountResponse"][];
             /** @description The refund's reason. */
             reason: string | null;
+            /** @description The hosted credit note page: a secret address, as the invoice’s (no sign-in). */
+            hostedUrl: string;
+            /** @description The credit note as a PDF, at the same secret address. */
+            pdfUrl: string;
             createdAt: components["schemas"]["Timestamp"];
         };
         CouponResponse: {

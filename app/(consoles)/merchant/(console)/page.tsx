@@ -9,6 +9,7 @@ import { Badge, Card, PageHeader } from '@/components/ui/layout';
 import { Alert } from '@/components/ui/alert';
 import { OverviewCharts, RangePicker } from '@/components/console/overview/overview-charts';
 import { currentSeller } from '../session';
+import { statusWord } from '@/lib/web/status-words';
 
 export const metadata: Metadata = { title: 'Overview' };
 
@@ -24,7 +25,7 @@ export default async function MerchantOverviewPage({ searchParams }: { searchPar
         title={`Welcome, ${merchant.name}`}
         description={
           <span className="inline-flex items-center gap-2">
-            {merchant.accountType} account <Badge tone={merchant.status === 'active' ? 'green' : 'red'}>{merchant.status}</Badge>
+            {merchant.accountType} account <Badge tone={merchant.status === 'active' ? 'green' : 'red'}>{statusWord('account', merchant.status)}</Badge>
             <span>
               · last {REPORT_RANGES[range].label} against the {REPORT_RANGES[range].label} before, in {merchant.timeZone}
             </span>

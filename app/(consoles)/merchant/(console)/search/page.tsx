@@ -8,6 +8,7 @@ import { roleCan } from '@/lib/merchants/roles';
 import { formatConsoleDateTime } from '@/lib/web/console-time';
 import { Card, EmptyState, PageHeader } from '@/components/ui/layout';
 import { currentSeller } from '../../session';
+import { statusWord } from '@/lib/web/status-words';
 
 export const metadata: Metadata = { title: 'Search' };
 
@@ -57,7 +58,7 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
           {results.payments.map((p) => (
             <li key={p.id} className="py-2">
               <Link href={`/merchant/payments/${p.id}`} prefetch={false} className={LINK}>
-                {formatMoney(p.amount, p.currency)} · {p.status}
+                {formatMoney(p.amount, p.currency)} · {statusWord('payment', p.status)}
               </Link>
               <span className="block text-xs text-slate-600">
                 {p.id} · {when(p.createdAt)}
@@ -70,11 +71,11 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
             <li key={c.id} className="py-2">
               {c.paymentId ? (
                 <Link href={`/merchant/payments/${c.paymentId}`} prefetch={false} className={LINK}>
-                  {formatMoney(c.total, c.currency)} · {c.status}
+                  {formatMoney(c.total, c.currency)} · {statusWord('checkout', c.status)}
                 </Link>
               ) : (
                 <span>
-                  {formatMoney(c.total, c.currency)} · {c.status}
+                  {formatMoney(c.total, c.currency)} · {statusWord('checkout', c.status)}
                 </span>
               )}
               <span className="block text-xs text-slate-600">
@@ -90,7 +91,7 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
                 {s.id}
               </Link>
               <span className="block text-xs text-slate-600">
-                {s.status} · {s.priceId}
+                {statusWord('subscription', s.status)} · {s.priceId}
               </span>
             </li>
           ))}
@@ -102,7 +103,7 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
                 {l.name}
               </Link>
               <span className="block text-xs text-slate-600">
-                {l.status} · {l.id}
+                {statusWord('paymentLink', l.status)} · {l.id}
               </span>
             </li>
           ))}

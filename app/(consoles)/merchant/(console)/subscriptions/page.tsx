@@ -10,6 +10,7 @@ import { Badge, EmptyState, PageHeader } from '@/components/ui/layout';
 import { Cell, Table } from '@/components/ui/table';
 import { Pagination, pageParam } from '@/components/ui/pagination';
 import { currentMerchant } from '../../session';
+import { statusWord } from '@/lib/web/status-words';
 
 export const metadata: Metadata = { title: 'Subscriptions' };
 
@@ -39,7 +40,7 @@ export default async function SubscriptionsPage({ searchParams }: { searchParams
         </Link>
         {SUBSCRIPTION_STATUSES.map((s) => (
           <Link key={s} href={`/merchant/subscriptions?status=${s}`} className={buttonClass(status === s ? 'secondary' : 'ghost', 'sm')}>
-            {s.replace('_', ' ')}
+            {statusWord('subscription', s)}
           </Link>
         ))}
       </nav>
@@ -72,7 +73,7 @@ export default async function SubscriptionsPage({ searchParams }: { searchParams
                     <span className="block font-mono text-xs text-slate-500">{sub.id}</span>
                   </Cell>
                   <Cell>
-                    <Badge tone={STATUS_TONE[sub.status]}>{sub.status.replace('_', ' ')}</Badge>
+                    <Badge tone={STATUS_TONE[sub.status]}>{statusWord('subscription', sub.status)}</Badge>
                     {sub.cancelAtPeriodEnd ? <span className="ml-2 text-xs text-slate-600">cancels at period end</span> : null}
                   </Cell>
                   <Cell>{formatConsoleDate(sub.currentPeriodEnd, merchant.timeZone)}</Cell>

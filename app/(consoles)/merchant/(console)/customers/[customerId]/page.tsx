@@ -17,7 +17,14 @@ import { Badge, Card, DescriptionList, EmptyState, PageHeader } from '@/componen
 import { Cell, Table } from '@/components/ui/table';
 import { Pagination, pageParam } from '@/components/ui/pagination';
 import { CustomerEditForm, CustomValueForm } from '@/components/console/edit/customer-edit-form';
-import { CustomerBillingRecords, CustomerPayments, CustomerRefunds, CustomerSubscriptions } from '@/components/console/customer/money-sections';
+import {
+  CustomerBillingRecords,
+  CustomerCreditNotes,
+  CustomerPayments,
+  CustomerRefunds,
+  CustomerSubscriptions,
+} from '@/components/console/customer/money-sections';
+import { listCreditNotes } from '@/lib/payments/credit-notes';
 import { CustomerEvents } from '@/components/console/customer/customer-events';
 import { UsageOverview } from '@/components/usage/usage-overview';
 import { getCustomerUsageOverview } from '@/lib/usage/customer-usage';
@@ -50,7 +57,7 @@ export default async function CustomerPage({
   const methodsPage = pageParam(query.methodsPage);
   const recent = { page: 1, pageSize: RECENT, orderBy: 'createdAt', orderDirection: 'desc' } as const;
   const seesEvents = roleCan(user.role, 'developers:read');
-  const [values, methods, subscriptions, payments, refunds, records, events, usage] = await Promise.all([
+  const [values, methods, subscriptions, payments, refunds, records, events, usage, creditNotes] = await Promise.all([
     listCustomValues(db, merchant.id, customerId, { page: valuesPage, pageSize: 20, orderBy: 'key', orderDirection: 'asc' }),
     listPaymentMethods(db, merchant.id, customerId, { page: methodsPage, pageSize: 10, orderDirection: 'desc' }),
     listSubscriptions(db, merchant.id, { ...recent, customerId }),
@@ -59,6 +66,7 @@ export default async function CustomerPage({
     listCustomerBillingRecords(db, merchant.id, customerId, RECENT),
     seesEvents ? listCustomerEvents(db, merchant.id, customerId, RECENT) : [],
     getCustomerUsageOverview(db, merchant.id, customerId, { history: true }),
+    listCreditNotes(db, merchant.id, { ...recent, customerId }),
   ]);
   const plans = await describePrices(
     db,
@@ -166,6 +174,7 @@ export default async function CustomerPage({
           </Card>
         </div>
         <CustomerBillingRecords records={records} timeZone={tz} />
+        <CustomerCreditNotes creditNotes={creditNotes.data} timeZone={tz} />
         <UsageOverview usage={usage} audience="seller" />
         {seesEvents ? <CustomerEvents events={events} timeZone={tz} /> : null}
         <section aria-labelledby="values-heading">

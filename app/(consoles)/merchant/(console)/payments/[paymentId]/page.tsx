@@ -19,6 +19,8 @@ import { PaymentStatusBadge } from '../status-badge';
 import { refundAction } from '../actions';
 import { ConfirmAmountButton } from '@/components/ui/confirm-amount-button';
 import { ProcessorReference } from '@/components/console/processor-reference';
+import { InvoiceLinks } from '@/components/billing/invoice-links';
+import { invoiceOfPayment } from '@/lib/billing/invoices';
 import { DisputeStatusBadge, disputeReasonLabel } from '../../disputes/status-badge';
 
 export const metadata: Metadata = { title: 'Payment' };
@@ -41,6 +43,7 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
     throw error;
   });
   const customer = await getCustomer(db, merchant.id, payment.customerId).catch(() => undefined);
+  const invoice = await invoiceOfPayment(db, merchant.id, payment.id);
   const money = (amount: number) => formatMoney(amount, payment.currency);
   const pendingRefunds = payment.refunds.filter((r) => r.status === 'requested').reduce((sum, r) => sum + r.amount, 0);
   const refundable = payment.amount - payment.amountRefunded - pendingRefunds;
@@ -112,6 +115,25 @@ export default async function PaymentPage({ params }: { params: Promise<{ paymen
                   </Link>,
                 ],
                 ['Card', card],
+                ...(invoice
+                  ? [
+                      [
+                        'Invoice',
+                        <span key="invoice" className="flex flex-col gap-1">
+                          <span className="inline-flex flex-wrap items-center gap-2">
+                            <span className="font-mono">{invoice.number ?? invoice.id}</span>
+                            <InvoiceLinks page={invoice.hostedInvoiceUrl} pdf={invoice.invoicePdfUrl} />
+                          </span>
+                          {invoice.creditNotes.map((note) => (
+                            <span key={note.id} className="inline-flex flex-wrap items-center gap-2 text-slate-600">
+                              Credit note <span className="font-mono">{note.number ?? note.id}</span> · {money(-note.amount)}
+                              <InvoiceLinks page={note.hostedUrl} pdf={note.pdfUrl} />
+                            </span>
+                          ))}
+                        </span>,
+                      ] as [string, React.ReactNode],
+                    ]
+                  : []),
                 ...(payment.disputes.length > 0
                   ? [
                       [

@@ -23,6 +23,7 @@ import { ConfirmButton } from '@/components/ui/confirm-button';
 import { Cell, Table } from '@/components/ui/table';
 import { currentMerchant } from '../../../session';
 import { cancelSubscriptionAction, commandSubscriptionAction } from '../actions';
+import { statusWord } from '@/lib/web/status-words';
 
 export const metadata: Metadata = { title: 'Subscription' };
 
@@ -103,7 +104,7 @@ export default async function SubscriptionPage({ params }: { params: Promise<{ s
         title={`Subscription ${sub.id}`}
         description={
           <>
-            <Badge tone={TONE[sub.status]}>{sub.status.replace('_', ' ')}</Badge>{' '}
+            <Badge tone={TONE[sub.status]}>{statusWord('subscription', sub.status)}</Badge>{' '}
             <span data-testid="subscription-summary">
               {plan?.productName ?? sub.priceId} for {customer?.name || customer?.email || sub.customerId}
             </span>
@@ -210,7 +211,7 @@ export default async function SubscriptionPage({ params }: { params: Promise<{ s
                 <Cell>{formatConsoleDateTime(c.effectiveAt, merchant.timeZone)}</Cell>
                 <Cell>
                   {c.type}
-                  {c.status !== 'applied' ? <span className="ml-1 text-xs text-slate-600">({c.status})</span> : null}
+                  {c.status !== 'applied' ? <span className="ml-1 text-xs text-slate-600">({statusWord('change', c.status)})</span> : null}
                 </Cell>
                 <Cell className="text-xs">{c.fromPriceId || c.toPriceId ? `${priceName(c.fromPriceId)} → ${priceName(c.toPriceId)}` : ''}</Cell>
                 <Cell className="font-mono text-xs break-all">{c.actor}</Cell>
@@ -236,7 +237,7 @@ export default async function SubscriptionPage({ params }: { params: Promise<{ s
                   ) : null}
                 </Cell>
                 <Cell>
-                  <Badge tone={r.status === 'paid' ? 'green' : r.status === 'open' ? 'red' : 'gray'}>{r.status}</Badge>
+                  <Badge tone={r.status === 'paid' ? 'green' : r.status === 'open' ? 'red' : 'gray'}>{statusWord('record', r.status)}</Badge>
                 </Cell>
                 <Cell>{r.attempts}</Cell>
               </tr>
