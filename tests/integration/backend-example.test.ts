@@ -42,7 +42,7 @@ describe('docs/backend-example.md', () => {
     });
     expect(Buffer.from(pdf.subarray(0, 5)).toString('latin1')).toBe('%PDF-');
     const text = pdfText(Buffer.from(pdf));
-    for (const expected of ['$19.99', merchant.name, 'Ada Lovelace', invoice.id]) expect(text).toContain(expected);
+    for (const expected of ['$19.99', merchant.name, 'Ada Lovelace', invoice.number!]) expect(text).toContain(expected);
 
     await expect(subscribeNewCustomer(paybase, { email: 'bob@example.com', name: 'Bob', tokenRef: 'tok_declined' })).rejects.toMatchObject({
       status: 402,
