@@ -174,7 +174,7 @@ test('a seller signs up, verifies, invites a developer and a support person whos
   await settings.getByLabel('Support URL').fill('https://teamshop.example/help');
   await settings.getByLabel('Address line 1').fill('1-1 Marunouchi');
   await settings.getByLabel('City').fill('Tokyo');
-  await settings.getByLabel('Country').fill('JP');
+  await settings.getByLabel('Country', { exact: true }).fill('JP');
   await settings.getByLabel('Time zone').selectOption('Asia/Tokyo');
   await expect(settings.getByLabel('Email receipts')).toBeChecked();
   await settings.getByLabel('Email receipts').uncheck();

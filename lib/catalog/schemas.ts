@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { Currency, FeatureKey, Metadata, MinorAmount, PositiveInt32, Timestamp } from '../http/schemas';
+import { AGGREGATIONS, PRICE_INTERVALS, TIERS_MODES, USAGE_TYPES } from './price-options';
+
+export { AGGREGATIONS, PRICE_INTERVALS, TIERS_MODES, USAGE_TYPES };
 import { DECIMAL_AMOUNT_PATTERN } from '../money/decimal';
 
 export const CreateProductBody = z.strictObject({
@@ -26,15 +29,11 @@ export const ProductResponse = z.object({
   updatedAt: Timestamp,
 });
 
-export const PRICE_INTERVALS = ['day', 'week', 'month', 'year'] as const;
 export type PriceInterval = (typeof PRICE_INTERVALS)[number];
 
 /** Longest billing period a recurring price may have: three years, in each interval's units. */
 export const MAX_INTERVAL_COUNT: Record<PriceInterval, number> = { day: 1095, week: 156, month: 36, year: 3 };
 
-export const USAGE_TYPES = ['licensed', 'metered'] as const;
-export const AGGREGATIONS = ['sum', 'max', 'last', 'unique'] as const;
-export const TIERS_MODES = ['graduated', 'volume'] as const;
 /** Most tiers a metered price may have. */
 export const MAX_TIERS = 20;
 

@@ -1,7 +1,7 @@
 'use client';
 
 import { useEffect, useId, useRef, useState } from 'react';
-import { PRICE_INTERVALS, type AGGREGATIONS } from '@/lib/catalog/schemas';
+import { PRICE_INTERVALS, type AGGREGATIONS } from '@/lib/catalog/price-options';
 import { normalizeCurrency } from '@/lib/money/currencies';
 import { Button } from '@/components/ui/button';
 import { SelectField, TextField } from '@/components/ui/field';
