@@ -30,6 +30,20 @@ export const PostalAddressBody = z.strictObject({
     .transform((value) => value ?? null),
 });
 
+/** What a checkout (the API's and a payment link's Complete) may say about its buyer, saved on the customer before tax is chosen. */
+export const CheckoutBuyerFields = {
+  billingAddress: PostalAddressBody.optional().meta({
+    description: "The customer's billing address, saved on the customer: printed on the invoice, and its country chooses tax rates by country.",
+  }),
+  customerTaxId: z
+    .string()
+    .trim()
+    .min(1)
+    .max(64)
+    .optional()
+    .meta({ description: "The customer's VAT or other tax id, saved on the customer and printed on the invoice." }),
+};
+
 const PostalAddressResponse = z.object({
   line1: z.string().nullable(),
   line2: z.string().nullable(),

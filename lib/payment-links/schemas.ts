@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PostalAddressBody } from '../customers/schemas';
+import { CheckoutBuyerFields } from '../customers/schemas';
 import { Currency, DateTime, Email, Metadata, MinorAmount, PositiveInt32, Timestamp } from '../http/schemas';
 import { ReturnUrl } from '../payments/schemas';
 
@@ -78,16 +78,7 @@ export const UpdatePaymentLinkBody = z.strictObject({
 });
 
 export const CompletePaymentLinkBody = z.strictObject({
-  billingAddress: PostalAddressBody.optional().meta({
-    description: "The customer's billing address, saved on the customer: printed on the invoice, and its country chooses tax rates by country.",
-  }),
-  customerTaxId: z
-    .string()
-    .trim()
-    .min(1)
-    .max(64)
-    .optional()
-    .meta({ description: "The customer's VAT or other tax id, saved on the customer and printed on the invoice." }),
+  ...CheckoutBuyerFields,
   customerEmail: Email.optional(),
   customerId: z.string().min(1).optional(),
   customerName: z.string().trim().min(1).max(250).optional(),
