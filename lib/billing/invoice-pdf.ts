@@ -1,4 +1,5 @@
-import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
+import { PDFDocument, rgb, type PDFPage } from 'pdf-lib';
+import { canDraw, documentFonts, type DocumentFonts, type FontStack, textRuns, widthOf } from './pdf-fonts';
 import { formatMoney } from '../money/format';
 import { invoiceDocument, type InvoiceDocument } from './invoice-document';
 import { customerText, type CustomerText } from '../i18n/customer-text';
@@ -10,14 +11,14 @@ const PAGE = { width: 595.28, height: 841.89, margin: 56 } as const; // A4, in p
 const INK = rgb(0.06, 0.09, 0.16);
 const MUTED = rgb(0.39, 0.45, 0.55);
 const RULE = rgb(0.89, 0.91, 0.94);
-const LATIN_LOCALES: ReadonlySet<Locale> = new Set(['en', 'de', 'fr', 'es']);
-/** French money and dates use narrow and thin no-break spaces, which WinAnsi lacks. */
+/** French money and dates use narrow and thin no-break spaces: drawn as spaces, which every font has. */
 const NARROW_SPACES = /[\u202f\u2009]/g;
 
 /**
- * The invoice (receipt once paid) as a PDF, made with pdf-lib and its standard Helvetica, which
- * draws Latin text only (WinAnsi): any other character is printed as "?", and a currency whose
- * symbol it cannot draw is shown by its code (docs/invoices.md, "Limits").
+ * The invoice (receipt once paid) as a PDF, made with pdf-lib in the reader's language: Latin
+ * text in the standard Helvetica, any other script (Japanese, Cyrillic, Greek, Latin Extended
+ * names) in an embedded font (lib/billing/pdf-fonts.ts). A character no font has prints as "?",
+ * and a currency whose symbol none can draw is shown by its code (docs/invoices.md, "Limits").
  */
 export function renderInvoicePdf(invoice: HostedInvoice, locale: Locale = DEFAULT_LOCALE): Promise<Uint8Array> {
   return renderDocumentPdf(invoice.record.currency, locale, (options) => invoiceDocument(invoice, options));
@@ -34,47 +35,59 @@ async function renderDocumentPdf(
   documentOf: (options: { text: CustomerText; currencyDisplay: 'symbol' | 'code' }) => InvoiceDocument,
 ): Promise<Uint8Array> {
   const pdf = await PDFDocument.create();
-  const regular = await pdf.embedFont(StandardFonts.Helvetica);
-  const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
-  const drawable = new Set(regular.getCharacterSet());
-  const symbolDrawable = [...formatMoney(-12345, currency)].every((char) => drawable.has(char.codePointAt(0)!));
-  // The standard font draws Latin scripts only: a Japanese reader gets the English PDF.
-  const text = customerText(LATIN_LOCALES.has(locale) ? locale : DEFAULT_LOCALE);
-  const document = documentOf({ text, currencyDisplay: symbolDrawable ? 'symbol' : 'code' });
+  const text = customerText(locale);
+  let document = documentOf({ text, currencyDisplay: 'symbol' });
+  const fonts = await documentFonts(pdf, JSON.stringify(document).replace(NARROW_SPACES, ' '));
+  if (!canDraw(fonts.regular, formatMoney(-12345, currency).replace(NARROW_SPACES, ' '))) document = documentOf({ text, currencyDisplay: 'code' });
   pdf.setTitle(`${document.title} ${document.number}`);
-  pdf.setAuthor(document.seller.name.replace(/[^\x20-\x7e\u00a0-\u00ff]/g, '?'));
+  pdf.setAuthor(document.seller.name);
+  pdf.setLanguage(locale);
   pdf.setCreator('Paybase');
-  const writer = new PageWriter(pdf.addPage([PAGE.width, PAGE.height]), (line) =>
-    [...line.replace(NARROW_SPACES, ' ')].map((char) => (drawable.has(char.codePointAt(0)!) ? char : '?')).join(''),
-  );
-  writeDocument(writer, document, { regular, bold }, () => (writer.page = pdf.addPage([PAGE.width, PAGE.height])));
+  const writer = new PageWriter(pdf.addPage([PAGE.width, PAGE.height]));
+  writeDocument(writer, document, fonts, () => (writer.page = pdf.addPage([PAGE.width, PAGE.height])));
   return pdf.save();
 }
 
 class PageWriter {
   y: number = PAGE.height - PAGE.margin;
-  constructor(
-    public page: PDFPage,
-    readonly clean: (text: string) => string,
-  ) {}
+  constructor(public page: PDFPage) {}
 
-  text(value: string, options: { x?: number; size?: number; font: PDFFont; color?: ReturnType<typeof rgb>; alignRight?: number }) {
+  text(value: string, options: { x?: number; size?: number; font: FontStack; color?: ReturnType<typeof rgb>; alignRight?: number }) {
     const size = options.size ?? 10;
-    const text = this.clean(value);
-    const x = options.alignRight !== undefined ? options.alignRight - options.font.widthOfTextAtSize(text, size) : (options.x ?? PAGE.margin);
-    this.page.drawText(text, { x, y: this.y, size, font: options.font, color: options.color ?? INK });
+    const text = value.replace(NARROW_SPACES, ' ');
+    let x = options.alignRight !== undefined ? options.alignRight - widthOf(options.font, text, size) : (options.x ?? PAGE.margin);
+    for (const run of textRuns(options.font, text)) {
+      this.page.drawText(run.text, { x, y: this.y, size, font: run.font, color: options.color ?? INK });
+      x += run.font.widthOfTextAtSize(run.text, size);
+    }
   }
 
-  /** `value` in lines no wider than `width` points, broken between words. */
-  wrapped(value: string, font: PDFFont, size: number, width: number): string[] {
+  /** `value` cut with an ellipsis to at most `width` points. */
+  fitted(value: string, font: FontStack, size: number, width: number): string {
+    if (widthOf(font, value, size) <= width) return value;
+    const chars = Array.from(value);
+    while (chars.length > 0 && widthOf(font, `${chars.join('')}…`, size) > width) chars.pop();
+    return `${chars.join('')}…`;
+  }
+
+  /** `value` in lines no wider than `width` points, broken between words, or between characters in a word too wide (Japanese has no spaces). */
+  wrapped(value: string, font: FontStack, size: number, width: number): string[] {
     const lines: string[] = [];
     let line = '';
     for (const word of value.split(/\s+/).filter(Boolean)) {
       const longer = line ? `${line} ${word}` : word;
-      if (line && font.widthOfTextAtSize(this.clean(longer), size) > width) {
-        lines.push(line);
+      if (widthOf(font, longer, size) <= width) line = longer;
+      else if (widthOf(font, word, size) <= width) {
+        if (line) lines.push(line);
         line = word;
-      } else line = longer;
+      } else {
+        for (const char of line ? ` ${word}` : word) {
+          if (line && widthOf(font, line + char, size) > width) {
+            lines.push(line);
+            line = char.trim();
+          } else line += char;
+        }
+      }
     }
     if (line) lines.push(line);
     return lines;
@@ -85,7 +98,7 @@ class PageWriter {
   }
 }
 
-function writeDocument(w: PageWriter, doc: InvoiceDocument, fonts: { regular: PDFFont; bold: PDFFont }, newPage: () => void) {
+function writeDocument(w: PageWriter, doc: InvoiceDocument, fonts: DocumentFonts, newPage: () => void) {
   const right = PAGE.width - PAGE.margin;
   const down = (points: number) => {
     w.y -= points;
@@ -94,7 +107,6 @@ function writeDocument(w: PageWriter, doc: InvoiceDocument, fonts: { regular: PD
       w.y = PAGE.height - PAGE.margin;
     }
   };
-  const wrap = (value: string, width: number) => (value.length > width ? `${value.slice(0, width - 1)}…` : value);
   w.text(doc.seller.name, { font: fonts.bold, size: 14 });
   w.text(doc.title, { font: fonts.bold, size: 20, alignRight: right });
   for (const line of [
@@ -121,7 +133,7 @@ function writeDocument(w: PageWriter, doc: InvoiceDocument, fonts: { regular: PD
   ];
   for (const [label, value] of facts) {
     w.text(label, { font: fonts.regular, color: MUTED });
-    w.text(wrap(value, 70), { font: fonts.regular, x: PAGE.margin + 120 });
+    w.text(w.fitted(value, fonts.regular, 10, right - PAGE.margin - 120), { font: fonts.regular, x: PAGE.margin + 120 });
     down(15);
   }
   down(15);
@@ -132,12 +144,12 @@ function writeDocument(w: PageWriter, doc: InvoiceDocument, fonts: { regular: PD
   w.rule();
   for (const line of doc.lines) {
     down(16);
-    w.text(line.description.length > 70 ? `${line.description.slice(0, 69)}…` : line.description, { font: fonts.regular });
+    w.text(w.fitted(line.description, fonts.regular, 10, right - PAGE.margin - 180), { font: fonts.regular });
     w.text(line.quantityLabel, { font: fonts.regular, alignRight: right - 110 });
     w.text(line.amount, { font: fonts.regular, alignRight: right });
     for (const detail of line.details) {
       down(12);
-      w.text(detail.length > 90 ? `${detail.slice(0, 89)}…` : detail, { font: fonts.regular, size: 8, color: MUTED, x: PAGE.margin + 8 });
+      w.text(w.fitted(detail, fonts.regular, 8, right - PAGE.margin - 8), { font: fonts.regular, size: 8, color: MUTED, x: PAGE.margin + 8 });
     }
     down(8);
     w.rule();
@@ -146,7 +158,7 @@ function writeDocument(w: PageWriter, doc: InvoiceDocument, fonts: { regular: PD
   for (const total of doc.totals) {
     down(16);
     const font = total.strong ? fonts.bold : fonts.regular;
-    w.text(wrap(total.label, 48), { font, x: right - 300 });
+    w.text(w.fitted(total.label, font, 10, 210), { font, x: right - 300 });
     w.text(total.amount, { font, alignRight: right });
   }
   // Legal mentions and the footer are wrapped, never cut: a reverse-charge note must be whole.

@@ -1,22 +1,7 @@
-import zlib from 'node:zlib';
+import { extractText, getDocumentProxy } from 'unpdf';
 
-/** Every text a PDF (made by pdf-lib) draws: its content streams inflated, the hex strings of `Tj` decoded. */
-export function pdfText(pdf: Buffer): string {
-  const raw = pdf.toString('latin1');
-  let text = '';
-  // Each stream is read by its dictionary's /Length: searching for "endstream" instead cut a
-  // compressed stream whose last byte happened to be a carriage return (a rare, empty-text flake).
-  for (const match of raw.matchAll(/<<((?:(?!>>)[\s\S])*)>>\s*stream\r?\n/g)) {
-    const length = /\/Length (\d+)/.exec(match[1]!);
-    if (!length) continue;
-    const data = raw.slice(match.index + match[0].length, match.index + match[0].length + Number(length[1]));
-    let content: string;
-    try {
-      content = zlib.inflateSync(Buffer.from(data, 'latin1')).toString('latin1');
-    } catch {
-      content = data;
-    }
-    for (const hex of content.matchAll(/<([0-9A-Fa-f]+)>\s*Tj/g)) text += `${Buffer.from(hex[1]!, 'hex').toString('latin1')}\n`;
-  }
+/** Every text a PDF draws, as a reader's PDF viewer reads it (Mozilla's pdf.js): one line of the page per line. */
+export async function pdfText(pdf: Uint8Array): Promise<string> {
+  const { text } = await extractText(await getDocumentProxy(new Uint8Array(pdf)), { mergePages: true });
   return text;
 }

@@ -41,7 +41,7 @@ describe('docs/backend-example.md', () => {
       payments: [{ status: 'succeeded', amount: 1999 }],
     });
     expect(Buffer.from(pdf.subarray(0, 5)).toString('latin1')).toBe('%PDF-');
-    const text = pdfText(Buffer.from(pdf));
+    const text = await pdfText(pdf);
     for (const expected of ['$19.99', merchant.name, 'Ada Lovelace', invoice.number!]) expect(text).toContain(expected);
 
     await expect(subscribeNewCustomer(paybase, { email: 'bob@example.com', name: 'Bob', tokenRef: 'tok_declined' })).rejects.toMatchObject({

@@ -86,7 +86,7 @@ describe('billing records as invoices', () => {
     expect(pdf.headers.get('content-type')).toBe('application/pdf');
     const bytes = Buffer.from(await pdf.arrayBuffer());
     expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
-    const drawn = pdfText(bytes);
+    const drawn = await pdfText(bytes);
     for (const text of [merchant.name, '1 Market St', '$45.00', '$50.00', 'Receipt', record.number]) expect(drawn).toContain(text);
 
     expect((await fetch(`${baseUrl()}/invoice/${'0'.repeat(64)}`)).status).toBe(404);
