@@ -32,10 +32,12 @@ interface LiveCustomer {
   taxId: string | null;
 }
 
-export function addressLines(address: PostalAddress | null): string[] {
+/** An address as printed, its country named in the reader's language. */
+export function addressLines(address: PostalAddress | null, text: CustomerText): string[] {
   if (!address) return [];
   const locality = [address.postalCode, address.city].filter(Boolean).join(' ');
-  return [address.line1, address.line2, [locality, address.region].filter(Boolean).join(', '), address.country].filter((line): line is string => Boolean(line));
+  const country = address.country ? text.country(address.country) : null;
+  return [address.line1, address.line2, [locality, address.region].filter(Boolean).join(', '), country].filter((line): line is string => Boolean(line));
 }
 
 /**
@@ -68,11 +70,11 @@ export function documentParties(
     seller: {
       name: sellerDetails.name || seller.name,
       email: sellerDetails.email,
-      addressLines: addressLines(sellerDetails.address),
+      addressLines: addressLines(sellerDetails.address, text),
       taxId: taxId(sellerDetails.taxId),
       footer: sellerDetails.footer ?? null,
     },
-    buyer: { name: buyerDetails.name, email: buyerDetails.email, addressLines: addressLines(buyerDetails.address), taxId: taxId(buyerDetails.taxId) },
+    buyer: { name: buyerDetails.name, email: buyerDetails.email, addressLines: addressLines(buyerDetails.address, text), taxId: taxId(buyerDetails.taxId) },
   };
 }
 

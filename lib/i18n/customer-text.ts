@@ -40,12 +40,21 @@ function textOf(locale: Locale) {
   const dayFormat = new Intl.DateTimeFormat(dateLocale, { day: 'numeric', month: 'short', timeZone: 'UTC' });
   const monthFormat = new Intl.DateTimeFormat(dateLocale, { month: 'long', year: 'numeric', timeZone: 'UTC' });
   const money = (amount: number, currency: string) => formatMoney(amount, currency, locale === 'en' ? 'en-US' : locale);
+  const regionNames = new Intl.DisplayNames([locale], { type: 'region', fallback: 'code' });
   const discountDuration = (coupon: Pick<DiscountTerms, 'duration' | 'durationInMonths'>) =>
     t('common.discountDuration', { duration: coupon.duration, months: coupon.durationInMonths ?? 1 });
   return {
     locale,
     t,
     money,
+    /** An ISO 3166-1 country code named in this language: "DE" → "Germany", "Deutschland", "ドイツ". */
+    country: (code: string) => {
+      try {
+        return regionNames.of(code) ?? code;
+      } catch {
+        return code;
+      }
+    },
     /** "30 Nov 2026", "30.11.2026", "2026/11/30". */
     date: (at: Date | string) => dateFormat.format(new Date(at)),
     /** "30 Nov", "30. Nov.", "11月30日". */

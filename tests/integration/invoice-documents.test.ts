@@ -96,6 +96,7 @@ describe('invoice documents', () => {
       'Beispiel Werkzeuge GmbH',
       'Hauptstraße 1',
       '10115 Berlin',
+      'Deutschland',
       'USt-IdNr.: DE123456789',
       'Kunde AG',
       'Kundenweg 7',
@@ -116,6 +117,7 @@ describe('invoice documents', () => {
     for (const text of [
       'Rechnungsnummer',
       'ACME-0001',
+      'Deutschland',
       'USt-IdNr.: DE123456789',
       'USt-IdNr.: DE987654321',
       'MwSt 19 % auf 10,00 €',
@@ -125,7 +127,7 @@ describe('invoice documents', () => {
       expect(germanPdf).toContain(text);
     }
     const english = await page(record.hostedInvoiceUrl);
-    for (const text of ['Invoice number', 'Tax ID: DE123456789', 'MwSt 19% on €10.00', '€1.90']) expect(english).toContain(text);
+    for (const text of ['Invoice number', 'Germany', 'Tax ID: DE123456789', 'MwSt 19% on €10.00', '€1.90']) expect(english).toContain(text);
 
     // The receipt email (the customer's language: English, none recorded) prints the same.
     const receipt = await waitFor(async () => {
