@@ -2,21 +2,24 @@ import type { ReactNode } from 'react';
 import type { HostedCheckoutView } from '@/lib/checkout/hosted';
 import type { CustomerText } from '@/lib/i18n/customer-text';
 import { SubscriptionSummary } from './subscription-summary';
-import { LiveTotal } from './quoted-total';
+import { LiveTotal, QuantityField } from './quoted-total';
 
 /**
  * The order half of a hosted checkout (the card form's page and the wallet's): seller, product,
- * and the price, quantity and total, or a subscription's terms. `children` follow the summary.
+ * and the price, quantity (chosen here when `chooseQuantity`) and total, or a subscription's terms. `children` follow the summary.
  */
 export function OrderSummary({
   view,
   text,
   withCharges = true,
+  chooseQuantity = false,
   children,
 }: {
   view: HostedCheckoutView;
   text: CustomerText;
   withCharges?: boolean;
+  /** The customer may choose the quantity here (a link with an adjustable quantity, on the card form's page). */
+  chooseQuantity?: boolean;
   children?: ReactNode;
 }) {
   const { t } = text;
@@ -57,7 +60,13 @@ export function OrderSummary({
           </div>
           <div className="flex justify-between gap-4">
             <dt className="text-slate-500">{t('checkout.quantity')}</dt>
-            <dd data-testid="quantity">{view.quantity}</dd>
+            <dd data-testid="quantity">
+              {view.adjustableQuantity && chooseQuantity ? (
+                <QuantityField label={t('checkout.quantity')} initial={view.quantity} {...view.adjustableQuantity} />
+              ) : (
+                view.quantity
+              )}
+            </dd>
           </div>
           <div className="flex justify-between gap-4 border-t border-slate-100 pt-2 text-base font-semibold">
             <dt>{t('checkout.total')}</dt>

@@ -53,7 +53,7 @@ export const completePaymentLinkOperation = defineOperation({
   tag: 'Payment links',
   summary: 'Complete a payment link from your backend',
   description:
-    "Pays the link for `customerId` or `customerEmail`/`customerName` with `paymentMethodRefId` or `tokenRef`, at the link's quantity. Same answers as POST /api/Checkout (201 with payment `requires_action` and `nextAction` when the card asks for authentication); a link that is disabled, archived, expired or used up answers 409 INVALID_STATE saying why. Emits `payment_link.completed` when the payment succeeds.",
+    "Pays the link for `customerId` or `customerEmail`/`customerName` with `paymentMethodRefId` or `tokenRef`, at the link's quantity (or the `quantity` given, within its `adjustableQuantity` range). Same answers as POST /api/Checkout (201 with payment `requires_action` and `nextAction` when the card asks for authentication); a link that is disabled, archived, expired or used up answers 409 INVALID_STATE saying why. Emits `payment_link.completed` when the payment succeeds.",
   scope: 'payment_links:write',
   params: PaymentLinkParams,
   body: CompletePaymentLinkBody,

@@ -131,6 +131,12 @@ export async function resolveItem(tx: Db, merchantId: string, input: CheckoutInp
     if (input.priceId && input.priceId !== link.priceId) throw invalidField('priceId', `Payment link ${link.id} does not sell price ${input.priceId}.`);
     const price = link.priceId ? await findPriceRow(tx, merchantId, link.priceId) : null;
     if (price && !price.active) throw new ApiError('INVALID_STATE', `The price this link sells (${price.id}) is inactive.`);
+    const { quantityMinimum: minimum, quantityMaximum: maximum } = link;
+    if (input.quantity !== undefined && input.quantity !== link.quantity) {
+      if (minimum === null) throw invalidField('quantity', `Payment link ${link.id} sells ${link.quantity} (its quantity is not adjustable).`);
+      if (input.quantity < minimum || input.quantity > maximum!)
+        throw invalidField('quantity', `Payment link ${link.id} sells between ${minimum} and ${maximum} units.`);
+    }
     return {
       link,
       price,

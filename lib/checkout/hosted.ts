@@ -27,6 +27,8 @@ export interface HostedCheckoutView {
   name: string;
   description: string | null;
   quantity: number;
+  /** The customer may choose the quantity, between these (a one-time link's `adjustableQuantity`). */
+  adjustableQuantity: { minimum: number; maximum: number } | null;
   currency: string;
   unitAmount: string;
   total: string;
@@ -72,7 +74,7 @@ export async function loadHostedCheckout(db: Database, token: string, text: Cust
   const price = link.priceId ? await findPriceRow(db, link.merchantId, link.priceId) : null;
   if (!reason && price && !price.active) reason = t('checkout.errors.notOffered');
   const recurring = price?.type === 'Recurring' ? price : null;
-  const priced = recurring ? null : await priceOneTime(db, link, { discount: 0, country: null }, text);
+  const priced = recurring ? null : await priceOneTime(db, link, { discount: 0, country: null, quantity: link.quantity }, text);
   const terms = recurring && subscriptionTerms(recurring, null, now(), text, await recurringRates(db, link, recurring.id, null));
   return {
     ...linkSummary(token, sellerName, link, text),
@@ -102,6 +104,7 @@ function linkSummary(token: string, sellerName: string, link: PaymentLinkRow, te
     name: link.name,
     description: link.description,
     quantity: link.quantity,
+    adjustableQuantity: link.quantityMinimum === null ? null : { minimum: link.quantityMinimum, maximum: link.quantityMaximum! },
     currency: link.currency,
     unitAmount: text.money(link.unitAmount, link.currency),
     total: text.money(link.unitAmount * link.quantity, link.currency),
@@ -119,10 +122,10 @@ export type CheckoutQuote =
   | { ok: false; message: string };
 
 /** A one-time link's total with its discount and the tax for a buyer in `country`, by the same functions its checkout charges with. */
-async function priceOneTime(db: Database, link: PaymentLinkRow, options: { discount: number; country: string | null }, text: CustomerText) {
+async function priceOneTime(db: Database, link: PaymentLinkRow, options: { discount: number; country: string | null; quantity: number }, text: CustomerText) {
   const tax = await selectTaxForCountry(db, link.merchantId, options.country, [link.priceId]);
   const billed = billingLines(
-    { kind: 'one_time', description: link.name, priceId: link.priceId, quantity: link.quantity, unitAmount: link.unitAmount },
+    { kind: 'one_time', description: link.name, priceId: link.priceId, quantity: options.quantity, unitAmount: link.unitAmount },
     { discountAmount: options.discount },
     [],
     tax,
@@ -142,9 +145,21 @@ async function recurringRates(db: Database, link: PaymentLinkRow, priceId: strin
   return ratesOfLine(await selectTaxForCountry(db, link.merchantId, country, [priceId]), priceId);
 }
 
+/** The quantity the customer chose, if the link lets them choose it and it is in its range; undefined: the link's own. */
+function chosenQuantity(link: PaymentLinkRow, quantity: number | undefined): number | undefined | 'out_of_range' {
+  if (quantity === undefined || quantity === link.quantity) return undefined;
+  if (link.quantityMinimum === null || !Number.isInteger(quantity) || quantity < link.quantityMinimum || quantity > link.quantityMaximum!)
+    return 'out_of_range';
+  return quantity;
+}
+
+function quantityWords(link: PaymentLinkRow, text: CustomerText): string {
+  return text.t('checkout.errors.quantity', { minimum: link.quantityMinimum ?? link.quantity, maximum: link.quantityMaximum ?? link.quantity });
+}
+
 /**
  * The hosted page's totals as the buyer fills the form ("Apply" of a promotion code, a billing
- * country chosen): the code checked (redeeming nothing) and the tax for that country, so the total
+ * country or a quantity chosen): the code checked (redeeming nothing) and the tax for that country, so the total
  * shown is what Pay charges. For a subscription it shows the terms with the discount over the
  * periods its duration covers, so a code that cannot apply is refused here, before Pay, by the
  * same checks Pay runs.
@@ -152,13 +167,16 @@ async function recurringRates(db: Database, link: PaymentLinkRow, priceId: strin
 export async function quoteHostedCheckout(
   db: Database,
   token: string,
-  input: { promotionCode?: string; country?: string | null },
+  input: { promotionCode?: string; country?: string | null; quantity?: number },
   text: CustomerText = customerText(),
 ): Promise<CheckoutQuote> {
   const found = await findPublicPaymentLink(db, token);
   if (!found) return { ok: false, message: text.t('checkout.errors.linkMissing') };
   const { link } = found;
-  const subtotal = link.unitAmount * link.quantity;
+  const chosen = chosenQuantity(link, input.quantity);
+  if (chosen === 'out_of_range') return { ok: false, message: quantityWords(link, text) };
+  const quantity = chosen ?? link.quantity;
+  const subtotal = link.unitAmount * quantity;
   const country = input.country && /^[A-Z]{2}$/.test(input.country) ? input.country : null;
   try {
     const code = input.promotionCode?.trim();
@@ -175,7 +193,7 @@ export async function quoteHostedCheckout(
         subscription,
       };
     }
-    const priced = await priceOneTime(db, link, { discount: quote?.discount ?? 0, country }, text);
+    const priced = await priceOneTime(db, link, { discount: quote?.discount ?? 0, country, quantity }, text);
     return { ok: true, code: quote?.code ?? null, discount: quote ? text.money(quote.discount, link.currency) : null, ...priced, subscription: null };
   } catch (error) {
     if (error instanceof ApiError) return { ok: false, message: apiErrorWords(error, 'promotion', text) };
@@ -197,12 +215,14 @@ export interface HostedPaymentForm {
   saveCard: boolean;
   /** Back from the card's 3-D Secure challenge (`authenticate_card`): the verification the customer authenticated, for the same attempt. */
   cardVerification?: string;
+  /** Chosen in the summary when the link's quantity is adjustable. */
+  quantity?: number;
   /** Asked for when the seller collects billing addresses (`country` required then). */
   billingAddress?: { line1: string; postalCode: string; city: string; country: string };
   taxId?: string;
 }
 
-export type HostedFormField = 'email' | 'name' | 'cardNumber' | 'expiry' | 'cvc' | 'promotionCode' | 'billingCountry' | 'taxId';
+export type HostedFormField = 'email' | 'name' | 'cardNumber' | 'expiry' | 'cvc' | 'promotionCode' | 'billingCountry' | 'taxId' | 'quantity';
 
 export type HostedPaymentResult =
   | { kind: 'paid' | 'processing'; checkoutId: string }
@@ -232,6 +252,8 @@ export async function payHostedCheckout(db: Database, form: HostedPaymentForm, t
   if (!/^[A-Za-z0-9-]{8,100}$/.test(form.attemptKey)) return { kind: 'invalid', field: 'cardNumber', message: t('checkout.errors.reload') };
   const billing = billingDetails(form, found.collectBillingAddress, text);
   if ('kind' in billing) return billing;
+  const quantity = chosenQuantity(found.link, form.quantity);
+  if (quantity === 'out_of_range') return { kind: 'invalid', field: 'quantity', message: quantityWords(found.link, text) };
 
   const card = form.paymentMethodToken ? { token: form.paymentMethodToken } : await tokenizeTyped(db, found.link.merchantId, form, text);
   if ('kind' in card) return card;
@@ -245,6 +267,7 @@ export async function payHostedCheckout(db: Database, form: HostedPaymentForm, t
       customerName: form.name.trim() || undefined,
       tokenRef: card.token,
       promotionCode: form.promotionCode.trim() || undefined,
+      ...(quantity ? { quantity } : {}),
       customerLocale: text.locale,
       ...billing,
     },

@@ -19,7 +19,10 @@ export const CheckoutBody = z
     paymentMethodRefId: z.string().min(1).optional().meta({ description: 'A saved payment method (pm_) of the customer.' }),
     priceId: z.string().min(1).optional(),
     promotionCode: z.string().trim().min(1).max(64).optional(),
-    quantity: z.int().min(1).max(10_000).optional(),
+    quantity: z.int().min(1).max(10_000).optional().meta({
+      description:
+        "Units bought (default 1). With a paymentLinkToken: the link's quantity, or one within its `adjustableQuantity` range (anything else is 400 naming `quantity`).",
+    }),
     returnUrl: ReturnUrl.optional(),
     tokenRef: z.string().min(1).max(512).optional().meta({ description: 'A processor token, e.g. the sandbox tok_visa.' }),
   })

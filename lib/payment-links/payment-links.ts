@@ -13,7 +13,7 @@ import { INT32_MAX } from '../http/schemas';
 import { findPriceRow, refuseMetered } from '../catalog/prices';
 import { resolveMeteredItems } from '../catalog/metered-items';
 import { assertCheckoutDesignExists } from '../designs/designs';
-import type { CreatePaymentLinkBody, PAYMENT_LINK_STATUSES, UpdatePaymentLinkBody } from './schemas';
+import { type CreatePaymentLinkBody, DEFAULT_MAXIMUM_QUANTITY, type PAYMENT_LINK_STATUSES, type UpdatePaymentLinkBody } from './schemas';
 import { paymentLinkStateMachine } from './payment-link-states';
 
 export type PaymentLinkRow = typeof paymentLinks.$inferSelect;
@@ -75,6 +75,11 @@ export function toPaymentLinkResponse(row: PaymentLinkRow) {
     amount: row.unitAmount * row.quantity,
     currency: row.currency,
     quantity: row.quantity,
+    adjustableQuantity: {
+      enabled: row.quantityMinimum !== null,
+      minimum: row.quantityMinimum ?? 1,
+      maximum: row.quantityMaximum ?? DEFAULT_MAXIMUM_QUANTITY,
+    },
     singleUse: row.singleUse,
     maxCompletions: row.maxCompletions,
     completionCount: row.completionCount,
@@ -95,11 +100,32 @@ function assertLineFits(unitAmount: number, quantity: number, path: string) {
   if (unitAmount * quantity > INT32_MAX) throw invalidField(path, `unitAmount × quantity must not exceed ${INT32_MAX} minor units.`);
 }
 
+type AdjustableQuantityInput = z.output<typeof CreatePaymentLinkBody>['adjustableQuantity'];
+
+/** The stored bounds of a customer-chosen quantity, checked against the link's quantity and line. */
+function quantityBounds(
+  adjustable: NonNullable<AdjustableQuantityInput>,
+  link: { quantity: number; unitAmount: number; recurring: boolean },
+): { quantityMinimum: number | null; quantityMaximum: number | null } {
+  if (!adjustable.enabled) return { quantityMinimum: null, quantityMaximum: null };
+  if (link.recurring)
+    throw invalidField('adjustableQuantity.enabled', 'A subscription is bought one at a time: only one-time links take an adjustable quantity.');
+  const minimum = adjustable.minimum ?? 1;
+  const maximum = adjustable.maximum ?? Math.max(DEFAULT_MAXIMUM_QUANTITY, link.quantity);
+  if (minimum > maximum) throw invalidField('adjustableQuantity.minimum', 'minimum must not exceed maximum.');
+  if (link.quantity < minimum || link.quantity > maximum) {
+    throw invalidField('quantity', `The link's quantity (${link.quantity}) must lie between the adjustable minimum (${minimum}) and maximum (${maximum}).`);
+  }
+  assertLineFits(link.unitAmount, maximum, 'adjustableQuantity.maximum');
+  return { quantityMinimum: minimum, quantityMaximum: maximum };
+}
+
 export async function createPaymentLink(tx: Db, merchantId: string, input: z.output<typeof CreatePaymentLinkBody>) {
   const at = now();
   if (input.expiresAt && input.expiresAt <= at) throw invalidField('expiresAt', 'expiresAt must be in the future.');
   if (input.designId) await assertCheckoutDesignExists(tx, merchantId, input.designId);
   let item: { priceId: string | null; items: { priceId: string }[]; name: string; description: string | null; unitAmount: number; currency: string };
+  let recurring = false;
   if (input.priceId) {
     const price = await findPriceRow(tx, merchantId, input.priceId, 'priceId');
     if (!price.active) throw invalidField('priceId', `Price ${price.id} is inactive.`);
@@ -107,6 +133,7 @@ export async function createPaymentLink(tx: Db, merchantId: string, input: z.out
     const items = input.items ?? [];
     if (items.length > 0 && price.type !== 'Recurring') throw invalidField('items', `Price ${price.id} is one-time: metered items join a subscription.`);
     const metered = await resolveMeteredItems(tx, merchantId, price, items);
+    recurring = price.type === 'Recurring';
     const [product] = await tx
       .select()
       .from(products)
@@ -130,6 +157,7 @@ export async function createPaymentLink(tx: Db, merchantId: string, input: z.out
     };
   }
   assertLineFits(item.unitAmount, input.quantity, 'quantity');
+  const bounds = input.adjustableQuantity ? quantityBounds(input.adjustableQuantity, { ...item, quantity: input.quantity, recurring }) : {};
   const [row] = await tx
     .insert(paymentLinks)
     .values({
@@ -139,6 +167,7 @@ export async function createPaymentLink(tx: Db, merchantId: string, input: z.out
       status: paymentLinkStateMachine.start('active'),
       ...item,
       quantity: input.quantity,
+      ...bounds,
       singleUse: input.singleUse,
       maxCompletions: input.singleUse ? 1 : (input.maxCompletions ?? null),
       expiresAt: input.expiresAt ?? null,
@@ -233,6 +262,15 @@ export async function updatePaymentLink(tx: Db, merchantId: string, paymentLinkI
     throw invalidField('maxCompletions', `The link has already been completed ${current.completionCount} times.`);
   }
   if (input.quantity !== undefined) assertLineFits(current.unitAmount, input.quantity, 'quantity');
+  const { adjustableQuantity, ...fields } = input;
+  const quantity = input.quantity ?? current.quantity;
+  const recurring = current.priceId !== null && (await findPriceRow(tx, merchantId, current.priceId)).type === 'Recurring';
+  const bounds = adjustableQuantity
+    ? quantityBounds(adjustableQuantity, { quantity, unitAmount: current.unitAmount, recurring })
+    : { quantityMinimum: current.quantityMinimum, quantityMaximum: current.quantityMaximum };
+  if (bounds.quantityMinimum !== null && (quantity < bounds.quantityMinimum || quantity > bounds.quantityMaximum!)) {
+    throw invalidField('quantity', `quantity must lie between the adjustable minimum (${bounds.quantityMinimum}) and maximum (${bounds.quantityMaximum}).`);
+  }
   if (input.designId) await assertCheckoutDesignExists(tx, merchantId, input.designId);
   const maxCompletions = input.maxCompletions === undefined ? current.maxCompletions : input.maxCompletions;
   // Raising or removing the limit reopens a used-up link; lowering it to the count closes it.
@@ -243,7 +281,7 @@ export async function updatePaymentLink(tx: Db, merchantId: string, paymentLinkI
   if (status !== current.status) paymentLinkStateMachine.assertTransition(current.status, status, `Payment link ${current.id}`);
   const [row] = await tx
     .update(paymentLinks)
-    .set({ ...input, status, updatedAt: now() })
+    .set({ ...fields, ...bounds, status, updatedAt: now() })
     .where(and(eq(paymentLinks.id, current.id), eq(paymentLinks.merchantId, merchantId)))
     .returning();
   const link = toPaymentLinkResponse(row!);

@@ -17,10 +17,23 @@ const DesignId = z.string().trim().min(1).max(64).meta({
 const Name = z.string().trim().min(1).max(250);
 const Quantity = z.int().min(1).max(10_000);
 
+export const DEFAULT_MAXIMUM_QUANTITY = 99;
+const AdjustableQuantity = z
+  .strictObject({
+    enabled: z.boolean(),
+    minimum: Quantity.optional().meta({ description: 'The least the customer may choose (default 1).' }),
+    maximum: Quantity.optional().meta({ description: `The most the customer may choose (default ${DEFAULT_MAXIMUM_QUANTITY}).` }),
+  })
+  .meta({
+    description:
+      "Lets the customer choose the quantity on the hosted page, between `minimum` and `maximum` (the link's `quantity` is where it starts and must lie between them). One-time links only. A checkout of the link (POST /api/Checkout with its token, or Complete) may then give any `quantity` in that range.",
+  });
+
 export const CreatePaymentLinkBody = z
   .strictObject({
     priceId: z.string().min(1).optional().meta({ description: 'Sell a catalog price; or leave out and give an ad hoc amount.' }),
     quantity: Quantity.default(1),
+    adjustableQuantity: AdjustableQuantity.optional(),
     items: z
       .array(z.strictObject({ priceId: z.string().trim().min(1).max(64) }))
       .max(20)
@@ -74,6 +87,7 @@ export const UpdatePaymentLinkBody = z.strictObject({
   maxCompletions: PositiveInt32.nullable().optional(),
   name: Name.optional(),
   quantity: Quantity.optional(),
+  adjustableQuantity: AdjustableQuantity.optional(),
   successUrl: HttpUrl.nullable().optional(),
 });
 
@@ -87,6 +101,9 @@ export const CompletePaymentLinkBody = z.strictObject({
   }),
   paymentMethodRefId: z.string().min(1).optional(),
   priceId: z.string().min(1).optional().meta({ description: "Optional check: must be the link's own price." }),
+  quantity: Quantity.optional().meta({
+    description: "How many units the customer buys, within the link's `adjustableQuantity` range; without one, the link's `quantity`.",
+  }),
   promotionCode: z.string().trim().min(1).max(64).optional(),
   returnUrl: ReturnUrl.optional(),
   tokenRef: z.string().min(1).max(512).optional(),
@@ -107,6 +124,9 @@ export const PaymentLinkResponse = z.object({
   amount: z.int().meta({ description: 'unitAmount × quantity, before any promotion code.' }),
   currency: z.string(),
   quantity: z.int(),
+  adjustableQuantity: z.object({ enabled: z.boolean(), minimum: z.int(), maximum: z.int() }).meta({
+    description: 'Whether the customer may choose the quantity on the hosted page, and between which bounds (1 and 99 when not enabled).',
+  }),
   singleUse: z.boolean(),
   maxCompletions: z.int().nullable(),
   completionCount: z.int(),

@@ -10,7 +10,8 @@ import { UpdatePaymentLinkBody } from '@/lib/payment-links/schemas';
 import { updateWebhookEndpoint } from '@/lib/webhooks/endpoints';
 import { UpdateWebhookEndpointBody } from '@/lib/webhooks/schemas';
 import { parseUtcDateTimeLocal } from '@/lib/web/form-dates';
-import { field, formAction, type FormState } from '@/lib/web/form-state';
+import { field, formAction, wholeNumberField, type FormState } from '@/lib/web/form-state';
+import { adjustableQuantityField } from '@/lib/web/form-adjustable-quantity';
 import { parseForm } from '@/lib/web/parse-form';
 import { sellerAccountId } from './session';
 
@@ -18,14 +19,6 @@ import { sellerAccountId } from './session';
 // the seller from the session, validates with the API's update schema and calls the same domain
 // function as the API's PUT, in one transaction. An update is idempotent, so a double submit
 // writes the same values twice and needs no form key.
-
-/** An optional whole number typed into a form: '' is "no value" (null), anything else must be digits. */
-function optionalWholeNumber(form: FormData, name: string, label: string): number | null {
-  const text = field(form, name);
-  if (!text) return null;
-  if (!/^\d{1,10}$/.test(text)) throw invalidField(name, `${label} must be a whole number.`);
-  return Number(text);
-}
 
 export async function updateProductAction(_: FormState, form: FormData): Promise<FormState> {
   return formAction(async () => {
@@ -51,8 +44,9 @@ export async function updatePaymentLinkAction(_: FormState, form: FormData): Pro
     if (expiresText && !expiresAt) throw invalidField('expiresAt', 'Enter a date and time.');
     const body = parseForm(UpdatePaymentLinkBody, {
       name: field(form, 'name'),
-      quantity: optionalWholeNumber(form, 'quantity', 'Quantity') ?? undefined,
-      maxCompletions: optionalWholeNumber(form, 'maxCompletions', 'Maximum payments'),
+      quantity: wholeNumberField(form, 'quantity', 'Quantity'),
+      adjustableQuantity: adjustableQuantityField(form),
+      maxCompletions: wholeNumberField(form, 'maxCompletions', 'Maximum payments') ?? null,
       expiresAt: expiresAt?.toISOString() ?? null,
       successUrl: field(form, 'successUrl') || null,
       designId: field(form, 'designId') || null,

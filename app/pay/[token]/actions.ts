@@ -21,6 +21,7 @@ export async function payAction(token: string, attemptKey: string, locale: strin
       cvc: field('cvc'),
       paymentMethodToken: field('paymentMethod'),
       promotionCode: field('promotionCode'),
+      quantity: formData.has('quantity') ? Number(field('quantity')) : undefined,
       saveCard: formData.get('saveCard') === 'on',
       cardVerification: field('cardVerification'),
       billingAddress: {
@@ -35,7 +36,7 @@ export async function payAction(token: string, attemptKey: string, locale: strin
   );
 }
 
-/** The totals as the form stands: its promotion code and billing country. */
-export async function quoteAction(token: string, input: { promotionCode: string; country: string }, locale: string): Promise<CheckoutQuote> {
+/** The totals as the form stands: its promotion code, billing country and chosen quantity. */
+export async function quoteAction(token: string, input: { promotionCode: string; country: string; quantity?: number }, locale: string): Promise<CheckoutQuote> {
   return quoteHostedCheckout(getDb(), token, input, customerText(await actionLocale(locale)));
 }

@@ -7,7 +7,7 @@ import type { SubscriptionTerms } from '@/lib/checkout/subscription-terms';
 import type { HostedFormField, QuotedTaxLine } from '@/lib/checkout/hosted';
 import { payAction, quoteAction } from './actions';
 import { BillingAddressFields, TaxLines, type CountryOption } from './billing-fields';
-import { useSetQuotedTotal } from '@/components/checkout/quoted-total';
+import { useChosenQuantity, useSetQuotedTotal } from '@/components/checkout/quoted-total';
 import { UnavailableNotice } from '@/components/checkout/order-summary';
 import { StripeCardField, useStripeCard, type StripeCardSettings } from '@/components/checkout/stripe-card';
 
@@ -64,6 +64,7 @@ export function CheckoutForm({
   });
   const [country, setCountry] = useState('');
   const setSummaryTotal = useSetQuotedTotal();
+  const quantity = useChosenQuantity();
   const stripeCard = useStripeCard(stripe, locale, () => setFieldError((shown) => (shown?.field === 'cardNumber' ? null : shown)));
   const declineRef = useRef<HTMLDivElement>(null);
   // After a decline, focus moves to the message so the customer (and a screen reader) hears why.
@@ -71,6 +72,11 @@ export function CheckoutForm({
     if (declined) declineRef.current?.focus();
   }, [declined]);
   const terms = quoted.subscription;
+  // A quantity chosen in the summary: the totals follow it.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: re-quoted when the quantity changes only; the code and country are read as they stand.
+  useEffect(() => {
+    if (quantity !== null) requote(promotion?.code ?? '', country);
+  }, [quantity]);
 
   function submit(formData: FormData) {
     setDeclined(null);
@@ -86,6 +92,7 @@ export function CheckoutForm({
         }
         formData.set('paymentMethod', made.id);
       }
+      if (quantity !== null) formData.set('quantity', String(quantity));
       let result = await payAction(token, attemptKey.current, locale, formData);
       // The card kept for a trial asks for 3-D Secure: Stripe.js shows the challenge, then the same attempt finishes it.
       if (result.kind === 'authenticate_card') {
@@ -113,7 +120,7 @@ export function CheckoutForm({
     setPromotionMessage(null);
     setDeclined(null);
     startTransition(async () => {
-      const quote = await quoteAction(token, { promotionCode: code, country: chosenCountry }, locale);
+      const quote = await quoteAction(token, { promotionCode: code, country: chosenCountry, quantity: quantity ?? undefined }, locale);
       if (!quote.ok) {
         setPromotion(null);
         setPromotionMessage(quote.message);

@@ -35,7 +35,7 @@ export default async function PayPage({ params }: { params: Promise<{ token: str
   return (
     <QuotedTotalProvider>
       <main lang={locale} className="mx-auto grid max-w-4xl gap-8 px-6 py-12 md:grid-cols-2">
-        <OrderSummary view={view} text={text} withCharges={false}>
+        <OrderSummary view={view} text={text} withCharges={false} chooseQuantity={!view.unavailableReason}>
           {testCards ? <p className="mt-4 text-xs text-slate-500">{testCards}</p> : null}
         </OrderSummary>
         <section aria-label={t('checkout.paymentSection')}>

@@ -4,11 +4,13 @@ import { ActionForm } from '@/components/ui/action-form';
 import { SelectField, TextField } from '@/components/ui/field';
 import { SubmitButton } from '@/components/ui/submit-button';
 import { updatePaymentLinkAction } from '@/app/(consoles)/merchant/edit-actions';
+import { AdjustableQuantityFields } from './adjustable-quantity-fields';
 
 export interface EditablePaymentLink {
   id: string;
   name: string;
   quantity: number;
+  adjustableQuantity: { enabled: boolean; minimum: number; maximum: number };
   singleUse: boolean;
   maxCompletions: number | null;
   /** `YYYY-MM-DDTHH:mm` in UTC, or '' for no expiry. */
@@ -38,6 +40,7 @@ export function PaymentLinkEditForm({ link, designs }: { link: EditablePaymentLi
           hint={link.singleUse ? 'A single-use link completes once.' : 'Empty: no limit.'}
         />
       </div>
+      <AdjustableQuantityFields adjustable={link.adjustableQuantity} />
       <TextField label="Expires (UTC)" name="expiresAt" type="datetime-local" defaultValue={link.expiresAtLocal} hint="Empty: never expires." />
       <TextField
         label="Success URL"

@@ -1,4 +1,4 @@
-import { pgTable, text, integer, boolean, jsonb, index, uniqueIndex } from 'drizzle-orm/pg-core';
+import { pgTable, text, integer, boolean, jsonb, index, uniqueIndex, check } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import { createdAt, timestampTz, updatedAt } from './columns';
 import type { Metadata } from './catalog';
@@ -72,6 +72,9 @@ export const paymentLinks = pgTable(
     unitAmount: integer().notNull(),
     currency: text().notNull(),
     quantity: integer().notNull(),
+    /** Set (both) when the customer may choose the quantity on the hosted page, between these; `quantity` is where it starts. */
+    quantityMinimum: integer(),
+    quantityMaximum: integer(),
     singleUse: boolean().notNull().default(false),
     maxCompletions: integer(),
     /** Succeeded completions plus those whose payment is still `unknown` (a reserved slot). */
@@ -83,7 +86,14 @@ export const paymentLinks = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueIndex('payment_links_token_unique').on(t.token), index('payment_links_merchant_created_idx').on(t.merchantId, t.createdAt)],
+  (t) => [
+    uniqueIndex('payment_links_token_unique').on(t.token),
+    index('payment_links_merchant_created_idx').on(t.merchantId, t.createdAt),
+    check(
+      'payment_links_adjustable_quantity',
+      sql`(${t.quantityMinimum} is null and ${t.quantityMaximum} is null) or (${t.quantityMinimum} <= ${t.quantity} and ${t.quantity} <= ${t.quantityMaximum})`,
+    ),
+  ],
 );
 
 export const coupons = pgTable(

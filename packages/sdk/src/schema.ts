@@ -524,7 +524,7 @@ export interface paths {
         put?: never;
         /**
          * Complete a payment link from your backend
-         * @description Pays the link for `customerId` or `customerEmail`/`customerName` with `paymentMethodRefId` or `tokenRef`, at the link's quantity. Same answers as POST /api/Checkout (201 with payment `requires_action` and `nextAction` when the card asks for authentication); a link that is disabled, archived, expired or used up answers 409 INVALID_STATE saying why. Emits `payment_link.completed` when the payment succeeds. Scope: `payment_links:write`. Requires `Idempotency-Key`. Moves money.
+         * @description Pays the link for `customerId` or `customerEmail`/`customerName` with `paymentMethodRefId` or `tokenRef`, at the link's quantity (or the `quantity` given, within its `adjustableQuantity` range). Same answers as POST /api/Checkout (201 with payment `requires_action` and `nextAction` when the card asks for authentication); a link that is disabled, archived, expired or used up answers 409 INVALID_STATE saying why. Emits `payment_link.completed` when the payment succeeds. Scope: `payment_links:write`. Requires `Idempotency-Key`. Moves money.
          */
         post: operations["completePaymentLink"];
         delete?: never;
@@ -3131,6 +3131,12 @@ export interface components {
             amount: number;
             currency: string;
             quantity: number;
+            /** @description Whether the customer may choose the quantity on the hosted page, and between which bounds (1 and 99 when not enabled). */
+            adjustableQuantity: {
+                enabled: boolean;
+                minimum: number;
+                maximum: number;
+            };
             singleUse: boolean;
             maxCompletions: number | null;
             completionCount: number;
@@ -4544,6 +4550,12 @@ export interface components {
             amount: number;
             currency: string;
             quantity: number;
+            /** @description Whether the customer may choose the quantity on the hosted page, and between which bounds (1 and 99 when not enabled). */
+            adjustableQuantity: {
+                enabled: boolean;
+                minimum: number;
+                maximum: number;
+            };
             singleUse: boolean;
             maxCompletions: number | null;
             completionCount: number;
@@ -5683,6 +5695,14 @@ export interface components {
                     priceId?: string;
                     /** @default 1 */
                     quantity?: number;
+                    /** @description Lets the customer choose the quantity on the hosted page, between `minimum` and `maximum` (the link's `quantity` is where it starts and must lie between them). One-time links only. A checkout of the link (POST /api/Checkout with its token, or Complete) may then give any `quantity` in that range. */
+                    adjustableQuantity?: {
+                        enabled: boolean;
+                        /** @description The least the customer may choose (default 1). */
+                        minimum?: number;
+                        /** @description The most the customer may choose (default 99). */
+                        maximum?: number;
+                    };
                     /** @description Metered prices the subscription bought through this link carries, billed in arrears at each period end (as `items` of POST /api/Subscription). Only with a licensed Recurring `priceId`; each in its currency, interval and intervalCount, one per feature. */
                     items?: {
                         priceId: string;
@@ -5729,6 +5749,14 @@ export interface components {
                     maxCompletions?: number | null;
                     name?: string;
                     quantity?: number;
+                    /** @description Lets the customer choose the quantity on the hosted page, between `minimum` and `maximum` (the link's `quantity` is where it starts and must lie between them). One-time links only. A checkout of the link (POST /api/Checkout with its token, or Complete) may then give any `quantity` in that range. */
+                    adjustableQuantity?: {
+                        enabled: boolean;
+                        /** @description The least the customer may choose (default 1). */
+                        minimum?: number;
+                        /** @description The most the customer may choose (default 99). */
+                        maximum?: number;
+                    };
                     successUrl?: string | null;
                 };
             };
@@ -5751,6 +5779,8 @@ export interface components {
                     paymentMethodRefId?: string;
                     /** @description Optional check: must be the link's own price. */
                     priceId?: string;
+                    /** @description How many units the customer buys, within the link's `adjustableQuantity` range; without one, the link's `quantity`. */
+                    quantity?: number;
                     promotionCode?: string;
                     /**
                      * Format: uri
@@ -5875,6 +5905,7 @@ export interface components {
                     paymentMethodRefId?: string;
                     priceId?: string;
                     promotionCode?: string;
+                    /** @description Units bought (default 1). With a paymentLinkToken: the link's quantity, or one within its `adjustableQuantity` range (anything else is 400 naming `quantity`). */
                     quantity?: number;
                     /**
                      * Format: uri

@@ -9,21 +9,15 @@ import { normalizeCurrency } from '@/lib/money/currencies';
 import { parseMoney } from '@/lib/money/parse';
 import { parseUtcDateTimeLocal } from '@/lib/web/form-dates';
 import { sellerAccountId } from '../../session';
-import { field, formAction, type FormState } from '@/lib/web/form-state';
+import { field, formAction, wholeNumberField, type FormState } from '@/lib/web/form-state';
+import { adjustableQuantityField } from '@/lib/web/form-adjustable-quantity';
 import { parseForm } from '@/lib/web/parse-form';
-
-function wholeNumber(form: FormData, name: string, label: string): number | undefined {
-  const text = field(form, name);
-  if (!text) return undefined;
-  if (!/^\d{1,10}$/.test(text)) throw invalidField(name, `${label} must be a whole number.`);
-  return Number(text);
-}
 
 export async function createPaymentLinkAction(_: FormState, form: FormData): Promise<FormState> {
   return formAction(async () => {
     const merchantId = await sellerAccountId('catalog:write');
     const priceId = field(form, 'priceId');
-    const quantity = wholeNumber(form, 'quantity', 'Quantity') ?? 1;
+    const quantity = wholeNumberField(form, 'quantity', 'Quantity') ?? 1;
     let item: Record<string, unknown>;
     if (priceId) {
       const items = form.getAll('items').filter((value): value is string => typeof value === 'string' && value !== '');
@@ -50,8 +44,9 @@ export async function createPaymentLinkAction(_: FormState, form: FormData): Pro
     const body = parseForm(CreatePaymentLinkBody, {
       ...item,
       quantity,
+      adjustableQuantity: adjustableQuantityField(form),
       singleUse: form.get('singleUse') === 'on',
-      maxCompletions: wholeNumber(form, 'maxCompletions', 'Maximum payments'),
+      maxCompletions: wholeNumberField(form, 'maxCompletions', 'Maximum payments'),
       expiresAt: expiresAt?.toISOString(),
       successUrl: field(form, 'successUrl') || undefined,
       designId: field(form, 'designId') || undefined,

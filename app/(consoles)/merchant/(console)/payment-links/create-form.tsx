@@ -5,6 +5,7 @@ import { CheckboxGroup, SelectField, TextField } from '@/components/ui/field';
 import { SubmitButton } from '@/components/ui/submit-button';
 import { createPaymentLinkAction } from './actions';
 import { NewLinkResult } from './link-forms';
+import { AdjustableQuantityFields } from '@/components/console/edit/adjustable-quantity-fields';
 
 export function CreateLinkForm({
   prices,
@@ -29,6 +30,7 @@ export function CreateLinkForm({
         hint="A price from your catalog, or an amount typed here."
       />
       <TextField label="Quantity" name="quantity" type="number" min={1} max={10000} defaultValue={1} required />
+      <AdjustableQuantityFields />
       {meteredPrices.length > 0 ? (
         <CheckboxGroup
           legend="Metered items (recurring prices only)"

@@ -11,17 +11,10 @@ import { parseMoney } from '@/lib/money/parse';
 import { formatMoney } from '@/lib/money/format';
 import { parseUtcDateTimeLocal } from '@/lib/web/form-dates';
 import { sellerAccountId } from '../../session';
-import { field, formAction, type FormState } from '@/lib/web/form-state';
+import { field, formAction, wholeNumberField, type FormState } from '@/lib/web/form-state';
 import { parseForm } from '@/lib/web/parse-form';
 
 const PATH = '/merchant/promotion-codes';
-
-function wholeNumber(form: FormData, name: string, label: string): number | undefined {
-  const text = field(form, name);
-  if (!text) return undefined;
-  if (!/^\d{1,10}$/.test(text)) throw invalidField(name, `${label} must be a whole number.`);
-  return Number(text);
-}
 
 function utcMoment(form: FormData, name: string): string | undefined {
   const text = field(form, name);
@@ -42,7 +35,7 @@ export async function createCouponAction(_: FormState, form: FormData): Promise<
       if (!amountOff) throw invalidField('amountOff', `Enter an amount in ${currency} greater than zero, such as 5.00.`);
       discount = { amountOff, currency };
     } else {
-      discount = { percentOff: wholeNumber(form, 'percentOff', 'Percent off') };
+      discount = { percentOff: wholeNumberField(form, 'percentOff', 'Percent off') };
       if (discount.percentOff === undefined) throw invalidField('percentOff', 'Enter a whole percent from 1 to 100.');
     }
     const duration = field(form, 'duration') || 'once';
@@ -50,9 +43,9 @@ export async function createCouponAction(_: FormState, form: FormData): Promise<
       ...discount,
       name: field(form, 'name') || undefined,
       duration,
-      durationInMonths: duration === 'repeating' ? wholeNumber(form, 'durationInMonths', 'Months') : undefined,
+      durationInMonths: duration === 'repeating' ? wholeNumberField(form, 'durationInMonths', 'Months') : undefined,
       redeemBy: utcMoment(form, 'redeemBy'),
-      maxRedemptions: wholeNumber(form, 'maxRedemptions', 'Maximum redemptions'),
+      maxRedemptions: wholeNumberField(form, 'maxRedemptions', 'Maximum redemptions'),
     });
     const coupon = await getDb().transaction((tx) => createCoupon(tx, merchantId, body));
     revalidatePath(PATH);
@@ -68,7 +61,7 @@ export async function createPromotionCodeAction(_: FormState, form: FormData): P
       couponId: field(form, 'couponId'),
       code: field(form, 'code'),
       expiresAt: utcMoment(form, 'expiresAt'),
-      maxRedemptions: wholeNumber(form, 'maxRedemptions', 'Maximum redemptions'),
+      maxRedemptions: wholeNumberField(form, 'maxRedemptions', 'Maximum redemptions'),
     });
     const code = await getDb().transaction((tx) => createPromotionCode(tx, merchantId, body));
     revalidatePath(PATH);

@@ -66,6 +66,12 @@ export default async function PaymentLinkPage({ params }: { params: Promise<{ pa
                   : formatMoney(link.amount, link.currency),
               ],
               [
+                'Quantity',
+                link.adjustableQuantity.enabled
+                  ? `${link.quantity}, the customer chooses ${link.adjustableQuantity.minimum}–${link.adjustableQuantity.maximum}`
+                  : `${link.quantity} (fixed)`,
+              ],
+              [
                 'Sells',
                 price ? (
                   <Link key="price" href={`/merchant/products/${price.productId}`} className="text-brand-700 hover:underline">
@@ -117,6 +123,7 @@ export default async function PaymentLinkPage({ params }: { params: Promise<{ pa
                 id: link.id,
                 name: link.name,
                 quantity: link.quantity,
+                adjustableQuantity: link.adjustableQuantity,
                 singleUse: link.singleUse,
                 maxCompletions: link.maxCompletions,
                 expiresAtLocal: link.expiresAt ? toDateTimeLocal(new Date(link.expiresAt)) : '',

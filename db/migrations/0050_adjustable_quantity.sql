@@ -1,0 +1,3 @@
+ALTER TABLE "payment_links" ADD COLUMN "quantity_minimum" integer;--> statement-breakpoint
+ALTER TABLE "payment_links" ADD COLUMN "quantity_maximum" integer;--> statement-breakpoint
+ALTER TABLE "payment_links" ADD CONSTRAINT "payment_links_adjustable_quantity" CHECK (("payment_links"."quantity_minimum" is null and "payment_links"."quantity_maximum" is null) or ("payment_links"."quantity_minimum" <= "payment_links"."quantity" and "payment_links"."quantity" <= "payment_links"."quantity_maximum"));
