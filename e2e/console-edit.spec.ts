@@ -32,11 +32,11 @@ for (const [device, width, height] of [
     await page.getByRole('link', { name: link.name, exact: true }).first().click();
     await expect(page).toHaveURL(new RegExp(`/merchant/payment-links/${link.id}$`));
     const linkForm = page.getByRole('form', { name: 'Edit payment link' });
-    await linkForm.getByLabel('Quantity').fill('two');
+    await linkForm.getByLabel('Quantity', { exact: true }).fill('two');
     await linkForm.getByRole('button', { name: 'Save payment link' }).click();
-    await expect(linkForm.getByLabel('Quantity')).toHaveAttribute('aria-invalid', 'true');
+    await expect(linkForm.getByLabel('Quantity', { exact: true })).toHaveAttribute('aria-invalid', 'true');
     await expect(linkForm.getByText('Quantity must be a whole number.')).toBeVisible();
-    await linkForm.getByLabel('Quantity').fill('2');
+    await linkForm.getByLabel('Quantity', { exact: true }).fill('2');
     await linkForm.getByLabel('Name').fill(`Two mugs ${suffix}`);
     await linkForm.getByLabel('Maximum payments').fill('5');
     await linkForm.getByRole('button', { name: 'Save payment link' }).click();

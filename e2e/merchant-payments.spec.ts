@@ -36,7 +36,7 @@ test('a seller creates, copies, disables, enables, duplicates and archives payme
   await expect(form.getByText('Enter an amount in EUR, such as 12.00.')).toBeVisible();
   await shot(page, 'links-1-amount-error');
   await form.getByLabel('Unit amount').fill('25.00');
-  await form.getByLabel('Quantity').fill('2');
+  await form.getByLabel('Quantity', { exact: true }).fill('2');
   await form.getByLabel('Maximum payments').fill('5');
   await form.getByRole('button', { name: 'Create payment link' }).click();
   await expect(page.getByText(`Payment link “${name}” created.`)).toBeVisible();
