@@ -3,6 +3,8 @@ import { pageLocale } from '@/lib/i18n/page-locale';
 import { PAGE_PATH_HEADER } from '@/lib/web/page-path';
 import { linkDesign } from './pay/[token]/design';
 import { portalDesign } from './portal/[customerId]/design';
+import { invoiceDesign } from './invoice/[token]/design';
+import { creditNoteDesign } from './credit-note/[token]/design';
 
 /**
  * The language of the page being rendered, for `<html lang>`: a customer page's own choice (the
@@ -14,7 +16,8 @@ export async function documentLanguage(): Promise<string> {
   if (area === 'pay' && id) return pageLocale((await linkDesign(id))?.defaultLocale);
   if (area === 'portal' && id) return pageLocale((await portalDesign(id))?.defaultLocale);
   if (area === 'member') return pageLocale(id === 'pay' && more ? (await linkDesign(more))?.defaultLocale : null);
-  // The invoice page also prefers its seller's design language; the browser's is its usual choice.
-  if (area === 'invoice' || area === 'sandbox') return pageLocale();
+  if (area === 'invoice' && id) return pageLocale((await invoiceDesign(id))?.defaultLocale);
+  if (area === 'credit-note' && id) return pageLocale((await creditNoteDesign(id))?.defaultLocale);
+  if (area === 'sandbox') return pageLocale();
   return 'en';
 }

@@ -227,4 +227,25 @@ describe('the document language', () => {
     expect((await page('/member/sign-in', 'ja')).html).toMatch(/^<!DOCTYPE html><html[^>]* lang="ja"/);
     expect((await page('/merchant/sign-in', 'de')).html).toMatch(/^<!DOCTYPE html><html[^>]* lang="en"/);
   });
+
+  it('of a hosted invoice and credit note is the seller’s design language before the browser’s', async () => {
+    const { api } = await newMerchant();
+    const design = await api.post('/api/CheckoutDesign', { displayName: 'Deutsch', defaultLocale: 'de', isDefault: true });
+    expect(design.status, design.text).toBe(201);
+    const link = await adHocLink(api, { unitAmount: 1000, currency: 'EUR' });
+    const paid = await api.post(
+      '/api/Checkout',
+      { paymentLinkToken: link.token, customerEmail: 'kunde@example.com', tokenRef: 'tok_visa' },
+      { 'Idempotency-Key': crypto.randomUUID() },
+    );
+    expect(paid.status, paid.text).toBe(201);
+    const record = (await api.get(`/api/BillingRecord/${paid.body.billingRecordId}`)).body;
+    const refund = await api.post(`/api/Payment/${paid.body.payment.id}/Refund`, { amount: 500 }, { 'Idempotency-Key': crypto.randomUUID() });
+    expect(refund.status, refund.text).toBeLessThan(300);
+    const [note] = (await api.get(`/api/CreditNote?billingRecordId=${record.id}`)).body.data;
+    for (const url of [record.hostedInvoiceUrl, note.hostedUrl]) {
+      const shown = await page(new URL(url).pathname, 'en-US,en;q=0.9');
+      expect(shown.html, url).toMatch(/^<!DOCTYPE html><html[^>]* lang="de"/);
+    }
+  });
 });

@@ -1,10 +1,9 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
-import { getDb } from '@/lib/db/client';
-import { creditNoteDocument, findCreditNoteByToken } from '@/lib/billing/credit-note-document';
+import { creditNoteDocument } from '@/lib/billing/credit-note-document';
 import { InvoiceView } from '@/components/billing/invoice-view';
 import { DesignFrame } from '@/components/checkout/design-frame';
-import { resolveHostedDesign } from '@/lib/designs/hosted-design';
+import { creditNoteDesign, hostedCreditNote } from './design';
 import { customerText } from '@/lib/i18n/customer-text';
 import { pageLocale } from '@/lib/i18n/page-locale';
 
@@ -15,9 +14,9 @@ export const metadata: Metadata = { robots: { index: false, follow: false }, ref
 /** The hosted credit note at its secret token, in the seller's default design and the reader's language. */
 export default async function HostedCreditNotePage({ params }: { params: Promise<{ token: string }> }) {
   const { token } = await params;
-  const found = await findCreditNoteByToken(getDb(), token);
+  const found = await hostedCreditNote(token);
   if (!found) notFound();
-  const design = await resolveHostedDesign(getDb(), found.seller.id);
+  const design = await creditNoteDesign(token);
   const locale = await pageLocale(design?.defaultLocale);
   const document = creditNoteDocument(found, { text: customerText(locale) });
   return (

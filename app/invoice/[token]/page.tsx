@@ -1,12 +1,11 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { getDb } from '@/lib/db/client';
-import { findInvoiceByToken } from '@/lib/billing/invoices';
 import { invoiceDocument } from '@/lib/billing/invoice-document';
 import { loadInvoicePayment } from '@/lib/subscriptions/invoice-payment';
 import { InvoiceView } from '@/components/billing/invoice-view';
 import { DesignFrame } from '@/components/checkout/design-frame';
-import { resolveHostedDesign } from '@/lib/designs/hosted-design';
+import { hostedInvoice, invoiceDesign } from './design';
 import { customerText } from '@/lib/i18n/customer-text';
 import { pageLocale } from '@/lib/i18n/page-locale';
 import { payInvoiceAction } from './actions';
@@ -32,9 +31,9 @@ export default async function HostedInvoicePage({
 }) {
   const { token } = await params;
   const { payment: returnedPaymentId } = await searchParams;
-  const found = await findInvoiceByToken(getDb(), token);
+  const found = await hostedInvoice(token);
   if (!found) notFound();
-  const design = await resolveHostedDesign(getDb(), found.seller.id);
+  const design = await invoiceDesign(token);
   const locale = await pageLocale(design?.defaultLocale);
   const text = customerText(locale);
   const { invoice, payment } = await loadInvoicePayment(getDb(), found, typeof returnedPaymentId === 'string' ? returnedPaymentId : undefined, text);
