@@ -12,7 +12,7 @@ import { PinnedCard, type KnownOutcome, type Pinned } from '../payments/money-mo
 import { recordChargeOutcome, type PaymentRow, type SubscriptionContext } from '../payments/payments';
 import { periodDiscount } from './discounts';
 import { closeBillingRecord, createBillingRecord } from '../billing/billing-records';
-import { billingLines } from '../billing/line-items';
+import { billingLines, type BilledTotals } from '../billing/line-items';
 import { PinnedUsage } from './usage-billing';
 import { NO_TAX, PinnedTax as PinnedTaxSchema, type PinnedTax } from '../tax/calculate';
 
@@ -213,8 +213,37 @@ export function periodLines(plan: PeriodCharge) {
  * `billing_record.created` and `.paid`, and the `(subscription, period)` link, whose unique
  * index is the last guard against billing a period twice.
  */
-export async function billPinnedPeriod(tx: Db, sub: SubscriptionRow, plan: PeriodCharge, pending: PaymentRow, outcome: KnownOutcome) {
-  const context = periodContext(plan);
+export function billPinnedPeriod(tx: Db, sub: SubscriptionRow, plan: PeriodCharge, pending: PaymentRow, outcome: KnownOutcome) {
+  return billSubscriptionCharge(
+    tx,
+    sub,
+    { kind: 'period', ...plan, couponId: plan.couponId, billed: periodLines(plan), context: periodContext(plan) },
+    pending,
+    outcome,
+  );
+}
+
+/**
+ * A subscription charge's billing record (a period's, or usage billed apart from one) with the
+ * payment's outcome recorded inside it, and its link to the subscription.
+ */
+export async function billSubscriptionCharge(
+  tx: Db,
+  sub: SubscriptionRow,
+  charge: {
+    kind: 'period' | 'usage';
+    periodIndex: number;
+    at: Date;
+    currency: string;
+    description: string;
+    couponId?: string | null;
+    billed: BilledTotals;
+    context: SubscriptionContext;
+  },
+  pending: PaymentRow,
+  outcome: KnownOutcome,
+) {
+  const { context } = charge;
   let payment = pending;
   const record = await createBillingRecord(
     tx,
@@ -223,10 +252,10 @@ export async function billPinnedPeriod(tx: Db, sub: SubscriptionRow, plan: Perio
       customerId: sub.customerId,
       checkoutId: null,
       paymentId: pending.id,
-      currency: plan.currency,
-      description: plan.description,
-      couponId: plan.couponId,
-      billed: periodLines(plan),
+      currency: charge.currency,
+      description: charge.description,
+      ...(charge.couponId !== undefined ? { couponId: charge.couponId } : {}),
+      billed: charge.billed,
     },
     { context, recordPayment: async () => (payment = await recordChargeOutcome(tx, pending, outcome, recordEvent, context)) },
   );
@@ -237,11 +266,11 @@ export async function billPinnedPeriod(tx: Db, sub: SubscriptionRow, plan: Perio
       merchantId: sub.merchantId,
       subscriptionId: sub.id,
       billingRecordId: record.id,
-      kind: 'period',
-      periodIndex: plan.periodIndex,
+      kind: charge.kind,
+      periodIndex: charge.periodIndex,
       attempts: 1,
       lastPaymentId: pending.id,
-      createdAt: plan.at,
+      createdAt: charge.at,
     })
     .returning();
   return { link: link!, record, payment };

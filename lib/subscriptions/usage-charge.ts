@@ -3,12 +3,11 @@ import { z } from 'zod';
 import type { Db } from '../db/client';
 import { billingRecords, customers, subscriptionBillingRecords, subscriptions } from '../db/schema';
 import { newId } from '../ids';
-import { recordEvent } from '../events/record-event';
 import { PinnedCard, Pinned, pinMoneyMove, type DefiniteOutcome, type KnownOutcome, type MoneyMoveKind } from '../payments/money-moves';
-import { recordChargeOutcome, settleUnknownPaymentRow, type PaymentRow, type SubscriptionContext } from '../payments/payments';
-import { closeBillingRecord, createBillingRecord } from '../billing/billing-records';
+import { settleUnknownPaymentRow, type PaymentRow, type SubscriptionContext } from '../payments/payments';
+import { closeBillingRecord } from '../billing/billing-records';
 import { billingLines } from '../billing/line-items';
-import { settlePaid, type ActionStep, type ChargeSource, type SubscriptionBillingRow, type SubscriptionRow } from './billing';
+import { billSubscriptionCharge, settlePaid, type ActionStep, type ChargeSource, type SubscriptionBillingRow, type SubscriptionRow } from './billing';
 import { PinnedUsage } from './usage-billing';
 import { NO_TAX, PinnedTax as PinnedTaxSchema } from '../tax/calculate';
 import { selectTax } from '../tax/tax-selection';
@@ -97,37 +96,8 @@ export function usageChargeContext(plan: UsageCharge): SubscriptionContext {
 }
 
 /** Phase 3: the record of the usage lines with the payment's outcome, linked to the subscription as kind `usage`. */
-export async function billUsageCharge(tx: Db, sub: SubscriptionRow, plan: UsageCharge, pending: PaymentRow, outcome: KnownOutcome) {
-  const context = usageChargeContext(plan);
-  let payment = pending;
-  const record = await createBillingRecord(
-    tx,
-    {
-      merchantId: sub.merchantId,
-      customerId: sub.customerId,
-      checkoutId: null,
-      paymentId: pending.id,
-      currency: plan.currency,
-      description: plan.description,
-      billed: usageChargeLines(plan),
-    },
-    { context, recordPayment: async () => (payment = await recordChargeOutcome(tx, pending, outcome, recordEvent, context)) },
-  );
-  const [link] = await tx
-    .insert(subscriptionBillingRecords)
-    .values({
-      id: newId('subscriptionItem'),
-      merchantId: sub.merchantId,
-      subscriptionId: sub.id,
-      billingRecordId: record.id,
-      kind: 'usage',
-      periodIndex: plan.periodIndex,
-      attempts: 1,
-      lastPaymentId: pending.id,
-      createdAt: plan.at,
-    })
-    .returning();
-  return { link: link!, record, payment };
+export function billUsageCharge(tx: Db, sub: SubscriptionRow, plan: UsageCharge, pending: PaymentRow, outcome: KnownOutcome) {
+  return billSubscriptionCharge(tx, sub, { kind: 'usage', ...plan, billed: usageChargeLines(plan), context: usageChargeContext(plan) }, pending, outcome);
 }
 
 /**
