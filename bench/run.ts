@@ -28,6 +28,7 @@
  *   npm run bench -- usage                         # usage ingestion and check-and-consume (bench/usage.ts)
  *   npm run bench -- operator                      # the platform admin's overview, seller page and audit log (bench/operator.ts)
  *   npm run bench -- lists                         # list pages at row 1 and row 100,000, by page and by cursor (bench/lists.ts)
+ *   npm run bench -- documents                     # the hosted invoice page and its PDF in English and Japanese (bench/documents.ts)
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -376,6 +377,7 @@ const benchmarks: Record<string, () => Promise<unknown>> = {
   usage: () => import('./usage').then((bench) => bench.runUsageBenchmark()),
   operator: () => import('./operator').then((bench) => bench.runOperatorBench()),
   lists: () => import('./lists').then((bench) => bench.runListsBench()),
+  documents: () => import('./documents').then((bench) => bench.runDocumentsBench()),
 };
 const benchmark = benchmarks[process.argv[2] ?? ''] ?? main;
 benchmark().catch((error) => {

@@ -8,3 +8,8 @@ declare module 'subset-font' {
   function subsetFont(font: Uint8Array, text: string, options?: SubsetOptions): Promise<Buffer>;
   export default subsetFont;
 }
+
+declare module 'fontverter' {
+  /** The font in another container: `sfnt` is the plain TrueType/OpenType file a WOFF wraps. */
+  export function convert(font: Uint8Array, toFormat: 'sfnt' | 'truetype' | 'woff' | 'woff2'): Promise<Buffer>;
+}
