@@ -3,6 +3,8 @@ import { z } from 'zod';
 import type { Database, Db } from '../db/client';
 import { billingRecords, creditNotes, payments, prices, products, refunds, subscriptionBillingRecords, subscriptions } from '../db/schema';
 import { writeLifecycleEmail, type LifecycleOutcome } from './write';
+import { config } from '../config';
+import { creditNotePath } from '../payments/credit-notes';
 
 /**
  * The lifecycle emails that follow a state change: the change queues a `send-lifecycle-email` job
@@ -123,7 +125,7 @@ async function writeRefundEmail(db: Database, refundId: string) {
   return writeLifecycleEmail(db, claim, async ({ tx, seller, text: { t, money } }) => {
     // The credit note (absent when the payment's record was void) and the invoice it reduces.
     const [note] = await tx
-      .select({ number: creditNotes.number, invoiceNumber: billingRecords.number })
+      .select({ number: creditNotes.number, hostedToken: creditNotes.hostedToken, invoiceNumber: billingRecords.number })
       .from(creditNotes)
       .innerJoin(billingRecords, eq(billingRecords.id, creditNotes.billingRecordId))
       .where(and(eq(creditNotes.refundId, refund.id), eq(creditNotes.merchantId, refund.merchantId)));
@@ -138,6 +140,15 @@ async function writeRefundEmail(db: Database, refundId: string) {
         ].join('\n'),
         t('lifecycle.refundTiming'),
       ].filter((paragraph) => paragraph !== ''),
+      ...(note
+        ? {
+            action: {
+              text: t('lifecycle.refundCreditNoteLink'),
+              url: `${config.publicUrl}${creditNotePath(note.hostedToken)}`,
+              button: t('lifecycle.refundCreditNoteButton'),
+            },
+          }
+        : {}),
     };
   });
 }

@@ -199,6 +199,8 @@ describe('lifecycle emails', () => {
     expect(mail.text).toContain(t('lifecycle.refundIntro', { seller: merchant.name, amount: money(1500, 'EUR') }));
     expect(mail.text).toContain('Rechnung: LIFE-0001');
     expect(mail.text).toContain('Gutschrift: LIFE-CN-0001');
+    // The credit note itself, a link away (its hosted page, with its PDF).
+    expect(mail.text).toContain(`Ihre Gutschrift, zur Rechnung abzulegen:\n${note.hostedUrl}`);
 
     expect(await writeEventEmail(getDb(), { kind: 'refund_issued', refundId: refund.body.id })).toBe('written_before');
     expect(await mails(email, 'refund.issued')).toHaveLength(1);
