@@ -4,7 +4,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { nextBuildEnvironment } from '../lib/config';
 
-const INPUT_DIRS = ['app', 'lib', 'components', 'public'];
+const INPUT_DIRS = ['app', 'lib', 'components', 'public', 'messages', 'types'];
 const INPUT_FILES = ['next.config.mjs', 'proxy.ts', 'postcss.config.mjs', 'tsconfig.json', 'package-lock.json'];
 const STAMP = path.join('.next', 'paybase-source-hash');
 const RELEASE = path.join('.next', 'paybase-release');
