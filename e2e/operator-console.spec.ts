@@ -85,7 +85,7 @@ test('a seller reads its own audit log; the admin sees the platform overview, th
   await expect(page.getByRole('region', { name: 'Job queue' })).toBeVisible();
   await expect(page.getByRole('region', { name: 'Webhook delivery queue' })).toBeVisible();
   await expect(page.getByRole('region', { name: 'Reconciliation backlog' })).toBeVisible();
-  await expect(page.getByRole('region', { name: 'Sellers by EUR volume' })).toBeVisible();
+  await expect(page.getByRole('table', { name: 'Sellers by EUR volume' })).toBeVisible();
   await expectNoSeriousA11yViolations(page);
   await shot(page, 'operator-03-platform-overview');
 
