@@ -85,21 +85,21 @@ test('a seller reads its own audit log; the admin sees the platform overview, th
   await expect(page.getByRole('region', { name: 'Job queue' })).toBeVisible();
   await expect(page.getByRole('region', { name: 'Webhook delivery queue' })).toBeVisible();
   await expect(page.getByRole('region', { name: 'Reconciliation backlog' })).toBeVisible();
-  await expect(page.getByRole('region', { name: 'Sellers by EUR volume' })).toBeVisible();
+  await expect(page.getByRole('table', { name: 'Sellers by EUR volume' })).toBeVisible();
   await expectNoSeriousA11yViolations(page);
   await shot(page, 'operator-03-platform-overview');
 
   // The seller page: volume, keys by prefix only, requests, and a suspension with its reason.
   await page.goto(`/admin/sellers/${merchantId}`);
   await expect(page.getByRole('heading', { name: `Audited Atelier ${suffix}` })).toBeVisible();
-  await expect(page.getByRole('region', { name: 'API keys' })).toContainText(`${key.secret.slice(0, 11)}…`);
+  await expect(page.getByRole('table', { name: 'API keys' })).toContainText(`${key.secret.slice(0, 11)}…`);
   await expect(page.locator('main')).not.toContainText(key.secret);
-  await expect(page.getByRole('region', { name: 'Recent requests' })).toContainText('POST /api/Checkout');
+  await expect(page.getByRole('table', { name: 'Recent requests' })).toContainText('POST /api/Checkout');
   await expect(page.getByText('Never suspended')).toBeVisible();
   await page.getByLabel('Reason (kept in the audit log)').fill('Unusual refund pattern');
   await page.getByRole('button', { name: 'Suspend…' }).click();
   await page.getByRole('button', { name: 'Suspend seller' }).click();
-  const history = page.getByRole('region', { name: 'Suspension history' });
+  const history = page.getByRole('table', { name: 'Suspension history' });
   await expect(history).toContainText('Unusual refund pattern');
   await expect(history).toContainText('admin');
   await expectNoSeriousA11yViolations(page);

@@ -93,7 +93,12 @@ for (const [device, viewport] of [
       await addCard.getByLabel('Expiry (MM/YY)').fill('12/34');
       await addCard.getByLabel('CVC').fill('123');
       await addCard.getByRole('button', { name: 'Add card' }).click();
-      await expect(addCard.getByTestId('form-error')).toBeFocused();
+      // The refused field takes the focus, described by its message; the form's alert announces the refusal.
+      const cardNumber = addCard.getByLabel('Card number');
+      await expect(cardNumber).toBeFocused();
+      await expect(cardNumber).toHaveAttribute('aria-invalid', 'true');
+      await expect(cardNumber).toHaveAccessibleDescription('Your card number is invalid.');
+      await expect(addCard.getByRole('alert')).toHaveText('Please correct the highlighted fields.');
       await expect(page.getByText('Default card updated.')).toHaveCount(0);
       await shot(page, `portal-${device}-3-card-refused`);
     });

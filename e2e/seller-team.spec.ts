@@ -1,25 +1,11 @@
 import crypto from 'node:crypto';
 import type { APIRequestContext, Browser, BrowserContext, Page } from '@playwright/test';
-import { Secret, TOTP } from 'otpauth';
 import { expect, shot, test } from './fixtures';
+import { appCode, previousStepCode } from './authenticator';
 
 const PASSWORD = 'a long seller password';
 const NEW_PASSWORD = 'another long passphrase';
 const suffix = () => crypto.randomBytes(4).toString('hex');
-/** What an authenticator app shows for this secret, `stepsFromNow` 30-second periods from now. */
-const appCode = (secret: string, stepsFromNow = 0) =>
-  new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate({ timestamp: Date.now() + stepsFromNow * 30_000 });
-
-/**
- * The code of the step before the current one (the server accepts ±1 step), generated early in
- * a period: late in one, the period can end before the server checks it, which makes it two steps
- * old and refused.
- */
-async function previousStepCode(secret: string): Promise<string> {
-  const intoPeriod = Date.now() % 30_000;
-  if (intoPeriod > 20_000) await new Promise((resolve) => setTimeout(resolve, 30_000 - intoPeriod + 100));
-  return appCode(secret, -1);
-}
 
 /** Opens the newest mail of `subject` to `email` in /dev/mailbox and follows its link. */
 async function followMailLink(page: Page, email: string, subject: string | RegExp, link: RegExp) {
@@ -219,7 +205,8 @@ test('a seller signs up, verifies, invites a developer and a support person whos
   await confirm.getByRole('button', { name: 'Turn on two-factor' }).click();
   await expect(page.getByTestId('recovery-codes').getByRole('listitem')).toHaveCount(10);
   await shot(page, 'team-10-recovery-codes');
-  await page.getByRole('link', { name: 'I saved them' }).click();
+  await page.getByRole('button', { name: 'I saved them' }).click();
+  await expect(page.getByTestId('recovery-codes')).toHaveCount(0);
   await page.getByRole('button', { name: 'Require two-factor for everyone' }).click();
   await expect(page.getByText('Everyone on the team now signs in with two-factor.')).toBeVisible();
   await shot(page, 'team-11-security');

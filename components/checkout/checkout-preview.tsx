@@ -43,9 +43,9 @@ export function CheckoutPreview({ design, width, label, zoom = 1 }: { design: Pr
             </div>
             <div className="space-y-2 rounded-lg border border-slate-200 bg-white p-3 text-sm">
               <p className="font-semibold">Pay with card</p>
-              <div className="h-8 rounded-md border border-slate-300 bg-white" />
-              <div className="h-8 rounded-md border border-slate-300 bg-white" />
-              <div className="rounded-md bg-brand-600 px-3 py-2 text-center font-semibold text-white" data-testid="preview-button">
+              <div className="control h-8 rounded-md border border-slate-300 bg-white" />
+              <div className="control h-8 rounded-md border border-slate-300 bg-white" />
+              <div className="control rounded-md bg-brand-600 px-3 py-2 text-center font-semibold text-white" data-testid="preview-button">
                 {design.buttonLabel} $25.00
               </div>
               <p className="text-center text-xs">

@@ -52,6 +52,8 @@ export interface StripeCard {
   confirmCardSetup(clientSecret: string): Promise<void>;
   /** Empties the card element (after the card was saved). */
   clear(): void;
+  /** Puts the cursor in the card element (after a refusal of the card). */
+  focus(): void;
 }
 
 /**
@@ -114,7 +116,8 @@ export function useStripeCard(settings: StripeCardSettings | null, locale: strin
   }
 
   const clear = useCallback(() => mounted.current?.card.clear(), []);
-  return { container, status, focused, error, createPaymentMethod, confirmCardSetup, clear };
+  const focus = useCallback(() => mounted.current?.card.focus(), []);
+  return { container, status, focused, error, createPaymentMethod, confirmCardSetup, clear, focus };
 }
 
 /**
@@ -129,7 +132,7 @@ export function StripeCardField({ card, label, unavailable, message }: { card: S
       <div
         ref={card.container}
         data-testid="stripe-card"
-        className={`mt-1 min-h-[42px] rounded-md border bg-white px-3 py-[9px] shadow-sm ${
+        className={`control mt-1 min-h-[42px] rounded-md border bg-white px-3 py-[9px] shadow-sm ${
           shown ? 'border-red-500' : card.focused ? 'border-brand-600 ring-1 ring-brand-600' : 'border-slate-300'
         }`}
       />

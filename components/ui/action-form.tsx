@@ -45,8 +45,9 @@ export function ActionForm({
   useOnOtherAction(formId, () => setDismissed(state));
   useEffect(() => {
     if (state.result !== undefined || state.notice) formRef.current?.reset();
-    // After a failed action (a decline, a refusal) focus moves to the message saying why.
-    if (state.error) errorRef.current?.focus();
+    // After a failed action focus moves to the first field refused (its message is its description),
+    // else to the message saying why (a decline, a refusal); the message is an alert either way.
+    if (state.error) (formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]') ?? errorRef.current)?.focus();
   }, [state]);
   useEffect(() => {
     if (refusal) errorRef.current?.focus();

@@ -12,7 +12,7 @@ const VARIANTS: Record<ButtonVariant, string> = {
 
 export function buttonClass(variant: ButtonVariant = 'primary', size: 'sm' | 'md' = 'md') {
   const sizing = size === 'sm' ? 'px-2.5 py-1.5 text-sm' : 'px-4 py-2 text-sm';
-  return `inline-flex items-center justify-center gap-2 rounded-md font-medium transition-colors disabled:cursor-not-allowed ${sizing} ${VARIANTS[variant]}`;
+  return `control inline-flex items-center justify-center gap-2 rounded-md font-medium transition-colors disabled:cursor-not-allowed ${sizing} ${VARIANTS[variant]}`;
 }
 
 export function Button({ variant, size, className = '', ...props }: ComponentProps<'button'> & { variant?: ButtonVariant; size?: 'sm' | 'md' }) {

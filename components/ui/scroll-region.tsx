@@ -15,7 +15,8 @@ export function ScrollRegion({
   testId,
   children,
 }: {
-  as?: 'section' | 'pre';
+  /** `group`: a labelled box that is no landmark (a table's, whose section around it often bears the same name: axe `landmark-unique`). */
+  as?: 'section' | 'pre' | 'group';
   label: string;
   className?: string;
   testId?: string;
@@ -27,6 +28,14 @@ export function ScrollRegion({
       <pre aria-label={label} tabIndex={0} className={className} data-testid={testId}>
         {children}
       </pre>
+    );
+  }
+  if (as === 'group') {
+    return (
+      // biome-ignore lint/a11y/noNoninteractiveTabindex lint/a11y/useSemanticElements: a scrolling box must take focus (above); a <fieldset> would group form controls, this box holds a table.
+      <div role="group" aria-label={label} tabIndex={0} className={className} data-testid={testId}>
+        {children}
+      </div>
     );
   }
   return (

@@ -1,9 +1,13 @@
 import type { HostedDesign } from './hosted-design';
 
+/**
+ * Corners per style: `control` for buttons and fields (a pill is fully round), `md` and `lg` for
+ * boxes, which stay bounded: a fully round box of text would be an ellipse.
+ */
 const RADII = {
-  square: { md: '0px', lg: '0px' },
-  rounded: { md: '0.375rem', lg: '0.5rem' },
-  pill: { md: '9999px', lg: '1.25rem' },
+  square: { control: '0px', md: '0px', lg: '0px' },
+  rounded: { control: '0.375rem', md: '0.375rem', lg: '0.5rem' },
+  pill: { control: '9999px', md: '0.75rem', lg: '1.25rem' },
 } as const;
 
 type DesignColours = Pick<HostedDesign, 'brandColor' | 'buttonTextColor' | 'accentColor' | 'cornerStyle'>;
@@ -18,6 +22,7 @@ export function designCssVariables(design: DesignColours): Record<string, string
     '--design-brand': design.brandColor,
     '--design-button-text': design.buttonTextColor,
     '--design-accent': design.accentColor,
+    '--design-control-radius': radius.control,
     '--design-radius': radius.md,
     '--design-radius-lg': radius.lg,
   };

@@ -42,7 +42,8 @@ describe('design CSS variables', () => {
   it('give each corner style its radii', () => {
     const base = { brandColor: '#111111', buttonTextColor: '#ffffff', accentColor: '#222222' };
     expect(designCssVariables({ ...base, cornerStyle: 'square' })['--design-radius']).toBe('0px');
-    expect(designCssVariables({ ...base, cornerStyle: 'pill' })['--design-radius']).toBe('9999px');
+    // A pill rounds buttons and fields fully; boxes keep a bounded radius (not an ellipse).
+    expect(designCssVariables({ ...base, cornerStyle: 'pill' })).toMatchObject({ '--design-control-radius': '9999px', '--design-radius': '0.75rem' });
     expect(designCssVariables({ ...base, cornerStyle: 'rounded' })).toMatchObject({
       '--design-brand': '#111111',
       '--design-button-text': '#ffffff',

@@ -84,11 +84,12 @@ export function OperationCard({ path, method, operation }: { path: string; metho
   }));
   return (
     <article id={operation.operationId} className="rounded-lg border border-slate-200 bg-white p-5">
-      <header className="flex flex-wrap items-center gap-3">
+      {/* The operation is the heading between its resource (h2) and its parts (h4). */}
+      <h3 className="flex flex-wrap items-center gap-3 font-normal">
         <span className={`rounded px-2 py-0.5 font-mono text-xs font-bold uppercase ${METHOD_COLORS[method] ?? ''}`}>{method}</span>
         <code className="font-mono text-sm font-semibold break-all">{path}</code>
         <span className="text-sm text-slate-500">{operation.summary}</span>
-      </header>
+      </h3>
       <p className="mt-2 text-sm text-slate-700">
         <InlineCode text={operation.description} />
       </p>

@@ -67,10 +67,17 @@ export function CheckoutForm({
   const quantity = useChosenQuantity();
   const stripeCard = useStripeCard(stripe, locale, () => setFieldError((shown) => (shown?.field === 'cardNumber' ? null : shown)));
   const declineRef = useRef<HTMLDivElement>(null);
+  const formRef = useRef<HTMLFormElement>(null);
   // After a decline, focus moves to the message so the customer (and a screen reader) hears why.
   useEffect(() => {
     if (declined) declineRef.current?.focus();
   }, [declined]);
+  // A refused field takes the focus; its message (an alert, and the field's description) says why.
+  useEffect(() => {
+    if (!fieldError) return;
+    if (stripe && fieldError.field === 'cardNumber') stripeCard.focus();
+    else formRef.current?.querySelector<HTMLElement>(`[aria-describedby~="${fieldError.field}-error"]`)?.focus();
+  }, [fieldError, stripe, stripeCard.focus]);
   const terms = quoted.subscription;
   // A quantity chosen in the summary: the totals follow it.
   // biome-ignore lint/correctness/useExhaustiveDependencies: re-quoted when the quantity changes only; the code and country are read as they stand.
@@ -138,7 +145,7 @@ export function CheckoutForm({
 
   const error = (field: Field) =>
     fieldError?.field === field ? (
-      <p className="mt-1 text-sm text-red-600" id={`${field}-error`}>
+      <p className="mt-1 text-sm text-red-600" id={`${field}-error`} role="alert">
         {fieldError.message}
       </p>
     ) : null;
@@ -148,6 +155,7 @@ export function CheckoutForm({
     // onSubmit rather than a form action: React resets a form after its action runs, and a
     // customer retrying after a decline must keep what they typed.
     <form
+      ref={formRef}
       onSubmit={(event) => {
         event.preventDefault();
         submit(new FormData(event.currentTarget));

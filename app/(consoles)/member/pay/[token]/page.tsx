@@ -13,11 +13,12 @@ import { findPublicPaymentLink } from '@/lib/payment-links/payment-links';
 import { requireSession } from '@/lib/web/session';
 import { OrderSummary, UnavailableNotice } from '@/components/checkout/order-summary';
 import { WalletPayForm } from './wallet-form';
-import { designForPaymentLink } from '@/lib/payment-links/link-design';
+import { DesignFrame } from '@/components/checkout/design-frame';
+import { linkDesign } from '@/app/pay/[token]/design';
 
 export const dynamic = 'force-dynamic';
 export async function generateMetadata({ params }: { params: Promise<{ token: string }> }): Promise<Metadata> {
-  const design = await designForPaymentLink(getDb(), (await params).token);
+  const design = await linkDesign((await params).token);
   return { title: customerText(await pageLocale(design?.defaultLocale)).t('wallet.payTitle'), robots: { index: false } };
 }
 
@@ -30,8 +31,8 @@ export default async function WalletPayPage({ params }: { params: Promise<{ toke
   // Signing in first brings the member back here (lib/auth/return-path.ts).
   const principal = await requireSession('member', { returnTo: `/member/pay/${token}` });
   const db = getDb();
-  // The wallet's own checkout is Paybase's page (unbranded), but speaks the seller's language.
-  const design = await designForPaymentLink(db, token);
+  // The wallet's checkout wears the link's design (or the seller's default) and speaks its language, as /pay/{token} does.
+  const design = await linkDesign(token);
   const locale = await pageLocale(design?.defaultLocale);
   const text = customerText(locale);
   const { t } = text;
@@ -42,39 +43,41 @@ export default async function WalletPayPage({ params }: { params: Promise<{ toke
   const { cards, elsewhere } = await walletCardsForSeller(db, found.link.merchantId, member.email);
 
   return (
-    <main lang={locale} className="mx-auto grid max-w-4xl gap-8 px-6 py-12 md:grid-cols-2">
-      <OrderSummary view={view} text={text}>
-        <p className="mt-4 text-sm text-slate-600">{t.rich('wallet.signedInAs', { email: member.email, strong: (chunks) => <strong>{chunks}</strong> })}</p>
-      </OrderSummary>
-      <section aria-label={t('checkout.paymentSection')} className="space-y-4">
-        {view.unavailableReason ? (
-          <UnavailableNotice title={view.unavailableTitle} reason={view.unavailableReason} />
-        ) : cards.length ? (
-          <NextIntlClientProvider locale={locale} messages={clientMessages(locale, 'wallet', 'checkout', 'common')} timeZone="UTC">
-            <WalletPayForm
-              token={token}
-              locale={locale}
-              payLabel={view.subscription?.buttonLabel ?? t('checkout.pay', { verb: design?.buttonLabel ?? 'Pay', total: view.total })}
-              cards={cards}
-            />
-          </NextIntlClientProvider>
-        ) : (
-          <div className="rounded-lg border border-slate-200 bg-white p-6 text-sm text-slate-700 shadow-sm" data-testid="no-wallet-cards">
-            <h2 className="text-lg font-semibold text-slate-900">{t('wallet.noCardsTitle', { seller: view.sellerName })}</h2>
-            <p className="mt-2">{t('wallet.noCards', { seller: view.sellerName, email: member.email })}</p>
-          </div>
-        )}
-        {elsewhere ? (
-          <p className="text-sm text-slate-600" data-testid="elsewhere-note">
-            {t('wallet.elsewhere', { count: elsewhere })}
+    <DesignFrame design={design} locale={locale}>
+      <main lang={locale} className="mx-auto grid max-w-4xl gap-8 px-6 py-12 md:grid-cols-2">
+        <OrderSummary view={view} text={text}>
+          <p className="mt-4 text-sm text-slate-600">{t.rich('wallet.signedInAs', { email: member.email, strong: (chunks) => <strong>{chunks}</strong> })}</p>
+        </OrderSummary>
+        <section aria-label={t('checkout.paymentSection')} className="space-y-4">
+          {view.unavailableReason ? (
+            <UnavailableNotice title={view.unavailableTitle} reason={view.unavailableReason} />
+          ) : cards.length ? (
+            <NextIntlClientProvider locale={locale} messages={clientMessages(locale, 'wallet', 'checkout', 'common')} timeZone="UTC">
+              <WalletPayForm
+                token={token}
+                locale={locale}
+                payLabel={view.subscription?.buttonLabel ?? t('checkout.pay', { verb: design?.buttonLabel ?? 'Pay', total: view.total })}
+                cards={cards}
+              />
+            </NextIntlClientProvider>
+          ) : (
+            <div className="rounded-lg border border-slate-200 bg-white p-6 text-sm text-slate-700 shadow-sm" data-testid="no-wallet-cards">
+              <h2 className="text-lg font-semibold text-slate-900">{t('wallet.noCardsTitle', { seller: view.sellerName })}</h2>
+              <p className="mt-2">{t('wallet.noCards', { seller: view.sellerName, email: member.email })}</p>
+            </div>
+          )}
+          {elsewhere ? (
+            <p className="text-sm text-slate-600" data-testid="elsewhere-note">
+              {t('wallet.elsewhere', { count: elsewhere })}
+            </p>
+          ) : null}
+          <p className="text-sm">
+            <Link href={`/pay/${token}`} className="text-brand-700 hover:underline">
+              {t('wallet.newCardInstead')}
+            </Link>
           </p>
-        ) : null}
-        <p className="text-sm">
-          <Link href={`/pay/${token}`} className="text-brand-700 hover:underline">
-            {t('wallet.newCardInstead')}
-          </Link>
-        </p>
-      </section>
-    </main>
+        </section>
+      </main>
+    </DesignFrame>
   );
 }

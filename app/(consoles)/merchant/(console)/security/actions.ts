@@ -20,9 +20,13 @@ export async function beginTwoFactorAction(_: FormState): Promise<FormState> {
   });
 }
 
-// No revalidation: the recovery codes are shown in this form's answer, once, until the page is reloaded.
 export async function confirmTwoFactorAction(_: FormState, form: FormData): Promise<FormState> {
-  return formAction(async () => ({ result: await confirmTwoFactorSetup(getDb(), await userRef(), field(form, 'code')) }));
+  return formAction(async () => {
+    const result = await confirmTwoFactorSetup(getDb(), await userRef(), field(form, 'code'));
+    // The page is rendered again as "on"; its two-factor card keeps showing the codes answered here.
+    revalidatePath(SECURITY);
+    return { result };
+  });
 }
 
 export async function regenerateRecoveryCodesAction(_: FormState, form: FormData): Promise<FormState> {

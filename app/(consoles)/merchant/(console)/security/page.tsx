@@ -9,6 +9,7 @@ import { TextField } from '@/components/ui/field';
 import { SubmitButton } from '@/components/ui/submit-button';
 import { Badge, Card, PageHeader } from '@/components/ui/layout';
 import { RecoveryCodesForm } from '@/components/console/recovery-codes-form';
+import { ConfirmTwoFactorForm, TwoFactorCard } from '@/components/console/two-factor-card';
 import { currentSeller } from '../../session';
 import { beginTwoFactorAction, confirmTwoFactorAction, disableTwoFactorAction, regenerateRecoveryCodesAction, teamTwoFactorAction } from './actions';
 
@@ -30,7 +31,7 @@ export default async function SecurityPage() {
         <Alert tone="warning">Your account requires two-factor sign-in. Set up an authenticator app to open the rest of the console.</Alert>
       ) : null}
       <div className="grid grid-cols-1 gap-6 xl:grid-cols-2">
-        <Card title="Two-factor sign-in" actions={enabled ? <Badge tone="green">On</Badge> : <Badge tone="gray">Off</Badge>}>
+        <TwoFactorCard status={enabled ? 'on' : pending ? 'setting-up' : 'off'}>
           {enabled ? (
             <div className="space-y-6">
               <p className="text-sm text-slate-700">
@@ -73,10 +74,10 @@ export default async function SecurityPage() {
                   {pending.secret}
                 </code>
               </p>
-              <RecoveryCodesForm action={confirmTwoFactorAction} ariaLabel="Confirm two-factor">
+              <ConfirmTwoFactorForm action={confirmTwoFactorAction}>
                 <TextField label="Code from your app" name="code" autoComplete="one-time-code" inputMode="numeric" required maxLength={6} />
                 <SubmitButton pendingText="Checking…">Turn on two-factor</SubmitButton>
-              </RecoveryCodesForm>
+              </ConfirmTwoFactorForm>
             </div>
           ) : (
             <ActionForm action={beginTwoFactorAction} className="space-y-4" ariaLabel="Set up two-factor">
@@ -84,7 +85,7 @@ export default async function SecurityPage() {
               <SubmitButton pendingText="Preparing…">Set up two-factor</SubmitButton>
             </ActionForm>
           )}
-        </Card>
+        </TwoFactorCard>
         {roleCan(user.role, 'security:team') ? (
           <Card title="Team requirement" actions={merchant.requireTwoFactor ? <Badge tone="green">Required</Badge> : <Badge tone="gray">Optional</Badge>}>
             <ActionForm action={teamTwoFactorAction} className="space-y-4" ariaLabel="Team two-factor requirement">
