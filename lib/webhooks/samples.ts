@@ -164,6 +164,7 @@ const paymentLink = {
   amount: 5000,
   currency: 'USD',
   quantity: 1,
+  adjustableQuantity: { enabled: false, minimum: 1, maximum: 99 },
   singleUse: false,
   maxCompletions: null,
   completionCount: 0,
