@@ -9,27 +9,12 @@ import { CreateCouponBody, CreatePromotionCodeBody } from '@/lib/promotions/sche
 import { normalizeCurrency } from '@/lib/money/currencies';
 import { parseMoney } from '@/lib/money/parse';
 import { formatMoney } from '@/lib/money/format';
-import { parseUtcDateTimeLocal } from '@/lib/web/form-dates';
+import { utcMoment, wholeNumber } from '@/lib/web/form-inputs';
 import { sellerAccountId } from '../../session';
 import { field, formAction, type FormState } from '@/lib/web/form-state';
 import { parseForm } from '@/lib/web/parse-form';
 
 const PATH = '/merchant/promotion-codes';
-
-function wholeNumber(form: FormData, name: string, label: string): number | undefined {
-  const text = field(form, name);
-  if (!text) return undefined;
-  if (!/^\d{1,10}$/.test(text)) throw invalidField(name, `${label} must be a whole number.`);
-  return Number(text);
-}
-
-function utcMoment(form: FormData, name: string): string | undefined {
-  const text = field(form, name);
-  if (!text) return undefined;
-  const at = parseUtcDateTimeLocal(text);
-  if (!at) throw invalidField(name, 'Enter a date and time.');
-  return at.toISOString();
-}
 
 export async function createCouponAction(_: FormState, form: FormData): Promise<FormState> {
   return formAction(async () => {

@@ -5,14 +5,16 @@ import { EmptyState, PageHeader } from '@/components/ui/layout';
 import { Pagination, pageParam } from '@/components/ui/pagination';
 import { FILTER_CONTROL, FilterField, FilterForm } from '@/components/ui/filter-form';
 import { UsageRecordsTable } from '@/components/usage/usage-records-table';
-import { currentMerchant } from '../../session';
+import { currentSeller } from '../../session';
+import { roleCan, roleRefusal } from '@/lib/merchants/roles';
 
 export const metadata: Metadata = { title: 'Usage' };
 
 const text = (value: string | string[] | undefined) => (typeof value === 'string' && value.trim() ? value.trim() : undefined);
 
 export default async function UsagePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const merchant = await currentMerchant('view');
+  const { merchant, user } = await currentSeller('view');
+  const reversible = roleCan(user.role, 'subscriptions:write');
   const query = await searchParams;
   const page = pageParam(query.page);
   const customerId = text(query.customerId);
@@ -36,7 +38,10 @@ export default async function UsagePage({ searchParams }: { searchParams: Promis
         </EmptyState>
       ) : (
         <>
-          <UsageRecordsTable records={usage.data} timeZone={merchant.timeZone} />
+          {reversible ? null : (
+            <p className="mb-3 text-sm text-slate-600">{roleRefusal(user.role, 'subscriptions:write')} Reversing usage is one of those changes.</p>
+          )}
+          <UsageRecordsTable records={usage.data} timeZone={merchant.timeZone} reversible={reversible} />
           <Pagination {...usage} basePath="/merchant/usage" query={{ customerId, feature }} />
         </>
       )}
