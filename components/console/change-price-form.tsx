@@ -27,12 +27,14 @@ export function ChangePriceForm({
   const [priceId, setPriceId] = useState(options[0]?.value ?? '');
   const [answer, setAnswer] = useState<FormState<Preview> | null>(null);
   const [previewing, startPreview] = useTransition();
-  const preview = answer?.result?.priceId === priceId ? answer.result : null;
+  // After a change the page offers other prices: a choice no longer offered falls back to the first.
+  const selected = options.some((option) => option.value === priceId) ? priceId : (options[0]?.value ?? '');
+  const preview = answer?.result?.priceId === selected ? answer.result : null;
   const askPreview = () =>
     startPreview(async () => {
       const form = new FormData();
       form.set('subscriptionId', subscriptionId);
-      form.set('priceId', priceId);
+      form.set('priceId', selected);
       setAnswer((await previewPriceChangeAction({}, form)) as FormState<Preview>);
     });
   return (
@@ -40,7 +42,7 @@ export function ChangePriceForm({
       <input type="hidden" name="subscriptionId" value={subscriptionId} />
       <input type="hidden" name="expectedVersion" value={expectedVersion} />
       <input type="hidden" name="type" value="ChangePrice" />
-      <SelectField label="Change price (prorated now)" name="priceId" options={options} value={priceId} onChange={(event) => setPriceId(event.target.value)} />
+      <SelectField label="Change price (prorated now)" name="priceId" options={options} value={selected} onChange={(event) => setPriceId(event.target.value)} />
       <TextField label="Reason (optional)" name="reason" />
       {answer?.error ? <Alert tone="error">{answer.error}</Alert> : null}
       {preview ? (

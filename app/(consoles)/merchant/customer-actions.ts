@@ -8,7 +8,8 @@ import { createCustomer, updateCustomer } from '@/lib/customers/customers';
 import { createCustomValue, updateCustomValue } from '@/lib/customers/custom-values';
 import { CreateCustomerBody, CustomValueBody, UpdateCustomerBody } from '@/lib/customers/schemas';
 import { parseMetadataLines } from '@/lib/web/form-metadata';
-import { field, formAction, type FormState } from '@/lib/web/form-state';
+import { field, formAction, requireConfirmed, type FormState } from '@/lib/web/form-state';
+import { makeDefaultPaymentMethod, removePaymentMethod } from '@/lib/subscriptions/payment-methods';
 import { parseForm } from '@/lib/web/parse-form';
 import { sellerAccountId } from './session';
 
@@ -68,5 +69,21 @@ export async function setCustomValueAction(_: FormState, form: FormData): Promis
     });
     revalidatePath(`/merchant/customers/${customerId}`);
     return { notice: created ? `Custom value “${body.key}” added.` : `Custom value “${body.key}” changed.` };
+  });
+}
+
+/** A saved card's Make default (POST …/PaymentMethod/{id}/Default) or Remove (DELETE …/PaymentMethod/{id}). */
+export async function paymentMethodAction(_: FormState, form: FormData): Promise<FormState> {
+  return formAction(async () => {
+    const merchantId = await sellerAccountId('customers:write');
+    const customerId = field(form, 'customerId');
+    const paymentMethodId = field(form, 'paymentMethodId');
+    const remove = field(form, 'action') === 'remove';
+    if (remove) requireConfirmed(form, 'remove this card');
+    await getDb().transaction((tx) =>
+      (remove ? removePaymentMethod : makeDefaultPaymentMethod)(tx, merchantId, customerId, paymentMethodId, `console:${merchantId}`),
+    );
+    // The list shows the new default, or the card gone.
+    revalidatePath(`/merchant/customers/${customerId}`);
   });
 }

@@ -8,8 +8,9 @@ import { createEntitlementPolicy } from '@/lib/entitlements/policies';
 import { setEntitlementOverride } from '@/lib/entitlements/overrides';
 import { CreateEntitlementPolicyBody, EntitlementOverrideBody } from '@/lib/entitlements/schemas';
 import { createCreditGrant } from '@/lib/usage/credits';
-import { reverseUsage } from '@/lib/usage/usage-records';
-import { CreateCreditGrantBody } from '@/lib/usage/schemas';
+import { recordUsage, reverseUsage } from '@/lib/usage/usage-records';
+import { CreateCreditGrantBody, RecordUsageBody } from '@/lib/usage/schemas';
+import { inTransaction, runConsoleOnce } from '@/lib/web/console-once';
 import { parseMoney } from '@/lib/money/parse';
 import { utcMoment, wholeNumber } from '@/lib/web/form-inputs';
 import { field, formAction, requireConfirmed, type FormState } from '@/lib/web/form-state';
@@ -93,7 +94,31 @@ export async function reverseUsageAction(_: FormState, form: FormData): Promise<
     const usageId = field(form, 'usageId');
     requireConfirmed(form, `reverse usage record ${usageId}`);
     await getDb().transaction((tx) => reverseUsage(tx, merchantId, usageId));
+    // The row's badge shows it reversed (its form is gone, so no notice would stay in view).
     revalidatePath('/merchant/usage');
-    return { notice: `Usage record ${usageId} reversed.` };
+  });
+}
+
+/**
+ * POST /api/Usage, from the Usage page: usage the backend missed. It counts toward limits and bills,
+ * so it is recorded once per form key (and once per "your id", as the API does).
+ */
+export async function recordUsageAction(_: FormState, form: FormData): Promise<FormState> {
+  return formAction(async () => {
+    const merchantId = await sellerAccountId(PERMISSION);
+    const body = parseForm(RecordUsageBody, {
+      customerId: field(form, 'customerId'),
+      feature: field(form, 'feature') || undefined,
+      quantity: wholeNumber(form, 'quantity', 'Quantity'),
+      id: field(form, 'usageExternalId') || undefined,
+    });
+    const db = getDb();
+    const { result } = await runConsoleOnce(
+      db,
+      { merchantId, key: field(form, 'formKey'), action: '/api/Usage', body },
+      inTransaction((tx) => recordUsage(tx, merchantId, body)),
+    );
+    revalidatePath('/merchant/usage');
+    return { notice: `${result.created ? 'Recorded' : 'Already recorded'}: ${result.usage.quantity} ${result.usage.feature} for ${result.usage.customerId}.` };
   });
 }

@@ -35,6 +35,7 @@ import { HubSection } from '@/components/console/customer/hub-section';
 import { NewSubscriptionForm } from '@/components/console/customer/new-subscription-form';
 import { CreditGrantForm, EntitlementOverrideForm } from '@/components/console/entitlement-forms';
 import { RoleGate } from '@/components/console/role-gate';
+import { PaymentMethodActions } from '@/components/console/customer/payment-method-actions';
 import { Alert } from '@/components/ui/alert';
 import { listRecurringPrices } from '@/lib/catalog/prices';
 import { priceTerms } from '@/lib/catalog/price-terms';
@@ -191,7 +192,10 @@ export default async function CustomerPage({
                           <ProcessorReference processor={method.processor} />
                         </span>
                       </span>
-                      {method.isDefault ? <Badge tone="blue">Default</Badge> : null}
+                      <span className="flex flex-wrap items-center justify-end gap-2">
+                        {method.isDefault ? <Badge tone="blue">Default</Badge> : null}
+                        {canEdit ? <PaymentMethodActions customerId={customer.id} paymentMethodId={method.id} isDefault={method.isDefault} /> : null}
+                      </span>
                     </li>
                   ))}
                 </ul>
