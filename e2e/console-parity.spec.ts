@@ -145,3 +145,29 @@ test('a Developer sees why the customer and subscription forms are not there', a
   await expect(developer.getByRole('button', { name: 'Add policy' })).toHaveCount(0);
   await developer.context().close();
 });
+
+test('a seller makes a test clock, attaches a customer and advances the clock from the console', async ({ page, request }) => {
+  const suffix = crypto.randomBytes(3).toString('hex');
+  const customer = await demoApi(request, '/api/Customer', { email: `clock-${suffix}@example.com` });
+  await signInAsDemoSeller(page);
+  await page.goto('/merchant/subscriptions');
+  await page.getByRole('link', { name: 'Test clocks' }).click();
+  const create = page.getByRole('form', { name: 'New test clock' });
+  await create.getByLabel('Name (optional)').fill(`Clock ${suffix}`);
+  await create.getByLabel('Starts at (UTC, optional)').fill('2030-01-01T00:00');
+  await create.getByRole('button', { name: 'Create test clock' }).click();
+  await expect(create.getByText(`Test clock Clock ${suffix} created.`)).toBeVisible();
+  const card = page
+    .locator('section, div')
+    .filter({ has: page.getByRole('heading', { name: `Clock ${suffix}` }) })
+    .last();
+  const attach = card.getByRole('form', { name: /^Attach a customer to / });
+  await attach.getByLabel('Customer id').fill(customer.id);
+  await attach.getByRole('button', { name: 'Attach customer' }).click();
+  await expect(attach.getByText(`Customer ${customer.id} now lives on this clock’s time.`)).toBeVisible();
+  const advance = card.getByRole('form', { name: /^Advance / });
+  await advance.getByLabel('Advance to (UTC)').fill('2030-02-01T00:00');
+  await advance.getByRole('button', { name: 'Advance' }).click();
+  await expect(advance.getByText(/^Advanced to 2030-02-01T00:00:00.000Z; \d+ due actions? ran\.$/)).toBeVisible();
+  await expect(card.getByRole('link', { name: customer.id })).toBeVisible();
+});
