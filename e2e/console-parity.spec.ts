@@ -67,7 +67,7 @@ test('a seller creates a customer, subscribes it, changes its price after the pr
   // An entitlement policy on the price, then the customer's override and credits.
   await page.goto(`/merchant/products/${product.id}`);
   const policy = page.getByRole('form', { name: 'Add entitlement policy' });
-  await policy.getByLabel('Price').selectOption(pro.id);
+  await policy.getByLabel('Price', { exact: true }).selectOption(pro.id);
   await policy.getByLabel('Feature').fill('api_calls');
   await policy.getByLabel('Allowed').selectOption('Limited');
   await policy.getByLabel('Units per period').fill('1000');
@@ -92,7 +92,7 @@ test('a seller creates a customer, subscribes it, changes its price after the pr
   await shot(page, 'parity-03-customer-entitlements');
 
   // A usage record the backend sent by mistake is reversed where usage is listed.
-  const usage = await demoApi(request, '/api/Usage', { customerId, feature: 'api_calls', quantity: 7 });
+  const { usage } = await demoApi(request, '/api/Usage', { customerId, feature: 'api_calls', quantity: 7 });
   await page.goto(`/merchant/usage?customerId=${customerId}`);
   const row = page.getByRole('row').filter({ hasText: 'api_calls' });
   await row.getByRole('button', { name: 'Reverse' }).click();
@@ -157,17 +157,15 @@ test('a seller makes a test clock, attaches a customer and advances the clock fr
   await create.getByLabel('Starts at (UTC, optional)').fill('2030-01-01T00:00');
   await create.getByRole('button', { name: 'Create test clock' }).click();
   await expect(create.getByText(`Test clock Clock ${suffix} created.`)).toBeVisible();
-  const card = page
-    .locator('section, div')
-    .filter({ has: page.getByRole('heading', { name: `Clock ${suffix}` }) })
-    .last();
-  const attach = card.getByRole('form', { name: /^Attach a customer to / });
+  // Clocks are listed newest first.
+  const attach = page.getByRole('form', { name: /^Attach a customer to / }).first();
   await attach.getByLabel('Customer id').fill(customer.id);
   await attach.getByRole('button', { name: 'Attach customer' }).click();
   await expect(attach.getByText(`Customer ${customer.id} now lives on this clock’s time.`)).toBeVisible();
-  const advance = card.getByRole('form', { name: /^Advance / });
+  const advance = page.getByRole('form', { name: /^Advance / }).first();
   await advance.getByLabel('Advance to (UTC)').fill('2030-02-01T00:00');
   await advance.getByRole('button', { name: 'Advance' }).click();
   await expect(advance.getByText(/^Advanced to 2030-02-01T00:00:00.000Z; \d+ due actions? ran\.$/)).toBeVisible();
-  await expect(card.getByRole('link', { name: customer.id })).toBeVisible();
+  await expect(page.getByRole('link', { name: customer.id })).toBeVisible();
+  await shot(page, 'parity-05-test-clocks');
 });
