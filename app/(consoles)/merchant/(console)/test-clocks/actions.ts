@@ -5,6 +5,7 @@ import { getDb } from '@/lib/db/client';
 import { advanceTestClock, attachCustomerToTestClock, createTestClock } from '@/lib/subscriptions/test-clocks';
 import { AdvanceTestClockBody, AttachTestClockCustomerBody, CreateTestClockBody } from '@/lib/subscriptions/schemas';
 import { runConsoleOnce } from '@/lib/web/console-once';
+import { formatConsoleDateTime } from '@/lib/web/console-time';
 import { utcMoment } from '@/lib/web/form-inputs';
 import { field, formAction, type FormState } from '@/lib/web/form-state';
 import { parseForm } from '@/lib/web/parse-form';
@@ -46,6 +47,8 @@ export async function advanceTestClockAction(_: FormState, form: FormData): Prom
       (phases) => advanceTestClock(phases, merchantId, testClockId, body),
     );
     revalidatePath(PATH);
-    return { notice: `Advanced to ${result.frozenTime}; ${result.actionsRun} due action${result.actionsRun === 1 ? '' : 's'} ran.` };
+    return {
+      notice: `Advanced to ${formatConsoleDateTime(result.frozenTime, 'UTC')}; ${result.actionsRun} due action${result.actionsRun === 1 ? '' : 's'} ran.`,
+    };
   });
 }

@@ -36,7 +36,7 @@ export default async function TestClocksPage({ searchParams }: { searchParams: P
           {clocks.data.map((clock) => (
             <Card key={clock.id} title={clock.name ?? clock.id}>
               <p className="mb-3 text-sm text-slate-700">
-                <span className="font-mono text-xs text-slate-500">{clock.id}</span> · now {formatConsoleDateTime(clock.frozenTime, 'UTC')} UTC{' '}
+                <span className="font-mono text-xs text-slate-500">{clock.id}</span> · now {formatConsoleDateTime(clock.frozenTime, 'UTC')}{' '}
                 <Badge tone={clock.status === 'ready' ? 'green' : 'blue'}>{clock.status === 'ready' ? 'Ready' : 'Advancing'}</Badge>
               </p>
               <p className="mb-3 text-sm text-slate-700">
