@@ -43,7 +43,9 @@ export default async function CustomersPage({ searchParams }: { searchParams: Pr
       </Card>
       {customers.totalCount === 0 ? (
         <EmptyState title={email ? 'No customer with that email' : 'No customers yet'}>
-          {email ? 'Check the address, or clear the search.' : 'Customers appear when a checkout completes or your backend creates them.'}
+          {email
+            ? 'Check the address, or clear the search.'
+            : 'Customers appear when a checkout completes, your backend creates them or you add one with the form above.'}
         </EmptyState>
       ) : (
         <>

@@ -151,10 +151,10 @@ export default async function SubscriptionPage({ params }: { params: Promise<{ s
           />
         </Card>
         <Card title="Actions">
-          <RoleGate role={user.role} permission="subscriptions:write">
-            {sub.status === 'ended' ? (
-              <p className="text-sm text-slate-600">This subscription has ended.</p>
-            ) : (
+          {sub.status === 'ended' ? (
+            <p className="text-sm text-slate-600">This subscription has ended.</p>
+          ) : (
+            <RoleGate role={user.role} permission="subscriptions:write">
               <div className="space-y-4">
                 {others.length > 0 && sub.status !== 'past_due' ? (
                   <ChangePriceForm subscriptionId={sub.id} expectedVersion={sub.version} options={others.map((p) => ({ value: p.id, label: priceTerms(p) }))} />
@@ -189,8 +189,8 @@ export default async function SubscriptionPage({ params }: { params: Promise<{ s
                   </ActionForm>
                 </div>
               </div>
-            )}
-          </RoleGate>
+            </RoleGate>
+          )}
         </Card>
         <SubscriptionItems
           items={sub.items.map((item) => ({ ...item, price: itemPrices.get(item.priceId) ?? null }))}
