@@ -169,6 +169,7 @@ test('no page is wider than a phone, and axe finds no serious or critical violat
     '/merchant/customers',
     `/merchant/customers/${customerId}`,
     '/merchant/subscriptions',
+    '/merchant/test-clocks',
     `/merchant/subscriptions/${subscribed.subscriptionId}`,
     '/merchant/promotion-codes',
     '/merchant/developers',
