@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import { expect } from './fixtures';
 
 /** The demo seller's all-scope API key, written by the server the run started. */
@@ -58,4 +58,35 @@ export async function expectNoSeriousA11yViolations(page: Page) {
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .map((violation) => `${violation.id} (${violation.impact}): ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
   expect(serious, `axe on ${page.url()}`).toEqual([]);
+}
+
+/**
+ * The signed-in Owner (on `page`, at any console page) invites `email` as `role`; the invitee
+ * accepts from the dev mailbox in a context of its own and is signed in there. Returns its page.
+ */
+export async function inviteTeamMember(page: Page, browser: Browser, baseURL: string, email: string, role: string, name: string): Promise<Page> {
+  await page.goto('/merchant/team');
+  const inviteForm = page.getByRole('form', { name: 'Invite a team member' });
+  await inviteForm.getByLabel('Email').fill(email);
+  await inviteForm.getByLabel('Role').selectOption(role);
+  await inviteForm.getByRole('button', { name: 'Send invitation' }).click();
+  await expect(page.getByText(`Invitation sent to ${email} as ${role}.`)).toBeVisible();
+
+  const context = await browser.newContext({ baseURL });
+  const member = await context.newPage();
+  await member.goto('/dev/mailbox');
+  await member.getByLabel('Recipient').fill(email);
+  await member.getByRole('button', { name: 'Filter' }).click();
+  // The mail's links carry PUBLIC_URL (localhost); stay on the test's host so the cookies go along.
+  const href = (await member
+    .getByRole('article', { name: /invited you to/ })
+    .first()
+    .getByRole('link', { name: /\/merchant\/accept-invite\?token=/ })
+    .getAttribute('href'))!;
+  await member.goto(`${new URL(href).pathname}${new URL(href).search}`);
+  await member.getByLabel('Your name').fill(name);
+  await member.getByLabel('Password').fill(`${role.toLowerCase()}-password-123`);
+  await member.getByRole('button', { name: 'Accept invitation' }).click();
+  await expect(member.getByRole('heading', { name: /^Welcome, / })).toBeVisible();
+  return member;
 }

@@ -1,33 +1,13 @@
 import crypto from 'node:crypto';
 import { expect, shot, test } from './fixtures';
-import { signInAsDemoSeller } from './console-helpers';
+import { inviteTeamMember, signInAsDemoSeller } from './console-helpers';
 import { CURRENT_API_VERSION } from '../lib/http/api-versions';
 
 test('a Developer’s key form offers only its role’s scopes, and the server refuses a forged form asking for refunds', async ({ page, browser, baseURL }) => {
   const developerEmail = `developer-${crypto.randomBytes(3).toString('hex')}@example.com`;
 
   await signInAsDemoSeller(page);
-  await page.goto('/merchant/team');
-  const inviteForm = page.getByRole('form', { name: 'Invite a team member' });
-  await inviteForm.getByLabel('Email').fill(developerEmail);
-  await inviteForm.getByLabel('Role').selectOption('Developer');
-  await inviteForm.getByRole('button', { name: 'Send invitation' }).click();
-  await expect(page.getByText(`Invitation sent to ${developerEmail} as Developer.`)).toBeVisible();
-
-  const context = await browser.newContext({ baseURL });
-  const developer = await context.newPage();
-  await developer.goto(`/dev/mailbox?to=${encodeURIComponent(developerEmail)}`);
-  // The mail's links carry PUBLIC_URL (localhost); stay on the test's host so the cookies go along.
-  const href = (await developer
-    .getByRole('article', { name: /invited you to/ })
-    .first()
-    .getByRole('link', { name: /\/merchant\/accept-invite\?token=/ })
-    .getAttribute('href'))!;
-  await developer.goto(`${new URL(href).pathname}${new URL(href).search}`);
-  await developer.getByLabel('Your name').fill('Dee Developer');
-  await developer.getByLabel('Password').fill('developer-password-123');
-  await developer.getByRole('button', { name: 'Accept invitation' }).click();
-  await expect(developer.getByRole('heading', { name: /^Welcome, / })).toBeVisible();
+  const developer = await inviteTeamMember(page, browser, baseURL, developerEmail, 'Developer', 'Dee Developer');
 
   await developer.goto('/merchant/developers/api-keys');
   const keyForm = developer.getByRole('form', { name: 'New API key' });
@@ -56,5 +36,5 @@ test('a Developer’s key form offers only its role’s scopes, and the server r
   // The key is pinned to the API version current when it was made, shown in its row.
   await developer.reload();
   await expect(developer.getByRole('row', { name: /Webhooks only/ }).getByRole('cell', { name: CURRENT_API_VERSION, exact: true })).toBeVisible();
-  await context.close();
+  await developer.context().close();
 });

@@ -201,6 +201,7 @@ test('no page is wider than a phone, and axe finds no violation of moderate impa
     '/merchant/customers',
     `/merchant/customers/${customerId}`,
     '/merchant/subscriptions',
+    '/merchant/test-clocks',
     `/merchant/subscriptions/${subscribed.subscriptionId}`,
     '/merchant/promotion-codes',
     '/merchant/developers',

@@ -3,11 +3,12 @@ import type { UsageRecordResponseBody } from '@/lib/usage/usage-records';
 import { formatConsoleDateTime } from '@/lib/web/console-time';
 import { Badge } from '@/components/ui/layout';
 import { Cell, Table } from '@/components/ui/table';
+import { ReverseUsageForm } from './reverse-usage-form';
 
-/** Usage records as the console lists them (the Usage page). */
-export function UsageRecordsTable({ records, timeZone }: { records: UsageRecordResponseBody[]; timeZone: string }) {
+/** Usage records as the console lists them (the Usage page); with `reversible`, a counted record's Reverse. */
+export function UsageRecordsTable({ records, timeZone, reversible }: { records: UsageRecordResponseBody[]; timeZone: string; reversible: boolean }) {
   return (
-    <Table caption="Usage records" head={['When', 'Customer', 'Feature', 'Quantity', 'From credits', 'Your id', 'Status']}>
+    <Table caption="Usage records" head={['When', 'Customer', 'Feature', 'Quantity', 'From credits', 'Your id', 'Status', ...(reversible ? [''] : [])]}>
       {records.map((record) => (
         <tr key={record.id}>
           <Cell className="whitespace-nowrap">{formatConsoleDateTime(record.timestamp, timeZone)}</Cell>
@@ -21,6 +22,9 @@ export function UsageRecordsTable({ records, timeZone }: { records: UsageRecordR
           <Cell className="text-right tabular-nums">{record.creditsUsed}</Cell>
           <Cell className="break-all font-mono text-xs">{record.externalId ?? '—'}</Cell>
           <Cell>{record.reversedAt ? <Badge>Reversed</Badge> : <Badge tone="green">Counted</Badge>}</Cell>
+          {reversible ? (
+            <Cell>{record.reversedAt ? null : <ReverseUsageForm usageId={record.id} quantity={record.quantity} feature={record.feature} />}</Cell>
+          ) : null}
         </tr>
       ))}
     </Table>

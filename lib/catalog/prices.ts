@@ -156,3 +156,14 @@ export async function updatePrice(tx: Db, merchantId: string, priceId: string, c
   await recordUpdated(tx, { merchantId, type: 'price.updated', before: toPriceResponse(current), after: price });
   return price;
 }
+
+/** The seller's active recurring prices with their product's name, for the console's New subscription form. */
+export async function listRecurringPrices(db: Db, merchantId: string) {
+  const rows = await db
+    .select({ price: prices, productName: products.name })
+    .from(prices)
+    .innerJoin(products, eq(products.id, prices.productId))
+    .where(and(eq(prices.merchantId, merchantId), eq(prices.active, true), eq(prices.type, 'Recurring')))
+    .orderBy(products.name, prices.createdAt);
+  return rows.map(({ price, productName }) => ({ ...price, productName }));
+}

@@ -68,10 +68,14 @@ export function roleCan(role: SellerRole, permission: Permission): boolean {
   return PERMISSIONS[role].includes(permission);
 }
 
+/** Why the role may not do what `permission` allows, in words ("Your role (Developer) cannot …"); null when it may. */
+export function roleRefusal(role: SellerRole, permission: Permission): string | null {
+  return roleCan(role, permission) ? null : `Your role (${ROLE_LABELS[role]}) cannot ${WHAT[permission]}. Ask an Owner or Admin of the account.`;
+}
+
 export function assertRoleCan(role: SellerRole, permission: Permission): void {
-  if (!roleCan(role, permission)) {
-    throw new ApiError('FORBIDDEN', `Your role (${ROLE_LABELS[role]}) cannot ${WHAT[permission]}. Ask an Owner or Admin of the account.`);
-  }
+  const refusal = roleRefusal(role, permission);
+  if (refusal) throw new ApiError('FORBIDDEN', refusal);
 }
 
 /**

@@ -2,7 +2,7 @@ import { headers } from 'next/headers';
 import { unstable_rethrow } from 'next/navigation';
 import { clientInfo, requestIdOf } from '../http/client-ip';
 import { runInRequestContext } from '../audit/request-context';
-import { ApiError, invalidField } from '../http/errors';
+import { ApiError } from '../http/errors';
 import { log } from '../log';
 
 /** What a console form's server action answers: an error in words, per-field messages, or a result. */
@@ -52,14 +52,6 @@ export async function formAction<T>(work: () => Promise<FormState<T> | void>, wo
 export function field(form: FormData, name: string): string {
   const value = form.get(name);
   return typeof value === 'string' ? value.trim() : '';
-}
-
-/** An optional whole number typed into a form: '' is no value (undefined), anything else must be digits. */
-export function wholeNumberField(form: FormData, name: string, label: string): number | undefined {
-  const text = field(form, name);
-  if (!text) return undefined;
-  if (!/^\d{1,10}$/.test(text)) throw invalidField(name, `${label} must be a whole number.`);
-  return Number(text);
 }
 
 /** A destructive action runs only from its worded second step (`ConfirmButton` sends `confirmed=yes`). */

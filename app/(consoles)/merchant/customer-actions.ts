@@ -1,18 +1,38 @@
 'use server';
 
 import { revalidatePath } from 'next/cache';
+import { redirect } from 'next/navigation';
 import { getDb } from '@/lib/db/client';
 import { ApiError } from '@/lib/http/errors';
-import { updateCustomer } from '@/lib/customers/customers';
+import { createCustomer, updateCustomer } from '@/lib/customers/customers';
 import { createCustomValue, updateCustomValue } from '@/lib/customers/custom-values';
-import { CustomValueBody, UpdateCustomerBody } from '@/lib/customers/schemas';
+import { CreateCustomerBody, CustomValueBody, UpdateCustomerBody } from '@/lib/customers/schemas';
 import { parseMetadataLines } from '@/lib/web/form-metadata';
-import { field, formAction, type FormState } from '@/lib/web/form-state';
+import { field, formAction, requireConfirmed, type FormState } from '@/lib/web/form-state';
+import { makeDefaultPaymentMethod, removePaymentMethod } from '@/lib/subscriptions/payment-methods';
 import { parseForm } from '@/lib/web/parse-form';
 import { sellerAccountId } from './session';
 
-// The customer page's forms: the same schemas and domain functions as PUT /api/Customer/{id} and
-// the CustomValue endpoints, with the role's `customers:write` checked on every submit.
+// The customers' forms: the same schemas and domain functions as POST /api/Customer,
+// PUT /api/Customer/{id} and the CustomValue endpoints, with the role's `customers:write` checked on every submit.
+
+/** Creates a customer (POST /api/Customer) and opens its page. */
+export async function createCustomerAction(_: FormState, form: FormData): Promise<FormState> {
+  let customerId = '';
+  const state = await formAction(async () => {
+    const merchantId = await sellerAccountId('customers:write');
+    const body = parseForm(CreateCustomerBody, {
+      name: field(form, 'name') || undefined,
+      email: field(form, 'email') || undefined,
+      externalId: field(form, 'externalId') || undefined,
+      metadata: parseMetadataLines(String(form.get('metadata') ?? '')),
+    });
+    customerId = (await getDb().transaction((tx) => createCustomer(tx, merchantId, body))).id;
+    revalidatePath('/merchant/customers');
+  });
+  if (customerId) redirect(`/merchant/customers/${customerId}?created=1`);
+  return state;
+}
 
 export async function updateCustomerAction(_: FormState, form: FormData): Promise<FormState> {
   return formAction(async () => {
@@ -49,5 +69,21 @@ export async function setCustomValueAction(_: FormState, form: FormData): Promis
     });
     revalidatePath(`/merchant/customers/${customerId}`);
     return { notice: created ? `Custom value “${body.key}” added.` : `Custom value “${body.key}” changed.` };
+  });
+}
+
+/** A saved card's Make default (POST …/PaymentMethod/{id}/Default) or Remove (DELETE …/PaymentMethod/{id}). */
+export async function paymentMethodAction(_: FormState, form: FormData): Promise<FormState> {
+  return formAction(async () => {
+    const merchantId = await sellerAccountId('customers:write');
+    const customerId = field(form, 'customerId');
+    const paymentMethodId = field(form, 'paymentMethodId');
+    const remove = field(form, 'action') === 'remove';
+    if (remove) requireConfirmed(form, 'remove this card');
+    await getDb().transaction((tx) =>
+      (remove ? removePaymentMethod : makeDefaultPaymentMethod)(tx, merchantId, customerId, paymentMethodId, `console:${merchantId}`),
+    );
+    // The list shows the new default, or the card gone.
+    revalidatePath(`/merchant/customers/${customerId}`);
   });
 }

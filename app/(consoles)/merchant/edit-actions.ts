@@ -10,7 +10,8 @@ import { UpdatePaymentLinkBody } from '@/lib/payment-links/schemas';
 import { updateWebhookEndpoint } from '@/lib/webhooks/endpoints';
 import { UpdateWebhookEndpointBody } from '@/lib/webhooks/schemas';
 import { parseUtcDateTimeLocal } from '@/lib/web/form-dates';
-import { field, formAction, wholeNumberField, type FormState } from '@/lib/web/form-state';
+import { field, formAction, type FormState } from '@/lib/web/form-state';
+import { wholeNumber } from '@/lib/web/form-inputs';
 import { adjustableQuantityField } from '@/lib/web/form-adjustable-quantity';
 import { parseForm } from '@/lib/web/parse-form';
 import { sellerAccountId } from './session';
@@ -44,9 +45,9 @@ export async function updatePaymentLinkAction(_: FormState, form: FormData): Pro
     if (expiresText && !expiresAt) throw invalidField('expiresAt', 'Enter a date and time.');
     const body = parseForm(UpdatePaymentLinkBody, {
       name: field(form, 'name'),
-      quantity: wholeNumberField(form, 'quantity', 'Quantity'),
+      quantity: wholeNumber(form, 'quantity', 'Quantity'),
       adjustableQuantity: adjustableQuantityField(form),
-      maxCompletions: wholeNumberField(form, 'maxCompletions', 'Maximum payments') ?? null,
+      maxCompletions: wholeNumber(form, 'maxCompletions', 'Maximum payments') ?? null,
       expiresAt: expiresAt?.toISOString() ?? null,
       successUrl: field(form, 'successUrl') || null,
       designId: field(form, 'designId') || null,

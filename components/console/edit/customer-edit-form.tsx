@@ -3,7 +3,7 @@
 import { ActionForm } from '@/components/ui/action-form';
 import { SelectField, TextAreaField, TextField } from '@/components/ui/field';
 import { SubmitButton } from '@/components/ui/submit-button';
-import { setCustomValueAction, updateCustomerAction } from '@/app/(consoles)/merchant/customer-actions';
+import { createCustomerAction, setCustomValueAction, updateCustomerAction } from '@/app/(consoles)/merchant/customer-actions';
 
 /** Name, email, external id, status and metadata (PUT /api/Customer/{id}); an empty field clears it. */
 export function CustomerEditForm({
@@ -61,6 +61,21 @@ export function CustomValueForm({ customerId }: { customerId: string }) {
       <SubmitButton variant="secondary" pendingText="Saving…">
         Set value
       </SubmitButton>
+    </ActionForm>
+  );
+}
+
+/** A new customer (POST /api/Customer); every field is optional. Opens the customer's page. */
+export function NewCustomerForm() {
+  return (
+    <ActionForm action={createCustomerAction} className="space-y-3" ariaLabel="New customer">
+      <div className="grid gap-3 sm:grid-cols-3">
+        <TextField label="Name" name="name" maxLength={250} />
+        <TextField label="Email" name="email" type="email" maxLength={320} />
+        <TextField label="External id" name="externalId" maxLength={255} hint="Your own id; unique among your customers." />
+      </div>
+      <TextAreaField label="Metadata" name="metadata" rows={2} className="[&_textarea]:font-mono" hint="One key=value per line (at most 50 keys)." />
+      <SubmitButton pendingText="Creating…">Create customer</SubmitButton>
     </ActionForm>
   );
 }

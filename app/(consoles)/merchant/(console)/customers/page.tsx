@@ -4,16 +4,18 @@ import Link from 'next/link';
 import { getDb } from '@/lib/db/client';
 import { listCustomers } from '@/lib/customers/customers';
 import { buttonClass } from '@/components/ui/button';
-import { Badge, EmptyState, PageHeader } from '@/components/ui/layout';
+import { Badge, Card, EmptyState, PageHeader } from '@/components/ui/layout';
+import { NewCustomerForm } from '@/components/console/edit/customer-edit-form';
+import { RoleGate } from '@/components/console/role-gate';
 import { Cell, Table } from '@/components/ui/table';
 import { FILTER_CONTROL, FilterField, FilterForm } from '@/components/ui/filter-form';
 import { Pagination, pageParam } from '@/components/ui/pagination';
-import { currentMerchant } from '../../session';
+import { currentSeller } from '../../session';
 
 export const metadata: Metadata = { title: 'Customers' };
 
 export default async function CustomersPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const merchant = await currentMerchant('view');
+  const { merchant, user } = await currentSeller('view');
   const query = await searchParams;
   const page = pageParam(query.page);
   const email = typeof query.email === 'string' && query.email.trim() ? query.email.trim() : undefined;
@@ -34,9 +36,16 @@ export default async function CustomersPage({ searchParams }: { searchParams: Pr
           <input id="customer-email" name="email" type="email" defaultValue={email} className={`${FILTER_CONTROL} w-72`} />
         </FilterField>
       </FilterForm>
+      <Card title="New customer" className="mb-6">
+        <RoleGate role={user.role} permission="customers:write">
+          <NewCustomerForm />
+        </RoleGate>
+      </Card>
       {customers.totalCount === 0 ? (
         <EmptyState title={email ? 'No customer with that email' : 'No customers yet'}>
-          {email ? 'Check the address, or clear the search.' : 'Customers appear when a checkout completes or your backend creates them.'}
+          {email
+            ? 'Check the address, or clear the search.'
+            : 'Customers appear when a checkout completes, your backend creates them or you add one with the form above.'}
         </EmptyState>
       ) : (
         <>

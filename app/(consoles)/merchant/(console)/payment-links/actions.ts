@@ -9,7 +9,8 @@ import { normalizeCurrency } from '@/lib/money/currencies';
 import { parseMoney } from '@/lib/money/parse';
 import { parseUtcDateTimeLocal } from '@/lib/web/form-dates';
 import { sellerAccountId } from '../../session';
-import { field, formAction, wholeNumberField, type FormState } from '@/lib/web/form-state';
+import { field, formAction, type FormState } from '@/lib/web/form-state';
+import { wholeNumber } from '@/lib/web/form-inputs';
 import { adjustableQuantityField } from '@/lib/web/form-adjustable-quantity';
 import { parseForm } from '@/lib/web/parse-form';
 
@@ -17,7 +18,7 @@ export async function createPaymentLinkAction(_: FormState, form: FormData): Pro
   return formAction(async () => {
     const merchantId = await sellerAccountId('catalog:write');
     const priceId = field(form, 'priceId');
-    const quantity = wholeNumberField(form, 'quantity', 'Quantity') ?? 1;
+    const quantity = wholeNumber(form, 'quantity', 'Quantity') ?? 1;
     let item: Record<string, unknown>;
     if (priceId) {
       const items = form.getAll('items').filter((value): value is string => typeof value === 'string' && value !== '');
@@ -46,7 +47,7 @@ export async function createPaymentLinkAction(_: FormState, form: FormData): Pro
       quantity,
       adjustableQuantity: adjustableQuantityField(form),
       singleUse: form.get('singleUse') === 'on',
-      maxCompletions: wholeNumberField(form, 'maxCompletions', 'Maximum payments'),
+      maxCompletions: wholeNumber(form, 'maxCompletions', 'Maximum payments'),
       expiresAt: expiresAt?.toISOString(),
       successUrl: field(form, 'successUrl') || undefined,
       designId: field(form, 'designId') || undefined,

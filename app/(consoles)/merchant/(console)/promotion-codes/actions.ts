@@ -9,20 +9,12 @@ import { CreateCouponBody, CreatePromotionCodeBody } from '@/lib/promotions/sche
 import { normalizeCurrency } from '@/lib/money/currencies';
 import { parseMoney } from '@/lib/money/parse';
 import { formatMoney } from '@/lib/money/format';
-import { parseUtcDateTimeLocal } from '@/lib/web/form-dates';
+import { utcMoment, wholeNumber } from '@/lib/web/form-inputs';
 import { sellerAccountId } from '../../session';
-import { field, formAction, wholeNumberField, type FormState } from '@/lib/web/form-state';
+import { field, formAction, type FormState } from '@/lib/web/form-state';
 import { parseForm } from '@/lib/web/parse-form';
 
 const PATH = '/merchant/promotion-codes';
-
-function utcMoment(form: FormData, name: string): string | undefined {
-  const text = field(form, name);
-  if (!text) return undefined;
-  const at = parseUtcDateTimeLocal(text);
-  if (!at) throw invalidField(name, 'Enter a date and time.');
-  return at.toISOString();
-}
 
 export async function createCouponAction(_: FormState, form: FormData): Promise<FormState> {
   return formAction(async () => {
@@ -35,7 +27,7 @@ export async function createCouponAction(_: FormState, form: FormData): Promise<
       if (!amountOff) throw invalidField('amountOff', `Enter an amount in ${currency} greater than zero, such as 5.00.`);
       discount = { amountOff, currency };
     } else {
-      discount = { percentOff: wholeNumberField(form, 'percentOff', 'Percent off') };
+      discount = { percentOff: wholeNumber(form, 'percentOff', 'Percent off') };
       if (discount.percentOff === undefined) throw invalidField('percentOff', 'Enter a whole percent from 1 to 100.');
     }
     const duration = field(form, 'duration') || 'once';
@@ -43,9 +35,9 @@ export async function createCouponAction(_: FormState, form: FormData): Promise<
       ...discount,
       name: field(form, 'name') || undefined,
       duration,
-      durationInMonths: duration === 'repeating' ? wholeNumberField(form, 'durationInMonths', 'Months') : undefined,
+      durationInMonths: duration === 'repeating' ? wholeNumber(form, 'durationInMonths', 'Months') : undefined,
       redeemBy: utcMoment(form, 'redeemBy'),
-      maxRedemptions: wholeNumberField(form, 'maxRedemptions', 'Maximum redemptions'),
+      maxRedemptions: wholeNumber(form, 'maxRedemptions', 'Maximum redemptions'),
     });
     const coupon = await getDb().transaction((tx) => createCoupon(tx, merchantId, body));
     revalidatePath(PATH);
@@ -61,7 +53,7 @@ export async function createPromotionCodeAction(_: FormState, form: FormData): P
       couponId: field(form, 'couponId'),
       code: field(form, 'code'),
       expiresAt: utcMoment(form, 'expiresAt'),
-      maxRedemptions: wholeNumberField(form, 'maxRedemptions', 'Maximum redemptions'),
+      maxRedemptions: wholeNumber(form, 'maxRedemptions', 'Maximum redemptions'),
     });
     const code = await getDb().transaction((tx) => createPromotionCode(tx, merchantId, body));
     revalidatePath(PATH);

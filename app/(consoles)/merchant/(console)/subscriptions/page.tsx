@@ -29,9 +29,14 @@ export default async function SubscriptionsPage({ searchParams }: { searchParams
         title="Subscriptions"
         description="Recurring billing for your customers: renewals, changes and cancellations."
         actions={
-          <a href="/merchant/exports/subscriptions.csv" className={buttonClass('secondary')} download>
-            Export CSV
-          </a>
+          <>
+            <a href="/merchant/test-clocks" className={buttonClass('secondary')}>
+              Test clocks
+            </a>
+            <a href="/merchant/exports/subscriptions.csv" className={buttonClass('secondary')} download>
+              Export CSV
+            </a>
+          </>
         }
       />
       <nav aria-label="Filter by status" className="mb-4 flex flex-wrap gap-2">

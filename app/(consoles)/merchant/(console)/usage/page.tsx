@@ -1,18 +1,23 @@
 import type { Metadata } from 'next';
 import { getDb } from '@/lib/db/client';
 import { listUsage } from '@/lib/usage/usage-reports';
-import { EmptyState, PageHeader } from '@/components/ui/layout';
+import { Card, EmptyState, PageHeader } from '@/components/ui/layout';
 import { Pagination, pageParam } from '@/components/ui/pagination';
 import { FILTER_CONTROL, FilterField, FilterForm } from '@/components/ui/filter-form';
 import { UsageRecordsTable } from '@/components/usage/usage-records-table';
-import { currentMerchant } from '../../session';
+import { currentSeller } from '../../session';
+import { randomUUID } from 'node:crypto';
+import { RecordUsageForm } from '@/components/usage/record-usage-form';
+import { RoleGate } from '@/components/console/role-gate';
+import { roleCan } from '@/lib/merchants/roles';
 
 export const metadata: Metadata = { title: 'Usage' };
 
 const text = (value: string | string[] | undefined) => (typeof value === 'string' && value.trim() ? value.trim() : undefined);
 
 export default async function UsagePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const merchant = await currentMerchant('view');
+  const { merchant, user } = await currentSeller('view');
+  const reversible = roleCan(user.role, 'subscriptions:write');
   const query = await searchParams;
   const page = pageParam(query.page);
   const customerId = text(query.customerId);
@@ -22,6 +27,11 @@ export default async function UsagePage({ searchParams }: { searchParams: Promis
   return (
     <>
       <PageHeader title="Usage" description="Usage your backend recorded (POST /api/Usage, Usage/Batch, Check with consume), newest first." />
+      <Card title="Record usage" className="mb-6">
+        <RoleGate role={user.role} permission="subscriptions:write">
+          <RecordUsageForm formKey={randomUUID()} customerId={customerId} />
+        </RoleGate>
+      </Card>
       <FilterForm label="Filter usage" action="/merchant/usage" filtered={filtered}>
         <FilterField id="usage-customer" label="Customer id">
           <input id="usage-customer" name="customerId" defaultValue={customerId} className={`${FILTER_CONTROL} w-72 font-mono`} />
@@ -36,7 +46,7 @@ export default async function UsagePage({ searchParams }: { searchParams: Promis
         </EmptyState>
       ) : (
         <>
-          <UsageRecordsTable records={usage.data} timeZone={merchant.timeZone} />
+          <UsageRecordsTable records={usage.data} timeZone={merchant.timeZone} reversible={reversible} />
           <Pagination {...usage} basePath="/merchant/usage" query={{ customerId, feature }} />
         </>
       )}

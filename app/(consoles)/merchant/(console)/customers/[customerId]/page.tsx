@@ -32,6 +32,14 @@ import { currentSeller } from '../../../session';
 import { findUpcomingInvoice } from '@/lib/subscriptions/upcoming-invoice';
 import { UpcomingInvoiceSummary } from '@/components/console/upcoming-invoice';
 import { HubSection } from '@/components/console/customer/hub-section';
+import { NewSubscriptionForm } from '@/components/console/customer/new-subscription-form';
+import { CreditGrantForm, EntitlementOverrideForm } from '@/components/console/entitlement-forms';
+import { RoleGate } from '@/components/console/role-gate';
+import { PaymentMethodActions } from '@/components/console/customer/payment-method-actions';
+import { Alert } from '@/components/ui/alert';
+import { listRecurringPrices } from '@/lib/catalog/prices';
+import { priceTerms } from '@/lib/catalog/price-terms';
+import { randomUUID } from 'node:crypto';
 
 export const metadata: Metadata = { title: 'Customer' };
 
@@ -57,7 +65,7 @@ export default async function CustomerPage({
   const methodsPage = pageParam(query.methodsPage);
   const recent = { page: 1, pageSize: RECENT, orderBy: 'createdAt', orderDirection: 'desc' } as const;
   const seesEvents = roleCan(user.role, 'developers:read');
-  const [values, methods, subscriptions, payments, refunds, records, events, usage, creditNotes] = await Promise.all([
+  const [values, methods, subscriptions, payments, refunds, records, events, usage, creditNotes, recurringPrices, cards] = await Promise.all([
     listCustomValues(db, merchant.id, customerId, { page: valuesPage, pageSize: 20, orderBy: 'key', orderDirection: 'asc' }),
     listPaymentMethods(db, merchant.id, customerId, { page: methodsPage, pageSize: 10, orderDirection: 'desc' }),
     listSubscriptions(db, merchant.id, { ...recent, customerId }),
@@ -67,6 +75,8 @@ export default async function CustomerPage({
     seesEvents ? listCustomerEvents(db, merchant.id, customerId, RECENT) : [],
     getCustomerUsageOverview(db, merchant.id, customerId, { history: true }),
     listCreditNotes(db, merchant.id, { ...recent, customerId }),
+    listRecurringPrices(db, merchant.id),
+    listPaymentMethods(db, merchant.id, customerId, { page: 1, pageSize: 100, orderDirection: 'desc' }),
   ]);
   const plans = await describePrices(
     db,
@@ -79,6 +89,9 @@ export default async function CustomerPage({
     )
   ).filter((invoice) => invoice !== null);
   const canEdit = roleCan(user.role, 'customers:write');
+  const priceChoice = (price: (typeof recurringPrices)[number]) => ({ value: price.id, label: `${price.productName}: ${priceTerms(price)}` });
+  // A spend limit is counted in the currency the customer is billed in: that of its newest subscription.
+  const billedCurrency = subscriptions.data.map((sub) => plans.get(sub.priceId)?.currency).find(Boolean) ?? null;
   const base = `/merchant/customers/${customer.id}`;
   const metadataEntries = Object.entries(customer.metadata);
   const tz = merchant.timeZone;
@@ -91,6 +104,7 @@ export default async function CustomerPage({
         </Link>
       </p>
       <PageHeader title={customer.name ?? customer.email ?? customer.id} description={customer.email ?? undefined} />
+      {query.created ? <Alert tone="success">Customer created.</Alert> : null}
       <div className="grid gap-6 lg:grid-cols-2">
         <Card title="Details">
           <DescriptionList
@@ -126,6 +140,20 @@ export default async function CustomerPage({
       </div>
       <div className="mt-6 space-y-6">
         <CustomerSubscriptions subscriptions={subscriptions.data} plans={plans} timeZone={tz} />
+        <Card title="New subscription">
+          <RoleGate role={user.role} permission="subscriptions:write">
+            <NewSubscriptionForm
+              customerId={customer.id}
+              prices={recurringPrices.filter((price) => price.usageType === 'licensed').map(priceChoice)}
+              meteredPrices={recurringPrices.filter((price) => price.usageType === 'metered').map(priceChoice)}
+              paymentMethods={cards.data.map((card) => ({
+                value: card.id,
+                label: `${card.brand} •••• ${card.last4}, expires ${String(card.expMonth).padStart(2, '0')}/${card.expYear}${card.isDefault ? ' (default)' : ''}`,
+              }))}
+              formKey={randomUUID()}
+            />
+          </RoleGate>
+        </Card>
         {upcoming.length > 0 ? (
           <HubSection id="upcoming-invoices" title={upcoming.length === 1 ? 'Upcoming invoice' : 'Upcoming invoices'}>
             <div className="space-y-6">
@@ -164,7 +192,10 @@ export default async function CustomerPage({
                           <ProcessorReference processor={method.processor} />
                         </span>
                       </span>
-                      {method.isDefault ? <Badge tone="blue">Default</Badge> : null}
+                      <span className="flex flex-wrap items-center justify-end gap-2">
+                        {method.isDefault ? <Badge tone="blue">Default</Badge> : null}
+                        {canEdit ? <PaymentMethodActions customerId={customer.id} paymentMethodId={method.id} isDefault={method.isDefault} /> : null}
+                      </span>
                     </li>
                   ))}
                 </ul>
@@ -176,6 +207,20 @@ export default async function CustomerPage({
         <CustomerBillingRecords records={records} timeZone={tz} />
         <CustomerCreditNotes creditNotes={creditNotes.data} timeZone={tz} />
         <UsageOverview usage={usage} audience="seller" />
+        <div className="grid gap-6 lg:grid-cols-2">
+          <Card title="Entitlement override">
+            <p className="mb-3 text-sm text-slate-600">Wins over the price’s policy for this customer; a second override of a feature replaces the first.</p>
+            <RoleGate role={user.role} permission="subscriptions:write">
+              <EntitlementOverrideForm customerId={customer.id} currency={billedCurrency} />
+            </RoleGate>
+          </Card>
+          <Card title="Grant credits">
+            <p className="mb-3 text-sm text-slate-600">Credits pay for a feature’s usage before its limit counts.</p>
+            <RoleGate role={user.role} permission="subscriptions:write">
+              <CreditGrantForm customerId={customer.id} />
+            </RoleGate>
+          </Card>
+        </div>
         {seesEvents ? <CustomerEvents events={events} timeZone={tz} /> : null}
         <section aria-labelledby="values-heading">
           <h2 id="values-heading" className="mb-3 text-lg font-semibold">

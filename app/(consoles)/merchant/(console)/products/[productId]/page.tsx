@@ -16,7 +16,10 @@ import { Cell, Table } from '@/components/ui/table';
 import { Pagination, pageParam } from '@/components/ui/pagination';
 import { ProductEditForm } from '@/components/console/edit/product-edit-form';
 import { PricePolicies } from '@/components/console/price-policies';
-import { currentMerchant } from '../../../session';
+import { currentSeller } from '../../../session';
+import { EntitlementPolicyForm } from '@/components/console/entitlement-forms';
+import { RoleGate } from '@/components/console/role-gate';
+import { priceTerms } from '@/lib/catalog/price-terms';
 import { createPriceAction, setPriceActiveAction, setProductActiveAction } from '../../../actions';
 import { ActiveToggleForm } from '@/components/console/active-toggle-form';
 
@@ -29,7 +32,7 @@ export default async function ProductPage({
   params: Promise<{ productId: string }>;
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  const merchant = await currentMerchant('view');
+  const { merchant, user } = await currentSeller('view');
   const { productId } = await params;
   const page = pageParam((await searchParams).page);
   const db = getDb();
@@ -141,6 +144,12 @@ export default async function ProductPage({
                   ))}
                 </Table>
                 <Pagination {...prices} basePath={`/merchant/products/${product.id}`} />
+                <Card title="Add an entitlement policy" className="mt-6">
+                  <p className="mb-3 text-sm text-slate-600">What a customer of the price may use of a feature: one policy per feature and price.</p>
+                  <RoleGate role={user.role} permission="subscriptions:write">
+                    <EntitlementPolicyForm prices={prices.data.map((price) => ({ id: price.id, label: `${priceTerms(price)} (${price.id})` }))} />
+                  </RoleGate>
+                </Card>
               </>
             )}
           </section>

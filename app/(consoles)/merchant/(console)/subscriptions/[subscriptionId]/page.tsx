@@ -16,21 +16,23 @@ import { SubscriptionItems } from '@/components/console/subscription-items';
 import { getSubscriptionDetail, listSubscriptionBillingRecords, listSubscriptionChanges } from '@/lib/subscriptions/queries';
 import { describeDiscount } from '@/lib/subscriptions/discounts';
 import { ActionForm } from '@/components/ui/action-form';
-import { TextField } from '@/components/ui/field';
 import { Badge, Card, DescriptionList, PageHeader } from '@/components/ui/layout';
 import { SubmitButton } from '@/components/ui/submit-button';
 import { ConfirmButton } from '@/components/ui/confirm-button';
 import { Cell, Table } from '@/components/ui/table';
-import { currentMerchant } from '../../../session';
+import { currentSeller } from '../../../session';
+import { ChangePriceForm } from '@/components/console/change-price-form';
+import { RoleGate } from '@/components/console/role-gate';
 import { cancelSubscriptionAction, commandSubscriptionAction } from '../actions';
 import { statusWord } from '@/lib/web/status-words';
+import { roleCan } from '@/lib/merchants/roles';
 
 export const metadata: Metadata = { title: 'Subscription' };
 
 const TONE = { trialing: 'blue', active: 'green', past_due: 'red', canceled: 'gray', ended: 'gray' } as const;
 
 export default async function SubscriptionPage({ params }: { params: Promise<{ subscriptionId: string }> }) {
-  const merchant = await currentMerchant('view');
+  const { merchant, user } = await currentSeller('view');
   const { subscriptionId } = await params;
   const db = getDb();
   let sub: Awaited<ReturnType<typeof getSubscriptionDetail>>;
@@ -152,55 +154,49 @@ export default async function SubscriptionPage({ params }: { params: Promise<{ s
           {sub.status === 'ended' ? (
             <p className="text-sm text-slate-600">This subscription has ended.</p>
           ) : (
-            <div className="space-y-4">
-              {others.length > 0 && sub.status !== 'past_due' ? (
-                <ActionForm action={commandSubscriptionAction} className="space-y-2" ariaLabel="Change price">
-                  {hidden}
-                  <input type="hidden" name="type" value="ChangePrice" />
-                  <label className="block text-sm font-medium text-slate-800">
-                    Change price (prorated now)
-                    <select name="priceId" className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 text-sm">
-                      {others.map((p) => (
-                        <option key={p.id} value={p.id}>
-                          {priceTerms(p)}
-                        </option>
-                      ))}
-                    </select>
-                  </label>
-                  <TextField label="Reason (optional)" name="reason" />
-                  <SubmitButton variant="secondary">Change price</SubmitButton>
-                </ActionForm>
-              ) : null}
-              <div className="flex flex-wrap gap-2">
-                {sub.status === 'canceled' ? (
-                  <ActionForm action={commandSubscriptionAction} ariaLabel="Reactivate">
+            <RoleGate role={user.role} permission="subscriptions:write">
+              <div className="space-y-4">
+                {others.length > 0 && sub.status !== 'past_due' ? (
+                  <ChangePriceForm subscriptionId={sub.id} expectedVersion={sub.version} options={others.map((p) => ({ value: p.id, label: priceTerms(p) }))} />
+                ) : null}
+                <div className="flex flex-wrap gap-2">
+                  {sub.status === 'canceled' ? (
+                    <ActionForm action={commandSubscriptionAction} ariaLabel="Reactivate">
+                      {hidden}
+                      <input type="hidden" name="type" value="Reactivate" />
+                      <SubmitButton variant="secondary">Reactivate</SubmitButton>
+                    </ActionForm>
+                  ) : (
+                    <ActionForm action={cancelSubscriptionAction} ariaLabel="Cancel at period end">
+                      {hidden}
+                      <input type="hidden" name="immediate" value="false" />
+                      <SubmitButton variant="secondary">Cancel at period end</SubmitButton>
+                    </ActionForm>
+                  )}
+                  {sub.status === 'canceled' ? null : (
+                    <ActionForm action={commandSubscriptionAction} ariaLabel={sub.pausedAt ? 'Resume' : 'Pause'}>
+                      {hidden}
+                      <input type="hidden" name="type" value={sub.pausedAt ? 'Resume' : 'Pause'} />
+                      <SubmitButton variant="secondary">{sub.pausedAt ? 'Resume collection' : 'Pause collection'}</SubmitButton>
+                    </ActionForm>
+                  )}
+                  <ActionForm action={cancelSubscriptionAction} ariaLabel="Cancel now">
                     {hidden}
-                    <input type="hidden" name="type" value="Reactivate" />
-                    <SubmitButton variant="secondary">Reactivate</SubmitButton>
+                    <input type="hidden" name="immediate" value="true" />
+                    <ConfirmButton question="End it now? Service stops today and no refund is given." confirmLabel="End subscription now">
+                      Cancel now (no refund)
+                    </ConfirmButton>
                   </ActionForm>
-                ) : (
-                  <ActionForm action={cancelSubscriptionAction} ariaLabel="Cancel at period end">
-                    {hidden}
-                    <input type="hidden" name="immediate" value="false" />
-                    <SubmitButton variant="secondary">Cancel at period end</SubmitButton>
-                  </ActionForm>
-                )}
-                <ActionForm action={cancelSubscriptionAction} ariaLabel="Cancel now">
-                  {hidden}
-                  <input type="hidden" name="immediate" value="true" />
-                  <ConfirmButton question="End it now? Service stops today and no refund is given." confirmLabel="End subscription now">
-                    Cancel now (no refund)
-                  </ConfirmButton>
-                </ActionForm>
+                </div>
               </div>
-            </div>
+            </RoleGate>
           )}
         </Card>
         <SubscriptionItems
           items={sub.items.map((item) => ({ ...item, price: itemPrices.get(item.priceId) ?? null }))}
           ownPriceId={sub.priceId}
           addable={addable.map((p) => ({ id: p.id, label: priceTerms(p) }))}
-          hidden={sub.status === 'ended' ? null : hidden}
+          hidden={sub.status === 'ended' || !roleCan(user.role, 'subscriptions:write') ? null : hidden}
           timeZone={merchant.timeZone}
         />
         <UpcomingInvoiceCard upcoming={upcoming} timeZone={merchant.timeZone} />
