@@ -18,8 +18,7 @@ import { sellerAccountId } from './session';
 
 /** Creates a customer (POST /api/Customer) and opens its page. */
 export async function createCustomerAction(_: FormState, form: FormData): Promise<FormState> {
-  let customerId = '';
-  const state = await formAction(async () => {
+  return formAction(async () => {
     const merchantId = await sellerAccountId('customers:write');
     const body = parseForm(CreateCustomerBody, {
       name: field(form, 'name') || undefined,
@@ -27,11 +26,11 @@ export async function createCustomerAction(_: FormState, form: FormData): Promis
       externalId: field(form, 'externalId') || undefined,
       metadata: parseMetadataLines(String(form.get('metadata') ?? '')),
     });
-    customerId = (await getDb().transaction((tx) => createCustomer(tx, merchantId, body))).id;
+    const customer = await getDb().transaction((tx) => createCustomer(tx, merchantId, body));
     revalidatePath('/merchant/customers');
+    // formAction lets the redirect through (unstable_rethrow).
+    redirect(`/merchant/customers/${customer.id}?created=1`);
   });
-  if (customerId) redirect(`/merchant/customers/${customerId}?created=1`);
-  return state;
 }
 
 export async function updateCustomerAction(_: FormState, form: FormData): Promise<FormState> {

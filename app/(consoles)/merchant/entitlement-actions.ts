@@ -19,7 +19,6 @@ import { sellerAccountId } from './session';
 
 // Entitlements, credits and usage decide what a subscription bills: the API's `entitlements:write`
 // scope stands for `subscriptions:write` (lib/merchants/roles.ts), and so do these forms.
-const PERMISSION = 'subscriptions:write';
 
 /** A spend limit typed in the currency's major units ("15.00"), as minor units. */
 function spendLimit(form: FormData, currency: string): number | undefined {
@@ -43,7 +42,7 @@ function entitlementInput(form: FormData, limitAmount: number | undefined) {
 /** POST /api/Price/{priceId}/EntitlementPolicy, from the product page. */
 export async function createEntitlementPolicyAction(_: FormState, form: FormData): Promise<FormState> {
   return formAction(async () => {
-    const merchantId = await sellerAccountId(PERMISSION);
+    const merchantId = await sellerAccountId('subscriptions:write');
     const priceId = field(form, 'priceId');
     const db = getDb();
     const price = await findPriceRow(db, merchantId, priceId, 'priceId');
@@ -60,7 +59,7 @@ export async function createEntitlementPolicyAction(_: FormState, form: FormData
 /** POST /api/Customer/{customerId}/EntitlementOverride, from the customer page. */
 export async function setEntitlementOverrideAction(_: FormState, form: FormData): Promise<FormState> {
   return formAction(async () => {
-    const merchantId = await sellerAccountId(PERMISSION);
+    const merchantId = await sellerAccountId('subscriptions:write');
     const customerId = field(form, 'customerId');
     const currency = field(form, 'currency');
     const body = parseForm(EntitlementOverrideBody, entitlementInput(form, currency ? spendLimit(form, currency) : undefined));
@@ -73,7 +72,7 @@ export async function setEntitlementOverrideAction(_: FormState, form: FormData)
 /** POST /api/Customer/{customerId}/CreditGrant, from the customer page. */
 export async function createCreditGrantAction(_: FormState, form: FormData): Promise<FormState> {
   return formAction(async () => {
-    const merchantId = await sellerAccountId(PERMISSION);
+    const merchantId = await sellerAccountId('subscriptions:write');
     const customerId = field(form, 'customerId');
     const body = parseForm(CreateCreditGrantBody, {
       feature: field(form, 'feature') || undefined,
@@ -90,7 +89,7 @@ export async function createCreditGrantAction(_: FormState, form: FormData): Pro
 /** POST /api/Usage/{usageId}/Reverse, from the Usage page: the record stops counting (and billing). */
 export async function reverseUsageAction(_: FormState, form: FormData): Promise<FormState> {
   return formAction(async () => {
-    const merchantId = await sellerAccountId(PERMISSION);
+    const merchantId = await sellerAccountId('subscriptions:write');
     const usageId = field(form, 'usageId');
     requireConfirmed(form, `reverse usage record ${usageId}`);
     await getDb().transaction((tx) => reverseUsage(tx, merchantId, usageId));
@@ -105,7 +104,7 @@ export async function reverseUsageAction(_: FormState, form: FormData): Promise<
  */
 export async function recordUsageAction(_: FormState, form: FormData): Promise<FormState> {
   return formAction(async () => {
-    const merchantId = await sellerAccountId(PERMISSION);
+    const merchantId = await sellerAccountId('subscriptions:write');
     const body = parseForm(RecordUsageBody, {
       customerId: field(form, 'customerId'),
       feature: field(form, 'feature') || undefined,
