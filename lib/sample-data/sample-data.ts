@@ -82,7 +82,13 @@ export async function seedSampleData(db: Database, merchantId: string, days = 90
     const pro = await price(plans.id, { type: 'Recurring', amount: 2900, currency: 'USD', interval: 'month' });
     const team = await price(plans.id, { type: 'Recurring', amount: 29_000, currency: 'USD', interval: 'year' });
     // A shareable link for the mug: some orders come through it.
-    const mugLink = await tx((t) => createPaymentLink(t, merchantId, CreatePaymentLinkBody.parse({ priceId: oneTime[1]!.id, name: 'Enamel mug (shop link)' })));
+    const mugLink = await tx((t) =>
+      createPaymentLink(
+        t,
+        merchantId,
+        CreatePaymentLinkBody.parse({ priceId: oneTime[1]!.id, name: 'Enamel mug (shop link)', adjustableQuantity: { enabled: true, maximum: 10 } }),
+      ),
+    );
     const clock = await tx((t) => createTestClock(t, merchantId, { name: 'Sample data', frozenTime: now() }));
     const subscribers: { subscriptionId: string; priceId: string }[] = [];
     const card = new SandboxProcessor();
