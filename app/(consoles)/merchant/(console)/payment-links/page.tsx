@@ -13,7 +13,9 @@ import { priceTerms } from '@/lib/catalog/price-terms';
 import { CopyButton } from '@/components/ui/copy-button';
 import { Badge, Card, EmptyState, PageHeader } from '@/components/ui/layout';
 import { Pagination, pageParam } from '@/components/ui/pagination';
-import { currentMerchant } from '../../session';
+import { currentSeller } from '../../session';
+import { RoleGate } from '@/components/console/role-gate';
+import { roleCan } from '@/lib/merchants/roles';
 import { CreateLinkForm } from './create-form';
 import { LinkActions } from './link-forms';
 import { PAYMENT_LINK_STATUS_LABELS } from './status';
@@ -28,7 +30,8 @@ const interval = (price: { type: string; interval: string | null; intervalCount:
     : `every ${price.intervalCount === 1 ? '' : `${price.intervalCount} `}${price.interval}${price.intervalCount === 1 ? '' : 's'}`;
 
 export default async function PaymentLinksPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const merchant = await currentMerchant('view');
+  const { merchant, user } = await currentSeller('view');
+  const canEdit = roleCan(user.role, 'catalog:write');
   const query = await searchParams;
   const db = getDb();
   const page = pageParam(query.page);
@@ -132,7 +135,7 @@ export default async function PaymentLinksPage({ searchParams }: { searchParams:
                           Created {formatConsoleDateTime(link.createdAt, merchant.timeZone)}
                           {link.expiresAt ? ` · expires ${formatConsoleDateTime(link.expiresAt, merchant.timeZone)}` : ''}
                         </span>
-                        <LinkActions id={link.id} name={link.name} status={link.status} />
+                        {canEdit ? <LinkActions id={link.id} name={link.name} status={link.status} /> : null}
                       </div>
                     </li>
                   );
@@ -143,11 +146,13 @@ export default async function PaymentLinksPage({ searchParams }: { searchParams:
           )}
         </div>
         <Card title="New payment link" className="h-fit">
-          <CreateLinkForm
-            prices={priceOptions}
-            meteredPrices={meteredOptions}
-            designs={designs.data.map((d) => ({ value: d.id, label: d.isDefault ? `${d.displayName} (default)` : d.displayName }))}
-          />
+          <RoleGate role={user.role} permission="catalog:write">
+            <CreateLinkForm
+              prices={priceOptions}
+              meteredPrices={meteredOptions}
+              designs={designs.data.map((d) => ({ value: d.id, label: d.isDefault ? `${d.displayName} (default)` : d.displayName }))}
+            />
+          </RoleGate>
         </Card>
       </div>
     </>

@@ -8,13 +8,14 @@ import { SubmitButton } from '@/components/ui/submit-button';
 import { Badge, Card, EmptyState, PageHeader } from '@/components/ui/layout';
 import { Cell, Table } from '@/components/ui/table';
 import { Pagination, pageParam } from '@/components/ui/pagination';
-import { currentMerchant } from '../../session';
+import { RoleGate } from '@/components/console/role-gate';
+import { currentSeller } from '../../session';
 import { createProductAction } from '../../actions';
 
 export const metadata: Metadata = { title: 'Products' };
 
 export default async function ProductsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const merchant = await currentMerchant('view');
+  const { merchant, user } = await currentSeller('view');
   const page = pageParam((await searchParams).page);
   const products = await listProducts(getDb(), merchant.id, { page, pageSize: 20, orderBy: 'createdAt', orderDirection: 'desc' });
   return (
@@ -45,11 +46,13 @@ export default async function ProductsPage({ searchParams }: { searchParams: Pro
           )}
         </div>
         <Card title="New product" className="h-fit">
-          <ActionForm action={createProductAction} className="space-y-4" ariaLabel="New product">
-            <TextField label="Name" name="name" required maxLength={250} />
-            <TextField label="Description" name="description" hint="Optional; shown at checkout." maxLength={5000} />
-            <SubmitButton pendingText="Creating…">Create product</SubmitButton>
-          </ActionForm>
+          <RoleGate role={user.role} permission="catalog:write">
+            <ActionForm action={createProductAction} className="space-y-4" ariaLabel="New product">
+              <TextField label="Name" name="name" required maxLength={250} />
+              <TextField label="Description" name="description" hint="Optional; shown at checkout." maxLength={5000} />
+              <SubmitButton pendingText="Creating…">Create product</SubmitButton>
+            </ActionForm>
+          </RoleGate>
         </Card>
       </div>
     </>

@@ -11,7 +11,9 @@ import { SubmitButton } from '@/components/ui/submit-button';
 import { Badge, Card, EmptyState, PageHeader } from '@/components/ui/layout';
 import { Cell, Table } from '@/components/ui/table';
 import { Pagination, pageParam } from '@/components/ui/pagination';
-import { currentMerchant } from '../../session';
+import { currentSeller } from '../../session';
+import { RoleGate } from '@/components/console/role-gate';
+import { roleCan } from '@/lib/merchants/roles';
 import { createCouponAction, createPromotionCodeAction, setPromotionCodeActiveAction } from './actions';
 import { ActiveToggleForm } from '@/components/console/active-toggle-form';
 
@@ -25,7 +27,7 @@ const duration = (coupon: Coupon) =>
 const couponLabel = (coupon: Coupon) => `${coupon.name ? `${coupon.name} · ` : ''}${off(coupon)} ${duration(coupon)}`;
 
 export default async function PromotionCodesPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const merchant = await currentMerchant('view');
+  const { merchant, user } = await currentSeller('view');
   const query = await searchParams;
   const db = getDb();
   const codesPage = pageParam(query.codesPage);
@@ -46,50 +48,54 @@ export default async function PromotionCodesPage({ searchParams }: { searchParam
       <div className="space-y-8">
         <div className="grid items-start gap-6 lg:grid-cols-2">
           <Card title="New promotion code">
-            {validCoupons.length === 0 ? (
-              <p className="text-sm text-slate-600">Create a coupon first.</p>
-            ) : (
-              <ActionForm action={createPromotionCodeAction} className="space-y-4" ariaLabel="New promotion code">
-                <SelectField label="Coupon" name="couponId" options={validCoupons.map((c) => ({ value: c.id, label: couponLabel(c) }))} />
-                <TextField
-                  label="Code"
-                  name="code"
-                  required
-                  maxLength={64}
-                  placeholder="SUMMER25"
-                  hint="What customers type; not case-sensitive."
-                  className="[&_input]:uppercase"
-                />
-                <TextField label="Maximum redemptions" name="maxRedemptions" type="number" min={1} hint="Optional." />
-                <TextField label="Expires at (UTC)" name="expiresAt" type="datetime-local" hint="Optional." />
-                <SubmitButton pendingText="Creating…">Create code</SubmitButton>
-              </ActionForm>
-            )}
+            <RoleGate role={user.role} permission="catalog:write">
+              {validCoupons.length === 0 ? (
+                <p className="text-sm text-slate-600">Create a coupon first.</p>
+              ) : (
+                <ActionForm action={createPromotionCodeAction} className="space-y-4" ariaLabel="New promotion code">
+                  <SelectField label="Coupon" name="couponId" options={validCoupons.map((c) => ({ value: c.id, label: couponLabel(c) }))} />
+                  <TextField
+                    label="Code"
+                    name="code"
+                    required
+                    maxLength={64}
+                    placeholder="SUMMER25"
+                    hint="What customers type; not case-sensitive."
+                    className="[&_input]:uppercase"
+                  />
+                  <TextField label="Maximum redemptions" name="maxRedemptions" type="number" min={1} hint="Optional." />
+                  <TextField label="Expires at (UTC)" name="expiresAt" type="datetime-local" hint="Optional." />
+                  <SubmitButton pendingText="Creating…">Create code</SubmitButton>
+                </ActionForm>
+              )}
+            </RoleGate>
           </Card>
           <Card title="New coupon">
-            <ActionForm action={createCouponAction} className="space-y-4" ariaLabel="New coupon">
-              <TextField label="Coupon name" name="name" maxLength={250} hint="Optional, for you." />
-              <SelectField
-                label="Discount"
-                name="kind"
-                options={[
-                  { value: 'percent', label: 'Percent off' },
-                  { value: 'amount', label: 'Fixed amount off' },
-                ]}
-              />
-              <TextField label="Percent off" name="percentOff" type="number" min={1} max={100} hint="For a percent discount." />
-              <div className="grid grid-cols-[minmax(0,1fr)_100px] gap-3">
-                <TextField label="Amount off" name="amountOff" inputMode="decimal" placeholder="5.00" hint="For a fixed discount." />
-                <TextField label="Currency" name="currency" defaultValue="USD" maxLength={3} className="[&_input]:uppercase" />
-              </div>
-              <div className="grid grid-cols-2 gap-3">
-                <SelectField label="Duration" name="duration" options={COUPON_DURATIONS} hint="For subscriptions." />
-                <TextField label="Months" name="durationInMonths" type="number" min={1} max={120} hint="If repeating." />
-              </div>
-              <TextField label="Maximum redemptions" name="maxRedemptions" type="number" min={1} hint="Optional, across all its codes." />
-              <TextField label="Redeem by (UTC)" name="redeemBy" type="datetime-local" hint="Optional." />
-              <SubmitButton pendingText="Creating…">Create coupon</SubmitButton>
-            </ActionForm>
+            <RoleGate role={user.role} permission="catalog:write">
+              <ActionForm action={createCouponAction} className="space-y-4" ariaLabel="New coupon">
+                <TextField label="Coupon name" name="name" maxLength={250} hint="Optional, for you." />
+                <SelectField
+                  label="Discount"
+                  name="kind"
+                  options={[
+                    { value: 'percent', label: 'Percent off' },
+                    { value: 'amount', label: 'Fixed amount off' },
+                  ]}
+                />
+                <TextField label="Percent off" name="percentOff" type="number" min={1} max={100} hint="For a percent discount." />
+                <div className="grid grid-cols-[minmax(0,1fr)_100px] gap-3">
+                  <TextField label="Amount off" name="amountOff" inputMode="decimal" placeholder="5.00" hint="For a fixed discount." />
+                  <TextField label="Currency" name="currency" defaultValue="USD" maxLength={3} className="[&_input]:uppercase" />
+                </div>
+                <div className="grid grid-cols-2 gap-3">
+                  <SelectField label="Duration" name="duration" options={COUPON_DURATIONS} hint="For subscriptions." />
+                  <TextField label="Months" name="durationInMonths" type="number" min={1} max={120} hint="If repeating." />
+                </div>
+                <TextField label="Maximum redemptions" name="maxRedemptions" type="number" min={1} hint="Optional, across all its codes." />
+                <TextField label="Redeem by (UTC)" name="redeemBy" type="datetime-local" hint="Optional." />
+                <SubmitButton pendingText="Creating…">Create coupon</SubmitButton>
+              </ActionForm>
+            </RoleGate>
           </Card>
         </div>
         <div className="min-w-0 space-y-8">
@@ -113,14 +119,16 @@ export default async function PromotionCodesPage({ searchParams }: { searchParam
                       </Cell>
                       <Cell className="whitespace-nowrap">{formatConsoleDateTime(code.expiresAt, merchant.timeZone)}</Cell>
                       <Cell className="text-right">
-                        <ActiveToggleForm
-                          action={setPromotionCodeActiveAction}
-                          idField="promotionCodeId"
-                          id={code.id}
-                          active={code.active}
-                          question={`Deactivate ${code.code}?`}
-                          ariaLabel={`${code.active ? 'Deactivate' : 'Activate'} ${code.code}`}
-                        />
+                        {roleCan(user.role, 'catalog:write') ? (
+                          <ActiveToggleForm
+                            action={setPromotionCodeActiveAction}
+                            idField="promotionCodeId"
+                            id={code.id}
+                            active={code.active}
+                            question={`Deactivate ${code.code}?`}
+                            ariaLabel={`${code.active ? 'Deactivate' : 'Activate'} ${code.code}`}
+                          />
+                        ) : null}
                       </Cell>
                     </tr>
                   ))}

@@ -11,7 +11,8 @@ import { NewEndpointForm } from '@/components/console/webhooks/new-endpoint-form
 import { EndpointStatus, needsAttention } from '@/components/console/webhooks/status';
 import { WebhooksTabs } from '@/components/console/webhooks/tabs';
 import { formatConsoleDateTime } from '@/lib/web/console-time';
-import { currentMerchant } from '../../session';
+import { currentSeller } from '../../session';
+import { RoleGate } from '@/components/console/role-gate';
 import { createWebhookEndpointAction } from '../../webhook-actions';
 
 export const metadata: Metadata = { title: 'Webhooks' };
@@ -19,7 +20,7 @@ export const metadata: Metadata = { title: 'Webhooks' };
 const ROW_TONE = { failing: 'bg-amber-50/70 border-l-4 border-l-amber-500', disabled: 'bg-red-50/70 border-l-4 border-l-red-500' };
 
 export default async function WebhooksPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const merchant = await currentMerchant('developers:read');
+  const { merchant, user } = await currentSeller('developers:read');
   const query = await searchParams;
   const page = pageParam(query.page);
   const endpoints = await listWebhookEndpoints(getDb(), merchant.id, { page, pageSize: 20, orderBy: 'createdAt', orderDirection: 'desc' });
@@ -72,7 +73,9 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
           )}
         </div>
         <Card title="New endpoint" className="h-fit max-w-2xl">
-          <NewEndpointForm action={createWebhookEndpointAction} eventTypes={EVENT_TYPES} />
+          <RoleGate role={user.role} permission="developers:write">
+            <NewEndpointForm action={createWebhookEndpointAction} eventTypes={EVENT_TYPES} />
+          </RoleGate>
         </Card>
       </div>
     </>

@@ -132,11 +132,11 @@ export default async function CustomerPage({
             ]}
           />
         </Card>
-        {canEdit ? (
-          <Card title="Edit customer">
+        <Card title="Edit customer">
+          <RoleGate role={user.role} permission="customers:write">
             <CustomerEditForm customer={customer} metadataText={metadataLines(customer.metadata)} />
-          </Card>
-        ) : null}
+          </RoleGate>
+        </Card>
       </div>
       <div className="mt-6 space-y-6">
         <CustomerSubscriptions subscriptions={subscriptions.data} plans={plans} timeZone={tz} />
@@ -245,11 +245,11 @@ export default async function CustomerPage({
                 </>
               )}
             </div>
-            {canEdit ? (
-              <Card title="Set a custom value" className="h-fit">
+            <Card title="Set a custom value" className="h-fit">
+              <RoleGate role={user.role} permission="customers:write">
                 <CustomValueForm customerId={customer.id} />
-              </Card>
-            ) : null}
+              </RoleGate>
+            </Card>
           </div>
         </section>
       </div>

@@ -12,14 +12,16 @@ import { CopyButton } from '@/components/ui/copy-button';
 import { Badge, Card, DescriptionList, PageHeader } from '@/components/ui/layout';
 import { toDateTimeLocal } from '@/components/console/webhooks/format';
 import { PaymentLinkEditForm } from '@/components/console/edit/payment-link-edit-form';
-import { currentMerchant } from '../../../session';
+import { currentSeller } from '../../../session';
+import { RoleGate } from '@/components/console/role-gate';
+import { roleCan } from '@/lib/merchants/roles';
 import { LinkActions } from '../link-forms';
 import { PAYMENT_LINK_STATUS_LABELS } from '../status';
 
 export const metadata: Metadata = { title: 'Payment link' };
 
 export default async function PaymentLinkPage({ params }: { params: Promise<{ paymentLinkId: string }> }) {
-  const merchant = await currentMerchant('view');
+  const { merchant, user } = await currentSeller('view');
   const { paymentLinkId } = await params;
   const db = getDb();
   const link = await getPaymentLink(db, merchant.id, paymentLinkId).catch((error) => {
@@ -44,7 +46,7 @@ export default async function PaymentLinkPage({ params }: { params: Promise<{ pa
       <PageHeader
         title={link.name}
         description={<Badge tone={tone}>{label}</Badge>}
-        actions={<LinkActions id={link.id} name={link.name} status={link.status} />}
+        actions={roleCan(user.role, 'catalog:write') ? <LinkActions id={link.id} name={link.name} status={link.status} /> : undefined}
       />
       <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_400px]">
         <Card title="Details" className="h-fit min-w-0">
@@ -118,20 +120,22 @@ export default async function PaymentLinkPage({ params }: { params: Promise<{ pa
           {link.status === 'archived' ? (
             <p className="text-sm text-slate-700">An archived link can no longer be changed.</p>
           ) : (
-            <PaymentLinkEditForm
-              link={{
-                id: link.id,
-                name: link.name,
-                quantity: link.quantity,
-                adjustableQuantity: link.adjustableQuantity,
-                singleUse: link.singleUse,
-                maxCompletions: link.maxCompletions,
-                expiresAtLocal: link.expiresAt ? toDateTimeLocal(new Date(link.expiresAt)) : '',
-                successUrl: link.successUrl,
-                designId: link.designId,
-              }}
-              designs={designs.data.map((d) => ({ value: d.id, label: d.displayName }))}
-            />
+            <RoleGate role={user.role} permission="catalog:write">
+              <PaymentLinkEditForm
+                link={{
+                  id: link.id,
+                  name: link.name,
+                  quantity: link.quantity,
+                  adjustableQuantity: link.adjustableQuantity,
+                  singleUse: link.singleUse,
+                  maxCompletions: link.maxCompletions,
+                  expiresAtLocal: link.expiresAt ? toDateTimeLocal(new Date(link.expiresAt)) : '',
+                  successUrl: link.successUrl,
+                  designId: link.designId,
+                }}
+                designs={designs.data.map((d) => ({ value: d.id, label: d.displayName }))}
+              />
+            </RoleGate>
           )}
         </Card>
       </div>

@@ -19,6 +19,7 @@ import { PricePolicies } from '@/components/console/price-policies';
 import { currentSeller } from '../../../session';
 import { EntitlementPolicyForm } from '@/components/console/entitlement-forms';
 import { RoleGate } from '@/components/console/role-gate';
+import { roleCan } from '@/lib/merchants/roles';
 import { priceTerms } from '@/lib/catalog/price-terms';
 import { createPriceAction, setPriceActiveAction, setProductActiveAction } from '../../../actions';
 import { ActiveToggleForm } from '@/components/console/active-toggle-form';
@@ -48,6 +49,7 @@ export default async function ProductPage({
     prices.data.map((price) => price.id),
   );
 
+  const canEdit = roleCan(user.role, 'catalog:write');
   return (
     <>
       <p className="mb-2 text-sm">
@@ -59,14 +61,16 @@ export default async function ProductPage({
         title={product.name}
         description={product.description ?? undefined}
         actions={
-          <ActiveToggleForm
-            action={setProductActiveAction}
-            idField="productId"
-            id={product.id}
-            active={product.active}
-            noun="product"
-            question="Deactivate this product? It can be activated again."
-          />
+          canEdit ? (
+            <ActiveToggleForm
+              action={setProductActiveAction}
+              idField="productId"
+              id={product.id}
+              active={product.active}
+              noun="product"
+              question="Deactivate this product? It can be activated again."
+            />
+          ) : undefined
         }
       />
       <div className="grid grid-cols-1 gap-6 xl:grid-cols-[minmax(0,1fr)_400px]">
@@ -95,7 +99,9 @@ export default async function ProductPage({
             />
           </Card>
           <Card title="Edit product">
-            <ProductEditForm product={product} />
+            <RoleGate role={user.role} permission="catalog:write">
+              <ProductEditForm product={product} />
+            </RoleGate>
           </Card>
           <section aria-labelledby="prices-heading">
             <h2 id="prices-heading" className="mb-3 text-lg font-semibold">
@@ -132,13 +138,15 @@ export default async function ProductPage({
                       </Cell>
                       <Cell>{price.active ? <Badge tone="green">Active</Badge> : <Badge>Inactive</Badge>}</Cell>
                       <Cell className="text-right">
-                        <ActiveToggleForm
-                          action={setPriceActiveAction}
-                          idField="priceId"
-                          id={price.id}
-                          active={price.active}
-                          question="Deactivate this price?"
-                        />
+                        {canEdit ? (
+                          <ActiveToggleForm
+                            action={setPriceActiveAction}
+                            idField="priceId"
+                            id={price.id}
+                            active={price.active}
+                            question="Deactivate this price?"
+                          />
+                        ) : null}
                       </Cell>
                     </tr>
                   ))}
@@ -155,26 +163,28 @@ export default async function ProductPage({
           </section>
         </div>
         <Card title="New price" className="h-fit">
-          <ActionForm action={createPriceAction} ariaLabel="New price">
-            <NewPriceFields
-              productId={product.id}
-              taxChoices={
-                taxRates.length > 0 ? (
-                  <fieldset className="mt-4 space-y-2">
-                    <legend className="text-sm font-medium text-slate-900">Tax rates</legend>
-                    <p className="text-xs text-slate-600">None ticked: your default rates (Tax rates page).</p>
-                    {taxRates.map((rate) => (
-                      <label key={rate.id} className="flex items-center gap-2 text-sm text-slate-800">
-                        <input type="checkbox" name="taxRateIds" value={rate.id} className="h-4 w-4 accent-brand-600" />
-                        {rate.displayName} {rate.percentage}% {rate.inclusive ? '(inclusive)' : '(exclusive)'}
-                        {rate.country ? ` · ${rate.country}` : ''}
-                      </label>
-                    ))}
-                  </fieldset>
-                ) : null
-              }
-            />
-          </ActionForm>
+          <RoleGate role={user.role} permission="catalog:write">
+            <ActionForm action={createPriceAction} ariaLabel="New price">
+              <NewPriceFields
+                productId={product.id}
+                taxChoices={
+                  taxRates.length > 0 ? (
+                    <fieldset className="mt-4 space-y-2">
+                      <legend className="text-sm font-medium text-slate-900">Tax rates</legend>
+                      <p className="text-xs text-slate-600">None ticked: your default rates (Tax rates page).</p>
+                      {taxRates.map((rate) => (
+                        <label key={rate.id} className="flex items-center gap-2 text-sm text-slate-800">
+                          <input type="checkbox" name="taxRateIds" value={rate.id} className="h-4 w-4 accent-brand-600" />
+                          {rate.displayName} {rate.percentage}% {rate.inclusive ? '(inclusive)' : '(exclusive)'}
+                          {rate.country ? ` · ${rate.country}` : ''}
+                        </label>
+                      ))}
+                    </fieldset>
+                  ) : null
+                }
+              />
+            </ActionForm>
+          </RoleGate>
         </Card>
       </div>
     </>

@@ -22,7 +22,9 @@ import { toDateTimeLocal } from '@/components/console/webhooks/format';
 import { formatConsoleDateTime } from '@/lib/web/console-time';
 import { WebhookEndpointEditForm } from '@/components/console/edit/webhook-endpoint-edit-form';
 import { EVENT_TYPES } from '@/lib/events/types';
-import { currentMerchant } from '../../../session';
+import { currentSeller } from '../../../session';
+import { RoleGate } from '@/components/console/role-gate';
+import { roleCan } from '@/lib/merchants/roles';
 import {
   deleteWebhookEndpointAction,
   recoverFailedDeliveriesAction,
@@ -42,7 +44,8 @@ export default async function WebhookEndpointPage({
   params: Promise<{ endpointId: string }>;
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  const merchant = await currentMerchant('developers:read');
+  const { merchant, user } = await currentSeller('developers:read');
+  const canManage = roleCan(user.role, 'developers:write');
   const { endpointId } = await params;
   const query = await searchParams;
   const page = pageParam(query.page);
@@ -67,19 +70,21 @@ export default async function WebhookEndpointPage({
         title="Webhook endpoint"
         description={<span className="font-mono break-all">{endpoint.url}</span>}
         actions={
-          <ActionForm action={setWebhookEndpointEnabledAction}>
-            <input type="hidden" name="endpointId" value={endpoint.id} />
-            <input type="hidden" name="enabled" value={String(!endpoint.enabled)} />
-            {endpoint.enabled ? (
-              <ConfirmButton question="Stop sending events to it?" confirmLabel="Disable endpoint">
-                Disable
-              </ConfirmButton>
-            ) : (
-              <SubmitButton size="sm" pendingText="Enabling…">
-                Enable endpoint
-              </SubmitButton>
-            )}
-          </ActionForm>
+          canManage ? (
+            <ActionForm action={setWebhookEndpointEnabledAction}>
+              <input type="hidden" name="endpointId" value={endpoint.id} />
+              <input type="hidden" name="enabled" value={String(!endpoint.enabled)} />
+              {endpoint.enabled ? (
+                <ConfirmButton question="Stop sending events to it?" confirmLabel="Disable endpoint">
+                  Disable
+                </ConfirmButton>
+              ) : (
+                <SubmitButton size="sm" pendingText="Enabling…">
+                  Enable endpoint
+                </SubmitButton>
+              )}
+            </ActionForm>
+          ) : undefined
         }
       />
       {explanation ? <Alert tone={needsAttention(endpoint) ? (endpoint.status === 'failing' ? 'warning' : 'error') : 'info'}>{explanation}</Alert> : null}
@@ -146,54 +151,69 @@ export default async function WebhookEndpointPage({
           </section>
         </div>
         <div className="space-y-6">
-          <Card title="Edit endpoint">
-            <WebhookEndpointEditForm endpoint={endpoint} eventTypes={EVENT_TYPES} />
-          </Card>
-          <Card title="Signing secret">
-            <p className="mb-3 text-sm text-slate-700">
-              Rotating makes a new secret, shown once. For <strong>24 hours</strong> every delivery is signed with both the new and the current secret (two{' '}
-              <code>v1=</code> values), so your receiver keeps verifying while you deploy the new one. After that only the new one signs.
-            </p>
-            {endpoint.previousSecretExpiresAt ? (
-              <p className="mb-3 text-sm text-amber-900">A previous secret is still in its overlap; rotating again stops it at once.</p>
-            ) : null}
-            <RotateSecretForm action={rotateWebhookSecretAction} timeZone={merchant.timeZone} endpointId={endpoint.id} secretPrefix={endpoint.secretPrefix} />
-          </Card>
-          <Card title="Send test event">
-            <ActionForm action={sendTestWebhookEventAction} className="space-y-3" ariaLabel="Send test event">
-              <p className="text-sm text-slate-700">
-                Sends a signed sample event of the type you choose to this endpoint only, marked <code>&quot;test&quot;: true</code> in its <code>data</code>.
-                It need not subscribe to the type.
-              </p>
-              {!endpoint.enabled ? <p className="text-sm text-amber-900">Enable the endpoint first: a disabled endpoint receives nothing.</p> : null}
-              <input type="hidden" name="endpointId" value={endpoint.id} />
-              <input type="hidden" name="formKey" value={randomUUID()} />
-              <SelectField label="Event type" name="type" options={EVENT_TYPES} defaultValue="payment.succeeded" className="font-mono" />
-              <SubmitButton variant="secondary" pendingText="Sending…">
-                Send test event
-              </SubmitButton>
-            </ActionForm>
-          </Card>
-          <Card title="Recover failed deliveries">
-            <ActionForm action={recoverFailedDeliveriesAction} className="space-y-3" ariaLabel="Recover failed deliveries">
-              <p className="text-sm text-slate-700">
-                Sends every failed or dead delivery created since the time you choose once more, oldest first, up to 1,000 at a time.
-              </p>
-              {!endpoint.enabled ? <p className="text-sm text-amber-900">Enable the endpoint first: a disabled endpoint receives nothing.</p> : null}
-              <input type="hidden" name="endpointId" value={endpoint.id} />
-              <input type="hidden" name="formKey" value={randomUUID()} />
-              <TextField
-                label="Since (UTC)"
-                name="since"
-                type="datetime-local"
-                required
-                defaultValue={toDateTimeLocal(new Date(now().getTime() - 24 * 60 * 60 * 1000))}
-              />
-              <SubmitButton variant="secondary" pendingText="Queuing…">
-                Recover deliveries
-              </SubmitButton>
-            </ActionForm>
-          </Card>
+          {canManage ? (
+            <>
+              <Card title="Edit endpoint">
+                <WebhookEndpointEditForm endpoint={endpoint} eventTypes={EVENT_TYPES} />
+              </Card>
+              <Card title="Signing secret">
+                <p className="mb-3 text-sm text-slate-700">
+                  Rotating makes a new secret, shown once. For <strong>24 hours</strong> every delivery is signed with both the new and the current secret (two{' '}
+                  <code>v1=</code> values), so your receiver keeps verifying while you deploy the new one. After that only the new one signs.
+                </p>
+                {endpoint.previousSecretExpiresAt ? (
+                  <p className="mb-3 text-sm text-amber-900">A previous secret is still in its overlap; rotating again stops it at once.</p>
+                ) : null}
+                <RotateSecretForm
+                  action={rotateWebhookSecretAction}
+                  timeZone={merchant.timeZone}
+                  endpointId={endpoint.id}
+                  secretPrefix={endpoint.secretPrefix}
+                />
+              </Card>
+              <Card title="Send test event">
+                <ActionForm action={sendTestWebhookEventAction} className="space-y-3" ariaLabel="Send test event">
+                  <p className="text-sm text-slate-700">
+                    Sends a signed sample event of the type you choose to this endpoint only, marked <code>&quot;test&quot;: true</code> in its{' '}
+                    <code>data</code>. It need not subscribe to the type.
+                  </p>
+                  {!endpoint.enabled ? <p className="text-sm text-amber-900">Enable the endpoint first: a disabled endpoint receives nothing.</p> : null}
+                  <input type="hidden" name="endpointId" value={endpoint.id} />
+                  <input type="hidden" name="formKey" value={randomUUID()} />
+                  <SelectField label="Event type" name="type" options={EVENT_TYPES} defaultValue="payment.succeeded" className="font-mono" />
+                  <SubmitButton variant="secondary" pendingText="Sending…">
+                    Send test event
+                  </SubmitButton>
+                </ActionForm>
+              </Card>
+              <Card title="Recover failed deliveries">
+                <ActionForm action={recoverFailedDeliveriesAction} className="space-y-3" ariaLabel="Recover failed deliveries">
+                  <p className="text-sm text-slate-700">
+                    Sends every failed or dead delivery created since the time you choose once more, oldest first, up to 1,000 at a time.
+                  </p>
+                  {!endpoint.enabled ? <p className="text-sm text-amber-900">Enable the endpoint first: a disabled endpoint receives nothing.</p> : null}
+                  <input type="hidden" name="endpointId" value={endpoint.id} />
+                  <input type="hidden" name="formKey" value={randomUUID()} />
+                  <TextField
+                    label="Since (UTC)"
+                    name="since"
+                    type="datetime-local"
+                    required
+                    defaultValue={toDateTimeLocal(new Date(now().getTime() - 24 * 60 * 60 * 1000))}
+                  />
+                  <SubmitButton variant="secondary" pendingText="Queuing…">
+                    Recover deliveries
+                  </SubmitButton>
+                </ActionForm>
+              </Card>
+            </>
+          ) : (
+            <Card title="Manage endpoint">
+              <RoleGate role={user.role} permission="developers:write">
+                {null}
+              </RoleGate>
+            </Card>
+          )}
           <Card title="Delete endpoint">
             <p className="mb-3 text-sm text-slate-700">
               Deletes the endpoint and its delivery history; queued attempts are dropped. Events stay in the event log.

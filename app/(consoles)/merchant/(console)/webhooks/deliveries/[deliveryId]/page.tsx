@@ -14,7 +14,8 @@ import { AutoRefresh } from '@/components/console/webhooks/auto-refresh';
 import { DeliveryStatusPill, Pill, ResponseCode } from '@/components/console/webhooks/status';
 import { formatDuration, prettyBody, prettyJson } from '@/components/console/webhooks/format';
 import { formatConsoleDateTime } from '@/lib/web/console-time';
-import { currentMerchant } from '../../../../session';
+import { currentSeller } from '../../../../session';
+import { RoleGate } from '@/components/console/role-gate';
 import { retryWebhookDeliveryAction } from '../../../../webhook-actions';
 import { ScrollRegion } from '@/components/ui/scroll-region';
 
@@ -23,7 +24,7 @@ export const metadata: Metadata = { title: 'Webhook delivery' };
 const TRIGGER_LABEL = { automatic: 'Automatic', manual: 'Manual retry', recover: 'Recovered' } as const;
 
 export default async function WebhookDeliveryPage({ params }: { params: Promise<{ deliveryId: string }> }) {
-  const merchant = await currentMerchant('developers:read');
+  const { merchant, user } = await currentSeller('developers:read');
   const { deliveryId } = await params;
   const db = getDb();
   const delivery = await getWebhookDelivery(db, merchant.id, deliveryId).catch((error) => {
@@ -205,7 +206,9 @@ export default async function WebhookDeliveryPage({ params }: { params: Promise<
             Sends this delivery once more now, whatever its state, with a fresh signature over the same body. The automatic retry schedule is unchanged.
           </p>
           {!endpoint.enabled ? <p className="mb-3 text-sm text-amber-900">The endpoint is disabled; a manual retry is still sent.</p> : null}
-          <RetryDeliveryForm action={retryWebhookDeliveryAction} deliveryId={delivery.id} formKey={randomUUID()} />
+          <RoleGate role={user.role} permission="developers:write">
+            <RetryDeliveryForm action={retryWebhookDeliveryAction} deliveryId={delivery.id} formKey={randomUUID()} />
+          </RoleGate>
         </Card>
       </div>
     </>
