@@ -9,7 +9,7 @@ test('the home page and the API reference open in Chromium', async ({ page }) =>
 
   await page.getByRole('link', { name: 'API reference' }).click();
   await expect(page).toHaveURL(/\/docs\/api$/);
-  await expect(page.getByRole('heading', { name: 'Prices' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Prices', exact: true })).toBeVisible();
   await expect(page.locator('#createPrice')).toContainText('/api/Price');
   await shot(page, 'api-reference');
 });

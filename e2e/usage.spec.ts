@@ -49,7 +49,7 @@ test('the seller sees a customer’s usage against the limit and their credits; 
 
   // The Usage page lists the record, filtered by customer.
   await page.getByRole('link', { name: 'Usage', exact: true }).click();
-  await page.getByLabel('Customer id').fill(customerId);
+  await page.getByRole('search', { name: 'Filter usage' }).getByLabel('Customer id').fill(customerId);
   await page.getByRole('button', { name: 'Filter' }).click();
   const records = page.getByRole('table', { name: 'Usage records' });
   await expect(records.getByRole('row')).toHaveCount(2);
