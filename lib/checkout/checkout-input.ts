@@ -123,6 +123,12 @@ const partiesQuery = preparedPerDatabase((db) =>
     .prepare('checkout_parties'),
 );
 
+/** A checkout of the link may buy `quantity`: the link's own, or one within its adjustable range. */
+export function linkSellsQuantity(link: Pick<PaymentLinkRow, 'quantity' | 'quantityMinimum' | 'quantityMaximum'>, quantity: number): boolean {
+  if (quantity === link.quantity) return true;
+  return link.quantityMinimum !== null && Number.isInteger(quantity) && quantity >= link.quantityMinimum && quantity <= link.quantityMaximum!;
+}
+
 export async function resolveItem(tx: Db, merchantId: string, input: CheckoutInput, options: CheckoutOptions, parties: CheckoutParties): Promise<Item> {
   if (input.paymentLinkToken) {
     const link = await findPaymentLinkByToken(tx, merchantId, input.paymentLinkToken, options.linkFieldPath ?? 'paymentLinkToken');
@@ -131,11 +137,13 @@ export async function resolveItem(tx: Db, merchantId: string, input: CheckoutInp
     if (input.priceId && input.priceId !== link.priceId) throw invalidField('priceId', `Payment link ${link.id} does not sell price ${input.priceId}.`);
     const price = link.priceId ? await findPriceRow(tx, merchantId, link.priceId) : null;
     if (price && !price.active) throw new ApiError('INVALID_STATE', `The price this link sells (${price.id}) is inactive.`);
-    const { quantityMinimum: minimum, quantityMaximum: maximum } = link;
-    if (input.quantity !== undefined && input.quantity !== link.quantity) {
-      if (minimum === null) throw invalidField('quantity', `Payment link ${link.id} sells ${link.quantity} (its quantity is not adjustable).`);
-      if (input.quantity < minimum || input.quantity > maximum!)
-        throw invalidField('quantity', `Payment link ${link.id} sells between ${minimum} and ${maximum} units.`);
+    if (input.quantity !== undefined && !linkSellsQuantity(link, input.quantity)) {
+      throw invalidField(
+        'quantity',
+        link.quantityMinimum === null
+          ? `Payment link ${link.id} sells ${link.quantity} (its quantity is not adjustable).`
+          : `Payment link ${link.id} sells between ${link.quantityMinimum} and ${link.quantityMaximum} units.`,
+      );
     }
     return {
       link,

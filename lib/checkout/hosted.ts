@@ -13,7 +13,7 @@ import { findPublicPaymentLink, LINK_BEING_PAID, paymentLinkStatus, type Payment
 import { quotePromotionCode } from '../promotions/promotion-codes';
 import { completeCheckout, findCheckoutByAttempt } from './checkouts';
 import { paymentLinkSlotHeld } from './checkout-status';
-import type { CheckoutInput } from './checkout-input';
+import { linkSellsQuantity, type CheckoutInput } from './checkout-input';
 import { subscriptionTerms, type SubscriptionTerms } from './subscription-terms';
 import { customerPriceLabel } from '../billing/price-words';
 import { billingLines } from '../billing/line-items';
@@ -148,9 +148,7 @@ async function recurringRates(db: Database, link: PaymentLinkRow, priceId: strin
 /** The quantity the customer chose, if the link lets them choose it and it is in its range; undefined: the link's own. */
 function chosenQuantity(link: PaymentLinkRow, quantity: number | undefined): number | undefined | 'out_of_range' {
   if (quantity === undefined || quantity === link.quantity) return undefined;
-  if (link.quantityMinimum === null || !Number.isInteger(quantity) || quantity < link.quantityMinimum || quantity > link.quantityMaximum!)
-    return 'out_of_range';
-  return quantity;
+  return linkSellsQuantity(link, quantity) ? quantity : 'out_of_range';
 }
 
 function quantityWords(link: PaymentLinkRow, text: CustomerText): string {

@@ -264,9 +264,12 @@ export async function updatePaymentLink(tx: Db, merchantId: string, paymentLinkI
   if (input.quantity !== undefined) assertLineFits(current.unitAmount, input.quantity, 'quantity');
   const { adjustableQuantity, ...fields } = input;
   const quantity = input.quantity ?? current.quantity;
-  const recurring = current.priceId !== null && (await findPriceRow(tx, merchantId, current.priceId)).type === 'Recurring';
   const bounds = adjustableQuantity
-    ? quantityBounds(adjustableQuantity, { quantity, unitAmount: current.unitAmount, recurring })
+    ? quantityBounds(adjustableQuantity, {
+        quantity,
+        unitAmount: current.unitAmount,
+        recurring: current.priceId !== null && (await findPriceRow(tx, merchantId, current.priceId)).type === 'Recurring',
+      })
     : { quantityMinimum: current.quantityMinimum, quantityMaximum: current.quantityMaximum };
   if (bounds.quantityMinimum !== null && (quantity < bounds.quantityMinimum || quantity > bounds.quantityMaximum!)) {
     throw invalidField('quantity', `quantity must lie between the adjustable minimum (${bounds.quantityMinimum}) and maximum (${bounds.quantityMaximum}).`);

@@ -23,7 +23,7 @@ import { formatConsoleDateTime } from '@/lib/web/console-time';
 import { WebhookEndpointEditForm } from '@/components/console/edit/webhook-endpoint-edit-form';
 import { EVENT_TYPES } from '@/lib/events/types';
 import { currentSeller } from '../../../session';
-import { RoleGate } from '@/components/console/role-gate';
+import { RoleRefusal } from '@/components/console/role-gate';
 import { roleCan } from '@/lib/merchants/roles';
 import {
   deleteWebhookEndpointAction,
@@ -209,9 +209,7 @@ export default async function WebhookEndpointPage({
             </>
           ) : (
             <Card title="Manage endpoint">
-              <RoleGate role={user.role} permission="developers:write">
-                {null}
-              </RoleGate>
+              <RoleRefusal role={user.role} permission="developers:write" />
             </Card>
           )}
           <Card title="Delete endpoint">
