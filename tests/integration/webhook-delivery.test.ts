@@ -270,8 +270,12 @@ describe('webhook delivery', () => {
     answers.set('failing-young', () => ({ status: 500 }));
     await young.api.post('/api/Product', { name: 'Just one failure' });
     await receiver.waitFor(() => at('failing-young').length >= 1);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect((await young.api.get(`/api/WebhookEndpoint/${young.endpoint.id}`)).body).toMatchObject({ enabled: true, status: 'failing' });
+    // The attempt's outcome is recorded after the receiver answers: wait for the record, not a fixed time.
+    const failing = await eventually(async () => {
+      const e = (await young.api.get(`/api/WebhookEndpoint/${young.endpoint.id}`)).body;
+      return e.status !== 'enabled' && e;
+    });
+    expect(failing).toMatchObject({ enabled: true, status: 'failing' });
   });
 
   it('keeps healthy endpoints flowing while another endpoint hangs', async () => {

@@ -89,7 +89,9 @@ export async function startServer(options: { env?: Record<string, string>; dataD
 }
 
 async function waitFor(ready: () => boolean, child: ChildProcess, output: () => string) {
-  const deadline = Date.now() + 240_000;
+  // Below the 240 s hook timeout of the files that start their own server, so a slow start fails
+  // with the server's output instead of a bare hook timeout.
+  const deadline = Date.now() + 200_000;
   while (!ready()) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output()}`);
     if (Date.now() > deadline) throw new Error(`server did not start in time:\n${output()}`);
