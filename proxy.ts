@@ -7,9 +7,12 @@ import { newCspNonce, pageContentSecurityPolicy, securityHeaders } from './lib/h
 import { accessCookieName, audienceOfPath, clearedSessionCookies, refreshCookieName, sessionCookies, type CookieSpec } from './lib/web/session-cookies';
 import type { Audience } from './lib/db/schema';
 import { PAGE_PATH_HEADER } from './lib/web/page-path';
+import { customerPageFound } from './lib/web/customer-page-found';
 
 /** Refresh a little before expiry, so a page never starts rendering with a token about to lapse. */
 const REFRESH_MARGIN_MS = 30_000;
+/** Matches no route, so Next.js renders the not-found page for it on the server, with status 404. */
+const NOT_FOUND_PATH = '/_paybase/not-found';
 /** How long a rotation result is reused for the same refresh token (parallel requests of one page). */
 const SHARED_REFRESH_MS = 20_000;
 
@@ -45,6 +48,12 @@ async function routePage(request: NextRequest): Promise<NextResponse> {
     const url = request.nextUrl.clone();
     url.pathname = '/dev/mailbox/json';
     return NextResponse.rewrite(url, forward);
+  }
+  // A customer page whose address names nothing: the not-found page, drawn on the server in the
+  // page's language (lib/web/customer-page-found.ts says why the page's own notFound() is not enough).
+  const reading = request.method === 'GET' || request.method === 'HEAD';
+  if (reading && !(await customerPageFound(request.nextUrl.pathname, request.nextUrl.searchParams))) {
+    return NextResponse.rewrite(new URL(NOT_FOUND_PATH, request.url), forward);
   }
   const audience = audienceOfPath(request.nextUrl.pathname);
   if (!audience) return NextResponse.next(forward);

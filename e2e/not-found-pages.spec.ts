@@ -23,6 +23,20 @@ for (const locale of ['de', 'ja'] as const) {
   });
 }
 
+test('the not-found page is drawn by the server: a browser without JavaScript reads it whole', async ({ baseURL, browser }) => {
+  const words = JSON.parse(fs.readFileSync('messages/fr.json', 'utf8')).notFound as { title: string; body: string };
+  const context = await browser.newContext({ baseURL, locale: 'fr', javaScriptEnabled: false });
+  const page = await context.newPage();
+  for (const path of [...MISTYPED, '/pay/plink_mistyped/success?checkoutId=chk_mistyped', '/sandbox/authenticate/sbxauth_mistyped']) {
+    const response = await page.goto(path);
+    expect(response?.status(), path).toBe(404);
+    await expect(page.getByRole('main').getByRole('heading', { level: 1, name: words.title }), path).toBeVisible();
+    await expect(page.getByRole('main'), path).toContainText(words.body);
+    await expect(page.locator('html'), path).toHaveAttribute('lang', 'fr');
+  }
+  await context.close();
+});
+
 test('an address outside the customer pages stays English', async ({ page }) => {
   const response = await page.goto('/no-such-page', { waitUntil: 'commit' });
   expect(response?.status()).toBe(404);

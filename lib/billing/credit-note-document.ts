@@ -26,6 +26,12 @@ export async function findCreditNoteByToken(db: Db, token: string) {
   return found;
 }
 
+/** Whether a hosted credit note page's token names a credit note, without reading it. */
+export async function creditNoteTokenExists(db: Db, token: string): Promise<boolean> {
+  const [found] = await db.select({ id: creditNotes.id }).from(creditNotes).where(eq(creditNotes.hostedToken, token));
+  return found !== undefined;
+}
+
 export type HostedCreditNote = NonNullable<Awaited<ReturnType<typeof findCreditNoteByToken>>>;
 
 /*

@@ -64,6 +64,12 @@ export function findInvoiceByToken(db: Db, token: string) {
   return readInvoice(db, eq(billingRecords.hostedToken, token), { lock: false });
 }
 
+/** Whether a hosted invoice page's token names an invoice, without reading it. */
+export async function invoiceTokenExists(db: Db, token: string): Promise<boolean> {
+  const [found] = await db.select({ id: billingRecords.id }).from(billingRecords).where(eq(billingRecords.hostedToken, token));
+  return found !== undefined;
+}
+
 /** A record's invoice for the receipt, its row locked (`for update`) in the caller's transaction. */
 export function lockInvoice(db: Db, billingRecordId: string) {
   return readInvoice(db, eq(billingRecords.id, billingRecordId), { lock: true });

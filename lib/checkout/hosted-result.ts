@@ -71,20 +71,26 @@ async function settledOnReturn(db: Database, row: CheckoutRow) {
   return toCheckoutResponse(db, settled!);
 }
 
-/** The success page: shown only for a checkout of this very link, so ids cannot be probed. */
-export async function loadHostedCheckoutResult(
-  db: Database,
-  token: string,
-  checkoutId: string,
-  text: CustomerText = customerText(),
-): Promise<HostedCheckoutResult | undefined> {
+/** A checkout of this very link (the success page shows no other, so ids cannot be probed), with the link. */
+export async function findCheckoutOfLink(db: Database, token: string, checkoutId: string) {
   const found = await findPublicPaymentLink(db, token);
   if (!found) return undefined;
   const [row] = await db
     .select()
     .from(checkouts)
     .where(and(eq(checkouts.id, checkoutId), eq(checkouts.paymentLinkId, found.link.id)));
-  if (!row) return undefined;
+  return row ? { found, row } : undefined;
+}
+
+/** The success page's result for a checkout of this link. */
+export async function loadHostedCheckoutResult(
+  db: Database,
+  token: string,
+  checkoutId: string,
+  text: CustomerText = customerText(),
+): Promise<HostedCheckoutResult | undefined> {
+  const { found, row } = (await findCheckoutOfLink(db, token, checkoutId)) ?? {};
+  if (!found || !row) return undefined;
   const checkout = await settledOnReturn(db, row);
   const customer = await findCustomerRow(db, row.merchantId, row.customerId);
   let continueUrl: string | null = null;
