@@ -1,39 +1,28 @@
 /**
  * The layer rules (docs/conventions.md, "Layers"), checked by `npm run lint:deps` as part of
- * `npm test`: app/ → lib/<domain> → lib/db, nothing imports upwards, and no import cycles.
- * Type-only imports count like any other (`tsPreCompilationDeps`): a type cycle is still two
- * modules that cannot be read or moved one without the other.
+ * `npm test`: app/ → lib/server → lib/<domain> → the foundation, nothing imports upwards, and
+ * no import cycles. Type-only imports count like any other (`tsPreCompilationDeps`): a type
+ * cycle is still two modules that cannot be read or moved one without the other.
  *
- * Under lib/, infrastructure sits below and above the domain folders: its foundation part (the
- * modules INFRASTRUCTURE matches, but not TOP) may be imported by any domain and imports no
- * domain; its top part (TOP) may import domains and is imported by no domain. Everything else
- * under lib/ is a domain folder, and `scripts/check-folder-cycles.ts` (run by `npm run lint:deps`
- * after this config) fails on any import cycle between domain folders; it reads these two lists
- * from the rules named below.
+ * The folders of lib/ are the layers: the foundation (lib/*.ts, db, events, http, jobs, metrics,
+ * money) imports no domain; lib/server (route wrappers, the worker and its tasks, the event
+ * catalog, OpenAPI, sample data, the seed, the Next.js glue) sits on top and no other part of
+ * lib/ imports it; every other folder is a domain. `scripts/check-folder-cycles.ts` (run by
+ * `npm run lint:deps` after this config) fails on any import cycle between folders of lib/, so
+ * no folder holds modules of two layers.
  */
 
 /** Leaf modules every layer may use, lib/db included; they import nothing of ours but each other. */
-const LEAVES = ['^lib/(clock|config|config-parse|config-schema|durations|ids|log|net|passwords|secrets)\\.ts$', '^lib/http/errors\\.ts$'];
+const LEAVES = ['^lib/(clock|config|config-parse|config-schema|durations|errors|ids|log|net|passwords|secrets)\\.ts$'];
 
-/** Infrastructure folders and lib/'s own files: foundation, except the TOP modules among them. */
-const INFRASTRUCTURE = ['^lib/[^/]+\\.ts$', '^lib/(db|events|http|jobs|metrics|money)/'];
+/** The foundation below the domains: lib/'s own files and the infrastructure folders. */
+const FOUNDATION = ['^lib/[^/]+\\.ts$', '^lib/(db|events|http|jobs|metrics|money)/'];
 
-/**
- * The top of lib/: the route wrappers (they authenticate through lib/auth, log through
- * lib/request-logs), the event catalog (it names every domain's response schemas), the worker
- * and its task registry, the registry of state machines, the OpenAPI document, sample data, the
- * seed and the Next.js glue.
- */
-const TOP = [
-  '^lib/http/(api-route|public-route|route-core|session-route)\\.ts$',
-  '^lib/events/schemas\\.ts$',
-  '^lib/jobs/(worker\\.ts$|money-move-kinds\\.ts$|tasks/)',
-  '^lib/(openapi|sample-data|web)/',
-  '^lib/(seed|state-machines)\\.ts$',
-];
+/** Everything that sits on top of the domains. */
+const TOP = ['^lib/server/'];
 
 /** Next.js glue: the only code under lib/ that may import next (or next-intl's Next.js parts). */
-const NEXT_GLUE = ['^lib/web/', '^lib/i18n/page-locale\\.ts$', '^lib/i18n/request-config\\.ts$'];
+const NEXT_GLUE = ['^lib/server/web/'];
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -68,18 +57,18 @@ module.exports = {
       to: { path: '^(lib|app|components)/', pathNot: LEAVES },
     },
     {
-      name: 'infrastructure-foundation-imports-no-domain',
+      name: 'foundation-imports-no-domain',
       severity: 'error',
       comment:
-        'Infrastructure below the domains (errors, schemas, operation contracts, idempotency, recordEvent, enqueueJob, db, money) imports only infrastructure: move what it needs from a domain down, or the importing module to TOP.',
-      from: { path: INFRASTRUCTURE, pathNot: TOP },
-      to: { path: '^lib/', pathNot: INFRASTRUCTURE },
+        'The foundation below the domains (errors, schemas, operation contracts, idempotency, recordEvent, enqueueJob, db, money) imports only the foundation: move what it needs from a domain down, or the importing module up to lib/server.',
+      from: { path: FOUNDATION },
+      to: { path: '^lib/', pathNot: FOUNDATION },
     },
     {
-      name: 'top-imported-by-no-domain',
+      name: 'server-imported-by-no-domain',
       severity: 'error',
       comment:
-        'The top of lib/ (route wrappers, event catalog, worker tasks, OpenAPI, sample data, seed, Next.js glue) may import domains, so only app/, scripts and other TOP modules import it.',
+        'lib/server (route wrappers, event catalog, worker tasks, OpenAPI, sample data, seed, Next.js glue) may import domains, so only app/, components/, scripts and lib/server itself import it.',
       from: { path: '^lib/', pathNot: TOP },
       to: { path: TOP },
     },

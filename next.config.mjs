@@ -1,7 +1,7 @@
 import createNextIntlPlugin from 'next-intl/plugin';
 
 /** Translations of the customer-facing pages (lib/i18n, docs/i18n.md). */
-const withNextIntl = createNextIntlPlugin('./lib/i18n/request-config.ts');
+const withNextIntl = createNextIntlPlugin('./lib/server/web/i18n-request-config.ts');
 
 /** @type {import('next').NextConfig} */
 const nextConfig = {

@@ -4,10 +4,10 @@ import { AUTH_FAMILY } from './lib/auth/families';
 import { now } from './lib/clock';
 import { config as appConfig } from './lib/config';
 import { newCspNonce, pageContentSecurityPolicy, securityHeaders } from './lib/http/security-headers';
-import { accessCookieName, audienceOfPath, clearedSessionCookies, refreshCookieName, sessionCookies, type CookieSpec } from './lib/web/session-cookies';
+import { accessCookieName, audienceOfPath, clearedSessionCookies, refreshCookieName, sessionCookies, type CookieSpec } from './lib/server/web/session-cookies';
 import type { Audience } from './lib/db/schema';
-import { PAGE_PATH_HEADER } from './lib/web/page-path';
-import { customerPageFound } from './lib/web/customer-page-found';
+import { PAGE_PATH_HEADER } from './lib/server/web/page-path';
+import { customerPageFound } from './lib/server/web/customer-page-found';
 
 /** Refresh a little before expiry, so a page never starts rendering with a token about to lapse. */
 const REFRESH_MARGIN_MS = 30_000;
@@ -50,7 +50,7 @@ async function routePage(request: NextRequest): Promise<NextResponse> {
     return NextResponse.rewrite(url, forward);
   }
   // A customer page whose address names nothing: the not-found page, drawn on the server in the
-  // page's language (lib/web/customer-page-found.ts says why the page's own notFound() is not enough).
+  // page's language (lib/server/web/customer-page-found.ts says why the page's own notFound() is not enough).
   const reading = request.method === 'GET' || request.method === 'HEAD';
   if (reading && !(await customerPageFound(request.nextUrl.pathname, request.nextUrl.searchParams))) {
     return NextResponse.rewrite(new URL(NOT_FOUND_PATH, request.url), forward);

@@ -1,8 +1,8 @@
 import { headers } from 'next/headers';
 import type { HostedDesign } from '@/lib/designs/hosted-design';
 import type { Locale } from '@/lib/i18n/locales';
-import { pageLocale } from '@/lib/i18n/page-locale';
-import { PAGE_PATH_HEADER } from '@/lib/web/page-path';
+import { pageLocale } from '@/lib/server/web/page-locale';
+import { PAGE_PATH_HEADER } from '@/lib/server/web/page-path';
 import { linkDesign } from './pay/[token]/design';
 import { portalDesign } from './portal/[customerId]/design';
 import { invoiceDesign } from './invoice/[token]/design';

@@ -152,7 +152,7 @@ export const config = {
       return env().SHUTDOWN_DRAIN_MS;
     },
   },
-  /** What the first start creates (lib/seed.ts); unset ones fall back to local defaults outside production. */
+  /** What the first start creates (lib/server/seed.ts); unset ones fall back to local defaults outside production. */
   seed: {
     get adminName() {
       return env().ADMIN_NAME;

@@ -1,4 +1,4 @@
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/errors';
 
 /**
  * A resource's lifecycle as data: its states and, per state, the states it may move to.

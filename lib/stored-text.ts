@@ -6,7 +6,7 @@
  * JavaScript string can hold, fails on its way into `jsonb` or `json`. Both become U+FFFD, the
  * character that stands for what could not be kept (as a decoder does with invalid UTF-8), so a
  * reader still sees that something was there. Over-long text is cut, never inside a surrogate
- * pair. Input validated at the API edge is refused instead (lib/http/route-core.ts); this is for
+ * pair. Input validated at the API edge is refused instead (lib/server/http/route-core.ts); this is for
  * text the service keeps as it came (docs/operations.md, "Text kept from outside").
  */
 

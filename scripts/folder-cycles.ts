@@ -1,7 +1,8 @@
 /**
- * The folder graph of lib/ (docs/conventions.md, "Layers"): one node per domain folder, one for
- * the foundation part of infrastructure and one for its top part, and an edge from A to B when
- * any module of A imports a module of B. `scripts/check-folder-cycles.ts` fails on any cycle in it.
+ * The folder graph of lib/ (docs/conventions.md, "Layers"): one node per folder (lib/server is
+ * one folder, its subfolders included) and one per file at lib/'s root, and an edge from A to B
+ * when any module of A imports a module of B. `scripts/check-folder-cycles.ts` fails on any
+ * cycle in it: an import that runs back up makes one.
  */
 
 /** One module of dependency-cruiser's JSON output, as far as this check reads it. */
@@ -10,35 +11,23 @@ export interface CruisedModule {
   dependencies: { resolved: string }[];
 }
 
-export interface Layers {
-  /** Infrastructure modules (patterns): the foundation part, unless TOP matches them too. */
-  infrastructure: RegExp[];
-  /** The top part of lib/: may import domains, imported by none. */
-  top: RegExp[];
-}
-
-export const FOUNDATION = 'infrastructure (foundation)';
-export const TOP = 'infrastructure (top)';
-
-/** The node a module of lib/ belongs to; null outside lib/. */
-export function nodeOf(source: string, layers: Layers): string | null {
+/** The node a module of lib/ belongs to (its folder under lib/, or itself at lib/'s root); null outside lib/. */
+export function nodeOf(source: string): string | null {
   if (!source.startsWith('lib/')) return null;
-  if (layers.top.some((pattern) => pattern.test(source))) return TOP;
-  if (layers.infrastructure.some((pattern) => pattern.test(source))) return FOUNDATION;
   return source.split('/').slice(0, 2).join('/');
 }
 
 /** Folder edges, each with the module imports that make it (`from → to`). */
 export type FolderGraph = Map<string, Map<string, string[]>>;
 
-export function folderGraph(modules: readonly CruisedModule[], layers: Layers): FolderGraph {
+export function folderGraph(modules: readonly CruisedModule[]): FolderGraph {
   const graph: FolderGraph = new Map();
   for (const module of modules) {
-    const from = nodeOf(module.source, layers);
+    const from = nodeOf(module.source);
     if (!from) continue;
     if (!graph.has(from)) graph.set(from, new Map());
     for (const { resolved } of module.dependencies) {
-      const to = nodeOf(resolved, layers);
+      const to = nodeOf(resolved);
       if (!to || to === from) continue;
       const edges = graph.get(from) as Map<string, string[]>;
       edges.set(to, [...(edges.get(to) ?? []), `${module.source} → ${resolved}`]);
@@ -102,26 +91,16 @@ export function folderLayers(graph: FolderGraph): string[][] {
   return layers.map((nodes) => nodes.sort());
 }
 
-/**
- * What the check prints for each cycle: its folders, then every edge inside it with its imports.
- * Edges the layers expect (a domain importing the foundation, the top importing a domain) are
- * only counted: the cycle runs through the others.
- */
+/** What the check prints for each cycle: its folders, then every edge inside it with its imports. */
 export function describeCycle(graph: FolderGraph, members: readonly string[], examples = 5): string {
   const lines = [`Import cycle between folders: ${members.join(', ')}`];
-  let expected = 0;
   for (const from of members) {
     for (const [to, imports] of [...(graph.get(from) ?? [])].sort(([a], [b]) => a.localeCompare(b))) {
       if (!members.includes(to)) continue;
-      if (to === FOUNDATION || from === TOP) {
-        expected += 1;
-        continue;
-      }
       lines.push(`  ${from} → ${to} (${imports.length} import${imports.length === 1 ? '' : 's'})`);
       for (const line of imports.slice(0, examples)) lines.push(`      ${line}`);
       if (imports.length > examples) lines.push(`      … and ${imports.length - examples} more`);
     }
   }
-  if (expected > 0) lines.push(`  and ${expected} edge${expected === 1 ? '' : 's'} into the foundation or out of the top, as the layers expect`);
   return lines.join('\n');
 }

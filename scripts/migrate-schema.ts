@@ -1,6 +1,6 @@
 import { log } from '../lib/log';
 import { migrateDatabase } from '../lib/db/migrate';
-import { migrateJobQueue } from '../lib/jobs/worker';
+import { migrateJobQueue } from '../lib/server/jobs/worker';
 
 /**
  * The schema of this release: Paybase's migrations (db/migrations), then graphile-worker's own.

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { config, setDatabaseUrl } from '../lib/config';
 import { closeDb, connectionBudget } from '../lib/db/client';
 import { waitForSchema, withMigrationLock } from '../lib/db/migrate';
-import { migrateJobQueue, startWorker } from '../lib/jobs/worker';
+import { migrateJobQueue, startWorker } from '../lib/server/jobs/worker';
 import { log } from '../lib/log';
 import { serveWorkerMetrics } from '../lib/metrics/worker-server';
 

@@ -1,6 +1,6 @@
 import { formatMoney } from '@/lib/money/format';
 import { formatMinorDecimal } from '@/lib/money/format-decimal';
-import { formatConsoleDate } from '@/lib/web/console-time';
+import { formatConsoleDate } from '@/lib/server/web/console-time';
 import { TierBreakdown, type TierShare } from './tier-breakdown';
 
 /** A billing record's line as stored (lib/billing/schemas.ts, BillingLineItemResponse). */

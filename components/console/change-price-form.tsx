@@ -6,7 +6,7 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { SelectField, TextField } from '@/components/ui/field';
 import { SubmitButton } from '@/components/ui/submit-button';
-import type { FormState } from '@/lib/web/form-state';
+import type { FormState } from '@/lib/server/web/form-state';
 import { commandSubscriptionAction, previewPriceChangeAction } from '@/app/(consoles)/merchant/(console)/subscriptions/actions';
 
 type Preview = { priceId: string; dueNow: string; detail: string };

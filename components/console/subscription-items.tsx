@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { priceTerms, type PriceTermsInput } from '@/lib/catalog/price-terms';
-import { formatConsoleDate } from '@/lib/web/console-time';
+import { formatConsoleDate } from '@/lib/server/web/console-time';
 import { ActionForm } from '@/components/ui/action-form';
 import { Card, EmptyState } from '@/components/ui/layout';
 import { SelectField } from '@/components/ui/field';

@@ -1,5 +1,5 @@
 import { formatMoney } from '@/lib/money/format';
-import { formatConsoleDate } from '@/lib/web/console-time';
+import { formatConsoleDate } from '@/lib/server/web/console-time';
 import type { UpcomingInvoice } from '@/lib/subscriptions/upcoming-invoice';
 import { Card } from '@/components/ui/layout';
 import { BillingLines, type BillingLine } from './billing-lines';

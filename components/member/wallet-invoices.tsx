@@ -2,7 +2,7 @@ import { Badge, EmptyState } from '@/components/ui/layout';
 import { Pagination } from '@/components/ui/pagination';
 import { InvoiceLinks } from '@/components/billing/invoice-links';
 import type { listWalletInvoices } from '@/lib/members/wallet-invoices';
-import { statusWord } from '@/lib/web/status-words';
+import { statusWord } from '@/lib/server/web/status-words';
 
 type Page = Awaited<ReturnType<typeof listWalletInvoices>>;
 

@@ -1,7 +1,7 @@
 'use client';
 
 import { useActionState, useEffect, useId, useRef, useState, useTransition, type ReactNode } from 'react';
-import type { FormState } from '@/lib/web/form-state';
+import type { FormState } from '@/lib/server/web/form-state';
 import { FormStateContext } from './form-context';
 import { Alert } from './alert';
 import { announceAction, useOnOtherAction } from './stale-messages';

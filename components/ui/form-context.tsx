@@ -1,7 +1,7 @@
 'use client';
 
 import { createContext, useContext } from 'react';
-import type { FormState } from '@/lib/web/form-state';
+import type { FormState } from '@/lib/server/web/form-state';
 
 export const FormStateContext = createContext<FormState & { pending?: boolean }>({});
 

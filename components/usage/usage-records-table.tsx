@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import type { UsageRecordResponseBody } from '@/lib/usage/usage-records';
-import { formatConsoleDateTime } from '@/lib/web/console-time';
+import { formatConsoleDateTime } from '@/lib/server/web/console-time';
 import { Badge } from '@/components/ui/layout';
 import { Cell, Table } from '@/components/ui/table';
 import { ReverseUsageForm } from './reverse-usage-form';

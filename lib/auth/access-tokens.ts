@@ -1,7 +1,7 @@
 import { SignJWT, errors, jwtVerify, type JWTPayload } from 'jose';
 import type { Audience } from '../db/schema';
 import { now } from '../clock';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 import { derivedKey } from '../secret-key';
 import { ACCESS_TOKEN_TTL_SECONDS } from './lifetimes';
 

@@ -1,7 +1,7 @@
 import { recordAudit } from '../audit/audit-log';
 import { and, eq, isNull, isNotNull, lt, or, desc, sql } from 'drizzle-orm';
 import { paginate, mapPage, type PageRequest } from '../db/paginate';
-import { ApiError, notFound } from '../http/errors';
+import { ApiError, notFound } from '../errors';
 import { preparedPerDatabase, type Database, type Db } from '../db/client';
 import { apiKeys, merchants, sellerUsers, type SellerRole } from '../db/schema';
 import { newId } from '../ids';

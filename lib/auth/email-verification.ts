@@ -1,6 +1,6 @@
 import type { Db } from '../db/client';
 import { config } from '../config';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 import { sendEmail } from '../email/send-email';
 import { findAccountUser, findSellerUser, markEmailVerified, toSellerUserResponse, type SellerUserRow } from '../merchants/users';
 import { consumeSellerToken, issueSellerToken } from './seller-tokens';

@@ -1,5 +1,5 @@
 import type { Db } from '../db/client';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 import { findAdminById, toAdminIdentity } from '../admins/admins';
 import { findMerchantById, toMerchantIdentity } from '../merchants/merchants';
 import { findMemberById, toMemberIdentity } from '../members/members';

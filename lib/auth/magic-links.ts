@@ -4,7 +4,7 @@ import { memberLoginTokens } from '../db/schema';
 import { newId } from '../ids';
 import { now } from '../clock';
 import { config } from '../config';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 import { sendEmail } from '../email/send-email';
 import { walletSignInEmail } from '../email/customer-emails';
 import { DEFAULT_LOCALE, type Locale } from '../i18n/locales';

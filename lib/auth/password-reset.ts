@@ -1,7 +1,7 @@
 import { recordAudit } from '../audit/audit-log';
 import type { Db } from '../db/client';
 import { config } from '../config';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 import { sendEmail } from '../email/send-email';
 import { findSellerUser, findSellerUserByEmail, setSellerUserPassword } from '../merchants/users';
 import { hashPassword } from '../passwords';

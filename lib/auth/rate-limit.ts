@@ -4,7 +4,7 @@ import type { Db } from '../db/client';
 import { rateLimitBuckets } from '../db/schema';
 import { now } from '../clock';
 import { config } from '../config';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 import { sha256Hex } from '../secrets';
 
 export interface RateLimit {

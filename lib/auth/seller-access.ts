@@ -1,5 +1,5 @@
 import type { Db } from '../db/client';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 import type { SessionPrincipal } from './sessions';
 import { sellerUserOf } from './seller-principal';
 import { assertCanRefund, assertRoleCan } from '../merchants/roles';

@@ -1,4 +1,4 @@
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 import type { SessionPrincipal } from './sessions';
 
 /** The seller account (tenant) and the user of a seller session. */

@@ -3,7 +3,7 @@ import type { Db } from '../db/client';
 import { authSessions, refreshTokens, type Audience } from '../db/schema';
 import { newId } from '../ids';
 import { now } from '../clock';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 import { randomToken, sha256Hex } from '../secrets';
 import { ACCESS_TOKEN_TTL_SECONDS, issueAccessToken, verifyAccessToken } from './access-tokens';
 import { isSubjectActive } from './subjects';

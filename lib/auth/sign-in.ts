@@ -1,5 +1,5 @@
 import type { Db } from '../db/client';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 import { findAdminByName } from '../admins/admins';
 import { createMerchant, findMerchantById, type AccountType } from '../merchants/merchants';
 import { findSellerUserByEmail } from '../merchants/users';

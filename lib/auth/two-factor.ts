@@ -5,7 +5,7 @@ import type { Db } from '../db/client';
 import { sellerRecoveryCodes, sellerUserTokens, sellerUsers } from '../db/schema';
 import { newId } from '../ids';
 import { now } from '../clock';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 import { findMerchantById } from '../merchants/merchants';
 import { findAccountUser, findSellerUser, type SellerUserRow } from '../merchants/users';
 import { decryptSecret, encryptSecret } from '../secret-box';

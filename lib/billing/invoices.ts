@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { billingRecords, customers, merchants, payments } from '../db/schema';
 import { paginate, type PageRequest } from '../db/paginate';
-import { notFound } from '../http/errors';
+import { notFound } from '../errors';
 import { toPaymentResponse } from '../payments/payments';
 import { creditNotesByInvoice, creditNotesOfInvoice, toCreditNoteResponse } from '../payments/credit-notes';
 import { toBillingRecordResponse, type BillingRecordRow } from './billing-records';

@@ -1,5 +1,5 @@
 import type { Db } from '../db/client';
-import { ApiError, invalidField } from '../http/errors';
+import { ApiError, invalidField } from '../errors';
 import { findPriceRow, type PriceRow } from './prices';
 
 /*

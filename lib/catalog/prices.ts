@@ -6,7 +6,7 @@ import { paginate, mapPage, type PageRequest } from '../db/paginate';
 import { newId } from '../ids';
 import { now } from '../clock';
 import { recordEvent, recordUpdated } from '../events/record-event';
-import { invalidField, notFound } from '../http/errors';
+import { invalidField, notFound } from '../errors';
 import { findProductRow } from './products';
 import { requireTaxRates } from '../tax/tax-rates';
 import type { CreatePriceBody } from './schemas';

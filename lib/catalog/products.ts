@@ -6,7 +6,7 @@ import { paginate, mapPage, type PageRequest } from '../db/paginate';
 import { newId } from '../ids';
 import { now } from '../clock';
 import { recordEvent, recordUpdated } from '../events/record-event';
-import { notFound } from '../http/errors';
+import { notFound } from '../errors';
 import type { CreateProductBody, UpdateProductBody } from './schemas';
 
 type ProductRow = typeof products.$inferSelect;

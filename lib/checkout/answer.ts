@@ -1,4 +1,4 @@
-import { ApiError, toProblem } from '../http/errors';
+import { ApiError, toProblem } from '../errors';
 import { respond } from '../http/respond';
 import type { CheckoutResponseBody } from './checkout-response';
 

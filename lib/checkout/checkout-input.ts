@@ -3,7 +3,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { preparedPerDatabase, type Database, type Db } from '../db/client';
 import { customers, merchants, prices, products, type PostalAddress } from '../db/schema';
 import { now } from '../clock';
-import { ApiError, invalidField } from '../http/errors';
+import { ApiError, invalidField } from '../errors';
 import { METADATA_LIMITS } from '../http/schemas';
 import { findPriceRow, priceWithProductName, refuseMetered, type PriceRow } from '../catalog/prices';
 import { chargeableCustomer, createCustomer, findCustomerByEmail, findCustomerRow, type CustomerRow } from '../customers/customers';

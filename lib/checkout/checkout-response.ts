@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { checkouts, payments, promotionCodes } from '../db/schema';
-import { notFound } from '../http/errors';
+import { notFound } from '../errors';
 import { toPaymentResponse, type PaymentRow } from '../payments/payments';
 import { findBillingRecordForCheckout } from '../billing/billing-records';
 

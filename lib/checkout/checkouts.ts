@@ -3,7 +3,7 @@ import type { Db } from '../db/client';
 import { checkouts, payments } from '../db/schema';
 import { newId } from '../ids';
 import { now } from '../clock';
-import { invalidField } from '../http/errors';
+import { invalidField } from '../errors';
 import { INT32_MAX } from '../http/schemas';
 import type { Phases } from '../db/phases';
 import { lockAttempt } from '../http/idempotency';

@@ -1,6 +1,6 @@
 import type { Database } from '../db/client';
 import { plainPhases } from '../db/phases';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 import { Email } from '../http/schemas';
 import { customerText, type CustomerText } from '../i18n/customer-text';
 import { now } from '../clock';

@@ -4,7 +4,7 @@ import type { Db } from '../db/client';
 import { checkouts, payments, products, subscriptions } from '../db/schema';
 import { newId } from '../ids';
 import { now } from '../clock';
-import { invalidField } from '../http/errors';
+import { invalidField } from '../errors';
 import { findPriceRow } from '../catalog/prices';
 import { chargedToken, defineMoneyMove, PinnedCard, pinnedIntent, Pinned, type KnownOutcome } from '../payments/money-moves';
 import { createPendingPayment, currentPaymentStatus, paymentAwaitingReview, type PaymentRow } from '../payments/payments';

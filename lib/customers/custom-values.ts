@@ -3,7 +3,7 @@ import type { Db } from '../db/client';
 import { customerCustomValues } from '../db/schema';
 import { paginate, mapPage, type PageRequest } from '../db/paginate';
 import { now } from '../clock';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 import { findCustomerRow } from './customers';
 import { MAX_CUSTOM_VALUES } from './schemas';
 

@@ -6,7 +6,7 @@ import { paginate, mapPage, type PageRequest } from '../db/paginate';
 import { newId } from '../ids';
 import { now } from '../clock';
 import { recordEvent, recordUpdated } from '../events/record-event';
-import { ApiError, notFound } from '../http/errors';
+import { ApiError, notFound } from '../errors';
 import type { CreateCustomerBody, UpdateCustomerBody } from './schemas';
 import { customerStateMachine } from './customer-states';
 

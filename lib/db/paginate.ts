@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, getTableColumns, getTableName, gte, lte, sql
 import { CasingCache } from 'drizzle-orm/casing';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { COLUMN_CASING, type Db } from './client';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 
 export interface PageRequest {
   /** Offset paging (default 1); never together with a cursor. */

@@ -5,7 +5,7 @@ import { checkoutDesigns, merchants } from '../db/schema';
 import { mapPage, paginate, type PageRequest } from '../db/paginate';
 import { newId } from '../ids';
 import { now } from '../clock';
-import { ApiError, notFound } from '../http/errors';
+import { ApiError, notFound } from '../errors';
 import { AA_TEXT, contrastOnPage, contrastRatio, formatRatio } from './contrast';
 import { decodeLogo, logoUrl, storeLogo } from './logos';
 import type { CreateCheckoutDesignBody, UpdateCheckoutDesignBody } from './schemas';

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { designLogos } from '../db/schema';
 import { config } from '../config';
-import { invalidField } from '../http/errors';
+import { invalidField } from '../errors';
 import { MAX_LOGO_BYTES } from './schemas';
 
 export type LogoContentType = (typeof designLogos.$inferSelect)['contentType'];

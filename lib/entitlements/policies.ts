@@ -5,7 +5,7 @@ import { entitlementPolicies } from '../db/schema';
 import { paginate, mapPage, type PageRequest } from '../db/paginate';
 import { newId } from '../ids';
 import { now } from '../clock';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 import { findPriceRow } from '../catalog/prices';
 import type { CreateEntitlementPolicyBody } from './schemas';
 

@@ -1,4 +1,4 @@
-import { ApiError } from './errors';
+import { ApiError } from '../errors';
 
 /**
  * One dated version of the developer API: what a request, an answer or a webhook body looks like

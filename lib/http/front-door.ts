@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { log } from '../log';
-import { ApiError, toProblem } from './errors';
+import { ApiError, toProblem } from '../errors';
 import { PROBLEM_TYPE } from './respond';
 import { declaresTooLargeBody, discardsDeclaredBody, newRequestId, payloadTooLarge } from './request';
 import { apiSecurityHeaders } from './security-headers';

@@ -6,7 +6,7 @@ import { idempotencyKeys } from '../db/schema';
 import { now } from '../clock';
 import { config } from '../config';
 import { sha256Hex } from '../secrets';
-import { ApiError } from './errors';
+import { ApiError } from '../errors';
 import { idempotencyKeyStateMachine } from './idempotency-key-states';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;

@@ -1,4 +1,4 @@
-import { ApiError } from './errors';
+import { ApiError } from '../errors';
 
 /**
  * How deeply a JSON body may nest objects and arrays (docs/api.md, "Limits"). The deepest body

@@ -24,7 +24,7 @@ export interface OperationContract<
   successStatus?: TSuccess;
   /**
    * Answers this endpoint gives besides its success status and the errors every endpoint shares
-   * (lib/openapi/responses.ts), by HTTP status: a problem+json answer is described by a sentence
+   * (lib/server/openapi/responses.ts), by HTTP status: a problem+json answer is described by a sentence
    * naming its codes; another success carries its own schema.
    */
   answers?: TAnswers;

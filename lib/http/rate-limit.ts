@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { config } from '../config';
-import { ApiError } from './errors';
+import { ApiError } from '../errors';
 
 interface WindowCount {
   accepted: boolean;

@@ -1,5 +1,5 @@
 import { config } from '../config';
-import { ApiError } from './errors';
+import { ApiError } from '../errors';
 import { randomIdBytes } from '../ids';
 import { MAX_JSON_DEPTH, nestsDeeperThan, tooDeeplyNested } from './input-checks';
 

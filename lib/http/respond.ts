@@ -1,4 +1,4 @@
-import { type ApiError, toProblem } from './errors';
+import { type ApiError, toProblem } from '../errors';
 
 export const JSON_TYPE = 'application/json';
 export const PROBLEM_TYPE = 'application/problem+json';

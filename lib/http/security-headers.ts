@@ -4,7 +4,7 @@ import { config } from '../config';
 /**
  * The security headers of every answer, defined once (docs/operations.md, "Security headers").
  * proxy.ts sets them on the pages (and the files pages link to); the API routes' shared core
- * (`handleRequest`, lib/http/route-core.ts) on every API answer, which needs no nonce and so no
+ * (`handleRequest`, lib/server/http/route-core.ts) on every API answer, which needs no nonce and so no
  * proxy pass; the launcher's front door (lib/http/front-door.ts) on the answers it gives before
  * Next.js sees a request.
  *

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { ApiError } from './errors';
+import { ApiError } from '../errors';
 
 /** A zod failure as a 400 whose errors name each field by its dotted path. */
 export function validationError(error: z.ZodError, location: 'body' | 'query' | 'path'): ApiError {

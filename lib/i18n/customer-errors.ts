@@ -1,4 +1,4 @@
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 import type { CustomerText } from './customer-text';
 
 const FIELD_WORDS = {

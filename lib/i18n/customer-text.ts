@@ -86,7 +86,7 @@ function textOf(locale: Locale) {
     }),
     /** The link words of a seller's design around hosted pages and emails (lib/designs). */
     designWords: () => ({ help: t('design.help'), terms: t('design.terms'), privacy: t('design.privacy') }),
-    /** The generic answers of a customer page's form (lib/web/form-state.ts). */
+    /** The generic answers of a customer page's form (lib/server/web/form-state.ts). */
     formWords: () => ({ correctFields: t('common.correctFields'), failed: t('common.failed') }),
     /** A processor's decline in the customer's words, by its decline code. */
     declineReason(code: string | null | undefined): string {

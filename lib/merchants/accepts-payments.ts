@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { merchants } from '../db/schema';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 
 /** What a customer is told wherever a suspended seller's money path is refused. */
 export const SELLER_SUSPENDED_MESSAGE = 'This seller cannot accept payments right now.';

@@ -1,5 +1,5 @@
 import type { SellerRole } from '../db/schema';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 import { formatMoney } from '../money/format';
 import type { Permission } from '../http/permissions';
 import { SCOPES, type Scope } from '../http/scopes';

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Db } from '../db/client';
 import { merchants } from '../db/schema';
 import { now } from '../clock';
-import { notFound } from '../http/errors';
+import { notFound } from '../errors';
 import { Email } from '../http/schemas';
 import { findMerchantById, type MerchantRow } from './merchants';
 import { requireTaxRates } from '../tax/tax-rates';

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Database, Db } from '../db/client';
 import { customers, merchants, payments, type PaymentReview } from '../db/schema';
 import { recordAudit } from '../audit/audit-log';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 import { UnreadableMove } from '../payments/money-moves';
 import { listPaymentsNeedingReview, settleReviewedPayment } from '../payments/recovery';
 

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { notFound } from '../http/errors';
+import { notFound } from '../errors';
 import { findMerchantById } from '../merchants/merchants';
 import { listApiKeys } from '../auth/api-keys';
 import { loadOverview } from '../reports/overview';

@@ -1,6 +1,6 @@
 import type { Db } from '../db/client';
 import { recordAudit } from '../audit/audit-log';
-import { notFound } from '../http/errors';
+import { notFound } from '../errors';
 import { endSubjectSessions } from '../auth/sessions';
 import { resumeHeldSubscriptionActions } from '../subscriptions/renewals';
 import { findMerchantById, setMerchantStatus, toMerchantResponse } from '../merchants/merchants';

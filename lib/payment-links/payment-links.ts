@@ -8,7 +8,7 @@ import { newId } from '../ids';
 import { now } from '../clock';
 import { config } from '../config';
 import { recordEvent, recordUpdated, type EventInput } from '../events/record-event';
-import { ApiError, invalidField, notFound } from '../http/errors';
+import { ApiError, invalidField, notFound } from '../errors';
 import { INT32_MAX } from '../http/schemas';
 import { findPriceRow, refuseMetered } from '../catalog/prices';
 import { resolveMeteredItems } from '../catalog/metered-items';

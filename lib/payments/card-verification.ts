@@ -1,5 +1,5 @@
 import type { Db } from '../db/client';
-import { ApiError, invalidField, notFound } from '../http/errors';
+import { ApiError, invalidField, notFound } from '../errors';
 import { processorForSeller } from './processor';
 import { customerKey, processorCustomerOf, type ProcessorAccount, type ProcessorCustomerRef } from './processor-customers';
 import type { PaymentProcessor, TokenizedCard } from './processor/types';

@@ -5,7 +5,7 @@ import { billingRecords, creditNotes, type CreditNoteLine } from '../db/schema';
 import { paginate, type PageRequest } from '../db/paginate';
 import { newId } from '../ids';
 import { now } from '../clock';
-import { notFound } from '../http/errors';
+import { notFound } from '../errors';
 import { config } from '../config';
 import { recordEvent } from '../events/record-event';
 import { proportionalTaxes, totalTaxOf } from '../tax/calculate';

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { z } from 'zod';
 import type { Phases } from '../db/phases';
 import { DISPUTE_EVIDENCE_FIELDS, type DisputeEvidenceText } from '../db/schema';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 import { recordAudit } from '../audit/audit-log';
 import { retrieveStripeDispute, StripeUnavailable, updateStripeDisputeEvidence } from './processor/stripe-disputes';
 import { stripeClientOfPayment } from './processor';

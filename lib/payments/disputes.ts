@@ -4,7 +4,7 @@ import { disputes, type DisputeStatus, type payments } from '../db/schema';
 import { mapPage, paginate, type PageRequest } from '../db/paginate';
 import { newId } from '../ids';
 import { now } from '../clock';
-import { notFound } from '../http/errors';
+import { notFound } from '../errors';
 import { changedAttributes, recordEvent } from '../events/record-event';
 import type { ProcessorDispute } from './processor/stripe-disputes';
 import { toDisputeResponse, type DisputeRow } from './dispute-response';

@@ -97,7 +97,7 @@ export interface MoneyMoveKind<Plan, Result> {
 type AnyKind = MoneyMoveKind<any, any>;
 const registry = new Map<string, AnyKind>();
 
-/** Declares a kind of money move; recovery finds it by `kind` (the module must be loaded: lib/jobs/worker.ts). */
+/** Declares a kind of money move; recovery finds it by `kind` (the module must be loaded: lib/server/jobs/worker.ts). */
 export function defineMoneyMove<Plan, Result>(kind: MoneyMoveKind<Plan, Result>): MoneyMoveKind<Plan, Result> {
   registry.set(kind.kind, kind);
   return kind;

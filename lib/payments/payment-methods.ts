@@ -3,7 +3,7 @@ import type { Db } from '../db/client';
 import { customers, merchants, paymentMethods } from '../db/schema';
 import { paginate, mapPage, numberedPage, type PageRequest } from '../db/paginate';
 import { findCustomerRow } from '../customers/customers';
-import { notFound } from '../http/errors';
+import { notFound } from '../errors';
 import { newId } from '../ids';
 import { now } from '../clock';
 import { recordEvent } from '../events/record-event';

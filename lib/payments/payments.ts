@@ -9,7 +9,7 @@ import { config } from '../config';
 import { storableText } from '../stored-text';
 import { recordEvent, type EventInput, type EventRecorder } from '../events/record-event';
 import { enqueueQueuedJob, type QueuedJob } from '../jobs/enqueue';
-import { ApiError, notFound } from '../http/errors';
+import { ApiError, notFound } from '../errors';
 import { processorForSeller } from './processor';
 import type { ChargeOutcome, SettledOutcome } from './processor/types';
 import { toRefundResponse } from './refund-response';
@@ -125,7 +125,7 @@ export interface SubscriptionContext {
 /**
  * The answer to a request whose payment waits for a person (`needs_review`) before anything
  * could be written from it: no outcome yet. A 5xx, so its Idempotency-Key is not answered with
- * it (lib/http/api-route.ts): a retry with the same key answers the outcome once it is settled.
+ * it (lib/server/http/api-route.ts): a retry with the same key answers the outcome once it is settled.
  */
 export function paymentAwaitingReview(paymentId: string): ApiError {
   return new ApiError(

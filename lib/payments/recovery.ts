@@ -6,7 +6,7 @@ import { now } from '../clock';
 import { config } from '../config';
 import { log } from '../log';
 import { enqueueJob, enqueueQueuedJob } from '../jobs/enqueue';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 import { metrics } from '../metrics/registry';
 import { processorOf } from './processor';
 import { finishMoneyMove, lockPayment, PaymentAlreadySettled, pinnedMoveOf, UnreadableMove, type DefiniteOutcome } from './money-moves';

@@ -6,7 +6,7 @@ import { disputes, payments, refunds } from '../db/schema';
 import { newId } from '../ids';
 import { now } from '../clock';
 import { recordEvent } from '../events/record-event';
-import { ApiError, invalidField } from '../http/errors';
+import { ApiError, invalidField } from '../errors';
 import { lockAttempt, type Attempt } from '../http/idempotency';
 import { formatMoney } from '../money/format';
 import { processorOf, type PaymentProcessor } from './processor';

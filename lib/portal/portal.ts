@@ -4,7 +4,7 @@ import { customers, merchants, portalTokens } from '../db/schema';
 import { newId } from '../ids';
 import { now } from '../clock';
 import { config } from '../config';
-import { ApiError, invalidField } from '../http/errors';
+import { ApiError, invalidField } from '../errors';
 import { sendEmail } from '../email/send-email';
 import { portalLinkEmail } from '../email/customer-emails';
 import { DEFAULT_LOCALE, emailLocale, type Locale } from '../i18n/locales';

@@ -5,7 +5,7 @@ import { recordAudit } from '../audit/audit-log';
 import type { Database } from '../db/client';
 import { isUniqueViolation } from '../db/errors';
 import { processorConnections, stripeWebhookEndpoints } from '../db/schema';
-import { ApiError, invalidField } from '../http/errors';
+import { ApiError, invalidField } from '../errors';
 import { newId } from '../ids';
 import { log } from '../log';
 import { activeConnectionOf, connectionKeyContext } from '../payments/processor';

@@ -4,7 +4,7 @@ import { now } from '../clock';
 import type { Database } from '../db/client';
 import { plainPhases } from '../db/phases';
 import { paymentMethods, payments, PLATFORM_CONNECTION, processorConnections, processorEvents, refunds } from '../db/schema';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 import { enqueueJob } from '../jobs/enqueue';
 import { PAYBASE_KEY } from '../payments/processor/stripe';
 import { reconcilePayment } from '../payments/recovery';

@@ -5,7 +5,7 @@ import { coupons } from '../db/schema';
 import { paginate, mapPage, type PageRequest } from '../db/paginate';
 import { newId } from '../ids';
 import { now } from '../clock';
-import { invalidField, notFound } from '../http/errors';
+import { invalidField, notFound } from '../errors';
 import type { CreateCouponBody } from './schemas';
 
 export type CouponRow = typeof coupons.$inferSelect;

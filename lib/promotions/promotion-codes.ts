@@ -5,7 +5,7 @@ import { coupons, promotionCodes } from '../db/schema';
 import { paginate, type PageRequest } from '../db/paginate';
 import { newId } from '../ids';
 import { now } from '../clock';
-import { ApiError, invalidField, notFound } from '../http/errors';
+import { ApiError, invalidField, notFound } from '../errors';
 import { couponIsValid, findCouponRow, toCouponResponse, type CouponRow } from './coupons';
 import { discountAmount } from './discount';
 import type { CreatePromotionCodeBody, UpdatePromotionCodeBody } from './schemas';

@@ -1,4 +1,4 @@
-import { ApiError, toProblem } from '../http/errors';
+import { ApiError, toProblem } from '../errors';
 import { respond } from '../http/respond';
 
 /** A declined charge answers 402 PAYMENT_DECLINED with the recorded failed payment (returned, so it commits). */

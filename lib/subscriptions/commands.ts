@@ -4,7 +4,7 @@ import type { Db } from '../db/client';
 import { subscriptionBillingRecords, subscriptions } from '../db/schema';
 import { now } from '../clock';
 import { recordEvent, withEventTime } from '../events/record-event';
-import { ApiError, invalidField } from '../http/errors';
+import { ApiError, invalidField } from '../errors';
 import { findPriceRow } from '../catalog/prices';
 import { findPaymentMethodRow } from '../payments/payment-methods';
 import { assertSellerAcceptsPayments } from '../merchants/accepts-payments';

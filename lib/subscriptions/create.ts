@@ -5,7 +5,7 @@ import { customers, paymentMethods, subscriptionBillingRecords, subscriptions, t
 import { newId } from '../ids';
 import { now } from '../clock';
 import { recordEvent, withEventTime } from '../events/record-event';
-import { invalidField } from '../http/errors';
+import { invalidField } from '../errors';
 import { findPriceRow } from '../catalog/prices';
 import { findChargeableCustomerRow } from '../customers/customers';
 import { findPaymentMethodRow } from '../payments/payment-methods';

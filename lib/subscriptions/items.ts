@@ -2,7 +2,7 @@ import { and, asc, eq, gt, isNull, lt, or } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { prices, subscriptionItems } from '../db/schema';
 import { newId } from '../ids';
-import { invalidField } from '../http/errors';
+import { invalidField } from '../errors';
 import { findPriceRow, type PriceRow } from '../catalog/prices';
 import { checkItemPrice } from '../catalog/metered-items';
 

@@ -6,7 +6,7 @@ import { findCustomerRow } from '../customers/customers';
 import { finishCardVerification, verifyCardForSaving } from '../payments/card-verification';
 import { paymentMethods, subscriptions } from '../db/schema';
 import { now } from '../clock';
-import { ApiError, notFound } from '../http/errors';
+import { ApiError, notFound } from '../errors';
 import { recordEvent } from '../events/record-event';
 import { findPaymentMethodRow, savePaymentMethod, toPaymentMethodResponse, type SavableCard } from '../payments/payment-methods';
 import type { TokenizedCard } from '../payments/processor/types';

@@ -4,7 +4,7 @@ import type { Db } from '../db/client';
 import { subscriptionBillingRecords, subscriptionChanges, subscriptions } from '../db/schema';
 import { newId } from '../ids';
 import { recordEvent, withEventTime } from '../events/record-event';
-import { ApiError, invalidField } from '../http/errors';
+import { ApiError, invalidField } from '../errors';
 import { findPriceRow, refuseMetered, type PriceRow } from '../catalog/prices';
 import { createBillingRecord, type BillingRecordRow } from '../billing/billing-records';
 import { billingLines } from '../billing/line-items';

@@ -4,7 +4,7 @@ import type { Db } from '../db/client';
 import { billingRecords, subscriptionBillingRecords, subscriptionChanges, subscriptions } from '../db/schema';
 import type { SubscriptionStatus } from '../db/schema';
 import { paginate, mapPage, type PageRequest } from '../db/paginate';
-import { notFound } from '../http/errors';
+import { notFound } from '../errors';
 import { advanceAmount, findPriceRow } from '../catalog/prices';
 import { listSubscriptionItems, toSubscriptionItemResponse } from './items';
 import { renewalQuote } from './discounts';

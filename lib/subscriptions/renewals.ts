@@ -6,7 +6,7 @@ import { subscriptionBillingRecords, subscriptionChanges, subscriptions } from '
 import type { SubscriptionStatus } from '../db/schema';
 import { now } from '../clock';
 import { withEventTime } from '../events/record-event';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 import { findPriceRow } from '../catalog/prices';
 import { defineMoneyMove, finishMoneyMove, Pinned, pinMoneyMove, type KnownOutcome } from '../payments/money-moves';
 import type { PaymentRow } from '../payments/payments';

@@ -9,7 +9,7 @@ import { now } from '../clock';
 import { config } from '../config';
 import { enqueueJob } from '../jobs/enqueue';
 import { log } from '../log';
-import { ApiError, invalidField, notFound } from '../http/errors';
+import { ApiError, invalidField, notFound } from '../errors';
 import type { Attempt } from '../http/idempotency';
 import { findCustomerRow } from '../customers/customers';
 import type { AdvanceTestClockBody, CreateTestClockBody } from './schemas';

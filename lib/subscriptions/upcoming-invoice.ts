@@ -1,5 +1,5 @@
 import type { Db } from '../db/client';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 import { findPriceRow } from '../catalog/prices';
 import { cycleOf, periodLines, planPeriodCharge, productNameOf, withCreditFrom, type PeriodCharge, type SubscriptionRow } from './billing';
 import { periodBoundary } from './periods';

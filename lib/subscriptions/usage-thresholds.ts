@@ -27,7 +27,7 @@ import { timeFor } from './time';
  * subscription with `usageThresholdAmount` bills the current period's usage so far on a record of
  * its own as soon as its unbilled amount reaches the threshold, then counts again from there (the
  * period end bills only what was added since). Recording usage never charges: it queues a check
- * (lib/jobs/tasks/subscriptions.ts), which marks the subscription's usage billing due now, and the
+ * (lib/server/jobs/tasks/subscriptions.ts), which marks the subscription's usage billing due now, and the
  * billing engine charges it, one money move per subscription at a time, so concurrent usage
  * crossing the threshold bills it once.
  */

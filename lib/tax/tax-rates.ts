@@ -5,7 +5,7 @@ import { taxRates } from '../db/schema';
 import { mapPage, paginate, type PageRequest } from '../db/paginate';
 import { newId } from '../ids';
 import { now } from '../clock';
-import { invalidField, notFound } from '../http/errors';
+import { invalidField, notFound } from '../errors';
 import type { CreateTaxRateBody, UpdateTaxRateBody } from './schemas';
 
 type TaxRateRow = typeof taxRates.$inferSelect;

@@ -5,7 +5,7 @@ import { merchants, sellerInvitations, sellerUsers, type SellerRole } from '../d
 import { newId } from '../ids';
 import { now } from '../clock';
 import { config } from '../config';
-import { ApiError, notFound } from '../http/errors';
+import { ApiError, notFound } from '../errors';
 import { sendEmail } from '../email/send-email';
 import { randomToken, sha256Hex } from '../secrets';
 import { hashPassword } from '../passwords';

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { Db } from '../db/client';
 import { isUniqueViolation } from '../db/errors';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 import type { CheckEntitlementBody } from './schemas';
 import { entitlementFor, resolveEntitlements } from './resolve';
 import { mayUse, openMeter } from './meter';

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { now } from '../clock';
-import { notFound } from '../http/errors';
+import { notFound } from '../errors';
 import type { EntitlementAllowed } from '../entitlements/schemas';
 
 export type SourceType = 'override' | 'subscription' | 'purchase' | 'none';

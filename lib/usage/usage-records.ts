@@ -7,7 +7,7 @@ import { usageRecords } from '../db/schema';
 import { newId } from '../ids';
 import { now } from '../clock';
 import { recordEvents, type EventInput } from '../events/record-event';
-import { ApiError, notFound } from '../http/errors';
+import { ApiError, notFound } from '../errors';
 import type { RecordUsageBody } from './schemas';
 import { entitlementFor, resolveEntitlements, type CustomerEntitlements } from './resolve';
 import { claimThresholds, consume, meterWrites, openMeters, type Draw, type Meter } from './meter';

@@ -4,7 +4,7 @@ import type { Db } from '../db/client';
 import { events, webhookAttempts, webhookDeliveries } from '../db/schema';
 import { paginate, mapPage, type PageRequest } from '../db/paginate';
 import { now } from '../clock';
-import { ApiError, notFound } from '../http/errors';
+import { ApiError, notFound } from '../errors';
 import { findWebhookEndpointRow } from './endpoints';
 import { DELIVERIES_CHANNEL } from '../events/channel';
 import type { WebhookDeliveryStatus } from '../db/schema';

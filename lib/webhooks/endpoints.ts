@@ -8,7 +8,7 @@ import { newId } from '../ids';
 import { now } from '../clock';
 import { config } from '../config';
 import { decryptSecret, encryptSecret } from '../secret-box';
-import { invalidField, notFound } from '../http/errors';
+import { invalidField, notFound } from '../errors';
 import { recordAudit } from '../audit/audit-log';
 import { checkUrlShape, resolveSafeAddress, UnsafeUrlError } from './url-guard';
 import type { CreateWebhookEndpointBody, UpdateWebhookEndpointBody } from './schemas';
@@ -58,7 +58,7 @@ export async function assertReceiverUrl(url: string, fieldPath = 'url', allowPri
 
 /**
  * `allowPrivateUrl` is for the development sample data only, whose receiver it runs itself on
- * loopback (lib/sample-data/sample-webhooks.ts); every seller request keeps the configured check.
+ * loopback (lib/server/sample-data/sample-webhooks.ts); every seller request keeps the configured check.
  */
 export async function createWebhookEndpoint(
   tx: Db,

@@ -3,7 +3,7 @@ import type { Db } from '../db/client';
 import { events, webhookDeliveries } from '../db/schema';
 import { newId } from '../ids';
 import { now } from '../clock';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 import type { EventType } from '../events/types';
 import { findWebhookEndpointRow } from './endpoints';
 import { DELIVERIES_CHANNEL } from '../events/channel';

@@ -6,7 +6,7 @@ import { failCheckout, markCheckoutPaid } from '@/lib/checkout/checkout-status';
 import { recordChargeOutcome } from '@/lib/payments/payments';
 import { reconcilePayment } from '@/lib/payments/recovery';
 // Recovery finds each payment's kind of money move in the engine's registry: every kind is loaded.
-import '@/lib/jobs/money-move-kinds';
+import '@/lib/server/jobs/money-move-kinds';
 import { loadHostedCheckout, payHostedCheckout } from '@/lib/checkout/hosted';
 import { savePaymentMethod } from '@/lib/payments/payment-methods';
 import { SandboxProcessor } from '@/lib/payments/processor/sandbox';

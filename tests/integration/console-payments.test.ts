@@ -1,11 +1,11 @@
 import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { getDb } from '@/lib/db/client';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/errors';
 import { customerIdsByEmail, customersByIds } from '@/lib/customers/customers';
 import { listPayments } from '@/lib/payments/payments';
 import { refundPayment } from '@/lib/payments/refunds';
-import { runConsoleOnce } from '@/lib/web/console-once';
+import { runConsoleOnce } from '@/lib/server/web/console-once';
 import { newMerchant } from '../helpers/merchants';
 import { eventsOf, ik, oneTimePrice } from '../helpers/payments';
 

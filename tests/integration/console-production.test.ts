@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { config } from '@/lib/config';
-import { sessionCookies } from '@/lib/web/session-cookies';
+import { sessionCookies } from '@/lib/server/web/session-cookies';
 import { startServer, type RunningServer } from '../setup/server';
 
 describe('console cookies', () => {

@@ -7,7 +7,7 @@ import { payHostedCheckout } from '@/lib/checkout/hosted';
 import { requestMemberSignInLink } from '@/lib/auth/magic-links';
 import { customerText } from '@/lib/i18n/customer-text';
 import { portalCookieName, requestPortalLink, verifyPortalLink } from '@/lib/portal/portal';
-import { accessCookieName } from '@/lib/web/session-cookies';
+import { accessCookieName } from '@/lib/server/web/session-cookies';
 import { call } from '../helpers/api';
 import { newMerchant } from '../helpers/merchants';
 import { adHocLink } from '../helpers/payments';

@@ -3,7 +3,7 @@ import { and, count, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { getDb } from '@/lib/db/client';
 import { customers, idempotencyKeys, payments, refunds, sandboxProcessorOperations } from '@/lib/db/schema';
-import { apiRoute } from '@/lib/http/api-route';
+import { apiRoute } from '@/lib/server/http/api-route';
 import { claimIdempotencyKey, lockAttempt } from '@/lib/http/idempotency';
 import { defineOperation } from '@/lib/http/operation';
 import { newMerchant } from '../helpers/merchants';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { getDb } from '@/lib/db/client';
 import { customerText } from '@/lib/i18n/customer-text';
 import { portalOverview } from '@/lib/portal/overview';
-import { accessCookieName } from '@/lib/web/session-cookies';
+import { accessCookieName } from '@/lib/server/web/session-cookies';
 import { baseUrl, call } from '../helpers/api';
 import { newMerchant } from '../helpers/merchants';
 import { pdfText } from '../helpers/pdf';

@@ -6,7 +6,7 @@ import { SandboxProcessor } from '@/lib/payments/processor/sandbox';
 import { processSubscription } from '@/lib/subscriptions/renewals';
 import { finishPendingPayment } from '@/lib/payments/recovery';
 // Recovery finds each payment's kind of money move in the engine's registry: every kind is loaded.
-import '@/lib/jobs/money-move-kinds';
+import '@/lib/server/jobs/money-move-kinds';
 import { newMerchant } from '../helpers/merchants';
 import { ik } from '../helpers/payments';
 import { advance, clockFor, customerWithCard, recurringPrice, subscribe } from '../helpers/subscriptions';

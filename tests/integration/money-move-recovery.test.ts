@@ -18,7 +18,7 @@ import { completeCheckout } from '@/lib/checkout/checkouts';
 import { commandSubscriptionInPhases, createSubscriptionInPhases } from '@/lib/subscriptions/resume';
 import { processSubscription } from '@/lib/subscriptions/renewals';
 // Recovery finds each payment's kind of money move in the engine's registry: every kind is loaded.
-import '@/lib/jobs/money-move-kinds';
+import '@/lib/server/jobs/money-move-kinds';
 import { newMerchant } from '../helpers/merchants';
 import { oneTimePrice } from '../helpers/payments';
 import { clockFor, customerWithCard, recurringPrice, subscribe } from '../helpers/subscriptions';

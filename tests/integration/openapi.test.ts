@@ -5,7 +5,7 @@ import { Document, Spectral, type RulesetDefinition } from '@stoplight/spectral-
 import Parsers from '@stoplight/spectral-parsers';
 import { oas } from '@stoplight/spectral-rulesets';
 import { call } from '../helpers/api';
-import { ALL_OPERATIONS } from '@/lib/openapi/operations';
+import { ALL_OPERATIONS } from '@/lib/server/openapi/operations';
 import { EVENT_TYPES } from '@/lib/events/types';
 
 describe('GET /api/openapi.json', () => {

@@ -7,7 +7,7 @@ import { config } from '@/lib/config';
 import { reconcilePayment } from '@/lib/payments/recovery';
 import { payHostedCheckout } from '@/lib/checkout/hosted';
 // Reconciliation settles a payment through its kind of money move: every kind is loaded.
-import '@/lib/jobs/money-move-kinds';
+import '@/lib/server/jobs/money-move-kinds';
 import { baseUrl } from '../helpers/api';
 import { newMerchant } from '../helpers/merchants';
 import { adHocLink, eventsOf, ik, oneTimePrice, waitFor } from '../helpers/payments';

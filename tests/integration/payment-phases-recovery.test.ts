@@ -7,7 +7,7 @@ import { SandboxProcessor } from '@/lib/payments/processor/sandbox';
 import { processSubscription } from '@/lib/subscriptions/renewals';
 import { finishPendingPayment } from '@/lib/payments/recovery';
 // Recovery finds each payment's kind of money move in the engine's registry: every kind is loaded.
-import '@/lib/jobs/money-move-kinds';
+import '@/lib/server/jobs/money-move-kinds';
 import { completeCheckout, finishCheckout } from '@/lib/checkout/checkouts';
 import { finishRefund, refundPayment } from '@/lib/payments/refunds';
 import { newMerchant } from '../helpers/merchants';

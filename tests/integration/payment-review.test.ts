@@ -8,7 +8,7 @@ import { runInRequestContext } from '@/lib/audit/request-context';
 import { listPaymentsToReview, settlePaymentAfterReview } from '@/lib/operator/payment-review';
 import { loadPlatformOverview } from '@/lib/operator/platform-overview';
 // Settling applies the payment's kind of money move: every kind is registered here, as in the console.
-import '@/lib/jobs/money-move-kinds';
+import '@/lib/server/jobs/money-move-kinds';
 import { startServer, type RunningServer } from '../setup/server';
 import { eventually } from '../helpers/webhook-receiver';
 import { call } from '../helpers/api';

@@ -10,7 +10,7 @@ import { finishMoneyMove, Pinned } from '@/lib/payments/money-moves';
 import { reconcilePayment } from '@/lib/payments/recovery';
 import { processNextAction } from '@/lib/subscriptions/renewals';
 // Settling a payment finds its kind of money move in the registry: every kind is loaded.
-import '@/lib/jobs/money-move-kinds';
+import '@/lib/server/jobs/money-move-kinds';
 import { call } from '../helpers/api';
 import { submitForm } from '../helpers/hosted-forms';
 import { newMerchant } from '../helpers/merchants';

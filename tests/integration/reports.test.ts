@@ -4,7 +4,7 @@ import { getDb } from '@/lib/db/client';
 import { webhookAttempts, webhookDeliveries } from '@/lib/db/schema';
 import { now } from '@/lib/clock';
 import { loadOverview } from '@/lib/reports/overview';
-import { seedSampleData } from '@/lib/sample-data/sample-data';
+import { seedSampleData } from '@/lib/server/sample-data/sample-data';
 import { newMerchant } from '../helpers/merchants';
 import { ik, oneTimePrice } from '../helpers/payments';
 import { clockFor, customerWithCard, recurringPrice, subscribe } from '../helpers/subscriptions';

@@ -3,7 +3,7 @@ import { getDb } from '@/lib/db/client';
 import { processSubscription } from '@/lib/subscriptions/renewals';
 import { markUsageThresholdDue } from '@/lib/subscriptions/usage-thresholds';
 // The billing engine run here charges through the engine's registry of money moves.
-import '@/lib/jobs/money-move-kinds';
+import '@/lib/server/jobs/money-move-kinds';
 import { eventually } from '../helpers/webhook-receiver';
 import { newMerchant } from '../helpers/merchants';
 import { ik } from '../helpers/payments';

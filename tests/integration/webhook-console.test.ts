@@ -5,7 +5,7 @@ import { getDb } from '@/lib/db/client';
 import { webhookEndpoints } from '@/lib/db/schema';
 import { retryWebhookDelivery } from '@/lib/webhooks/deliveries';
 import { listWebhookEndpointsNeedingAttention } from '@/lib/webhooks/endpoints';
-import { inTransaction, runConsoleOnce } from '@/lib/web/console-once';
+import { inTransaction, runConsoleOnce } from '@/lib/server/web/console-once';
 import type { Db } from '@/lib/db/client';
 import { newMerchant } from '../helpers/merchants';
 import { eventually, startReceiver, type Receiver } from '../helpers/webhook-receiver';

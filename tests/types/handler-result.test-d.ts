@@ -1,14 +1,14 @@
 import { describe, expectTypeOf, test } from 'vitest';
 import { z } from 'zod';
-import { apiRoute, phasedApiRoute } from '@/lib/http/api-route';
+import { apiRoute, phasedApiRoute } from '@/lib/server/http/api-route';
 import type { HandlerResult } from '@/lib/http/handler-result';
 import { pageOf } from '@/lib/http/list';
 import { defineOperation } from '@/lib/http/operation';
-import type { Problem } from '@/lib/http/errors';
+import type { Problem } from '@/lib/errors';
 import { respond, type ApiResponse } from '@/lib/http/respond';
 import { Timestamp } from '@/lib/http/schemas';
 import { defineSessionOperation } from '@/lib/http/session-operation';
-import { sessionRoute } from '@/lib/http/session-route';
+import { sessionRoute } from '@/lib/server/http/session-route';
 import type { getPriceOperation } from '@/lib/catalog/api';
 import type { PriceResponse } from '@/lib/catalog/schemas';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/errors';
 import { Metadata } from '@/lib/http/schemas';
-import { metadataLines, parseMetadataLines } from '@/lib/web/form-metadata';
+import { metadataLines, parseMetadataLines } from '@/lib/server/web/form-metadata';
 import { safeWalletReturnPath } from '@/lib/auth/return-path';
 
 const fieldError = (work: () => unknown) => {

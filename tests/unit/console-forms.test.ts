@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { minorToDecimalText, parseMoney } from '@/lib/money/parse';
-import { parseDayBound, parseUtcDateTimeLocal } from '@/lib/web/form-dates';
+import { parseDayBound, parseUtcDateTimeLocal } from '@/lib/server/web/form-dates';
 
 describe('console amount inputs', () => {
   it('prints minor units as decimal text in the currency’s own decimals', () => {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildOpenApiDocument } from '../../lib/openapi/document';
+import { buildOpenApiDocument } from '../../lib/server/openapi/document';
 
 const WRITE_METHODS = ['post', 'put', 'patch', 'delete'];
 const SECTION = '## Every API write and its console page';

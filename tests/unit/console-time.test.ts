@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatConsoleDate, formatConsoleDateTime } from '@/lib/web/console-time';
+import { formatConsoleDate, formatConsoleDateTime } from '@/lib/server/web/console-time';
 
 describe('console dates in the account time zone', () => {
   const noonUtc = '2026-01-15T12:00:00.000Z';

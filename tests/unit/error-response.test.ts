@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { errorResponse } from '../../lib/http/route-core';
+import { errorResponse } from '../../lib/server/http/route-core';
 
 /** A node-postgres error as drizzle wraps it: the SQLSTATE is on the cause. */
 function databaseError(code: string, message: string) {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { buildOpenApiDocument } from '../../lib/openapi/document';
+import { buildOpenApiDocument } from '../../lib/server/openapi/document';
 
 type RequestBodies = Record<string, { content: { 'application/json': { schema: { required?: string[] } } } }>;
 

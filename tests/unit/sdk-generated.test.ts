@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sdkSources } from '@/lib/openapi/sdk-sources';
+import { sdkSources } from '@/lib/server/openapi/sdk-sources';
 
 describe('packages/sdk', () => {
   it('holds the current OpenAPI document and the types generated from it (run `npm run sdk:generate`)', { timeout: 60_000 }, async () => {

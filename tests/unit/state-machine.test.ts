@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/errors';
 import { defineStateMachine } from '@/lib/state-machine';
 
 const door = defineStateMachine({

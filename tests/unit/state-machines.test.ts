@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '@/lib/http/errors';
-import { STATE_MACHINES, stateMachinesMarkdown } from '@/lib/state-machines';
+import { ApiError } from '@/lib/errors';
+import { STATE_MACHINES, stateMachinesMarkdown } from '@/lib/server/state-machines';
 import { paymentStateMachine } from '@/lib/payments/payment-states';
 import { refundStateMachine } from '@/lib/payments/refund-states';
 import { paymentLinkStateMachine } from '@/lib/payment-links/payment-link-states';

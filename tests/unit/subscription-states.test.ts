@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/errors';
 import { subscriptionChangeStateMachine, subscriptionStateMachine } from '@/lib/subscriptions/subscription-states';
 
 function refusal(run: () => void) {

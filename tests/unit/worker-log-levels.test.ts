@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { graphileLogLevel } from '@/lib/jobs/worker';
+import { graphileLogLevel } from '@/lib/server/jobs/worker';
 
 /** Error level only for what an operator must act on (docs/operations.md, "Health and logs"). */
 describe("graphile-worker's log levels", () => {

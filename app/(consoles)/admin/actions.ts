@@ -8,10 +8,10 @@ import { AdminLoginBody, SuspensionBody } from '@/lib/auth/schemas';
 import { reinstateMerchant, suspendMerchant } from '@/lib/operator/suspension';
 import { settlePaymentAfterReview, SettleReviewedPaymentBody } from '@/lib/operator/payment-review';
 // Settling a reviewed payment applies its kind of money move: every kind is registered in this process.
-import '@/lib/jobs/money-move-kinds';
-import { endConsoleSession, requestClient, requireSession, storeSession } from '@/lib/web/session';
-import { field, formAction, requireConfirmed, type FormState } from '@/lib/web/form-state';
-import { parseForm } from '@/lib/web/parse-form';
+import '@/lib/server/jobs/money-move-kinds';
+import { endConsoleSession, requestClient, requireSession, storeSession } from '@/lib/server/web/session';
+import { field, formAction, requireConfirmed, type FormState } from '@/lib/server/web/form-state';
+import { parseForm } from '@/lib/server/web/parse-form';
 
 export async function signInAction(_: FormState, form: FormData): Promise<FormState> {
   return formAction(async () => {

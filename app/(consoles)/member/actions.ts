@@ -6,12 +6,12 @@ import { requestMemberSignInLink, verifyMemberSignInLink } from '@/lib/auth/magi
 import { MemberLoginBody, MemberVerifyBody } from '@/lib/auth/schemas';
 import { config } from '@/lib/config';
 import { safeWalletReturnPath } from '@/lib/auth/return-path';
-import { invalidField } from '@/lib/http/errors';
+import { invalidField } from '@/lib/errors';
 import { customerText } from '@/lib/i18n/customer-text';
-import { actionLocale } from '@/lib/i18n/page-locale';
-import { endConsoleSession, requestClient, storeSession } from '@/lib/web/session';
-import { field, formAction, type FormState } from '@/lib/web/form-state';
-import { parseForm } from '@/lib/web/parse-form';
+import { actionLocale } from '@/lib/server/web/page-locale';
+import { endConsoleSession, requestClient, storeSession } from '@/lib/server/web/session';
+import { field, formAction, type FormState } from '@/lib/server/web/form-state';
+import { parseForm } from '@/lib/server/web/parse-form';
 
 /** The sign-in email is written in the language of the page it was asked for on. */
 export async function requestLinkAction(_: FormState, form: FormData): Promise<FormState> {

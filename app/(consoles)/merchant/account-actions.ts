@@ -9,9 +9,9 @@ import { sellerUserOf } from '@/lib/auth/seller-principal';
 import { PasswordResetBody, PasswordResetConfirmBody, VerifyEmailBody } from '@/lib/auth/schemas';
 import { acceptInvitation } from '@/lib/team/team';
 import { AcceptInvitationBody } from '@/lib/team/schemas';
-import { requestClient, requireSession, storeSession } from '@/lib/web/session';
-import { field, formAction, type FormState } from '@/lib/web/form-state';
-import { parseForm } from '@/lib/web/parse-form';
+import { requestClient, requireSession, storeSession } from '@/lib/server/web/session';
+import { field, formAction, type FormState } from '@/lib/server/web/form-state';
+import { parseForm } from '@/lib/server/web/parse-form';
 
 const devMailboxHint = () => (config.isProduction ? '' : ' (Running locally: open the dev mailbox at /dev/mailbox.)');
 

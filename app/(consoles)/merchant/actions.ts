@@ -3,21 +3,21 @@
 import { redirect } from 'next/navigation';
 import { revalidatePath } from 'next/cache';
 import { getDb } from '@/lib/db/client';
-import { ApiError, invalidField } from '@/lib/http/errors';
+import { ApiError, invalidField } from '@/lib/errors';
 import { signInMerchant, registerMerchant } from '@/lib/auth/sign-in';
 import { createMerchantApiKey, revokeMerchantApiKey } from '@/lib/auth/api-keys';
 import { CreateApiKeyBody, LoginTwoFactorBody, MerchantLoginBody, MerchantRegisterBody } from '@/lib/auth/schemas';
 import { completeTwoFactorSignIn } from '@/lib/auth/two-factor';
-import { clearTwoFactorChallenge, readTwoFactorChallenge, storeTwoFactorChallenge } from '@/lib/web/two-factor-cookie';
+import { clearTwoFactorChallenge, readTwoFactorChallenge, storeTwoFactorChallenge } from '@/lib/server/web/two-factor-cookie';
 import { createProduct, updateProduct } from '@/lib/catalog/products';
 import { createPrice, updatePrice } from '@/lib/catalog/prices';
 import { CreatePriceBody, CreateProductBody } from '@/lib/catalog/schemas';
 import { parseMoney } from '@/lib/money/parse';
 import { normalizeCurrency } from '@/lib/money/currencies';
-import { endConsoleSession, requestClient, storeSession } from '@/lib/web/session';
+import { endConsoleSession, requestClient, storeSession } from '@/lib/server/web/session';
 import { sellerAccountId, sellerAction } from './session';
-import { field, formAction, requireConfirmed, type FormState } from '@/lib/web/form-state';
-import { parseForm } from '@/lib/web/parse-form';
+import { field, formAction, requireConfirmed, type FormState } from '@/lib/server/web/form-state';
+import { parseForm } from '@/lib/server/web/parse-form';
 import { readMeteredFields } from '@/components/console/price-form/metered-input';
 
 // Every action re-checks the session and takes the seller from it, never from the form.

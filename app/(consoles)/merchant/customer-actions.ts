@@ -3,14 +3,14 @@
 import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
 import { getDb } from '@/lib/db/client';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/errors';
 import { createCustomer, updateCustomer } from '@/lib/customers/customers';
 import { createCustomValue, updateCustomValue } from '@/lib/customers/custom-values';
 import { CreateCustomerBody, CustomValueBody, UpdateCustomerBody } from '@/lib/customers/schemas';
-import { parseMetadataLines } from '@/lib/web/form-metadata';
-import { field, formAction, requireConfirmed, type FormState } from '@/lib/web/form-state';
+import { parseMetadataLines } from '@/lib/server/web/form-metadata';
+import { field, formAction, requireConfirmed, type FormState } from '@/lib/server/web/form-state';
 import { makeDefaultPaymentMethod, removePaymentMethod } from '@/lib/subscriptions/payment-methods';
-import { parseForm } from '@/lib/web/parse-form';
+import { parseForm } from '@/lib/server/web/parse-form';
 import { sellerAccountId } from './session';
 
 // The customers' forms: the same schemas and domain functions as POST /api/Customer,

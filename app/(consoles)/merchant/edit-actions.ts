@@ -2,18 +2,18 @@
 
 import { revalidatePath } from 'next/cache';
 import { getDb } from '@/lib/db/client';
-import { invalidField } from '@/lib/http/errors';
+import { invalidField } from '@/lib/errors';
 import { updateProduct } from '@/lib/catalog/products';
 import { UpdateProductBody } from '@/lib/catalog/schemas';
 import { updatePaymentLink } from '@/lib/payment-links/payment-links';
 import { UpdatePaymentLinkBody } from '@/lib/payment-links/schemas';
 import { updateWebhookEndpoint } from '@/lib/webhooks/endpoints';
 import { UpdateWebhookEndpointBody } from '@/lib/webhooks/schemas';
-import { parseUtcDateTimeLocal } from '@/lib/web/form-dates';
-import { field, formAction, type FormState } from '@/lib/web/form-state';
-import { wholeNumber } from '@/lib/web/form-inputs';
-import { adjustableQuantityField } from '@/lib/web/form-adjustable-quantity';
-import { parseForm } from '@/lib/web/parse-form';
+import { parseUtcDateTimeLocal } from '@/lib/server/web/form-dates';
+import { field, formAction, type FormState } from '@/lib/server/web/form-state';
+import { wholeNumber } from '@/lib/server/web/form-inputs';
+import { adjustableQuantityField } from '@/lib/server/web/form-adjustable-quantity';
+import { parseForm } from '@/lib/server/web/parse-form';
 import { sellerAccountId } from './session';
 
 // Edit forms of the seller console. Each re-checks the session and role (sellerAccountId), takes

@@ -2,7 +2,7 @@
 
 import { revalidatePath } from 'next/cache';
 import { getDb } from '@/lib/db/client';
-import { invalidField } from '@/lib/http/errors';
+import { invalidField } from '@/lib/errors';
 import { findPriceRow } from '@/lib/catalog/prices';
 import { createEntitlementPolicy } from '@/lib/entitlements/policies';
 import { setEntitlementOverride } from '@/lib/entitlements/overrides';
@@ -10,11 +10,11 @@ import { CreateEntitlementPolicyBody, EntitlementOverrideBody } from '@/lib/enti
 import { createCreditGrant } from '@/lib/usage/credits';
 import { recordUsage, reverseUsage } from '@/lib/usage/usage-records';
 import { CreateCreditGrantBody, RecordUsageBody } from '@/lib/usage/schemas';
-import { inTransaction, runConsoleOnce } from '@/lib/web/console-once';
+import { inTransaction, runConsoleOnce } from '@/lib/server/web/console-once';
 import { parseMoney } from '@/lib/money/parse';
-import { utcMoment, wholeNumber } from '@/lib/web/form-inputs';
-import { field, formAction, requireConfirmed, type FormState } from '@/lib/web/form-state';
-import { parseForm } from '@/lib/web/parse-form';
+import { utcMoment, wholeNumber } from '@/lib/server/web/form-inputs';
+import { field, formAction, requireConfirmed, type FormState } from '@/lib/server/web/form-state';
+import { parseForm } from '@/lib/server/web/parse-form';
 import { sellerAccountId } from './session';
 
 // Entitlements, credits and usage decide what a subscription bills: the API's `entitlements:write`

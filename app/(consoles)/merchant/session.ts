@@ -1,10 +1,10 @@
 import { cache } from 'react';
 import { redirect } from 'next/navigation';
 import { getDb } from '@/lib/db/client';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/errors';
 import { assertSellerMay, authorizeSeller, loadSeller, type SellerAccess } from '@/lib/auth/seller-access';
 import type { Permission } from '@/lib/http/permissions';
-import { requireSession } from '@/lib/web/session';
+import { requireSession } from '@/lib/server/web/session';
 
 /** The session's user and account, loaded once per request (layout and page share it). */
 const signedInSeller = cache(async () => {

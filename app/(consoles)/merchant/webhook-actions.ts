@@ -3,7 +3,7 @@
 import { redirect } from 'next/navigation';
 import { revalidatePath } from 'next/cache';
 import { getDb } from '@/lib/db/client';
-import { ApiError, invalidField } from '@/lib/http/errors';
+import { ApiError, invalidField } from '@/lib/errors';
 import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
@@ -15,9 +15,9 @@ import { retryFailedWebhookDeliveries, retryWebhookDelivery } from '@/lib/webhoo
 import { CreateWebhookEndpointBody, RetryFailedDeliveriesBody, TestWebhookEndpointBody } from '@/lib/webhooks/schemas';
 import { sendTestWebhookEvent } from '@/lib/webhooks/test-events';
 import { sellerAccountId } from './session';
-import { field, formAction, type FormState } from '@/lib/web/form-state';
-import { parseForm } from '@/lib/web/parse-form';
-import { inTransaction, runConsoleOnce } from '@/lib/web/console-once';
+import { field, formAction, type FormState } from '@/lib/server/web/form-state';
+import { parseForm } from '@/lib/server/web/parse-form';
+import { inTransaction, runConsoleOnce } from '@/lib/server/web/console-once';
 import { now } from '@/lib/clock';
 
 // The seller's webhook actions: each re-checks the session, takes the seller from it (never from

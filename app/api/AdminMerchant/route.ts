@@ -1,4 +1,4 @@
-import { sessionRoute } from '@/lib/http/session-route';
+import { sessionRoute } from '@/lib/server/http/session-route';
 import { listMerchantsOperation } from '@/lib/auth/api';
 import { listMerchants } from '@/lib/merchants/merchants';
 

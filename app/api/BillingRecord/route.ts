@@ -1,4 +1,4 @@
-import { apiRoute } from '@/lib/http/api-route';
+import { apiRoute } from '@/lib/server/http/api-route';
 import { listBillingRecordsOperation } from '@/lib/billing/api';
 import { listBillingRecords } from '@/lib/billing/invoices';
 

@@ -1,4 +1,4 @@
-import { phasedApiRoute } from '@/lib/http/api-route';
+import { phasedApiRoute } from '@/lib/server/http/api-route';
 import { createCheckoutOperation } from '@/lib/checkout/api';
 import { completeCheckout } from '@/lib/checkout/checkouts';
 import { checkoutAnswer } from '@/lib/checkout/answer';

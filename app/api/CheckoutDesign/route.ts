@@ -1,4 +1,4 @@
-import { apiRoute } from '@/lib/http/api-route';
+import { apiRoute } from '@/lib/server/http/api-route';
 import { createCheckoutDesignOperation, listCheckoutDesignsOperation } from '@/lib/designs/api';
 import { createCheckoutDesign, listCheckoutDesigns } from '@/lib/designs/designs';
 

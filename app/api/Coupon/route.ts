@@ -1,4 +1,4 @@
-import { apiRoute } from '@/lib/http/api-route';
+import { apiRoute } from '@/lib/server/http/api-route';
 import { createCouponOperation, listCouponsOperation } from '@/lib/promotions/api';
 import { createCoupon, listCoupons } from '@/lib/promotions/coupons';
 

@@ -1,4 +1,4 @@
-import { apiRoute } from '@/lib/http/api-route';
+import { apiRoute } from '@/lib/server/http/api-route';
 import { listCreditNotesOperation } from '@/lib/billing/api';
 import { listCreditNotes } from '@/lib/payments/credit-notes';
 

@@ -1,4 +1,4 @@
-import { apiRoute } from '@/lib/http/api-route';
+import { apiRoute } from '@/lib/server/http/api-route';
 import { createCustomerOperation, listCustomersOperation } from '@/lib/customers/api';
 import { createCustomer, listCustomers } from '@/lib/customers/customers';
 

@@ -1,4 +1,4 @@
-import { apiRoute } from '@/lib/http/api-route';
+import { apiRoute } from '@/lib/server/http/api-route';
 import { listDisputesOperation } from '@/lib/payments/api';
 import { listDisputes } from '@/lib/payments/disputes';
 

@@ -1,4 +1,4 @@
-import { sessionRoute } from '@/lib/http/session-route';
+import { sessionRoute } from '@/lib/server/http/session-route';
 import { createMerchantApiKeyOperation, listMerchantApiKeysOperation } from '@/lib/auth/api';
 import { createMerchantApiKey, listApiKeyPage } from '@/lib/auth/api-keys';
 

@@ -1,4 +1,4 @@
-import { sessionRoute } from '@/lib/http/session-route';
+import { sessionRoute } from '@/lib/server/http/session-route';
 import { getSettingsOperation, updateSettingsOperation } from '@/lib/merchants/api';
 import { getAccountSettings, updateAccountSettings } from '@/lib/merchants/settings';
 

@@ -1,4 +1,4 @@
-import { apiRoute } from '@/lib/http/api-route';
+import { apiRoute } from '@/lib/server/http/api-route';
 import { listPaymentsOperation } from '@/lib/payments/api';
 import { listPayments } from '@/lib/payments/payments';
 

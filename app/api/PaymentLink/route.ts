@@ -1,4 +1,4 @@
-import { apiRoute } from '@/lib/http/api-route';
+import { apiRoute } from '@/lib/server/http/api-route';
 import { createPaymentLinkOperation, listPaymentLinksOperation } from '@/lib/payment-links/api';
 import { createPaymentLink, listPaymentLinks } from '@/lib/payment-links/payment-links';
 

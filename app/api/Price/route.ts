@@ -1,4 +1,4 @@
-import { apiRoute } from '@/lib/http/api-route';
+import { apiRoute } from '@/lib/server/http/api-route';
 import { createPriceOperation, listPricesOperation } from '@/lib/catalog/api';
 import { createPrice, listPrices } from '@/lib/catalog/prices';
 

@@ -1,4 +1,4 @@
-import { apiRoute } from '@/lib/http/api-route';
+import { apiRoute } from '@/lib/server/http/api-route';
 import { createProductOperation, listProductsOperation } from '@/lib/catalog/api';
 import { createProduct, listProducts } from '@/lib/catalog/products';
 

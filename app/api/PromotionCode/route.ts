@@ -1,4 +1,4 @@
-import { apiRoute } from '@/lib/http/api-route';
+import { apiRoute } from '@/lib/server/http/api-route';
 import { createPromotionCodeOperation, listPromotionCodesOperation } from '@/lib/promotions/api';
 import { createPromotionCode, listPromotionCodes } from '@/lib/promotions/promotion-codes';
 

@@ -1,4 +1,4 @@
-import { apiRoute, phasedApiRoute } from '@/lib/http/api-route';
+import { apiRoute, phasedApiRoute } from '@/lib/server/http/api-route';
 import { respond } from '@/lib/http/respond';
 import { createSubscriptionOperation, listSubscriptionsOperation } from '@/lib/subscriptions/api';
 import { listSubscriptions } from '@/lib/subscriptions/queries';

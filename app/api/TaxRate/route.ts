@@ -1,4 +1,4 @@
-import { apiRoute } from '@/lib/http/api-route';
+import { apiRoute } from '@/lib/server/http/api-route';
 import { createTaxRateOperation, listTaxRatesOperation } from '@/lib/tax/api';
 import { createTaxRate, listTaxRates } from '@/lib/tax/tax-rates';
 

@@ -1,4 +1,4 @@
-import { apiRoute } from '@/lib/http/api-route';
+import { apiRoute } from '@/lib/server/http/api-route';
 import { respond } from '@/lib/http/respond';
 import { createTestClockOperation, listTestClocksOperation } from '@/lib/subscriptions/api';
 import { createTestClock, listTestClocks } from '@/lib/subscriptions/test-clocks';

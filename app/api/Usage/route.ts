@@ -1,4 +1,4 @@
-import { apiRoute } from '@/lib/http/api-route';
+import { apiRoute } from '@/lib/server/http/api-route';
 import { respond } from '@/lib/http/respond';
 import { listUsageOperation, recordUsageOperation } from '@/lib/usage/api';
 import { recordUsage } from '@/lib/usage/usage-records';

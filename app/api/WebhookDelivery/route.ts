@@ -1,4 +1,4 @@
-import { apiRoute } from '@/lib/http/api-route';
+import { apiRoute } from '@/lib/server/http/api-route';
 import { listWebhookDeliveriesOperation } from '@/lib/webhooks/api';
 import { listWebhookDeliveries } from '@/lib/webhooks/deliveries';
 

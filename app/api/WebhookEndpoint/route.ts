@@ -1,4 +1,4 @@
-import { apiRoute } from '@/lib/http/api-route';
+import { apiRoute } from '@/lib/server/http/api-route';
 import { createWebhookEndpointOperation, listWebhookEndpointsOperation } from '@/lib/webhooks/api';
 import { createWebhookEndpoint, listWebhookEndpoints } from '@/lib/webhooks/endpoints';
 

@@ -1,4 +1,4 @@
-import { apiRoute } from '@/lib/http/api-route';
+import { apiRoute } from '@/lib/server/http/api-route';
 import { listWebhookEventsOperation } from '@/lib/webhooks/api';
 import { listWebhookEvents } from '@/lib/webhooks/deliveries';
 

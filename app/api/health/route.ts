@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { getDb } from '@/lib/db/client';
-import { publicRoute } from '@/lib/http/public-route';
+import { publicRoute } from '@/lib/server/http/public-route';
 import { jsonResponse } from '@/lib/http/respond';
 
 export const dynamic = 'force-dynamic';

@@ -5,7 +5,7 @@ import { InvoiceView } from '@/components/billing/invoice-view';
 import { DesignFrame } from '@/components/checkout/design-frame';
 import { creditNoteDesign, hostedCreditNote } from './design';
 import { customerText } from '@/lib/i18n/customer-text';
-import { pageLocale } from '@/lib/i18n/page-locale';
+import { pageLocale } from '@/lib/server/web/page-locale';
 
 export const dynamic = 'force-dynamic';
 // The address is the secret, as the hosted invoice's: never indexed.

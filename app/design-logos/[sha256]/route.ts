@@ -1,7 +1,7 @@
 import { getDb } from '@/lib/db/client';
 import { findLogo } from '@/lib/designs/logos';
-import { ApiError } from '@/lib/http/errors';
-import { publicRoute } from '@/lib/http/public-route';
+import { ApiError } from '@/lib/errors';
+import { publicRoute } from '@/lib/server/http/public-route';
 
 /**
  * A design's logo by the SHA-256 of its bytes: the address names the content, so it is cached

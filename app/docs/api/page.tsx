@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
-import { buildOpenApiDocument } from '@/lib/openapi/document';
-import { dereference } from '@/lib/openapi/dereference';
+import { buildOpenApiDocument } from '@/lib/server/openapi/document';
+import { dereference } from '@/lib/server/openapi/dereference';
 import { InlineCode, OperationCard, type OpenApiOperation } from './operation-card';
 
 export const metadata: Metadata = { title: 'API reference' };

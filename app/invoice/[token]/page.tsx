@@ -7,7 +7,7 @@ import { InvoiceView } from '@/components/billing/invoice-view';
 import { DesignFrame } from '@/components/checkout/design-frame';
 import { hostedInvoice, invoiceDesign } from './design';
 import { customerText } from '@/lib/i18n/customer-text';
-import { pageLocale } from '@/lib/i18n/page-locale';
+import { pageLocale } from '@/lib/server/web/page-locale';
 import { payInvoiceAction } from './actions';
 import { InvoicePayment } from './invoice-payment';
 

@@ -3,7 +3,7 @@
 import { getDb } from '@/lib/db/client';
 import { payHostedCheckout, quoteHostedCheckout, type CheckoutQuote, type HostedPaymentResult } from '@/lib/checkout/hosted';
 import { customerText } from '@/lib/i18n/customer-text';
-import { actionLocale } from '@/lib/i18n/page-locale';
+import { actionLocale } from '@/lib/server/web/page-locale';
 
 /** `locale`: the language the page was shown in, so answers (and the customer's emails) use it. */
 export async function payAction(token: string, attemptKey: string, locale: string, formData: FormData): Promise<HostedPaymentResult> {

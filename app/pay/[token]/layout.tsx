@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { DesignFrame } from '@/components/checkout/design-frame';
-import { pageLocale } from '@/lib/i18n/page-locale';
+import { pageLocale } from '@/lib/server/web/page-locale';
 import { linkDesign } from './design';
 
 /** The checkout and its success page wear the link's design (or the seller's default). */

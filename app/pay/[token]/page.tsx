@@ -6,7 +6,7 @@ import { getDb } from '@/lib/db/client';
 import { loadHostedCheckout } from '@/lib/checkout/hosted';
 import { customerText } from '@/lib/i18n/customer-text';
 import { clientMessages } from '@/lib/i18n/messages';
-import { pageLocale } from '@/lib/i18n/page-locale';
+import { pageLocale } from '@/lib/server/web/page-locale';
 import { OrderSummary, UnavailableNotice } from '@/components/checkout/order-summary';
 import { CheckoutForm } from './checkout-form';
 import { linkDesign } from './design';

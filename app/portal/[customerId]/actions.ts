@@ -3,8 +3,8 @@
 import { redirect } from 'next/navigation';
 import { revalidatePath } from 'next/cache';
 import { getDb } from '@/lib/db/client';
-import { ApiError, invalidField } from '@/lib/http/errors';
-import { field, formAction, requireConfirmed, type FormState } from '@/lib/web/form-state';
+import { ApiError, invalidField } from '@/lib/errors';
+import { field, formAction, requireConfirmed, type FormState } from '@/lib/server/web/form-state';
 import { endPortalSession, portalPath, requestPortalLink, verifyPortalLink } from '@/lib/portal/portal';
 import { plainPhases } from '@/lib/db/phases';
 import { cancelSubscription, commandSubscription } from '@/lib/subscriptions/commands';
@@ -16,7 +16,7 @@ import { CardAuthenticationNeeded } from '@/lib/payments/card-verification';
 import { CardInputError, type TokenizedCard } from '@/lib/payments/processor/types';
 import { customerText, isAuthenticationDecline, type CustomerText } from '@/lib/i18n/customer-text';
 import { customerError } from '@/lib/i18n/customer-errors';
-import { actionLocale } from '@/lib/i18n/page-locale';
+import { actionLocale } from '@/lib/server/web/page-locale';
 import { clearPortalCookie, requirePortalCustomer, setPortalCookie } from './session';
 
 /**

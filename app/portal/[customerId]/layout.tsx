@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { pageLocale } from '@/lib/i18n/page-locale';
+import { pageLocale } from '@/lib/server/web/page-locale';
 import { portalDesign } from './design';
 import { DesignFrame } from '@/components/checkout/design-frame';
 

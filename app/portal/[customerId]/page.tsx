@@ -1,8 +1,8 @@
 import type { Metadata } from 'next';
 import { getDb } from '@/lib/db/client';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/errors';
 import { customerText } from '@/lib/i18n/customer-text';
-import { pageLocale } from '@/lib/i18n/page-locale';
+import { pageLocale } from '@/lib/server/web/page-locale';
 import { portalDesign } from './design';
 import { portalOverview } from '@/lib/portal/overview';
 import { previewPriceChange } from '@/lib/subscriptions/price-change';

@@ -1,7 +1,7 @@
 import { cookies } from 'next/headers';
 import { getDb } from '@/lib/db/client';
 import { config } from '@/lib/config';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/errors';
 import { PORTAL_SESSION_TTL_MS, portalCookieName, portalPath, portalSessionCustomer } from '@/lib/portal/portal';
 
 /** The signed-in portal customer of this path, or undefined. */

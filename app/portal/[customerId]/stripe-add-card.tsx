@@ -5,7 +5,7 @@ import { ActionForm } from '@/components/ui/action-form';
 import { useFormState } from '@/components/ui/form-context';
 import { SubmitButton } from '@/components/ui/submit-button';
 import { StripeCardField, useStripeCard, type StripeCard, type StripeCardSettings } from '@/components/checkout/stripe-card';
-import type { FormState } from '@/lib/web/form-state';
+import type { FormState } from '@/lib/server/web/form-state';
 import type { CardToAuthenticate } from '@/lib/payments/card-entry';
 import { addCardAction, finishAddCardAction } from './actions';
 

@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import { formatConsoleDateTime } from '@/lib/web/console-time';
+import { formatConsoleDateTime } from '@/lib/server/web/console-time';
 import { Cell, Table } from '@/components/ui/table';
 import { HubSection, hubLink } from './hub-section';
 

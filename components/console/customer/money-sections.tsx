@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import { formatMoney } from '@/lib/money/format';
 import { priceTerms, type PriceTermsInput } from '@/lib/catalog/price-terms';
-import { formatConsoleDate, formatConsoleDateTime } from '@/lib/web/console-time';
+import { formatConsoleDate, formatConsoleDateTime } from '@/lib/server/web/console-time';
 import { Badge } from '@/components/ui/layout';
 import { Cell, Table } from '@/components/ui/table';
 import { PaymentStatusBadge } from '@/app/(consoles)/merchant/(console)/payments/status-badge';
@@ -9,7 +9,7 @@ import { InvoiceLinks } from '@/components/billing/invoice-links';
 import { HubSection, hubLink } from './hub-section';
 import { RecordLines } from '../upcoming-invoice';
 import type { BillingLine } from '../billing-lines';
-import { recordStatusWord, statusWord } from '@/lib/web/status-words';
+import { recordStatusWord, statusWord } from '@/lib/server/web/status-words';
 import { documentTaxLines, type DocumentTaxes } from '@/lib/billing/document-parts';
 import { customerText } from '@/lib/i18n/customer-text';
 

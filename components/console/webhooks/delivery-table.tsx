@@ -2,7 +2,7 @@ import Link from 'next/link';
 import { EmptyState } from '@/components/ui/layout';
 import { Cell, Table } from '@/components/ui/table';
 import { DeliveryStatusPill, ResponseCode, type DeliveryStatus } from './status';
-import { formatConsoleDateTime } from '@/lib/web/console-time';
+import { formatConsoleDateTime } from '@/lib/server/web/console-time';
 
 export interface DeliveryRow {
   id: string;

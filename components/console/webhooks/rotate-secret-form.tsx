@@ -3,7 +3,7 @@
 import { ActionForm, type FormActionFn } from '@/components/ui/action-form';
 import { ConfirmButton } from '@/components/ui/confirm-button';
 import { SecretReveal } from './secret-reveal';
-import { formatConsoleDateTime } from '@/lib/web/console-time';
+import { formatConsoleDateTime } from '@/lib/server/web/console-time';
 
 /** Rotates the signing secret after a confirmation and shows the new one this once. */
 export function RotateSecretForm({

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { redirect } from 'next/navigation';
 import { getDb } from '@/lib/db/client';
 import { findAdminById } from '@/lib/admins/admins';
-import { requireSession } from '@/lib/web/session';
+import { requireSession } from '@/lib/server/web/session';
 import { ConsoleShell } from '@/components/console/console-shell';
 import { signOutAction } from '../actions';
 

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { getDb } from '@/lib/db/client';
 import { listMerchants } from '@/lib/merchants/merchants';
-import { requireSession } from '@/lib/web/session';
+import { requireSession } from '@/lib/server/web/session';
 import { ActionForm } from '@/components/ui/action-form';
 import { ConfirmButton } from '@/components/ui/confirm-button';
 import { SubmitButton } from '@/components/ui/submit-button';

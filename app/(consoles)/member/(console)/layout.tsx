@@ -3,8 +3,8 @@ import { redirect } from 'next/navigation';
 import { getDb } from '@/lib/db/client';
 import { findMemberById } from '@/lib/members/members';
 import { customerText } from '@/lib/i18n/customer-text';
-import { pageLocale } from '@/lib/i18n/page-locale';
-import { requireSession } from '@/lib/web/session';
+import { pageLocale } from '@/lib/server/web/page-locale';
+import { requireSession } from '@/lib/server/web/session';
 import { ConsoleShell } from '@/components/console/console-shell';
 import { signOutAction } from '../actions';
 

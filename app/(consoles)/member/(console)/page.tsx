@@ -1,11 +1,11 @@
 import type { Metadata } from 'next';
 import { customerText } from '@/lib/i18n/customer-text';
-import { pageLocale } from '@/lib/i18n/page-locale';
+import { pageLocale } from '@/lib/server/web/page-locale';
 import { redirect } from 'next/navigation';
 import { getDb } from '@/lib/db/client';
 import { findMemberById } from '@/lib/members/members';
 import { listWalletPaymentMethods } from '@/lib/payments/payment-methods';
-import { requireSession } from '@/lib/web/session';
+import { requireSession } from '@/lib/server/web/session';
 import { Badge, Card, DescriptionList, EmptyState, PageHeader } from '@/components/ui/layout';
 import { Pagination, pageParam } from '@/components/ui/pagination';
 import { WalletSubscriptions } from '@/components/member/wallet-subscriptions';

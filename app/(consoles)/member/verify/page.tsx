@@ -5,7 +5,7 @@ import { ActionForm } from '@/components/ui/action-form';
 import { SubmitButton } from '@/components/ui/submit-button';
 import { safeWalletReturnPath } from '@/lib/auth/return-path';
 import { customerText } from '@/lib/i18n/customer-text';
-import { pageLocale } from '@/lib/i18n/page-locale';
+import { pageLocale } from '@/lib/server/web/page-locale';
 import { verifyLinkAction } from '../actions';
 
 // The link's token must not leak to other sites through the Referer header.

@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import { formatConsoleDate } from '@/lib/web/console-time';
+import { formatConsoleDate } from '@/lib/server/web/console-time';
 import Link from 'next/link';
 import { getDb } from '@/lib/db/client';
 import { now } from '@/lib/clock';
@@ -9,7 +9,7 @@ import { Badge, Card, PageHeader } from '@/components/ui/layout';
 import { Alert } from '@/components/ui/alert';
 import { OverviewCharts, RangePicker } from '@/components/console/overview/overview-charts';
 import { currentSeller } from '../session';
-import { statusWord } from '@/lib/web/status-words';
+import { statusWord } from '@/lib/server/web/status-words';
 
 export const metadata: Metadata = { title: 'Overview' };
 

@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import { getDb } from '@/lib/db/client';
 import { listWebhookEndpointsNeedingAttention } from '@/lib/webhooks/endpoints';
-import { formatConsoleDateTime } from '@/lib/web/console-time';
+import { formatConsoleDateTime } from '@/lib/server/web/console-time';
 
 /**
  * The console-wide notice that a webhook endpoint is failing or was disabled by the service

@@ -1,4 +1,4 @@
-import { sessionRoute } from '@/lib/http/session-route';
+import { sessionRoute } from '@/lib/server/http/session-route';
 import { adminLoginOperation } from '@/lib/auth/api';
 import { signInAdmin } from '@/lib/auth/sign-in';
 

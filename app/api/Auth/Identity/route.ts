@@ -1,4 +1,4 @@
-import { sessionRoute } from '@/lib/http/session-route';
+import { sessionRoute } from '@/lib/server/http/session-route';
 import { identityOperation } from '@/lib/auth/api';
 import { getIdentity } from '@/lib/auth/identity';
 

@@ -1,4 +1,4 @@
-import { apiRoute } from '@/lib/http/api-route';
+import { apiRoute } from '@/lib/server/http/api-route';
 import { getBillingRecordOperation } from '@/lib/billing/api';
 import { getBillingRecord } from '@/lib/billing/invoices';
 

@@ -1,4 +1,4 @@
-import { apiRoute } from '@/lib/http/api-route';
+import { apiRoute } from '@/lib/server/http/api-route';
 import { getCheckoutOperation } from '@/lib/checkout/api';
 import { getCheckout } from '@/lib/checkout/checkout-response';
 

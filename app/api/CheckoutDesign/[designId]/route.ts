@@ -1,4 +1,4 @@
-import { apiRoute } from '@/lib/http/api-route';
+import { apiRoute } from '@/lib/server/http/api-route';
 import { getCheckoutDesignOperation, updateCheckoutDesignOperation } from '@/lib/designs/api';
 import { getCheckoutDesign, updateCheckoutDesign } from '@/lib/designs/designs';
 

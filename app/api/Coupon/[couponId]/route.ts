@@ -1,4 +1,4 @@
-import { apiRoute } from '@/lib/http/api-route';
+import { apiRoute } from '@/lib/server/http/api-route';
 import { getCouponOperation } from '@/lib/promotions/api';
 import { getCoupon } from '@/lib/promotions/coupons';
 

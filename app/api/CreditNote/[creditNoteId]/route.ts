@@ -1,4 +1,4 @@
-import { apiRoute } from '@/lib/http/api-route';
+import { apiRoute } from '@/lib/server/http/api-route';
 import { getCreditNoteOperation } from '@/lib/billing/api';
 import { getCreditNote } from '@/lib/payments/credit-notes';
 

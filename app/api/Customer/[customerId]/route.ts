@@ -1,4 +1,4 @@
-import { apiRoute } from '@/lib/http/api-route';
+import { apiRoute } from '@/lib/server/http/api-route';
 import { getCustomerOperation, updateCustomerOperation } from '@/lib/customers/api';
 import { getCustomer, updateCustomer } from '@/lib/customers/customers';
 

@@ -1,4 +1,4 @@
-import { apiRoute } from '@/lib/http/api-route';
+import { apiRoute } from '@/lib/server/http/api-route';
 import { getDisputeOperation } from '@/lib/payments/api';
 import { getDispute } from '@/lib/payments/disputes';
 

@@ -1,4 +1,4 @@
-import { sessionRoute } from '@/lib/http/session-route';
+import { sessionRoute } from '@/lib/server/http/session-route';
 import { memberLoginOperation } from '@/lib/auth/api';
 import { requestMemberSignInLink } from '@/lib/auth/magic-links';
 import { chooseLocale } from '@/lib/i18n/locales';

@@ -1,4 +1,4 @@
-import { sessionRoute } from '@/lib/http/session-route';
+import { sessionRoute } from '@/lib/server/http/session-route';
 import { memberVerifyOperation } from '@/lib/auth/api';
 import { verifyMemberSignInLink } from '@/lib/auth/magic-links';
 

@@ -1,4 +1,4 @@
-import { sessionRoute } from '@/lib/http/session-route';
+import { sessionRoute } from '@/lib/server/http/session-route';
 import { acceptInvitationOperation } from '@/lib/team/api';
 import { acceptInvitation } from '@/lib/team/team';
 import { toSellerUserResponse } from '@/lib/merchants/users';

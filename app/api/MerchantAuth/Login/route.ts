@@ -1,4 +1,4 @@
-import { sessionRoute } from '@/lib/http/session-route';
+import { sessionRoute } from '@/lib/server/http/session-route';
 import { merchantLoginOperation } from '@/lib/auth/api';
 import { signInMerchant } from '@/lib/auth/sign-in';
 

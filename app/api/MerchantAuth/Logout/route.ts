@@ -1,4 +1,4 @@
-import { sessionRoute } from '@/lib/http/session-route';
+import { sessionRoute } from '@/lib/server/http/session-route';
 import { bearerToken } from '@/lib/http/request';
 import { logoutOperations } from '@/lib/auth/api';
 import { signOut } from '@/lib/auth/sessions';

@@ -1,4 +1,4 @@
-import { sessionRoute } from '@/lib/http/session-route';
+import { sessionRoute } from '@/lib/server/http/session-route';
 import { merchantPasswordResetOperation } from '@/lib/auth/api';
 import { requestPasswordReset } from '@/lib/auth/password-reset';
 

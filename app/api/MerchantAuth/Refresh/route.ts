@@ -1,4 +1,4 @@
-import { sessionRoute } from '@/lib/http/session-route';
+import { sessionRoute } from '@/lib/server/http/session-route';
 import { refreshOperations } from '@/lib/auth/api';
 import { rotateRefreshToken } from '@/lib/auth/sessions';
 

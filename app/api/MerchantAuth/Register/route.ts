@@ -1,4 +1,4 @@
-import { sessionRoute } from '@/lib/http/session-route';
+import { sessionRoute } from '@/lib/server/http/session-route';
 import { merchantRegisterOperation } from '@/lib/auth/api';
 import { registerMerchant } from '@/lib/auth/sign-in';
 import { toMerchantResponse } from '@/lib/merchants/merchants';

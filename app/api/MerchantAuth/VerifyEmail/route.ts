@@ -1,4 +1,4 @@
-import { sessionRoute } from '@/lib/http/session-route';
+import { sessionRoute } from '@/lib/server/http/session-route';
 import { merchantVerifyEmailOperation } from '@/lib/auth/api';
 import { verifySellerEmail } from '@/lib/auth/email-verification';
 

@@ -1,4 +1,4 @@
-import { sessionRoute } from '@/lib/http/session-route';
+import { sessionRoute } from '@/lib/server/http/session-route';
 import { inviteMemberOperation } from '@/lib/team/api';
 import { inviteMember } from '@/lib/team/team';
 

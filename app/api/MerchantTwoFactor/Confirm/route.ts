@@ -1,4 +1,4 @@
-import { sessionRoute } from '@/lib/http/session-route';
+import { sessionRoute } from '@/lib/server/http/session-route';
 import { twoFactorConfirmOperation } from '@/lib/auth/api';
 import { confirmTwoFactorSetup } from '@/lib/auth/two-factor';
 

@@ -1,4 +1,4 @@
-import { sessionRoute } from '@/lib/http/session-route';
+import { sessionRoute } from '@/lib/server/http/session-route';
 import { twoFactorRecoveryCodesOperation } from '@/lib/auth/api';
 import { regenerateRecoveryCodes } from '@/lib/auth/two-factor';
 

@@ -1,4 +1,4 @@
-import { apiRoute } from '@/lib/http/api-route';
+import { apiRoute } from '@/lib/server/http/api-route';
 import { getPaymentOperation } from '@/lib/payments/api';
 import { getPayment } from '@/lib/payments/payments';
 

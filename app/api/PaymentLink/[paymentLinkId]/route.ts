@@ -1,4 +1,4 @@
-import { apiRoute } from '@/lib/http/api-route';
+import { apiRoute } from '@/lib/server/http/api-route';
 import { getPaymentLinkOperation, updatePaymentLinkOperation } from '@/lib/payment-links/api';
 import { getPaymentLink, updatePaymentLink } from '@/lib/payment-links/payment-links';
 

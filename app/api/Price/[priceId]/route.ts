@@ -1,4 +1,4 @@
-import { apiRoute } from '@/lib/http/api-route';
+import { apiRoute } from '@/lib/server/http/api-route';
 import { getPriceOperation, updatePriceOperation } from '@/lib/catalog/api';
 import { getPrice, updatePrice } from '@/lib/catalog/prices';
 

@@ -1,4 +1,4 @@
-import { apiRoute } from '@/lib/http/api-route';
+import { apiRoute } from '@/lib/server/http/api-route';
 import { getProductOperation, updateProductOperation } from '@/lib/catalog/api';
 import { getProduct, updateProduct } from '@/lib/catalog/products';
 

@@ -1,4 +1,4 @@
-import { apiRoute } from '@/lib/http/api-route';
+import { apiRoute } from '@/lib/server/http/api-route';
 import { getPromotionCodeOperation, updatePromotionCodeOperation } from '@/lib/promotions/api';
 import { getPromotionCode, updatePromotionCode } from '@/lib/promotions/promotion-codes';
 

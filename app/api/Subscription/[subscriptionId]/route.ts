@@ -1,4 +1,4 @@
-import { apiRoute } from '@/lib/http/api-route';
+import { apiRoute } from '@/lib/server/http/api-route';
 import { getSubscriptionOperation } from '@/lib/subscriptions/api';
 import { getSubscriptionDetail } from '@/lib/subscriptions/queries';
 

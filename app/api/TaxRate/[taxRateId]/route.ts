@@ -1,4 +1,4 @@
-import { apiRoute } from '@/lib/http/api-route';
+import { apiRoute } from '@/lib/server/http/api-route';
 import { getTaxRateOperation, updateTaxRateOperation } from '@/lib/tax/api';
 import { getTaxRate, updateTaxRate } from '@/lib/tax/tax-rates';
 

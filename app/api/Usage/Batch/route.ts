@@ -1,4 +1,4 @@
-import { apiRoute } from '@/lib/http/api-route';
+import { apiRoute } from '@/lib/server/http/api-route';
 import { recordUsageBatchOperation } from '@/lib/usage/api';
 import { recordUsageBatch } from '@/lib/usage/batch';
 

@@ -1,4 +1,4 @@
-import { apiRoute } from '@/lib/http/api-route';
+import { apiRoute } from '@/lib/server/http/api-route';
 import { summarizeUsageOperation } from '@/lib/usage/api';
 import { summarizeUsage } from '@/lib/usage/usage-reports';
 

@@ -1,4 +1,4 @@
-import { apiRoute } from '@/lib/http/api-route';
+import { apiRoute } from '@/lib/server/http/api-route';
 import { getWebhookDeliveryOperation } from '@/lib/webhooks/api';
 import { getWebhookDelivery } from '@/lib/webhooks/deliveries';
 

@@ -1,4 +1,4 @@
-import { apiRoute } from '@/lib/http/api-route';
+import { apiRoute } from '@/lib/server/http/api-route';
 import { deleteWebhookEndpointOperation, getWebhookEndpointOperation, updateWebhookEndpointOperation } from '@/lib/webhooks/api';
 import { deleteWebhookEndpoint, getWebhookEndpoint, updateWebhookEndpoint } from '@/lib/webhooks/endpoints';
 

@@ -1,5 +1,5 @@
-import { ApiError } from '@/lib/http/errors';
-import { publicRoute } from '@/lib/http/public-route';
+import { ApiError } from '@/lib/errors';
+import { publicRoute } from '@/lib/server/http/public-route';
 import { checkReadiness } from '@/lib/http/readiness';
 import { jsonResponse } from '@/lib/http/respond';
 

@@ -3,7 +3,7 @@ import { notFound } from 'next/navigation';
 import { getDb } from '@/lib/db/client';
 import { loadHostedCheckoutResult, type HostedCheckoutResult, type SubscriptionNextSteps } from '@/lib/checkout/hosted-result';
 import { customerText, type CustomerText } from '@/lib/i18n/customer-text';
-import { pageLocale } from '@/lib/i18n/page-locale';
+import { pageLocale } from '@/lib/server/web/page-locale';
 import { RedirectSoon } from './redirect-soon';
 import { linkDesign } from '../design';
 

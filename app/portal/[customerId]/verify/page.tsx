@@ -5,7 +5,7 @@ import { ActionForm } from '@/components/ui/action-form';
 import { TextField } from '@/components/ui/field';
 import { SubmitButton } from '@/components/ui/submit-button';
 import { customerText } from '@/lib/i18n/customer-text';
-import { pageLocale } from '@/lib/i18n/page-locale';
+import { pageLocale } from '@/lib/server/web/page-locale';
 import { portalDesign } from '../design';
 import { verifyPortalAction } from '../actions';
 

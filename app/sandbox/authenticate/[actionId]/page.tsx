@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { findSandboxAuthentication } from '@/lib/payments/processor/sandbox-authentication';
 import { customerText } from '@/lib/i18n/customer-text';
-import { pageLocale } from '@/lib/i18n/page-locale';
+import { pageLocale } from '@/lib/server/web/page-locale';
 import { RedirectSoon } from '@/app/pay/[token]/success/redirect-soon';
 
 export const dynamic = 'force-dynamic';

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { getDb } from '@/lib/db/client';
 import { listAuditEntries } from '@/lib/audit/audit-log';
-import { requireSession } from '@/lib/web/session';
+import { requireSession } from '@/lib/server/web/session';
 import { EmptyState, PageHeader } from '@/components/ui/layout';
 import { AuditTable, utcTime } from '@/components/audit/audit-table';
 import { AuditFilterForm, auditFiltersOf, nextPageHref } from '@/components/audit/audit-filters';

@@ -5,7 +5,7 @@ import { now } from '@/lib/clock';
 import { formatMoney } from '@/lib/money/format';
 import { loadPlatformOverview, parsePlatformRange } from '@/lib/operator/platform-overview';
 import { REPORT_RANGES } from '@/lib/reports/range';
-import { requireSession } from '@/lib/web/session';
+import { requireSession } from '@/lib/server/web/session';
 import { Badge, Card, EmptyState, PageHeader } from '@/components/ui/layout';
 import { Cell, Table } from '@/components/ui/table';
 import { PlatformCharts, PlatformRangePicker } from '@/components/admin/platform-charts';

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { getDb } from '@/lib/db/client';
 import { listPaymentsToReview } from '@/lib/operator/payment-review';
-import { requireSession } from '@/lib/web/session';
+import { requireSession } from '@/lib/server/web/session';
 import { Alert } from '@/components/ui/alert';
 import { EmptyState, PageHeader } from '@/components/ui/layout';
 import { PaymentsToReview } from '@/components/admin/payments-to-review';

@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import { formatConsoleDate } from '@/lib/web/console-time';
+import { formatConsoleDate } from '@/lib/server/web/console-time';
 import Link from 'next/link';
 import { getDb } from '@/lib/db/client';
 import { listCustomers } from '@/lib/customers/customers';

@@ -6,9 +6,9 @@ import { getDb } from '@/lib/db/client';
 import { DISPUTE_EVIDENCE_FIELDS } from '@/lib/db/schema';
 import { submitDisputeEvidence } from '@/lib/payments/dispute-evidence';
 import { DisputeEvidenceBody } from '@/lib/payments/schemas';
-import { runConsoleOnce } from '@/lib/web/console-once';
-import { field, formAction, requireConfirmed, type FormState } from '@/lib/web/form-state';
-import { parseForm } from '@/lib/web/parse-form';
+import { runConsoleOnce } from '@/lib/server/web/console-once';
+import { field, formAction, requireConfirmed, type FormState } from '@/lib/server/web/form-state';
+import { parseForm } from '@/lib/server/web/parse-form';
 import { sellerAction } from '../../session';
 
 /**

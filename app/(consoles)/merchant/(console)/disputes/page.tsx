@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { formatConsoleDate, formatConsoleDateTime } from '@/lib/web/console-time';
+import { formatConsoleDate, formatConsoleDateTime } from '@/lib/server/web/console-time';
 import { getDb } from '@/lib/db/client';
 import { listDisputes } from '@/lib/payments/disputes';
 import { DISPUTE_STATUSES } from '@/lib/payments/schemas';

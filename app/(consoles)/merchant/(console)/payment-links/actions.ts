@@ -2,17 +2,17 @@
 
 import { revalidatePath } from 'next/cache';
 import { getDb } from '@/lib/db/client';
-import { invalidField } from '@/lib/http/errors';
+import { invalidField } from '@/lib/errors';
 import { createPaymentLink, duplicatePaymentLink, transitionPaymentLink } from '@/lib/payment-links/payment-links';
 import { CreatePaymentLinkBody } from '@/lib/payment-links/schemas';
 import { normalizeCurrency } from '@/lib/money/currencies';
 import { parseMoney } from '@/lib/money/parse';
-import { parseUtcDateTimeLocal } from '@/lib/web/form-dates';
+import { parseUtcDateTimeLocal } from '@/lib/server/web/form-dates';
 import { sellerAccountId } from '../../session';
-import { field, formAction, type FormState } from '@/lib/web/form-state';
-import { wholeNumber } from '@/lib/web/form-inputs';
-import { adjustableQuantityField } from '@/lib/web/form-adjustable-quantity';
-import { parseForm } from '@/lib/web/parse-form';
+import { field, formAction, type FormState } from '@/lib/server/web/form-state';
+import { wholeNumber } from '@/lib/server/web/form-inputs';
+import { adjustableQuantityField } from '@/lib/server/web/form-adjustable-quantity';
+import { parseForm } from '@/lib/server/web/parse-form';
 
 export async function createPaymentLinkAction(_: FormState, form: FormData): Promise<FormState> {
   return formAction(async () => {

@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import { formatConsoleDateTime } from '@/lib/web/console-time';
+import { formatConsoleDateTime } from '@/lib/server/web/console-time';
 import Link from 'next/link';
 import { getDb } from '@/lib/db/client';
 import { listPaymentLinks } from '@/lib/payment-links/payment-links';

@@ -2,17 +2,17 @@
 
 import { revalidatePath } from 'next/cache';
 import { getDb } from '@/lib/db/client';
-import { invalidField } from '@/lib/http/errors';
+import { invalidField } from '@/lib/errors';
 import { findPaymentRow } from '@/lib/payments/payments';
 import { refundPayment } from '@/lib/payments/refunds';
 import { RefundBody } from '@/lib/payments/schemas';
 import { formatMoney } from '@/lib/money/format';
 import { parseMoney } from '@/lib/money/parse';
-import { runConsoleOnce } from '@/lib/web/console-once';
+import { runConsoleOnce } from '@/lib/server/web/console-once';
 import { assertSellerMayRefund } from '@/lib/auth/seller-access';
 import { sellerAction } from '../../session';
-import { field, formAction, type FormState } from '@/lib/web/form-state';
-import { parseForm } from '@/lib/web/parse-form';
+import { field, formAction, type FormState } from '@/lib/server/web/form-state';
+import { parseForm } from '@/lib/server/web/parse-form';
 
 /** Refunds part or all of a payment, once per form key (a double submit refunds once). */
 export async function refundAction(_: FormState, form: FormData): Promise<FormState> {

@@ -1,12 +1,12 @@
 import type { Metadata } from 'next';
-import { formatConsoleDateTime } from '@/lib/web/console-time';
+import { formatConsoleDateTime } from '@/lib/server/web/console-time';
 import Link from 'next/link';
 import { getDb } from '@/lib/db/client';
 import { customerIdsByEmail, customersByIds } from '@/lib/customers/customers';
 import { listPayments } from '@/lib/payments/payments';
 import { PAYMENT_STATUSES } from '@/lib/payments/schemas';
 import { formatMoney } from '@/lib/money/format';
-import { parseDayBound } from '@/lib/web/form-dates';
+import { parseDayBound } from '@/lib/server/web/form-dates';
 import { buttonClass } from '@/components/ui/button';
 import { EmptyState, PageHeader } from '@/components/ui/layout';
 import { Cell, Table } from '@/components/ui/table';

@@ -2,17 +2,17 @@
 
 import { revalidatePath } from 'next/cache';
 import { getDb } from '@/lib/db/client';
-import { invalidField } from '@/lib/http/errors';
+import { invalidField } from '@/lib/errors';
 import { createCoupon } from '@/lib/promotions/coupons';
 import { createPromotionCode, updatePromotionCode } from '@/lib/promotions/promotion-codes';
 import { CreateCouponBody, CreatePromotionCodeBody } from '@/lib/promotions/schemas';
 import { normalizeCurrency } from '@/lib/money/currencies';
 import { parseMoney } from '@/lib/money/parse';
 import { formatMoney } from '@/lib/money/format';
-import { utcMoment, wholeNumber } from '@/lib/web/form-inputs';
+import { utcMoment, wholeNumber } from '@/lib/server/web/form-inputs';
 import { sellerAccountId } from '../../session';
-import { field, formAction, type FormState } from '@/lib/web/form-state';
-import { parseForm } from '@/lib/web/parse-form';
+import { field, formAction, type FormState } from '@/lib/server/web/form-state';
+import { parseForm } from '@/lib/server/web/parse-form';
 
 const PATH = '/merchant/promotion-codes';
 

@@ -5,10 +5,10 @@ import { getDb } from '@/lib/db/client';
 import { searchConsole } from '@/lib/search/console-search';
 import { formatMoney } from '@/lib/money/format';
 import { roleCan } from '@/lib/merchants/roles';
-import { formatConsoleDateTime } from '@/lib/web/console-time';
+import { formatConsoleDateTime } from '@/lib/server/web/console-time';
 import { Card, EmptyState, PageHeader } from '@/components/ui/layout';
 import { currentSeller } from '../../session';
-import { statusWord } from '@/lib/web/status-words';
+import { statusWord } from '@/lib/server/web/status-words';
 
 export const metadata: Metadata = { title: 'Search' };
 

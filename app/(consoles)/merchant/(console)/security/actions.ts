@@ -4,7 +4,7 @@ import { revalidatePath } from 'next/cache';
 import { getDb } from '@/lib/db/client';
 import { beginTwoFactorSetup, confirmTwoFactorSetup, disableTwoFactor, regenerateRecoveryCodes } from '@/lib/auth/two-factor';
 import { setTeamTwoFactorRequirement } from '@/lib/team/team';
-import { field, formAction, type FormState } from '@/lib/web/form-state';
+import { field, formAction, type FormState } from '@/lib/server/web/form-state';
 import { sellerAction } from '../../session';
 
 const SECURITY = '/merchant/security';

@@ -3,9 +3,9 @@
 import { revalidatePath } from 'next/cache';
 import { getDb } from '@/lib/db/client';
 import { sellerAccountId } from '../../session';
-import { field, formAction, requireConfirmed, type FormState } from '@/lib/web/form-state';
-import { parseForm } from '@/lib/web/parse-form';
-import { runConsoleOnce } from '@/lib/web/console-once';
+import { field, formAction, requireConfirmed, type FormState } from '@/lib/server/web/form-state';
+import { parseForm } from '@/lib/server/web/parse-form';
+import { runConsoleOnce } from '@/lib/server/web/console-once';
 import { plainPhases } from '@/lib/db/phases';
 import { formatMoney } from '@/lib/money/format';
 import { cancelSubscription } from '@/lib/subscriptions/commands';

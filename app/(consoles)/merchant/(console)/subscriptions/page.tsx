@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import { formatConsoleDate } from '@/lib/web/console-time';
+import { formatConsoleDate } from '@/lib/server/web/console-time';
 import Link from 'next/link';
 import { getDb } from '@/lib/db/client';
 import { listSubscriptions } from '@/lib/subscriptions/queries';
@@ -10,7 +10,7 @@ import { Badge, EmptyState, PageHeader } from '@/components/ui/layout';
 import { Cell, Table } from '@/components/ui/table';
 import { Pagination, pageParam } from '@/components/ui/pagination';
 import { currentMerchant } from '../../session';
-import { statusWord } from '@/lib/web/status-words';
+import { statusWord } from '@/lib/server/web/status-words';
 
 export const metadata: Metadata = { title: 'Subscriptions' };
 

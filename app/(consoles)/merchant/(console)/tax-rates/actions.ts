@@ -5,8 +5,8 @@ import { getDb } from '@/lib/db/client';
 import { AccountSettingsBody, updateAccountSettings } from '@/lib/merchants/settings';
 import { createTaxRate, updateTaxRate } from '@/lib/tax/tax-rates';
 import { CreateTaxRateBody } from '@/lib/tax/schemas';
-import { field, formAction, type FormState } from '@/lib/web/form-state';
-import { parseForm } from '@/lib/web/parse-form';
+import { field, formAction, type FormState } from '@/lib/server/web/form-state';
+import { parseForm } from '@/lib/server/web/parse-form';
 import { sellerAccountId, sellerAction } from '../../session';
 
 const PATH = '/merchant/tax-rates';

@@ -2,15 +2,15 @@
 
 import { revalidatePath } from 'next/cache';
 import { getDb } from '@/lib/db/client';
-import { invalidField } from '@/lib/http/errors';
+import { invalidField } from '@/lib/errors';
 import { changeMemberRole, inviteMember, removeMember, revokeInvitation } from '@/lib/team/team';
 import { setSupportRefundLimit } from '@/lib/merchants/merchants';
 import { ChangeRoleBody, InviteMemberBody } from '@/lib/team/schemas';
 import { ROLE_LABELS } from '@/lib/merchants/roles';
 import { parseMoney } from '@/lib/money/parse';
 import { normalizeCurrency } from '@/lib/money/currencies';
-import { field, formAction, type FormState } from '@/lib/web/form-state';
-import { parseForm } from '@/lib/web/parse-form';
+import { field, formAction, type FormState } from '@/lib/server/web/form-state';
+import { parseForm } from '@/lib/server/web/parse-form';
 import { sellerAction } from '../../session';
 
 const TEAM = '/merchant/team';

@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import { formatConsoleDate } from '@/lib/web/console-time';
+import { formatConsoleDate } from '@/lib/server/web/console-time';
 import { getDb } from '@/lib/db/client';
 import { listTeam } from '@/lib/team/team';
 import { ROLE_DESCRIPTIONS, ROLE_LABELS, SELLER_ROLES, roleCan } from '@/lib/merchants/roles';

@@ -4,11 +4,11 @@ import { revalidatePath } from 'next/cache';
 import { getDb } from '@/lib/db/client';
 import { advanceTestClock, attachCustomerToTestClock, createTestClock } from '@/lib/subscriptions/test-clocks';
 import { AdvanceTestClockBody, AttachTestClockCustomerBody, CreateTestClockBody } from '@/lib/subscriptions/schemas';
-import { runConsoleOnce } from '@/lib/web/console-once';
-import { formatConsoleDateTime } from '@/lib/web/console-time';
-import { utcMoment } from '@/lib/web/form-inputs';
-import { field, formAction, type FormState } from '@/lib/web/form-state';
-import { parseForm } from '@/lib/web/parse-form';
+import { runConsoleOnce } from '@/lib/server/web/console-once';
+import { formatConsoleDateTime } from '@/lib/server/web/console-time';
+import { utcMoment } from '@/lib/server/web/form-inputs';
+import { field, formAction, type FormState } from '@/lib/server/web/form-state';
+import { parseForm } from '@/lib/server/web/parse-form';
 import { sellerAccountId } from '../../session';
 
 // The Test clocks page's forms: the API's TestClock schemas and domain functions.

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import Link from 'next/link';
 import { getDb } from '@/lib/db/client';
 import { listTestClocks } from '@/lib/subscriptions/test-clocks';
-import { formatConsoleDateTime } from '@/lib/web/console-time';
+import { formatConsoleDateTime } from '@/lib/server/web/console-time';
 import { Badge, Card, EmptyState, PageHeader } from '@/components/ui/layout';
 import { Pagination, pageParam } from '@/components/ui/pagination';
 import { RoleGate } from '@/components/console/role-gate';

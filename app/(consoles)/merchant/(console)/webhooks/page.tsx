@@ -10,7 +10,7 @@ import { Pagination, pageParam } from '@/components/ui/pagination';
 import { NewEndpointForm } from '@/components/console/webhooks/new-endpoint-form';
 import { EndpointStatus, needsAttention } from '@/components/console/webhooks/status';
 import { WebhooksTabs } from '@/components/console/webhooks/tabs';
-import { formatConsoleDateTime } from '@/lib/web/console-time';
+import { formatConsoleDateTime } from '@/lib/server/web/console-time';
 import { currentSeller } from '../../session';
 import { RoleGate } from '@/components/console/role-gate';
 import { createWebhookEndpointAction } from '../../webhook-actions';

@@ -1,7 +1,7 @@
 import { getDb } from '@/lib/db/client';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/errors';
 import { EXPORT_KINDS, exportCsv } from '@/lib/exports/exports';
-import { parseDayBound } from '@/lib/web/form-dates';
+import { parseDayBound } from '@/lib/server/web/form-dates';
 import { sellerAction } from '../../session';
 
 /**

@@ -1,4 +1,4 @@
-import { sessionRoute } from '@/lib/http/session-route';
+import { sessionRoute } from '@/lib/server/http/session-route';
 import { reinstateMerchantOperation } from '@/lib/auth/api';
 import { reinstateMerchant } from '@/lib/operator/suspension';
 

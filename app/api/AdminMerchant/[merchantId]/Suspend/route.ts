@@ -1,4 +1,4 @@
-import { sessionRoute } from '@/lib/http/session-route';
+import { sessionRoute } from '@/lib/server/http/session-route';
 import { suspendMerchantOperation } from '@/lib/auth/api';
 import { suspendMerchant } from '@/lib/operator/suspension';
 

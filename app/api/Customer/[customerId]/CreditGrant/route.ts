@@ -1,4 +1,4 @@
-import { apiRoute } from '@/lib/http/api-route';
+import { apiRoute } from '@/lib/server/http/api-route';
 import { createCreditGrantOperation } from '@/lib/usage/api';
 import { createCreditGrant } from '@/lib/usage/credits';
 

@@ -1,4 +1,4 @@
-import { apiRoute } from '@/lib/http/api-route';
+import { apiRoute } from '@/lib/server/http/api-route';
 import { createCustomValueOperation, listCustomValuesOperation, updateCustomValueOperation } from '@/lib/customers/api';
 import { createCustomValue, listCustomValues, updateCustomValue } from '@/lib/customers/custom-values';
 

@@ -1,4 +1,4 @@
-import { apiRoute } from '@/lib/http/api-route';
+import { apiRoute } from '@/lib/server/http/api-route';
 import { getCustomerEntitlementsOperation } from '@/lib/usage/api';
 import { getCustomerEntitlements } from '@/lib/usage/entitlement-view';
 

@@ -1,4 +1,4 @@
-import { apiRoute } from '@/lib/http/api-route';
+import { apiRoute } from '@/lib/server/http/api-route';
 import { respond } from '@/lib/http/respond';
 import { setEntitlementOverrideOperation } from '@/lib/entitlements/api';
 import { setEntitlementOverride } from '@/lib/entitlements/overrides';

@@ -1,4 +1,4 @@
-import { apiRoute, phasedApiRoute } from '@/lib/http/api-route';
+import { apiRoute, phasedApiRoute } from '@/lib/server/http/api-route';
 import { attachPaymentMethodOperation, listPaymentMethodsOperation } from '@/lib/payments/api';
 import { listPaymentMethods } from '@/lib/payments/payment-methods';
 import { attachPaymentMethod } from '@/lib/subscriptions/payment-methods';

@@ -1,4 +1,4 @@
-import { phasedApiRoute } from '@/lib/http/api-route';
+import { phasedApiRoute } from '@/lib/server/http/api-route';
 import { submitDisputeEvidenceOperation } from '@/lib/payments/api';
 import { submitDisputeEvidence } from '@/lib/payments/dispute-evidence';
 

@@ -1,4 +1,4 @@
-import { sessionRoute } from '@/lib/http/session-route';
+import { sessionRoute } from '@/lib/server/http/session-route';
 import { revokeMerchantApiKeyOperation } from '@/lib/auth/api';
 import { revokeMerchantApiKey } from '@/lib/auth/api-keys';
 

@@ -1,4 +1,4 @@
-import { sessionRoute } from '@/lib/http/session-route';
+import { sessionRoute } from '@/lib/server/http/session-route';
 import { merchantPasswordResetConfirmOperation } from '@/lib/auth/api';
 import { resetPassword } from '@/lib/auth/password-reset';
 

@@ -1,4 +1,4 @@
-import { sessionRoute } from '@/lib/http/session-route';
+import { sessionRoute } from '@/lib/server/http/session-route';
 import { merchantResendVerificationOperation } from '@/lib/auth/api';
 import { resendVerificationEmail } from '@/lib/auth/email-verification';
 import { sellerUserOf } from '@/lib/auth/seller-principal';

@@ -1,4 +1,4 @@
-import { sessionRoute } from '@/lib/http/session-route';
+import { sessionRoute } from '@/lib/server/http/session-route';
 import { changeRoleOperation } from '@/lib/team/api';
 import { changeMemberRole } from '@/lib/team/team';
 

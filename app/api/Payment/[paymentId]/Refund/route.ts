@@ -1,4 +1,4 @@
-import { apiRoute, phasedApiRoute } from '@/lib/http/api-route';
+import { apiRoute, phasedApiRoute } from '@/lib/server/http/api-route';
 import { listRefundsOperation, refundPaymentOperation } from '@/lib/payments/api';
 import { listRefunds, refundPayment } from '@/lib/payments/refunds';
 

@@ -1,4 +1,4 @@
-import { apiRoute } from '@/lib/http/api-route';
+import { apiRoute } from '@/lib/server/http/api-route';
 import { archivePaymentLinkOperation } from '@/lib/payment-links/api';
 import { transitionPaymentLink } from '@/lib/payment-links/payment-links';
 

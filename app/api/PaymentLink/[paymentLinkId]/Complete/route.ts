@@ -1,4 +1,4 @@
-import { phasedApiRoute } from '@/lib/http/api-route';
+import { phasedApiRoute } from '@/lib/server/http/api-route';
 import { completePaymentLinkOperation } from '@/lib/checkout/api';
 import { completePaymentLink } from '@/lib/checkout/complete-payment-link';
 import { checkoutAnswer } from '@/lib/checkout/answer';

@@ -1,4 +1,4 @@
-import { apiRoute } from '@/lib/http/api-route';
+import { apiRoute } from '@/lib/server/http/api-route';
 import { createEntitlementPolicyOperation, listEntitlementPoliciesOperation } from '@/lib/entitlements/api';
 import { createEntitlementPolicy, listEntitlementPolicies } from '@/lib/entitlements/policies';
 

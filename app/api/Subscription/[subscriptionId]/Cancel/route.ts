@@ -1,4 +1,4 @@
-import { apiRoute } from '@/lib/http/api-route';
+import { apiRoute } from '@/lib/server/http/api-route';
 import { cancelSubscriptionOperation } from '@/lib/subscriptions/api';
 import { cancelSubscription } from '@/lib/subscriptions/commands';
 

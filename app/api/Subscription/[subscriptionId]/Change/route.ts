@@ -1,4 +1,4 @@
-import { apiRoute } from '@/lib/http/api-route';
+import { apiRoute } from '@/lib/server/http/api-route';
 import { listSubscriptionChangesOperation } from '@/lib/subscriptions/api';
 import { listSubscriptionChanges } from '@/lib/subscriptions/queries';
 

@@ -1,4 +1,4 @@
-import { phasedApiRoute } from '@/lib/http/api-route';
+import { phasedApiRoute } from '@/lib/server/http/api-route';
 import { commandSubscriptionOperation } from '@/lib/subscriptions/api';
 import { commandSubscriptionInPhases } from '@/lib/subscriptions/resume';
 import { declinedAnswer } from '@/lib/subscriptions/answer';

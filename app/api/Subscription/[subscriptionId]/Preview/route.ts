@@ -1,4 +1,4 @@
-import { apiRoute } from '@/lib/http/api-route';
+import { apiRoute } from '@/lib/server/http/api-route';
 import { previewSubscriptionOperation } from '@/lib/subscriptions/api';
 import { previewPriceChange } from '@/lib/subscriptions/price-change';
 

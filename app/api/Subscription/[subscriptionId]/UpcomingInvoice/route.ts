@@ -1,4 +1,4 @@
-import { apiRoute } from '@/lib/http/api-route';
+import { apiRoute } from '@/lib/server/http/api-route';
 import { getUpcomingInvoiceOperation } from '@/lib/subscriptions/api';
 import { getUpcomingInvoice } from '@/lib/subscriptions/upcoming-invoice';
 

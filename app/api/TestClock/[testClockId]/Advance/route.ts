@@ -1,4 +1,4 @@
-import { phasedApiRoute } from '@/lib/http/api-route';
+import { phasedApiRoute } from '@/lib/server/http/api-route';
 import { advanceTestClockOperation } from '@/lib/subscriptions/api';
 import { advanceTestClock } from '@/lib/subscriptions/test-clocks';
 

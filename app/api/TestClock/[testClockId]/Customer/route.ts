@@ -1,4 +1,4 @@
-import { apiRoute } from '@/lib/http/api-route';
+import { apiRoute } from '@/lib/server/http/api-route';
 import { attachTestClockCustomerOperation } from '@/lib/subscriptions/api';
 import { attachCustomerToTestClock } from '@/lib/subscriptions/test-clocks';
 

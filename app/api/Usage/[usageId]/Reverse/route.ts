@@ -1,4 +1,4 @@
-import { apiRoute } from '@/lib/http/api-route';
+import { apiRoute } from '@/lib/server/http/api-route';
 import { reverseUsageOperation } from '@/lib/usage/api';
 import { reverseUsage } from '@/lib/usage/usage-records';
 

@@ -1,4 +1,4 @@
-import { apiRoute } from '@/lib/http/api-route';
+import { apiRoute } from '@/lib/server/http/api-route';
 import { retryFailedWebhookDeliveriesOperation } from '@/lib/webhooks/api';
 import { retryFailedWebhookDeliveries } from '@/lib/webhooks/deliveries';
 

@@ -1,4 +1,4 @@
-import { apiRoute } from '@/lib/http/api-route';
+import { apiRoute } from '@/lib/server/http/api-route';
 import { rotateWebhookEndpointSecretOperation } from '@/lib/webhooks/api';
 import { rotateWebhookEndpointSecret } from '@/lib/webhooks/endpoints';
 

@@ -1,4 +1,4 @@
-import { apiRoute } from '@/lib/http/api-route';
+import { apiRoute } from '@/lib/server/http/api-route';
 import { testWebhookEndpointOperation } from '@/lib/webhooks/api';
 import { sendTestWebhookEvent } from '@/lib/webhooks/test-events';
 

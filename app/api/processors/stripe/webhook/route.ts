@@ -1,6 +1,6 @@
 import { getDb } from '@/lib/db/client';
 import { PLATFORM_CONNECTION } from '@/lib/db/schema';
-import { publicRoute } from '@/lib/http/public-route';
+import { publicRoute } from '@/lib/server/http/public-route';
 import { acceptStripeWebhook, stripeWebhookResponse } from '@/lib/processors/stripe-webhook';
 
 /**

@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import { formatConsoleDateTime } from '@/lib/web/console-time';
+import { formatConsoleDateTime } from '@/lib/server/web/console-time';
 import { getDb } from '@/lib/db/client';
 import { listApiKeyPage } from '@/lib/auth/api-keys';
 import { SCOPES } from '@/lib/http/scopes';

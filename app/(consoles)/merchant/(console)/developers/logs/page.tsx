@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { getDb } from '@/lib/db/client';
 import { listApiKeyPage } from '@/lib/auth/api-keys';
 import { listRequestLogs, REQUEST_LOG_RETENTION_DAYS, STATUS_CLASSES } from '@/lib/request-logs/request-logs';
-import { formatConsoleDateTime } from '@/lib/web/console-time';
+import { formatConsoleDateTime } from '@/lib/server/web/console-time';
 import { buttonClass } from '@/components/ui/button';
 import { EmptyState, PageHeader } from '@/components/ui/layout';
 import { Cell, Table } from '@/components/ui/table';

@@ -1,10 +1,10 @@
 import crypto from 'node:crypto';
-import { formatConsoleDateTime } from '@/lib/web/console-time';
+import { formatConsoleDateTime } from '@/lib/server/web/console-time';
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { getDb } from '@/lib/db/client';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/errors';
 import { getCustomer } from '@/lib/customers/customers';
 import { getPayment } from '@/lib/payments/payments';
 import { formatMoney } from '@/lib/money/format';

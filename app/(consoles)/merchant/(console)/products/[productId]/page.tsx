@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { getDb } from '@/lib/db/client';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/errors';
 import { getProduct } from '@/lib/catalog/products';
 import { listPrices } from '@/lib/catalog/prices';
 import { listTaxRates } from '@/lib/tax/tax-rates';

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { getDb } from '@/lib/db/client';
 import { listAuditEntries } from '@/lib/audit/audit-log';
-import { formatConsoleDateTime } from '@/lib/web/console-time';
+import { formatConsoleDateTime } from '@/lib/server/web/console-time';
 import { EmptyState, PageHeader } from '@/components/ui/layout';
 import { AuditTable } from '@/components/audit/audit-table';
 import { AuditFilterForm, auditFiltersOf, nextPageHref } from '@/components/audit/audit-filters';

@@ -5,8 +5,8 @@ import { redirect } from 'next/navigation';
 import { getDb } from '@/lib/db/client';
 import { createCheckoutDesign, updateCheckoutDesign } from '@/lib/designs/designs';
 import { CreateCheckoutDesignBody, UpdateCheckoutDesignBody } from '@/lib/designs/schemas';
-import { field, formAction, type FormState } from '@/lib/web/form-state';
-import { parseForm } from '@/lib/web/parse-form';
+import { field, formAction, type FormState } from '@/lib/server/web/form-state';
+import { parseForm } from '@/lib/server/web/parse-form';
 import { sellerAction } from '../../../session';
 
 const orNull = (form: FormData, name: string) => field(form, name) || null;

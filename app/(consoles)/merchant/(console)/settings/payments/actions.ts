@@ -4,8 +4,8 @@ import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
 import { getDb } from '@/lib/db/client';
 import { connectStripeAccount, disconnectStripeAccount, StripeConnectionBody } from '@/lib/processors/stripe-connections';
-import { field, formAction, requireConfirmed, type FormState } from '@/lib/web/form-state';
-import { parseForm } from '@/lib/web/parse-form';
+import { field, formAction, requireConfirmed, type FormState } from '@/lib/server/web/form-state';
+import { parseForm } from '@/lib/server/web/parse-form';
 import { sellerAction } from '../../../session';
 
 export async function connectStripeAction(_: FormState, form: FormData): Promise<FormState> {

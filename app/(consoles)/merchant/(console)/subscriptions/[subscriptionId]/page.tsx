@@ -1,10 +1,10 @@
 import type { Metadata } from 'next';
-import { formatConsoleDate, formatConsoleDateTime } from '@/lib/web/console-time';
+import { formatConsoleDate, formatConsoleDateTime } from '@/lib/server/web/console-time';
 import { notFound } from 'next/navigation';
 import { and, eq } from 'drizzle-orm';
 import { getDb } from '@/lib/db/client';
 import { prices } from '@/lib/db/schema';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/errors';
 import { formatMoney } from '@/lib/money/format';
 import Link from 'next/link';
 import { labelsFor } from '@/lib/subscriptions/labels';
@@ -24,7 +24,7 @@ import { currentSeller } from '../../../session';
 import { ChangePriceForm } from '@/components/console/change-price-form';
 import { RoleGate } from '@/components/console/role-gate';
 import { cancelSubscriptionAction, commandSubscriptionAction } from '../actions';
-import { statusWord } from '@/lib/web/status-words';
+import { statusWord } from '@/lib/server/web/status-words';
 import { roleCan } from '@/lib/merchants/roles';
 
 export const metadata: Metadata = { title: 'Subscription' };

@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { randomUUID } from 'node:crypto';
 import { getDb } from '@/lib/db/client';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/errors';
 import { getWebhookEndpoint } from '@/lib/webhooks/endpoints';
 import { listWebhookDeliveries } from '@/lib/webhooks/deliveries';
 import { DELIVERY_STATUSES } from '@/lib/webhooks/schemas';
@@ -19,7 +19,7 @@ import { RotateSecretForm } from '@/components/console/webhooks/rotate-secret-fo
 import { DeliveryTable, StatusFilter } from '@/components/console/webhooks/delivery-table';
 import { EndpointStatus, endpointStatusExplanation, needsAttention } from '@/components/console/webhooks/status';
 import { toDateTimeLocal } from '@/components/console/webhooks/format';
-import { formatConsoleDateTime } from '@/lib/web/console-time';
+import { formatConsoleDateTime } from '@/lib/server/web/console-time';
 import { WebhookEndpointEditForm } from '@/components/console/edit/webhook-endpoint-edit-form';
 import { EVENT_TYPES } from '@/lib/events/types';
 import { currentSeller } from '../../../session';

@@ -8,7 +8,7 @@ import { Cell, Table } from '@/components/ui/table';
 import { Pagination, pageParam } from '@/components/ui/pagination';
 import { FILTER_CONTROL, FilterField, FilterForm } from '@/components/ui/filter-form';
 import { WebhooksTabs } from '@/components/console/webhooks/tabs';
-import { formatConsoleDateTime } from '@/lib/web/console-time';
+import { formatConsoleDateTime } from '@/lib/server/web/console-time';
 import { currentMerchant } from '../../../session';
 
 export const metadata: Metadata = { title: 'Event log' };

@@ -1,4 +1,4 @@
-import { apiRoute } from '@/lib/http/api-route';
+import { apiRoute } from '@/lib/server/http/api-route';
 import { checkEntitlementOperation } from '@/lib/usage/api';
 import { checkEntitlement } from '@/lib/usage/check';
 

@@ -1,4 +1,4 @@
-import { apiRoute } from '@/lib/http/api-route';
+import { apiRoute } from '@/lib/server/http/api-route';
 import { detachPaymentMethodOperation } from '@/lib/payments/api';
 import { toPaymentMethodResponse } from '@/lib/payments/payment-methods';
 import { removePaymentMethod } from '@/lib/subscriptions/payment-methods';

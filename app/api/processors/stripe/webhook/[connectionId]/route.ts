@@ -1,5 +1,5 @@
 import { getDb } from '@/lib/db/client';
-import { publicRoute } from '@/lib/http/public-route';
+import { publicRoute } from '@/lib/server/http/public-route';
 import { acceptStripeWebhook, stripeWebhookResponse } from '@/lib/processors/stripe-webhook';
 
 /**

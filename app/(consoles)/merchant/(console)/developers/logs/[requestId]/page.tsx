@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { getDb } from '@/lib/db/client';
 import { findRequestLog } from '@/lib/request-logs/request-logs';
-import { formatConsoleDateTime } from '@/lib/web/console-time';
+import { formatConsoleDateTime } from '@/lib/server/web/console-time';
 import { Card, DescriptionList, PageHeader } from '@/components/ui/layout';
 import { currentMerchant } from '../../../../session';
 import { HttpStatusBadge } from '../status-badge';

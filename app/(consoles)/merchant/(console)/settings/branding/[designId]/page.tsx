@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { getDb } from '@/lib/db/client';
 import { getCheckoutDesign } from '@/lib/designs/designs';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/errors';
 import { roleCan } from '@/lib/merchants/roles';
 import { Alert } from '@/components/ui/alert';
 import { Badge, Card, PageHeader } from '@/components/ui/layout';

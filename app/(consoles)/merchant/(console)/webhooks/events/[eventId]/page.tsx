@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { getDb } from '@/lib/db/client';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/errors';
 import { getWebhookEvent, listWebhookDeliveries } from '@/lib/webhooks/deliveries';
 import { getWebhookEndpoint } from '@/lib/webhooks/endpoints';
 import { Card, DescriptionList, PageHeader } from '@/components/ui/layout';
@@ -10,7 +10,7 @@ import { Pagination, pageParam } from '@/components/ui/pagination';
 import { CopyButton } from '@/components/ui/copy-button';
 import { DeliveryTable } from '@/components/console/webhooks/delivery-table';
 import { prettyJson } from '@/components/console/webhooks/format';
-import { formatConsoleDateTime } from '@/lib/web/console-time';
+import { formatConsoleDateTime } from '@/lib/server/web/console-time';
 import { currentMerchant } from '../../../../session';
 import { ScrollRegion } from '@/components/ui/scroll-region';
 

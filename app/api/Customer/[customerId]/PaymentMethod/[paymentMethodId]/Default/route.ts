@@ -1,4 +1,4 @@
-import { apiRoute } from '@/lib/http/api-route';
+import { apiRoute } from '@/lib/server/http/api-route';
 import { makeDefaultPaymentMethodOperation } from '@/lib/payments/api';
 import { toPaymentMethodResponse } from '@/lib/payments/payment-methods';
 import { makeDefaultPaymentMethod } from '@/lib/subscriptions/payment-methods';
