@@ -87,6 +87,14 @@ module.exports = {
       to: { path: NEXT_GLUE },
     },
     {
+      name: 'components-not-to-app',
+      severity: 'error',
+      comment:
+        'components/ holds UI any page may use; a form bound to one server action lives beside its page in app/ (or beside its actions when two pages share it).',
+      from: { path: '^components/' },
+      to: { path: '^app/' },
+    },
+    {
       name: 'components-not-to-db',
       severity: 'error',
       comment: 'Components render what a page loaded through domain functions; they never reach the database.',

@@ -4,7 +4,7 @@ import { priceTerms, type PriceTermsInput } from '@/lib/catalog/price-terms';
 import { formatConsoleDate, formatConsoleDateTime } from '@/lib/server/web/console-time';
 import { Badge } from '@/components/ui/layout';
 import { Cell, Table } from '@/components/ui/table';
-import { PaymentStatusBadge } from '@/app/(consoles)/merchant/(console)/payments/status-badge';
+import { PaymentStatusBadge } from '@/components/console/payment-status-badge';
 import { InvoiceLinks } from '@/components/billing/invoice-links';
 import { HubSection, hubLink } from './hub-section';
 import { RecordLines } from '../upcoming-invoice';

@@ -5,7 +5,7 @@ import { getDb } from '@/lib/db/client';
 import { listCustomers } from '@/lib/customers/customers';
 import { buttonClass } from '@/components/ui/button';
 import { Badge, Card, EmptyState, PageHeader } from '@/components/ui/layout';
-import { NewCustomerForm } from '@/components/console/edit/customer-edit-form';
+import { NewCustomerForm } from '@/app/(consoles)/merchant/customer-forms';
 import { RoleGate } from '@/components/console/role-gate';
 import { Cell, Table } from '@/components/ui/table';
 import { FILTER_CONTROL, FilterField, FilterForm } from '@/components/ui/filter-form';

@@ -13,7 +13,7 @@ import { Cell, Table } from '@/components/ui/table';
 import { Pagination, pageParam } from '@/components/ui/pagination';
 import { FILTER_CONTROL, FilterField, FilterForm } from '@/components/ui/filter-form';
 import { currentMerchant } from '../../session';
-import { PAYMENT_STATUS_OPTIONS, PaymentStatusBadge } from './status-badge';
+import { PAYMENT_STATUS_OPTIONS, PaymentStatusBadge } from '../../../../../components/console/payment-status-badge';
 
 export const metadata: Metadata = { title: 'Payments' };
 

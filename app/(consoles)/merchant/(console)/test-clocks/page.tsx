@@ -7,7 +7,7 @@ import { formatConsoleDateTime } from '@/lib/server/web/console-time';
 import { Badge, Card, EmptyState, PageHeader } from '@/components/ui/layout';
 import { Pagination, pageParam } from '@/components/ui/pagination';
 import { RoleGate } from '@/components/console/role-gate';
-import { NewTestClockForm, TestClockForms } from '@/components/console/test-clock-forms';
+import { NewTestClockForm, TestClockForms } from '@/app/(consoles)/merchant/(console)/test-clocks/test-clock-forms';
 import { roleCan } from '@/lib/merchants/roles';
 import { currentSeller } from '../../session';
 

@@ -4,10 +4,10 @@ import { listUsage } from '@/lib/usage/usage-reports';
 import { Card, EmptyState, PageHeader } from '@/components/ui/layout';
 import { Pagination, pageParam } from '@/components/ui/pagination';
 import { FILTER_CONTROL, FilterField, FilterForm } from '@/components/ui/filter-form';
-import { UsageRecordsTable } from '@/components/usage/usage-records-table';
+import { UsageRecordsTable } from '@/app/(consoles)/merchant/(console)/usage/usage-records-table';
 import { currentSeller } from '../../session';
 import { randomUUID } from 'node:crypto';
-import { RecordUsageForm } from '@/components/usage/record-usage-form';
+import { RecordUsageForm } from '@/app/(consoles)/merchant/(console)/usage/record-usage-form';
 import { RoleGate } from '@/components/console/role-gate';
 import { roleCan } from '@/lib/merchants/roles';
 

@@ -16,7 +16,7 @@ import { metadataLines } from '@/lib/server/web/form-metadata';
 import { Badge, Card, DescriptionList, EmptyState, PageHeader } from '@/components/ui/layout';
 import { Cell, Table } from '@/components/ui/table';
 import { Pagination, pageParam } from '@/components/ui/pagination';
-import { CustomerEditForm, CustomValueForm } from '@/components/console/edit/customer-edit-form';
+import { CustomerEditForm, CustomValueForm } from '@/app/(consoles)/merchant/customer-forms';
 import {
   CustomerBillingRecords,
   CustomerCreditNotes,
@@ -32,10 +32,10 @@ import { currentSeller } from '../../../session';
 import { findUpcomingInvoice } from '@/lib/subscriptions/upcoming-invoice';
 import { UpcomingInvoiceSummary } from '@/components/console/upcoming-invoice';
 import { HubSection } from '@/components/console/customer/hub-section';
-import { NewSubscriptionForm } from '@/components/console/customer/new-subscription-form';
-import { CreditGrantForm, EntitlementOverrideForm } from '@/components/console/entitlement-forms';
+import { NewSubscriptionForm } from '@/app/(consoles)/merchant/(console)/customers/[customerId]/new-subscription-form';
+import { CreditGrantForm, EntitlementOverrideForm } from '@/app/(consoles)/merchant/entitlement-forms';
 import { RoleGate } from '@/components/console/role-gate';
-import { PaymentMethodActions } from '@/components/console/customer/payment-method-actions';
+import { PaymentMethodActions } from '@/app/(consoles)/merchant/(console)/customers/[customerId]/payment-method-actions';
 import { Alert } from '@/components/ui/alert';
 import { listRecurringPrices } from '@/lib/catalog/prices';
 import { priceTerms } from '@/lib/catalog/price-terms';

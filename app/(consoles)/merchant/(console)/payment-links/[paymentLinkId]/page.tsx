@@ -11,7 +11,7 @@ import { formatConsoleDateTime } from '@/lib/server/web/console-time';
 import { CopyButton } from '@/components/ui/copy-button';
 import { Badge, Card, DescriptionList, PageHeader } from '@/components/ui/layout';
 import { toDateTimeLocal } from '@/components/console/webhooks/format';
-import { PaymentLinkEditForm } from '@/components/console/edit/payment-link-edit-form';
+import { PaymentLinkEditForm } from '@/app/(consoles)/merchant/(console)/payment-links/[paymentLinkId]/payment-link-edit-form';
 import { currentSeller } from '../../../session';
 import { RoleGate } from '@/components/console/role-gate';
 import { roleCan } from '@/lib/merchants/roles';

@@ -15,7 +15,7 @@ import { TextField } from '@/components/ui/field';
 import { Card, DescriptionList, PageHeader } from '@/components/ui/layout';
 import { currentSeller } from '../../../session';
 import { roleCan } from '@/lib/merchants/roles';
-import { PaymentStatusBadge } from '../status-badge';
+import { PaymentStatusBadge } from '../../../../../../components/console/payment-status-badge';
 import { refundAction } from '../actions';
 import { ConfirmAmountButton } from '@/components/ui/confirm-amount-button';
 import { ProcessorReference } from '@/components/console/processor-reference';

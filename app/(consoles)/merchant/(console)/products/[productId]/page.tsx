@@ -14,10 +14,10 @@ import { NewPriceFields } from '@/components/console/price-form/new-price-fields
 import { Badge, Card, DescriptionList, EmptyState, PageHeader } from '@/components/ui/layout';
 import { Cell, Table } from '@/components/ui/table';
 import { Pagination, pageParam } from '@/components/ui/pagination';
-import { ProductEditForm } from '@/components/console/edit/product-edit-form';
+import { ProductEditForm } from '@/app/(consoles)/merchant/(console)/products/[productId]/product-edit-form';
 import { PricePolicies } from '@/components/console/price-policies';
 import { currentSeller } from '../../../session';
-import { EntitlementPolicyForm } from '@/components/console/entitlement-forms';
+import { EntitlementPolicyForm } from '@/app/(consoles)/merchant/entitlement-forms';
 import { RoleGate } from '@/components/console/role-gate';
 import { roleCan } from '@/lib/merchants/roles';
 import { priceTerms } from '@/lib/catalog/price-terms';

@@ -20,7 +20,7 @@ import { DeliveryTable, StatusFilter } from '@/components/console/webhooks/deliv
 import { EndpointStatus, endpointStatusExplanation, needsAttention } from '@/components/console/webhooks/status';
 import { toDateTimeLocal } from '@/components/console/webhooks/format';
 import { formatConsoleDateTime } from '@/lib/server/web/console-time';
-import { WebhookEndpointEditForm } from '@/components/console/edit/webhook-endpoint-edit-form';
+import { WebhookEndpointEditForm } from '@/app/(consoles)/merchant/(console)/webhooks/[endpointId]/webhook-endpoint-edit-form';
 import { EVENT_TYPES } from '@/lib/events/types';
 import { currentSeller } from '../../../session';
 import { RoleRefusal } from '@/components/console/role-gate';

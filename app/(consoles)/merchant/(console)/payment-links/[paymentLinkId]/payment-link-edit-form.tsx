@@ -4,7 +4,7 @@ import { ActionForm } from '@/components/ui/action-form';
 import { SelectField, TextField } from '@/components/ui/field';
 import { SubmitButton } from '@/components/ui/submit-button';
 import { updatePaymentLinkAction } from '@/app/(consoles)/merchant/edit-actions';
-import { AdjustableQuantityFields } from './adjustable-quantity-fields';
+import { AdjustableQuantityFields } from '../../../../../../components/console/edit/adjustable-quantity-fields';
 
 export interface EditablePaymentLink {
   id: string;
