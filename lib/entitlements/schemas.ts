@@ -1,10 +1,6 @@
 import { z } from 'zod';
-import { FeatureKey, MinorAmount, PositiveInt32, Timestamp } from '../http/schemas';
-
-export const ENTITLEMENT_ALLOWED = ['Unlimited', 'Limited', 'Denied'] as const;
-export type EntitlementAllowed = (typeof ENTITLEMENT_ALLOWED)[number];
-
-export const Feature = FeatureKey.default('default').meta({ description: 'The feature or meter this entitlement governs.', example: 'api_calls' });
+import { MinorAmount, PositiveInt32, Timestamp } from '../http/schemas';
+import { ENTITLEMENT_ALLOWED, EntitlementResponse, Feature, ProducerId, Properties, UsageRecordResponse, type EntitlementAllowed } from '../usage/schemas';
 
 const entitlementFields = {
   feature: Feature,
@@ -57,4 +53,19 @@ export const EntitlementOverrideResponse = z.object({
   limitAmount: z.int().nullable(),
   createdAt: Timestamp,
   updatedAt: Timestamp,
+});
+
+export const CheckEntitlementBody = z.strictObject({
+  feature: Feature,
+  quantity: PositiveInt32.default(1),
+  amount: MinorAmount.default(0),
+  consume: z.boolean().default(false).meta({ description: 'Record the usage if (and only if) it is allowed, atomically.' }),
+  id: ProducerId.optional(),
+  properties: Properties.optional(),
+});
+
+export const CheckEntitlementResponse = EntitlementResponse.extend({
+  customerId: z.string(),
+  usage: UsageRecordResponse.nullable().meta({ description: 'The usage recorded by `consume: true` (null otherwise or when refused).' }),
+  duplicate: z.boolean().meta({ description: 'True when `id` had already been recorded: nothing was counted again.' }),
 });

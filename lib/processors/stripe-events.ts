@@ -9,7 +9,7 @@ import { enqueueJob } from '../jobs/enqueue';
 import { PAYBASE_KEY } from '../payments/processor/stripe';
 import { reconcilePayment } from '../payments/recovery';
 import { finishRefund } from '../payments/refunds';
-import { removePaymentMethod } from '../subscriptions/payment-methods';
+import { removePaymentMethod } from '../saved-cards/saved-cards';
 import { retrieveStripeDispute } from '../payments/processor/stripe-disputes';
 import { recordProcessorDispute } from '../payments/disputes';
 import { stripeClientOfConnection } from '../payments/processor';

@@ -2,8 +2,6 @@ import { defineOperation } from '../http/operation';
 import { listQuery, pageOf } from '../http/list';
 import { idParam } from '../http/schemas';
 import {
-  CheckEntitlementBody,
-  CheckEntitlementResponse,
   CreateCreditGrantBody,
   CreditBalanceResponse,
   CreditGrantResponse,
@@ -103,22 +101,6 @@ export const getCustomerEntitlementsOperation = defineOperation({
   scope: 'entitlements:read',
   params: CustomerParams,
   response: CustomerEntitlementsResponse,
-});
-
-export const checkEntitlementOperation = defineOperation({
-  id: 'checkEntitlement',
-  method: 'POST',
-  path: '/api/Customer/{customerId}/Entitlement/Check',
-  tag: 'Usage',
-  summary: 'Check (and consume) an entitlement',
-  description:
-    'Answers 200 `{ allowed, remaining, … }`. With `consume: true` it is an atomic check-and-consume: the usage is recorded only if allowed (from the limit first, then credits), ' +
-    'and concurrent callers never overdraw a limit or a credit balance. Consuming emits what `POST /api/Usage` emits.',
-  scope: 'entitlements:write',
-  params: CustomerParams,
-  body: CheckEntitlementBody,
-  response: CheckEntitlementResponse,
-  answers: { 409: 'CONFLICT: with `consume`, the `id` is being recorded by another request or was recorded with another body.' },
 });
 
 export const getCreditBalanceOperation = defineOperation({

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { now } from '../clock';
 import { notFound } from '../errors';
-import type { EntitlementAllowed } from '../entitlements/schemas';
+import type { EntitlementAllowed } from './schemas';
 
 export type SourceType = 'override' | 'subscription' | 'purchase' | 'none';
 

@@ -1,16 +1,21 @@
 import { z } from 'zod';
-import { DateTime, MinorAmount, PositiveInt32, Timestamp } from '../http/schemas';
-import { ENTITLEMENT_ALLOWED, Feature } from '../entitlements/schemas';
+import { DateTime, FeatureKey, MinorAmount, PositiveInt32, Timestamp } from '../http/schemas';
+
+/** What an entitlement allows: the words of policies and overrides (lib/entitlements) and of every entitlement answer. */
+export const ENTITLEMENT_ALLOWED = ['Unlimited', 'Limited', 'Denied'] as const;
+export type EntitlementAllowed = (typeof ENTITLEMENT_ALLOWED)[number];
+
+export const Feature = FeatureKey.default('default').meta({ description: 'The feature or meter this entitlement governs.', example: 'api_calls' });
 
 export const MAX_BATCH_RECORDS = 1_000;
 
-const ProducerId = z
+export const ProducerId = z
   .string()
   .min(1)
   .max(255)
   .meta({ description: 'Your deduplication key, unique among your usage records: the same id again counts nothing twice.', example: 'msg_81f3' });
 
-const Properties = z
+export const Properties = z
   .record(z.string().max(40), z.unknown())
   .refine((value) => Object.keys(value).length <= 50, 'At most 50 properties.')
   .meta({ description: 'Free-form facts about the usage (model, region…), kept with the record.' });
@@ -31,15 +36,6 @@ export const RecordUsageBatchBody = z.strictObject({
     .min(1)
     .max(MAX_BATCH_RECORDS)
     .meta({ description: `1 to ${MAX_BATCH_RECORDS} records, each with its own \`id\`.` }),
-});
-
-export const CheckEntitlementBody = z.strictObject({
-  feature: Feature,
-  quantity: PositiveInt32.default(1),
-  amount: MinorAmount.default(0),
-  consume: z.boolean().default(false).meta({ description: 'Record the usage if (and only if) it is allowed, atomically.' }),
-  id: ProducerId.optional(),
-  properties: Properties.optional(),
 });
 
 export const CreateCreditGrantBody = z.strictObject({
@@ -82,12 +78,6 @@ export const EntitlementResponse = z.object({
 });
 
 export const CustomerEntitlementsResponse = z.object({ customerId: z.string(), data: z.array(EntitlementResponse) });
-
-export const CheckEntitlementResponse = EntitlementResponse.extend({
-  customerId: z.string(),
-  usage: UsageRecordResponse.nullable().meta({ description: 'The usage recorded by `consume: true` (null otherwise or when refused).' }),
-  duplicate: z.boolean().meta({ description: 'True when `id` had already been recorded: nothing was counted again.' }),
-});
 
 export const RecordUsageResponse = z.object({ usage: UsageRecordResponse, entitlement: EntitlementResponse });
 

@@ -15,7 +15,7 @@ import {
 import { SandboxProcessor } from '@/lib/payments/processor/sandbox';
 import { finishPendingPayment } from '@/lib/payments/recovery';
 import { completeCheckout } from '@/lib/checkout/checkouts';
-import { commandSubscriptionInPhases, createSubscriptionInPhases } from '@/lib/subscriptions/resume';
+import { commandSubscriptionInPhases, createSubscriptionInPhases } from '@/lib/subscriptions/charging-requests';
 import { processSubscription } from '@/lib/subscriptions/renewals';
 // Recovery finds each payment's kind of money move in the engine's registry: every kind is loaded.
 import '@/lib/server/jobs/money-move-kinds';

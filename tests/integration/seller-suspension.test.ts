@@ -9,8 +9,8 @@ import { payHostedWithWallet, walletCardsForSeller } from '@/lib/checkout/wallet
 import { findOrCreateMember } from '@/lib/members/members';
 import { advanceTestClock } from '@/lib/subscriptions/test-clocks';
 import { commandSubscription } from '@/lib/subscriptions/commands';
-import { commandSubscriptionInPhases } from '@/lib/subscriptions/resume';
-import { addVerifiedDefaultCard, makeDefaultPaymentMethod, saveAsDefaultPaymentMethod } from '@/lib/subscriptions/payment-methods';
+import { commandSubscriptionInPhases } from '@/lib/subscriptions/charging-requests';
+import { addVerifiedDefaultCard, makeDefaultPaymentMethod, saveAsDefaultPaymentMethod } from '@/lib/saved-cards/saved-cards';
 import { savePaymentMethod } from '@/lib/payments/payment-methods';
 import { SandboxProcessor } from '@/lib/payments/processor/sandbox';
 import { newId } from '@/lib/ids';

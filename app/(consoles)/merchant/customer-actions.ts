@@ -9,7 +9,7 @@ import { createCustomValue, updateCustomValue } from '@/lib/customers/custom-val
 import { CreateCustomerBody, CustomValueBody, UpdateCustomerBody } from '@/lib/customers/schemas';
 import { parseMetadataLines } from '@/lib/server/web/form-metadata';
 import { field, formAction, requireConfirmed, type FormState } from '@/lib/server/web/form-state';
-import { makeDefaultPaymentMethod, removePaymentMethod } from '@/lib/subscriptions/payment-methods';
+import { makeDefaultPaymentMethod, removePaymentMethod } from '@/lib/saved-cards/saved-cards';
 import { parseForm } from '@/lib/server/web/parse-form';
 import { sellerAccountId } from './session';
 

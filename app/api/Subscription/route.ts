@@ -2,7 +2,7 @@ import { apiRoute, phasedApiRoute } from '@/lib/server/http/api-route';
 import { respond } from '@/lib/http/respond';
 import { createSubscriptionOperation, listSubscriptionsOperation } from '@/lib/subscriptions/api';
 import { listSubscriptions } from '@/lib/subscriptions/queries';
-import { createSubscriptionInPhases } from '@/lib/subscriptions/resume';
+import { createSubscriptionInPhases } from '@/lib/subscriptions/charging-requests';
 import { declinedAnswer } from '@/lib/subscriptions/answer';
 
 export const GET = apiRoute(listSubscriptionsOperation, ({ db, merchantId, query }) => listSubscriptions(db, merchantId, query));

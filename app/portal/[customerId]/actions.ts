@@ -9,8 +9,8 @@ import { endPortalSession, portalPath, requestPortalLink, verifyPortalLink } fro
 import { plainPhases } from '@/lib/db/phases';
 import { cancelSubscription, commandSubscription } from '@/lib/subscriptions/commands';
 import { findSubscriptionRow } from '@/lib/subscriptions/queries';
-import { commandSubscriptionInPhases } from '@/lib/subscriptions/resume';
-import { addVerifiedDefaultCard, finishAddingDefaultCard, makeDefaultPaymentMethod, removePaymentMethod } from '@/lib/subscriptions/payment-methods';
+import { commandSubscriptionInPhases } from '@/lib/subscriptions/charging-requests';
+import { addVerifiedDefaultCard, finishAddingDefaultCard, makeDefaultPaymentMethod, removePaymentMethod } from '@/lib/saved-cards/saved-cards';
 import { cardOfBrowserToken, tokenizeTypedCard, type CardToAuthenticate } from '@/lib/payments/card-entry';
 import { CardAuthenticationNeeded } from '@/lib/payments/card-verification';
 import { CardInputError, type TokenizedCard } from '@/lib/payments/processor/types';

@@ -15,7 +15,7 @@ import { RefundBody } from '../../payments/schemas';
 import { savePaymentMethod } from '../../payments/payment-methods';
 import { SandboxProcessor } from '../../payments/processor/sandbox';
 import { cancelSubscription } from '../../subscriptions/commands';
-import { commandSubscriptionInPhases, createSubscriptionInPhases } from '../../subscriptions/resume';
+import { commandSubscriptionInPhases, createSubscriptionInPhases } from '../../subscriptions/charging-requests';
 import { plainPhases } from '../../db/phases';
 import { CommandBody, CreateSubscriptionBody } from '../../subscriptions/schemas';
 import { advanceTestClock, attachCustomerToTestClock, createTestClock } from '../../subscriptions/test-clocks';

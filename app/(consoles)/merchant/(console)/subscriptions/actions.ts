@@ -9,7 +9,7 @@ import { runConsoleOnce } from '@/lib/server/web/console-once';
 import { plainPhases } from '@/lib/db/phases';
 import { formatMoney } from '@/lib/money/format';
 import { cancelSubscription } from '@/lib/subscriptions/commands';
-import { commandSubscriptionInPhases, createSubscriptionInPhases } from '@/lib/subscriptions/resume';
+import { commandSubscriptionInPhases, createSubscriptionInPhases } from '@/lib/subscriptions/charging-requests';
 import { previewPriceChange } from '@/lib/subscriptions/price-change';
 import { CreateSubscriptionBody, PreviewBody } from '@/lib/subscriptions/schemas';
 

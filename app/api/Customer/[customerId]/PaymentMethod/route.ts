@@ -1,7 +1,7 @@
 import { apiRoute, phasedApiRoute } from '@/lib/server/http/api-route';
 import { attachPaymentMethodOperation, listPaymentMethodsOperation } from '@/lib/payments/api';
 import { listPaymentMethods } from '@/lib/payments/payment-methods';
-import { attachPaymentMethod } from '@/lib/subscriptions/payment-methods';
+import { attachPaymentMethod } from '@/lib/saved-cards/saved-cards';
 
 export const GET = apiRoute(listPaymentMethodsOperation, ({ db, merchantId, params, query }) => listPaymentMethods(db, merchantId, params.customerId, query));
 

@@ -1,6 +1,6 @@
 import { phasedApiRoute } from '@/lib/server/http/api-route';
 import { commandSubscriptionOperation } from '@/lib/subscriptions/api';
-import { commandSubscriptionInPhases } from '@/lib/subscriptions/resume';
+import { commandSubscriptionInPhases } from '@/lib/subscriptions/charging-requests';
 import { declinedAnswer } from '@/lib/subscriptions/answer';
 
 export const POST = phasedApiRoute(

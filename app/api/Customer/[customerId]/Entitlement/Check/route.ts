@@ -1,5 +1,5 @@
 import { apiRoute } from '@/lib/server/http/api-route';
-import { checkEntitlementOperation } from '@/lib/usage/api';
-import { checkEntitlement } from '@/lib/usage/check';
+import { checkEntitlementOperation } from '@/lib/entitlements/api';
+import { checkEntitlement } from '@/lib/entitlements/check';
 
 export const POST = apiRoute(checkEntitlementOperation, ({ db, merchantId, params, body }) => checkEntitlement(db, merchantId, params.customerId, body));

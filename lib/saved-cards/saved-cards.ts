@@ -11,8 +11,8 @@ import { recordEvent } from '../events/record-event';
 import { findPaymentMethodRow, savePaymentMethod, toPaymentMethodResponse, type SavableCard } from '../payments/payment-methods';
 import type { TokenizedCard } from '../payments/processor/types';
 import { assertSellerAcceptsPayments } from '../merchants/accepts-payments';
-import { moveSubscriptionsToPaymentMethod, retryPastDueForCustomer } from './commands';
-import type { Actor } from './subscription-writer';
+import { moveSubscriptionsToPaymentMethod, retryPastDueForCustomer } from '../subscriptions/commands';
+import type { Actor } from '../subscriptions/subscription-writer';
 
 /**
  * Makes a saved method the customer's default and the one their running subscriptions charge

@@ -3,10 +3,10 @@ import type { Db } from '../db/client';
 import { isUniqueViolation } from '../db/errors';
 import { ApiError } from '../errors';
 import type { CheckEntitlementBody } from './schemas';
-import { entitlementFor, resolveEntitlements } from './resolve';
-import { mayUse, openMeter } from './meter';
-import { toEntitlementResponse } from './entitlement-view';
-import { duplicateConflict, findUsageByExternalId, lockMeters, meterUsageRows, newUsageRow, usageFingerprint, usageResponses } from './usage-records';
+import { entitlementFor, resolveEntitlements } from '../usage/resolve';
+import { mayUse, openMeter } from '../usage/meter';
+import { toEntitlementResponse } from '../usage/entitlement-view';
+import { duplicateConflict, findUsageByExternalId, lockMeters, meterUsageRows, newUsageRow, usageFingerprint, usageResponses } from '../usage/usage-records';
 
 /**
  * "May this customer use `quantity` of `feature`?" With `consume`, an atomic check-and-consume:
