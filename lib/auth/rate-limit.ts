@@ -141,7 +141,7 @@ export function secondsLeft(windowStartedAt: Date, limit: RateLimit): number {
 
 export function rateLimited(retryAfter: number, detail = `Too many attempts. Try again in ${Math.ceil(retryAfter / 60)} minute(s).`): ApiError {
   return new ApiError('RATE_LIMITED', detail, {
-    headers: { 'Retry-After': String(retryAfter) },
+    retryAfterSeconds: retryAfter,
     extra: { retryAfter },
   });
 }

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { log } from '../log';
-import { ApiError, toProblem } from '../errors';
+import { ApiError } from '../errors';
+import { httpStatusOf, problemHeaders, toProblem } from './problem';
 import { PROBLEM_TYPE } from './respond';
 import { declaresTooLargeBody, discardsDeclaredBody, newRequestId, payloadTooLarge } from './request';
 import { apiSecurityHeaders } from './security-headers';
@@ -50,7 +51,7 @@ export function answerAtFrontDoor(request: IncomingMessage, response: ServerResp
   const allowed = route ? allowedMethods(route) : PAGE_METHODS;
   if (!allowed.includes(method)) {
     const allow = allowed.join(', ');
-    return refuse(request, response, new ApiError('METHOD_NOT_ALLOWED', `${method} is not allowed here; use ${allow}.`, { headers: { Allow: allow } }));
+    return refuse(request, response, new ApiError('METHOD_NOT_ALLOWED', `${method} is not allowed here; use ${allow}.`), { Allow: allow });
   }
   const declaredLength = request.headers['content-length'];
   if (declaresTooLargeBody(declaredLength)) {
@@ -95,26 +96,24 @@ function originHost(origin: string): string | undefined {
  * with `Retry-After`, rather than a 500 from each page and endpoint that needs the database.
  */
 export function answerDatabaseRestarting(request: IncomingMessage, response: ServerResponse): true {
-  return refuse(
-    request,
-    response,
-    new ApiError('SERVICE_UNAVAILABLE', 'The database is restarting; retry in a few seconds.', { headers: { 'Retry-After': '5' } }),
-  );
+  return refuse(request, response, new ApiError('SERVICE_UNAVAILABLE', 'The database is restarting; retry in a few seconds.', { retryAfterSeconds: 5 }));
 }
 
-function refuse(request: IncomingMessage, response: ServerResponse, error: ApiError): true {
+function refuse(request: IncomingMessage, response: ServerResponse, error: ApiError, headers: Record<string, string> = {}): true {
   const requestId = newRequestId();
-  response.writeHead(error.status, {
+  const status = httpStatusOf(error);
+  response.writeHead(status, {
     'Content-Type': PROBLEM_TYPE,
     'Cache-Control': 'no-store',
     'X-Request-Id': requestId,
     // Made before any key is read: in the current version, like the route core's refusals.
     [API_VERSION_HEADER]: CURRENT_API_VERSION,
     ...apiSecurityHeaders(),
-    ...error.options.headers,
+    ...problemHeaders(error),
+    ...headers,
   });
   response.end(request.method === 'HEAD' ? undefined : JSON.stringify(toProblem(error, requestId)));
-  log.info({ requestId, method: request.method, path: (request.url ?? '').split('?')[0], status: error.status }, 'request');
+  log.info({ requestId, method: request.method, path: (request.url ?? '').split('?')[0], status }, 'request');
   return true;
 }
 

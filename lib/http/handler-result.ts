@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Problem } from '../errors';
+import type { Problem } from './problem';
 import type { OperationAnswers } from './operation';
 import type { ApiResponse } from './respond';
 

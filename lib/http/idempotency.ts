@@ -102,9 +102,7 @@ export async function claimIdempotencyKey(db: Db, request: RequestFingerprint): 
       return { kind: 'replay', status: existing.responseStatus!, body: existing.responseBody! };
     }
     if (existing.lockedAt.getTime() > at.getTime() - leaseMs()) {
-      throw new ApiError('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still being processed; retry later.', {
-        headers: { 'Retry-After': '1' },
-      });
+      throw new ApiError('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still being processed; retry later.', { retryAfterSeconds: 1 });
     }
     const takenOver = await db
       .update(idempotencyKeys)
@@ -155,7 +153,7 @@ export function completeIdempotencyKeyWrite(db: Db, input: StoredAnswer, onlyIf?
 
 function tookOver() {
   return new ApiError('IDEMPOTENCY_KEY_IN_USE', 'Another request with this Idempotency-Key took over this one; retry to get its answer.', {
-    headers: { 'Retry-After': '1' },
+    retryAfterSeconds: 1,
   });
 }
 

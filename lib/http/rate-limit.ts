@@ -54,19 +54,21 @@ function rateLimitHeaders(count: WindowCount, limit: number, windowSeconds: numb
 /**
  * Counts one request of an API key against `API_RATE_LIMIT` requests per
  * `API_RATE_LIMIT_WINDOW_SECONDS` (any such window, across every process: docs/api.md "Rate
- * limits") and returns the headers every answer to it carries; over the limit, throws 429
- * RATE_LIMITED with `Retry-After` (the seconds until a request leaves the window).
+ * limits"): the headers every answer to it carries and, over the limit, the RATE_LIMITED refusal
+ * to answer with, retried after the seconds until a request leaves the window.
  */
-export async function countApiRequest(db: Database, apiKeyId: string): Promise<Record<string, string>> {
+export async function countApiRequest(db: Database, apiKeyId: string): Promise<{ headers: Record<string, string>; refusal?: ApiError }> {
   const limit = config.http.apiRateLimit;
   const windowSeconds = config.http.apiRateLimitWindowSeconds;
   const count = await countInWindow(db, apiKeyId, limit, windowSeconds);
   const headers = rateLimitHeaders(count, limit, windowSeconds);
-  if (count.accepted) return headers;
-  throw new ApiError('RATE_LIMITED', `This API key made ${limit} requests in the last ${windowSeconds} s. Retry after ${headers['RateLimit-Reset']} s.`, {
-    headers: { ...headers, 'Retry-After': headers['RateLimit-Reset']! },
+  if (count.accepted) return { headers };
+  const reset = Number(headers['RateLimit-Reset']);
+  const refusal = new ApiError('RATE_LIMITED', `This API key made ${limit} requests in the last ${windowSeconds} s. Retry after ${reset} s.`, {
+    retryAfterSeconds: reset,
     extra: { limit, windowSeconds },
   });
+  return { headers, refusal };
 }
 
 /** Deletes the rows of keys with no request left in their window. */

@@ -1,5 +1,6 @@
 import { config } from '../config';
 import { ApiError } from '../errors';
+import { HttpRefusal } from './problem';
 import { randomIdBytes } from '../ids';
 import { MAX_JSON_DEPTH, nestsDeeperThan, tooDeeplyNested } from './input-checks';
 
@@ -26,10 +27,12 @@ const DISCARDED_BODY_FACTOR = 8;
  * connection; otherwise it is never read, and the connection closes after the answer.
  */
 export function payloadTooLarge(limit = config.http.maxBodyBytes, options: { discard?: boolean } = {}): ApiError {
-  return new ApiError('PAYLOAD_TOO_LARGE', `The request body is larger than ${limit} bytes.`, {
-    extra: { limitBytes: limit },
-    headers: options.discard ? {} : { Connection: 'close' },
-  });
+  return new HttpRefusal(
+    'PAYLOAD_TOO_LARGE',
+    `The request body is larger than ${limit} bytes.`,
+    { extra: { limitBytes: limit } },
+    options.discard ? {} : { Connection: 'close' },
+  );
 }
 
 /** Whether the rest of a declared body is small enough to read and drop (see DISCARDED_BODY_FACTOR). */

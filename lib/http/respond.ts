@@ -1,4 +1,5 @@
-import { type ApiError, toProblem } from '../errors';
+import type { ApiError } from '../errors';
+import { httpStatusOf, problemHeaders, toProblem } from './problem';
 
 export const JSON_TYPE = 'application/json';
 export const PROBLEM_TYPE = 'application/problem+json';
@@ -39,9 +40,9 @@ export function jsonResponse(status: number, bodyText: string, headers: Record<s
 }
 
 export function problemResponse(error: ApiError, requestId: string, headers: Record<string, string> = {}): Response {
-  return jsonResponse(error.status, JSON.stringify(toProblem(error, requestId)), {
+  return jsonResponse(httpStatusOf(error), JSON.stringify(toProblem(error, requestId)), {
     'X-Request-Id': requestId,
-    ...error.options.headers,
+    ...problemHeaders(error),
     ...headers,
   });
 }

@@ -50,7 +50,7 @@ export function unpayableReason(row: PaymentLinkRow, at = now()): string | undef
  */
 export function paymentLinkBeingPaid(): ApiError {
   return new ApiError('CONFLICT', 'This payment link is being paid by someone else right now; try again in a moment.', {
-    headers: { 'Retry-After': '1' },
+    retryAfterSeconds: 1,
     extra: { reason: LINK_BEING_PAID },
   });
 }

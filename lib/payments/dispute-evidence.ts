@@ -94,6 +94,6 @@ async function recordCurrentState(phases: Phases, dispute: DisputeRow): Promise<
 
 function stripeDidNotAnswer(): ApiError {
   return new ApiError('SERVICE_UNAVAILABLE', 'Stripe did not answer; the evidence may not have been received. Try again in a moment.', {
-    headers: { 'Retry-After': '30' },
+    retryAfterSeconds: 30,
   });
 }

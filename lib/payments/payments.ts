@@ -131,7 +131,7 @@ export function paymentAwaitingReview(paymentId: string): ApiError {
   return new ApiError(
     'SERVICE_UNAVAILABLE',
     `Payment ${paymentId} waits for the platform operator to confirm its outcome at the processor; retry with the same Idempotency-Key later.`,
-    { headers: { 'Retry-After': '60' }, extra: { reason: 'payment_needs_review', paymentId } },
+    { retryAfterSeconds: 60, extra: { reason: 'payment_needs_review', paymentId } },
   );
 }
 

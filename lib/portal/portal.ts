@@ -47,7 +47,7 @@ export async function requestPortalLink(tx: Db, customerId: string, pageLocale: 
     );
   if ((recent?.value ?? 0) >= PORTAL_LINKS_PER_WINDOW) {
     throw new ApiError('RATE_LIMITED', 'Several links were sent in the last 15 minutes: use the latest one, or try again later.', {
-      headers: { 'Retry-After': '900' },
+      retryAfterSeconds: 900,
     });
   }
   const token = randomToken();

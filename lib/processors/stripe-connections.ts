@@ -154,7 +154,7 @@ function keyRefused(error: unknown, what: string): Error {
     return invalidField('secretKey', `This restricted key may not ${what} (${error.message}). docs/processors.md lists the permissions it needs.`);
   }
   if (error instanceof Stripe.errors.StripeError) {
-    return new ApiError('SERVICE_UNAVAILABLE', `Stripe could not ${what}: ${error.message}. Try again in a moment.`, { headers: { 'Retry-After': '30' } });
+    return new ApiError('SERVICE_UNAVAILABLE', `Stripe could not ${what}: ${error.message}. Try again in a moment.`, { retryAfterSeconds: 30 });
   }
   return error instanceof Error ? error : new Error(String(error));
 }

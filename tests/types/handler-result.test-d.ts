@@ -4,7 +4,7 @@ import { apiRoute, phasedApiRoute } from '@/lib/server/http/api-route';
 import type { HandlerResult } from '@/lib/http/handler-result';
 import { pageOf } from '@/lib/http/list';
 import { defineOperation } from '@/lib/http/operation';
-import type { Problem } from '@/lib/errors';
+import type { Problem } from '@/lib/http/problem';
 import { respond, type ApiResponse } from '@/lib/http/respond';
 import { Timestamp } from '@/lib/http/schemas';
 import { defineSessionOperation } from '@/lib/http/session-operation';

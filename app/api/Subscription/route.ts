@@ -3,7 +3,7 @@ import { respond } from '@/lib/http/respond';
 import { createSubscriptionOperation, listSubscriptionsOperation } from '@/lib/subscriptions/api';
 import { listSubscriptions } from '@/lib/subscriptions/queries';
 import { createSubscriptionInPhases } from '@/lib/subscriptions/charging-requests';
-import { declinedAnswer } from '@/lib/subscriptions/answer';
+import { declinedAnswer } from '@/lib/server/http/declined-answers';
 
 export const GET = apiRoute(listSubscriptionsOperation, ({ db, merchantId, query }) => listSubscriptions(db, merchantId, query));
 

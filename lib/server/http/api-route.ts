@@ -137,7 +137,9 @@ function route<TOp extends Operation>(operation: TOp, run: (base: BaseContext<TO
       seen.apiKeyId = principal.apiKeyId;
       const apiVersion = apiVersionOf(request.headers, principal.apiVersion);
       logFields.apiVersion = apiVersion;
-      rateLimitHeaders = await countApiRequest(getDb(), principal.apiKeyId);
+      const quota = await countApiRequest(getDb(), principal.apiKeyId);
+      rateLimitHeaders = quota.headers;
+      if (quota.refusal) throw quota.refusal;
       if (!hasScope(principal.scopes, operation.scope)) throw missingScope(principal, operation.scope);
       const rawBody = operation.method === 'GET' ? '' : await readBodyText(request);
       seen.rawBody = rawBody;

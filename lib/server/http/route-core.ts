@@ -59,10 +59,7 @@ export function errorResponse(error: unknown, requestId: string): Response {
   if (error instanceof ApiError) return problemResponse(error, requestId);
   if (isDatabaseUnavailable(error)) {
     log.warn({ err: error, requestId }, 'database unavailable');
-    return problemResponse(
-      new ApiError('SERVICE_UNAVAILABLE', 'The database cannot be reached; retry in a few seconds.', { headers: { 'Retry-After': '5' } }),
-      requestId,
-    );
+    return problemResponse(new ApiError('SERVICE_UNAVAILABLE', 'The database cannot be reached; retry in a few seconds.', { retryAfterSeconds: 5 }), requestId);
   }
   if (isTransientDatabaseError(error)) {
     // A deadlock or serialization failure rolled the transaction it was in back; the same
@@ -72,7 +69,7 @@ export function errorResponse(error: unknown, requestId: string): Response {
       new ApiError(
         'SERVICE_UNAVAILABLE',
         'The request ran into a concurrent change and was stopped; retry it (with the same Idempotency-Key, if it had one).',
-        { headers: { 'Retry-After': '1' } },
+        { retryAfterSeconds: 1 },
       ),
       requestId,
     );

@@ -12,7 +12,7 @@ export const dynamic = 'force-dynamic';
 export const GET = publicRoute(async () => {
   const readiness = await checkReadiness();
   if (!readiness.ready) {
-    throw new ApiError('SERVICE_UNAVAILABLE', readiness.detail, { headers: { 'Retry-After': '5' }, extra: { reason: readiness.reason } });
+    throw new ApiError('SERVICE_UNAVAILABLE', readiness.detail, { retryAfterSeconds: 5, extra: { reason: readiness.reason } });
   }
   return jsonResponse(200, JSON.stringify({ status: 'ready' }), {});
 });

@@ -1,5 +1,6 @@
 import { getDb } from '@/lib/db/client';
 import { ApiError } from '@/lib/errors';
+import { httpStatusOf } from '@/lib/http/problem';
 import { EXPORT_KINDS, exportCsv } from '@/lib/exports/exports';
 import { parseDayBound } from '@/lib/server/web/form-dates';
 import { sellerAction } from '../../session';
@@ -17,7 +18,7 @@ export async function GET(request: Request, { params }: { params: Promise<{ kind
   try {
     ({ merchantId } = await sellerAction('view'));
   } catch (error) {
-    if (error instanceof ApiError) return new Response(error.detail, { status: error.status });
+    if (error instanceof ApiError) return new Response(error.detail, { status: httpStatusOf(error) });
     throw error;
   }
   const url = new URL(request.url);

@@ -1,7 +1,7 @@
 import { phasedApiRoute } from '@/lib/server/http/api-route';
 import { commandSubscriptionOperation } from '@/lib/subscriptions/api';
 import { commandSubscriptionInPhases } from '@/lib/subscriptions/charging-requests';
-import { declinedAnswer } from '@/lib/subscriptions/answer';
+import { declinedAnswer } from '@/lib/server/http/declined-answers';
 
 export const POST = phasedApiRoute(
   commandSubscriptionOperation,

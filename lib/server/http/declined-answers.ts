@@ -1,6 +1,7 @@
-import { ApiError, toProblem } from '../errors';
-import { respond } from '../http/respond';
-import type { CheckoutResponseBody } from './checkout-response';
+import { ApiError } from '../../errors';
+import { respond } from '../../http/respond';
+import { toProblem } from '../../http/problem';
+import type { CheckoutResponseBody } from '../../checkout/checkout-response';
 
 /**
  * The HTTP answer of a completed checkout: 201 with the checkout (paid, or open while its
@@ -13,5 +14,11 @@ export function checkoutAnswer(result: { checkout: CheckoutResponseBody; decline
   const error = new ApiError('PAYMENT_DECLINED', payment.failureMessage ?? 'The payment was declined.', {
     extra: { declineCode: payment.failureCode, checkout: result.checkout },
   });
+  return respond(402, toProblem(error, requestId));
+}
+
+/** A declined subscription charge answers 402 PAYMENT_DECLINED with the recorded failed payment (returned, so it commits). */
+export function declinedAnswer(result: { payment: { id: string }; message: string; declineCode: string }, requestId: string) {
+  const error = new ApiError('PAYMENT_DECLINED', result.message, { extra: { declineCode: result.declineCode, payment: result.payment } });
   return respond(402, toProblem(error, requestId));
 }
