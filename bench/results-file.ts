@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-export const RESULTS_FILE = path.join(import.meta.dirname, 'RESULTS.md');
+const RESULTS_FILE = path.join(import.meta.dirname, 'RESULTS.md');
 export const HISTORY_HEADING = '## History (oldest first)';
 
 /** What a run measured on, for its section and its table in "Current figures". */
