@@ -9,18 +9,17 @@
  * counted for it (DB_COUNT_ROUND_TRIPS=true, lib/db/round-trips.ts); each round also measures the
  * server's and PostgreSQL's CPU milliseconds per request (bench/common.ts), counted until the worker
  * has run the jobs the round queued (a checkout's receipt), so that work is the
- * checkout's and does not run during the next round. Results are appended to
- * bench/RESULTS.md with machine, date and load.
+ * checkout's and does not run during the next round. Results go to bench/RESULTS.md
+ * (bench/results-file.ts) with machine, date, commit and load.
  *
  *   npm run bench -- api                              # 3 rounds of 10 s per endpoint
  *   BENCH_SECONDS=5 BENCH_ROUNDS=2 npm run bench -- api
  *   BENCH_PROFILE=/tmp/prof BENCH_ONLY=Checkout BENCH_ROUNDS=1 npm run bench -- api   # a CPU profile (not a measurement)
  */
 import crypto from 'node:crypto';
-import os from 'node:os';
-import path from 'node:path';
 import { startServer, type RunningServer } from '../tests/setup/server';
-import { appendResults, cpuCells, demoApi, demoApiKey, measureRound, median, profileArgs, type Sample } from './common';
+import { cpuCells, demoApi, demoApiKey, measureRound, median, profileArgs, type Sample } from './common';
+import { finishedRun, markdownTable, recordRun, runLines } from './results-file';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -115,29 +114,52 @@ function load(server: RunningServer, target: Target, key: string): Promise<Sampl
 }
 
 function writeResults(targets: Target[], samples: Map<string, Sample[]>, roundTrips: Map<string, number>) {
-  const file = path.join(import.meta.dirname, 'RESULTS.md');
-  const cpu = os.cpus();
+  const run = finishedRun();
   const floor = median(samples.get(targets[0]!.name)!.map((s) => s.rate));
   const label = process.env.BENCH_LABEL ? ` — ${process.env.BENCH_LABEL}` : '';
+  const columns = [
+    'endpoint',
+    'DB round trips',
+    'server CPU / request',
+    'PostgreSQL CPU / request',
+    'req/s',
+    'share of health',
+    'p50',
+    'p99',
+    'non-2xx/errors',
+    'jobs done after',
+  ];
+  const rows = targets.map((target) => {
+    const runs = samples.get(target.name)!;
+    const rate = median(runs.map((s) => s.rate));
+    return [
+      target.name,
+      String(roundTrips.get(target.name)),
+      ...cpuCells(runs),
+      rate.toFixed(0),
+      `${((rate / floor) * 100).toFixed(0)} %`,
+      `${median(runs.map((s) => s.p50))} ms`,
+      `${median(runs.map((s) => s.p99))} ms`,
+      String(runs.reduce((n, s) => n + s.errors, 0)),
+      `${median(runs.map((s) => s.drainSeconds)).toFixed(1)} s`,
+    ];
+  });
   const lines = [
     '',
-    `## API request path${label}: ${new Date().toISOString()}`,
+    `## API request path${label}: ${run.date}`,
     '',
     `\`npm run bench -- api\` (bench/api.ts): autocannon, ${CONNECTIONS} connections, ${ROUNDS} interleaved rounds of ${SECONDS} s per endpoint against the service as \`npm start\` runs it; medians of the rounds. CPU per request: the server process's and PostgreSQL's CPU time (user + system, /proc) from the round's start until the worker has run the jobs it queued, divided by its requests; "jobs done after" is how long after the load that took.`,
-    `Machine: ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, ${os.type()} ${os.release()}, Node ${process.version}; load average at the end ${os
-      .loadavg()
-      .map((l) => l.toFixed(1))
-      .join(' / ')}.`,
+    ...runLines(run),
     '',
-    '| endpoint | DB round trips | server CPU / request | PostgreSQL CPU / request | req/s | share of health | p50 | p99 | non-2xx/errors | jobs done after |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
-    ...targets.map((target) => {
-      const runs = samples.get(target.name)!;
-      const rate = median(runs.map((s) => s.rate));
-      return `| ${target.name} | ${roundTrips.get(target.name)} | ${cpuCells(runs)} | ${rate.toFixed(0)} | ${((rate / floor) * 100).toFixed(0)} % | ${median(runs.map((s) => s.p50))} ms | ${median(runs.map((s) => s.p99))} ms | ${runs.reduce((n, s) => n + s.errors, 0)} | ${median(runs.map((s) => s.drainSeconds)).toFixed(1)} s |`;
-    }),
+    ...markdownTable(columns, rows),
     '',
   ];
   console.log(lines.join('\n'));
-  appendResults(file, lines);
+  recordRun(run, lines, {
+    benchmark: 'api',
+    title: 'Developer API request path (`npm run bench -- api`)',
+    about: `autocannon, ${CONNECTIONS} connections, medians of ${ROUNDS} interleaved rounds of ${SECONDS} s per endpoint; share of health is the rate against GET /api/health in the same run; CPU per request counted until the worker has run the jobs the round queued.`,
+    columns,
+    rows,
+  });
 }

@@ -60,8 +60,8 @@ export async function jobQueueDrained(server: RunningServer, timeoutMs = 300_000
 }
 
 /** Table cells for the median round's CPU per request: server, PostgreSQL. */
-export function cpuCells(runs: Sample[]): string {
-  return `${median(runs.map((s) => s.serverCpuMs)).toFixed(2)} ms | ${median(runs.map((s) => s.postgresCpuMs)).toFixed(2)} ms`;
+export function cpuCells(runs: Sample[]): [server: string, postgres: string] {
+  return [`${median(runs.map((s) => s.serverCpuMs)).toFixed(2)} ms`, `${median(runs.map((s) => s.postgresCpuMs)).toFixed(2)} ms`];
 }
 
 export function median(values: number[]): number {
@@ -124,16 +124,6 @@ function procStat(pid: number): { ppid: number; ticks: number } | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** Appends a run's section to bench/RESULTS.md, unless it ran under a profiler (BENCH_PROFILE), whose figures are not a measurement. */
-export function appendResults(file: string, lines: string[]): void {
-  if (process.env.BENCH_PROFILE) {
-    console.log(`profiled run (BENCH_PROFILE): results not appended to ${file}`);
-    return;
-  }
-  fs.appendFileSync(file, lines.join('\n'));
-  console.log(`results appended to ${file}`);
 }
 
 /** BENCH_PROFILE=dir writes a CPU profile of the server process (node --cpu-prof) there at its exit. */

@@ -2,17 +2,15 @@
  * Seller console benchmark: the real service with one seller holding 100,000 payments (a year,
  * with refunds and customers) and 1,000,000 logged API requests (30 days), then the server time
  * of the overview and Developers → Logs pages (HTTP on loopback, whole page rendered) and of
- * their queries alone, p50/p99 side by side. Results are appended to bench/RESULTS.md.
+ * their queries alone, p50/p99 side by side. Results go to bench/RESULTS.md (bench/results-file.ts).
  *
  *   npm run bench -- console
  *   BENCH_PAYMENTS=20000 BENCH_REQUESTS=100000 npm run bench -- console   # smaller
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { startServer } from '../tests/setup/server';
 import { consolePageLoader, timeRunsMs as time } from './common';
+import { finishedRun, markdownTable, recordRun, runLines } from './results-file';
 
 const PAYMENTS = Number(process.env.BENCH_PAYMENTS ?? 100_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 1_000_000);
@@ -82,26 +80,28 @@ export async function runConsoleBench() {
     await server.stop();
   }
 
-  const file = path.resolve('bench', 'RESULTS.md');
-  const cpu = os.cpus();
-  fs.appendFileSync(
-    file,
+  const run = finishedRun();
+  const columns = ['scenario', 'page p50', 'page p99', 'queries p50', 'queries p99'];
+  const cells = rows.map((r) => [r.scenario, `${r.page.p50} ms`, `${r.page.p99} ms`, `${r.query.p50} ms`, `${r.query.p99} ms`]);
+  recordRun(
+    run,
     [
       '',
-      `## Console: ${new Date().toISOString()}`,
+      `## Console: ${run.date}`,
       '',
       `One seller with ${PAYMENTS.toLocaleString('en-US')} payments over a year and ${REQUESTS.toLocaleString('en-US')} logged API requests over 30 days (\`npm run bench -- console\`). *Page* is a whole server-rendered page over loopback HTTP (session check, queries, React render); *queries* is the page's domain call alone. ${RUNS} runs after 3 warm-ups.`,
       '',
-      `Machine: ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, ${os.type()} ${os.release()}, Node ${process.version}; load average at the end ${os
-        .loadavg()
-        .map((l) => l.toFixed(1))
-        .join(' / ')}.`,
+      ...runLines(run),
       '',
-      '| scenario | page p50 | page p99 | queries p50 | queries p99 |',
-      '|---|---:|---:|---:|---:|',
-      ...rows.map((r) => `| ${r.scenario} | ${r.page.p50} ms | ${r.page.p99} ms | ${r.query.p50} ms | ${r.query.p99} ms |`),
+      ...markdownTable(columns, cells),
       '',
-    ].join('\n'),
+    ],
+    {
+      benchmark: 'console',
+      title: 'Seller console (`npm run bench -- console`)',
+      about: `One seller with ${PAYMENTS.toLocaleString('en-US')} payments and ${REQUESTS.toLocaleString('en-US')} logged API requests; *page* is the whole server-rendered page over loopback HTTP, *queries* its domain call alone; ${RUNS} runs after 3 warm-ups.`,
+      columns,
+      rows: cells,
+    },
   );
-  console.log(`results appended to ${file}`);
 }

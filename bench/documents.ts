@@ -2,14 +2,13 @@
  * Invoice documents benchmark: the real service, one paid invoice, then the server time of its
  * hosted page and its PDF in English (Helvetica only) and in Japanese (BIZ UDPGothic embedded,
  * cut by HarfBuzz per request), beside GET /api/health on the same server, p50/p99 of requests
- * one at a time, and the PDF's size. Results are appended to bench/RESULTS.md.
+ * one at a time, and the PDF's size. Results go to bench/RESULTS.md (bench/results-file.ts).
  *
  *   npm run bench -- documents
  */
-import os from 'node:os';
-import path from 'node:path';
 import { startServer } from '../tests/setup/server';
-import { appendResults, demoApi, demoApiKey, timeRunsMs as time } from './common';
+import { demoApi, demoApiKey, timeRunsMs as time } from './common';
+import { finishedRun, markdownTable, recordRun, runLines } from './results-file';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 50);
 
@@ -49,21 +48,28 @@ export async function runDocumentsBench() {
   } finally {
     await server.stop();
   }
-  const cpu = os.cpus();
-  appendResults(path.resolve('bench', 'RESULTS.md'), [
-    '',
-    `## Invoice documents: ${new Date().toISOString()}`,
-    '',
-    `One paid invoice (\`npm run bench -- documents\`): its hosted page and PDF over loopback HTTP, one request at a time, ${RUNS} runs after 3 warm-ups, beside GET /api/health on the same server. The Japanese PDF embeds BIZ UDPGothic cut by HarfBuzz to the glyphs it uses, on every request.`,
-    '',
-    `Machine: ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, ${os.type()} ${os.release()}, Node ${process.version}; load average at the end ${os
-      .loadavg()
-      .map((load) => load.toFixed(1))
-      .join(' / ')}.`,
-    '',
-    '| scenario | p50 | p99 | PDF size |',
-    '|---|---:|---:|---:|',
-    ...rows.map((r) => `| ${r.scenario} | ${r.p50} ms | ${r.p99} ms | ${r.bytes === null ? '' : `${(r.bytes / 1024).toFixed(1)} KiB`} |`),
-    '',
-  ]);
+  const run = finishedRun();
+  const columns = ['scenario', 'p50', 'p99', 'PDF size'];
+  const cells = rows.map((r) => [r.scenario, `${r.p50} ms`, `${r.p99} ms`, r.bytes === null ? '–' : `${(r.bytes / 1024).toFixed(1)} KiB`]);
+  recordRun(
+    run,
+    [
+      '',
+      `## Invoice documents: ${run.date}`,
+      '',
+      `One paid invoice (\`npm run bench -- documents\`): its hosted page and PDF over loopback HTTP, one request at a time, ${RUNS} runs after 3 warm-ups, beside GET /api/health on the same server. The Japanese PDF embeds BIZ UDPGothic cut by HarfBuzz to the glyphs it uses, on every request.`,
+      '',
+      ...runLines(run),
+      '',
+      ...markdownTable(columns, cells),
+      '',
+    ],
+    {
+      benchmark: 'documents',
+      title: 'Invoice documents (`npm run bench -- documents`)',
+      about: `One paid invoice's hosted page and PDF over loopback HTTP, one request at a time, ${RUNS} runs after 3 warm-ups, beside GET /api/health on the same server.`,
+      columns,
+      rows: cells,
+    },
+  );
 }

@@ -3,19 +3,17 @@
  * seller holding 20,000), then `GET /api/Payment` pages near row 1 and near row 100,000, by page
  * number and by cursor (`startingAfter` / `endingBefore`), p50/p99 side by side over loopback
  * HTTP with the database round trips each request made, plus the query plan (EXPLAIN ANALYZE) of the very statement each cursor page runs.
- * Results are appended to bench/RESULTS.md.
+ * Results go to bench/RESULTS.md (bench/results-file.ts).
  *
  *   npm run bench -- lists
  *   BENCH_PAYMENTS=20000 npm run bench -- lists   # smaller
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { startServer } from '../tests/setup/server';
 import { demoApiKey, timeRuns } from './common';
+import { finishedRun, markdownTable, recordRun, runLines } from './results-file';
 
 const PAYMENTS = Number(process.env.BENCH_PAYMENTS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
@@ -92,27 +90,29 @@ export async function runListsBench() {
     await server.stop();
   }
 
-  const cpu = os.cpus();
-  const file = path.resolve('bench', 'RESULTS.md');
-  fs.appendFileSync(
-    file,
+  const run = finishedRun();
+  const columns = ['page', 'HTTP p50', 'HTTP p99', 'database round trips per request'];
+  const cells = rows.map((r) => [r.scenario, `${r.http.p50.toFixed(1)} ms`, `${r.http.p99.toFixed(1)} ms`, r.roundTrips]);
+  recordRun(
+    run,
     [
       '',
-      `## Lists, page numbers vs cursors: ${new Date().toISOString()}`,
+      `## Lists, page numbers vs cursors: ${run.date}`,
       '',
       `One seller with ${PAYMENTS.toLocaleString('en-US')} payments (another with 20,000), \`GET /api/Payment?pageSize=${PAGE_SIZE}\` over loopback HTTP with the API key (authentication, rate limit, query, JSON), ${RUNS} runs after 3 warm-ups (\`npm run bench -- lists\`). Each page also carries \`totalCount\`, a count of the whole match, the same at every depth.`,
       '',
-      `Machine: ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, ${os.type()} ${os.release()}, Node ${process.version}; load average at the end ${os
-        .loadavg()
-        .map((l) => l.toFixed(1))
-        .join(' / ')} (other helpers may have been working on this machine).`,
+      ...runLines(run),
       '',
-      '| page | HTTP p50 | HTTP p99 | database round trips per request |',
-      '|---|---:|---:|---:|',
-      ...rows.map((r) => `| ${r.scenario} | ${r.http.p50.toFixed(1)} ms | ${r.http.p99.toFixed(1)} ms | ${r.roundTrips} |`),
+      ...markdownTable(columns, cells),
       '',
       ...rows.flatMap((r) => [`Plan, ${r.scenario}:`, '', '```', r.plan, '```', '']),
-    ].join('\n'),
+    ],
+    {
+      benchmark: 'lists',
+      title: 'List pages, page numbers vs cursors (`npm run bench -- lists`)',
+      about: `One seller with ${PAYMENTS.toLocaleString('en-US')} payments, \`GET /api/Payment?pageSize=${PAGE_SIZE}\` over loopback HTTP with the API key, ${RUNS} runs after 3 warm-ups; the query plans are in the run's section.`,
+      columns,
+      rows: cells,
+    },
   );
-  console.log(`results appended to ${file}`);
 }

@@ -5,18 +5,16 @@
  * 200,000 over 90 days, 1 % dead, some due) and BENCH_AUDIT audit entries (default 200,000), then
  * the server time of the platform overview, a seller page and the audit log (HTTP on loopback,
  * whole page rendered) and of their queries alone, p50/p99. Last, the overview's queries again
- * without this change's indexes, side by side in the same run. Results are appended to
- * bench/RESULTS.md.
+ * without this change's indexes, side by side in the same run. Results go to bench/RESULTS.md
+ * (bench/results-file.ts).
  *
  *   npm run bench -- operator
  *   BENCH_SELLERS=500 BENCH_PAYMENTS=100000 npm run bench -- operator   # smaller
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { startServer } from '../tests/setup/server';
 import { consolePageLoader, timeRunsMs as time } from './common';
+import { finishedRun, markdownTable, recordRun, runLines } from './results-file';
 
 const SELLERS = Number(process.env.BENCH_SELLERS ?? 2_000);
 const PAYMENTS = Number(process.env.BENCH_PAYMENTS ?? 500_000);
@@ -107,27 +105,30 @@ export async function runOperatorBench() {
     await server.stop();
   }
 
-  const file = path.resolve('bench', 'RESULTS.md');
-  const cpu = os.cpus();
-  const cell = (timing: Timing | undefined, key: 'p50' | 'p99') => (timing ? `${timing[key]} ms` : '—');
-  fs.appendFileSync(
-    file,
+  const run = finishedRun();
+  const cell = (timing: Timing | undefined, key: 'p50' | 'p99') => (timing ? `${timing[key]} ms` : 'not measured');
+  const columns = ['scenario', 'page p50', 'page p99', 'queries p50', 'queries p99'];
+  const cells = rows.map((r) => [r.scenario, cell(r.page, 'p50'), cell(r.page, 'p99'), cell(r.query, 'p50'), cell(r.query, 'p99')]);
+  const data = `${SELLERS.toLocaleString('en-US')} sellers, ${PAYMENTS.toLocaleString('en-US')} payments over 180 days, ${DELIVERIES.toLocaleString('en-US')} webhook deliveries over 90 days, ${AUDIT.toLocaleString('en-US')} audit entries over a year`;
+  recordRun(
+    run,
     [
       '',
-      `## Operator's console: ${new Date().toISOString()}`,
+      `## Operator's console: ${run.date}`,
       '',
-      `${SELLERS.toLocaleString('en-US')} sellers, ${PAYMENTS.toLocaleString('en-US')} payments over 180 days, ${DELIVERIES.toLocaleString('en-US')} webhook deliveries over 90 days, ${AUDIT.toLocaleString('en-US')} audit entries over a year (\`npm run bench -- operator\`). *Page* is a whole server-rendered admin page over loopback HTTP; *queries* is the page's domain call alone. ${RUNS} runs after 3 warm-ups (5 for the rows without indexes).`,
+      `${data} (\`npm run bench -- operator\`). *Page* is a whole server-rendered admin page over loopback HTTP; *queries* is the page's domain call alone. ${RUNS} runs after 3 warm-ups (5 for the rows without indexes).`,
       '',
-      `Machine: ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, ${os.type()} ${os.release()}, Node ${process.version}; load average at the end ${os
-        .loadavg()
-        .map((l) => l.toFixed(1))
-        .join(' / ')}.`,
+      ...runLines(run),
       '',
-      '| scenario | page p50 | page p99 | queries p50 | queries p99 |',
-      '|---|---:|---:|---:|---:|',
-      ...rows.map((r) => `| ${r.scenario} | ${cell(r.page, 'p50')} | ${cell(r.page, 'p99')} | ${r.query.p50} ms | ${r.query.p99} ms |`),
+      ...markdownTable(columns, cells),
       '',
-    ].join('\n'),
+    ],
+    {
+      benchmark: 'operator',
+      title: "Operator's console (`npm run bench -- operator`)",
+      about: `${data}; *page* is the whole server-rendered admin page over loopback HTTP, *queries* its domain call alone; ${RUNS} runs after 3 warm-ups (5 for the rows without indexes).`,
+      columns,
+      rows: cells,
+    },
   );
-  console.log(`results appended to ${file}`);
 }

@@ -15,8 +15,9 @@
  *   6. the same to 20 receivers that take BENCH_RECEIVER_DELAY_MS (250) to answer, where one
  *      process is bound by the attempts it may hold (WEBHOOK_MAX_IN_FLIGHT), not by the CPU.
  * Bursts also report the CPU time each process used (server, PostgreSQL, second dispatcher,
- * receiver). Results are appended to bench/RESULTS.md with the machine, the date and the load
- * average.
+ * receiver). Results go to bench/RESULTS.md with the machine, the date, the commit and the load
+ * average: the run's section appended to its history, its table replaced in "Current figures"
+ * (bench/results-file.ts; every benchmark below writes the same way).
  *
  *   npm run bench                                  # the webhook benchmark, defaults
  *   BENCH_BURST=20000 BENCH_RATE=300 npm run bench # bigger

@@ -9,7 +9,7 @@
  *      connections, each request for one of 200 customers at random) against GET /api/health,
  *      interleaved, BENCH_ROUNDS rounds of BENCH_SECONDS s: req/s, p50, p99, share of health,
  *      round trips and the server's and PostgreSQL's CPU milliseconds per request.
- * Results are appended to bench/RESULTS.md with machine, date and load.
+ * Results go to bench/RESULTS.md (bench/results-file.ts) with machine, date, commit and load.
  *
  *   npm run bench -- usage
  *   BENCH_BATCHES=50 BENCH_SECONDS=5 BENCH_ROUNDS=2 npm run bench -- usage
@@ -17,9 +17,9 @@
  */
 import crypto from 'node:crypto';
 import os from 'node:os';
-import path from 'node:path';
 import { startServer, type RunningServer } from '../tests/setup/server';
-import { appendResults, cpuCells, demoApi, demoApiKey, measureRound, median, profileArgs, type Sample } from './common';
+import { cpuCells, demoApi, demoApiKey, measureRound, median, profileArgs, type Sample } from './common';
+import { finishedRun, markdownTable, recordRun, runLines } from './results-file';
 
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 100);
 const SENDERS = 4;
@@ -164,36 +164,78 @@ interface Results {
 }
 
 function writeResults(results: Results) {
-  const file = path.join(import.meta.dirname, 'RESULTS.md');
-  const cpu = os.cpus();
-  const load = (values: number[]) => values.map((l) => l.toFixed(1)).join(' / ');
+  const run = finishedRun(results.loadAtStart);
   const floor = median(results.samples.get(results.health)!.map((s) => s.rate));
-  const row = (name: string) => {
+  const figures = (name: string) => {
     const runs = results.samples.get(name)!;
     const rate = median(runs.map((s) => s.rate));
-    return `| ${name} | ${results.roundTrips.get(name)} | ${cpuCells(runs)} | ${rate.toFixed(0)} req/s | ${((rate / floor) * 100).toFixed(0)} % | ${median(runs.map((s) => s.p50))} ms | ${median(runs.map((s) => s.p99))} ms | ${runs.reduce((n, s) => n + s.errors, 0)} |`;
+    return {
+      roundTrips: String(results.roundTrips.get(name)),
+      cpu: cpuCells(runs),
+      rate: `${rate.toFixed(0)} req/s`,
+      share: `${((rate / floor) * 100).toFixed(0)} %`,
+      p50: `${median(runs.map((s) => s.p50))} ms`,
+      p99: `${median(runs.map((s) => s.p99))} ms`,
+      errors: String(runs.reduce((n, s) => n + s.errors, 0)),
+    };
   };
+  const endpointRow = (name: string) => {
+    const { roundTrips, cpu, rate, share, p50, p99, errors } = figures(name);
+    return [name, roundTrips, ...cpu, rate, share, p50, p99, errors];
+  };
+  const ingestRow = (name: string, ingest: Results['fresh']) => [name, String(ingest.records), ingest.seconds.toFixed(2), ingest.rate.toFixed(0)];
   const label = process.env.BENCH_LABEL ? ` — ${process.env.BENCH_LABEL}` : '';
   const lines = [
     '',
-    `## Usage billing${label}: ${new Date().toISOString()}`,
+    `## Usage billing${label}: ${run.date}`,
     '',
     `\`npm run bench -- usage\` (bench/usage.ts) against the service as \`npm start\` runs it (embedded PostgreSQL, fresh data directory).`,
-    `Machine: ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, ${os.type()} ${os.release()}, Node ${process.version}; load average (1/5/15 min) at the start ${load(results.loadAtStart)}, at the end ${load(os.loadavg())}.`,
+    ...runLines(run),
     '',
-    `| batch ingest (${SENDERS} concurrent senders, ${BATCH_SIZE} records per batch, ${INGEST_CUSTOMERS} customers, limit + credits metered) | records | seconds | records/s |`,
-    '|---|---:|---:|---:|',
-    `| new records (201) | ${results.fresh.records} | ${results.fresh.seconds.toFixed(2)} | ${results.fresh.rate.toFixed(0)} |`,
-    `| the same batches again (every record a duplicate, 200) | ${results.duplicates.records} | ${results.duplicates.seconds.toFixed(2)} | ${results.duplicates.rate.toFixed(0)} |`,
+    ...markdownTable(
+      [
+        `batch ingest (${SENDERS} concurrent senders, ${BATCH_SIZE} records per batch, ${INGEST_CUSTOMERS} customers, limit + credits metered)`,
+        'records',
+        'seconds',
+        'records/s',
+      ],
+      [ingestRow('new records (201)', results.fresh), ingestRow('the same batches again (every record a duplicate, 200)', results.duplicates)],
+    ),
     '',
-    `| endpoint (autocannon, ${CONNECTIONS} connections, ${ROUNDS} interleaved rounds of ${SECONDS} s, medians; Check over ${CHECK_CUSTOMERS} customers at random) | DB round trips | server CPU / request | PostgreSQL CPU / request | rate | share of health | p50 | p99 | non-2xx/errors |`,
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
-    row(results.health),
-    row(results.check),
+    ...markdownTable(
+      [
+        `endpoint (autocannon, ${CONNECTIONS} connections, ${ROUNDS} interleaved rounds of ${SECONDS} s, medians; Check over ${CHECK_CUSTOMERS} customers at random)`,
+        'DB round trips',
+        'server CPU / request',
+        'PostgreSQL CPU / request',
+        'rate',
+        'share of health',
+        'p50',
+        'p99',
+        'non-2xx/errors',
+      ],
+      [endpointRow(results.health), endpointRow(results.check)],
+    ),
     '',
     `Check answers with \`allowed: false\`: ${results.refused} (the limits are set high enough that none should be). CPU per request: the server process's and PostgreSQL's CPU time (user + system, /proc) from the round's start until the worker has run the jobs it queued, divided by its requests; round trips as counted by the server (DB_COUNT_ROUND_TRIPS=true, on for the whole run).`,
     '',
   ];
   console.log(lines.join('\n'));
-  appendResults(file, lines);
+  const notMeasured = Array<string>(6).fill('not measured');
+  const currentRow = (name: string) => {
+    const { roundTrips, cpu, rate, share, p50, p99 } = figures(name);
+    return [name, rate, share, p50, p99, roundTrips, ...cpu];
+  };
+  recordRun(run, lines, {
+    benchmark: 'usage',
+    title: 'Usage billing (`npm run bench -- usage`)',
+    about: `Batch ingest: ${SENDERS} concurrent senders of ${BATCH_SIZE} records per batch. Endpoints: autocannon, ${CONNECTIONS} connections, medians of ${ROUNDS} interleaved rounds of ${SECONDS} s; share of health is the rate against GET /api/health in the same run.`,
+    columns: ['scenario', 'rate', 'share of health', 'p50', 'p99', 'DB round trips', 'server CPU / request', 'PostgreSQL CPU / request'],
+    rows: [
+      ['POST /api/Usage/Batch, new records', `${results.fresh.rate.toFixed(0)} records/s`, ...notMeasured],
+      ['POST /api/Usage/Batch, every record a duplicate', `${results.duplicates.rate.toFixed(0)} records/s`, ...notMeasured],
+      currentRow(results.health),
+      currentRow(results.check),
+    ],
+  });
 }

@@ -1,11 +1,10 @@
 /**
  * The webhook benchmark's rows (bench/run.ts) and how they are written to bench/RESULTS.md:
- * one table per run, with the machine, the date, the load average and the dispatcher settings.
+ * one section per run, with the machine, the date, the commit, the load average and the dispatcher
+ * settings, and the run's table in "Current figures".
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { percentile } from './common';
+import { finishedRun, markdownTable, recordRun, runLines } from './results-file';
 
 export interface Row {
   name: string;
@@ -29,27 +28,39 @@ export function latencyRow(name: string, latencies: number[], seconds: number, d
   return { name, deliveries: latencies.length, seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), duplicates, note };
 }
 
-/** Appends the run's table to bench/RESULTS.md and prints it. */
+/** Writes the run to bench/RESULTS.md (its section, and its table in "Current figures") and prints it. */
 export function writeResults(rows: Row[], loadAtStart: number[], settings: { endpointConcurrency: number; maxInFlight: number; timeoutMs: number }) {
-  const file = path.join(import.meta.dirname, 'RESULTS.md');
-  const cpu = os.cpus();
-  const load = (values: number[]) => values.map((l) => l.toFixed(1)).join(' / ');
+  const run = finishedRun(loadAtStart);
+  const columns = ['scenario', 'deliveries', 'seconds', 'deliveries/s', '→ first arrival p50', 'p99', 'repeats'];
+  const cells = rows.map((r) => [
+    r.name,
+    String(r.deliveries),
+    r.seconds.toFixed(2),
+    (r.deliveries / r.seconds).toFixed(0),
+    `${r.p50} ms`,
+    `${r.p99} ms`,
+    String(r.duplicates),
+  ]);
   const lines = [
     '',
-    `## ${new Date().toISOString()}`,
+    `## ${run.date}`,
     '',
-    `Machine: ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, ${os.type()} ${os.release()}, Node ${process.version}; load average (1/5/15 min) at the start ${load(loadAtStart)}, at the end ${load(os.loadavg())}.`,
+    ...runLines(run),
     `Settings: WEBHOOK_ENDPOINT_CONCURRENCY=${settings.endpointConcurrency}, WEBHOOK_MAX_IN_FLIGHT=${settings.maxInFlight}, WEBHOOK_TIMEOUT_MS=${settings.timeoutMs}.`,
     '',
-    '| scenario | deliveries | seconds | deliveries/s | → first arrival p50 | p99 | repeats | notes |',
-    '|---|---:|---:|---:|---:|---:|---:|---|',
-    ...rows.map(
-      (r) =>
-        `| ${r.name} | ${r.deliveries} | ${r.seconds.toFixed(2)} | ${(r.deliveries / r.seconds).toFixed(0)} | ${r.p50} ms | ${r.p99} ms | ${r.duplicates} | ${r.note ?? ''} |`,
+    ...markdownTable(
+      [...columns, 'notes'],
+      rows.map((r, index) => [...cells[index]!, r.note ?? '']),
+      ['notes'],
     ),
     '',
   ];
-  fs.appendFileSync(file, lines.join('\n'));
   console.log(lines.join('\n'));
-  console.log(`results appended to ${file}`);
+  recordRun(run, lines, {
+    benchmark: 'webhooks',
+    title: 'Webhook delivery (`npm run bench`)',
+    about: `Bursts: deliveries committed in one transaction, the rate and latency from the commit to each first arrival; steady: events created through the API, latency from each event's commit. WEBHOOK_ENDPOINT_CONCURRENCY=${settings.endpointConcurrency}, WEBHOOK_MAX_IN_FLIGHT=${settings.maxInFlight}, WEBHOOK_TIMEOUT_MS=${settings.timeoutMs}; CPU shares and the notes are in the run's section.`,
+    columns,
+    rows: cells,
+  });
 }
