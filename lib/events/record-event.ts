@@ -1,15 +1,11 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { sql, type SQL } from 'drizzle-orm';
-import { encodeTime } from 'ulid';
 import type { Db } from '../db/client';
-import { ID_PREFIXES, newId } from '../ids';
+import { newId } from '../ids';
 import { now } from '../clock';
 import type { EventType } from './types';
 import { DELIVERIES_CHANNEL } from './channel';
-import { webhookDeliveryStateMachine } from './webhook-delivery-states';
-
-/** Every event's deliveries start here. */
-const NEW_DELIVERY_STATUS = webhookDeliveryStateMachine.start('pending');
+import { insertDeliveries } from './delivery-rows';
 
 export interface RecordedEvent {
   id: string;
@@ -89,7 +85,6 @@ async function writeEvents(tx: Db, inputs: EventInput[], recorded: RecordedEvent
     type: [] as string[],
     data: [] as string[],
     createdAt: [] as string[],
-    deliveryIdPrefix: [] as string[],
   };
   inputs.forEach((input, i) => {
     const event = recorded[i]!;
@@ -100,23 +95,21 @@ async function writeEvents(tx: Db, inputs: EventInput[], recorded: RecordedEvent
       JSON.stringify(input.previousAttributes ? { object: input.object, previousAttributes: input.previousAttributes } : { object: input.object }),
     );
     columns.createdAt.push(event.createdAt.toISOString());
-    // Delivery ids are ULIDs like newId's: the time, then random Crockford digits (hex ⊂ base32).
-    columns.deliveryIdPrefix.push(`${ID_PREFIXES.delivery}_${encodeTime(recordedAt.getTime(), 10)}`);
   });
   const answer = await tx.execute(sql`
-    with ${along ? sql`${along},` : sql``} given_events (id, merchant_id, type, data, created_at, delivery_id_prefix, ord) as (
+    with ${along ? sql`${along},` : sql``} given_events (id, merchant_id, type, data, created_at, ord) as (
       select * from unnest(${sql.param(columns.id)}::text[], ${sql.param(columns.merchantId)}::text[], ${sql.param(columns.type)}::text[],
-        ${sql.param(columns.data)}::jsonb[], ${sql.param(columns.createdAt)}::timestamptz[], ${sql.param(columns.deliveryIdPrefix)}::text[]) with ordinality
+        ${sql.param(columns.data)}::jsonb[], ${sql.param(columns.createdAt)}::timestamptz[]) with ordinality
     ), inserted as (
       -- In the order given: the events_number trigger numbers them in this order at commit.
       insert into events (id, merchant_id, type, data, created_at)
       select id, merchant_id, type, data, created_at from given_events order by ord
     ), deliveries as (
-      insert into webhook_deliveries (id, merchant_id, endpoint_id, event_id, event_type, status, next_attempt_at, due_at, created_at, updated_at)
-      select ev.delivery_id_prefix || upper(substr(replace(gen_random_uuid()::text, '-', ''), 1, 16)), e.merchant_id, e.id, ev.id, ev.type,
-        ${NEW_DELIVERY_STATUS}::text, ${recordedAt.toISOString()}::timestamptz, ${recordedAt.toISOString()}::timestamptz, ${recordedAt.toISOString()}::timestamptz, ${recordedAt.toISOString()}::timestamptz
-      from given_events ev
-      join webhook_endpoints e on e.merchant_id = ev.merchant_id and e.enabled and e.events && array[ev.type, '*']::text[]
+      ${insertDeliveries(
+        sql`select ev.merchant_id, e.id as endpoint_id, ev.id as event_id, ev.type as event_type from given_events ev
+          join webhook_endpoints e on e.merchant_id = ev.merchant_id and e.enabled and e.events && array[ev.type, '*']::text[]`,
+        recordedAt,
+      )}
       returning 1
     )
     ${

@@ -6,6 +6,7 @@ import { idempotencyKeys } from '../db/schema';
 import { now } from '../clock';
 import { config } from '../config';
 import { sha256Hex } from '../secrets';
+import { canonicalJson } from '../canonical-json';
 import { ApiError } from '../errors';
 import { idempotencyKeyStateMachine } from './idempotency-key-states';
 
@@ -26,13 +27,6 @@ export interface RequestFingerprint {
   path: string;
   /** The parsed JSON body; compared as canonical JSON, so key order and whitespace do not matter. */
   body: unknown;
-}
-
-/** JSON with object keys sorted at every level: the same parameters always give the same text. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, item: unknown) =>
-    item && typeof item === 'object' && !Array.isArray(item) ? Object.fromEntries(Object.entries(item).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : item,
-  );
 }
 
 /**

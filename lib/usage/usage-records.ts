@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
+import { canonicalJson } from '../canonical-json';
 import type { Db } from '../db/client';
 import { queueUsageThresholdChecks } from './billing-thresholds';
 import { usageRecords } from '../db/schema';
@@ -35,15 +36,6 @@ export function toUsageRecordResponse(row: UsageRow, creditsUsed: number) {
 
 export type UsageRecordResponseBody = ReturnType<typeof toUsageRecordResponse>;
 
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b));
-    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonical(item)}`).join(',')}}`;
-  }
-  return JSON.stringify(value ?? null);
-}
-
 /** What makes two records "the same" for deduplication: every field the producer sent but `id`. */
 export function usageFingerprint(input: {
   customerId: string;
@@ -54,7 +46,7 @@ export function usageFingerprint(input: {
   properties?: object;
 }): string {
   const fields = { ...input, timestamp: input.timestamp?.toISOString() ?? null, properties: input.properties ?? {} };
-  return crypto.createHash('sha256').update(canonical(fields)).digest('base64url');
+  return crypto.createHash('sha256').update(canonicalJson(fields)).digest('base64url');
 }
 
 /** Rows with the credits each drew (a reversal gives back exactly those). */

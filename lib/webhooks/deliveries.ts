@@ -7,8 +7,8 @@ import { now } from '../clock';
 import { ApiError, notFound } from '../errors';
 import { findWebhookEndpointRow } from './endpoints';
 import { DELIVERIES_CHANNEL } from '../events/channel';
+import { insertDeliveries } from '../events/delivery-rows';
 import type { WebhookDeliveryStatus } from '../db/schema';
-import { webhookDeliveryStateMachine } from '../events/webhook-delivery-states';
 import { CURRENT_API_VERSION } from '../http/api-versions';
 
 type DeliveryRow = typeof webhookDeliveries.$inferSelect;
@@ -204,11 +204,9 @@ export async function retryFailedWebhookDeliveries(tx: Db, merchantId: string, e
 
 /** Deliveries for the window's events the endpoint subscribes to and has none of (due now). */
 async function deliverMissedEvents(tx: Db, endpoint: { id: string; merchantId: string; events: string[]; createdAt: Date }, since: Date, until: Date) {
-  const at = now().toISOString();
   // Event ids are ULIDs: their first ten characters after the prefix encode when they were recorded.
   const from = `evt_${encodeTime(Math.max(since.getTime(), endpoint.createdAt.getTime()), 10)}`;
   const to = `evt_${encodeTime(until.getTime(), 10)}~`;
-  const idPrefix = `wda_${encodeTime(Date.parse(at), 10)}`;
   const result = await tx.execute<{ id: string; matched: number }>(sql`
     with missed as (
       select e.id, e.type from events e
@@ -218,10 +216,11 @@ async function deliverMissedEvents(tx: Db, endpoint: { id: string; merchantId: s
       order by e.id
       limit ${RECOVER_BATCH_LIMIT + 1}
     ), inserted as (
-      insert into webhook_deliveries (id, merchant_id, endpoint_id, event_id, event_type, status, next_attempt_at, due_at, created_at, updated_at)
-      select ${idPrefix} || upper(substr(replace(gen_random_uuid()::text, '-', ''), 1, 16)), ${endpoint.merchantId}, ${endpoint.id}, m.id, m.type,
-        ${webhookDeliveryStateMachine.start('pending')}::text, ${at}::timestamptz, ${at}::timestamptz, ${at}::timestamptz, ${at}::timestamptz
-      from (select * from missed order by id limit ${RECOVER_BATCH_LIMIT}) m
+      ${insertDeliveries(
+        sql`select ${endpoint.merchantId} as merchant_id, ${endpoint.id} as endpoint_id, m.id as event_id, m.type as event_type
+          from (select * from missed order by id limit ${RECOVER_BATCH_LIMIT}) m`,
+        now(),
+      )}
       returning id
     ), notified as (select pg_notify(${DELIVERIES_CHANNEL}, '') from inserted limit 1)
     select id, (select count(*) from missed)::int as matched from inserted left join notified on true`);

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { events, webhookDeliveries } from '../db/schema';
 import { newId } from '../ids';
@@ -9,7 +9,7 @@ import { findWebhookEndpointRow } from './endpoints';
 import { DELIVERIES_CHANNEL } from '../events/channel';
 import { toWebhookDeliveryResponse } from './deliveries';
 import { EVENT_SAMPLES } from './samples';
-import { webhookDeliveryStateMachine } from '../events/webhook-delivery-states';
+import { insertDeliveries } from '../events/delivery-rows';
 
 /**
  * POST /api/WebhookEndpoint/{id}/Test: an event of the chosen type with its sample data (marked
@@ -24,21 +24,10 @@ export async function sendTestWebhookEvent(tx: Db, merchantId: string, endpointI
     .insert(events)
     .values({ id: newId('event'), merchantId, type: body.type, data: { ...EVENT_SAMPLES[body.type].data, test: true }, createdAt: at })
     .returning();
-  const [delivery] = await tx
-    .insert(webhookDeliveries)
-    .values({
-      id: newId('delivery'),
-      merchantId,
-      endpointId: endpoint.id,
-      eventId: event!.id,
-      eventType: body.type,
-      status: webhookDeliveryStateMachine.start('pending'),
-      nextAttemptAt: at,
-      dueAt: at,
-      createdAt: at,
-      updatedAt: at,
-    })
-    .returning();
+  const inserted = await tx.execute<{ id: string }>(
+    sql`${insertDeliveries(sql`select ${merchantId} as merchant_id, ${endpoint.id} as endpoint_id, ${event!.id} as event_id, ${body.type} as event_type`, at)} returning id`,
+  );
+  const [delivery] = await tx.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, inserted.rows[0]!.id));
   await tx.execute(sql`select pg_notify(${DELIVERIES_CHANNEL}, '')`);
   return toWebhookDeliveryResponse(delivery!);
 }

@@ -85,7 +85,7 @@ describe('what each role may give an API key, and do with money', () => {
       for (const permission of ['refunds:create', 'disputes:respond', 'subscriptions:write', 'catalog:write', 'developers:write'] as const) {
         const attempt = consoleAction(members[role].accessToken, permission);
         if (CONSOLE_PERMISSIONS_BY_ROLE[role].includes(permission)) await expect(attempt, `${role} ${permission}`).resolves.toBeDefined();
-        else await expect(attempt, `${role} ${permission}`).rejects.toMatchObject({ code: 'FORBIDDEN', status: 403 });
+        else await expect(attempt, `${role} ${permission}`).rejects.toMatchObject({ code: 'FORBIDDEN' });
       }
     }
     // Refunds over the API, with a key made by each role that may make one with refunds:write.

@@ -79,7 +79,7 @@ describe('seller team and roles', () => {
     const developer = await joinTeam(owner.tokens.accessToken, 'Developer');
     const support = await joinTeam(owner.tokens.accessToken, 'Support');
 
-    await expect(consoleAccess(developer.tokens.accessToken, 'refunds:create')).rejects.toMatchObject({ code: 'FORBIDDEN', status: 403 });
+    await expect(consoleAccess(developer.tokens.accessToken, 'refunds:create')).rejects.toMatchObject({ code: 'FORBIDDEN' });
 
     const supportAccess = await consoleAccess(support.tokens.accessToken, 'refunds:create');
     await expect(assertSellerMayRefund(getDb(), supportAccess, { amount: 100, currency: 'USD' })).rejects.toMatchObject({ code: 'FORBIDDEN' });

