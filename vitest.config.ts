@@ -20,7 +20,7 @@ export default defineConfig({
         test: {
           name: 'parallel',
           include: ['tests/**/*.test.ts'],
-          exclude: QUEUE_LOAD_TESTS,
+          exclude: [...QUEUE_LOAD_TESTS, 'tests/suite-end/**'],
           // Test files mostly wait on servers (HTTP, jobs, webhook retries, a slow sandbox
           // processor), so more files than cores run at once; vitest's default on 2 cores is a
           // single worker. Six keep 2 cores busy (measured against 4: docs/decisions.md, "Test
@@ -36,6 +36,11 @@ export default defineConfig({
       {
         extends: true,
         test: { name: 'queue-load', include: QUEUE_LOAD_TESTS, sequence: { groupOrder: 1 } },
+      },
+      {
+        // Reads what every other file left in the shared server's database (every recorded event), so it runs last.
+        extends: true,
+        test: { name: 'suite-end', include: ['tests/suite-end/*.test.ts'], sequence: { groupOrder: 2 } },
       },
       {
         // Type tests (`*.test-d.ts`): vitest runs `tsc --noEmit` over the whole project

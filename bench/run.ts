@@ -77,6 +77,7 @@ async function main() {
   setDatabaseUrl(server.databaseUrl);
   const { getDb, closeDb } = await import('../lib/db/client');
   const { recordEvent } = await import('../lib/events/record-event');
+  const { sampleEventObject } = await import('../lib/webhooks/samples');
   const key = /Demo API key\s+(\S+)/.exec(server.output())![1]!;
   const merchantId = await merchantOfKey(key);
   const receiver = await startReceiverProcess();
@@ -144,7 +145,8 @@ async function main() {
     const ids = await createEndpoints(scope, endpoints);
     const events = Math.round((options.deliveries ?? BURST) / endpoints);
     await getDb().transaction(async (tx) => {
-      for (let i = 0; i < events; i++) await recordEvent(tx, { merchantId, type: 'product.created', object: { id: `prod_${scope}_${i}`, n: i } });
+      for (let i = 0; i < events; i++)
+        await recordEvent(tx, { merchantId, type: 'product.created', object: sampleEventObject('product.created', `prod_${scope}_${i}`) });
     });
     const committedAt = Date.now();
     const cpuBefore = cpuSeconds(processes());
@@ -261,7 +263,8 @@ async function main() {
   async function deadEndpoint() {
     const deadIds = await createEndpoints('dead', 1, ['customer.created']);
     await getDb().transaction(async (tx) => {
-      for (let i = 0; i < DEAD_BACKLOG; i++) await recordEvent(tx, { merchantId, type: 'customer.created', object: { id: `cus_dead_${i}` } });
+      for (let i = 0; i < DEAD_BACKLOG; i++)
+        await recordEvent(tx, { merchantId, type: 'customer.created', object: sampleEventObject('customer.created', `cus_dead_${i}`) });
     });
     await sleep(500);
     const inFlightDead = async () =>

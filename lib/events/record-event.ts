@@ -3,7 +3,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { newId } from '../ids';
 import { now } from '../clock';
-import type { EventType } from './types';
+import type { EventObject, EventType } from './types';
 import { DELIVERIES_CHANNEL } from './channel';
 import { insertDeliveries } from './delivery-rows';
 
@@ -13,13 +13,16 @@ export interface RecordedEvent {
   createdAt: Date;
 }
 
-export interface EventInput {
-  merchantId: string;
-  type: EventType;
-  object: object;
-  /** An `*.updated` event's changed fields with the values they had before (as Stripe sends them). */
-  previousAttributes?: Record<string, unknown>;
-}
+/** One event to record, typed per type: its `object` is what the event catalog documents for `type`. */
+export type EventInput = {
+  [T in EventType]: {
+    merchantId: string;
+    type: T;
+    object: EventObject<T>;
+    /** An `*.updated` event's changed fields with the values they had before (as Stripe sends them). */
+    previousAttributes?: Record<string, unknown>;
+  };
+}[EventType];
 
 /** How a domain function records its events (recordEvent, or a recorder of its own). */
 export type EventRecorder = (tx: Db, input: EventInput) => Promise<RecordedEvent>;
@@ -137,8 +140,12 @@ export function changedAttributes(before: Record<string, unknown>, after: Record
  * An `*.updated` event for a change from `before` to `after` (API shapes), carrying the changed
  * fields' earlier values; a change that changed nothing records nothing.
  */
-export async function recordUpdated(tx: Db, input: { merchantId: string; type: EventType; before: object; after: object }): Promise<void> {
+export async function recordUpdated<T extends EventType>(
+  tx: Db,
+  input: { merchantId: string; type: T; before: EventObject<T>; after: EventObject<T> },
+): Promise<void> {
   const previousAttributes = changedAttributes(input.before as Record<string, unknown>, input.after as Record<string, unknown>);
   if (Object.keys(previousAttributes).length === 0) return;
-  await recordEvent(tx, { merchantId: input.merchantId, type: input.type, object: input.after, previousAttributes });
+  // TypeScript cannot relate a generic `T` to the union it indexes; the signature holds `after` to `type`'s object.
+  await recordEvent(tx, { merchantId: input.merchantId, type: input.type, object: input.after, previousAttributes } as EventInput);
 }

@@ -51,3 +51,15 @@ export type EventType = (typeof EVENT_TYPES)[number];
 export function isEventType(value: string): value is EventType {
   return (EVENT_TYPES as readonly string[]).includes(value);
 }
+
+/**
+ * What `data.object` holds for each event type. Empty here: the event catalog
+ * (lib/server/event-catalog.ts), which knows every domain's response schemas, fills it in by
+ * declaration merging, so every recorded event is checked against its documented schema at
+ * compile time without this foundation importing any domain.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled in by declaration merging (lib/server/event-catalog.ts)
+export interface EventObjects {}
+
+/** The object an event of type `T` carries. */
+export type EventObject<T extends EventType> = T extends keyof EventObjects ? EventObjects[T] : never;

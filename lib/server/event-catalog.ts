@@ -63,7 +63,7 @@ export const EntitlementChangedEvent = z.union([
 ]);
 
 /** What `data.object` holds for each event type: the API representation of the resource at that moment. */
-export const EVENT_OBJECTS: Record<EventType, z.ZodType> = {
+export const EVENT_OBJECTS = {
   'product.created': ProductResponse,
   'product.updated': ProductResponse,
   'price.created': PriceResponse,
@@ -98,7 +98,14 @@ export const EVENT_OBJECTS: Record<EventType, z.ZodType> = {
   'credit.exhausted': CreditBalanceEvent,
   'entitlement.changed': EntitlementChangedEvent,
   'entitlement.exhausted': EntitlementExhaustedEvent,
-};
+} satisfies Record<EventType, z.ZodType>;
+
+type DocumentedEventObjects = { [T in EventType]: z.output<(typeof EVENT_OBJECTS)[T]> };
+
+declare module '../events/types' {
+  /** Each event type's object, as EVENT_OBJECTS documents it: recordEvent takes nothing else. */
+  interface EventObjects extends DocumentedEventObjects {}
+}
 
 /** The body of one webhook delivery (DESIGN 4.8): `id` is the deduplication key. */
 export function eventBody(type: EventType) {

@@ -219,7 +219,7 @@ export async function claimThresholds(tx: Db, meters: Meter[], events: EventInpu
       (row) =>
         row.customer_id === threshold.customerId && row.feature === threshold.feature && row.type === threshold.type && row.scope_key === threshold.scopeKey,
     );
-    if (isFresh) events.push({ merchantId: meters[0]!.merchantId, type: threshold.event, object: threshold.object });
+    if (isFresh) events.push(threshold.event);
   }
 }
 
@@ -228,12 +228,11 @@ interface Threshold {
   feature: string;
   type: string;
   scopeKey: string;
-  event: 'entitlement.exhausted' | 'credit.low' | 'credit.exhausted';
-  object: object;
+  event: EventInput;
 }
 
 function thresholdsCrossed(meter: Meter): Threshold[] {
-  const { customerId, entitlement } = meter;
+  const { customerId, entitlement, merchantId } = meter;
   const { feature, period, limit, limitAmount } = entitlement;
   const crossed: Threshold[] = [];
   const periodFields = { periodKey: period.key, periodStart: period.start?.toISOString() ?? null, periodEnd: period.end?.toISOString() ?? null };
@@ -244,8 +243,11 @@ function thresholdsCrossed(meter: Meter): Threshold[] {
         feature,
         type: 'limit',
         scopeKey: period.key,
-        event: 'entitlement.exhausted',
-        object: { customerId, feature, limit, limitAmount, used: meter.used, spent: meter.spent, reached: 'limit', ...periodFields },
+        event: {
+          merchantId,
+          type: 'entitlement.exhausted',
+          object: { customerId, feature, limit, limitAmount, used: meter.used, spent: meter.spent, reached: 'limit', ...periodFields },
+        },
       });
     }
     if (limitAmount !== null && meter.spentBefore < limitAmount && meter.spent >= limitAmount) {
@@ -254,8 +256,11 @@ function thresholdsCrossed(meter: Meter): Threshold[] {
         feature,
         type: 'limitAmount',
         scopeKey: period.key,
-        event: 'entitlement.exhausted',
-        object: { customerId, feature, limit, limitAmount, used: meter.used, spent: meter.spent, reached: 'limitAmount', ...periodFields },
+        event: {
+          merchantId,
+          type: 'entitlement.exhausted',
+          object: { customerId, feature, limit, limitAmount, used: meter.used, spent: meter.spent, reached: 'limitAmount', ...periodFields },
+        },
       });
     }
   }
@@ -266,8 +271,9 @@ function thresholdsCrossed(meter: Meter): Threshold[] {
     const granted = meter.grants.reduce((sum, grant) => sum + grant.amount, 0);
     const object = { customerId, feature, balance, granted, lowThresholdPercent: CREDIT_LOW_PERCENT, latestGrantId: topUp.id };
     if (balance * 100 <= granted * CREDIT_LOW_PERCENT)
-      crossed.push({ customerId, feature, type: 'credit.low', scopeKey: topUp.id, event: 'credit.low', object });
-    if (balance === 0) crossed.push({ customerId, feature, type: 'credit.exhausted', scopeKey: topUp.id, event: 'credit.exhausted', object });
+      crossed.push({ customerId, feature, type: 'credit.low', scopeKey: topUp.id, event: { merchantId, type: 'credit.low', object } });
+    if (balance === 0)
+      crossed.push({ customerId, feature, type: 'credit.exhausted', scopeKey: topUp.id, event: { merchantId, type: 'credit.exhausted', object } });
   }
   return crossed;
 }

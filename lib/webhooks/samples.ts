@@ -1,4 +1,4 @@
-import type { EventType } from '../events/types';
+import type { EventObject, EventType } from '../events/types';
 
 /**
  * Every event type with the operations that emit it and a sample `data` (the shape a real event
@@ -391,3 +391,9 @@ export const EVENT_SAMPLES: Record<EventType, EventSample> = {
     },
   },
 };
+
+/** A documented sample object of `type` with an id of the caller's (load tests and benchmarks that record events directly). */
+export function sampleEventObject<T extends EventType>(type: T, id: string): EventObject<T> {
+  // The samples are held to EVENT_OBJECTS by tests/unit/event-samples.test.ts.
+  return { ...EVENT_SAMPLES[type].data.object, id } as EventObject<T>;
+}

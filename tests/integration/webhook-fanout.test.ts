@@ -3,6 +3,7 @@ import { and, count, eq, sql } from 'drizzle-orm';
 import { getDb } from '@/lib/db/client';
 import { events, webhookDeliveries, webhookAttempts } from '@/lib/db/schema';
 import { recordEvent } from '@/lib/events/record-event';
+import { sampleEventObject } from '@/lib/webhooks/samples';
 import { newMerchant } from '../helpers/merchants';
 import { eventually, startReceiver, type Receiver } from '../helpers/webhook-receiver';
 
@@ -30,7 +31,11 @@ describe('fan-out at volume', () => {
       await getDb().transaction(async (tx) => {
         for (let i = 0; i < 100; i++) {
           const n = batch * 100 + i;
-          const event = await recordEvent(tx, { merchantId: merchant.id, type: 'product.created', object: { id: `prod_bulk_${n}`, n } });
+          const event = await recordEvent(tx, {
+            merchantId: merchant.id,
+            type: 'product.created',
+            object: sampleEventObject('product.created', `prod_bulk_${n}`),
+          });
           eventIds.push(event.id);
         }
       });
@@ -71,7 +76,9 @@ describe('fan-out at volume', () => {
     let deliveryIds: string[] = [];
     await expect(
       getDb().transaction(async (tx) => {
-        eventId = (await recordEvent(tx, { merchantId: merchant.id, type: 'customer.created', object: { id: 'cus_rolled_back' } })).id;
+        eventId = (
+          await recordEvent(tx, { merchantId: merchant.id, type: 'customer.created', object: sampleEventObject('customer.created', 'cus_rolled_back') })
+        ).id;
         deliveryIds = (await tx.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(eq(webhookDeliveries.eventId, eventId))).map((r) => r.id);
         const due = await tx.execute(sql`select count(*)::int as n from webhook_deliveries where id = ${deliveryIds[0]!} and due_at is not null`);
         expect(due.rows[0]).toEqual({ n: 1 });

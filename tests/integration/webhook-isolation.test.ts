@@ -3,6 +3,7 @@ import { and, count, eq } from 'drizzle-orm';
 import { getDb } from '@/lib/db/client';
 import { webhookDeliveries } from '@/lib/db/schema';
 import { recordEvent } from '@/lib/events/record-event';
+import { sampleEventObject } from '@/lib/webhooks/samples';
 import { call } from '../helpers/api';
 import { newMerchant } from '../helpers/merchants';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver';
@@ -21,14 +22,16 @@ describe('a dead endpoint does not hold up the others', () => {
     const { api, merchant, key } = await newMerchant();
     const dead = await api.post('/api/WebhookEndpoint', { url: `${receiver.url}/dead`, events: ['customer.created'] });
     await getDb().transaction(async (tx) => {
-      for (let i = 0; i < DEAD_BACKLOG; i++) await recordEvent(tx, { merchantId: merchant.id, type: 'customer.created', object: { id: `cus_dead_${i}` } });
+      for (let i = 0; i < DEAD_BACKLOG; i++)
+        await recordEvent(tx, { merchantId: merchant.id, type: 'customer.created', object: sampleEventObject('customer.created', `cus_dead_${i}`) });
     });
     // The dead endpoint's oldest deliveries are now claimed and hanging; the healthy endpoint's
     // events come after all of them in the queue.
     await receiver.waitFor((requests) => requests.some((r) => r.path === '/dead'));
     const healthy = await api.post('/api/WebhookEndpoint', { url: `${receiver.url}/healthy`, events: ['product.created'] });
     await getDb().transaction(async (tx) => {
-      for (let i = 0; i < HEALTHY_EVENTS; i++) await recordEvent(tx, { merchantId: merchant.id, type: 'product.created', object: { id: `prod_healthy_${i}` } });
+      for (let i = 0; i < HEALTHY_EVENTS; i++)
+        await recordEvent(tx, { merchantId: merchant.id, type: 'product.created', object: sampleEventObject('product.created', `prod_healthy_${i}`) });
     });
 
     // Delivery is at least once: on a loaded machine a lease can run out and an event arrive twice, so count events, not requests.

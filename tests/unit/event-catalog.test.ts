@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { eventCatalogMarkdown } from '@/lib/webhooks/event-catalog';
+import { eventCatalogMarkdown } from '@/lib/webhooks/event-catalog-markdown';
 import { EVENT_TYPES } from '@/lib/events/types';
 
 describe('docs/webhooks.md event catalog', () => {
