@@ -10,7 +10,7 @@
 import { sql } from 'drizzle-orm';
 import { startServer } from '../tests/setup/server';
 import { consolePageLoader, timeRunsMs as time } from './common';
-import { finishedRun, markdownTable, recordRun, runLines } from './results-file';
+import { finishedRun, recordRun, tableSection } from './results-file';
 
 const PAYMENTS = Number(process.env.BENCH_PAYMENTS ?? 100_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 1_000_000);
@@ -85,17 +85,13 @@ export async function runConsoleBench() {
   const cells = rows.map((r) => [r.scenario, `${r.page.p50} ms`, `${r.page.p99} ms`, `${r.query.p50} ms`, `${r.query.p99} ms`]);
   recordRun(
     run,
-    [
-      '',
-      `## Console: ${run.date}`,
-      '',
+    tableSection(
+      'Console',
       `One seller with ${PAYMENTS.toLocaleString('en-US')} payments over a year and ${REQUESTS.toLocaleString('en-US')} logged API requests over 30 days (\`npm run bench -- console\`). *Page* is a whole server-rendered page over loopback HTTP (session check, queries, React render); *queries* is the page's domain call alone. ${RUNS} runs after 3 warm-ups.`,
-      '',
-      ...runLines(run),
-      '',
-      ...markdownTable(columns, cells),
-      '',
-    ],
+      run,
+      columns,
+      cells,
+    ),
     {
       benchmark: 'console',
       title: 'Seller console (`npm run bench -- console`)',

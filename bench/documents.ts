@@ -8,7 +8,7 @@
  */
 import { startServer } from '../tests/setup/server';
 import { demoApi, demoApiKey, timeRunsMs as time } from './common';
-import { finishedRun, markdownTable, recordRun, runLines } from './results-file';
+import { finishedRun, recordRun, tableSection } from './results-file';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 50);
 
@@ -53,17 +53,13 @@ export async function runDocumentsBench() {
   const cells = rows.map((r) => [r.scenario, `${r.p50} ms`, `${r.p99} ms`, r.bytes === null ? '–' : `${(r.bytes / 1024).toFixed(1)} KiB`]);
   recordRun(
     run,
-    [
-      '',
-      `## Invoice documents: ${run.date}`,
-      '',
+    tableSection(
+      'Invoice documents',
       `One paid invoice (\`npm run bench -- documents\`): its hosted page and PDF over loopback HTTP, one request at a time, ${RUNS} runs after 3 warm-ups, beside GET /api/health on the same server. The Japanese PDF embeds BIZ UDPGothic cut by HarfBuzz to the glyphs it uses, on every request.`,
-      '',
-      ...runLines(run),
-      '',
-      ...markdownTable(columns, cells),
-      '',
-    ],
+      run,
+      columns,
+      cells,
+    ),
     {
       benchmark: 'documents',
       title: 'Invoice documents (`npm run bench -- documents`)',

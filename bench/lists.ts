@@ -13,7 +13,7 @@ import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { startServer } from '../tests/setup/server';
 import { demoApiKey, timeRuns } from './common';
-import { finishedRun, markdownTable, recordRun, runLines } from './results-file';
+import { finishedRun, recordRun, tableSection } from './results-file';
 
 const PAYMENTS = Number(process.env.BENCH_PAYMENTS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
@@ -96,15 +96,13 @@ export async function runListsBench() {
   recordRun(
     run,
     [
-      '',
-      `## Lists, page numbers vs cursors: ${run.date}`,
-      '',
-      `One seller with ${PAYMENTS.toLocaleString('en-US')} payments (another with 20,000), \`GET /api/Payment?pageSize=${PAGE_SIZE}\` over loopback HTTP with the API key (authentication, rate limit, query, JSON), ${RUNS} runs after 3 warm-ups (\`npm run bench -- lists\`). Each page also carries \`totalCount\`, a count of the whole match, the same at every depth.`,
-      '',
-      ...runLines(run),
-      '',
-      ...markdownTable(columns, cells),
-      '',
+      ...tableSection(
+        'Lists, page numbers vs cursors',
+        `One seller with ${PAYMENTS.toLocaleString('en-US')} payments (another with 20,000), \`GET /api/Payment?pageSize=${PAGE_SIZE}\` over loopback HTTP with the API key (authentication, rate limit, query, JSON), ${RUNS} runs after 3 warm-ups (\`npm run bench -- lists\`). Each page also carries \`totalCount\`, a count of the whole match, the same at every depth.`,
+        run,
+        columns,
+        cells,
+      ),
       ...rows.flatMap((r) => [`Plan, ${r.scenario}:`, '', '```', r.plan, '```', '']),
     ],
     {

@@ -14,7 +14,7 @@
 import { sql } from 'drizzle-orm';
 import { startServer } from '../tests/setup/server';
 import { consolePageLoader, timeRunsMs as time } from './common';
-import { finishedRun, markdownTable, recordRun, runLines } from './results-file';
+import { finishedRun, recordRun, tableSection } from './results-file';
 
 const SELLERS = Number(process.env.BENCH_SELLERS ?? 2_000);
 const PAYMENTS = Number(process.env.BENCH_PAYMENTS ?? 500_000);
@@ -112,17 +112,13 @@ export async function runOperatorBench() {
   const data = `${SELLERS.toLocaleString('en-US')} sellers, ${PAYMENTS.toLocaleString('en-US')} payments over 180 days, ${DELIVERIES.toLocaleString('en-US')} webhook deliveries over 90 days, ${AUDIT.toLocaleString('en-US')} audit entries over a year`;
   recordRun(
     run,
-    [
-      '',
-      `## Operator's console: ${run.date}`,
-      '',
+    tableSection(
+      "Operator's console",
       `${data} (\`npm run bench -- operator\`). *Page* is a whole server-rendered admin page over loopback HTTP; *queries* is the page's domain call alone. ${RUNS} runs after 3 warm-ups (5 for the rows without indexes).`,
-      '',
-      ...runLines(run),
-      '',
-      ...markdownTable(columns, cells),
-      '',
-    ],
+      run,
+      columns,
+      cells,
+    ),
     {
       benchmark: 'operator',
       title: "Operator's console (`npm run bench -- operator`)",

@@ -72,6 +72,11 @@ export function runLines(run: Run): string[] {
   return [`Machine: ${run.machine}; ${run.load}.`, `Commit: ${run.commit}.${run.settings ? ` Run with ${run.settings}.` : ''}`];
 }
 
+/** A run's section when it is one table: its heading, what was measured, the machine and commit, the table. */
+export function tableSection(heading: string, method: string, run: Run, columns: string[], rows: string[][]): string[] {
+  return ['', `## ${heading}: ${run.date}`, '', method, '', ...runLines(run), '', ...markdownTable(columns, rows), ''];
+}
+
 /** A Markdown table: the first column (and any named in `leftAligned`) left-aligned, the others right-aligned. */
 export function markdownTable(columns: string[], rows: string[][], leftAligned: string[] = []): string[] {
   const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
