@@ -15,33 +15,26 @@ import { findSandboxAuthentication } from '../../payments/processor/sandbox-auth
  * anything else.
  */
 export async function customerPageFound(pathname: string, search: URLSearchParams): Promise<boolean> {
-  const segments = pathname.split('/').slice(1);
-  const [area, id, rest] = segments;
-  if (id === undefined) return true;
-  const key = decoded(id);
-  if (key === undefined) return false;
+  // An address that does not decode is Next.js's to refuse (400), as for any other page.
+  const segments = decodedSegments(pathname);
+  if (!segments) return true;
+  const [area, first, second] = segments;
   const db = getDb();
-  if (area === 'pay' && segments.length === 2) return (await findPublicPaymentLink(db, key)) !== undefined;
-  if (area === 'pay' && rest === 'success' && segments.length === 3) {
+  if (segments.length === 2 && area === 'pay') return (await findPublicPaymentLink(db, first!)) !== undefined;
+  if (segments.length === 3 && area === 'pay' && second === 'success') {
     const checkoutId = search.get('checkoutId');
-    return checkoutId !== null && (await findCheckoutOfLink(db, key, checkoutId)) !== undefined;
+    return checkoutId !== null && (await findCheckoutOfLink(db, first!, checkoutId)) !== undefined;
   }
-  if (area === 'member' && key === 'pay' && segments.length === 3) {
-    const token = decoded(rest!);
-    return token !== undefined && (await findPublicPaymentLink(db, token)) !== undefined;
-  }
-  if (area === 'invoice' && segments.length === 2) return invoiceTokenExists(db, key);
-  if (area === 'credit-note' && segments.length === 2) return creditNoteTokenExists(db, key);
-  if (area === 'sandbox' && key === 'authenticate' && segments.length === 3) {
-    const actionId = decoded(rest!);
-    return actionId !== undefined && (await findSandboxAuthentication(actionId)) !== undefined;
-  }
+  if (segments.length === 3 && area === 'member' && first === 'pay') return (await findPublicPaymentLink(db, second!)) !== undefined;
+  if (segments.length === 2 && area === 'invoice') return invoiceTokenExists(db, first!);
+  if (segments.length === 2 && area === 'credit-note') return creditNoteTokenExists(db, first!);
+  if (segments.length === 3 && area === 'sandbox' && first === 'authenticate') return (await findSandboxAuthentication(second!)) !== undefined;
   return true;
 }
 
-function decoded(segment: string): string | undefined {
+function decodedSegments(pathname: string): string[] | undefined {
   try {
-    return decodeURIComponent(segment);
+    return pathname.split('/').slice(1).map(decodeURIComponent);
   } catch {
     return undefined;
   }
