@@ -35,7 +35,8 @@ export async function proxy(request: NextRequest) {
 }
 
 /**
- * The dev mailbox's JSON, and the consoles' transparent refresh: when the access-token cookie
+ * The dev mailbox's JSON, the not-found page for a customer page whose token names nothing, and
+ * the consoles' transparent refresh: when the access-token cookie
  * is missing or about to expire and a refresh cookie is present, rotate the pair through the
  * audience's Refresh API, hand the new access token to this request and set both cookies on the
  * answer. Whether the visitor may see the page is decided by the page itself
