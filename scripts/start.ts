@@ -20,10 +20,11 @@ import { flushRequestLogs } from '../lib/request-logs/record';
 import { rootSecret } from '../lib/secret-key';
 import { CLIENT_IP_HEADER, REQUEST_ID_HEADER, resolveClientIp } from '../lib/http/client-ip';
 import { newRequestId } from '../lib/http/request';
-import { answerAtFrontDoor, answerDatabaseRestarting, matchedApiRouteTemplate, readApiRoutes } from '../lib/http/front-door';
+import { answerAtFrontDoor, answerDatabaseRestarting, answerStarting, matchedApiRouteTemplate, readApiRoutes } from '../lib/http/front-door';
 import { answerMetrics, METRICS_PATH, observeRequest } from '../lib/metrics/endpoint';
 import { drainServer, RequestsInFlight } from '../lib/http/drain';
 import { migrateSchema } from './migrate-schema';
+import { listenOn } from '../lib/net';
 
 /** What the shutdown may take after the drain: the worker's jobs and webhook attempts, the pools, the database. */
 const AFTER_DRAIN_MS = 30_000;
@@ -37,51 +38,66 @@ async function main() {
   buildIfNeeded({ production: config.isProduction });
   serveRelease(builtRelease());
 
-  let embedded: EmbeddedDatabase | undefined;
-  let databaseRestarting = false;
-  if (!config.databaseUrl) {
-    embedded = await startEmbeddedDatabase(config.dataDir, (line) => log.warn({ postgres: line }, 'postgres'), {
-      availabilityChanged: (available) => {
-        databaseRestarting = !available;
-      },
-      // Nothing works without the database: exit, so that a supervisor (systemd, Docker) starts the service again.
-      lost: () => process.exit(1),
-    });
-    setDatabaseUrl(embedded.url);
-    fs.writeFileSync(runtimeFile(), JSON.stringify({ databaseUrl: embedded.url, pid: process.pid }), { mode: 0o600 });
-  }
-
-  // Read (or generate, once) the secret key before serving, so no two requests race to create it.
-  rootSecret();
-  // Under one lock across every process on the database: web nodes started together migrate and
-  // seed one after the other, the later ones finding everything done.
-  const seeded = await withMigrationLock(async () => {
-    await migrateSchema();
-    return seed(getDb(), { dataDir: config.dataDir, production: config.isProduction });
-  });
-  if (config.seed.sampleData) await fillDemoSellerWithSampleData(seeded);
-  const worker = config.runWorkerInProcess ? await startWorker({ concurrency: config.workerConcurrency }) : undefined;
-
-  const app = next({ dev: false, dir: process.cwd(), port: config.port, hostname: 'localhost', ...(await withoutPreloading()) });
-  await app.prepare();
-  const handle = app.getRequestHandler();
-  const apiRoutes = readApiRoutes(path.join(process.cwd(), 'app'));
-  const inFlight = new RequestsInFlight();
-  const server = http.createServer((req, res) => {
-    inFlight.track(res);
-    observeRequest(req, res, matchedApiRouteTemplate);
-    if (req.url?.split('?')[0] === METRICS_PATH) return void answerMetrics(req, res);
-    if (answerAtFrontDoor(req, res, apiRoutes)) return;
-    if (databaseRestarting) return void answerDatabaseRestarting(req, res);
-    req.headers[CLIENT_IP_HEADER] = resolveClientIp(req);
-    const requestId = newRequestId();
-    req.headers[REQUEST_ID_HEADER] = requestId;
-    res.setHeader('X-Request-Id', requestId);
-    void handle(req, res);
-  });
+  // The port is taken before anything starts: a busy one stops the launch at once, and no other
+  // process can take it while the database and Next.js start (requests meanwhile are answered 503).
+  let answer: http.RequestListener = answerStarting;
+  const server = http.createServer((req, res) => answer(req, res));
   server.keepAliveTimeout = config.keepAliveTimeoutMs;
   server.headersTimeout = config.keepAliveTimeoutMs + 1_000;
-  await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
+  await listenOn(server, config.port, config.host);
+
+  let embedded: EmbeddedDatabase | undefined;
+  let databaseRestarting = false;
+  let worker: Awaited<ReturnType<typeof startWorker>> | undefined;
+  let seeded: SeedResult;
+  const inFlight = new RequestsInFlight();
+  try {
+    if (!config.databaseUrl) {
+      embedded = await startEmbeddedDatabase(config.dataDir, (line) => log.warn({ postgres: line }, 'postgres'), {
+        availabilityChanged: (available) => {
+          databaseRestarting = !available;
+        },
+        // Nothing works without the database: exit, so that a supervisor (systemd, Docker) starts the service again.
+        lost: () => process.exit(1),
+      });
+      setDatabaseUrl(embedded.url);
+      fs.writeFileSync(runtimeFile(), JSON.stringify({ databaseUrl: embedded.url, pid: process.pid }), { mode: 0o600 });
+    }
+
+    // Read (or generate, once) the secret key before serving, so no two requests race to create it.
+    rootSecret();
+    // Under one lock across every process on the database: web nodes started together migrate and
+    // seed one after the other, the later ones finding everything done.
+    seeded = await withMigrationLock(async () => {
+      await migrateSchema();
+      return seed(getDb(), { dataDir: config.dataDir, production: config.isProduction });
+    });
+    if (config.seed.sampleData) await fillDemoSellerWithSampleData(seeded);
+    worker = config.runWorkerInProcess ? await startWorker({ concurrency: config.workerConcurrency }) : undefined;
+
+    const app = next({ dev: false, dir: process.cwd(), port: config.port, hostname: 'localhost', ...(await withoutPreloading()) });
+    await app.prepare();
+    const handle = app.getRequestHandler();
+    const apiRoutes = readApiRoutes(path.join(process.cwd(), 'app'));
+    answer = (req, res) => {
+      inFlight.track(res);
+      observeRequest(req, res, matchedApiRouteTemplate);
+      if (req.url?.split('?')[0] === METRICS_PATH) return void answerMetrics(req, res);
+      if (answerAtFrontDoor(req, res, apiRoutes)) return;
+      if (databaseRestarting) return void answerDatabaseRestarting(req, res);
+      req.headers[CLIENT_IP_HEADER] = resolveClientIp(req);
+      const requestId = newRequestId();
+      req.headers[REQUEST_ID_HEADER] = requestId;
+      res.setHeader('X-Request-Id', requestId);
+      void handle(req, res);
+    };
+  } catch (error) {
+    // Nothing of a failed start outlives the launcher: PostgreSQL runs in its own process group.
+    server.close();
+    await worker?.stop();
+    await embedded?.stop();
+    throw error;
+  }
   printBanner(seeded, Boolean(embedded), Boolean(worker));
   log.info({ connections: connectionBudget(Boolean(worker)) }, 'database connections this process may hold at once (docs/operations.md, "Connection budget")');
 

@@ -7,6 +7,7 @@ import { httpStatusOf, problemHeaders, toProblem } from './problem';
 import { PROBLEM_TYPE } from './respond';
 import { declaresTooLargeBody, discardsDeclaredBody, newRequestId, payloadTooLarge } from './request';
 import { apiSecurityHeaders } from './security-headers';
+import { notReadyError } from './readiness';
 import { API_VERSION_HEADER, CURRENT_API_VERSION } from './api-versions';
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const;
@@ -97,6 +98,11 @@ function originHost(origin: string): string | undefined {
  */
 export function answerDatabaseRestarting(request: IncomingMessage, response: ServerResponse): true {
   return refuse(request, response, new ApiError('SERVICE_UNAVAILABLE', 'The database is restarting; retry in a few seconds.', { retryAfterSeconds: 5 }));
+}
+
+/** Before the database and Next.js are up (the port is taken first): every request, readiness included. */
+export function answerStarting(request: IncomingMessage, response: ServerResponse): void {
+  refuse(request, response, notReadyError('starting'));
 }
 
 function refuse(request: IncomingMessage, response: ServerResponse, error: ApiError, headers: Record<string, string> = {}): true {

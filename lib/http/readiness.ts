@@ -1,4 +1,5 @@
 import { isDatabaseUnavailable } from '../db/availability';
+import { ApiError } from '../errors';
 import { migrationsApplied } from '../db/migrate';
 
 /**
@@ -16,11 +17,12 @@ export function isDraining(): boolean {
   return node.__paybaseDraining === true;
 }
 
-export type NotReadyReason = 'draining' | 'database_unreachable' | 'migrations_pending';
+export type NotReadyReason = 'starting' | 'draining' | 'database_unreachable' | 'migrations_pending';
 
-export type Readiness = { ready: true } | { ready: false; reason: NotReadyReason; detail: string };
+export type Readiness = { ready: true } | { ready: false; reason: NotReadyReason };
 
 const DETAILS: Record<NotReadyReason, string> = {
+  starting: 'This node is starting: its database, migrations and pages are not ready yet.',
   draining: 'This node is stopping: it finishes the requests in progress and takes no new ones.',
   database_unreachable: 'The database cannot be reached from this node.',
   migrations_pending: 'The database lacks migrations this release needs: run npm run migrate (or start a web node, which applies them).',
@@ -43,5 +45,10 @@ export async function checkReadiness(): Promise<Readiness> {
 }
 
 function notReady(reason: NotReadyReason): Readiness {
-  return { ready: false, reason, detail: DETAILS[reason] };
+  return { ready: false, reason };
+}
+
+/** The 503 of a node that should get no requests: readiness's answer, and every answer while the node starts. */
+export function notReadyError(reason: NotReadyReason): ApiError {
+  return new ApiError('SERVICE_UNAVAILABLE', DETAILS[reason], { retryAfterSeconds: 5, extra: { reason } });
 }

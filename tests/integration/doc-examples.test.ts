@@ -3,8 +3,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
-import { freePort } from '@/lib/net';
 import { baseUrl, call, client } from '../helpers/api';
+import { unusedPort } from '../setup/server';
 import {
   type DocBlock,
   SHELL,
@@ -112,7 +112,7 @@ describe('the examples in the README and docs', () => {
 
   for (const module of MODULES.filter((each) => each[0]!.marker?.kind === 'receiver')) {
     it(`TypeScript receiver ${module.map(where).join(' + ')} takes a real delivery (Test event) and refuses a forged one`, async () => {
-      const port = await freePort();
+      const port = await unusedPort();
       const api = client(demoKey);
       const endpoint = await api.post('/api/WebhookEndpoint', { url: `http://127.0.0.1:${port}/webhooks`, events: ['product.created'] });
       expect(endpoint.status).toBe(201);

@@ -4,11 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { freePort } from '@/lib/net';
 import { call } from '../helpers/api';
 import { serverPool } from '../helpers/server-pool';
 import { eventually, startReceiver, type Receiver } from '../helpers/webhook-receiver';
-import { startServer, type RunningServer } from '../setup/server';
+import { startServer, unusedPort, type RunningServer } from '../setup/server';
 import { WEBHOOK_TEST_ENV } from '../setup/start-server';
 
 /**
@@ -38,7 +37,7 @@ beforeAll(async () => {
   // PgBouncer refuses to run as root: as root it is started as `nobody`, which must read its files.
   directory = fs.mkdtempSync(path.join(os.tmpdir(), 'pgbouncer-'));
   fs.chmodSync(directory, 0o755);
-  bouncerPort = await freePort();
+  bouncerPort = await unusedPort();
   const user = decodeURIComponent(direct.username);
   fs.writeFileSync(path.join(directory, 'userlist.txt'), `"${user}" "${decodeURIComponent(direct.password)}"\n`, { mode: 0o644 });
   fs.writeFileSync(

@@ -7,11 +7,10 @@ import { call } from '../helpers/api';
 import * as schema from '@/lib/db/schema';
 import { createApiKey } from '@/lib/auth/api-keys';
 import { SCOPES } from '@/lib/http/scopes';
-import { freePort } from '@/lib/net';
 import { startBalancer, type Balancer } from '../helpers/balancer';
 import { serverDatabase, serverPool } from '../helpers/server-pool';
 import { eventually } from '../helpers/webhook-receiver';
-import { startServer, type RunningServer } from '../setup/server';
+import { startServer, unusedPort, type RunningServer } from '../setup/server';
 
 /**
  * Running Paybase on several machines (docs/operations.md, "Several web nodes"): processes
@@ -139,7 +138,7 @@ describe('two web nodes and a worker started at the same moment on an empty data
     url.pathname = `/${name}`;
     databaseUrl = url.href;
     const env = { DATABASE_URL: url.href, SECRET_KEY: 'web-nodes-test-secret-key-0123456789abcdef', ...NODE_ENV };
-    const workerMetricsPort = await freePort();
+    const workerMetricsPort = await unusedPort();
     workerMetricsUrl = `http://127.0.0.1:${workerMetricsPort}/metrics`;
 
     worker = spawn(process.execPath, ['--import', 'tsx', 'scripts/worker.ts'], {

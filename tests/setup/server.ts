@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import crypto from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { freePort } from '../../lib/net';
+import { isPortFree } from '../../lib/net';
 
 /**
  * Settings of the server under test: it trusts X-Forwarded-For (tests give each client its own
@@ -55,8 +56,39 @@ export interface RunningServer {
  * with its own data directory and port, exactly as `npm start` does. With `DATABASE_URL` in
  * `env` it uses that database instead of starting an embedded one.
  */
-export async function startServer(options: { env?: Record<string, string>; dataDir?: string; nodeArgs?: string[] } = {}): Promise<RunningServer> {
-  const port = await freePort();
+export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
+  // The launcher takes its port first thing; another process may still have taken it since it
+  // was found free. Then the launcher stops at once, and it is started again on another port.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnPort(await unusedPort(), options);
+    } catch (error) {
+      if (!(error instanceof PortTakenError) || attempt === 5) throw error;
+    }
+  }
+}
+
+interface StartOptions {
+  env?: Record<string, string>;
+  dataDir?: string;
+  nodeArgs?: string[];
+}
+
+class PortTakenError extends Error {}
+
+/**
+ * A port nothing listens on, below Linux's ephemeral range (32768–60999): every listen(0) of the
+ * suite (receivers, embedded PostgreSQL) and every outgoing connection draws from that range, so
+ * a port found free outside it stays free until the process it is meant for takes it.
+ */
+export async function unusedPort(): Promise<number> {
+  for (;;) {
+    const port = 20_000 + crypto.randomInt(12_000);
+    if (await isPortFree(port)) return port;
+  }
+}
+
+async function startOnPort(port: number, options: StartOptions): Promise<RunningServer> {
   // A given data directory is reused as it is: a restart after a crash.
   const dataDir = options.dataDir ?? path.resolve('.data-test', `run-${process.pid}-${port}`);
   if (!options.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
@@ -93,7 +125,10 @@ async function waitFor(ready: () => boolean, child: ChildProcess, output: () => 
   // with the server's output instead of a bare hook timeout.
   const deadline = Date.now() + 200_000;
   while (!ready()) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output()}`);
+    if (child.exitCode !== null) {
+      const message = `server exited with ${child.exitCode}:\n${output()}`;
+      throw output().includes('is in use') ? new PortTakenError(message) : new Error(message);
+    }
     if (Date.now() > deadline) throw new Error(`server did not start in time:\n${output()}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }

@@ -1,18 +1,15 @@
-import { ApiError } from '@/lib/errors';
 import { publicRoute } from '@/lib/server/http/public-route';
-import { checkReadiness } from '@/lib/http/readiness';
+import { checkReadiness, notReadyError } from '@/lib/http/readiness';
 import { jsonResponse } from '@/lib/http/respond';
 
 export const dynamic = 'force-dynamic';
 
 /**
  * Readiness, for load balancers: 200 while this node should get requests; 503 with the reason
- * (`draining`, `database_unreachable`, `migrations_pending`) otherwise (docs/operations.md).
+ * (`draining`, `database_unreachable`, `migrations_pending`; `starting` is answered by the launcher) otherwise (docs/operations.md).
  */
 export const GET = publicRoute(async () => {
   const readiness = await checkReadiness();
-  if (!readiness.ready) {
-    throw new ApiError('SERVICE_UNAVAILABLE', readiness.detail, { retryAfterSeconds: 5, extra: { reason: readiness.reason } });
-  }
+  if (!readiness.ready) throw notReadyError(readiness.reason);
   return jsonResponse(200, JSON.stringify({ status: 'ready' }), {});
 });
