@@ -152,17 +152,24 @@ test('a wallet member pays with a card saved with the same seller', async ({ pag
   // The mailed link uses the public URL's host, so the wallet cookies belong to that origin.
   const walletOrigin = new URL(page.url()).origin;
 
-  // Second purchase: from the checkout page to the wallet, one click with the saved card.
-  const second = await createLink(request, { name: 'Coffee grinder', unitAmount: 4500, currency: 'USD' });
+  // Second purchase: from the checkout page to the wallet, the saved card, two of an adjustable quantity.
+  const second = await createLink(request, {
+    name: 'Coffee grinder',
+    unitAmount: 4500,
+    currency: 'USD',
+    adjustableQuantity: { enabled: true, minimum: 1, maximum: 3 },
+  });
   await page.goto(`${walletOrigin}/pay/${second.token}`);
   await shot(page, 'checkout-9-wallet-link');
   await page.getByRole('link', { name: 'Pay with your Paybase wallet' }).click();
   await expect(page).toHaveURL(new RegExp(`/member/pay/${second.token}$`));
   await expect(page.getByRole('radio', { name: /Mastercard •••• 4444/ })).toBeChecked();
+  await page.getByRole('button', { name: 'Quantity +1' }).click();
+  await expect(page.getByTestId('list-total')).toHaveText('$90.00');
   await shot(page, 'checkout-10-wallet-pay');
-  await page.getByRole('button', { name: 'Pay $45.00' }).click();
+  await page.getByRole('button', { name: 'Pay $90.00' }).click();
   await expect(page.getByRole('heading', { name: 'Payment successful' })).toBeVisible();
-  await expect(page.getByTestId('paid-total')).toHaveText('$45.00');
+  await expect(page.getByTestId('paid-total')).toHaveText('$90.00');
   await expect(page.getByText('Mastercard •••• 4444')).toBeVisible();
   await shot(page, 'checkout-11-wallet-success');
 });

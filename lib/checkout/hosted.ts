@@ -151,6 +151,17 @@ function chosenQuantity(link: PaymentLinkRow, quantity: number | undefined): num
   return linkSellsQuantity(link, quantity) ? quantity : 'out_of_range';
 }
 
+/** The quantity a hosted form (card or wallet) chose, for the checkout input, or the refusal of one out of the link's range. */
+export function formQuantity(
+  link: PaymentLinkRow,
+  quantity: number | undefined,
+  text: CustomerText,
+): { quantity?: number } | { kind: 'invalid'; field: 'quantity'; message: string } {
+  const chosen = chosenQuantity(link, quantity);
+  if (chosen === 'out_of_range') return { kind: 'invalid', field: 'quantity', message: quantityWords(link, text) };
+  return chosen === undefined ? {} : { quantity: chosen };
+}
+
 function quantityWords(link: PaymentLinkRow, text: CustomerText): string {
   return text.t('checkout.errors.quantity', { minimum: link.quantityMinimum ?? link.quantity, maximum: link.quantityMaximum ?? link.quantity });
 }
@@ -250,8 +261,8 @@ export async function payHostedCheckout(db: Database, form: HostedPaymentForm, t
   if (!/^[A-Za-z0-9-]{8,100}$/.test(form.attemptKey)) return { kind: 'invalid', field: 'cardNumber', message: t('checkout.errors.reload') };
   const billing = billingDetails(form, found.collectBillingAddress, text);
   if ('kind' in billing) return billing;
-  const quantity = chosenQuantity(found.link, form.quantity);
-  if (quantity === 'out_of_range') return { kind: 'invalid', field: 'quantity', message: quantityWords(found.link, text) };
+  const quantity = formQuantity(found.link, form.quantity, text);
+  if ('kind' in quantity) return quantity;
 
   const card = form.paymentMethodToken ? { token: form.paymentMethodToken } : await tokenizeTyped(db, found.link.merchantId, form, text);
   if ('kind' in card) return card;
@@ -265,7 +276,7 @@ export async function payHostedCheckout(db: Database, form: HostedPaymentForm, t
       customerName: form.name.trim() || undefined,
       tokenRef: card.token,
       promotionCode: form.promotionCode.trim() || undefined,
-      ...(quantity ? { quantity } : {}),
+      ...quantity,
       customerLocale: text.locale,
       ...billing,
     },

@@ -5,7 +5,7 @@ import { now } from '../clock';
 import { findMemberById } from '../members/members';
 import { findPublicPaymentLink } from '../payment-links/payment-links';
 import { customerText, type CustomerText } from '../i18n/customer-text';
-import { runHostedCheckout, type HostedPaymentResult } from './hosted';
+import { formQuantity, runHostedCheckout, type HostedPaymentResult } from './hosted';
 
 /**
  * Paying a hosted checkout with a wallet card (docs/decisions.md, "Wallet cards at checkout").
@@ -73,6 +73,8 @@ export interface WalletPaymentForm {
   memberId: string;
   paymentMethodId: string;
   promotionCode: string;
+  /** Chosen in the summary when the link's quantity is adjustable. */
+  quantity?: number;
 }
 
 /** Pays a payment link with one of the member's cards saved with its seller (see above). */
@@ -91,6 +93,8 @@ export async function payHostedWithWallet(db: Database, form: WalletPaymentForm,
     .where(and(ownCards(merchantId, member.email), eq(paymentMethods.id, form.paymentMethodId)));
   if (!owned) return { kind: 'invalid', field: 'cardNumber', message: t('wallet.errors.chooseSellerCard', { seller: found.sellerName }) };
   if (!unexpired(owned.method)) return { kind: 'invalid', field: 'cardNumber', message: t('wallet.errors.cardExpired') };
+  const quantity = formQuantity(found.link, form.quantity, text);
+  if ('kind' in quantity) return quantity;
   return runHostedCheckout(
     db,
     merchantId,
@@ -99,6 +103,7 @@ export async function payHostedWithWallet(db: Database, form: WalletPaymentForm,
       customerId: owned.method.customerId,
       paymentMethodRefId: owned.method.id,
       promotionCode: form.promotionCode.trim() || undefined,
+      ...quantity,
       customerLocale: text.locale,
     },
     { attempt: { key: `wallet:${form.attemptKey}` }, savePaymentMethod: false },

@@ -124,4 +124,31 @@ describe('paying a hosted checkout with a wallet card', () => {
       kind: 'unavailable',
     });
   });
+
+  it('buys the quantity chosen on a link whose quantity is adjustable, within its range only', async () => {
+    const seller = await newMerchant();
+    const email = unique('quantity');
+    await saveCardWith(seller.api, email);
+    const member = await findOrCreateMember(getDb(), email);
+    const [card] = (await walletCardsForSeller(getDb(), seller.merchant.id, email)).cards;
+    const candles = await adHocLink(seller.api, { unitAmount: 1000, quantity: 2, adjustableQuantity: { enabled: true, minimum: 1, maximum: 5 } });
+    const pay = (quantity: number) =>
+      payHostedWithWallet(getDb(), {
+        token: candles.token,
+        attemptKey: crypto.randomUUID(),
+        memberId: member.id,
+        paymentMethodId: card!.id,
+        promotionCode: '',
+        quantity,
+      });
+
+    const tooMany = await pay(6);
+    expect(tooMany).toMatchObject({ kind: 'invalid', field: 'quantity', message: 'Choose a quantity from 1 to 5.' });
+    expect((await seller.api.get('/api/Payment')).body.totalCount).toBe(1); // the card's saving payment only
+
+    const three = await pay(3);
+    expect(three).toMatchObject({ kind: 'paid' });
+    const checkout = (await seller.api.get(`/api/Checkout/${(three as { checkoutId: string }).checkoutId}`)).body;
+    expect(checkout).toMatchObject({ paid: true, total: 3000, quantity: 3 });
+  });
 });

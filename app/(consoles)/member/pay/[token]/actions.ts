@@ -18,6 +18,7 @@ export async function payWithWalletAction(token: string, attemptKey: string, loc
       memberId: principal.subjectId,
       paymentMethodId: String(formData.get('paymentMethodId') ?? ''),
       promotionCode: String(formData.get('promotionCode') ?? ''),
+      quantity: formData.has('quantity') ? Number(formData.get('quantity')) : undefined,
     },
     customerText(await actionLocale(locale)),
   );

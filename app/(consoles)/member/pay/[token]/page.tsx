@@ -14,6 +14,7 @@ import { requireSession } from '@/lib/server/web/session';
 import { OrderSummary, UnavailableNotice } from '@/components/checkout/order-summary';
 import { WalletPayForm } from './wallet-form';
 import { DesignFrame } from '@/components/checkout/design-frame';
+import { QuotedTotalProvider } from '@/components/checkout/quoted-total';
 import { linkDesign } from '@/app/pay/[token]/design';
 
 export const dynamic = 'force-dynamic';
@@ -44,40 +45,44 @@ export default async function WalletPayPage({ params }: { params: Promise<{ toke
 
   return (
     <DesignFrame design={design} locale={locale}>
-      <main lang={locale} className="mx-auto grid max-w-4xl gap-8 px-6 py-12 md:grid-cols-2">
-        <OrderSummary view={view} text={text}>
-          <p className="mt-4 text-sm text-slate-600">{t.rich('wallet.signedInAs', { email: member.email, strong: (chunks) => <strong>{chunks}</strong> })}</p>
-        </OrderSummary>
-        <section aria-label={t('checkout.paymentSection')} className="space-y-4">
-          {view.unavailableReason ? (
-            <UnavailableNotice title={view.unavailableTitle} reason={view.unavailableReason} />
-          ) : cards.length ? (
-            <NextIntlClientProvider locale={locale} messages={clientMessages(locale, 'wallet', 'checkout', 'common')} timeZone="UTC">
-              <WalletPayForm
-                token={token}
-                locale={locale}
-                payLabel={view.subscription?.buttonLabel ?? t('checkout.pay', { verb: design?.buttonLabel ?? 'Pay', total: view.total })}
-                cards={cards}
-              />
-            </NextIntlClientProvider>
-          ) : (
-            <div className="rounded-lg border border-slate-200 bg-white p-6 text-sm text-slate-700 shadow-sm" data-testid="no-wallet-cards">
-              <h2 className="text-lg font-semibold text-slate-900">{t('wallet.noCardsTitle', { seller: view.sellerName })}</h2>
-              <p className="mt-2">{t('wallet.noCards', { seller: view.sellerName, email: member.email })}</p>
-            </div>
-          )}
-          {elsewhere ? (
-            <p className="text-sm text-slate-600" data-testid="elsewhere-note">
-              {t('wallet.elsewhere', { count: elsewhere })}
+      <QuotedTotalProvider>
+        <main lang={locale} className="mx-auto grid max-w-4xl gap-8 px-6 py-12 md:grid-cols-2">
+          <OrderSummary view={view} text={text} chooseQuantity={!view.unavailableReason && cards.length > 0}>
+            <p className="mt-4 text-sm text-slate-600">{t.rich('wallet.signedInAs', { email: member.email, strong: (chunks) => <strong>{chunks}</strong> })}</p>
+          </OrderSummary>
+          <section aria-label={t('checkout.paymentSection')} className="space-y-4">
+            {view.unavailableReason ? (
+              <UnavailableNotice title={view.unavailableTitle} reason={view.unavailableReason} />
+            ) : cards.length ? (
+              <NextIntlClientProvider locale={locale} messages={clientMessages(locale, 'wallet', 'checkout', 'common')} timeZone="UTC">
+                <WalletPayForm
+                  token={token}
+                  locale={locale}
+                  total={view.total}
+                  payVerb={design?.buttonLabel ?? 'Pay'}
+                  subscriptionLabel={view.subscription?.buttonLabel ?? null}
+                  cards={cards}
+                />
+              </NextIntlClientProvider>
+            ) : (
+              <div className="rounded-lg border border-slate-200 bg-white p-6 text-sm text-slate-700 shadow-sm" data-testid="no-wallet-cards">
+                <h2 className="text-lg font-semibold text-slate-900">{t('wallet.noCardsTitle', { seller: view.sellerName })}</h2>
+                <p className="mt-2">{t('wallet.noCards', { seller: view.sellerName, email: member.email })}</p>
+              </div>
+            )}
+            {elsewhere ? (
+              <p className="text-sm text-slate-600" data-testid="elsewhere-note">
+                {t('wallet.elsewhere', { count: elsewhere })}
+              </p>
+            ) : null}
+            <p className="text-sm">
+              <Link href={`/pay/${token}`} className="text-brand-700 hover:underline">
+                {t('wallet.newCardInstead')}
+              </Link>
             </p>
-          ) : null}
-          <p className="text-sm">
-            <Link href={`/pay/${token}`} className="text-brand-700 hover:underline">
-              {t('wallet.newCardInstead')}
-            </Link>
-          </p>
-        </section>
-      </main>
+          </section>
+        </main>
+      </QuotedTotalProvider>
     </DesignFrame>
   );
 }

@@ -1,13 +1,30 @@
 'use client';
 
-import { useRef, useState, useTransition } from 'react';
+import { useEffect, useRef, useState, useTransition } from 'react';
 import { useRouter } from 'next/navigation';
 import { useTranslations } from 'next-intl';
 import type { WalletCard } from '@/lib/checkout/wallet';
 import { payWithWalletAction } from './actions';
+import { quoteAction } from '@/app/pay/[token]/actions';
 import { UnavailableNotice } from '@/components/checkout/order-summary';
+import { useChosenQuantity, useSetQuotedTotal } from '@/components/checkout/quoted-total';
 
-export function WalletPayForm({ token, locale, payLabel, cards }: { token: string; locale: string; payLabel: string; cards: WalletCard[] }) {
+/** `total` is the link's; a quantity chosen in the summary is quoted, and Pay shows and charges that total. */
+export function WalletPayForm({
+  token,
+  locale,
+  total,
+  payVerb,
+  subscriptionLabel,
+  cards,
+}: {
+  token: string;
+  locale: string;
+  total: string;
+  payVerb: string;
+  subscriptionLabel: string | null;
+  cards: WalletCard[];
+}) {
   const t = useTranslations();
   const router = useRouter();
   const [pending, startTransition] = useTransition();
@@ -15,6 +32,21 @@ export function WalletPayForm({ token, locale, payLabel, cards }: { token: strin
   const attemptKey = useRef(crypto.randomUUID());
   const [message, setMessage] = useState<{ tone: 'error' | 'declined'; text: string } | null>(null);
   const [unavailable, setUnavailable] = useState<string | null>(null);
+  const [quotedTotal, setQuotedTotal] = useState(total);
+  const setSummaryTotal = useSetQuotedTotal();
+  const quantity = useChosenQuantity();
+  const [quoting, startQuote] = useTransition();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: re-quoted when the quantity changes only.
+  useEffect(() => {
+    if (quantity === null) return;
+    startQuote(async () => {
+      const quote = await quoteAction(token, { promotionCode: '', country: '', quantity }, locale);
+      if (!quote.ok) return setMessage({ tone: 'error', text: quote.message });
+      setMessage(null);
+      setQuotedTotal(quote.total);
+      setSummaryTotal(quote.total);
+    });
+  }, [quantity]);
 
   if (unavailable) {
     return <UnavailableNotice title={t('checkout.cannotBePaid')} reason={unavailable} />;
@@ -27,6 +59,7 @@ export function WalletPayForm({ token, locale, payLabel, cards }: { token: strin
       onSubmit={(event) => {
         event.preventDefault();
         const data = new FormData(event.currentTarget);
+        if (quantity !== null) data.set('quantity', String(quantity));
         setMessage(null);
         startTransition(async () => {
           const result = await payWithWalletAction(token, attemptKey.current, locale, data);
@@ -74,10 +107,10 @@ export function WalletPayForm({ token, locale, payLabel, cards }: { token: strin
       </label>
       <button
         type="submit"
-        disabled={pending}
+        disabled={pending || quoting}
         className="w-full rounded-md bg-brand-600 px-4 py-2.5 font-semibold text-white hover:bg-brand-700 disabled:opacity-60"
       >
-        {pending ? t('wallet.paying') : payLabel}
+        {pending ? t('wallet.paying') : (subscriptionLabel ?? t('checkout.pay', { verb: payVerb, total: quotedTotal }))}
       </button>
     </form>
   );
