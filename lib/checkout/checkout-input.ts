@@ -16,10 +16,10 @@ import {
   findPaymentLinkRow,
   paymentLinkBeingPaid,
   paymentLinkStatus,
-  reservePaymentLinkCompletion,
   unpayableReason,
   type PaymentLinkRow,
 } from '../payment-links/payment-links';
+import { reservePaymentLinkCompletion } from '../payment-links/completions';
 import { paymentLinkSlotHeld } from './checkout-status';
 
 /**

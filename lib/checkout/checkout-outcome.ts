@@ -28,7 +28,7 @@ import { billingLines } from '../billing/line-items';
 import { NO_TAX } from '../tax/calculate';
 import { recordEventsAlong, type EventInput } from '../events/record-event';
 import { addJobCall } from '../jobs/enqueue';
-import { paymentLinkCompletedEvent } from '../payment-links/payment-links';
+import { paymentLinkCompletedEvent } from '../payment-links/completions';
 import { promotionCodeOf, shapeCheckout, toCheckoutResponse, type CheckoutResponseBody } from './checkout-response';
 import {
   failCheckout,

@@ -4,7 +4,7 @@ import { checkouts } from '../db/schema';
 import { now } from '../clock';
 import { grantPolicyCredits } from '../usage/credits';
 import { recordEntitlementChanged } from '../usage/entitlement-changes';
-import { recordPaymentLinkCompleted, releasePaymentLinkCompletion } from '../payment-links/payment-links';
+import { recordPaymentLinkCompleted, releasePaymentLinkCompletion } from '../payment-links/completions';
 import { releasePromotionRedemption } from '../promotions/promotion-codes';
 import { checkoutStateMachine } from './checkout-states';
 
