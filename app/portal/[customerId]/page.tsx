@@ -267,7 +267,7 @@ export default async function PortalPage({
                   </span>
                 ) : null}
               </span>
-              <span className="flex gap-2">
+              <span className="ml-auto flex gap-2">
                 {/* Mounted for the default card too, so "Default card updated." stays with the card it is about. */}
                 <ActionForm action={setDefaultCardAction} ariaLabel={t('portal.makeDefaultForm', { last4: method.last4 })}>
                   {hidden}
