@@ -1,41 +1,25 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { type ChildProcess, spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventually } from '../helpers/webhook-receiver';
-import { TEST_SERVER_ENV, unusedPort } from '../setup/server';
+import { type Launch, launch, unusedPort } from '../setup/server';
 
 /**
  * `npm start` takes its port before it starts anything (docs/operations.md, "Processes", "Starting"): a busy
  * port stops it at once with nothing left running, and requests that arrive while the database
  * and Next.js start are asked to come back.
  */
-const launched: { child: ChildProcess; dataDir: string }[] = [];
+const launches: Launch[] = [];
 
 afterEach(async () => {
-  for (const { child, dataDir } of launched.splice(0)) {
-    if (child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGINT');
-      await exited;
-    }
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  }
+  await Promise.all(launches.splice(0).map((started) => started.stop()));
 }, 120_000);
 
-function launch(port: number) {
-  const dataDir = path.resolve('.data-test', `launcher-${process.pid}-${port}`);
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
-    env: { ...process.env, ...TEST_SERVER_ENV, PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'warn', PRELOAD_PAGES: 'false' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  launched.push({ child, dataDir });
-  let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { dataDir, exited, output: () => output };
+function startLauncher(port: number): Launch {
+  const started = launch(port, { env: { PRELOAD_PAGES: 'false' } });
+  launches.push(started);
+  return started;
 }
 
 describe('npm start and its port', () => {
@@ -44,7 +28,7 @@ describe('npm start and its port', () => {
     const port = await unusedPort();
     await new Promise<void>((resolve) => holder.listen(port, '0.0.0.0', resolve));
     try {
-      const launcher = launch(port);
+      const launcher = startLauncher(port);
       expect(await launcher.exited).toBe(1);
       expect(launcher.output()).toContain(`port ${port} on 0.0.0.0 is in use`);
       expect(fs.existsSync(path.join(launcher.dataDir, 'postgres'))).toBe(false);
@@ -55,7 +39,7 @@ describe('npm start and its port', () => {
 
   it('answers 503 (readiness: starting) while it starts, then is ready', async () => {
     const port = await unusedPort();
-    const launcher = launch(port);
+    const launcher = startLauncher(port);
     const health = `http://127.0.0.1:${port}/api/health/ready`;
     const starting = await eventually(() => fetch(health).catch(() => undefined), 60_000);
     expect(starting.status).toBe(503);

@@ -68,7 +68,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   }
 }
 
-interface StartOptions {
+export interface StartOptions {
   env?: Record<string, string>;
   dataDir?: string;
   nodeArgs?: string[];
@@ -88,7 +88,22 @@ export async function unusedPort(): Promise<number> {
   }
 }
 
-async function startOnPort(port: number, options: StartOptions): Promise<RunningServer> {
+/** A launched `npm start` (scripts/start.ts): its process, data directory and output so far. */
+export interface Launch {
+  child: ChildProcess;
+  dataDir: string;
+  output(): string;
+  /** Settles with the launcher's exit code when it exits (null: ended by a signal). */
+  exited: Promise<number | null>;
+  /** Ctrl-C if it still runs: the ordered shutdown, then the data directory is removed. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the launcher on `port` with the suite's settings and returns at once, before it serves.
+ * It gets its own data directory unless `options.dataDir` names one to reuse as it is.
+ */
+export function launch(port: number, options: StartOptions = {}): Launch {
   // A given data directory is reused as it is: a restart after a crash.
   const dataDir = options.dataDir ?? path.resolve('.data-test', `run-${process.pid}-${port}`);
   if (!options.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
@@ -101,19 +116,20 @@ async function startOnPort(port: number, options: StartOptions): Promise<Running
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  await waitFor(
-    () => output.includes('Press Ctrl-C to stop'),
-    child,
-    () => output,
-  );
+  return { child, dataDir, output: () => output, exited, stop: () => stopProcess(child, dataDir) };
+}
+
+async function startOnPort(port: number, options: StartOptions): Promise<RunningServer> {
+  const { child, dataDir, output, exited, stop } = launch(port, options);
+  await waitFor(() => output().includes('Press Ctrl-C to stop'), child, output);
   const external = options.env?.DATABASE_URL;
   const runtime = external ? { databaseUrl: external } : (JSON.parse(fs.readFileSync(path.join(dataDir, 'runtime.json'), 'utf8')) as { databaseUrl: string });
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     databaseUrl: runtime.databaseUrl,
     dataDir,
-    output: () => output,
-    stop: () => stopProcess(child, dataDir),
+    output,
+    stop,
     terminate: () => child.kill('SIGTERM'),
     kill: () => killProcess(child),
     exited: () => exited,
