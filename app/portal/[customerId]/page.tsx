@@ -15,7 +15,6 @@ import { Badge, Card, DescriptionList, EmptyState } from '@/components/ui/layout
 import { SubmitButton } from '@/components/ui/submit-button';
 import { TransientMessage } from '@/components/ui/stale-messages';
 import { ConfirmButton } from '@/components/ui/confirm-button';
-import { Cell, Table } from '@/components/ui/table';
 import {
   addCardAction,
   cancelAtPeriodEndAction,
@@ -31,7 +30,7 @@ import { StripeAddCardForm } from './stripe-add-card';
 import { browserCardEntry } from '@/lib/payments/card-entry';
 import { UsageOverview } from '@/components/usage/usage-overview';
 import { getCustomerUsageOverview } from '@/lib/usage/customer-usage';
-import { InvoiceLinks } from '@/components/billing/invoice-links';
+import { BillingHistory } from './billing-history';
 
 export async function generateMetadata({ params }: { params: Promise<{ customerId: string }> }): Promise<Metadata> {
   const design = await portalDesign((await params).customerId);
@@ -331,52 +330,7 @@ export default async function PortalPage({
       </Card>
 
       <Card title={t('portal.history')}>
-        {overview.history.length === 0 ? (
-          <EmptyState title={t('portal.noCharges')} />
-        ) : (
-          <>
-            {/* A phone gets a list (the five columns would scroll sideways); wider screens the table. */}
-            <ul aria-label={t('portal.history')} className="divide-y divide-slate-100 rounded-lg border border-slate-200 sm:hidden">
-              {overview.history.map((r) => (
-                <li key={r.id} className="space-y-1 px-4 py-3 text-sm">
-                  <p className="flex items-baseline justify-between gap-3">
-                    <span>{r.description}</span>
-                    <span className="whitespace-nowrap font-medium tabular-nums">{r.amount}</span>
-                  </p>
-                  {r.discount ? <p className="text-right text-xs text-slate-600">{t('portal.afterDiscount', { discount: r.discount })}</p> : null}
-                  <p className="flex items-center justify-between gap-3 text-slate-600">
-                    <span>{date(r.date)}</span>
-                    <Badge tone={r.status === 'paid' ? 'green' : 'gray'}>{t('portal.recordStatus', { status: r.status })}</Badge>
-                  </p>
-                  <InvoiceLinks page={r.invoicePath} pdf={r.invoicePdfPath} viewLabel={t('portal.viewInvoice')} />
-                </li>
-              ))}
-            </ul>
-            <div className="hidden sm:block">
-              <Table
-                caption={t('portal.history')}
-                head={[t('portal.date'), t('portal.description'), t('portal.amount'), t('portal.statusColumn'), t('portal.invoice')]}
-              >
-                {overview.history.map((r) => (
-                  <tr key={r.id}>
-                    <Cell>{date(r.date)}</Cell>
-                    <Cell>{r.description}</Cell>
-                    <Cell className="tabular-nums">
-                      {r.amount}
-                      {r.discount ? <span className="block text-xs text-slate-600">{t('portal.afterDiscount', { discount: r.discount })}</span> : null}
-                    </Cell>
-                    <Cell>
-                      <Badge tone={r.status === 'paid' ? 'green' : 'gray'}>{t('portal.recordStatus', { status: r.status })}</Badge>
-                    </Cell>
-                    <Cell>
-                      <InvoiceLinks page={r.invoicePath} pdf={r.invoicePdfPath} viewLabel={t('portal.viewInvoice')} />
-                    </Cell>
-                  </tr>
-                ))}
-              </Table>
-            </div>
-          </>
-        )}
+        <BillingHistory records={overview.history} text={text} />
       </Card>
       <p className="text-center text-xs text-slate-500">
         <LinkButton href={`/portal/${customer.id}`} variant="ghost" size="sm">
