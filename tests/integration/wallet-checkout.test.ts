@@ -28,6 +28,16 @@ async function saveCardWith(api: Awaited<ReturnType<typeof newMerchant>>['api'],
   expect(result.kind).toBe('paid');
 }
 
+/** A new seller, and a member whose email saved a card with it: the card as the wallet offers it. */
+async function memberWithSavedCard(label: string) {
+  const seller = await newMerchant();
+  const email = unique(label);
+  await saveCardWith(seller.api, email);
+  const member = await findOrCreateMember(getDb(), email);
+  const [card] = (await walletCardsForSeller(getDb(), seller.merchant.id, email)).cards;
+  return { seller, member, card };
+}
+
 describe('paying a hosted checkout with a wallet card', () => {
   it('offers and charges only cards saved with the same seller under the member’s verified email', async () => {
     const sellerA = await newMerchant();
@@ -82,11 +92,7 @@ describe('paying a hosted checkout with a wallet card', () => {
   });
 
   it('answers a used-up link, an unknown promotion code and an unknown link in words', async () => {
-    const seller = await newMerchant();
-    const email = unique('declines');
-    await saveCardWith(seller.api, email);
-    const member = await findOrCreateMember(getDb(), email);
-    const [card] = (await walletCardsForSeller(getDb(), seller.merchant.id, email)).cards;
+    const { seller, member, card } = await memberWithSavedCard('declines');
     const once = await adHocLink(seller.api, { unitAmount: 300, singleUse: true });
     const paid = await payHostedWithWallet(getDb(), {
       token: once.token,
@@ -126,11 +132,7 @@ describe('paying a hosted checkout with a wallet card', () => {
   });
 
   it('buys the quantity chosen on a link whose quantity is adjustable, within its range only', async () => {
-    const seller = await newMerchant();
-    const email = unique('quantity');
-    await saveCardWith(seller.api, email);
-    const member = await findOrCreateMember(getDb(), email);
-    const [card] = (await walletCardsForSeller(getDb(), seller.merchant.id, email)).cards;
+    const { seller, member, card } = await memberWithSavedCard('quantity');
     const candles = await adHocLink(seller.api, { unitAmount: 1000, quantity: 2, adjustableQuantity: { enabled: true, minimum: 1, maximum: 5 } });
     const pay = (quantity: number) =>
       payHostedWithWallet(getDb(), {
